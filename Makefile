@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ipuxcom top-level build. `make help` lists the targets.
+#
+# The kernel modules are built by kbuild (see Kbuild) against KDIR, which
+# defaults to the newest Debian kernel that has both its image in /boot and
+# its headers in /usr/src: the test VM boots that very kernel. The host's
+# running kernel is not Debian's, so `uname -r` is never used.
+
+KVER ?= $(shell scripts/find-kver.sh 2>/dev/null)
+KDIR ?= /usr/src/linux-headers-$(KVER)
+KIMAGE ?= /boot/vmlinuz-$(KVER)
+
+B := build
+CC := gcc
+AR := ar
+PKG_CONFIG ?= pkg-config
+
+LIB_MAJOR := 0
+LIB_VERSION := 0.1.0
+
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wformat=2 \
+	-Wstrict-prototypes -Wmissing-prototypes
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -Iuapi -Ilibuser/include
+MNL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmnl 2>/dev/null)
+MNL_LIBS := $(shell $(PKG_CONFIG) --libs libmnl 2>/dev/null || echo -lmnl)
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+
+LIB_SRCS := $(wildcard libuser/src/*.c)
+LIB_HDRS := $(wildcard libuser/include/*.h libuser/src/*.h) uapi/linux/ipuxcom.h
+SIM_SRCS := sim/c600_sim.c
+SIM_HDRS := $(wildcard sim/*.h)
+TOOL_SRCS := $(wildcard tools/*.c)
+TOOL_HDRS := $(wildcard tools/*.h)
+
+KSFT := $(B)/ksft
+KSFT_HDRS := $(KSFT)/kselftest_harness.h $(KSFT)/kselftest.h
+TEST_CFLAGS := $(BASE_CFLAGS) -I$(KSFT) -Isim -Ikmod -Iselftests/lib
+
+HOST_TESTS := $(patsubst selftests/host/%.c,%,$(wildcard selftests/host/*_test.c))
+DEVICE_TESTS := $(patsubst selftests/device/%.c,%,$(wildcard selftests/device/*_test.c))
+
+LIB_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/%.o,$(LIB_SRCS))
+LIB_PIC_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/pic/%.o,$(LIB_SRCS))
+LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
+
+.PHONY: all help lib tools modules tests host-tests device-tests initramfs \
+	check check-host check-vm demo deps sparse checkpatch lint clean \
+	kver-check
+
+all: lib tools modules
+
+help:
+	@echo "targets:"
+	@echo "  all          library, ipuxcom command and kernel modules (default)"
+	@echo "  deps         apt-get install whatever of deps/packages.txt is missing"
+	@echo "  demo         deps + build + boot the test VM and run the main job"
+	@echo "  check        deps + build + every test (host, host under ASan+UBSan, VM)"
+	@echo "  check-host   host tests only;  check-vm: device tests in the VM only"
+	@echo "  lint         make C=1 W=1 modules (sparse) + checkpatch --strict"
+	@echo "variables: KVER=$(KVER) KDIR=$(KDIR)"
+
+deps:
+	@scripts/deps.sh
+
+kver-check:
+	@test -n "$(KVER)" || { echo "no Debian kernel with headers found: run 'make deps'" >&2; exit 1; }
+
+# ---------------------------------------------------------------- library
+lib: $(B)/libipuxcom.a $(B)/libipuxcom.so.$(LIB_VERSION) $(B)/libipuxcom.pc
+
+$(B)/lib/%.o: libuser/src/%.c $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(MNL_CFLAGS) -fvisibility=hidden -c $< -o $@
+
+$(B)/lib/pic/%.o: libuser/src/%.c $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(MNL_CFLAGS) -fvisibility=hidden -fPIC -c $< -o $@
+
+$(B)/lib/san/%.o: libuser/src/%.c $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(MNL_CFLAGS) $(SAN_FLAGS) -fvisibility=hidden -c $< -o $@
+
+$(B)/libipuxcom.a: $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/libipuxcom-san.a: $(LIB_SAN_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/libipuxcom.so.$(LIB_VERSION): $(LIB_PIC_OBJS) libuser/libipuxcom.map
+	$(CC) -shared -Wl,-soname,libipuxcom.so.$(LIB_MAJOR) \
+		-Wl,--version-script=libuser/libipuxcom.map -Wl,-z,defs \
+		-o $@ $(LIB_PIC_OBJS) $(MNL_LIBS)
+	ln -sf libipuxcom.so.$(LIB_VERSION) $(B)/libipuxcom.so.$(LIB_MAJOR)
+	ln -sf libipuxcom.so.$(LIB_MAJOR) $(B)/libipuxcom.so
+
+$(B)/libipuxcom.pc: libuser/libipuxcom.pc.in Makefile
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|/usr/local|' -e 's|@VERSION@|$(LIB_VERSION)|' $< > $@
+
+# ---------------------------------------------------------------- command
+tools: $(B)/ipuxcom
+
+$(B)/ipuxcom: $(TOOL_SRCS) $(TOOL_HDRS) $(B)/libipuxcom.a
+	$(CC) $(BASE_CFLAGS) -Itools -o $@ $(TOOL_SRCS) $(B)/libipuxcom.a $(MNL_LIBS)
+
+# ---------------------------------------------------------------- modules
+modules: kver-check
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+sparse: kver-check
+	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 W=1 modules
+
+CHECKPATCH := $(B)/checkpatch/checkpatch.pl
+KERNEL_SRCS = $(wildcard kmod/*.[ch] kmod/sim/*.[ch] sim/*.[ch]) uapi/linux/ipuxcom.h
+
+$(CHECKPATCH):
+	scripts/extract-kernel-files.sh $(B)/checkpatch scripts/checkpatch.pl \
+		scripts/spelling.txt scripts/const_structs.checkpatch
+
+checkpatch: $(CHECKPATCH)
+	$(CHECKPATCH) --strict --no-tree --terse --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(KERNEL_SRCS)
+
+lint: sparse checkpatch
+
+# ---------------------------------------------------------------- tests
+$(KSFT_HDRS):
+	scripts/extract-kernel-files.sh $(KSFT) \
+		tools/testing/selftests/kselftest_harness.h \
+		tools/testing/selftests/kselftest.h
+
+$(B)/sim/c600_sim.o: $(SIM_SRCS) $(SIM_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -Isim -c $< -o $@
+
+$(B)/sim/san/c600_sim.o: $(SIM_SRCS) $(SIM_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -Isim -c $< -o $@
+
+TEST_DEPS := $(KSFT_HDRS) $(LIB_HDRS) $(SIM_HDRS) $(wildcard selftests/lib/*.h) \
+	$(wildcard kmod/*.h)
+
+# Host tests: run on the build machine, plain and under ASan+UBSan.
+$(B)/tests/host/%: selftests/host/%.c $(TEST_DEPS) $(B)/libipuxcom.a $(B)/sim/c600_sim.o
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/sim/c600_sim.o $(B)/libipuxcom.a $(MNL_LIBS)
+
+$(B)/tests/host-san/%: selftests/host/%.c $(TEST_DEPS) $(B)/libipuxcom-san.a $(B)/sim/san/c600_sim.o
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) $(SAN_FLAGS) -o $@ $< $(B)/sim/san/c600_sim.o \
+		$(B)/libipuxcom-san.a $(MNL_LIBS)
+
+# Device tests: run in the VM (or on a machine with a card). They link the
+# static library; libmnl has no static archive in Debian, so they are
+# dynamic and the initramfs builder copies their shared libraries.
+$(B)/tests/device/%: selftests/device/%.c $(TEST_DEPS) $(B)/libipuxcom.a
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libipuxcom.a $(MNL_LIBS)
+
+HOST_TEST_BINS := $(addprefix $(B)/tests/host/,$(HOST_TESTS))
+HOST_SAN_BINS := $(addprefix $(B)/tests/host-san/,$(HOST_TESTS))
+DEVICE_TEST_BINS := $(addprefix $(B)/tests/device/,$(DEVICE_TESTS))
+
+host-tests: $(HOST_TEST_BINS) $(HOST_SAN_BINS)
+device-tests: $(DEVICE_TEST_BINS)
+tests: host-tests device-tests
+
+# ---------------------------------------------------------------- test VM
+VM_INPUTS := modules $(B)/ipuxcom $(DEVICE_TEST_BINS)
+
+initramfs: kver-check $(VM_INPUTS)
+	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(B)/vm/initramfs.cpio.gz \
+		--modules "ipuxcom.ko ipuxcom_sim.ko" --tool $(B)/ipuxcom \
+		--tests "$(DEVICE_TEST_BINS)"
+
+check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom
+	@mkdir -p $(B)/results
+	selftests/run-host-tests.sh $(B)/results/host.tap $(HOST_TEST_BINS) $(HOST_SAN_BINS)
+
+check-vm: initramfs
+	@mkdir -p $(B)/results
+	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
+		--mode check --expect "$(DEVICE_TESTS)" --out $(B)/results/vm
+
+check: deps
+	$(MAKE) all tests
+	@rc=0; \
+	$(MAKE) check-host || rc=1; \
+	$(MAKE) check-vm || rc=1; \
+	selftests/tap-summary.sh $(B)/results/host.tap $(B)/results/vm/tests.tap || rc=1; \
+	exit $$rc
+
+demo: deps
+	$(MAKE) all initramfs
+	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
+		--mode demo --out $(B)/results/demo
+
+clean:
+	rm -rf $(B)
+	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Frozen layouts of the ipuxcom ioctl structs. Included by the module and
+ * by a host test, so a change to uapi/linux/ipuxcom.h that moves a member
+ * or adds implicit padding fails to build on both sides.
+ */
+#ifndef IPUXCOM_ABI_LAYOUT_H
+#define IPUXCOM_ABI_LAYOUT_H
+
+#ifdef __KERNEL__
+#include <linux/build_bug.h>
+#include <linux/stddef.h>
+#else
+#include <assert.h>
+#include <stddef.h>
+#endif
+#include <linux/ipuxcom.h>
+
+#define IPUXCOM_ASSERT_MEMBER(type, member, off)			\
+	static_assert(offsetof(struct type, member) == (off),		\
+		       #type "." #member " moved")
+#define IPUXCOM_ASSERT_SIZE(type, sz)					\
+	static_assert(sizeof(struct type) == (sz), #type " size changed")
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_info, 32);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_info, flags, 4);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_info, uapi_version, 8);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_info, device_count, 12);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_info, capabilities, 16);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_info, max_config_bar, 24);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_info, reserved, 28);
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_attach, 16);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_attach, dev_id, 8);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_attach, reserved, 12);
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_dev_query, 40);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, dev_id, 8);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, state, 12);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, tile_count, 16);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, config_bar_size, 20);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, backend, 24);
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_reg, 16);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_reg, offset, 8);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_reg, value, 12);
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_reset, 16);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_reset, state, 8);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_reset, reserved, 12);
+
+#endif /* IPUXCOM_ABI_LAYOUT_H */

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device registry: backends register devices here; files and netlink look
+ * them up by id.
+ *
+ * Lifetime: the registry holds one reference from register to unregister,
+ * each attached file one more. Unregister clears the ops under the write
+ * side of ops_lock, so once it returns no backend call is running and none
+ * can start; files still attached see -ENODEV and free the device when
+ * they close.
+ */
+#include <linux/atomic.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/xarray.h>
+
+#include "ipuxcom_internal.h"
+
+static DEFINE_XARRAY_ALLOC(ipuxcom_devices);
+static atomic_t ipuxcom_ndevices = ATOMIC_INIT(0);
+
+static void ipuxcom_device_release(struct kref *ref)
+{
+	struct ipuxcom_device *dev = container_of(ref, struct ipuxcom_device, ref);
+
+	WARN_ON_ONCE(dev->owner);
+	put_pid(dev->owner_pid);
+	mutex_destroy(&dev->lock);
+	kfree(dev);
+}
+
+void ipuxcom_device_put(struct ipuxcom_device *dev)
+{
+	kref_put(&dev->ref, ipuxcom_device_release);
+}
+
+struct ipuxcom_device *ipuxcom_device_get_by_id(u32 id)
+{
+	struct ipuxcom_device *dev;
+
+	/* Unregister erases before dropping the registry's reference. */
+	xa_lock(&ipuxcom_devices);
+	dev = xa_load(&ipuxcom_devices, id);
+	if (dev)
+		kref_get(&dev->ref);
+	xa_unlock(&ipuxcom_devices);
+	return dev;
+}
+
+/* Returns the first device with id >= *index (referenced), and advances *index. */
+struct ipuxcom_device *ipuxcom_device_get_next(unsigned long *index)
+{
+	struct ipuxcom_device *dev;
+
+	xa_lock(&ipuxcom_devices);
+	dev = xa_find(&ipuxcom_devices, index, ULONG_MAX, XA_PRESENT);
+	if (dev) {
+		kref_get(&dev->ref);
+		(*index)++;
+	}
+	xa_unlock(&ipuxcom_devices);
+	return dev;
+}
+
+u32 ipuxcom_device_count(void)
+{
+	return atomic_read(&ipuxcom_ndevices);
+}
+
+bool ipuxcom_registry_empty(void)
+{
+	return xa_empty(&ipuxcom_devices);
+}
+
+int ipuxcom_device_enter(struct ipuxcom_device *dev)
+{
+	if (down_read_killable(&dev->ops_lock))
+		return -EINTR;
+	if (!dev->ops) {
+		up_read(&dev->ops_lock);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+void ipuxcom_device_exit(struct ipuxcom_device *dev)
+{
+	up_read(&dev->ops_lock);
+}
+
+void ipuxcom_device_snapshot(struct ipuxcom_device *dev,
+			     struct ipuxcom_dev_snapshot *snap)
+{
+	memset(snap, 0, sizeof(*snap));
+	snap->id = dev->id;
+	snap->tile_count = dev->tile_count;
+	snap->config_bar_size = dev->config_bar_size;
+	strscpy(snap->backend, dev->backend, sizeof(snap->backend));
+	mutex_lock(&dev->lock);
+	snap->state = dev->state;
+	/* pid_vnr: as the calling process sees it, 0 outside its namespace */
+	snap->attached_pid = dev->owner ? pid_vnr(dev->owner_pid) : 0;
+	mutex_unlock(&dev->lock);
+}
+
+struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc *desc)
+{
+	const struct ipuxcom_backend_ops *ops = desc->ops;
+	struct ipuxcom_device *dev;
+	u32 id;
+	int ret;
+
+	if (!ops || !ops->bar_read || !ops->bar_write || !ops->dma_alloc ||
+	    !ops->dma_free || !ops->reset || !desc->backend ||
+	    strlen(desc->backend) >= IPUXCOM_BACKEND_NAME_LEN ||
+	    !desc->tile_count || !desc->config_bar_size ||
+	    !IS_ALIGNED(desc->config_bar_size, 4))
+		return ERR_PTR(-EINVAL);
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&dev->ref);
+	init_rwsem(&dev->ops_lock);
+	mutex_init(&dev->lock);
+	strscpy(dev->backend, desc->backend, sizeof(dev->backend));
+	dev->tile_count = desc->tile_count;
+	dev->config_bar_size = desc->config_bar_size;
+	dev->parent = desc->parent;
+	dev->ops = ops;
+	dev->priv = desc->priv;
+	dev->state = IPUXCOM_DEV_STATE_IDLE;
+
+	/*
+	 * Reserve the id first (a reserved slot is invisible to lookups), so
+	 * the device is published only once dev->id is right.
+	 */
+	ret = xa_alloc(&ipuxcom_devices, &id, NULL,
+		       XA_LIMIT(0, IPUXCOM_MAX_DEVICES - 1), GFP_KERNEL);
+	if (ret) {
+		mutex_destroy(&dev->lock);
+		kfree(dev);
+		return ERR_PTR(ret == -EBUSY ? -ENOSPC : ret);
+	}
+	dev->id = id;
+	atomic_inc(&ipuxcom_ndevices);
+	xa_store(&ipuxcom_devices, id, dev, GFP_KERNEL);
+	pr_info("ipuxcom: device %u registered (backend %s, %u tiles)\n",
+		id, dev->backend, dev->tile_count);
+	return dev;
+}
+EXPORT_SYMBOL_GPL(ipuxcom_device_register);
+
+void ipuxcom_device_unregister(struct ipuxcom_device *dev)
+{
+	xa_erase(&ipuxcom_devices, dev->id);
+	atomic_dec(&ipuxcom_ndevices);
+
+	/* Waits for every backend call in flight; none starts afterwards. */
+	down_write(&dev->ops_lock);
+	dev->ops = NULL;
+	dev->priv = NULL;
+	up_write(&dev->ops_lock);
+
+	mutex_lock(&dev->lock);
+	dev->state = IPUXCOM_DEV_STATE_GONE;
+	mutex_unlock(&dev->lock);
+
+	pr_info("ipuxcom: device %u unregistered\n", dev->id);
+	ipuxcom_device_put(dev);
+}
+EXPORT_SYMBOL_GPL(ipuxcom_device_unregister);
+
+u32 ipuxcom_device_id(const struct ipuxcom_device *dev)
+{
+	return dev->id;
+}
+EXPORT_SYMBOL_GPL(ipuxcom_device_id);

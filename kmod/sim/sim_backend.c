@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ipuxcom_sim: registers software C600s (sim/c600_sim.c) with ipuxcom.
+ *
+ * The "devices" parameter is the number of simulated devices. It is also
+ * writable at run time through /sys/module/ipuxcom_sim/parameters/devices:
+ * writing a smaller number unregisters the newest devices, which is how
+ * tests remove a device under an open file.
+ */
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "c600_sim.h"
+#include "ipuxcom_backend.h"
+
+#define SIM_MAX_DEVICES		16
+/*
+ * Bus addresses handed out for simulated DMA buffers: an arbitrary window
+ * above 4 GiB, so a driver that truncates a bus address to 32 bits fails.
+ */
+#define SIM_BUS_BASE		0x100000000ULL
+#define SIM_BUS_ALIGN		0x100000ULL
+
+struct sim_device {
+	struct mutex lock;	/* serialises every call into the model */
+	struct c600_sim *model;
+	struct ipuxcom_device *idev;
+	u64 next_bus;
+};
+
+static DEFINE_MUTEX(sim_devices_lock);	/* sim_devs, sim_ndevs, sim_ready */
+static struct sim_device *sim_devs[SIM_MAX_DEVICES];
+static unsigned int sim_ndevs;
+static bool sim_ready;
+static unsigned int sim_param_devices = 1;
+
+static int sim_bar_read(void *priv, u32 offset, u32 *value)
+{
+	struct sim_device *sd = priv;
+	int ret;
+
+	mutex_lock(&sd->lock);
+	ret = c600_sim_bar_read(sd->model, offset, value);
+	mutex_unlock(&sd->lock);
+	return ret;
+}
+
+static int sim_bar_write(void *priv, u32 offset, u32 value)
+{
+	struct sim_device *sd = priv;
+	int ret;
+
+	mutex_lock(&sd->lock);
+	ret = c600_sim_bar_write(sd->model, offset, value);
+	mutex_unlock(&sd->lock);
+	return ret;
+}
+
+static int sim_dma_alloc(void *priv, size_t size, struct ipuxcom_dma_buf *buf)
+{
+	struct sim_device *sd = priv;
+	size_t len = PAGE_ALIGN(size);
+	void *vaddr;
+	int ret;
+
+	if (!size)
+		return -EINVAL;
+	vaddr = vmalloc_user(len);	/* zeroed, mappable to userspace */
+	if (!vaddr)
+		return -ENOMEM;
+	mutex_lock(&sd->lock);
+	ret = c600_sim_host_map(sd->model, sd->next_bus, vaddr, len);
+	if (!ret) {
+		buf->vaddr = vaddr;
+		buf->bus_addr = sd->next_bus;
+		buf->size = len;
+		sd->next_bus += ALIGN((u64)len, SIM_BUS_ALIGN);
+	}
+	mutex_unlock(&sd->lock);
+	if (ret)
+		vfree(vaddr);
+	return ret;
+}
+
+static void sim_dma_free(void *priv, struct ipuxcom_dma_buf *buf)
+{
+	struct sim_device *sd = priv;
+
+	mutex_lock(&sd->lock);
+	WARN_ON_ONCE(c600_sim_host_unmap(sd->model, buf->bus_addr));
+	mutex_unlock(&sd->lock);
+	vfree(buf->vaddr);
+	buf->vaddr = NULL;
+}
+
+static int sim_reset(void *priv)
+{
+	struct sim_device *sd = priv;
+
+	mutex_lock(&sd->lock);
+	c600_sim_reset(sd->model);
+	mutex_unlock(&sd->lock);
+	return 0;
+}
+
+static const struct ipuxcom_backend_ops sim_ops = {
+	.bar_read = sim_bar_read,
+	.bar_write = sim_bar_write,
+	.dma_alloc = sim_dma_alloc,
+	.dma_free = sim_dma_free,
+	.reset = sim_reset,
+};
+
+static void sim_device_free(struct sim_device *sd)
+{
+	c600_sim_destroy(sd->model);
+	mutex_destroy(&sd->lock);
+	kfree(sd);
+}
+
+static int sim_device_add(void)
+{
+	struct ipuxcom_device_desc desc = {
+		.backend = "sim",
+		.tile_count = C600_TILES,
+		.config_bar_size = C600_CONFIG_BAR_SIZE,
+		.ops = &sim_ops,
+	};
+	struct sim_device *sd;
+
+	lockdep_assert_held(&sim_devices_lock);
+	sd = kzalloc(sizeof(*sd), GFP_KERNEL);
+	if (!sd)
+		return -ENOMEM;
+	mutex_init(&sd->lock);
+	sd->next_bus = SIM_BUS_BASE;
+	sd->model = c600_sim_create();
+	if (!sd->model) {
+		sim_device_free(sd);
+		return -ENOMEM;
+	}
+	desc.priv = sd;
+	sd->idev = ipuxcom_device_register(&desc);
+	if (IS_ERR(sd->idev)) {
+		int ret = PTR_ERR(sd->idev);
+
+		sim_device_free(sd);
+		return ret;
+	}
+	sim_devs[sim_ndevs++] = sd;
+	return 0;
+}
+
+static void sim_device_remove_last(void)
+{
+	struct sim_device *sd;
+
+	lockdep_assert_held(&sim_devices_lock);
+	sd = sim_devs[--sim_ndevs];
+	sim_devs[sim_ndevs] = NULL;
+	/* Returns with no op running: the model can go. */
+	ipuxcom_device_unregister(sd->idev);
+	sim_device_free(sd);
+}
+
+/* Grow or shrink to @want devices; on failure keep what was added. */
+static int sim_set_device_count(unsigned int want)
+{
+	int ret = 0;
+
+	lockdep_assert_held(&sim_devices_lock);
+	while (sim_ndevs > want)
+		sim_device_remove_last();
+	while (sim_ndevs < want && !ret)
+		ret = sim_device_add();
+	sim_param_devices = sim_ndevs;
+	return ret;
+}
+
+static int sim_param_set_devices(const char *val, const struct kernel_param *kp)
+{
+	unsigned int want;
+	int ret;
+
+	ret = kstrtouint(val, 0, &want);
+	if (ret)
+		return ret;
+	if (want > SIM_MAX_DEVICES)
+		return -EINVAL;
+	mutex_lock(&sim_devices_lock);
+	if (sim_ready)
+		ret = sim_set_device_count(want);
+	else
+		sim_param_devices = want;	/* at load time: init applies it */
+	mutex_unlock(&sim_devices_lock);
+	return ret;
+}
+
+static int sim_param_get_devices(char *buf, const struct kernel_param *kp)
+{
+	unsigned int n;
+
+	mutex_lock(&sim_devices_lock);
+	n = sim_param_devices;
+	mutex_unlock(&sim_devices_lock);
+	return sysfs_emit(buf, "%u\n", n);
+}
+
+static const struct kernel_param_ops sim_devices_param_ops = {
+	.set = sim_param_set_devices,
+	.get = sim_param_get_devices,
+};
+
+module_param_cb(devices, &sim_devices_param_ops, NULL, 0644);
+MODULE_PARM_DESC(devices, "number of simulated C600 devices (0-16, default 1); writable at run time");
+
+static int __init ipuxcom_sim_init(void)
+{
+	int ret;
+
+	mutex_lock(&sim_devices_lock);
+	sim_ready = true;
+	ret = sim_set_device_count(sim_param_devices);
+	if (ret) {
+		sim_set_device_count(0);
+		sim_ready = false;
+	}
+	mutex_unlock(&sim_devices_lock);
+	return ret;
+}
+
+static void __exit ipuxcom_sim_exit(void)
+{
+	mutex_lock(&sim_devices_lock);
+	sim_ready = false;
+	sim_set_device_count(0);
+	mutex_unlock(&sim_devices_lock);
+}
+
+module_init(ipuxcom_sim_init);
+module_exit(ipuxcom_sim_exit);
+
+MODULE_DESCRIPTION("Simulated Graphcore C600 backend for ipuxcom");
+MODULE_LICENSE("GPL");

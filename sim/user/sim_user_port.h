@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace stand-ins for the few kernel facilities the simulator uses, so
+ * sim/*.c compiles unchanged into library tests.
+ */
+#ifndef SIM_USER_PORT_H
+#define SIM_USER_PORT_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+#define sim_zalloc(n)	calloc(1, (n))
+#define sim_free(p)	free(p)
+
+#endif /* SIM_USER_PORT_H */

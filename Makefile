@@ -16,8 +16,10 @@ CC := gcc
 AR := ar
 PKG_CONFIG ?= pkg-config
 
-LIB_MAJOR := 0
-LIB_VERSION := 0.1.0
+# The library version lives in its public header only.
+LIB_VERSION := $(shell sed -n 's/^\#define IPUXCOM_LIB_VERSION[[:space:]]*"\(.*\)"/\1/p' \
+	libuser/include/ipuxcom.h)
+LIB_MAJOR := $(firstword $(subst ., ,$(LIB_VERSION)))
 
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wformat=2 \
 	-Wstrict-prototypes -Wmissing-prototypes
@@ -36,7 +38,8 @@ TOOL_HDRS := $(wildcard tools/*.h)
 
 KSFT := $(B)/ksft
 KSFT_HDRS := $(KSFT)/kselftest_harness.h $(KSFT)/kselftest.h
-TEST_CFLAGS := $(BASE_CFLAGS) -I$(KSFT) -Isim -Ikmod -Iselftests/lib
+# The harness defines non-static functions and compares mixed signedness.
+TEST_CFLAGS := $(BASE_CFLAGS) -Wno-missing-prototypes -Wno-sign-compare -I$(KSFT) -Isim -Ikmod -Iselftests/lib
 
 HOST_TESTS := $(patsubst selftests/host/%.c,%,$(wildcard selftests/host/*_test.c))
 DEVICE_TESTS := $(patsubst selftests/device/%.c,%,$(wildcard selftests/device/*_test.c))
@@ -159,7 +162,7 @@ $(B)/tests/host-san/%: selftests/host/%.c $(TEST_DEPS) $(B)/libipuxcom-san.a $(B
 # dynamic and the initramfs builder copies their shared libraries.
 $(B)/tests/device/%: selftests/device/%.c $(TEST_DEPS) $(B)/libipuxcom.a
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/libipuxcom.a $(MNL_LIBS)
+	$(CC) $(TEST_CFLAGS) -pthread -o $@ $< $(B)/libipuxcom.a $(MNL_LIBS)
 
 HOST_TEST_BINS := $(addprefix $(B)/tests/host/,$(HOST_TESTS))
 HOST_SAN_BINS := $(addprefix $(B)/tests/host-san/,$(HOST_TESTS))

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Userspace stand-ins for the few kernel facilities the simulator uses, so
- * sim/*.c compiles unchanged into library tests.
+ * the C files of sim/ compile unchanged into library tests.
  */
 #ifndef SIM_USER_PORT_H
 #define SIM_USER_PORT_H

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ioctl ABI rules of uapi/linux/ipuxcom.h, each with a negative test:
+ * size handling (too small, larger with zero / non-zero tail), unknown
+ * flags, reserved members, unknown commands, bad pointers, and that output
+ * structs are written completely (no stale or kernel bytes).
+ */
+#include "kselftest_harness.h"
+
+#include <sys/mman.h>
+
+#include "ipuxcom_test.h"
+
+/* Every command, with the size of its struct, for the table-driven tests. */
+static const struct {
+	const char *name;
+	unsigned long cmd;
+	uint32_t size;
+} commands[] = {
+	{ "INFO", IPUXCOM_IOC_INFO, sizeof(struct ipuxcom_ioc_info) },
+	{ "ATTACH", IPUXCOM_IOC_ATTACH, sizeof(struct ipuxcom_ioc_attach) },
+	{ "DEV_QUERY", IPUXCOM_IOC_DEV_QUERY, sizeof(struct ipuxcom_ioc_dev_query) },
+	{ "REG_READ", IPUXCOM_IOC_REG_READ, sizeof(struct ipuxcom_ioc_reg) },
+	{ "REG_WRITE", IPUXCOM_IOC_REG_WRITE, sizeof(struct ipuxcom_ioc_reg) },
+	{ "RESET", IPUXCOM_IOC_RESET, sizeof(struct ipuxcom_ioc_reset) },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+FIXTURE(abi) {
+	int fd;
+};
+
+FIXTURE_SETUP(abi)
+{
+	self->fd = -1;
+	if (!ixt_have_device())
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
+	self->fd = ixt_open();
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", ixt_dev_path(), strerror(errno));
+}
+
+FIXTURE_TEARDOWN(abi)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST_F(abi, info_reports_module)
+{
+	struct ipuxcom_ioc_info info;
+
+	ASSERT_EQ(0, ixt_info(self->fd, &info));
+	EXPECT_EQ(IPUXCOM_UAPI_VERSION, info.uapi_version);
+	EXPECT_LE(1, info.device_count);
+	EXPECT_EQ(IPUXCOM_CAP_ATTACH, info.capabilities & IPUXCOM_CAP_ATTACH);
+	EXPECT_EQ(IPUXCOM_CAP_NETLINK, info.capabilities & IPUXCOM_CAP_NETLINK);
+	EXPECT_EQ(0x80000, info.max_config_bar);
+	EXPECT_EQ(sizeof(info), info.size);
+}
+
+/* Outputs are overwritten whatever the caller left in them. */
+TEST_F(abi, info_overwrites_every_output)
+{
+	struct ipuxcom_ioc_info clean, info;
+
+	ASSERT_EQ(0, ixt_info(self->fd, &clean));
+	memset(&info, 0xa5, sizeof(info));
+	info.size = sizeof(info);
+	info.flags = 0;
+	ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_INFO, &info));
+	/* Byte-identical to the call made with zeroed outputs. */
+	EXPECT_EQ(0, memcmp(&clean, &info, sizeof(info)));
+	EXPECT_EQ(0, info.reserved);
+}
+
+/* DEV_QUERY's backend name is NUL-padded to its full length. */
+TEST_F(abi, dev_query_pads_backend_name)
+{
+	struct ipuxcom_ioc_dev_query q;
+	size_t len;
+
+	ASSERT_EQ(0, ixt_attach(self->fd, ixt_dev_id()));
+	memset(&q, 0xa5, sizeof(q));
+	q.size = sizeof(q);
+	q.flags = 0;
+	ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_DEV_QUERY, &q));
+	len = strnlen(q.backend, sizeof(q.backend));
+	ASSERT_LT(len, sizeof(q.backend));
+	for (size_t i = len; i < sizeof(q.backend); i++) {
+		EXPECT_EQ(0, q.backend[i]) TH_LOG("backend[%zu] not zeroed", i);
+	}
+}
+
+TEST_F(abi, unknown_flags_rejected)
+{
+	unsigned char buf[64];
+
+	for (size_t c = 0; c < NCOMMANDS; c++) {
+		for (int bit = 0; bit < 32; bit++) {
+			memset(buf, 0, sizeof(buf));
+			((uint32_t *)buf)[0] = commands[c].size;
+			((uint32_t *)buf)[1] = 1u << bit;
+			EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, commands[c].cmd, buf))
+				TH_LOG("%s flags bit %d", commands[c].name, bit);
+		}
+	}
+}
+
+TEST_F(abi, reserved_must_be_zero)
+{
+	struct ipuxcom_ioc_attach at = {
+		.size = sizeof(at), .dev_id = ixt_dev_id(), .reserved = 1,
+	};
+	struct ipuxcom_ioc_dev_query q;
+
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_ATTACH, &at));
+	/* The rejected ATTACH left the file unattached. */
+	EXPECT_EQ(-ENOTCONN, ixt_query(self->fd, &q));
+}
+
+TEST_F(abi, unknown_command_is_enotty)
+{
+	struct ipuxcom_ioc_info info = { .size = sizeof(info) };
+
+	EXPECT_EQ(-ENOTTY, ixt_ioctl(self->fd, _IO(IPUXCOM_IOC_MAGIC, 0x3f), &info));
+	EXPECT_EQ(-ENOTTY, ixt_ioctl(self->fd, _IO(IPUXCOM_IOC_MAGIC, 0xff), &info));
+	EXPECT_EQ(-ENOTTY, ixt_ioctl(self->fd, _IO(IPUXCOM_IOC_MAGIC + 1, 0), &info));
+	/* A size or direction in the command word is not ours either. */
+	EXPECT_EQ(-ENOTTY, ixt_ioctl(self->fd, _IOWR(IPUXCOM_IOC_MAGIC, 0, struct ipuxcom_ioc_info),
+				     &info));
+	EXPECT_EQ(-ENOTTY, ixt_ioctl(self->fd, _IOR(IPUXCOM_IOC_MAGIC, 0, __u32), &info));
+}
+
+TEST_F(abi, short_size_rejected)
+{
+	unsigned char buf[64];
+
+	for (size_t c = 0; c < NCOMMANDS; c++) {
+		uint32_t sizes[] = { 0, 4, 8, commands[c].size - 4, commands[c].size - 1 };
+
+		for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+			memset(buf, 0, sizeof(buf));
+			((uint32_t *)buf)[0] = sizes[s];
+			EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, commands[c].cmd, buf))
+				TH_LOG("%s size %u", commands[c].name, sizes[s]);
+		}
+	}
+}
+
+/* A newer caller's longer struct works when its tail is zero ... */
+TEST_F(abi, longer_struct_zero_tail_accepted)
+{
+	struct {
+		struct ipuxcom_ioc_info info;
+		uint32_t tail[16];
+	} big;
+
+	memset(&big, 0, sizeof(big));
+	big.info.size = sizeof(big);
+	ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_INFO, &big));
+	EXPECT_EQ(IPUXCOM_UAPI_VERSION, big.info.uapi_version);
+	/* ... and the kernel writes nothing past what it knows. */
+	for (int i = 0; i < 16; i++)
+		EXPECT_EQ(0, big.tail[i]);
+	EXPECT_EQ(sizeof(big), big.info.size);
+}
+
+/* ... and fails with E2BIG, unmodified, when the tail is not zero. */
+TEST_F(abi, longer_struct_nonzero_tail_e2big)
+{
+	struct {
+		struct ipuxcom_ioc_info info;
+		uint32_t tail[16];
+	} big;
+
+	for (int pos = 0; pos < 16; pos += 5) {
+		memset(&big, 0, sizeof(big));
+		big.info.size = sizeof(big);
+		big.tail[pos] = 1;
+		EXPECT_EQ(-E2BIG, ixt_ioctl(self->fd, IPUXCOM_IOC_INFO, &big)) TH_LOG("tail[%d]", pos);
+		EXPECT_EQ(0, big.info.uapi_version) TH_LOG("output written on failure");
+	}
+}
+
+TEST_F(abi, bad_pointers_efault)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *map;
+	struct ipuxcom_ioc_info *tail_info;
+
+	EXPECT_EQ(-EFAULT, ixt_ioctl(self->fd, IPUXCOM_IOC_INFO, NULL));
+	EXPECT_EQ(-EFAULT, ixt_ioctl(self->fd, IPUXCOM_IOC_INFO, (void *)8));
+
+	/* A struct whose declared size runs into an unmapped page. */
+	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, munmap(map + page, page));
+	tail_info = (void *)(map + page - sizeof(*tail_info));
+	memset(tail_info, 0, sizeof(*tail_info));
+	tail_info->size = sizeof(*tail_info) + 64;
+	EXPECT_EQ(-EFAULT, ixt_ioctl(self->fd, IPUXCOM_IOC_INFO, tail_info));
+	/* Exactly fitting struct at the end of the page works. */
+	tail_info->size = sizeof(*tail_info);
+	EXPECT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_INFO, tail_info));
+	/* A read-only struct cannot receive the output. */
+	ASSERT_EQ(0, mprotect(map, page, PROT_READ));
+	EXPECT_EQ(-EFAULT, ixt_ioctl(self->fd, IPUXCOM_IOC_INFO, tail_info));
+	munmap(map, page);
+}
+
+TEST_F(abi, device_node_not_seekable)
+{
+	EXPECT_EQ(-1, lseek(self->fd, 0, SEEK_SET));
+	EXPECT_EQ(ESPIPE, errno);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A device disappearing under an open, attached file: every later call
+ * gets -ENODEV, nothing crashes or leaks, and the module core cannot be
+ * unloaded while a file is open. Needs the simulator (its "devices"
+ * parameter adds and removes devices at run time); skipped on hardware.
+ */
+#include "kselftest_harness.h"
+
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "ipuxcom.h"
+#include "ipuxcom_test.h"
+
+/* Highest device id, i.e. the simulated device added last; -1 if none. */
+static int newest_device_id(void)
+{
+	struct ipuxcom_device_info *devs = NULL;
+	struct ipuxcom_nl *nl;
+	size_t n = 0;
+	int id = -1;
+
+	if (ipuxcom_nl_open(&nl))
+		return -1;
+	if (ipuxcom_nl_dev_list(nl, &devs, &n) == 0) {
+		for (size_t i = 0; i < n; i++)
+			if ((int)devs[i].dev_id > id)
+				id = (int)devs[i].dev_id;
+		ipuxcom_nl_dev_list_free(devs);
+	}
+	ipuxcom_nl_close(nl);
+	return id;
+}
+
+FIXTURE(removal) {
+	int before;	/* simulated devices before the test */
+	int dev_id;	/* the device this test adds and removes */
+};
+
+FIXTURE_SETUP(removal)
+{
+	self->before = -1;
+	if (!ixt_have_device())
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
+	IXT_REQUIRE_SIM();
+	self->before = ixt_sim_devices();
+	ASSERT_EQ(0, ixt_set_sim_devices(self->before + 1));
+	self->dev_id = newest_device_id();
+	ASSERT_LE(0, self->dev_id);
+}
+
+FIXTURE_TEARDOWN(removal)
+{
+	if (self->before >= 0)
+		EXPECT_EQ(0, ixt_set_sim_devices(self->before));
+}
+
+TEST_F(removal, calls_after_removal_enodev)
+{
+	struct ipuxcom_ioc_reset rs = { .size = sizeof(rs) };
+	struct ipuxcom_ioc_info info;
+	struct ipuxcom_ioc_dev_query q;
+	struct ipuxcom_device_info di;
+	struct ipuxcom_nl *nl;
+	uint32_t v, count_before;
+	int fd = ixt_open(), fresh;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ixt_attach(fd, (uint32_t)self->dev_id));
+	ASSERT_EQ(0, ixt_reg_write(fd, 0x100, 0x5a5a5a5a));
+	ASSERT_EQ(0, ixt_info(fd, &info));
+	count_before = info.device_count;
+
+	ASSERT_EQ(0, ixt_set_sim_devices(self->before));
+
+	EXPECT_EQ(-ENODEV, ixt_query(fd, &q));
+	EXPECT_EQ(-ENODEV, ixt_reg_read(fd, 0x100, &v));
+	EXPECT_EQ(-ENODEV, ixt_reg_write(fd, 0x100, 1));
+	EXPECT_EQ(-ENODEV, ixt_ioctl(fd, IPUXCOM_IOC_RESET, &rs));
+	/* still bound to the dead device: a file attaches once */
+	EXPECT_EQ(-EALREADY, ixt_attach(fd, (uint32_t)self->dev_id));
+	/* module-wide calls keep working on the same file */
+	ASSERT_EQ(0, ixt_info(fd, &info));
+	EXPECT_EQ(count_before - 1, info.device_count);
+
+	fresh = ixt_open();
+	ASSERT_LE(0, fresh);
+	EXPECT_EQ(-ENODEV, ixt_attach(fresh, (uint32_t)self->dev_id));
+	ASSERT_EQ(0, ipuxcom_nl_open(&nl));
+	EXPECT_EQ(-ENODEV, ipuxcom_nl_dev_get(nl, (uint32_t)self->dev_id, &di));
+	ipuxcom_nl_close(nl);
+	EXPECT_EQ(0, close(fd));
+
+	/* A new device takes the free id, with a fresh register file. */
+	ASSERT_EQ(0, ixt_set_sim_devices(self->before + 1));
+	ASSERT_EQ(self->dev_id, newest_device_id());
+	ASSERT_EQ(0, ixt_attach(fresh, (uint32_t)self->dev_id));
+	ASSERT_EQ(0, ixt_reg_read(fresh, 0x100, &v));
+	EXPECT_EQ(0, v);
+	close(fresh);
+}
+
+struct hammer {
+	int fd;
+	volatile int stop;
+	long calls, ok, enodev, other;
+	int last_other;
+};
+
+static void *hammer_thread(void *arg)
+{
+	struct hammer *h = arg;
+	struct timespec t0, now;
+	uint32_t v;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!h->stop) {
+		int r = (h->calls & 1) ? ixt_reg_write(h->fd, 0x104, (uint32_t)h->calls)
+				       : ixt_reg_read(h->fd, 0x104, &v);
+
+		h->calls++;
+		if (r == 0) {
+			h->ok++;
+		} else if (r == -ENODEV) {
+			if (++h->enodev > 100)
+				break;
+		} else {
+			h->other++;
+			h->last_other = r;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec > 20)	/* bound the test */
+			break;
+	}
+	return NULL;
+}
+
+/* Calls in flight while the device goes: each returns 0 or -ENODEV. */
+TEST_F(removal, removal_races_with_calls)
+{
+	struct hammer h[2] = { { .fd = -1 }, { .fd = -1 } };
+	pthread_t th[2];
+	struct timespec pause = { .tv_nsec = 50 * 1000 * 1000 };
+	int fd = ixt_open();
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ixt_attach(fd, (uint32_t)self->dev_id));
+	for (int i = 0; i < 2; i++) {
+		h[i].fd = fd;
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, hammer_thread, &h[i]));
+	}
+	nanosleep(&pause, NULL);
+	EXPECT_EQ(0, ixt_set_sim_devices(self->before));
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, pthread_join(th[i], NULL));
+		EXPECT_LT(0, h[i].ok);
+		EXPECT_LT(0, h[i].enodev);
+		EXPECT_EQ(0, h[i].other) TH_LOG("unexpected error %d", h[i].last_other);
+	}
+	close(fd);
+}
+
+static int module_loaded(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/%s/initstate", name);
+	return access(path, F_OK) == 0;
+}
+
+static int load_module(const char *path, const char *params)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static int unload_module(const char *name)
+{
+	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
+}
+
+/*
+ * Unloading the backend module under an attached file, then the core:
+ * refused while the file is open, clean once it is closed. Restores both.
+ */
+TEST(unload_modules_under_open_file)
+{
+	const char *sim_ko = getenv("IPUXCOM_SIM_KO");
+	const char *core_ko = getenv("IPUXCOM_CORE_KO");
+	struct ipuxcom_ioc_dev_query q;
+	struct ipuxcom_ioc_info info;
+	char params[32];
+	int fd, ndev;
+
+	if (!ixt_have_device())
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
+	IXT_REQUIRE_SIM();
+	if (!sim_ko || !core_ko || access(sim_ko, R_OK) || access(core_ko, R_OK))
+		SKIP(return, "IPUXCOM_SIM_KO / IPUXCOM_CORE_KO not set or unreadable");
+
+	ndev = ixt_sim_devices();
+	snprintf(params, sizeof(params), "devices=%d", ndev);
+	fd = ixt_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ixt_attach(fd, ixt_dev_id()));
+
+	ASSERT_EQ(0, unload_module("ipuxcom_sim"));
+	EXPECT_EQ(-ENODEV, ixt_query(fd, &q));
+	ASSERT_EQ(0, ixt_info(fd, &info));
+	EXPECT_EQ(0, info.device_count);
+	/* the open file pins the core */
+	EXPECT_EQ(-EWOULDBLOCK, unload_module("ipuxcom"));
+	EXPECT_TRUE(module_loaded("ipuxcom"));
+
+	EXPECT_EQ(0, close(fd));
+	EXPECT_EQ(0, unload_module("ipuxcom"));
+	EXPECT_FALSE(module_loaded("ipuxcom"));
+
+	ASSERT_EQ(0, load_module(core_ko, ""));
+	ASSERT_EQ(0, load_module(sim_ko, params));
+	EXPECT_EQ(ndev, ixt_sim_devices());
+	/* devtmpfs recreates the node for the new minor */
+	fd = ixt_open();
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, ixt_attach(fd, ixt_dev_id()));
+	EXPECT_EQ(0, ixt_query(fd, &q));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the device selftests. Include after kselftest_harness.h.
+ *
+ * The same binaries are the hardware validation suite: a test that needs
+ * /dev/ipuxcom skips when it is absent, and a test that needs a simulator
+ * knob skips when ipuxcom_sim is not loaded.
+ *
+ * Environment:
+ *   IPUXCOM_DEV_PATH  device node (default /dev/ipuxcom)
+ *   IPUXCOM_DEVICE    device id the tests attach to (default 0)
+ *   IPUXCOM_SIM_KO    path of ipuxcom_sim.ko, for the unload/reload test
+ */
+#ifndef IPUXCOM_TEST_H
+#define IPUXCOM_TEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/ipuxcom.h>
+
+#define SIM_DEVICES_PARAM "/sys/module/ipuxcom_sim/parameters/devices"
+
+static inline const char *ixt_dev_path(void)
+{
+	const char *p = getenv("IPUXCOM_DEV_PATH");
+
+	return p && *p ? p : IPUXCOM_DEVICE_PATH;
+}
+
+static inline uint32_t ixt_dev_id(void)
+{
+	const char *p = getenv("IPUXCOM_DEVICE");
+
+	return p && *p ? (uint32_t)strtoul(p, NULL, 0) : 0;
+}
+
+static inline int ixt_have_device(void)
+{
+	return access(ixt_dev_path(), F_OK) == 0;
+}
+
+/* open(2) of the device node; -1 with errno on failure. */
+static inline int ixt_open(void)
+{
+	return open(ixt_dev_path(), O_RDWR | O_CLOEXEC);
+}
+
+/* ioctl that returns 0 or -errno, so tests can compare one value. */
+static inline int ixt_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) ? -errno : 0;
+}
+
+static inline int ixt_attach(int fd, uint32_t dev_id)
+{
+	struct ipuxcom_ioc_attach at = { .size = sizeof(at), .dev_id = dev_id };
+
+	return ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at);
+}
+
+static inline int ixt_query(int fd, struct ipuxcom_ioc_dev_query *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->size = sizeof(*q);
+	return ixt_ioctl(fd, IPUXCOM_IOC_DEV_QUERY, q);
+}
+
+static inline int ixt_reg_read(int fd, uint32_t offset, uint32_t *value)
+{
+	struct ipuxcom_ioc_reg r = { .size = sizeof(r), .offset = offset };
+	int ret = ixt_ioctl(fd, IPUXCOM_IOC_REG_READ, &r);
+
+	*value = r.value;
+	return ret;
+}
+
+static inline int ixt_reg_write(int fd, uint32_t offset, uint32_t value)
+{
+	struct ipuxcom_ioc_reg r = { .size = sizeof(r), .offset = offset, .value = value };
+
+	return ixt_ioctl(fd, IPUXCOM_IOC_REG_WRITE, &r);
+}
+
+static inline int ixt_info(int fd, struct ipuxcom_ioc_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return ixt_ioctl(fd, IPUXCOM_IOC_INFO, info);
+}
+
+/* Simulated device count; -1 when ipuxcom_sim is not loaded. */
+static inline int ixt_sim_devices(void)
+{
+	FILE *f = fopen(SIM_DEVICES_PARAM, "r");
+	int n = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
+
+/* Returns 0 or -errno of the write. */
+static inline int ixt_set_sim_devices(int n)
+{
+	char buf[16];
+	int fd, len, ret = 0;
+
+	fd = open(SIM_DEVICES_PARAM, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = snprintf(buf, sizeof(buf), "%d\n", n);
+	if (write(fd, buf, (size_t)len) != len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Skip (from a fixture setup or test) unless the simulator is loaded: raw
+ * writes to undocumented registers and fault knobs are never run on a card.
+ */
+#define IXT_REQUIRE_SIM() do {							\
+	if (ixt_sim_devices() < 0)						\
+		SKIP(return, "needs the simulator (ipuxcom_sim not loaded)");	\
+} while (0)
+
+#endif /* IPUXCOM_TEST_H */

@@ -1,0 +1,154 @@
+#!/bin/sh
+# Build the gzip'ed newc initramfs the ipuxcom test VM boots (no disk image,
+# no root needed, a few seconds):
+#
+#   selftests/vm/mkinitramfs.sh --kver V --out FILE.cpio.gz \
+#       [--modules "ipuxcom.ko ipuxcom_sim.ko"] [--tool build/ipuxcom] \
+#       [--tests "build/tests/device/a_test ..."]
+#
+#   /init                        selftests/vm/init (busybox sh, PID 1)
+#   /bin/busybox + applet links  busybox-static
+#   /lib/modules/V/extra/*.ko    --modules (bare names are looked up at the
+#                                repository top, where kbuild leaves them),
+#                                plus modules.dep & co from depmod, so that
+#                                busybox `modprobe ipuxcom_sim` pulls ipuxcom
+#   /bin/ipuxcom                 --tool
+#   /tests/*                     --tests
+#   shared libraries             of every dynamic ELF above, at their host path
+#
+# Empty --modules/--tests lists are allowed (handy to test the VM plumbing);
+# a listed file that does not exist is an error.
+set -eu
+
+usage() {
+	sed -n '2,/^set -eu/p' "$0" | sed -e '/^set -eu/d' -e 's/^# \{0,1\}//'
+}
+die() {
+	echo "mkinitramfs: $*" >&2
+	exit 1
+}
+
+kver='' out='' modules='' tool='' tests=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help) usage; exit 0 ;;
+	--*) [ $# -ge 2 ] || die "$1 needs an argument" ;;
+	esac
+	case $1 in
+	--kver) kver=$2 ;;
+	--out) out=$2 ;;
+	--modules) modules=$2 ;;
+	--tool) tool=$2 ;;
+	--tests) tests=$2 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+	shift 2
+done
+[ -n "$kver" ] || die "--kver is required"
+[ -n "$out" ] || die "--out is required"
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+orig=$(pwd)
+case $out in /*) ;; *) out=$orig/$out ;; esac
+hostmods=/lib/modules/$kver
+# depmod lives in /sbin, which is not in a normal user's PATH on Debian.
+depmod=$(command -v depmod || echo /sbin/depmod)
+busybox=$(command -v busybox || echo /bin/busybox)
+[ -x "$busybox" ] || die "no busybox: apt-get install busybox-static"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root=$tmp/root
+mkdir -p "$root"
+cd "$root"
+mkdir -p bin sbin usr/bin usr/sbin dev proc sys tmp run root etc tests \
+	"lib/modules/$kver/extra"
+
+# Copy FILE's shared libraries (ldd lists them transitively, the ELF
+# interpreter included) to the same paths in the image. ldd fails on static
+# binaries: they need nothing.
+copy_libs() {
+	libs=$(ldd "$1" 2>/dev/null) || return 0
+	if printf '%s\n' "$libs" | grep -q 'not found'; then
+		die "$1: missing shared libraries: $(printf '%s\n' "$libs" | grep 'not found')"
+	fi
+	printf '%s\n' "$libs" | awk '$2 == "=>" && $3 ~ /^\// { print $3; next }
+		$1 ~ /^\// { print $1 }' |
+		while read -r lib; do
+			mkdir -p "./${lib%/*}"
+			cp -L "$lib" "./$lib"
+		done
+}
+
+# Install FILE (a host path, relative to the caller's directory) as DEST (an
+# image path), with its libraries.
+install_elf() {
+	case $1 in /*) src=$1 ;; *) src=$orig/$1 ;; esac
+	[ -f "$src" ] || die "$1: no such file (not built?)"
+	cp "$src" "./$2"
+	chmod 755 "./$2"
+	copy_libs "$src"
+}
+
+# busybox: one binary, every applet a symlink (`--list-full` gives the
+# install paths, so nothing on the host is touched, unlike --install).
+install_elf "$busybox" bin/busybox
+"$busybox" --list-full | while read -r applet; do
+	[ -e "./$applet" ] || ln -s /bin/busybox "./$applet"
+done
+install -m 755 "$here/init" init
+
+printf 'root:x:0:0:root:/root:/bin/sh\n' >etc/passwd
+printf 'root:x:0:\n' >etc/group
+
+# Kernel modules. depmod needs modules.builtin* (and modules.order) of the
+# target kernel to know which dependencies are built in.
+for f in modules.builtin modules.builtin.modinfo modules.builtin.alias.bin \
+	modules.builtin.bin modules.order; do
+	[ -f "$hostmods/$f" ] && cp "$hostmods/$f" "lib/modules/$kver/"
+done
+ours=
+for m in $modules; do
+	case $m in
+	/*) src=$m ;;
+	*/*) src=$orig/$m ;;
+	*) src=$top/$m ;;
+	esac
+	[ -f "$src" ] || die "$src: no such module (run 'make modules')"
+	cp "$src" "lib/modules/$kver/extra/"
+	ours="$ours $(basename "$m" .ko | tr - _)"
+done
+# Our modules may need in-tree modules that are not built in (say a crypto
+# helper): copy them, with their own dependencies, from the host's tree.
+for m in $modules; do
+	deps=$(modinfo -F depends "lib/modules/$kver/extra/${m##*/}" | tr , ' ')
+	for d in $deps; do
+		case " $ours " in *" $d "*) continue ;; esac
+		paths=$(awk -v want="$d" '{ n = $1; sub(/:$/, "", n); sub(/.*\//, "", n);
+			sub(/\.ko.*/, "", n); gsub(/-/, "_", n)
+			if (n == want) { sub(/:/, ""); print; exit } }' "$hostmods/modules.dep")
+		[ -n "$paths" ] || die "$m needs module $d, not found in $hostmods"
+		for p in $paths; do
+			mkdir -p "lib/modules/$kver/${p%/*}"
+			cp "$hostmods/$p" "lib/modules/$kver/$p"
+		done
+	done
+done
+"$depmod" -b "$root" "$kver"
+
+[ -z "$tool" ] || install_elf "$tool" bin/ipuxcom
+for t in $tests; do
+	[ ! -e "tests/${t##*/}" ] || die "two tests named ${t##*/}"
+	install_elf "$t" "tests/${t##*/}"
+done
+
+# Reproducible archive: fixed owner and timestamps, sorted entries, no gzip
+# name/time header.
+find . -exec touch -h -d "@${SOURCE_DATE_EPOCH:-0}" {} +
+mkdir -p "$(dirname "$out")"
+find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --reproducible --quiet |
+	gzip -n -9 >"$out.tmp"
+mv "$out.tmp" "$out"
+echo "mkinitramfs: $out ($(du -k "$out" | cut -f1) KiB;" \
+	"modules:${ours:- none}; tests: $(echo "$tests" | wc -w))"

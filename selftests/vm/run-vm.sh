@@ -1,0 +1,208 @@
+#!/bin/bash
+# Boot the ipuxcom test VM (QEMU, TCG: no KVM needed) on an initramfs made by
+# selftests/vm/mkinitramfs.sh and judge the run from what selftests/vm/init
+# printed on the second serial port.
+#
+# Usage: selftests/vm/run-vm.sh --kernel VMLINUZ --initrd INITRD.cpio.gz
+#            --mode check|demo --out DIR [--expect "t1 t2 ..."]
+#            [--timeout SECONDS (300)] [--mem MB (2048)] [--append "PARAMS"]
+#            [--no-pvh]
+#
+#   DIR/console.log  first serial port: the kernel console
+#   DIR/results.log  second serial port: the test or demo output
+#   DIR/qemu.log     QEMU's own messages
+#   DIR/tests.tap    (check) every test binary's TAP under "# binary: NAME";
+#                    a binary of --expect that never ran, crashed, timed out
+#                    or printed fewer results than planned gets a "not ok"
+#                    line, and so does the VM itself if it did not reach
+#                    IPUXCOM-VM-DONE or the kernel log shows a panic, oops,
+#                    BUG or WARNING
+#   --append         extra kernel parameters, e.g. ipuxcom_vm.test_timeout=30
+#                    (the per-test limit of init, 120 s by default)
+#   --no-pvh         boot the bzImage as given. By default its xz payload is
+#                    unpacked to a plain vmlinux that QEMU starts through its
+#                    PVH entry point: TCG would spend some 6 s of a 10 s boot
+#                    decompressing the kernel. Falls back to the bzImage if
+#                    that is not possible.
+#
+# QEMU's exit status is never trusted: the VM powers itself off after the
+# IPUXCOM-VM-DONE marker, and reboots (= exits, -no-reboot) on a panic.
+# demo prints results.log, which is the demo's output.
+# Exit status: 0 if everything passed, else 1 (2: bad usage).
+set -euo pipefail
+
+usage() {
+	sed -n '2,/^set -eu/p' "$0" | sed -e '/^set -eu/d' -e 's/^# \{0,1\}//'
+}
+die() {
+	echo "run-vm: $*" >&2
+	exit 2
+}
+
+kernel='' initrd='' mode='' outdir='' expect='' timeout_s=300 mem=2048 extra=''
+pvh=yes
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help) usage; exit 0 ;;
+	--no-pvh) pvh=no; shift; continue ;;
+	--*) [ $# -ge 2 ] || die "$1 needs an argument" ;;
+	esac
+	case $1 in
+	--kernel) kernel=$2 ;;
+	--initrd) initrd=$2 ;;
+	--mode) mode=$2 ;;
+	--out) outdir=$2 ;;
+	--expect) expect=$2 ;;
+	--timeout) timeout_s=$2 ;;
+	--mem) mem=$2 ;;
+	--append) extra=$2 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+	shift 2
+done
+[ -r "$kernel" ] || die "--kernel: cannot read '$kernel'"
+[ -r "$initrd" ] || die "--initrd: cannot read '$initrd'"
+case $mode in check | demo) ;; *) die "--mode must be check or demo" ;; esac
+[ -n "$outdir" ] || die "--out is required"
+
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$outdir"
+console=$outdir/console.log results=$outdir/results.log tap=$outdir/tests.tap
+rm -f "$console" "$results" "$tap" "$outdir/qemu.log"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# ------------------------------------------------------------------ boot
+boot_kernel=$kernel how=bzImage
+if [ "$pvh" = yes ]; then
+	# The payload is the first xz stream of the bzImage (Debian builds
+	# with CONFIG_KERNEL_XZ); QEMU needs the ELF note of the PVH entry
+	# point (XEN_ELFNOTE_PHYS32_ENTRY, type 0x12, CONFIG_PVH).
+	off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$kernel" | head -n 1 | cut -d: -f1) || true
+	if [ -n "$off" ] && tail -c +$((off + 1)) "$kernel" >"$tmp/payload.xz" &&
+		xz -dc --single-stream "$tmp/payload.xz" >"$tmp/vmlinux" 2>/dev/null &&
+		readelf -n "$tmp/vmlinux" 2>/dev/null | grep 'type: (0x00000012)' >/dev/null; then
+		boot_kernel=$tmp/vmlinux how=PVH
+	else
+		echo "run-vm: cannot unpack $kernel for a PVH boot, booting it as is (slower)"
+	fi
+fi
+append="console=ttyS0 panic=-1 panic_on_warn=1 oops=panic loglevel=4"
+append="$append ipuxcom_vm.mode=$mode${extra:+ $extra}"
+echo "run-vm: booting $kernel ($how, $mode mode, TCG, timeout ${timeout_s}s)"
+t0=$(date +%s%N)
+qrc=0
+timeout -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m "$mem" -smp 2 \
+	-nodefaults -display none -no-reboot \
+	-kernel "$boot_kernel" -initrd "$initrd" -append "$append" \
+	-serial "file:$console" -serial "file:$results" \
+	</dev/null >"$outdir/qemu.log" 2>&1 || qrc=$?
+t1=$(date +%s%N)
+wall=$(((t1 - t0) / 1000000))
+wall="$((wall / 1000)).$(printf '%03d' $((wall % 1000)))"
+
+# The kernel console writes "\r\n": parse "\r"-free copies, keep the logs.
+touch "$console" "$results"
+tr -d '\r' <"$results" >"$tmp/results"
+tr -d '\r' <"$console" >"$tmp/console"
+
+# ------------------------------------------------------------------ VM-level problems
+problems=()
+if grep -qx 'IPUXCOM-VM-DONE' "$tmp/results"; then
+	up=$(sed -n 's/^IPUXCOM-VM-UPTIME //p' "$tmp/results" | tail -n 1)
+	echo "run-vm: boot to IPUXCOM-VM-DONE: ${wall}s wall clock (guest uptime ${up:-?}s)"
+	# The results are complete; only the power-off hung.
+	[ "$qrc" -ne 124 ] || echo "run-vm: warning: the VM did not power off, killed after ${timeout_s}s"
+elif [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+	problems+=("timeout: no IPUXCOM-VM-DONE, the VM was killed after ${timeout_s}s")
+else
+	problems+=("no IPUXCOM-VM-DONE marker: the VM stopped after ${wall}s (QEMU exit status $qrc)")
+fi
+bad_re='Kernel panic|BUG:|WARNING:|Oops|general protection fault|Call Trace'
+if grep -qE "$bad_re" "$tmp/console"; then
+	first=$(grep -m 1 -E "$bad_re" "$tmp/console")
+	problems+=("kernel log: $first")
+	echo "run-vm: the kernel log shows trouble:"
+	grep -m 20 -nE "$bad_re" "$tmp/console" | sed 's/^/  console.log:/'
+fi
+if grep -q '^IPUXCOM-MODPROBE-FAILED' "$tmp/results"; then
+	problems+=("$(grep -m1 '^IPUXCOM-MODPROBE-FAILED' "$tmp/results")")
+fi
+
+failed=0
+[ ${#problems[@]} -eq 0 ] || failed=1
+
+# ------------------------------------------------------------------ check: TAP
+if [ "$mode" = check ]; then
+	# Split results.log into blocks/NAME.out (+ NAME.rc once it ended);
+	# blocks/order lists the names as they began.
+	mkdir "$tmp/blocks"
+	awk -v dir="$tmp/blocks" '
+		/^IPUXCOM-TEST-BEGIN / { name = $2; file = dir "/" name ".out"
+			printf "" > file; print name > (dir "/order"); next }
+		name != "" && /^IPUXCOM-TEST-END / { sub(/^rc=/, "", $3)
+			print $3 > (dir "/" name ".rc"); close(file); name = ""; next }
+		name != "" { print > file }
+	' "$tmp/results"
+	touch "$tmp/blocks/order"
+	# Binaries that ran, in order, then expected ones that did not.
+	names=$(cat "$tmp/blocks/order")
+	for e in $expect; do
+		grep -qxF "$e" "$tmp/blocks/order" || names="$names $e"
+	done
+	: >"$tap"
+	for name in $names; do
+		out=$tmp/blocks/$name.out
+		if [ -f "$tmp/blocks/$name.rc" ]; then
+			status=$(cat "$tmp/blocks/$name.rc")
+		elif [ -f "$out" ]; then
+			status=noend
+		else
+			status=missing out=/dev/null
+		fi
+		verdict=$("$here/../tap-verdict.sh" "$name" "$status" "$out") || true
+		{
+			echo "# binary: $name"
+			cat "$out"
+			[ -z "$verdict" ] || echo "$verdict"
+		} >>"$tap"
+	done
+	# The VM as a whole, so that the summary counts what went wrong
+	# outside any test binary.
+	if [ ${#problems[@]} -gt 0 ]; then
+		echo "# binary: vm"
+		n=0
+		for p in "${problems[@]}"; do
+			n=$((n + 1))
+			echo "not ok $n vm # $p"
+		done
+	fi >>"$tap"
+	echo "run-vm: TAP in $tap"
+	"$here/../tap-summary.sh" "$tap" || failed=1
+fi
+
+# ------------------------------------------------------------------ demo
+if [ "$mode" = demo ]; then
+	cat "$tmp/results"
+	if ! grep -qx 'IPUXCOM-DEMO-RC=0' "$tmp/results"; then
+		problems+=("demo: no IPUXCOM-DEMO-RC=0")
+		failed=1
+	fi
+fi
+
+if [ "$failed" -ne 0 ]; then
+	for p in "${problems[@]}"; do
+		echo "run-vm: FAIL: $p"
+	done
+	for f in "$console" "$results" "$outdir/qemu.log"; do
+		[ -s "$f" ] || continue
+		# The demo already printed all of results.log.
+		[ "$mode:$f" != "demo:$results" ] || continue
+		echo "----- last 80 lines of $f"
+		tail -n 80 "$f" | tr -d '\r'
+	done
+	echo "----- end of logs"
+	echo "run-vm: FAILED (logs in $outdir)"
+	exit 1
+fi
+echo "run-vm: $mode passed"

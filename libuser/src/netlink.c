@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
@@ -27,6 +28,8 @@
 #define IXC_ERRMSG_LEN	256
 /* Requests are a few attributes; replies use nl->buf. */
 #define IXC_REQ_LEN	256
+/* Longest wait for one reply datagram. */
+#define IXC_NL_TIMEOUT_S	10
 
 struct ipuxcom_nl {
 	struct mnl_socket *sock;
@@ -172,6 +175,7 @@ static int ixc_nl_resolve_family(struct ipuxcom_nl *nl)
 int ipuxcom_nl_open(struct ipuxcom_nl **out)
 {
 	struct ipuxcom_nl *nl;
+	struct timeval timeout = { .tv_sec = IXC_NL_TIMEOUT_S };
 	int one = 1;
 	int err;
 
@@ -202,6 +206,15 @@ int ipuxcom_nl_open(struct ipuxcom_nl **out)
 	 */
 	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
 	mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one, sizeof(one));
+	/*
+	 * Bounded waits: the kernel answers at once, so a reply that has not
+	 * come within IXC_NL_TIMEOUT_S seconds never will (recv fails EAGAIN).
+	 */
+	if (setsockopt(mnl_socket_get_fd(nl->sock), SOL_SOCKET, SO_RCVTIMEO,
+		       &timeout, sizeof(timeout)) < 0) {
+		err = -errno;
+		goto fail;
+	}
 	if (mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
 		err = -errno;
 		goto fail;

@@ -7,6 +7,7 @@
 #include "kselftest_harness.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/capability.h>
@@ -107,8 +108,12 @@ TEST_F(attach, exclusive_between_processes)
 	child = fork();
 	ASSERT_LE(0, child);
 	if (child == 0) {
-		int fd = ixt_open();
+		int fd;
 
+		/* A failed ASSERT in the parent must not leave us holding the device. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(done[1]);
+		fd = ixt_open();
 		c = fd >= 0 && ixt_attach(fd, self->dev_id) == 0 ? 'A' : 'F';
 		if (write(ready[1], &c, 1) != 1)
 			_exit(2);
@@ -139,8 +144,10 @@ TEST_F(attach, killed_holder_releases)
 	child = fork();
 	ASSERT_LE(0, child);
 	if (child == 0) {
-		int fd = ixt_open();
+		int fd;
 
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		fd = ixt_open();
 		c = fd >= 0 && ixt_attach(fd, self->dev_id) == 0 ? 'A' : 'F';
 		if (write(ready[1], &c, 1) != 1)
 			_exit(2);

@@ -24,8 +24,9 @@ LIB_MAJOR := $(firstword $(subst ., ,$(LIB_VERSION)))
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wformat=2 \
 	-Wstrict-prototypes -Wmissing-prototypes
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -Iuapi -Ilibuser/include
-MNL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmnl 2>/dev/null)
-MNL_LIBS := $(shell $(PKG_CONFIG) --libs libmnl 2>/dev/null || echo -lmnl)
+# What libipuxcom itself links: libmnl (netlink) and libelf (tile ELFs).
+DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmnl libelf 2>/dev/null)
+DEP_LIBS := $(shell $(PKG_CONFIG) --libs libmnl libelf 2>/dev/null || echo -lmnl -lelf)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
@@ -53,7 +54,7 @@ LIB_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIB_PIC_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/pic/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
-.PHONY: all help lib tools modules tests host-tests device-tests initramfs \
+.PHONY: bench all help lib tools modules tests host-tests device-tests initramfs \
 	check check-host check-vm demo deps sparse checkpatch lint clean \
 	kver-check
 
@@ -67,6 +68,7 @@ help:
 	@echo "  check        deps + build + every test (host, host under ASan+UBSan, VM)"
 	@echo "  check-host   host tests only;  check-vm: device tests in the VM only"
 	@echo "  lint         make C=1 W=1 modules (sparse) + checkpatch --strict"
+	@echo "  bench        build and run the benchmarks (bench/*.c)"
 	@echo "variables: KVER=$(KVER) KDIR=$(KDIR)"
 
 deps:
@@ -80,15 +82,15 @@ lib: $(B)/libipuxcom.a $(B)/libipuxcom.so.$(LIB_VERSION) $(B)/libipuxcom.pc
 
 $(B)/lib/%.o: libuser/src/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(MNL_CFLAGS) -fvisibility=hidden -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(DEP_CFLAGS) -fvisibility=hidden -c $< -o $@
 
 $(B)/lib/pic/%.o: libuser/src/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(MNL_CFLAGS) -fvisibility=hidden -fPIC -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(DEP_CFLAGS) -fvisibility=hidden -fPIC -c $< -o $@
 
 $(B)/lib/san/%.o: libuser/src/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(MNL_CFLAGS) $(SAN_FLAGS) -fvisibility=hidden -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(DEP_CFLAGS) $(SAN_FLAGS) -fvisibility=hidden -c $< -o $@
 
 $(B)/libipuxcom.a: $(LIB_OBJS)
 	@rm -f $@
@@ -101,7 +103,7 @@ $(B)/libipuxcom-san.a: $(LIB_SAN_OBJS)
 $(B)/libipuxcom.so.$(LIB_VERSION): $(LIB_PIC_OBJS) libuser/libipuxcom.map
 	$(CC) -shared -Wl,-soname,libipuxcom.so.$(LIB_MAJOR) \
 		-Wl,--version-script=libuser/libipuxcom.map -Wl,-z,defs \
-		-o $@ $(LIB_PIC_OBJS) $(MNL_LIBS)
+		-o $@ $(LIB_PIC_OBJS) $(DEP_LIBS)
 	ln -sf libipuxcom.so.$(LIB_VERSION) $(B)/libipuxcom.so.$(LIB_MAJOR)
 	ln -sf libipuxcom.so.$(LIB_MAJOR) $(B)/libipuxcom.so
 
@@ -113,7 +115,7 @@ $(B)/libipuxcom.pc: libuser/libipuxcom.pc.in Makefile
 tools: $(B)/ipuxcom
 
 $(B)/ipuxcom: $(TOOL_SRCS) $(TOOL_HDRS) $(B)/libipuxcom.a
-	$(CC) $(BASE_CFLAGS) -Itools -o $@ $(TOOL_SRCS) $(B)/libipuxcom.a $(MNL_LIBS)
+	$(CC) $(BASE_CFLAGS) -Itools -o $@ $(TOOL_SRCS) $(B)/libipuxcom.a $(DEP_LIBS)
 
 # ---------------------------------------------------------------- modules
 modules: kver-check
@@ -155,19 +157,19 @@ TEST_DEPS := $(KSFT_HDRS) $(LIB_HDRS) $(SIM_HDRS) $(wildcard selftests/lib/*.h) 
 # Host tests: run on the build machine, plain and under ASan+UBSan.
 $(B)/tests/host/%: selftests/host/%.c $(TEST_DEPS) $(B)/libipuxcom.a $(B)/sim/c600_sim.o
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/sim/c600_sim.o $(B)/libipuxcom.a $(MNL_LIBS)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/sim/c600_sim.o $(B)/libipuxcom.a $(DEP_LIBS)
 
 $(B)/tests/host-san/%: selftests/host/%.c $(TEST_DEPS) $(B)/libipuxcom-san.a $(B)/sim/san/c600_sim.o
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) $(SAN_FLAGS) -o $@ $< $(B)/sim/san/c600_sim.o \
-		$(B)/libipuxcom-san.a $(MNL_LIBS)
+		$(B)/libipuxcom-san.a $(DEP_LIBS)
 
 # Device tests: run in the VM (or on a machine with a card). They link the
 # static library; libmnl has no static archive in Debian, so they are
 # dynamic and the initramfs builder copies their shared libraries.
 $(B)/tests/device/%: selftests/device/%.c $(TEST_DEPS) $(B)/libipuxcom.a
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -pthread -o $@ $< $(B)/libipuxcom.a $(MNL_LIBS)
+	$(CC) $(TEST_CFLAGS) -pthread -o $@ $< $(B)/libipuxcom.a $(DEP_LIBS)
 
 $(B)/tests/device/%_compat32: selftests/device/%.c $(TEST_DEPS)
 	@mkdir -p $(@D)
@@ -180,6 +182,18 @@ DEVICE_TEST_BINS := $(addprefix $(B)/tests/device/,$(DEVICE_TESTS))
 host-tests: $(HOST_TEST_BINS) $(HOST_SAN_BINS)
 device-tests: $(DEVICE_TEST_BINS)
 tests: host-tests device-tests
+
+# ---------------------------------------------------------------- benchmarks
+# Each bench/NAME.c is a program that measures one thing against a baseline
+# measured in the same run and prints ratios; `make bench` runs them all.
+BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
+
+$(B)/bench/%: bench/%.c $(LIB_HDRS) $(B)/libipuxcom.a
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -Ibench -o $@ $< $(B)/libipuxcom.a $(DEP_LIBS)
+
+bench: $(BENCH_BINS)
+	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 
 # ---------------------------------------------------------------- test VM
 VM_INPUTS := modules $(B)/ipuxcom $(DEVICE_TEST_BINS)

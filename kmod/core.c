@@ -49,13 +49,35 @@ union ipuxcom_ioc_any {
 	struct ipuxcom_ioc_dev_query dev_query;
 	struct ipuxcom_ioc_reg reg;
 	struct ipuxcom_ioc_reset reset;
+	struct ipuxcom_ioc_cfg_apply cfg_apply;
+	struct ipuxcom_ioc_autoload autoload;
+	struct ipuxcom_ioc_xbuf_alloc xbuf_alloc;
+	struct ipuxcom_ioc_load_batch load_batch;
+	struct ipuxcom_ioc_load_finish load_finish;
+	struct ipuxcom_ioc_hsp_mark hsp_mark;
+	struct ipuxcom_ioc_tdi_regs tdi_regs;
+	struct ipuxcom_ioc_tdi_exec tdi_exec;
+	struct ipuxcom_ioc_tdi_sram tdi_sram;
+};
+
+/* What a command needs before its handler runs (ipuxcom_ioctl_op.needs). */
+enum {
+	/* f->dev attached; handler gets it, no locks held */
+	IPUXCOM_NEEDS_ATTACHED = BIT(0),
+	/* attached, op_lock held and inside ipuxcom_device_enter() */
+	IPUXCOM_NEEDS_DEVICE = BIT(1),
+	IPUXCOM_NEEDS_RAWIO = BIT(2),
+	/* copy the struct back even when the handler fails (diagnostics) */
+	IPUXCOM_OUT_ON_ERROR = BIT(3),
 };
 
 struct ipuxcom_ioctl_op {
 	u32 size;
 	u32 min_size;
 	u32 valid_flags;
-	int (*handler)(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg);
+	u32 needs;
+	int (*file_handler)(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg);
+	int (*dev_handler)(struct ipuxcom_device *dev, void *arg);
 };
 
 static struct ipuxcom_device *ipuxcom_file_dev(struct ipuxcom_file *f)
@@ -67,7 +89,8 @@ static struct ipuxcom_device *ipuxcom_file_dev(struct ipuxcom_file *f)
 static u64 ipuxcom_capabilities(void)
 {
 	return IPUXCOM_CAP_ATTACH | IPUXCOM_CAP_REG | IPUXCOM_CAP_RESET |
-	       IPUXCOM_CAP_NETLINK;
+	       IPUXCOM_CAP_NETLINK | IPUXCOM_CAP_CFG | IPUXCOM_CAP_AUTOLOAD |
+	       IPUXCOM_CAP_LOADER | IPUXCOM_CAP_HSP | IPUXCOM_CAP_TDI;
 }
 
 static int ipuxcom_ioc_info(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
@@ -123,25 +146,11 @@ out_unlock_file:
 	return ret;
 }
 
-/* Returns the attached device, or NULL with *err set. */
-static struct ipuxcom_device *ipuxcom_attached(struct ipuxcom_file *f, int *err)
+static int ipuxcom_ioc_dev_query(struct ipuxcom_device *dev, void *arg)
 {
-	struct ipuxcom_device *dev = ipuxcom_file_dev(f);
-
-	*err = dev ? 0 : -ENOTCONN;
-	return dev;
-}
-
-static int ipuxcom_ioc_dev_query(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
-{
-	struct ipuxcom_ioc_dev_query *q = &arg->dev_query;
+	struct ipuxcom_ioc_dev_query *q = arg;
 	struct ipuxcom_dev_snapshot snap;
-	struct ipuxcom_device *dev;
-	int ret;
 
-	dev = ipuxcom_attached(f, &ret);
-	if (!dev)
-		return ret;
 	ipuxcom_device_snapshot(dev, &snap);
 	if (snap.state == IPUXCOM_DEV_STATE_GONE)
 		return -ENODEV;
@@ -161,106 +170,129 @@ static int ipuxcom_check_reg(struct ipuxcom_device *dev, u32 offset)
 	return 0;
 }
 
-static int ipuxcom_ioc_reg_read(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
+static int ipuxcom_ioc_reg_read(struct ipuxcom_device *dev, void *arg)
 {
-	struct ipuxcom_ioc_reg *reg = &arg->reg;
-	struct ipuxcom_device *dev;
+	struct ipuxcom_ioc_reg *reg = arg;
 	u32 value = 0;
 	int ret;
 
-	dev = ipuxcom_attached(f, &ret);
-	if (!dev)
-		return ret;
 	ret = ipuxcom_check_reg(dev, reg->offset);
 	if (ret)
 		return ret;
-	ret = ipuxcom_device_enter(dev);
-	if (ret)
-		return ret;
-	ret = dev->ops->bar_read(dev->priv, reg->offset, &value);
-	ipuxcom_device_exit(dev);
+	ret = ipuxcom_rd(dev, reg->offset, &value);
 	reg->value = value;
 	return ret;
 }
 
-static int ipuxcom_ioc_reg_write(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
+/* Raw writes bypass every sequence the module enforces: CAP_SYS_RAWIO. */
+static int ipuxcom_ioc_reg_write(struct ipuxcom_device *dev, void *arg)
 {
-	struct ipuxcom_ioc_reg *reg = &arg->reg;
-	struct ipuxcom_device *dev;
+	struct ipuxcom_ioc_reg *reg = arg;
 	int ret;
 
-	/* Raw writes bypass every sequence the module enforces. */
-	if (!capable(CAP_SYS_RAWIO))
-		return -EPERM;
-	dev = ipuxcom_attached(f, &ret);
-	if (!dev)
-		return ret;
 	ret = ipuxcom_check_reg(dev, reg->offset);
 	if (ret)
 		return ret;
-	ret = ipuxcom_device_enter(dev);
-	if (ret)
-		return ret;
-	ret = dev->ops->bar_write(dev->priv, reg->offset, reg->value);
-	ipuxcom_device_exit(dev);
-	return ret;
+	return ipuxcom_wr(dev, reg->offset, reg->value);
 }
 
-static int ipuxcom_ioc_reset(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
+static int ipuxcom_ioc_reset(struct ipuxcom_device *dev, void *arg)
 {
-	struct ipuxcom_ioc_reset *rs = &arg->reset;
-	struct ipuxcom_device *dev;
+	struct ipuxcom_ioc_reset *rs = arg;
 	int ret;
 
-	dev = ipuxcom_attached(f, &ret);
-	if (!dev)
-		return ret;
-	ret = ipuxcom_device_enter(dev);
-	if (ret)
-		return ret;
 	ret = dev->ops->reset(dev->priv);
-	mutex_lock(&dev->lock);
-	dev->state = ret ? IPUXCOM_DEV_STATE_NEEDS_RESET : IPUXCOM_DEV_STATE_IDLE;
-	rs->state = dev->state;
-	mutex_unlock(&dev->lock);
-	ipuxcom_device_exit(dev);
+	dev->next_batch = 0;
+	ipuxcom_set_state(dev, ret ? IPUXCOM_DEV_STATE_NEEDS_RESET :
+			  IPUXCOM_DEV_STATE_IDLE);
+	rs->state = ipuxcom_state(dev);
 	rs->reserved = 0;
 	return ret;
 }
 
-/* min_size: the struct as uapi version 1 defined it */
+#define IPUXCOM_OP(type, _last, _flags, _needs)				\
+	.size = sizeof(type),							\
+	.min_size = offsetofend(type, _last),					\
+	.valid_flags = (_flags),						\
+	.needs = (_needs)
+
+#define DEV	IPUXCOM_NEEDS_DEVICE
+#define RAWIO	IPUXCOM_NEEDS_RAWIO
+#define DIAG	IPUXCOM_OUT_ON_ERROR
+
+/* min_size: the struct as it was when the command was introduced */
 static const struct ipuxcom_ioctl_op ipuxcom_ioctl_ops[] = {
-	[IPUXCOM_CMD_INFO] = {
-		.size = sizeof(struct ipuxcom_ioc_info),
-		.min_size = offsetofend(struct ipuxcom_ioc_info, reserved),
-		.handler = ipuxcom_ioc_info,
-	},
-	[IPUXCOM_CMD_ATTACH] = {
-		.size = sizeof(struct ipuxcom_ioc_attach),
-		.min_size = offsetofend(struct ipuxcom_ioc_attach, reserved),
-		.handler = ipuxcom_ioc_attach,
-	},
+	[IPUXCOM_CMD_INFO] = { IPUXCOM_OP(struct ipuxcom_ioc_info, reserved, 0, 0),
+		.file_handler = ipuxcom_ioc_info },
+	[IPUXCOM_CMD_ATTACH] = { IPUXCOM_OP(struct ipuxcom_ioc_attach, reserved, 0, 0),
+		.file_handler = ipuxcom_ioc_attach },
 	[IPUXCOM_CMD_DEV_QUERY] = {
-		.size = sizeof(struct ipuxcom_ioc_dev_query),
-		.min_size = offsetofend(struct ipuxcom_ioc_dev_query, backend),
-		.handler = ipuxcom_ioc_dev_query,
-	},
-	[IPUXCOM_CMD_REG_READ] = {
-		.size = sizeof(struct ipuxcom_ioc_reg),
-		.min_size = offsetofend(struct ipuxcom_ioc_reg, value),
-		.handler = ipuxcom_ioc_reg_read,
-	},
-	[IPUXCOM_CMD_REG_WRITE] = {
-		.size = sizeof(struct ipuxcom_ioc_reg),
-		.min_size = offsetofend(struct ipuxcom_ioc_reg, value),
-		.handler = ipuxcom_ioc_reg_write,
-	},
-	[IPUXCOM_CMD_RESET] = {
-		.size = sizeof(struct ipuxcom_ioc_reset),
-		.min_size = offsetofend(struct ipuxcom_ioc_reset, reserved),
-		.handler = ipuxcom_ioc_reset,
-	},
+		IPUXCOM_OP(struct ipuxcom_ioc_dev_query, backend, 0, IPUXCOM_NEEDS_ATTACHED),
+		.dev_handler = ipuxcom_ioc_dev_query },
+	[IPUXCOM_CMD_REG_READ] = { IPUXCOM_OP(struct ipuxcom_ioc_reg, value, 0, DEV),
+		.dev_handler = ipuxcom_ioc_reg_read },
+	[IPUXCOM_CMD_REG_WRITE] = { IPUXCOM_OP(struct ipuxcom_ioc_reg, value, 0, DEV | RAWIO),
+		.dev_handler = ipuxcom_ioc_reg_write },
+	[IPUXCOM_CMD_RESET] = { IPUXCOM_OP(struct ipuxcom_ioc_reset, reserved, 0, DEV),
+		.dev_handler = ipuxcom_ioc_reset },
+	[IPUXCOM_CMD_CFG_APPLY] = {
+		IPUXCOM_OP(struct ipuxcom_ioc_cfg_apply, reserved, 0, DEV | RAWIO | DIAG),
+		.dev_handler = ipuxcom_cmd_cfg_apply },
+	[IPUXCOM_CMD_AUTOLOAD] = {
+		IPUXCOM_OP(struct ipuxcom_ioc_autoload, reserved, 0, DEV | DIAG),
+		.dev_handler = ipuxcom_cmd_autoload },
+	[IPUXCOM_CMD_XBUF_ALLOC] = {
+		IPUXCOM_OP(struct ipuxcom_ioc_xbuf_alloc, mmap_offset, 0, DEV),
+		.dev_handler = ipuxcom_cmd_xbuf_alloc },
+	[IPUXCOM_CMD_LOAD_BATCH] = {
+		IPUXCOM_OP(struct ipuxcom_ioc_load_batch, reserved, 0, DEV | DIAG),
+		.dev_handler = ipuxcom_cmd_load_batch },
+	[IPUXCOM_CMD_LOAD_FINISH] = {
+		IPUXCOM_OP(struct ipuxcom_ioc_load_finish, stage, 0, DEV | DIAG),
+		.dev_handler = ipuxcom_cmd_load_finish },
+	[IPUXCOM_CMD_HSP_MARK] = {
+		IPUXCOM_OP(struct ipuxcom_ioc_hsp_mark, reserved, IPUXCOM_HSP_F_WAIT, DEV | DIAG),
+		.dev_handler = ipuxcom_cmd_hsp_mark },
+	[IPUXCOM_CMD_TDI_READ_REGS] = {
+		IPUXCOM_OP(struct ipuxcom_ioc_tdi_regs, regs, 0, DEV),
+		.dev_handler = ipuxcom_cmd_tdi_read_regs },
+	[IPUXCOM_CMD_TDI_EXEC] = {
+		IPUXCOM_OP(struct ipuxcom_ioc_tdi_exec, tdi_sts, IPUXCOM_TDI_F_SET_DATA,
+			   DEV | RAWIO | DIAG),
+		.dev_handler = ipuxcom_cmd_tdi_exec },
+	[IPUXCOM_CMD_TDI_READ_SRAM] = {
+		IPUXCOM_OP(struct ipuxcom_ioc_tdi_sram, tdi_sts, 0, DEV | DIAG),
+		.dev_handler = ipuxcom_cmd_tdi_read_sram },
+	[IPUXCOM_CMD_TDI_WRITE_SRAM] = {
+		IPUXCOM_OP(struct ipuxcom_ioc_tdi_sram, tdi_sts, 0, DEV | RAWIO | DIAG),
+		.dev_handler = ipuxcom_cmd_tdi_write_sram },
 };
+
+#undef DEV
+#undef RAWIO
+#undef DIAG
+
+/* Run a device command with what its table entry asks for held. */
+static int ipuxcom_run_dev_handler(struct ipuxcom_file *f,
+				   const struct ipuxcom_ioctl_op *op, void *arg)
+{
+	struct ipuxcom_device *dev = ipuxcom_file_dev(f);
+	int ret;
+
+	if (!dev)
+		return -ENOTCONN;
+	if (!(op->needs & IPUXCOM_NEEDS_DEVICE))
+		return op->dev_handler(dev, arg);
+	if (mutex_lock_killable(&dev->op_lock))
+		return -EINTR;
+	ret = ipuxcom_device_enter(dev);
+	if (!ret) {
+		ret = op->dev_handler(dev, arg);
+		ipuxcom_device_exit(dev);
+	}
+	mutex_unlock(&dev->op_lock);
+	return ret;
+}
 
 static long ipuxcom_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
@@ -279,7 +311,7 @@ static long ipuxcom_ioctl(struct file *filp, unsigned int cmd, unsigned long arg
 	if (nr >= ARRAY_SIZE(ipuxcom_ioctl_ops))
 		return -ENOTTY;
 	op = &ipuxcom_ioctl_ops[array_index_nospec(nr, ARRAY_SIZE(ipuxcom_ioctl_ops))];
-	if (!op->handler)
+	if (!op->size)
 		return -ENOTTY;
 
 	if (get_user(usize, (u32 __user *)uarg))
@@ -292,13 +324,20 @@ static long ipuxcom_ioctl(struct file *filp, unsigned int cmd, unsigned long arg
 		return ret;
 	if (buf.hdr.flags & ~op->valid_flags)
 		return -EINVAL;
+	if ((op->needs & IPUXCOM_NEEDS_RAWIO) && !capable(CAP_SYS_RAWIO))
+		return -EPERM;
 
-	ret = op->handler(f, &buf);
-	if (ret)
+	if (op->file_handler)
+		ret = op->file_handler(f, &buf);
+	else
+		ret = ipuxcom_run_dev_handler(f, op, &buf);
+	/* A handler that ran wrote every output member; inputs are echoed. */
+	if (ret && (!(op->needs & IPUXCOM_OUT_ON_ERROR) || ret == -ENOTCONN ||
+		    ret == -ENODEV || ret == -EINTR))
 		return ret;
 	if (copy_to_user(uarg, &buf, min_t(u32, usize, op->size)))
 		return -EFAULT;
-	return 0;
+	return ret;
 }
 
 static int ipuxcom_open(struct inode *inode, struct file *filp)
@@ -319,6 +358,11 @@ static int ipuxcom_release(struct inode *inode, struct file *filp)
 	struct ipuxcom_device *dev = f->dev;
 
 	if (dev) {
+		/* The transport buffer belongs to the attached session. */
+		if (!ipuxcom_device_enter(dev)) {
+			ipuxcom_xbuf_free(dev);
+			ipuxcom_device_exit(dev);
+		}
 		mutex_lock(&dev->lock);
 		dev->owner = NULL;
 		put_pid(dev->owner_pid);
@@ -331,10 +375,22 @@ static int ipuxcom_release(struct inode *inode, struct file *filp)
 	return 0;
 }
 
+/* Maps the loader transport buffer (XBUF_ALLOC) at offset 0. */
+static int ipuxcom_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct ipuxcom_file *f = filp->private_data;
+	struct ipuxcom_device *dev = ipuxcom_file_dev(f);
+
+	if (!dev)
+		return -ENOTCONN;
+	return ipuxcom_xbuf_mmap(dev, vma);
+}
+
 static const struct file_operations ipuxcom_fops = {
 	.owner = THIS_MODULE,
 	.open = ipuxcom_open,
 	.release = ipuxcom_release,
+	.mmap = ipuxcom_mmap,
 	.unlocked_ioctl = ipuxcom_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = no_llseek,

@@ -49,4 +49,44 @@ IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_reset, 16);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_reset, state, 8);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_reset, reserved, 12);
 
+IPUXCOM_ASSERT_SIZE(ipuxcom_cfg_record, 8);
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_cfg_apply, 32);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_cfg_apply, records, 8);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_cfg_apply, count, 16);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_cfg_apply, bad_index, 24);
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_autoload, 40);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_autoload, image, 8);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_autoload, image_size, 16);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_autoload, timeout_ns, 24);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_autoload, csr, 32);
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_xbuf_alloc, 24);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_xbuf_alloc, mmap_offset, 16);
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_load_batch, 40);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_load_batch, timeout_ns, 16);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_load_batch, bad_tile, 24);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_load_batch, reserved, 36);
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_load_finish, 24);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_load_finish, timeout_ns, 8);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_load_finish, stage, 20);
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_hsp_mark, 32);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_hsp_mark, timeout_ns, 16);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_hsp_mark, final_mark, 24);
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_tdi_regs, 80);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_tdi_regs, regs, 16);
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_tdi_exec, 40);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_tdi_exec, timeout_ns, 24);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_tdi_exec, tdi_sts, 36);
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_tdi_sram, 48);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_tdi_sram, data, 24);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_tdi_sram, timeout_ns, 32);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_tdi_sram, tdi_sts, 44);
+
 #endif /* IPUXCOM_ABI_LAYOUT_H */

@@ -34,6 +34,11 @@ struct ipuxcom_dma_buf {
  * @bar_write: write the 32-bit config-BAR register at byte @offset
  * @dma_alloc: allocate a zeroed, device-visible host buffer of @size bytes
  * @dma_free: free a buffer from @dma_alloc
+ * @buffer_attach: make @buf the device's host buffer number @slot, as
+ *	ipu_driver's BUFFER_ATTACH {index, size, address} does; slot 0 is the
+ *	secondary loader's transport buffer (how the device learns the
+ *	buffer's address is not documented: backends model or delegate it)
+ * @buffer_detach: undo @buffer_attach for @slot
  * @reset: return the device to its power-on state
  *
  * The core validates offsets (4-byte aligned, below config_bar_size)
@@ -46,6 +51,8 @@ struct ipuxcom_backend_ops {
 	int (*bar_write)(void *priv, u32 offset, u32 value);
 	int (*dma_alloc)(void *priv, size_t size, struct ipuxcom_dma_buf *buf);
 	void (*dma_free)(void *priv, struct ipuxcom_dma_buf *buf);
+	int (*buffer_attach)(void *priv, u32 slot, const struct ipuxcom_dma_buf *buf);
+	int (*buffer_detach)(void *priv, u32 slot);
 	int (*reset)(void *priv);
 };
 
@@ -68,6 +75,9 @@ struct ipuxcom_device_desc {
 };
 
 struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc *desc);
+
+/* Host buffer slot of the loader transport buffer. */
+#define IPUXCOM_SLOT_LOADER	0
 
 /*
  * After ipuxcom_device_unregister() returns, no op of the device is running

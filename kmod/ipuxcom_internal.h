@@ -17,6 +17,7 @@
 #define IPUXCOM_MAX_DEVICES	256
 
 struct pid;
+struct vm_area_struct;
 struct ipuxcom_file;
 
 /**
@@ -32,10 +33,18 @@ struct ipuxcom_file;
  *	the backend is still there for the whole call
  * @ops: backend operations; NULL once unregistered
  * @priv: backend cookie; NULL once unregistered
+ * @dying: set when unregister starts, so bounded waits end at once
+ * @op_lock: serialises command sequences on the device (taken before
+ *	@ops_lock); everything below @state is protected by it
  * @lock: protects @owner, @owner_pid and @state
  * @owner: the open file attached to the device, or NULL
  * @owner_pid: thread group of the process that attached
  * @state: enum ipuxcom_dev_state
+ * @xbuf: loader transport buffer (valid when @xbuf_ok); also freed by
+ *	unregister under the write side of @ops_lock
+ * @xbuf_ok: @xbuf is allocated
+ * @next_batch: next LOAD_BATCH expected
+ * @saved_ccsr: PCI_COMPLEX.CCSR before loading, restored by LOAD_FINISH
  */
 struct ipuxcom_device {
 	struct kref ref;
@@ -49,10 +58,18 @@ struct ipuxcom_device {
 	const struct ipuxcom_backend_ops *ops;
 	void *priv;
 
+	bool dying;
+	struct mutex op_lock; /* command sequences */
+
 	struct mutex lock; /* owner, owner_pid, state */
 	struct ipuxcom_file *owner;
 	struct pid *owner_pid;
 	u32 state;
+
+	struct ipuxcom_dma_buf xbuf;
+	bool xbuf_ok;
+	u32 next_batch;
+	u32 saved_ccsr;
 };
 
 /* registry.c */
@@ -90,6 +107,40 @@ struct ipuxcom_dev_snapshot {
 
 void ipuxcom_device_snapshot(struct ipuxcom_device *dev,
 			     struct ipuxcom_dev_snapshot *snap);
+
+/* devio.c: register access and bounded waits for the mechanisms */
+int ipuxcom_rd(struct ipuxcom_device *dev, u32 offset, u32 *value);
+int ipuxcom_wr(struct ipuxcom_device *dev, u32 offset, u32 value);
+int ipuxcom_poll(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 want,
+		 u64 timeout_ns, u32 *last);
+u64 ipuxcom_timeout(u64 requested_ns, u64 default_ns);
+u32 ipuxcom_state(struct ipuxcom_device *dev);
+void ipuxcom_set_state(struct ipuxcom_device *dev, u32 state);
+int ipuxcom_require_state(struct ipuxcom_device *dev, u32 state_mask);
+int ipuxcom_hsp_mark(struct ipuxcom_device *dev, u32 reg, u32 mark, bool wait,
+		     u64 timeout_ns, u32 *final_mark);
+
+#define IPUXCOM_STATE_BIT(s)	BIT(IPUXCOM_DEV_STATE_##s)
+
+/*
+ * Command handlers, one file per mechanism. @dev is the attached device,
+ * entered (ops valid) and with op_lock held; @arg the zero-extended
+ * kernel copy of the command's struct.
+ */
+int ipuxcom_cmd_cfg_apply(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_autoload(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_xbuf_alloc(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_hsp_mark(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_tdi_read_regs(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_tdi_exec(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_tdi_read_sram(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_tdi_write_sram(struct ipuxcom_device *dev, void *arg);
+
+/* loader.c: the transport buffer's life outside commands */
+int ipuxcom_xbuf_mmap(struct ipuxcom_device *dev, struct vm_area_struct *vma);
+void ipuxcom_xbuf_free(struct ipuxcom_device *dev);
 
 /* netlink.c */
 int ipuxcom_netlink_init(void);

@@ -29,6 +29,7 @@ static void ipuxcom_device_release(struct kref *ref)
 
 	WARN_ON_ONCE(dev->owner);
 	put_pid(dev->owner_pid);
+	mutex_destroy(&dev->op_lock);
 	mutex_destroy(&dev->lock);
 	kfree(dev);
 }
@@ -115,7 +116,8 @@ struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc 
 	int ret;
 
 	if (!ops || !ops->bar_read || !ops->bar_write || !ops->dma_alloc ||
-	    !ops->dma_free || !ops->reset || !desc->backend ||
+	    !ops->dma_free || !ops->buffer_attach || !ops->buffer_detach ||
+	    !ops->reset || !desc->backend ||
 	    strlen(desc->backend) >= IPUXCOM_BACKEND_NAME_LEN ||
 	    !desc->tile_count || !desc->config_bar_size ||
 	    !IS_ALIGNED(desc->config_bar_size, 4))
@@ -126,6 +128,7 @@ struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc 
 		return ERR_PTR(-ENOMEM);
 	kref_init(&dev->ref);
 	init_rwsem(&dev->ops_lock);
+	mutex_init(&dev->op_lock);
 	mutex_init(&dev->lock);
 	strscpy(dev->backend, desc->backend, sizeof(dev->backend));
 	dev->tile_count = desc->tile_count;
@@ -142,6 +145,7 @@ struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc 
 	ret = xa_alloc(&ipuxcom_devices, &id, NULL,
 		       XA_LIMIT(0, IPUXCOM_MAX_DEVICES - 1), GFP_KERNEL);
 	if (ret) {
+		mutex_destroy(&dev->op_lock);
 		mutex_destroy(&dev->lock);
 		kfree(dev);
 		return ERR_PTR(ret == -EBUSY ? -ENOSPC : ret);
@@ -160,8 +164,11 @@ void ipuxcom_device_unregister(struct ipuxcom_device *dev)
 	xa_erase(&ipuxcom_devices, dev->id);
 	atomic_dec(&ipuxcom_ndevices);
 
+	/* Bounded waits in flight see this and end early. */
+	WRITE_ONCE(dev->dying, true);
 	/* Waits for every backend call in flight; none starts afterwards. */
 	down_write(&dev->ops_lock);
+	ipuxcom_xbuf_free(dev);
 	dev->ops = NULL;
 	dev->priv = NULL;
 	up_write(&dev->ops_lock);

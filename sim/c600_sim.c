@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The software C600 register model. See c600_sim.h for what is modelled.
+ * The software C600 register model. See c600_sim.h for what is modelled;
+ * every behaviour below cites the note it follows or says "modelled".
  */
 #include "c600_sim.h"
 
@@ -23,6 +24,18 @@ u16 c600_logical_to_physical(u16 logical)
 	return (u16)(row * C600_PHYS_COLS + column + lane * 2);
 }
 
+static void sim_free_sram(struct c600_sim *sim)
+{
+	unsigned int t, e;
+
+	for (t = 0; t < C600_TILES; t++) {
+		for (e = 0; e < SIM_SRAM_NELEMS; e++) {
+			sim_free(sim->ts[t].sram[e]);
+			sim->ts[t].sram[e] = NULL;
+		}
+	}
+}
+
 struct c600_sim *c600_sim_create(void)
 {
 	struct c600_sim *sim;
@@ -32,7 +45,10 @@ struct c600_sim *c600_sim_create(void)
 	if (!sim)
 		return NULL;
 	sim->bar = sim_zalloc(C600_CONFIG_BAR_SIZE);
-	if (!sim->bar) {
+	sim->ts = sim_zalloc(sizeof(*sim->ts) * C600_TILES);
+	if (!sim->bar || !sim->ts) {
+		sim_free(sim->bar);
+		sim_free(sim->ts);
 		sim_free(sim);
 		return NULL;
 	}
@@ -45,6 +61,7 @@ struct c600_sim *c600_sim_create(void)
 		sim->tile[t].column = (u8)(phys % C600_PHYS_COLS);
 		sim->logical_of[phys] = (u16)t;
 	}
+	sim->latency = C600_SIM_DEFAULT_LATENCY;
 	return sim;
 }
 
@@ -52,36 +69,33 @@ void c600_sim_destroy(struct c600_sim *sim)
 {
 	if (!sim)
 		return;
+	sim_free_sram(sim);
+	sim_free(sim->ts);
 	sim_free(sim->bar);
 	sim_free(sim);
 }
 
-/* Power-on state: registers zero. Host memory belongs to the host and stays. */
+/*
+ * Power-on state: registers zero (modelled), tiles empty and inactive,
+ * buffer attachments dropped. Host memory belongs to the host and stays
+ * mapped; fault knobs stay as the test set them.
+ */
 void c600_sim_reset(struct c600_sim *sim)
 {
 	memset(sim->bar, 0, C600_CONFIG_BAR_SIZE);
+	sim_free_sram(sim);
+	memset(sim->ts, 0, sizeof(*sim->ts) * C600_TILES);
+	memset(sim->slot, 0, sizeof(sim->slot));
+	memset(&sim->stats, 0, sizeof(sim->stats));
+	memset(sim->gs, 0, sizeof(sim->gs));
+	sim->phase = C600_PHASE_RESET;
+	sim->next_batch = 0;
+	sim->autold_fifo_len = 0;
+	sim->autold_image_len = 0;
+	sim->go_clear_after = 0;
 }
 
-static bool c600_bar_offset_ok(u32 offset)
-{
-	return !(offset & 3) && offset <= C600_CONFIG_BAR_SIZE - 4;
-}
-
-int c600_sim_bar_read(const struct c600_sim *sim, u32 offset, u32 *value)
-{
-	if (!c600_bar_offset_ok(offset))
-		return -EINVAL;
-	*value = sim->bar[offset / 4];
-	return 0;
-}
-
-int c600_sim_bar_write(struct c600_sim *sim, u32 offset, u32 value)
-{
-	if (!c600_bar_offset_ok(offset))
-		return -EINVAL;
-	sim->bar[offset / 4] = value;
-	return 0;
-}
+/* ------------------------------------------------------------ host memory */
 
 static bool c600_ranges_overlap(u64 a, size_t alen, u64 b, size_t blen)
 {
@@ -135,6 +149,8 @@ int c600_sim_dma_read(const struct c600_sim *sim, u64 bus, void *dst, size_t len
 {
 	unsigned int i;
 
+	if (sim->faults.dma_error)
+		return -EIO;
 	for (i = 0; i < C600_SIM_MAX_HOST_REGIONS; i++) {
 		const struct c600_host_region *r = &sim->host[i];
 
@@ -145,4 +161,537 @@ int c600_sim_dma_read(const struct c600_sim *sim, u64 bus, void *dst, size_t len
 		}
 	}
 	return -EFAULT;
+}
+
+int c600_sim_buffer_attach(struct c600_sim *sim, u32 slot, u64 bus, u64 size)
+{
+	if (slot >= C600_SIM_BUFFER_SLOTS || !size || bus + size < bus)
+		return -EINVAL;
+	sim->slot[slot].bus = bus;
+	sim->slot[slot].size = size;
+	sim->slot[slot].attached = true;
+	return 0;
+}
+
+int c600_sim_buffer_detach(struct c600_sim *sim, u32 slot)
+{
+	if (slot >= C600_SIM_BUFFER_SLOTS)
+		return -EINVAL;
+	if (!sim->slot[slot].attached)
+		return -ENOENT;
+	memset(&sim->slot[slot], 0, sizeof(sim->slot[slot]));
+	return 0;
+}
+
+/* Device read at @off of the buffer in @slot. */
+static int sim_slot_read(const struct c600_sim *sim, u32 slot, u64 off,
+			 void *dst, size_t len)
+{
+	const struct c600_buffer_slot *s = &sim->slot[slot];
+
+	if (!s->attached || off > s->size || len > s->size - off)
+		return -EFAULT;
+	return c600_sim_dma_read(sim, s->bus + off, dst, len);
+}
+
+/* ---------------------------------------------------------------- tile SRAM */
+
+static bool sim_sram_range_ok(u32 addr, size_t len)
+{
+	return addr >= SIM_SRAM_BASE && len <= SIM_SRAM_SIZE &&
+	       addr - SIM_SRAM_BASE <= SIM_SRAM_SIZE - len;
+}
+
+static int sim_sram_write(struct c600_sim *sim, u16 phys, u32 addr,
+			  const void *src, size_t len)
+{
+	struct c600_tile_state *ts = &sim->ts[phys];
+	const u8 *p = src;
+
+	if (!sim_sram_range_ok(addr, len))
+		return -EFAULT;
+	while (len) {
+		u32 off = addr - SIM_SRAM_BASE;
+		u32 e = off / SIM_SRAM_ELEM, in = off % SIM_SRAM_ELEM;
+		size_t n = SIM_SRAM_ELEM - in;
+
+		if (n > len)
+			n = len;
+		if (!ts->sram[e]) {
+			ts->sram[e] = sim_zalloc(SIM_SRAM_ELEM);
+			if (!ts->sram[e])
+				return -ENOMEM;
+		}
+		memcpy(ts->sram[e] + in, p, n);
+		p += n;
+		addr += (u32)n;
+		len -= n;
+	}
+	return 0;
+}
+
+int c600_sim_sram_read(const struct c600_sim *sim, u16 phys, u32 addr,
+		       void *dst, size_t len)
+{
+	const struct c600_tile_state *ts;
+	u8 *p = dst;
+
+	if (phys >= C600_TILES || !sim_sram_range_ok(addr, len))
+		return -EFAULT;
+	ts = &sim->ts[phys];
+	while (len) {
+		u32 off = addr - SIM_SRAM_BASE;
+		u32 e = off / SIM_SRAM_ELEM, in = off % SIM_SRAM_ELEM;
+		size_t n = SIM_SRAM_ELEM - in;
+
+		if (n > len)
+			n = len;
+		if (ts->sram[e])
+			memcpy(p, ts->sram[e] + in, n);
+		else
+			memset(p, 0, n);
+		p += n;
+		addr += (u32)n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- autoloader */
+
+/*
+ * One GO transaction. Returns true when the modelled transfer completes
+ * (GO will clear); a malformed transaction never completes, which is what
+ * the module's bounded wait must catch. Field meanings: c600_sim_regs.h.
+ */
+static bool sim_autoload_go(struct c600_sim *sim, u32 csr)
+{
+	u32 trgtr = sim->bar[SIM_AUTOLDTRGTR / 4];
+	u32 bytes = ((csr & SIM_AUTOLD_CSR_UNITS) + 1) * 16;
+	u32 t, last;
+
+	sim->stats.autoload_transactions++;
+	if (csr & SIM_AUTOLD_CSR_STAGE) {
+		/* Stage: TRGTR carries the byte count, DATAR delivered it. */
+		if ((trgtr & 0xffff0000u) != SIM_AUTOLD_STAGE_TRGTR_HI ||
+		    ((csr >> SIM_AUTOLD_CSR_LAST_SHIFT) & SIM_AUTOLD_CSR_LAST_MASK) ||
+		    (trgtr & 0xffffu) != bytes || sim->autold_fifo_len * 4 != bytes)
+			return false;
+		memcpy(sim->autold_image, sim->autold_fifo, bytes);
+		sim->autold_image_len = bytes;
+		sim->autold_fifo_len = 0;
+		return true;
+	}
+	/* Deliver the staged image to tiles 0..last (modelled: at the SRAM base). */
+	last = (csr >> SIM_AUTOLD_CSR_LAST_SHIFT) & SIM_AUTOLD_CSR_LAST_MASK;
+	if (trgtr != SIM_AUTOLD_DELIVER_TRGTR || !sim->autold_image_len ||
+	    bytes != sim->autold_image_len || last >= C600_TILES)
+		return false;
+	for (t = 0; t <= last; t++) {
+		if (sim_sram_write(sim, (u16)t, SIM_SRAM_BASE, sim->autold_image,
+				   sim->autold_image_len))
+			return false;
+		/* The secondary loader's context is active [S "Debug Readback"]. */
+		sim->ts[t].ctx[0] = C600_CTX_RUNNING;
+		sim->ts[t].pc[0] = SIM_SRAM_BASE;
+	}
+	if (last == C600_TILES - 1) {
+		sim->phase = C600_PHASE_LOADER;
+		sim->next_batch = 0;
+	}
+	return true;
+}
+
+static void sim_autoldcsr_write(struct c600_sim *sim, u32 value)
+{
+	sim->bar[SIM_AUTOLDCSR / 4] = value;
+	if (!(value & SIM_AUTOLD_GO)) {
+		/* The sequence starts with CSR = 0: a fresh data FIFO (modelled). */
+		sim->autold_fifo_len = 0;
+		sim->go_clear_after = 0;
+		return;
+	}
+	if (sim_autoload_go(sim, value) && !sim->faults.stuck_go)
+		sim->go_clear_after = sim->latency + 1;
+	else
+		sim->go_clear_after = 0;	/* GO stays set */
+}
+
+/* ---------------------------------------------------- secondary loaders */
+
+static bool sim_dcxcr_armed(const struct c600_sim *sim)
+{
+	unsigned int i;
+
+	for (i = 0; i < SIM_DCXCR_COUNT; i++) {
+		u32 off = i < 8 ? SIM_DCXCR_PRIMARY + i * SIM_DCXCR_STRIDE :
+				  SIM_DCXCR_SECONDARY + (i - 8) * SIM_DCXCR_STRIDE;
+
+		if (sim->bar[off / 4] != SIM_DCXCR_LOADING)
+			return false;
+	}
+	return true;
+}
+
+static u32 sim_le32(const u8 *p)
+{
+	return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
+}
+
+/*
+ * Read and check frame @k of @tile at @off; leaves it in sim->frame.
+ * Layout [S "Secondary Loader Frames"]: chunk index, physical tile id,
+ * flags (byte 11 = 8 on the final frame), reserved zero, 992 payload
+ * bytes, 16 bytes of 0xff.
+ */
+static bool sim_read_frame(struct c600_sim *sim, u64 off, u32 tile, u32 k, u32 n)
+{
+	u32 i;
+
+	if (sim_slot_read(sim, C600_SIM_LOADER_SLOT, off, sim->frame, SIM_FRAME_SIZE))
+		return false;
+	if (sim_le32(sim->frame) != k || sim_le32(sim->frame + 4) != tile ||
+	    sim_le32(sim->frame + 8) != (k == n - 1 ? SIM_FRAME_FINAL_FLAGS : 0) ||
+	    sim_le32(sim->frame + 12) != 0)
+		return false;
+	for (i = SIM_FRAME_SIZE - SIM_FRAME_TRAILER; i < SIM_FRAME_SIZE; i++)
+		if (sim->frame[i] != 0xff)
+			return false;
+	return true;
+}
+
+/*
+ * One mark-1 transaction while the loaders wait for data: the loaders of
+ * the next 64 physical tiles read the descriptor table and their frames.
+ * The collective response (mark back to zero) comes only when every frame
+ * of the batch is valid; anything else leaves the mark set, as the notes
+ * say the hardware does. The model checks the whole batch before
+ * installing anything (modelled: the real loaders' partial progress is not
+ * observable here).
+ */
+static bool sim_loader_batch(struct c600_sim *sim)
+{
+	u8 *desc = sim->desc;
+	u32 base_tile = sim->next_batch * SIM_BATCH_TILES;
+	u32 i, k;
+
+	if (!sim_dcxcr_armed(sim))
+		return false;
+	if (sim_slot_read(sim, C600_SIM_LOADER_SLOT, 0, desc, SIM_DESC_AREA))
+		return false;
+	/* Unused descriptor bytes through 0x1000 are zero [S]. */
+	for (i = SIM_BATCH_TILES * 8; i < SIM_DESC_AREA; i++)
+		if (desc[i])
+			return false;
+	for (i = 0; i < SIM_BATCH_TILES; i++) {
+		u32 off = sim_le32(desc + i * 8), n = sim_le32(desc + i * 8 + 4);
+
+		/* A one-frame application is not acknowledged [RE, FACTS.md]. */
+		if (n < 2 || n > SIM_MAX_FRAMES || off < SIM_DESC_AREA)
+			return false;
+		for (k = 0; k < n; k++)
+			if (!sim_read_frame(sim, (u64)off + (u64)k * SIM_FRAME_SIZE,
+					    base_tile + i, k, n))
+				return false;
+	}
+	for (i = 0; i < SIM_BATCH_TILES; i++) {
+		u32 off = sim_le32(desc + i * 8), n = sim_le32(desc + i * 8 + 4);
+
+		for (k = 0; k < n; k++) {
+			if (sim_slot_read(sim, C600_SIM_LOADER_SLOT,
+					  (u64)off + (u64)k * SIM_FRAME_SIZE,
+					  sim->frame, SIM_FRAME_SIZE))
+				return false;
+			if (sim_sram_write(sim, (u16)(base_tile + i),
+					   SIM_PAYLOAD_BASE + k * SIM_FRAME_PAYLOAD,
+					   sim->frame + SIM_FRAME_HDR, SIM_FRAME_PAYLOAD))
+				return false;
+		}
+	}
+	sim->next_batch++;
+	sim->stats.load_batches++;
+	return true;
+}
+
+/*
+ * After the 23 batches the SDK fills the transport buffer with 0xff and
+ * performs one more mark-1 transaction; the loaders see the descriptor
+ * word 0xffffffff [S "Debug Readback Pivot"]. Modelled: the whole
+ * descriptor area must read 0xff.
+ */
+static bool sim_loader_release(struct c600_sim *sim)
+{
+	u32 i;
+
+	if (!sim_dcxcr_armed(sim) ||
+	    sim_slot_read(sim, C600_SIM_LOADER_SLOT, 0, sim->desc, SIM_DESC_AREA))
+		return false;
+	for (i = 0; i < SIM_DESC_AREA; i++)
+		if (sim->desc[i] != 0xff)
+			return false;
+	sim->phase = C600_PHASE_RELEASED;
+	return true;
+}
+
+/* Mark 23 starts all 1,472 images [S]: supervisor context 0 runs. */
+static bool sim_start_tiles(struct c600_sim *sim)
+{
+	u32 t;
+
+	for (t = 0; t < C600_TILES; t++) {
+		sim->ts[t].ctx[0] = C600_CTX_RUNNING;
+		sim->ts[t].pc[0] = SIM_PAYLOAD_BASE;
+	}
+	sim->phase = C600_PHASE_RUNNING;
+	sim->stats.start_marks++;
+	return true;
+}
+
+/* Whether the tiles answer a mark posted on GS1 (@gs == 0) or GS2. */
+static bool sim_hsp_collective(struct c600_sim *sim, unsigned int gs, u32 mark)
+{
+	if (gs == 0 && mark == 1)
+		sim->stats.mark1_transactions++;
+	switch (sim->phase) {
+	case C600_PHASE_LOADER:
+		if (gs != 0 || mark != 1)
+			return false;
+		if (sim->next_batch < SIM_LOAD_BATCHES) {
+			if (sim_loader_batch(sim))
+				return true;
+			sim->stats.rejected_batches++;
+			return false;
+		}
+		return sim_loader_release(sim);
+	case C600_PHASE_RELEASED:
+		return gs == 0 && mark == SIM_START_MARK && sim_start_tiles(sim);
+	case C600_PHASE_RUNNING:
+		/*
+		 * Real tile programs are not modelled: a started application
+		 * completes every collective step it is asked for.
+		 */
+		return true;
+	default:
+		return false;	/* nothing on the tiles to answer */
+	}
+}
+
+static void sim_hsp_write(struct c600_sim *sim, unsigned int gs, u32 value)
+{
+	struct c600_hsp_state *h = &sim->gs[gs];
+	u32 mark = value & SIM_HSP_MARK_MASK;
+
+	h->value = value;
+	h->clear_after = 0;
+	if (mark && sim_hsp_collective(sim, gs, mark) && !sim->faults.stuck_mark)
+		h->clear_after = sim->latency + 1;
+}
+
+static u32 sim_hsp_read(struct c600_sim *sim, unsigned int gs)
+{
+	struct c600_hsp_state *h = &sim->gs[gs];
+
+	if (h->clear_after && --h->clear_after == 0)
+		h->value &= ~SIM_HSP_MARK_MASK;
+	return h->value;
+}
+
+/* -------------------------------------------------------------------- TDI */
+
+static u32 sim_ctxt_sts(const struct c600_tile_state *ts)
+{
+	u32 v = 0;
+	unsigned int c;
+
+	for (c = 0; c < C600_SIM_CONTEXTS; c++)
+		v |= (u32)ts->ctx[c] << (2 * c);
+	return v;
+}
+
+/* DBG_RBRK context bits stop running contexts and release stopped ones. */
+static void sim_rbrk_write(struct c600_tile_state *ts, u32 value)
+{
+	unsigned int c;
+
+	ts->tdi[SIM_TDI_DBG_RBRK] = value;
+	for (c = 0; c < C600_SIM_CONTEXTS; c++) {
+		bool stop = value & (1u << c);
+
+		if (stop && ts->ctx[c] == C600_CTX_RUNNING)
+			ts->ctx[c] = C600_CTX_STOPPED;
+		else if (!stop && ts->ctx[c] == C600_CTX_STOPPED)
+			ts->ctx[c] = C600_CTX_RUNNING;
+	}
+}
+
+/* Execute one injected instruction on the stopped owner context. */
+static u32 sim_tdi_execute(struct c600_sim *sim, u16 phys, u32 insn)
+{
+	struct c600_tile_state *ts = &sim->ts[phys];
+	u32 owner = ts->tdi[SIM_TDI_DBG_IOWNER];
+	u32 *m, *data = &ts->tdi[SIM_TDI_DBG_DATA];
+	u8 word[4];
+
+	/* An inactive or running context cannot execute [S] (bit: modelled). */
+	if (owner >= C600_SIM_CONTEXTS || ts->ctx[owner] != C600_CTX_STOPPED)
+		return SIM_TDI_STS_NOT_QUIESCENT;
+	m = ts->m[owner];
+	switch (insn) {
+	case SIM_INSN_GET_M0_PC:
+		m[0] = ts->pc[owner];
+		break;
+	case SIM_INSN_GET_M0_DBG_DATA:
+		m[0] = *data;
+		break;
+	case SIM_INSN_GET_M1_DBG_DATA:
+		m[1] = *data;
+		break;
+	case SIM_INSN_LD32_M0_M15_M1:
+		/* A bad address is a memory fault; reported as invalid (modelled). */
+		if ((m[15] + m[1]) & 3 ||
+		    c600_sim_sram_read(sim, phys, m[15] + m[1], word, 4))
+			return SIM_TDI_STS_INVALID;
+		m[0] = sim_le32(word);
+		break;
+	case SIM_INSN_ST32_M0_AT_M1:
+		word[0] = (u8)m[0];
+		word[1] = (u8)(m[0] >> 8);
+		word[2] = (u8)(m[0] >> 16);
+		word[3] = (u8)(m[0] >> 24);
+		if (m[1] & 3 || sim_sram_write(sim, phys, m[1], word, 4))
+			return SIM_TDI_STS_INVALID;
+		break;
+	case SIM_INSN_PUT_DBG_DATA_M0:
+		*data = m[0];
+		break;
+	case SIM_INSN_NOP:
+		m[15] = 0;
+		break;
+	default:
+		return SIM_TDI_STS_INVALID;
+	}
+	return 0;
+}
+
+static void sim_tdi_write(struct c600_sim *sim, u16 phys, u32 reg, u32 value)
+{
+	struct c600_tile_state *ts = &sim->ts[phys];
+
+	switch (reg) {
+	case SIM_TDI_CTXT_STS:
+	case SIM_TDI_TDI_STS:
+		return;		/* status registers: writes ignored (modelled) */
+	case SIM_TDI_DBG_RBRK:
+		sim_rbrk_write(ts, value);
+		return;
+	case SIM_TDI_TDI_CLR:
+		ts->tdi[SIM_TDI_TDI_STS] &= ~value;
+		return;
+	case SIM_TDI_DBG_IEXEC:
+		ts->tdi[reg] = value;
+		ts->tdi[SIM_TDI_TDI_STS] |= sim_tdi_execute(sim, phys, value) |
+					    SIM_TDI_STS_BUSY;
+		ts->tdi_busy_reads = sim->faults.tdi_busy ? 0 : sim->latency + 1;
+		return;
+	default:
+		ts->tdi[reg] = value;
+	}
+}
+
+static u32 sim_tdi_read(struct c600_sim *sim, u16 phys, u32 reg)
+{
+	struct c600_tile_state *ts = &sim->ts[phys];
+
+	switch (reg) {
+	case SIM_TDI_CTXT_STS:
+		return sim_ctxt_sts(ts);
+	case SIM_TDI_TDI_STS:
+		if (ts->tdi_busy_reads && --ts->tdi_busy_reads == 0)
+			ts->tdi[reg] &= ~SIM_TDI_STS_BUSY;
+		return ts->tdi[reg];
+	default:
+		return ts->tdi[reg];
+	}
+}
+
+/* Decode a TDI offset into tile and register; false if not a TDI register. */
+static bool sim_tdi_decode(u32 offset, u16 *phys, u32 *reg)
+{
+	u32 rel;
+
+	if (offset < SIM_TDI_BASE ||
+	    offset >= SIM_TDI_BASE + C600_TILES * SIM_TDI_TILE_STRIDE)
+		return false;
+	rel = offset - SIM_TDI_BASE;
+	*phys = (u16)(rel / SIM_TDI_TILE_STRIDE);
+	*reg = (rel % SIM_TDI_TILE_STRIDE) / 4;
+	return *reg < SIM_TDI_NREGS;
+}
+
+/* ------------------------------------------------------------ BAR access */
+
+static bool c600_bar_offset_ok(u32 offset)
+{
+	return !(offset & 3) && offset <= C600_CONFIG_BAR_SIZE - 4;
+}
+
+int c600_sim_bar_read(struct c600_sim *sim, u32 offset, u32 *value)
+{
+	u16 phys;
+	u32 reg;
+
+	if (!c600_bar_offset_ok(offset))
+		return -EINVAL;
+	switch (offset) {
+	case SIM_AUTOLDCSR:
+		if (sim->go_clear_after && --sim->go_clear_after == 0)
+			sim->bar[offset / 4] &= ~SIM_AUTOLD_GO;
+		break;
+	case SIM_HSP_GS1:
+		*value = sim_hsp_read(sim, 0);
+		return 0;
+	case SIM_HSP_GS2:
+		*value = sim_hsp_read(sim, 1);
+		return 0;
+	default:
+		if (sim_tdi_decode(offset, &phys, &reg)) {
+			*value = sim_tdi_read(sim, phys, reg);
+			return 0;
+		}
+	}
+	*value = sim->bar[offset / 4];
+	return 0;
+}
+
+int c600_sim_bar_write(struct c600_sim *sim, u32 offset, u32 value)
+{
+	u16 phys;
+	u32 reg;
+
+	if (!c600_bar_offset_ok(offset))
+		return -EINVAL;
+	switch (offset) {
+	case SIM_AUTOLDCSR:
+		sim_autoldcsr_write(sim, value);
+		return 0;
+	case SIM_AUTOLDDATAR:
+		/* A data FIFO: words beyond the largest image are dropped (modelled). */
+		if (sim->autold_fifo_len < SIM_AUTOLD_MAX_BYTES / 4)
+			sim->autold_fifo[sim->autold_fifo_len++] = value;
+		sim->bar[offset / 4] = value;
+		return 0;
+	case SIM_HSP_GS1:
+		sim_hsp_write(sim, 0, value);
+		return 0;
+	case SIM_HSP_GS2:
+		sim_hsp_write(sim, 1, value);
+		return 0;
+	default:
+		if (sim_tdi_decode(offset, &phys, &reg)) {
+			sim_tdi_write(sim, phys, reg, value);
+			return 0;
+		}
+	}
+	sim->bar[offset / 4] = value;
+	return 0;
 }

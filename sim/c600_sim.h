@@ -6,15 +6,20 @@
  * Plain C shared by the kernel backend (ipuxcom_sim.ko) and userspace
  * tests. It does no locking: its user serialises calls per instance.
  *
- * Modelled so far: the 512 KiB config-BAR register file, the tile identity
- * map (logical <-> physical), and host memory the device may read by bus
- * address. Register side effects (autoloader, HSP marks, TDI) come with the
- * mechanisms that use them.
+ * Modelled: the 512 KiB config-BAR register file; the tile identity map;
+ * host memory the device reads by bus address; the hardware autoloader;
+ * the secondary loaders consuming 64-tile batches of frames on HSP GS1
+ * mark-1 transactions, the 0xff release transaction and the start mark;
+ * XB.DCXCR arming; per-tile TDI registers, seven contexts, M registers and
+ * exactly the documented injectable instructions; tile SRAM (sparse).
+ * Not modelled: real tile execution (a started tile just runs), the
+ * notes' HSP "proxy" distinction, register reset values (zero here).
  */
 #ifndef C600_SIM_H
 #define C600_SIM_H
 
 #ifdef __KERNEL__
+#include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -33,8 +38,22 @@
 /* mmap(/dev/ipuN, offset 0, 0x80000) maps the config BAR [RE, FACTS.md]. */
 #define C600_CONFIG_BAR_SIZE	0x80000
 
+#include "c600_sim_regs.h"
+
 /* Host buffers one simulated device can have mapped at once (modelled). */
 #define C600_SIM_MAX_HOST_REGIONS	8
+/* Device-visible buffer slots, as ipu_driver's BUFFER_ATTACH index (modelled). */
+#define C600_SIM_BUFFER_SLOTS		4
+/* Slot the secondary loader reads its transport buffer from (modelled). */
+#define C600_SIM_LOADER_SLOT		0
+/* Contexts per tile: DBG_RBRK selects seven [S]. */
+#define C600_SIM_CONTEXTS		7
+/*
+ * Register reads before a GO bit, mark or TDI busy bit clears once the
+ * model has finished its work (modelled): the module must poll, not
+ * assume completion on the write.
+ */
+#define C600_SIM_DEFAULT_LATENCY	2
 
 struct c600_tile {
 	u16 logical;
@@ -49,16 +68,83 @@ struct c600_host_region {
 	size_t size;
 };
 
+struct c600_buffer_slot {
+	u64 bus;
+	u64 size;
+	bool attached;
+};
+
+/* Modelled context states, as CTXT_STS reports them (2 bits each). */
+enum c600_ctx_state {
+	C600_CTX_INACTIVE = 0,
+	C600_CTX_RUNNING = 1,
+	C600_CTX_STOPPED = 2,
+};
+
+struct c600_tile_state {
+	u8 *sram[SIM_SRAM_NELEMS];	/* 16 KiB elements, allocated on write */
+	u32 tdi[SIM_TDI_NREGS];
+	u32 tdi_busy_reads;		/* reads of TDI_STS until BUSY clears */
+	u8 ctx[C600_SIM_CONTEXTS];	/* enum c600_ctx_state */
+	u32 m[C600_SIM_CONTEXTS][16];
+	u32 pc[C600_SIM_CONTEXTS];
+};
+
+/* Where the device is in the load sequence the notes describe. */
+enum c600_phase {
+	C600_PHASE_RESET = 0,		/* no bootloader on the tiles */
+	C600_PHASE_LOADER,		/* secondary loaders wait for batches */
+	C600_PHASE_RELEASED,		/* 0xff transaction done, awaiting start */
+	C600_PHASE_RUNNING,		/* applications started */
+};
+
+/* Faults a test can inject; each makes a documented wait never finish. */
+struct c600_sim_faults {
+	bool stuck_go;		/* AUTOLDCSR GO never clears */
+	bool stuck_mark;	/* HSP marks never return to zero */
+	bool tdi_busy;		/* TDI_STS BUSY never clears */
+	bool dma_error;		/* device reads of host memory fail */
+};
+
+struct c600_hsp_state {
+	u32 value;		/* the register as last written */
+	u32 clear_after;	/* reads until MARK drops to 0; 0 = never */
+};
+
+/* Counters tests use to check the sequence the module drove. */
+struct c600_sim_stats {
+	u32 autoload_transactions;
+	u32 load_batches;		/* mark-1 transactions that loaded tiles */
+	u32 mark1_transactions;		/* every mark-1 post on GS1 */
+	u32 start_marks;		/* mark 23 posts that started the tiles */
+	u32 rejected_batches;
+};
+
 struct c600_sim {
-	/*
-	 * Config-BAR register file, one u32 per 4 bytes. Every register reads
-	 * back what was written and resets to zero: the real reset values are
-	 * not documented (modelled).
-	 */
 	u32 *bar;
 	struct c600_tile tile[C600_TILES];	/* indexed by logical id */
 	u16 logical_of[C600_TILES];		/* indexed by physical id */
+	struct c600_tile_state *ts;		/* indexed by physical id */
 	struct c600_host_region host[C600_SIM_MAX_HOST_REGIONS];
+	struct c600_buffer_slot slot[C600_SIM_BUFFER_SLOTS];
+
+	u32 latency;
+	struct c600_sim_faults faults;
+	struct c600_sim_stats stats;
+
+	enum c600_phase phase;
+	u32 next_batch;
+
+	u32 autold_fifo[SIM_AUTOLD_MAX_BYTES / 4];
+	u32 autold_fifo_len;
+	u8 autold_image[SIM_AUTOLD_MAX_BYTES];
+	u32 autold_image_len;
+	u32 go_clear_after;		/* reads of AUTOLDCSR until GO clears */
+
+	struct c600_hsp_state gs[2];	/* GS1, GS2 */
+	/* Scratch for the loader model's reads (too big for a kernel stack). */
+	u8 desc[SIM_DESC_AREA];
+	u8 frame[SIM_FRAME_SIZE];
 };
 
 u16 c600_logical_to_physical(u16 logical);
@@ -67,11 +153,18 @@ struct c600_sim *c600_sim_create(void);
 void c600_sim_destroy(struct c600_sim *sim);
 void c600_sim_reset(struct c600_sim *sim);
 
-int c600_sim_bar_read(const struct c600_sim *sim, u32 offset, u32 *value);
+int c600_sim_bar_read(struct c600_sim *sim, u32 offset, u32 *value);
 int c600_sim_bar_write(struct c600_sim *sim, u32 offset, u32 value);
 
 int c600_sim_host_map(struct c600_sim *sim, u64 bus, void *vaddr, size_t size);
 int c600_sim_host_unmap(struct c600_sim *sim, u64 bus);
 int c600_sim_dma_read(const struct c600_sim *sim, u64 bus, void *dst, size_t len);
+
+int c600_sim_buffer_attach(struct c600_sim *sim, u32 slot, u64 bus, u64 size);
+int c600_sim_buffer_detach(struct c600_sim *sim, u32 slot);
+
+/* Backdoor for tests: tile SRAM as the model holds it, bypassing TDI. */
+int c600_sim_sram_read(const struct c600_sim *sim, u16 physical, u32 addr,
+		       void *dst, size_t len);
 
 #endif /* C600_SIM_H */

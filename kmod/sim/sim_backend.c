@@ -6,12 +6,18 @@
  * writable at run time through /sys/module/ipuxcom_sim/parameters/devices:
  * writing a smaller number unregisters the newest devices, which is how
  * tests remove a device under an open file.
+ *
+ * Per device, debugfs (ipuxcom_sim/devN/) has the fault knobs of the model
+ * (stuck_go, stuck_mark, tdi_busy, dma_error), its register latency, and
+ * "stats": the sequence counters tests compare with the design notes.
  */
+#include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -31,7 +37,10 @@ struct sim_device {
 	struct c600_sim *model;
 	struct ipuxcom_device *idev;
 	u64 next_bus;
+	struct dentry *debugfs;
 };
+
+static struct dentry *sim_debugfs_root;
 
 static DEFINE_MUTEX(sim_devices_lock);	/* sim_devs, sim_ndevs, sim_ready */
 static struct sim_device *sim_devs[SIM_MAX_DEVICES];
@@ -98,6 +107,29 @@ static void sim_dma_free(void *priv, struct ipuxcom_dma_buf *buf)
 	buf->vaddr = NULL;
 }
 
+static int sim_buffer_attach(void *priv, u32 slot, const struct ipuxcom_dma_buf *buf)
+{
+	struct sim_device *sd = priv;
+	int ret;
+
+	mutex_lock(&sd->lock);
+	ret = c600_sim_buffer_attach(sd->model, slot, buf->bus_addr, buf->size);
+	mutex_unlock(&sd->lock);
+	return ret;
+}
+
+static int sim_buffer_detach(void *priv, u32 slot)
+{
+	struct sim_device *sd = priv;
+	int ret;
+
+	mutex_lock(&sd->lock);
+	ret = c600_sim_buffer_detach(sd->model, slot);
+	mutex_unlock(&sd->lock);
+	/* Detaching an unattached slot is not an error for the core. */
+	return ret == -ENOENT ? 0 : ret;
+}
+
 static int sim_reset(void *priv)
 {
 	struct sim_device *sd = priv;
@@ -113,8 +145,42 @@ static const struct ipuxcom_backend_ops sim_ops = {
 	.bar_write = sim_bar_write,
 	.dma_alloc = sim_dma_alloc,
 	.dma_free = sim_dma_free,
+	.buffer_attach = sim_buffer_attach,
+	.buffer_detach = sim_buffer_detach,
 	.reset = sim_reset,
 };
+
+static int sim_stats_show(struct seq_file *m, void *unused)
+{
+	struct sim_device *sd = m->private;
+	struct c600_sim *sim = sd->model;
+
+	mutex_lock(&sd->lock);
+	seq_printf(m, "phase %u\nnext_batch %u\nautoload_transactions %u\n"
+		   "load_batches %u\nmark1_transactions %u\nstart_marks %u\n"
+		   "rejected_batches %u\n",
+		   sim->phase, sim->next_batch, sim->stats.autoload_transactions,
+		   sim->stats.load_batches, sim->stats.mark1_transactions,
+		   sim->stats.start_marks, sim->stats.rejected_batches);
+	mutex_unlock(&sd->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sim_stats);
+
+static void sim_debugfs_add(struct sim_device *sd)
+{
+	struct c600_sim_faults *fl = &sd->model->faults;
+	char name[16];
+
+	snprintf(name, sizeof(name), "dev%u", ipuxcom_device_id(sd->idev));
+	sd->debugfs = debugfs_create_dir(name, sim_debugfs_root);
+	debugfs_create_bool("stuck_go", 0600, sd->debugfs, &fl->stuck_go);
+	debugfs_create_bool("stuck_mark", 0600, sd->debugfs, &fl->stuck_mark);
+	debugfs_create_bool("tdi_busy", 0600, sd->debugfs, &fl->tdi_busy);
+	debugfs_create_bool("dma_error", 0600, sd->debugfs, &fl->dma_error);
+	debugfs_create_u32("latency", 0600, sd->debugfs, &sd->model->latency);
+	debugfs_create_file("stats", 0400, sd->debugfs, sd, &sim_stats_fops);
+}
 
 static void sim_device_free(struct sim_device *sd)
 {
@@ -152,6 +218,7 @@ static int sim_device_add(void)
 		sim_device_free(sd);
 		return ret;
 	}
+	sim_debugfs_add(sd);
 	sim_devs[sim_ndevs++] = sd;
 	return 0;
 }
@@ -163,6 +230,7 @@ static void sim_device_remove_last(void)
 	lockdep_assert_held(&sim_devices_lock);
 	sd = sim_devs[--sim_ndevs];
 	sim_devs[sim_ndevs] = NULL;
+	debugfs_remove_recursive(sd->debugfs);
 	/* Returns with no op running: the model can go. */
 	ipuxcom_device_unregister(sd->idev);
 	sim_device_free(sd);
@@ -223,6 +291,7 @@ static int __init ipuxcom_sim_init(void)
 {
 	int ret;
 
+	sim_debugfs_root = debugfs_create_dir("ipuxcom_sim", NULL);
 	mutex_lock(&sim_devices_lock);
 	sim_ready = true;
 	ret = sim_set_device_count(sim_param_devices);
@@ -231,6 +300,8 @@ static int __init ipuxcom_sim_init(void)
 		sim_ready = false;
 	}
 	mutex_unlock(&sim_devices_lock);
+	if (ret)
+		debugfs_remove_recursive(sim_debugfs_root);
 	return ret;
 }
 
@@ -240,6 +311,7 @@ static void __exit ipuxcom_sim_exit(void)
 	sim_ready = false;
 	sim_set_device_count(0);
 	mutex_unlock(&sim_devices_lock);
+	debugfs_remove_recursive(sim_debugfs_root);
 }
 
 module_init(ipuxcom_sim_init);

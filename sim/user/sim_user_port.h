@@ -18,6 +18,8 @@ typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 
+#define BIT(n)		(1u << (n))
+
 #define sim_zalloc(n)	calloc(1, (n))
 #define sim_free(p)	free(p)
 

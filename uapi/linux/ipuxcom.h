@@ -32,7 +32,7 @@
 #define IPUXCOM_DEVICE_PATH	"/dev/ipuxcom"
 
 /* Bumped whenever a command, struct member or flag is added. */
-#define IPUXCOM_UAPI_VERSION	1
+#define IPUXCOM_UAPI_VERSION	2
 
 #define IPUXCOM_IOC_MAGIC	0xC6
 
@@ -41,11 +41,22 @@
 #define IPUXCOM_CAP_REG		_BITULL(1)	/* REG_READ / REG_WRITE */
 #define IPUXCOM_CAP_RESET	_BITULL(2)	/* RESET */
 #define IPUXCOM_CAP_NETLINK	_BITULL(3)	/* generic netlink "ipuxcom" */
+#define IPUXCOM_CAP_CFG		_BITULL(4)	/* CFG_APPLY */
+#define IPUXCOM_CAP_AUTOLOAD	_BITULL(5)	/* AUTOLOAD */
+#define IPUXCOM_CAP_LOADER	_BITULL(6)	/* XBUF_ALLOC, mmap, LOAD_BATCH/FINISH */
+#define IPUXCOM_CAP_HSP		_BITULL(7)	/* HSP_MARK */
+#define IPUXCOM_CAP_TDI		_BITULL(8)	/* TDI_* */
 
 /* Length of backend names, including the terminating NUL. */
 #define IPUXCOM_BACKEND_NAME_LEN	16
 
-/* Device states, reported by DEV_QUERY and netlink DEV_GET. */
+/*
+ * Device states, reported by DEV_QUERY and netlink DEV_GET. A command the
+ * current state does not allow fails with -EBADFD: CFG_APPLY and AUTOLOAD
+ * need IDLE, LOAD_BATCH needs BOOTLOADER or LOADING, LOAD_FINISH needs
+ * LOADING with every batch done, HSP_MARK needs RUNNING; in NEEDS_RESET
+ * only RESET (and the queries) work. RESET always returns to IDLE.
+ */
 enum ipuxcom_dev_state {
 	IPUXCOM_DEV_STATE_IDLE = 0,
 	IPUXCOM_DEV_STATE_BOOTLOADER = 1,
@@ -150,6 +161,302 @@ struct ipuxcom_ioc_reset {
 	__u32 reserved;
 };
 
+/*
+ * Bounded waits. Every command that waits takes timeout_ns (0 = the
+ * command's default) and fails with -ETIMEDOUT, the observed register
+ * state in its output members, once it has passed; the device is then in
+ * IPUXCOM_DEV_STATE_NEEDS_RESET until RESET. Waits end early with -EINTR
+ * when the caller is killed (the device then needs a reset too).
+ */
+#define IPUXCOM_TIMEOUT_MAX_NS	(60ULL * 1000 * 1000 * 1000)
+
+/**
+ * struct ipuxcom_cfg_record - one config-BAR write (an IPUCFG1 record)
+ * @offset: byte offset into the config BAR, 4-byte aligned
+ * @value: value to write
+ */
+struct ipuxcom_cfg_record {
+	__u32 offset;
+	__u32 value;
+};
+
+#define IPUXCOM_CFG_MAX_RECORDS	65536
+
+/**
+ * struct ipuxcom_ioc_cfg_apply - ordered config-BAR writes
+ * @size: sizeof(struct ipuxcom_ioc_cfg_apply)
+ * @flags: must be zero
+ * @records: user pointer to @count struct ipuxcom_cfg_record
+ * @count: 1 .. IPUXCOM_CFG_MAX_RECORDS
+ * @applied: out: records written (all of them on success; on -EINVAL
+ *	none: every offset is checked before the first write)
+ * @bad_index: out: on -EINVAL, index of the first invalid record
+ *
+ * Needs CAP_SYS_RAWIO and an idle device.
+ */
+struct ipuxcom_ioc_cfg_apply {
+	__u32 size;
+	__u32 flags;
+	__u64 records;
+	__u32 count;
+	__u32 applied;
+	__u32 bad_index;
+	__u32 reserved;
+};
+
+/* Bootloader image sizes AUTOLOAD accepts; padded to 16-byte units. */
+#define IPUXCOM_AUTOLOAD_MAX_BYTES	4096
+
+/**
+ * struct ipuxcom_ioc_autoload - install the tile bootloader on every tile
+ * @size: sizeof(struct ipuxcom_ioc_autoload)
+ * @flags: must be zero
+ * @image: user pointer to the raw bootloader image
+ * @image_size: 1 .. IPUXCOM_AUTOLOAD_MAX_BYTES bytes
+ * @stage: out: on -ETIMEDOUT, which GO transaction did not finish (1 or 2)
+ * @timeout_ns: per GO wait; 0 = 1 s
+ * @csr: out: AUTOLDCSR as last read
+ * @reserved: out: zero
+ *
+ * Runs the hardware-autoloader sequence of the design notes. Needs an idle
+ * device; leaves it in IPUXCOM_DEV_STATE_BOOTLOADER.
+ */
+struct ipuxcom_ioc_autoload {
+	__u32 size;
+	__u32 flags;
+	__u64 image;
+	__u32 image_size;
+	__u32 stage;
+	__u64 timeout_ns;
+	__u32 csr;
+	__u32 reserved;
+};
+
+/* Transport buffer size the design notes' loader uses (0x2842000) [RE]. */
+#define IPUXCOM_XBUF_DEFAULT_SIZE	0x2842000u
+#define IPUXCOM_XBUF_MAX_SIZE		0x4000000u
+
+/**
+ * struct ipuxcom_ioc_xbuf_alloc - allocate the loader transport buffer
+ * @size: sizeof(struct ipuxcom_ioc_xbuf_alloc)
+ * @flags: must be zero
+ * @bytes: in: requested size (0 = IPUXCOM_XBUF_DEFAULT_SIZE, at most
+ *	IPUXCOM_XBUF_MAX_SIZE); out: allocated size (page multiple)
+ * @reserved: must be zero
+ * @mmap_offset: out: offset to pass to mmap(2) on this file
+ *
+ * One buffer per device; -EEXIST if it exists. It is zeroed, shared with
+ * the device, and freed when the file is closed. Userspace writes the
+ * descriptor table and frames into it directly (no copy).
+ */
+struct ipuxcom_ioc_xbuf_alloc {
+	__u32 size;
+	__u32 flags;
+	__u32 bytes;
+	__u32 reserved;
+	__u64 mmap_offset;
+};
+
+/* Why LOAD_BATCH rejected a batch (ipuxcom_ioc_load_batch.bad_reason). */
+enum ipuxcom_frame_error {
+	IPUXCOM_FRAME_OK = 0,
+	IPUXCOM_FRAME_DESC_TAIL = 1,	/* descriptor bytes 512..4095 not zero */
+	IPUXCOM_FRAME_DESC_COUNT = 2,	/* frame count not 2..643 */
+	IPUXCOM_FRAME_DESC_OFFSET = 3,	/* offset unaligned, or frames past the buffer */
+	IPUXCOM_FRAME_CHUNK = 4,	/* chunk index != frame number */
+	IPUXCOM_FRAME_TILE = 5,		/* physical tile id != descriptor's tile */
+	IPUXCOM_FRAME_FLAGS = 6,	/* final flag missing, or on a non-final frame */
+	IPUXCOM_FRAME_RESERVED = 7,	/* reserved word not zero */
+	IPUXCOM_FRAME_TRAILER = 8,	/* trailer not 16 bytes of 0xff */
+};
+
+/* 23 batches of 64 physical tiles cover the C600's 1472 tiles [S]. */
+#define IPUXCOM_LOAD_BATCHES		23
+#define IPUXCOM_LOAD_BATCH_TILES	64
+
+/**
+ * struct ipuxcom_ioc_load_batch - hand one 64-tile batch to the loaders
+ * @size: sizeof(struct ipuxcom_ioc_load_batch)
+ * @flags: must be zero
+ * @batch: in: 0 .. IPUXCOM_LOAD_BATCHES - 1, in order
+ * @mark: out: GS1 mark as last read
+ * @timeout_ns: 0 = 5 s
+ * @bad_tile: out: on -EINVAL, physical tile whose frames are wrong
+ * @bad_frame: out: on -EINVAL, frame index within that tile
+ * @bad_reason: out: on -EINVAL, enum ipuxcom_frame_error
+ * @reserved: out: zero
+ *
+ * The transport buffer holds the batch's descriptor table (64 entries of
+ * {frame byte offset, frame count}) and frames. The module checks them,
+ * arms the 16 exchange-buffer controls, posts GS1 mark 1 and waits for the
+ * loaders to return it to zero.
+ */
+struct ipuxcom_ioc_load_batch {
+	__u32 size;
+	__u32 flags;
+	__u32 batch;
+	__u32 mark;
+	__u64 timeout_ns;
+	__u32 bad_tile;
+	__u32 bad_frame;
+	__u32 bad_reason;
+	__u32 reserved;
+};
+
+/**
+ * struct ipuxcom_ioc_load_finish - release and start the loaded tiles
+ * @size: sizeof(struct ipuxcom_ioc_load_finish)
+ * @flags: must be zero
+ * @timeout_ns: per wait; 0 = 5 s
+ * @mark: out: GS1 mark as last read
+ * @stage: out: on -ETIMEDOUT, 1 = the 0xff release transaction, 2 = start
+ *
+ * Fills the transport buffer with 0xff and runs one more mark-1
+ * transaction, posts the start mark 23 and waits for zero, then restores
+ * the operational XB.DCXCR (request ids 0 and 1) and PCI_COMPLEX.CCSR and
+ * detaches the transport buffer from the device. Needs all 23 batches.
+ */
+struct ipuxcom_ioc_load_finish {
+	__u32 size;
+	__u32 flags;
+	__u64 timeout_ns;
+	__u32 mark;
+	__u32 stage;
+};
+
+#define IPUXCOM_HSP_GS1		1
+#define IPUXCOM_HSP_GS2		2
+#define IPUXCOM_HSP_F_WAIT	_BITUL(0)	/* wait for the mark to return to 0 */
+
+/**
+ * struct ipuxcom_ioc_hsp_mark - post an HSP general-sync mark
+ * @size: sizeof(struct ipuxcom_ioc_hsp_mark)
+ * @flags: IPUXCOM_HSP_F_WAIT
+ * @gs: IPUXCOM_HSP_GS1 or IPUXCOM_HSP_GS2
+ * @mark: 1 .. 0xffff
+ * @timeout_ns: with IPUXCOM_HSP_F_WAIT; 0 = 5 s
+ * @final_mark: out: the MARK field as last read
+ * @reserved: must be zero
+ *
+ * Needs a running device.
+ */
+struct ipuxcom_ioc_hsp_mark {
+	__u32 size;
+	__u32 flags;
+	__u32 gs;
+	__u32 mark;
+	__u64 timeout_ns;
+	__u32 final_mark;
+	__u32 reserved;
+};
+
+/* TDI registers of one tile [S "Debug Readback Pivot"]. */
+#define IPUXCOM_TDI_NREGS	13
+enum ipuxcom_tdi_reg {
+	IPUXCOM_TDI_CTXT_STS = 0,
+	IPUXCOM_TDI_DBG_RBRK = 1,
+	IPUXCOM_TDI_DBG_RBRK_VERT = 2,
+	IPUXCOM_TDI_DBG_IEXEC = 3,
+	IPUXCOM_TDI_DBG_IOWNER = 4,
+	IPUXCOM_TDI_DBG_ECSR = 5,
+	IPUXCOM_TDI_DBG_ECLR = 6,
+	IPUXCOM_TDI_DBG_DATA = 7,
+	IPUXCOM_TDI_TDI_STS = 8,
+	IPUXCOM_TDI_TDI_CLR = 9,
+	IPUXCOM_TDI_INCOMING_DCOUNT = 10,
+	IPUXCOM_TDI_EXCHANGE_CTL = 11,
+	IPUXCOM_TDI_TDI_CTL = 12,
+};
+
+/* TDI_STS bits [S]. */
+#define IPUXCOM_TDI_STS_NOT_QUIESCENT	_BITUL(0)
+#define IPUXCOM_TDI_STS_INVALID		_BITUL(1)
+#define IPUXCOM_TDI_STS_DOUBLE_ISSUE	_BITUL(2)
+#define IPUXCOM_TDI_STS_BUSY		_BITUL(3)
+
+/* Tile contexts 0 .. 6; 0 is the supervisor [S]. */
+#define IPUXCOM_TDI_CONTEXTS	7
+
+/**
+ * struct ipuxcom_ioc_tdi_regs - read the TDI registers of one tile
+ * @size: sizeof(struct ipuxcom_ioc_tdi_regs)
+ * @flags: must be zero
+ * @tile: physical tile id
+ * @count: out: IPUXCOM_TDI_NREGS
+ * @regs: out: indexed by enum ipuxcom_tdi_reg; unused entries zero
+ */
+struct ipuxcom_ioc_tdi_regs {
+	__u32 size;
+	__u32 flags;
+	__u32 tile;
+	__u32 count;
+	__u32 regs[16];
+};
+
+#define IPUXCOM_TDI_F_SET_DATA	_BITUL(0)	/* write data_in to DBG_DATA first */
+
+/**
+ * struct ipuxcom_ioc_tdi_exec - inject one instruction into a context
+ * @size: sizeof(struct ipuxcom_ioc_tdi_exec)
+ * @flags: IPUXCOM_TDI_F_SET_DATA
+ * @tile: physical tile id
+ * @context: 0 .. IPUXCOM_TDI_CONTEXTS - 1
+ * @insn: instruction word
+ * @data_in: DBG_DATA value with IPUXCOM_TDI_F_SET_DATA
+ * @timeout_ns: 0 = 100 ms
+ * @data_out: out: DBG_DATA after the instruction
+ * @tdi_sts: out: TDI_STS after the instruction
+ *
+ * Stops the context, injects @insn, waits for TDI completion, and restores
+ * the run-break state it found. -ENOEXEC if the context cannot execute
+ * (TDI_STS context-not-quiescent), -EILSEQ if the instruction or its
+ * address was invalid. Needs CAP_SYS_RAWIO.
+ */
+struct ipuxcom_ioc_tdi_exec {
+	__u32 size;
+	__u32 flags;
+	__u32 tile;
+	__u32 context;
+	__u32 insn;
+	__u32 data_in;
+	__u64 timeout_ns;
+	__u32 data_out;
+	__u32 tdi_sts;
+};
+
+#define IPUXCOM_TDI_SRAM_MAX_WORDS	65536
+
+/**
+ * struct ipuxcom_ioc_tdi_sram - read or write tile SRAM through TDI
+ * @size: sizeof(struct ipuxcom_ioc_tdi_sram)
+ * @flags: must be zero
+ * @tile: physical tile id
+ * @context: context used for the injected loads/stores (0 = supervisor)
+ * @addr: tile SRAM byte address, 4-byte aligned
+ * @count: words, 1 .. IPUXCOM_TDI_SRAM_MAX_WORDS
+ * @data: user pointer to @count __u32
+ * @timeout_ns: per injected instruction; 0 = 100 ms
+ * @done: out: words transferred
+ * @tdi_sts: out: TDI_STS at the end
+ *
+ * TDI_READ_SRAM uses get $m1,$DBG_DATA; ld32; put $DBG_DATA,$m0 on the
+ * stopped context. TDI_WRITE_SRAM (needs CAP_SYS_RAWIO) uses
+ * get $m1,$DBG_DATA; get $m0,$DBG_DATA; st32. The context's previous
+ * run-break state is restored.
+ */
+struct ipuxcom_ioc_tdi_sram {
+	__u32 size;
+	__u32 flags;
+	__u32 tile;
+	__u32 context;
+	__u32 addr;
+	__u32 count;
+	__u64 data;
+	__u64 timeout_ns;
+	__u32 done;
+	__u32 tdi_sts;
+};
+
 enum ipuxcom_ioc_nr {
 	IPUXCOM_CMD_INFO = 0x00,
 	IPUXCOM_CMD_ATTACH = 0x01,
@@ -157,6 +464,16 @@ enum ipuxcom_ioc_nr {
 	IPUXCOM_CMD_REG_READ = 0x03,
 	IPUXCOM_CMD_REG_WRITE = 0x04,
 	IPUXCOM_CMD_RESET = 0x05,
+	IPUXCOM_CMD_CFG_APPLY = 0x06,
+	IPUXCOM_CMD_AUTOLOAD = 0x07,
+	IPUXCOM_CMD_XBUF_ALLOC = 0x08,
+	IPUXCOM_CMD_LOAD_BATCH = 0x09,
+	IPUXCOM_CMD_LOAD_FINISH = 0x0a,
+	IPUXCOM_CMD_HSP_MARK = 0x0b,
+	IPUXCOM_CMD_TDI_READ_REGS = 0x0c,
+	IPUXCOM_CMD_TDI_EXEC = 0x0d,
+	IPUXCOM_CMD_TDI_READ_SRAM = 0x0e,
+	IPUXCOM_CMD_TDI_WRITE_SRAM = 0x0f,
 };
 
 #define IPUXCOM_IOC_INFO	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_INFO)
@@ -165,6 +482,16 @@ enum ipuxcom_ioc_nr {
 #define IPUXCOM_IOC_REG_READ	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_REG_READ)
 #define IPUXCOM_IOC_REG_WRITE	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_REG_WRITE)
 #define IPUXCOM_IOC_RESET	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_RESET)
+#define IPUXCOM_IOC_CFG_APPLY	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_CFG_APPLY)
+#define IPUXCOM_IOC_AUTOLOAD	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_AUTOLOAD)
+#define IPUXCOM_IOC_XBUF_ALLOC	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_XBUF_ALLOC)
+#define IPUXCOM_IOC_LOAD_BATCH	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_LOAD_BATCH)
+#define IPUXCOM_IOC_LOAD_FINISH	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_LOAD_FINISH)
+#define IPUXCOM_IOC_HSP_MARK	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_HSP_MARK)
+#define IPUXCOM_IOC_TDI_READ_REGS _IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_TDI_READ_REGS)
+#define IPUXCOM_IOC_TDI_EXEC	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_TDI_EXEC)
+#define IPUXCOM_IOC_TDI_READ_SRAM _IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_TDI_READ_SRAM)
+#define IPUXCOM_IOC_TDI_WRITE_SRAM _IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_TDI_WRITE_SRAM)
 
 /*
  * Generic netlink family "ipuxcom".

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * C600 (IPU21) config-BAR registers and loader constants the module's
+ * sequences use. Sources: shared/seeds/003 ([S]) and shared/FACTS.md
+ * ([RE], [DW]). The simulator has its own copy written from the same
+ * notes, on purpose.
+ */
+#ifndef C600_REGS_H
+#define C600_REGS_H
+
+#include <linux/bits.h>
+
+/* PCI_COMPLEX.CCSR [RE]: cleared while the secondary loaders run [S]. */
+#define C600_CCSR			0x2000
+#define C600_CCSR_NOSNOOP		BIT(1)
+#define C600_CCSR_ELINKECRCEN		BIT(10)
+
+/* Hardware autoloader [S "Direct Attach And Autoloader"]. */
+#define C600_AUTOLDCSR			0x2068
+#define C600_AUTOLDTRGTR		0x206c
+#define C600_AUTOLDDATAR		0x2070
+#define C600_AUTOLD_GO			BIT(8)
+
+/* HSP general-sync controls, MARK bits 0-15 [S]. */
+#define C600_HSP_GS1			0x302c
+#define C600_HSP_GS2			0x3030
+#define C600_HSP_MARK			GENMASK(15, 0)
+
+/* XB.DCXCR instances [RE]: 0-7 primary, 8-15 secondary interface. */
+#define C600_DCXCR_PRIMARY		0x5404
+#define C600_DCXCR_SECONDARY		0x1b804
+#define C600_DCXCR_STRIDE		0x400
+#define C600_DCXCR_COUNT		16
+/* DCXHWM = 2, request id in 6-bit fields at shifts 3, 9, 15, 21 [RE]. */
+#define C600_DCXCR_HWM			2
+#define C600_DCXCR_REQID_LOADING	63	/* 0x07fffffa, as in [S] */
+#define C600_DCXCR_REQID_PRIMARY	0
+#define C600_DCXCR_REQID_SECONDARY	1
+
+/* TDI register r of physical tile t [S "Debug Readback Pivot"]. */
+#define C600_TDI_BASE			0x30000
+#define C600_TDI_TILE_STRIDE		0x40
+
+/* Injectable instructions [S, RE]. */
+#define C600_INSN_GET_M0_DBG_DATA	0x41000070u
+#define C600_INSN_GET_M1_DBG_DATA	0x41010070u
+#define C600_INSN_LD32_M0_M15_M1	0x01f01000u
+#define C600_INSN_ST32_M0_AT_M1		0x4f10f000u
+#define C600_INSN_PUT_DBG_DATA_M0	0x43008070u
+
+/* Tile SRAM [RE]. */
+#define C600_SRAM_BASE			0x4c000u
+#define C600_SRAM_SIZE			(624u * 1024)
+
+/* Secondary loader transport [S "Secondary Loader Frames", RE]. */
+#define C600_DESC_AREA			0x1000
+#define C600_DESC_ENTRY			8
+#define C600_FRAME_SIZE			1024
+#define C600_FRAME_TRAILER		16
+#define C600_FRAME_FINAL_FLAGS		0x08000000u	/* byte 11 = 8 */
+#define C600_MIN_FRAMES			2	/* one-frame apps are not acknowledged [RE] */
+#define C600_MAX_FRAMES			643	/* 0x283 [RE] */
+#define C600_START_MARK			23	/* starts all 1,472 images [S] */
+
+#endif /* C600_REGS_H */

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Register access, bounded waits and the device state machine, shared by
+ * every mechanism. Callers hold op_lock and are inside
+ * ipuxcom_device_enter(), so dev->ops is valid throughout.
+ */
+#include <linux/delay.h>
+#include <linux/ktime.h>
+#include <linux/sched/signal.h>
+
+#include "ipuxcom_internal.h"
+#include "c600_regs.h"
+
+int ipuxcom_rd(struct ipuxcom_device *dev, u32 offset, u32 *value)
+{
+	return dev->ops->bar_read(dev->priv, offset, value);
+}
+
+int ipuxcom_wr(struct ipuxcom_device *dev, u32 offset, u32 value)
+{
+	return dev->ops->bar_write(dev->priv, offset, value);
+}
+
+u64 ipuxcom_timeout(u64 requested_ns, u64 default_ns)
+{
+	if (!requested_ns)
+		return default_ns;
+	return min_t(u64, requested_ns, IPUXCOM_TIMEOUT_MAX_NS);
+}
+
+u32 ipuxcom_state(struct ipuxcom_device *dev)
+{
+	u32 state;
+
+	mutex_lock(&dev->lock);
+	state = dev->state;
+	mutex_unlock(&dev->lock);
+	return state;
+}
+
+void ipuxcom_set_state(struct ipuxcom_device *dev, u32 state)
+{
+	mutex_lock(&dev->lock);
+	/* Only unregister moves a device to GONE, and nothing moves it back. */
+	if (dev->state != IPUXCOM_DEV_STATE_GONE)
+		dev->state = state;
+	mutex_unlock(&dev->lock);
+}
+
+/* -EBADFD unless the device is in one of the states of @state_mask. */
+int ipuxcom_require_state(struct ipuxcom_device *dev, u32 state_mask)
+{
+	return BIT(ipuxcom_state(dev)) & state_mask ? 0 : -EBADFD;
+}
+
+/*
+ * Poll @offset until (value & @mask) == @want. Bounded by @timeout_ns and
+ * ended by a fatal signal or by the device being unregistered. A wait that
+ * times out or is killed leaves the hardware mid-sequence, so the device
+ * is marked as needing a reset. *@last gets the last value read.
+ */
+int ipuxcom_poll(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 want,
+		 u64 timeout_ns, u32 *last)
+{
+	u64 deadline = ktime_get_ns() + timeout_ns;
+	unsigned int spins = 0;
+	int ret;
+
+	for (;;) {
+		ret = ipuxcom_rd(dev, offset, last);
+		if (ret)
+			return ret;
+		if ((*last & mask) == want)
+			return 0;
+		if (READ_ONCE(dev->dying))
+			return -ENODEV;
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		if (ktime_get_ns() > deadline) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		/* Most completions come within a few reads; then back off. */
+		if (++spins > 32)
+			usleep_range(20, 100);
+		else
+			cpu_relax();
+	}
+	ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_NEEDS_RESET);
+	return ret;
+}
+
+/*
+ * Post @mark on the general-sync control @reg (GS1 or GS2) and, with
+ * @wait, wait for the tiles' collective response to return MARK to zero
+ * [S "Secondary Loader Frames"]. Bits outside MARK are preserved.
+ */
+int ipuxcom_hsp_mark(struct ipuxcom_device *dev, u32 reg, u32 mark, bool wait,
+		     u64 timeout_ns, u32 *final_mark)
+{
+	u32 v;
+	int ret;
+
+	ret = ipuxcom_rd(dev, reg, &v);
+	if (ret)
+		return ret;
+	ret = ipuxcom_wr(dev, reg, (v & ~C600_HSP_MARK) | (mark & C600_HSP_MARK));
+	if (ret)
+		return ret;
+	if (wait)
+		ret = ipuxcom_poll(dev, reg, C600_HSP_MARK, 0, timeout_ns, &v);
+	else
+		ret = ipuxcom_rd(dev, reg, &v);
+	*final_mark = v & C600_HSP_MARK;
+	return ret;
+}

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Secondary-loader transport [S "Secondary Loader Frames"]: the transport
+ * buffer (allocated by the backend, mapped into the caller, zero copy),
+ * LOAD_BATCH (check one 64-tile batch, arm the exchange-buffer controls,
+ * mark-1 handshake on HSP GS1) and LOAD_FINISH (the 0xff release
+ * transaction, start mark 23, then the operational controls).
+ *
+ * The buffer is shared with userspace while the module checks it, so the
+ * checks are a diagnosis for the caller (which tile, which frame, what),
+ * not a security boundary: the device only ever reads this buffer.
+ */
+#include <linux/mm.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+#include <asm/unaligned.h>
+
+#include "ipuxcom_internal.h"
+#include "c600_regs.h"
+
+#define LOADER_DEFAULT_TIMEOUT_NS	(5ULL * NSEC_PER_SEC)
+
+static u32 dcxcr_offset(unsigned int i)
+{
+	return i < 8 ? C600_DCXCR_PRIMARY + i * C600_DCXCR_STRIDE :
+		       C600_DCXCR_SECONDARY + (i - 8) * C600_DCXCR_STRIDE;
+}
+
+/* DCXHWM plus the request id in each of the four 6-bit fields [RE]. */
+static u32 dcxcr_value(u32 reqid)
+{
+	return C600_DCXCR_HWM | reqid << 3 | reqid << 9 | reqid << 15 | reqid << 21;
+}
+
+static int dcxcr_program(struct ipuxcom_device *dev, bool loading)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < C600_DCXCR_COUNT; i++) {
+		u32 id = loading ? C600_DCXCR_REQID_LOADING :
+			 i < 8 ? C600_DCXCR_REQID_PRIMARY : C600_DCXCR_REQID_SECONDARY;
+
+		ret = ipuxcom_wr(dev, dcxcr_offset(i), dcxcr_value(id));
+	}
+	return ret;
+}
+
+int ipuxcom_cmd_xbuf_alloc(struct ipuxcom_device *dev, void *arg)
+{
+	struct ipuxcom_ioc_xbuf_alloc *xa = arg;
+	u32 bytes = xa->bytes ?: IPUXCOM_XBUF_DEFAULT_SIZE;
+	struct ipuxcom_dma_buf buf = {};
+	int ret;
+
+	if (xa->reserved || bytes > IPUXCOM_XBUF_MAX_SIZE)
+		return -EINVAL;
+	if (READ_ONCE(dev->xbuf_ok))
+		return -EEXIST;
+	ret = dev->ops->dma_alloc(dev->priv, PAGE_ALIGN(bytes), &buf);
+	if (ret)
+		return ret;
+	mutex_lock(&dev->lock);
+	dev->xbuf = buf;
+	dev->xbuf_ok = true;
+	mutex_unlock(&dev->lock);
+	xa->bytes = buf.size;
+	xa->mmap_offset = 0;
+	return 0;
+}
+
+/*
+ * Called with the backend still registered: from release (inside
+ * ipuxcom_device_enter()) or from unregister (ops_lock held for write).
+ * Pages still mapped by the caller stay valid until it unmaps them.
+ */
+void ipuxcom_xbuf_free(struct ipuxcom_device *dev)
+{
+	mutex_lock(&dev->lock);
+	if (dev->xbuf_ok) {
+		dev->ops->buffer_detach(dev->priv, IPUXCOM_SLOT_LOADER);
+		dev->ops->dma_free(dev->priv, &dev->xbuf);
+		dev->xbuf_ok = false;
+	}
+	mutex_unlock(&dev->lock);
+}
+
+/*
+ * mmap(2) of the transport buffer. Runs under mmap_lock, so it takes only
+ * dev->lock (never held across user copies), not op_lock or ops_lock.
+ */
+int ipuxcom_xbuf_mmap(struct ipuxcom_device *dev, struct vm_area_struct *vma)
+{
+	int ret = -ENOBUFS;
+
+	if (vma->vm_pgoff)
+		return -EINVAL;
+	mutex_lock(&dev->lock);
+	if (dev->state == IPUXCOM_DEV_STATE_GONE)
+		ret = -ENODEV;
+	else if (dev->xbuf_ok)
+		ret = remap_vmalloc_range(vma, dev->xbuf.vaddr, 0);
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+static int batch_reject(struct ipuxcom_ioc_load_batch *lb, u32 tile, u32 frame,
+			enum ipuxcom_frame_error why)
+{
+	lb->bad_tile = tile;
+	lb->bad_frame = frame;
+	lb->bad_reason = why;
+	return -EINVAL;
+}
+
+/* Check the descriptor table and every frame header and trailer of a batch. */
+static int loader_check_batch(struct ipuxcom_device *dev,
+			      struct ipuxcom_ioc_load_batch *lb)
+{
+	const u8 *buf = dev->xbuf.vaddr;
+	u64 size = dev->xbuf.size;
+	u32 first = lb->batch * IPUXCOM_LOAD_BATCH_TILES;
+	u32 i, k;
+
+	/* Unused bytes through 0x1000 are zero [S]. */
+	if (memchr_inv(buf + IPUXCOM_LOAD_BATCH_TILES * C600_DESC_ENTRY, 0,
+		       C600_DESC_AREA - IPUXCOM_LOAD_BATCH_TILES * C600_DESC_ENTRY))
+		return batch_reject(lb, first, 0, IPUXCOM_FRAME_DESC_TAIL);
+
+	for (i = 0; i < IPUXCOM_LOAD_BATCH_TILES; i++) {
+		u32 tile = first + i;
+		u32 off = get_unaligned_le32(buf + i * C600_DESC_ENTRY);
+		u32 n = get_unaligned_le32(buf + i * C600_DESC_ENTRY + 4);
+
+		if (n < C600_MIN_FRAMES || n > C600_MAX_FRAMES)
+			return batch_reject(lb, tile, 0, IPUXCOM_FRAME_DESC_COUNT);
+		if (off < C600_DESC_AREA || !IS_ALIGNED(off, 4) ||
+		    (u64)off + (u64)n * C600_FRAME_SIZE > size)
+			return batch_reject(lb, tile, 0, IPUXCOM_FRAME_DESC_OFFSET);
+		for (k = 0; k < n; k++) {
+			const u8 *f = buf + off + (size_t)k * C600_FRAME_SIZE;
+			u32 flags = k == n - 1 ? C600_FRAME_FINAL_FLAGS : 0;
+
+			if (get_unaligned_le32(f) != k)
+				return batch_reject(lb, tile, k, IPUXCOM_FRAME_CHUNK);
+			if (get_unaligned_le32(f + 4) != tile)
+				return batch_reject(lb, tile, k, IPUXCOM_FRAME_TILE);
+			if (get_unaligned_le32(f + 8) != flags)
+				return batch_reject(lb, tile, k, IPUXCOM_FRAME_FLAGS);
+			if (get_unaligned_le32(f + 12))
+				return batch_reject(lb, tile, k, IPUXCOM_FRAME_RESERVED);
+			if (memchr_inv(f + C600_FRAME_SIZE - C600_FRAME_TRAILER, 0xff,
+				       C600_FRAME_TRAILER))
+				return batch_reject(lb, tile, k, IPUXCOM_FRAME_TRAILER);
+		}
+	}
+	return 0;
+}
+
+/* Loading mode: CCSR.NOSNOOP and ELINKECRCEN cleared, controls at id 63 [S]. */
+static int loader_enter_loading(struct ipuxcom_device *dev)
+{
+	int ret;
+
+	ret = ipuxcom_rd(dev, C600_CCSR, &dev->saved_ccsr);
+	if (!ret)
+		ret = ipuxcom_wr(dev, C600_CCSR, dev->saved_ccsr &
+				 ~(C600_CCSR_NOSNOOP | C600_CCSR_ELINKECRCEN));
+	if (!ret)
+		ret = dev->ops->buffer_attach(dev->priv, IPUXCOM_SLOT_LOADER, &dev->xbuf);
+	return ret;
+}
+
+int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg)
+{
+	struct ipuxcom_ioc_load_batch *lb = arg;
+	u64 timeout = ipuxcom_timeout(lb->timeout_ns, LOADER_DEFAULT_TIMEOUT_NS);
+	int ret;
+
+	lb->mark = 0;
+	lb->bad_tile = 0;
+	lb->bad_frame = 0;
+	lb->bad_reason = IPUXCOM_FRAME_OK;
+	if (lb->reserved)
+		return -EINVAL;
+	ret = ipuxcom_require_state(dev, IPUXCOM_STATE_BIT(BOOTLOADER) |
+				    IPUXCOM_STATE_BIT(LOADING));
+	if (ret)
+		return ret;
+	if (lb->batch >= IPUXCOM_LOAD_BATCHES ||
+	    (lb->batch + 1) * IPUXCOM_LOAD_BATCH_TILES > dev->tile_count)
+		return -EINVAL;
+	if (lb->batch != dev->next_batch)
+		return -EBADFD;		/* batches go in order */
+	if (!dev->xbuf_ok)
+		return -ENOBUFS;
+	ret = loader_check_batch(dev, lb);
+	if (ret)
+		return ret;
+
+	if (lb->batch == 0) {
+		ret = loader_enter_loading(dev);
+		if (ret)
+			return ret;
+	}
+	/* Both the primary and the secondary controls [S]. */
+	ret = dcxcr_program(dev, true);
+	if (ret)
+		return ret;
+	ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_LOADING);
+	ret = ipuxcom_hsp_mark(dev, C600_HSP_GS1, 1, true, timeout, &lb->mark);
+	if (ret)
+		return ret;
+	dev->next_batch++;
+	return 0;
+}
+
+int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg)
+{
+	struct ipuxcom_ioc_load_finish *lf = arg;
+	u64 timeout = ipuxcom_timeout(lf->timeout_ns, LOADER_DEFAULT_TIMEOUT_NS);
+	int ret;
+
+	lf->mark = 0;
+	lf->stage = 0;
+	ret = ipuxcom_require_state(dev, IPUXCOM_STATE_BIT(LOADING));
+	if (ret)
+		return ret;
+	if (dev->next_batch != IPUXCOM_LOAD_BATCHES)
+		return -EBADFD;
+
+	/* The 24th mark-1 transaction: the loaders read 0xffffffff [S]. */
+	memset(dev->xbuf.vaddr, 0xff, dev->xbuf.size);
+	lf->stage = 1;
+	ret = ipuxcom_hsp_mark(dev, C600_HSP_GS1, 1, true, timeout, &lf->mark);
+	if (ret)
+		return ret;
+	lf->stage = 2;
+	ret = ipuxcom_hsp_mark(dev, C600_HSP_GS1, C600_START_MARK, true, timeout,
+			       &lf->mark);
+	if (ret)
+		return ret;
+	lf->stage = 0;
+
+	/*
+	 * After mark 23 reaches zero the SDK restores the operational
+	 * controls (request id 0 primary, 1 secondary) and CCSR, and detaches
+	 * the loader buffer [S "Host Tensor Exchange"].
+	 */
+	ret = dcxcr_program(dev, false);
+	if (!ret)
+		ret = ipuxcom_wr(dev, C600_CCSR, dev->saved_ccsr);
+	if (!ret)
+		ret = dev->ops->buffer_detach(dev->priv, IPUXCOM_SLOT_LOADER);
+	if (ret)
+		return ret;
+	ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_RUNNING);
+	return 0;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Config-BAR registers and tile facts as the simulator knows them, written
+ * from shared/seeds/003 ([S]) and shared/FACTS.md ([RE]). Deliberately not
+ * shared with the module: the module and the model are written separately
+ * from the same notes, so a misread register in one is caught by the other.
+ */
+#ifndef C600_SIM_REGS_H
+#define C600_SIM_REGS_H
+
+/* PCI_COMPLEX.CCSR: NOSNOOP bit 1, ELINKECRCEN bit 10 [RE]. */
+#define SIM_CCSR			0x2000
+#define SIM_CCSR_NOSNOOP		BIT(1)
+#define SIM_CCSR_ELINKECRCEN		BIT(10)
+
+/* Hardware autoloader, GO bit 8 [S "Direct Attach And Autoloader"]. */
+#define SIM_AUTOLDCSR			0x2068
+#define SIM_AUTOLDTRGTR			0x206c
+#define SIM_AUTOLDDATAR			0x2070
+#define SIM_AUTOLD_GO			BIT(8)
+
+/*
+ * The notes' sequence for the 948-byte bootloader padded to 1 KiB [S]:
+ *   TRGTR = 0x02000400, CSR = 0x0010013f  (stage the 256 data words)
+ *   TRGTR = 0x0209c001, CSR = 0x000b7f3f  (deliver to every tile)
+ * Field meanings are not documented. Modelled reading, consistent with
+ * both documented words: CSR[7:0] = image bytes / 16 - 1 (0x3f for 1 KiB;
+ * an 8-bit field, hence the 4 KiB limit), CSR[19:9] = last physical tile
+ * (0x5bf = 1471 in the second word), CSR[20] = staging transaction,
+ * TRGTR[15:0] = image bytes in the staging transaction.
+ */
+#define SIM_AUTOLD_STAGE_TRGTR_HI	0x02000000u
+#define SIM_AUTOLD_DELIVER_TRGTR	0x0209c001u
+#define SIM_AUTOLD_CSR_UNITS		0xffu
+#define SIM_AUTOLD_CSR_LAST_SHIFT	9
+#define SIM_AUTOLD_CSR_LAST_MASK	0x7ffu
+#define SIM_AUTOLD_CSR_STAGE		BIT(20)
+#define SIM_AUTOLD_MAX_BYTES		4096
+
+/* HSP general-sync controls, MARK bits 0-15 [S]. */
+#define SIM_HSP_GS1			0x302c
+#define SIM_HSP_GS2			0x3030
+#define SIM_HSP_MARK_MASK		0xffffu
+
+/* Exchange window and tile-update status [S "Experimental Tile SRAM Writes"]. */
+#define SIM_EXCHWINDOWBASER		0x3044
+#define SIM_TILEUPDR			0x3054
+
+/* XB.DCXCR: 8 primary at 0x5404 + i*0x400, 8 secondary at 0x1b804 + i*0x400 [RE]. */
+#define SIM_DCXCR_PRIMARY		0x5404
+#define SIM_DCXCR_SECONDARY		0x1b804
+#define SIM_DCXCR_STRIDE		0x400
+#define SIM_DCXCR_COUNT			16
+/* DCXHWM=2 with request id 63 at shifts 3, 9, 15, 21: the loading value [S, RE]. */
+#define SIM_DCXCR_LOADING		0x07fffffau
+
+/* TDI register r of physical tile t at 0x30000 + t*0x40 + r*4 [S]. */
+#define SIM_TDI_BASE			0x30000
+#define SIM_TDI_TILE_STRIDE		0x40
+#define SIM_TDI_NREGS			13
+enum sim_tdi_reg {
+	SIM_TDI_CTXT_STS = 0,
+	SIM_TDI_DBG_RBRK = 1,
+	SIM_TDI_DBG_RBRK_VERT = 2,
+	SIM_TDI_DBG_IEXEC = 3,
+	SIM_TDI_DBG_IOWNER = 4,
+	SIM_TDI_DBG_ECSR = 5,
+	SIM_TDI_DBG_ECLR = 6,
+	SIM_TDI_DBG_DATA = 7,
+	SIM_TDI_TDI_STS = 8,
+	SIM_TDI_TDI_CLR = 9,
+	SIM_TDI_INCOMING_DCOUNT = 10,
+	SIM_TDI_EXCHANGE_CTL = 11,
+	SIM_TDI_TDI_CTL = 12,
+};
+
+/* DBG_RBRK: context select bits 0-6 [S]. */
+#define SIM_RBRK_CTX_MASK		0x7fu
+/* TDI_STS bits [S]. */
+#define SIM_TDI_STS_NOT_QUIESCENT	BIT(0)
+#define SIM_TDI_STS_INVALID		BIT(1)
+#define SIM_TDI_STS_DOUBLE_ISSUE	BIT(2)
+#define SIM_TDI_STS_BUSY		BIT(3)
+
+/* The injectable instructions the notes document [S, RE]; nothing else runs. */
+#define SIM_INSN_GET_M0_PC		0x41000000u
+#define SIM_INSN_GET_M0_DBG_DATA	0x41000070u
+#define SIM_INSN_GET_M1_DBG_DATA	0x41010070u
+#define SIM_INSN_LD32_M0_M15_M1		0x01f01000u
+#define SIM_INSN_ST32_M0_AT_M1		0x4f10f000u
+#define SIM_INSN_PUT_DBG_DATA_M0	0x43008070u
+#define SIM_INSN_NOP			0x44f0f3f1u	/* zero $m15 */
+
+/* Tile SRAM: from 0x4c000, 624 KiB, 16 KiB memory elements [RE]. */
+#define SIM_SRAM_BASE			0x4c000u
+#define SIM_SRAM_SIZE			(624u * 1024)
+#define SIM_SRAM_ELEM			(16u * 1024)
+#define SIM_SRAM_NELEMS			(SIM_SRAM_SIZE / SIM_SRAM_ELEM)
+/* The secondary loader installs the application payload here [S, RE]. */
+#define SIM_PAYLOAD_BASE		0x4c010u
+
+/* Secondary loader transport [S "Secondary Loader Frames"]. */
+#define SIM_BATCH_TILES			64
+#define SIM_DESC_AREA			0x1000
+#define SIM_FRAME_SIZE			1024
+#define SIM_FRAME_PAYLOAD		992
+#define SIM_FRAME_HDR			16
+#define SIM_FRAME_TRAILER		16
+#define SIM_FRAME_FINAL_FLAGS		0x08000000u	/* byte 11 = 8 */
+#define SIM_MAX_FRAMES			643		/* 0x283 [RE] */
+#define SIM_LOAD_BATCHES		23		/* 23 x 64 = 1472 */
+#define SIM_START_MARK			23
+
+#endif /* C600_SIM_REGS_H */

@@ -8,9 +8,7 @@
 
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <linux/capability.h>
 
 #include "ipuxcom_test.h"
 
@@ -212,17 +210,6 @@ TEST_F(attach, reg_bad_offsets_einval)
 	}
 }
 
-static int drop_cap_sys_rawio(void)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2];
-
-	if (syscall(SYS_capget, &hdr, data))
-		return -1;
-	data[CAP_TO_INDEX(CAP_SYS_RAWIO)].effective &= ~CAP_TO_MASK(CAP_SYS_RAWIO);
-	return syscall(SYS_capset, &hdr, data) ? -1 : 0;
-}
-
 /* Without CAP_SYS_RAWIO raw writes fail and change nothing; reads work. */
 TEST_F(attach, reg_write_needs_cap_sys_rawio)
 {
@@ -239,7 +226,7 @@ TEST_F(attach, reg_write_needs_cap_sys_rawio)
 	if (child == 0) {
 		uint32_t r;
 
-		if (drop_cap_sys_rawio())
+		if (ixt_drop_cap_sys_rawio())
 			_exit(10);
 		if (ixt_reg_write(self->fd, SCRATCH_REG, 0x22222222) != -EPERM)
 			_exit(11);

@@ -21,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/capability.h>
 #include <linux/ipuxcom.h>
 
 #define SIM_DEVICES_PARAM "/sys/module/ipuxcom_sim/parameters/devices"
@@ -122,6 +124,77 @@ static inline int ixt_set_sim_devices(int n)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+/* Drop CAP_SYS_RAWIO from this process's effective set; 0 or -1. */
+static inline int ixt_drop_cap_sys_rawio(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[CAP_TO_INDEX(CAP_SYS_RAWIO)].effective &= ~CAP_TO_MASK(CAP_SYS_RAWIO);
+	return syscall(SYS_capset, &hdr, data) ? -1 : 0;
+}
+
+#define SIM_DEBUGFS "/sys/kernel/debug/ipuxcom_sim"
+
+/* Write a simulator debugfs knob of device @dev_id; 0 or -errno. */
+static inline int ixt_sim_knob(uint32_t dev_id, const char *name, unsigned int value)
+{
+	char path[128], buf[16];
+	int fd, len, ret = 0;
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/dev%u/%s", dev_id, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = snprintf(buf, sizeof(buf), "%u\n", value);
+	if (write(fd, buf, (size_t)len) != len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* A counter from the simulator's stats file; -1 if absent. */
+static inline long ixt_sim_stat(uint32_t dev_id, const char *name)
+{
+	char path[128], key[64];
+	long value, found = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/dev%u/stats", dev_id);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &value) == 2)
+		if (!strcmp(key, name))
+			found = value;
+	fclose(f);
+	return found;
+}
+
+static inline void ixt_sim_clear_faults(uint32_t dev_id)
+{
+	static const char *const knobs[] = { "stuck_go", "stuck_mark", "tdi_busy", "dma_error" };
+
+	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		ixt_sim_knob(dev_id, knobs[i], 0);
+}
+
+static inline int ixt_reset(int fd)
+{
+	struct ipuxcom_ioc_reset rs = { .size = sizeof(rs) };
+
+	return ixt_ioctl(fd, IPUXCOM_IOC_RESET, &rs);
+}
+
+static inline uint32_t ixt_state(int fd)
+{
+	struct ipuxcom_ioc_dev_query q;
+
+	return ixt_query(fd, &q) ? 0xffffffffu : q.state;
 }
 
 /*

@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * Internals of the exchange-plan part of libipuxcom (ipuxcom_plan.h),
+ * shared by tilemap.c, timing.c, isa.c and plan_*.c, and reachable by the
+ * host tests through the static archive. Every name is ixc_*: the version
+ * script exports ipuxcom_* only.
+ */
+#ifndef IPUXCOM_PLAN_INTERNAL_H
+#define IPUXCOM_PLAN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ipuxcom_plan.h"
+
+/* ------------------------------------------------------------------ errors */
+
+/*
+ * Fill @err (may be NULL) with @code, @field and the formatted message,
+ * and return the negative errno belonging to @code (for E_IO: -@io_errno
+ * given through ixc_plan_fail_io()).
+ */
+__attribute__((format(printf, 4, 5)))
+int ixc_plan_fail(struct ipuxcom_plan_error *err, int code, const char *field,
+		  const char *fmt, ...);
+__attribute__((format(printf, 4, 5)))
+int ixc_plan_fail_io(struct ipuxcom_plan_error *err, int io_errno, const char *field,
+		     const char *fmt, ...);
+
+/* The negative errno of @code. */
+int ixc_plan_errno(int code);
+
+static inline void ixc_plan_ok(struct ipuxcom_plan_error *err)
+{
+	if (err) {
+		err->code = IPUXCOM_PLAN_OK;
+		err->err = 0;
+		err->field[0] = '\0';
+		err->msg[0] = '\0';
+	}
+}
+
+/* ---------------------------------------------------------------- tile map */
+
+/* [S "No-Blob Replacement Status"]: the logical -> physical formula. */
+static inline uint32_t ixc_l2p(uint32_t logical)
+{
+	uint32_t pair = logical / 2, lane = logical & 1;
+	uint32_t block = pair / IPUXCOM_PHYS_ROWS, row = pair % IPUXCOM_PHYS_ROWS;
+
+	if (block & 1)
+		row = IPUXCOM_PHYS_ROWS - 1 - row;
+	return row * IPUXCOM_PHYS_COLS + (block / 2) * 4 + (block & 1) + lane * 2;
+}
+
+/* The formula's inverse, derived in tilemap.c. */
+uint32_t ixc_p2l(uint32_t physical);
+
+static inline uint32_t ixc_phys_row(uint32_t physical)
+{
+	return physical / IPUXCOM_PHYS_COLS;
+}
+
+/* The E_TILE failure of ixc_tile_resolve(), out of line. */
+int ixc_tile_bad(uint32_t id, bool logical, struct ipuxcom_plan_error *err, const char *field);
+
+/*
+ * Resolve @id (logical when @logical) into a physical id, failing with
+ * E_TILE naming @field ("sender", "receivers[3]", ...).
+ */
+static inline int ixc_tile_resolve(uint32_t id, bool logical, uint32_t *physical,
+				   struct ipuxcom_plan_error *err, const char *field)
+{
+	if (__builtin_expect(id >= IPUXCOM_TILES, 0))
+		return ixc_tile_bad(id, logical, err, field);
+	*physical = logical ? ixc_l2p(id) : id;
+	return 0;
+}
+
+/* ------------------------------------------------------------ timing model */
+
+/* ------------------------------------------- TimeToMux reconstruction [RE] */
+
+/*
+ * FACTS.md "TimeToMux and direction", transcribed verbatim: the public
+ * reconstruction from osmarks/ipu-stack [RE]. Over all ordered pairs of
+ * distinct physical tiles its range is exactly [-78, 112] [DW].
+ */
+/* FACTS.md [RE]: c(x) = (x >> 2) & 15. */
+static inline int ixc_c(uint32_t x)
+{
+	return (int)((x >> 2) & 15);
+}
+
+/* fold(v) = v ^ 15 when v > 7, else v [RE]. */
+static inline int ixc_fold(int v)
+{
+	return v > 7 ? v ^ 15 : v;
+}
+
+/* edge(v) = (4v) ^ 60 when v > 7, else 4v [RE]. */
+static inline int ixc_edge(int v)
+{
+	return v > 7 ? (4 * v) ^ 60 : 4 * v;
+}
+
+/*
+ * disp(s, d) [RE]:
+ *   lane = d & 3, half = c(d) >> 3
+ *   lane > 1:  k = 2 if half == (d & 1) else 4
+ *   lane <= 1: k = 1 if half == lane    else 5
+ * Written without branches (they mispredict on scattered receivers): in
+ * both cases the comparison is half == (d & 1), since lane & 1 == d & 1 and
+ * lane == lane & 1 when lane <= 1; then k = 1 + hi when equal, 5 - hi
+ * otherwise, with hi = (lane > 1). plan_timing_test compares every pair
+ * with a literal transcription of FACTS.md.
+ */
+static inline int ixc_disp(uint32_t s, uint32_t d)
+{
+	int cs = ixc_c(s), cd = ixc_c(d);
+	int hi = (int)((d >> 1) & 1), eq = (cd >> 3) == (int)(d & 1);
+	int k = eq ? 1 + hi : 5 - hi;
+
+	return 6 * (ixc_fold(cd) - ixc_fold(cs) - ((cs >> 3) ^ (int)(s & 1))) + k;
+}
+
+/* direction(s, d) = 2 if disp(s, d) < 1 else 1 [RE] */
+static inline unsigned int ixc_dir_of_disp(int disp)
+{
+	return disp < 1 ? 2 : 1;
+}
+
+/* TimeToMux(s, d) [RE], given disp(s, d). */
+static inline int ixc_ttm_of(uint32_t s, uint32_t d, int disp)
+{
+	int cs = ixc_c(s), cd = ixc_c(d);
+	int low = (int)((s >> 2) & 7);
+	int crossing = (int)(((s >> 2) & 8) | ((s >> 3) & 3)) - cd + ((low >> 1) ^ 3);
+	int turn = ((s ^ d) & 0x20) == 0 ? low + 1 : 16 - low;
+	int group = 2 * ((int)((s >> 6) & 31) - (int)((d >> 6) & 31));
+
+	return crossing + ixc_edge(cs) + turn - ixc_edge(cd) + group +
+	       (disp < 0 ? -disp : disp) - 34;
+}
+
+/* TimeToMux(s, d) and, in *dir, direction(s, d) [RE]. */
+static inline int ixc_recon_pair_inline(uint32_t s, uint32_t d, unsigned int *dir)
+{
+	int disp = ixc_disp(s, d);
+
+	*dir = ixc_dir_of_disp(disp);
+	return ixc_ttm_of(s, d, disp);
+}
+
+/* The one interface every timing model implements. */
+struct ixc_timing_ops {
+	/*
+	 * TimeToMux(@s, @d) as the return value and direction(@s, @d) in
+	 * *@dir, for physical @s != @d, both < 1472 (checked by the caller).
+	 */
+	int (*pair)(const struct ipuxcom_timing *tm, uint32_t s, uint32_t d, unsigned int *dir);
+};
+
+struct ipuxcom_timing {
+	const struct ixc_timing_ops *ops;
+	int kind;				/* enum ipuxcom_timing_kind */
+	char name[IPUXCOM_TIMING_NAME_LEN];	/* "reconstruction", "table:NAME" */
+	int8_t *tmux;				/* table: [s * 1472 + d] */
+	uint8_t *dir;				/* table directions, or NULL */
+};
+
+extern const struct ipuxcom_timing ixc_default_timing;
+extern const struct ixc_timing_ops ixc_recon_ops;
+
+/* The FACTS.md reconstruction [RE], for physical s != d. */
+int ixc_ttm_reconstruction(uint32_t s, uint32_t d);
+unsigned int ixc_dir_reconstruction(uint32_t s, uint32_t d);
+
+/* @tm or the default; never NULL. */
+static inline const struct ipuxcom_timing *ixc_timing(const struct ipuxcom_timing *tm)
+{
+	return tm ? tm : &ixc_default_timing;
+}
+
+/* The E_TIMING failure of ixc_timing_pair(), out of line. */
+int ixc_timing_bad(const struct ipuxcom_timing *tm, uint32_t s, uint32_t d, int t,
+		   unsigned int dir, struct ipuxcom_plan_error *err, const char *field);
+
+/*
+ * TimeToMux and direction through the model, checked against -78..112
+ * [DW] and {1, 2} (E_TIMING naming @field) so that no model can produce
+ * a row the shapes do not cover.
+ */
+__attribute__((always_inline))
+static inline int ixc_timing_pair(const struct ipuxcom_timing *tm, uint32_t s, uint32_t d,
+				  int *t, unsigned int *dir, struct ipuxcom_plan_error *err,
+				  const char *field)
+{
+	unsigned int r;
+	/* The default model called directly: the same function, no indirect call. */
+	int v = tm->ops == &ixc_recon_ops ? ixc_recon_pair_inline(s, d, &r) :
+					    tm->ops->pair(tm, s, d, &r);
+
+	if (__builtin_expect(v < -IPUXCOM_WORST_SEND_DELAY || v > IPUXCOM_WORST_RECV_DELAY ||
+			     r - 1 > 1, 0))
+		return ixc_timing_bad(tm, s, d, v, r, err, field);
+	*t = v;
+	*dir = r;
+	return 0;
+}
+
+/* Copy the model's kind and name into a plan. */
+static inline void ixc_timing_report(const struct ipuxcom_timing *tm, uint16_t *kind,
+				     char name[IPUXCOM_TIMING_NAME_LEN])
+{
+	*kind = (uint16_t)tm->kind;
+	memcpy(name, tm->name, IPUXCOM_TIMING_NAME_LEN);
+}
+
+/* ----------------------------------------------------------------- encoders */
+
+/*
+ * Fast encoders for the assemblers: the word, with every bit of a field
+ * that does not fit ORed into *@bad instead of being masked away, so an
+ * assembler bug surfaces as E_INTERNAL, never as a wrong word. Formulas
+ * [S "Recovered Instruction Encodings"].
+ */
+static inline uint32_t ixc_delay(uint32_t n, uint32_t *bad)
+{
+	*bad |= n >> 19;
+	return 0x40a00000u | n;
+}
+
+static inline uint32_t ixc_delaypic(uint32_t a, uint32_t b, uint32_t c, uint32_t *bad)
+{
+	*bad |= (a >> 7) | (b >> 1) | (c >> 18);
+	return 0x60000000u | (a << 19) | (b << 18) | c;
+}
+
+static inline uint32_t ixc_delayxpic(uint32_t a, uint32_t b, uint32_t c, uint32_t *bad)
+{
+	*bad |= (a >> 12) | (b >> 1) | (c >> 13);
+	return 0x64000000u | (a << 14) | (b << 13) | c;
+}
+
+static inline uint32_t ixc_send(uint32_t a, uint32_t b, uint32_t dir, uint32_t *bad)
+{
+	*bad |= (a >> 6) | (b >> 18) | (dir >> 3);
+	return 0x78000000u | (a << 21) | (b << 3) | dir;
+}
+
+static inline uint32_t ixc_sendoff(uint32_t a, uint32_t b, uint32_t dir, uint32_t *bad)
+{
+	*bad |= (a >> 12) | (b >> 11) | (dir >> 3);
+	return 0x70000000u | ((a & 0x3f) << 21) | ((a >> 6) << 14) | (b << 3) | dir;
+}
+
+/* sync 3, the first code word of every participating row [S]. */
+#define IXC_SYNC3	IPUXCOM_WORD_SYNC_SUPERVISOR
+/* delayxpic(112, 0, 0): the p2p receiver's patched word [S]. */
+#define IXC_P2P_RECV_XPIC	0x641c0000u
+/* The p2p receiver selects its source 112 events after sync [S], WORSTRECVDELAY [DW]. */
+#define IXC_P2P_ARRIVAL	112
+
+/*
+ * The receive schedule after the first delayxpic [S "Recovered Plan
+ * Shape"], three words into @out; @pic is the delaypic low field (0 for
+ * p2p; flag | offset for multicast). Returns the index in @out of the
+ * delaypic word.
+ */
+static inline unsigned int ixc_recv_schedule(uint32_t count, uint32_t row, uint32_t pic,
+					     uint32_t out[3], uint32_t *bad)
+{
+	if (count <= 51) {
+		out[0] = ixc_delayxpic(count - 1, 0, IPUXCOM_MUX_DISABLE, bad);
+		out[1] = ixc_delaypic(51 - count + 2 * row, 0, pic, bad);
+		out[2] = ixc_delay(count + 4, bad);
+		return 1;
+	}
+	if (count == 52) {
+		/* The address-independent replacement of the SDK's dual-issue bundle [S]. */
+		out[0] = ixc_delaypic(50 + 2 * row, 0, pic, bad);
+		out[1] = ixc_delayxpic(0, 0, IPUXCOM_MUX_DISABLE, bad);
+	} else {
+		out[0] = ixc_delaypic(51 + 2 * row, 0, pic, bad);
+		out[1] = ixc_delayxpic(count - 53, 0, IPUXCOM_MUX_DISABLE, bad);
+	}
+	/* 56 = count + 4 at count 52; the notes give 56 for count >= 53 [S]. */
+	out[2] = ixc_delay(56, bad);
+	return 0;
+}
+
+/* An all-zero row of @tile and @role, without patch or address word. */
+static inline void ixc_row_init(struct ipuxcom_plan_row *row, uint32_t tile, uint8_t role)
+{
+	*row = (struct ipuxcom_plan_row){ .tile = (uint16_t)tile, .role = role,
+					  .patch = -1, .addr = -1 };
+}
+
+/* ----------------------------------------------------- row parsing (patch) */
+
+/* What a row this library emitted says about itself, read back from its words. */
+struct ixc_row_shape {
+	uint32_t count;		/* words sent / received */
+	int send_index;		/* sender: index of the (first) send word */
+	int pic_index;		/* receiver: index of the delaypic word */
+	int xpic_index;		/* receiver: index of the first delayxpic */
+};
+
+/*
+ * Recognise a sender row (sync 3; [delay]; send [sendoff]; ...) or a
+ * receiver row (index; sync 3; delayxpic; schedule of count) from raw
+ * words; E_WORD naming the mismatch otherwise.
+ */
+int ixc_parse_send_row(const uint32_t *w, size_t n, struct ixc_row_shape *shape,
+		       struct ipuxcom_plan_error *err);
+int ixc_parse_recv_row(const uint32_t *w, size_t n, struct ixc_row_shape *shape,
+		       struct ipuxcom_plan_error *err);
+
+/*
+ * Check a multicast source (@dst false) or destination buffer of @count
+ * words at byte address @addr; @field names it in the error.
+ */
+int ixc_check_sram(uint32_t addr, uint32_t count, bool dst, struct ipuxcom_plan_error *err,
+		   const char *field);
+
+/*
+ * The part of a fan-out request every method checks: @req not NULL, flags,
+ * count 1..4148, nrecv 1..@max_recv (the E_NRECV message ends with
+ * @limit_note), receivers not NULL, in range, distinct, not the sender.
+ * Physical ids go to *@s and @phys[0..nrecv).
+ */
+int ixc_fanout_check(const struct ipuxcom_fanout_req *req, uint32_t max_recv,
+		     const char *limit_note, uint32_t *s, uint16_t *phys,
+		     struct ipuxcom_plan_error *err);
+
+/* ------------------------------------------------------------ event model */
+
+/*
+ * Walk a row's code through the event model [RE] (modelled): each delay /
+ * count field takes field+1 events; a delaypic/delayxpic acts at its last
+ * event; a send emits one word per event. Events count from the one after
+ * the first sync. For the tests and the CLI.
+ */
+#define IXC_WALK_MAX_SENDS	8
+struct ixc_walk {
+	int32_t events;			/* events up to br $m10 */
+	uint32_t nsends;
+	int32_t send_start[IXC_WALK_MAX_SENDS];	/* first event of each send/sendoff */
+	uint32_t send_words[IXC_WALK_MAX_SENDS];
+	uint32_t send_dir[IXC_WALK_MAX_SENDS];
+	int32_t mux_open;		/* event the mux selected a source, -1 */
+	uint32_t mux_src;
+	int32_t mux_close;		/* event it was set to 0x640 after that, -1 */
+	int32_t pic_event;		/* event of the (first) delaypic's effect, -1 */
+	uint32_t pic;
+	bool ok;			/* only known words before br $m10 */
+};
+void ixc_walk_row(const uint32_t *words, size_t n, bool has_index, struct ixc_walk *out);
+
+#endif /* IPUXCOM_PLAN_INTERNAL_H */

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Point-to-point plans, non-participation rows and row disassembly.
+ *
+ * The shapes are the notes' [S "Recovered Plan Shape"]:
+ *   sender:   sync 3; delay(111 - T); send(min(count,64)-1, 0, dir);
+ *             sendoff(count-65, 0, dir) [count > 64]; br $m10; padding
+ *   receiver: 1; sync 3; delayxpic(112, 0, 0) = 0x641c0000; schedule; br $m10; padding
+ * with T = TimeToMux(sender, receiver) and the receive schedule of
+ * ixc_recv_schedule(). Sync-boundary case [S]: T == 112 makes the delay
+ * 111 - T = -1, i.e. zero events: the delay is omitted and the send is the
+ * first event after sync, so the first word still reaches the receiver's
+ * mux at event 112. The notes add that such routes "may add a short
+ * trailing delay" without saying when; the sender's total event count is
+ * the same with or without the leading delay (112 - T = 0 events), so no
+ * trailing delay is emitted (modelled).
+ *
+ * Rows are nine words: the notes' "fixed nine-word sender row" [S "Serialized
+ * Fan-Out"] and their sender listing (sync, delay, send, br, five zeros);
+ * their receiver listing is nine words too (index, sync, three delay
+ * words, delay, br, 0, 0).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plan_internal.h"
+
+/* Every rejection of ipuxcom_plan_p2p(), in a fixed order, out of the fast path. */
+static int ixc_p2p_bad(uint32_t sender, uint32_t receiver, uint32_t count, uint32_t flags,
+		       const void *out, struct ipuxcom_plan_error *err)
+{
+	bool logical = flags & IPUXCOM_PLAN_LOGICAL;
+	uint32_t s = 0, r = 0;
+	int ret;
+
+	if (!out)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "out", "out is NULL");
+	if (flags & ~IPUXCOM_PLAN_LOGICAL)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
+				     "flags 0x%x has unknown bits 0x%x", flags,
+				     flags & ~IPUXCOM_PLAN_LOGICAL);
+	if ((ret = ixc_tile_resolve(sender, logical, &s, err, "sender")) ||
+	    (ret = ixc_tile_resolve(receiver, logical, &r, err, "receiver")))
+		return ret;
+	if (count < 1 || count > IPUXCOM_PLAN_MAX_COUNT)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_COUNT, "count",
+				     "count %u out of range 1..%u", count, IPUXCOM_PLAN_MAX_COUNT);
+	return ixc_plan_fail(err, IPUXCOM_PLAN_E_SELF, "receiver",
+			     "receiver %u is the sender (physical %u)", receiver, s);
+}
+
+int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
+		     uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
+		     struct ipuxcom_plan_error *err)
+{
+	struct ipuxcom_plan_row *row;
+	uint32_t s = sender, r = receiver, bad = 0, *w;
+	unsigned int dir = 0, n = 1;
+	int t = 0, ret;
+
+	if (__builtin_expect(!out || (flags & ~IPUXCOM_PLAN_LOGICAL) || s >= IPUXCOM_TILES ||
+			     r >= IPUXCOM_TILES || count - 1 >= IPUXCOM_PLAN_MAX_COUNT || s == r, 0))
+		return ixc_p2p_bad(sender, receiver, count, flags, out, err);
+	if (flags & IPUXCOM_PLAN_LOGICAL) {
+		s = ixc_l2p(s);
+		r = ixc_l2p(r);
+	}
+	tm = ixc_timing(tm);
+	ret = ixc_timing_pair(tm, s, r, &t, &dir, err, "receiver");
+	if (ret)
+		return ret;
+
+	/* sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros */
+	row = &out->send;
+	w = row->words;
+	memset(&w[3], 0, 6 * sizeof(*w));
+	w[0] = IXC_SYNC3;
+	if (t < IXC_P2P_ARRIVAL)
+		w[n++] = ixc_delay((uint32_t)(IXC_P2P_ARRIVAL - 1 - t), &bad);
+	w[n++] = ixc_send((count < 64 ? count : 64) - 1, 0, dir, &bad);
+	if (count > 64)
+		w[n++] = ixc_sendoff(count - 65, 0, dir, &bad);
+	w[n++] = IPUXCOM_WORD_BR_M10;
+	row->tile = (uint16_t)s;
+	row->role = IPUXCOM_ROLE_SEND;
+	row->nwords = (uint8_t)n;
+	row->patch = -1;
+	row->addr = -1;
+	row->reserved = 0;
+	row->event = IXC_P2P_ARRIVAL - t;
+
+	/* 1; sync 3; delayxpic(112, 0, 0); schedule; br $m10; 0; 0 */
+	row = &out->recv;
+	w = row->words;
+	w[0] = 1;		/* patch index: the delayxpic, code word 1 [S] */
+	w[1] = IXC_SYNC3;
+	w[2] = IXC_P2P_RECV_XPIC;
+	ixc_recv_schedule(count, ixc_phys_row(r), 0, &w[3], &bad);
+	w[6] = IPUXCOM_WORD_BR_M10;
+	w[7] = 0;
+	w[8] = 0;
+	row->tile = (uint16_t)r;
+	row->role = IPUXCOM_ROLE_RECV;
+	row->nwords = 7;
+	row->patch = 2;
+	row->addr = -1;
+	row->reserved = 0;
+	row->event = IXC_P2P_ARRIVAL;
+
+	out->count = count;
+	out->time_to_mux = t;
+	out->direction = (uint8_t)dir;
+	out->sync_boundary = t == IXC_P2P_ARRIVAL;
+	ixc_timing_report(tm, &out->timing_kind, out->timing_model);
+	if (__builtin_expect(bad != 0, 0))
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "count",
+				     "internal: a field overflowed for count %u, %u -> %u", count,
+				     s, r);
+	ixc_plan_ok(err);
+	return 0;
+}
+
+int ipuxcom_plan_idle(uint32_t tile, uint32_t flags, struct ipuxcom_plan_row *row,
+		      struct ipuxcom_plan_error *err)
+{
+	const uint32_t known = IPUXCOM_PLAN_LOGICAL | IPUXCOM_IDLE_RAW;
+	uint32_t phys = 0;
+	int ret;
+
+	if (!row)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "row", "row is NULL");
+	if (flags & ~known)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
+				     "flags 0x%x has unknown bits 0x%x", flags, flags & ~known);
+	ret = ixc_tile_resolve(tile, flags & IPUXCOM_PLAN_LOGICAL, &phys, err, "tile");
+	if (ret)
+		return ret;
+	ixc_row_init(row, phys, IPUXCOM_ROLE_IDLE);
+	/* The two raw nonparticipation opcodes [S "No-Blob Replacement Status"]. */
+	row->words[0] = IPUXCOM_WORD_SANS;
+	row->words[1] = IPUXCOM_WORD_SYNC_IDLE;
+	row->nwords = 2;
+	if (!(flags & IPUXCOM_IDLE_RAW))
+		row->words[row->nwords++] = IPUXCOM_WORD_BR_M10;
+	row->event = -1;
+	ixc_plan_ok(err);
+	return 0;
+}
+
+/* What words[@i] means in @row, or NULL. @buf holds formatted notes. */
+static const char *ixc_row_note(const struct ipuxcom_plan_row *row, unsigned int i,
+				const struct ipuxcom_insn *in, char *buf, size_t len)
+{
+	if (i >= row->nwords)
+		return "padding";
+	if (i == 0 && row->role == IPUXCOM_ROLE_RECV) {
+		snprintf(buf, len, "patch index: word %u", 1 + row->words[0]);
+		return buf;
+	}
+	switch (in->op) {
+	case IPUXCOM_OP_SYNC:
+		switch (in->a) {
+		case IPUXCOM_SYNC_ZONE_SUPERVISOR: return "supervisor sync";
+		case IPUXCOM_SYNC_ZONE_ALL: return "sync all";
+		case IPUXCOM_SYNC_ZONE_HOST: return "host sync";
+		case 1: return row->role == IPUXCOM_ROLE_IDLE ? "nonparticipation" : NULL;
+		default: return NULL;
+		}
+	case IPUXCOM_OP_SANS:
+		return "nonparticipation";
+	case IPUXCOM_OP_BR:
+		return in->a == 10 ? "return to the vertex" : NULL;
+	case IPUXCOM_OP_DELAYXPIC:
+		if (in->c == IPUXCOM_MUX_DISABLE)
+			return "mux off (0x640)";
+		if ((int)i == row->patch && in->c == 0)
+			return "mux <- sender, patched at run time";
+		snprintf(buf, len, "mux <- physical %u", in->c);
+		return buf;
+	case IPUXCOM_OP_DELAYPIC:
+		if ((int)i == row->addr) {
+			snprintf(buf, len, "multicast write pointer <- 0x%x",
+				 IPUXCOM_MCAST_DST_BASE + (in->c & ~IPUXCOM_MCAST_FLAG) * 4);
+			return buf;
+		}
+		return "write pointer <- A4 base";
+	case IPUXCOM_OP_SEND:
+	case IPUXCOM_OP_SENDOFF:
+		if ((int)i == row->addr) {
+			snprintf(buf, len, "%u word%s from 0x%x, broadcast", in->a + 1,
+				 in->a ? "s" : "", in->b * 4);
+			return buf;
+		}
+		snprintf(buf, len, "%u word%s, direction %u%s", in->a + 1, in->a ? "s" : "", in->c,
+			 in->c == IPUXCOM_DIR_BROADCAST ? " (broadcast)" : "");
+		return buf;
+	default:
+		return NULL;
+	}
+}
+
+int ipuxcom_plan_row_disasm(const struct ipuxcom_plan_row *row, unsigned int index, char *buf,
+			    size_t len)
+{
+	struct ipuxcom_insn in;
+	char text[48], note[64];
+	const char *what;
+
+	if (!row || index >= IPUXCOM_ROW_WORDS || (!buf && len))
+		return -EINVAL;
+	ipuxcom_decode(row->words[index], &in);
+	ipuxcom_disasm(row->words[index], text, sizeof(text));
+	what = ixc_row_note(row, index, &in, note, sizeof(note));
+	if (!what)
+		return snprintf(buf, len, "%s", text);
+	return snprintf(buf, len, "%-26s ; %s", text, what);
+}

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `ipuxcom plan ...` (tools/plan.c) run as a program: the rows as hex plus
+ * disassembly, --physical, --json, library rejections (exit 1, message
+ * naming the field), usage errors (exit 2), and a timing table exported
+ * and loaded back with --timing.
+ */
+#include "kselftest_harness.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/*
+ * $IPUXCOM_TOOL, else build/ipuxcom found from this binary
+ * (build/tests/host{,-san}/plan_cli_test), else ./build/ipuxcom.
+ */
+static bool find_tool(char *path, size_t len)
+{
+	const char *env = getenv("IPUXCOM_TOOL");
+	char self[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(path, len, "%s", env);
+		return access(path, X_OK) == 0;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		char *slash;
+
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash && (size_t)(slash - self) + sizeof("/../../ipuxcom") <= len) {
+			memcpy(path, self, (size_t)(slash - self));
+			strcpy(path + (slash - self), "/../../ipuxcom");
+			if (access(path, X_OK) == 0)
+				return true;
+		}
+	}
+	snprintf(path, len, "build/ipuxcom");
+	return access(path, X_OK) == 0;
+}
+
+struct run {
+	int status;
+	char out[65536];
+	char err[4096];
+};
+
+static void slurp(FILE *f, char *buf, size_t len)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+static int run_tool(const char *tool, const char *const *args, struct run *r)
+{
+	FILE *out = tmpfile(), *err = tmpfile();
+	char *argv[24];
+	int n = 0, status;
+	pid_t pid;
+
+	if (!out || !err)
+		return -1;
+	argv[n++] = (char *)tool;
+	while (*args && n < 23)
+		argv[n++] = (char *)*args++;
+	argv[n] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(fileno(out), STDOUT_FILENO);
+		dup2(fileno(err), STDERR_FILENO);
+		execv(tool, argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	slurp(out, r->out, sizeof(r->out));
+	slurp(err, r->err, sizeof(r->err));
+	return 0;
+}
+
+FIXTURE(cli) {
+	char tool[PATH_MAX];
+	struct run r;
+};
+
+FIXTURE_SETUP(cli)
+{
+	if (!find_tool(self->tool, sizeof(self->tool)))
+		SKIP(return, "ipuxcom command not built (set IPUXCOM_TOOL)");
+}
+
+FIXTURE_TEARDOWN(cli)
+{
+}
+
+#define RUN(_status, ...) do {							\
+	const char *const _args[] = { __VA_ARGS__, NULL };			\
+										\
+	ASSERT_EQ(0, run_tool(self->tool, _args, &self->r));			\
+	ASSERT_EQ(_status, self->r.status) TH_LOG("stderr: %s", self->r.err);	\
+} while (0)
+
+#define HAS(_stream, _needle)							\
+	EXPECT_NE(NULL, strstr(self->r._stream, _needle))			\
+		TH_LOG("no '%s' in %s: '%s'", _needle, #_stream, self->r._stream)
+
+TEST_F(cli, p2p_prints_hex_and_disassembly)
+{
+	RUN(0, "plan", "p2p", "0", "1286", "3");
+	HAS(out, "p2p: 3 words, timing reconstruction: TimeToMux -23, direction 1");
+	HAS(out, "receiver: physical 53 (logical 1286, row 0), mux opens at event 112");
+	HAS(out, "  0  0x41800003  sync 3");
+	HAS(out, "  2  0x641c0000  delayxpic 112, 0, 0x0");
+	HAS(out, "  4  0x61800000  delaypic 48, 0, 0x0");
+	HAS(out, "  1  0x40a00086  delay 134");
+}
+
+TEST_F(cli, physical_ids_give_the_same_rows)
+{
+	char logical[sizeof(self->r.out)];
+
+	RUN(0, "plan", "p2p", "0", "1286", "100");
+	memcpy(logical, self->r.out, sizeof(logical));
+	RUN(0, "plan", "p2p", "--physical", "0", "53", "100");
+	EXPECT_STREQ(logical, self->r.out);
+}
+
+TEST_F(cli, p2p_json)
+{
+	RUN(0, "plan", "p2p", "-p", "1440", "0", "1", "--json");
+	HAS(out, "{\"kind\":\"p2p\",\"timing_model\":\"reconstruction\",\"count\":1,"
+		 "\"time_to_mux\":112,\"direction\":");
+	HAS(out, "\"sync_boundary\":true");
+	HAS(out, "\"words\":[\"0x41800003\",\"0x78000002\",\"0x43a00000\"");
+	RUN(0, "-j", "plan", "p2p", "0", "1286", "3");
+	HAS(out, "\"time_to_mux\":-23");
+}
+
+TEST_F(cli, rejections_exit_1_naming_the_field)
+{
+	RUN(1, "plan", "p2p", "0", "1", "4149");
+	HAS(err, "ipuxcom: plan p2p: count 4149 out of range 1..4148");
+	RUN(1, "plan", "p2p", "5", "5", "3");
+	HAS(err, "receiver 5 is the sender");
+	RUN(1, "plan", "p2p", "1472", "5", "3");
+	HAS(err, "sender 1472 out of range 0..1471 (logical)");
+	RUN(1, "plan", "multicast", "0", "3", "5", "--physical", "--dst-addr", "0x60000");
+	HAS(err, "dst_addr[0] 0x60000: word offset 0x4000 overlaps the multicast flag");
+	RUN(1, "plan", "multicast", "0", "3", "5", "5");
+	HAS(err, "receivers[1] 5 duplicates receivers[0]");
+}
+
+TEST_F(cli, usage_errors_exit_2)
+{
+	RUN(2, "plan", "p2p", "0", "x", "3");
+	HAS(err, "invalid tile 'x'");
+	RUN(2, "plan", "p2p", "0", "1");
+	HAS(err, "need SRC DST COUNT");
+	RUN(2, "plan", "decode", "0xzz");
+	HAS(err, "invalid word '0xzz'");
+	RUN(2, "plan", "fanout", "0", "3", "5", "--method", "teleport");
+	HAS(err, "invalid --method 'teleport'");
+	RUN(2, "plan", "multicast", "0", "3", "5", "6", "--dst-addr", "0x50000,0x50000,0x50000");
+	HAS(err, "--dst-addr has more than 2 addresses");
+	RUN(2, "plan", "frob");
+	HAS(err, "unknown command 'frob'");
+}
+
+TEST_F(cli, multicast_golden_word)
+{
+	RUN(0, "plan", "multicast", "--physical", "1000", "3", "5", "--dst-addr", "0x50120");
+	HAS(out, "0x61814048  delaypic 48, 0, 0x14048");
+	RUN(0, "plan", "multicast", "--physical", "1000", "3", "5", "--dst-addr", "0x50130");
+	HAS(out, "0x6181404c  delaypic 48, 0, 0x1404c");
+}
+
+TEST_F(cli, fanout_reports_the_choice)
+{
+	RUN(0, "plan", "fanout", "0", "65", "274", "1286");
+	HAS(out, "chosen: multicast: lowest estimated total 821 cycles");
+	HAS(out, "receiver 1: physical 53 (logical 1286, row 0)");
+	RUN(0, "plan", "fanout", "0", "65", "274", "1286", "-m", "relay", "-j");
+	HAS(out, "\"chosen\":\"relay\"");
+	HAS(out, "\"rounds\":2");
+	RUN(1, "plan", "fanout", "0", "1024", "1", "2", "3", "4", "-m", "serialized");
+	HAS(out, "rejected: nrecv 4 out of range 1..3");
+	HAS(err, "methods 0x2: no allowed method can carry 1024 words to 4 receivers");
+}
+
+TEST_F(cli, decode_words)
+{
+	RUN(0, "plan", "decode", "0x641c0000", "0x43a00000", "0x12345678", "1");
+	HAS(out, "0x641c0000  delayxpic 112, 0, 0x0\n");
+	HAS(out, "0x43a00000  br $m10\n");
+	HAS(out, "0x12345678  .word 0x12345678\n");
+	HAS(out, "0x00000001  .word 0x00000001\n");
+	RUN(0, "plan", "decode", "-j", "0x61814048");
+	HAS(out, "[{\"word\":\"0x61814048\",\"op\":\"delaypic\",\"asm\":\"delaypic 48, 0, 0x14048\","
+		 "\"a\":48,\"b\":0,\"c\":81992}]");
+}
+
+TEST_F(cli, tile_idle_and_timing)
+{
+	RUN(0, "plan", "tile", "21", "20");
+	HAS(out, "logical 21 physical 642 row 10 column 2 pair physical 640 (logical 20)");
+	RUN(0, "plan", "idle", "5", "--raw");
+	HAS(out, "0x40c00000  sans");
+	HAS(out, "0x41800001  sync 1");
+	RUN(0, "plan", "timing", "-p", "1440", "0");
+	HAS(out, "timing reconstruction: physical 1440 -> 0: TimeToMux 112, direction");
+}
+
+TEST_F(cli, timing_table_export_and_use)
+{
+	char path[] = "/tmp/plan_cli_XXXXXX";
+	int fd = mkstemp(path);
+
+	ASSERT_LE(0, fd);
+	close(fd);
+	RUN(0, "plan", "timing", "--export", path);
+	RUN(0, "plan", "p2p", "0", "1286", "3", "--timing", path);
+	HAS(out, "timing table:reconstruction: TimeToMux -23");
+	HAS(out, "0x40a00086  delay 134");
+	unlink(path);
+	RUN(1, "plan", "p2p", "0", "1286", "3", "--timing", path);
+	HAS(err, "cannot open");
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,846 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ipuxcom plan ...: exchange plans from libipuxcom (ipuxcom_plan.h), printed
+ * as hex words with their disassembly, or as JSON. Pure computation: no
+ * device is opened.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ipuxcom_plan.h>
+
+#include "cli.h"
+#include "json.h"
+
+/* Positional arguments a command takes at most: SRC COUNT and every other tile. */
+#define PLAN_MAX_POS	(IPUXCOM_TILES + 2)
+
+/* Options shared by the plan commands. */
+struct plan_opts {
+	bool physical;
+	bool raw;
+	bool directions;
+	const char *timing;
+	const char *src_addr;
+	const char *dst_addr;
+	const char *offset;
+	const char *method;
+	const char *export_path;
+};
+
+/* A decimal u32, or hexadecimal with 0x; nothing else (no sign, no spaces). */
+static bool plan_parse_num(const char *s, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+	int base = 10;
+
+	if (!s || !*s)
+		return false;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!((*s >= '0' && *s <= '9') || (base == 16 && ((*s >= 'a' && *s <= 'f') ||
+							  (*s >= 'A' && *s <= 'F')))))
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno || *end || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+static int plan_lib_err(const struct cli_call *call, const struct ipuxcom_plan_error *e)
+{
+	cli_err(call->what, "%s", e->msg[0] ? e->msg : ipuxcom_plan_strerror(e->code));
+	return CLI_EXIT_ERR;
+}
+
+/* --timing FILE, or the default model. *owned is what to free. */
+static int plan_timing(const struct cli_call *call, const struct plan_opts *o,
+		       const struct ipuxcom_timing **tm, struct ipuxcom_timing **owned)
+{
+	struct ipuxcom_plan_error e;
+
+	*owned = NULL;
+	*tm = ipuxcom_timing_default();
+	if (!o->timing)
+		return 0;
+	if (ipuxcom_timing_load(o->timing, owned, &e))
+		return plan_lib_err(call, &e);
+	*tm = *owned;
+	return 0;
+}
+
+/* Tile ids from the command line: logical unless --physical. */
+static int plan_tiles(const struct cli_call *call, char **args, int n, const char *what,
+		      uint32_t *ids)
+{
+	for (int i = 0; i < n; i++)
+		if (!cli_parse_u32(args[i], &ids[i]))
+			return cli_usage_err(call, "invalid %s '%s'", what, args[i]);
+	return 0;
+}
+
+static const char *role_name(uint8_t role)
+{
+	switch (role) {
+	case IPUXCOM_ROLE_SEND: return "send";
+	case IPUXCOM_ROLE_RECV: return "recv";
+	case IPUXCOM_ROLE_IDLE: return "idle";
+	default: return "?";
+	}
+}
+
+/* json_kv_uint for a signed value (the writer has no signed numbers). */
+static void json_kv_int(struct json_writer *w, const char *key, int64_t v)
+{
+	if (v >= 0) {
+		json_kv_uint(w, key, (uint64_t)v);
+		return;
+	}
+	json_key(w, key);
+	fprintf(w->out, "%" PRId64, v);
+	w->key_done = false;	/* what json_value_prefix() does for a value */
+}
+
+static void row_json(struct json_writer *w, const struct ipuxcom_plan_row *row)
+{
+	struct ipuxcom_tile t;
+	char buf[96];
+
+	ipuxcom_tile_info(row->tile, 0, &t, NULL);
+	json_begin_object(w);
+	json_kv_string(w, "role", role_name(row->role));
+	json_kv_uint(w, "physical", t.physical);
+	json_kv_uint(w, "logical", t.logical);
+	json_kv_uint(w, "row", t.row);
+	json_kv_int(w, "event", row->event);
+	json_kv_uint(w, "nwords", row->nwords);
+	json_key(w, "patch");
+	if (row->patch >= 0)
+		json_uint(w, (uint64_t)row->patch);
+	else
+		json_null(w);
+	json_key(w, "addr");
+	if (row->addr >= 0)
+		json_uint(w, (uint64_t)row->addr);
+	else
+		json_null(w);
+	json_key(w, "words");
+	json_begin_array(w);
+	for (unsigned int i = 0; i < IPUXCOM_ROW_WORDS; i++) {
+		snprintf(buf, sizeof(buf), "0x%08" PRIx32, row->words[i]);
+		json_string(w, buf);
+	}
+	json_end_array(w);
+	json_key(w, "asm");
+	json_begin_array(w);
+	for (unsigned int i = 0; i < IPUXCOM_ROW_WORDS; i++) {
+		ipuxcom_plan_row_disasm(row, i, buf, sizeof(buf));
+		json_string(w, buf);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
+static void row_text(const struct ipuxcom_plan_row *row, const char *title)
+{
+	struct ipuxcom_tile t;
+	char buf[96];
+
+	ipuxcom_tile_info(row->tile, 0, &t, NULL);
+	printf("%s: physical %u (logical %u, row %u)", title, t.physical, t.logical, t.row);
+	if (row->role == IPUXCOM_ROLE_SEND)
+		printf(", first send at event %" PRId32 "\n", row->event);
+	else if (row->role == IPUXCOM_ROLE_RECV)
+		printf(", mux opens at event %" PRId32 "\n", row->event);
+	else
+		putchar('\n');
+	for (unsigned int i = 0; i < IPUXCOM_ROW_WORDS; i++) {
+		ipuxcom_plan_row_disasm(row, i, buf, sizeof(buf));
+		printf("  %u  0x%08" PRIx32 "  %s\n", i, row->words[i], buf);
+	}
+}
+
+static void rows_text(const struct ipuxcom_plan_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char title[32];
+
+		if (rows[i].role == IPUXCOM_ROLE_SEND)
+			snprintf(title, sizeof(title), "sender");
+		else
+			snprintf(title, sizeof(title), "receiver %zu", i - 1);
+		row_text(&rows[i], title);
+	}
+}
+
+static void rows_json(struct json_writer *w, const struct ipuxcom_plan_row *rows, size_t n)
+{
+	json_key(w, "rows");
+	json_begin_array(w);
+	for (size_t i = 0; i < n; i++)
+		row_json(w, &rows[i]);
+	json_end_array(w);
+}
+
+#define OPT_PHYSICAL(o) { "physical", 'p', NULL, "tile ids are physical (default: logical)", \
+			  &(o).physical, NULL }
+#define OPT_TIMING(o) { "timing", 't', "FILE", "measured timing table (default: the " \
+			"reconstruction)", NULL, &(o).timing }
+
+/* ---------------------------------------------------------------- p2p */
+
+static int p2p_run(struct cli_call *call, int argc, char **argv)
+{
+	struct plan_opts o = { 0 };
+	const struct cli_opt opts[] = { OPT_PHYSICAL(o), OPT_TIMING(o) };
+	const struct ipuxcom_timing *tm;
+	struct ipuxcom_timing *owned;
+	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_plan_error e;
+	uint32_t ids[3];
+	char *pos[3];
+	int npos, rc;
+
+	rc = cli_parse(call, argc, argv, opts, 2, true, pos, 3, &npos);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (npos != 3)
+		return cli_usage_err(call, "need SRC DST COUNT");
+	if ((rc = plan_tiles(call, pos, 2, "tile", ids)) ||
+	    (rc = cli_parse_u32(pos[2], &ids[2]) ? 0 :
+		  cli_usage_err(call, "invalid count '%s'", pos[2])))
+		return rc;
+	rc = plan_timing(call, &o, &tm, &owned);
+	if (rc)
+		return rc;
+	if (ipuxcom_plan_p2p(tm, ids[0], ids[1], ids[2], o.physical ? 0 : IPUXCOM_PLAN_LOGICAL,
+			     &p, &e)) {
+		ipuxcom_timing_free(owned);
+		return plan_lib_err(call, &e);
+	}
+	ipuxcom_timing_free(owned);
+	if (call->json) {
+		struct json_writer w;
+
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_kv_string(&w, "kind", "p2p");
+		json_kv_string(&w, "timing_model", p.timing_model);
+		json_kv_uint(&w, "count", p.count);
+		json_kv_int(&w, "time_to_mux", p.time_to_mux);
+		json_kv_uint(&w, "direction", p.direction);
+		json_key(&w, "sync_boundary");
+		json_bool(&w, p.sync_boundary);
+		json_key(&w, "rows");
+		json_begin_array(&w);
+		row_json(&w, &p.send);
+		row_json(&w, &p.recv);
+		json_end_array(&w);
+		json_end_object(&w);
+		return CLI_EXIT_OK;
+	}
+	printf("p2p: %u words, timing %s: TimeToMux %" PRId32 ", direction %u%s\n", p.count,
+	       p.timing_model, p.time_to_mux, p.direction,
+	       p.sync_boundary ? " (sync boundary: leading delay omitted)" : "");
+	row_text(&p.send, "sender");
+	row_text(&p.recv, "receiver");
+	return CLI_EXIT_OK;
+}
+
+/* ----------------------------------------------------- multicast, fanout */
+
+/* SRC COUNT DST... and the address options into @req (ids into @ids). */
+static int fanout_args(struct cli_call *call, const struct plan_opts *o, char **pos, int npos,
+		       struct ipuxcom_fanout_req *req, uint32_t *ids, uint32_t *dst)
+{
+	uint32_t n;
+	int rc;
+
+	if (npos < 3)
+		return cli_usage_err(call, "need SRC COUNT DST...");
+	if ((rc = plan_tiles(call, pos, 1, "tile", &req->sender)))
+		return rc;
+	if (!cli_parse_u32(pos[1], &req->count))
+		return cli_usage_err(call, "invalid count '%s'", pos[1]);
+	n = (uint32_t)(npos - 2);
+	if ((rc = plan_tiles(call, pos + 2, (int)n, "tile", ids)))
+		return rc;
+	req->nrecv = n;
+	req->receivers = ids;
+	req->flags = o->physical ? 0 : IPUXCOM_PLAN_LOGICAL;
+	req->src_addr = IPUXCOM_MCAST_DST_BASE;
+	if (o->src_addr && !plan_parse_num(o->src_addr, &req->src_addr))
+		return cli_usage_err(call, "invalid --src-addr '%s'", o->src_addr);
+	if (o->offset && !plan_parse_num(o->offset, &req->schedule_offset))
+		return cli_usage_err(call, "invalid --offset '%s'", o->offset);
+	for (uint32_t i = 0; i < n; i++)
+		dst[i] = IPUXCOM_MCAST_DST_BASE;
+	if (o->dst_addr) {
+		char *copy = strdup(o->dst_addr), *save = NULL, *tok;
+		uint32_t k = 0;
+
+		if (!copy) {
+			cli_err(call->what, "out of memory");
+			return CLI_EXIT_ERR;
+		}
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (k >= n) {
+				free(copy);
+				return cli_usage_err(call, "--dst-addr has more than %u addresses", n);
+			}
+			if (!plan_parse_num(tok, &dst[k])) {
+				rc = cli_usage_err(call, "invalid --dst-addr address '%.32s'", tok);
+				free(copy);
+				return rc;
+			}
+			k++;
+		}
+		free(copy);
+		if (k == 1)
+			for (uint32_t i = 1; i < n; i++)
+				dst[i] = dst[0];
+		else if (k != n)
+			return cli_usage_err(call, "--dst-addr has %u addresses for %u receivers "
+					     "(give one, or one per receiver)", k, n);
+	}
+	req->dst_addr = dst;
+	return 0;
+}
+
+struct fanout_buf {
+	uint32_t ids[IPUXCOM_TILES];
+	uint32_t dst[IPUXCOM_TILES];
+	struct ipuxcom_plan_row rows[IPUXCOM_TILES + 1];
+	struct ipuxcom_relay_step steps[IPUXCOM_TILES];
+};
+
+static void mcast_info_out(struct json_writer *w, const struct ipuxcom_multicast_info *mi)
+{
+	if (w) {
+		json_kv_string(w, "timing_model", mi->timing_model);
+		json_kv_int(w, "min_time_to_mux", mi->min_t);
+		json_kv_int(w, "max_time_to_mux", mi->max_t);
+		json_kv_uint(w, "start", mi->start);
+		json_kv_int(w, "send_delay", mi->send_delay);
+		json_kv_uint(w, "max_recv_time", mi->max_recv_time);
+		return;
+	}
+	printf("timing %s: TimeToMux %" PRId32 "..%" PRId32 ", start %u, send delay %" PRId32
+	       "%s, last receive cycle %u\n", mi->timing_model, mi->min_t, mi->max_t, mi->start,
+	       mi->send_delay, mi->send_delay < 0 ? " (omitted)" : "", mi->max_recv_time);
+}
+
+#define OPTS_ADDR(o)								\
+	{ "src-addr", 0, "ADDR", "source byte address in the sender's SRAM "	\
+	  "(default 0x50000)", NULL, &(o).src_addr },				\
+	{ "dst-addr", 0, "ADDR[,ADDR...]", "destination byte address(es) "	\
+	  "(default 0x50000)", NULL, &(o).dst_addr },				\
+	{ "offset", 0, "N", "multicast schedule offset in events", NULL, &(o).offset }
+
+static int multicast_run(struct cli_call *call, int argc, char **argv)
+{
+	struct plan_opts o = { 0 };
+	struct ipuxcom_fanout_req req = { 0 };
+	struct ipuxcom_multicast_info mi;
+	struct ipuxcom_plan_error e;
+	const struct ipuxcom_timing *tm;
+	struct ipuxcom_timing *owned;
+	struct fanout_buf *b;
+	const struct cli_opt opts[] = { OPT_PHYSICAL(o), OPT_TIMING(o), OPTS_ADDR(o) };
+	char *pos[PLAN_MAX_POS];
+	int npos, rc;
+
+	rc = cli_parse(call, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), true, pos,
+		       PLAN_MAX_POS, &npos);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		cli_err(call->what, "out of memory");
+		return CLI_EXIT_ERR;
+	}
+	rc = fanout_args(call, &o, pos, npos, &req, b->ids, b->dst);
+	if (!rc)
+		rc = plan_timing(call, &o, &tm, &owned);
+	if (rc) {
+		free(b);
+		return rc;
+	}
+	if (ipuxcom_plan_multicast(tm, &req, b->rows, req.nrecv + 1, &mi, &e)) {
+		rc = plan_lib_err(call, &e);
+	} else if (call->json) {
+		struct json_writer w;
+
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_kv_string(&w, "kind", "multicast");
+		json_kv_uint(&w, "count", req.count);
+		mcast_info_out(&w, &mi);
+		rows_json(&w, b->rows, req.nrecv + 1);
+		json_end_object(&w);
+	} else {
+		printf("multicast: %u words to %u receivers\n", req.count, req.nrecv);
+		mcast_info_out(NULL, &mi);
+		rows_text(b->rows, req.nrecv + 1);
+	}
+	ipuxcom_timing_free(owned);
+	free(b);
+	return rc;
+}
+
+static uint32_t method_bits(const char *m)
+{
+	if (!m || !strcmp(m, "auto"))
+		return IPUXCOM_FANOUT_ALL;
+	if (!strcmp(m, "multicast"))
+		return IPUXCOM_FANOUT_MULTICAST;
+	if (!strcmp(m, "serialized"))
+		return IPUXCOM_FANOUT_SERIALIZED;
+	if (!strcmp(m, "relay"))
+		return IPUXCOM_FANOUT_RELAY;
+	return 0;
+}
+
+static void dispatch_out(struct json_writer *w, const struct ipuxcom_dispatch *d)
+{
+	if (!w) {
+		for (int i = 0; i < 3; i++)
+			printf("  %-10s %s\n", ipuxcom_fanout_method_name(d->cand[i].method),
+			       d->cand[i].why);
+		if (d->chosen)
+			printf("chosen: %s\n", d->reason);
+		return;
+	}
+	json_key(w, "candidates");
+	json_begin_array(w);
+	for (int i = 0; i < 3; i++) {
+		const struct ipuxcom_fanout_cost *c = &d->cand[i];
+
+		json_begin_object(w);
+		json_kv_string(w, "method", ipuxcom_fanout_method_name(c->method));
+		json_key(w, "feasible");
+		json_bool(w, !c->reject);
+		if (!c->reject) {
+			json_kv_uint(w, "launches", c->launches);
+			json_kv_uint(w, "copies", c->copies);
+			json_kv_uint(w, "cycles", c->cycles);
+			json_kv_uint(w, "total", c->total);
+		}
+		json_kv_string(w, "why", c->why);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_key(w, "chosen");
+	if (d->chosen)
+		json_string(w, ipuxcom_fanout_method_name(d->chosen));
+	else
+		json_null(w);
+	json_kv_string(w, "reason", d->reason);
+}
+
+static int fanout_run(struct cli_call *call, int argc, char **argv)
+{
+	struct plan_opts o = { 0 };
+	struct ipuxcom_fanout_req req = { 0 };
+	struct ipuxcom_plan_error e;
+	struct ipuxcom_dispatch d;
+	const struct ipuxcom_timing *tm;
+	struct ipuxcom_timing *owned;
+	struct json_writer w;
+	struct fanout_buf *b;
+	const struct cli_opt opts[] = {
+		OPT_PHYSICAL(o), OPT_TIMING(o), OPTS_ADDR(o),
+		{ "method", 'm', "METHOD", "auto (default), multicast, serialized or relay",
+		  NULL, &o.method },
+	};
+	char *pos[PLAN_MAX_POS];
+	size_t nrows = 0;
+	uint32_t methods, rounds = 0;
+	int npos, rc;
+
+	rc = cli_parse(call, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), true, pos,
+		       PLAN_MAX_POS, &npos);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	methods = method_bits(o.method);
+	if (!methods)
+		return cli_usage_err(call, "invalid --method '%s' (auto, multicast, serialized "
+				     "or relay)", o.method);
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		cli_err(call->what, "out of memory");
+		return CLI_EXIT_ERR;
+	}
+	rc = fanout_args(call, &o, pos, npos, &req, b->ids, b->dst);
+	if (!rc)
+		rc = plan_timing(call, &o, &tm, &owned);
+	if (rc) {
+		free(b);
+		return rc;
+	}
+	if (ipuxcom_plan_dispatch(tm, &req, methods, &d, &e)) {
+		if (e.code == IPUXCOM_PLAN_E_INFEASIBLE && !call->json)
+			dispatch_out(NULL, &d);
+		rc = plan_lib_err(call, &e);
+		goto out;
+	}
+	switch (d.chosen) {
+	case IPUXCOM_FANOUT_MULTICAST:
+		rc = ipuxcom_plan_multicast(tm, &req, b->rows, req.nrecv + 1, NULL, &e);
+		nrows = req.nrecv + 1;
+		break;
+	case IPUXCOM_FANOUT_SERIALIZED:
+		rc = ipuxcom_plan_serialized(tm, &req, b->rows, req.nrecv + 1, NULL, &e);
+		nrows = req.nrecv + 1;
+		break;
+	default:
+		rc = ipuxcom_plan_relay(&req, b->steps, req.nrecv, &rounds, &e);
+		break;
+	}
+	if (rc) {
+		rc = plan_lib_err(call, &e);
+		goto out;
+	}
+	if (call->json) {
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_kv_string(&w, "kind", "fanout");
+		json_kv_string(&w, "timing_model", ipuxcom_timing_name(tm));
+		json_kv_uint(&w, "count", req.count);
+		dispatch_out(&w, &d);
+		if (nrows) {
+			rows_json(&w, b->rows, nrows);
+		} else {
+			json_kv_uint(&w, "rounds", rounds);
+			json_key(&w, "steps");
+			json_begin_array(&w);
+			for (uint32_t i = 0; i < req.nrecv; i++) {
+				json_begin_object(&w);
+				json_kv_uint(&w, "round", b->steps[i].round);
+				json_kv_uint(&w, "sender", b->steps[i].sender);
+				json_kv_uint(&w, "receiver", b->steps[i].receiver);
+				json_end_object(&w);
+			}
+			json_end_array(&w);
+		}
+		json_end_object(&w);
+	} else {
+		printf("fanout: %u words to %u receivers, timing %s\n", req.count, req.nrecv,
+		       ipuxcom_timing_name(tm));
+		dispatch_out(NULL, &d);
+		if (nrows) {
+			rows_text(b->rows, nrows);
+		} else {
+			printf("relay tree: %u rounds; each step is "
+			       "'" CLI_PROG " plan p2p SENDER RECEIVER %u --physical'\n", rounds,
+			       req.count);
+			for (uint32_t i = 0; i < req.nrecv; i++)
+				printf("  round %u: physical %u -> physical %u\n", b->steps[i].round,
+				       b->steps[i].sender, b->steps[i].receiver);
+		}
+	}
+	rc = CLI_EXIT_OK;
+out:
+	ipuxcom_timing_free(owned);
+	free(b);
+	return rc;
+}
+
+/* -------------------------------------------------------------- decode */
+
+static int decode_run(struct cli_call *call, int argc, char **argv)
+{
+	char *pos[256];
+	uint32_t words[256];
+	struct json_writer w;
+	char buf[64];
+	int npos, rc;
+
+	rc = cli_parse(call, argc, argv, NULL, 0, true, pos, 256, &npos);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (!npos)
+		return cli_usage_err(call, "need WORD...");
+	for (int i = 0; i < npos; i++)
+		if (!plan_parse_num(pos[i], &words[i]))
+			return cli_usage_err(call, "invalid word '%s' (0x-prefixed hex or decimal)",
+					     pos[i]);
+	if (call->json) {
+		json_init(&w, stdout);
+		json_begin_array(&w);
+	}
+	for (int i = 0; i < npos; i++) {
+		struct ipuxcom_insn in;
+
+		ipuxcom_decode(words[i], &in);
+		ipuxcom_disasm(words[i], buf, sizeof(buf));
+		if (!call->json) {
+			printf("0x%08" PRIx32 "  %s\n", words[i], buf);
+			continue;
+		}
+		json_begin_object(&w);
+		snprintf(buf + 32, 16, "0x%08" PRIx32, words[i]);
+		json_kv_string(&w, "word", buf + 32);
+		json_kv_string(&w, "op", ipuxcom_op_name(in.op));
+		ipuxcom_disasm(words[i], buf, sizeof(buf));
+		json_kv_string(&w, "asm", buf);
+		if (in.op != IPUXCOM_OP_WORD && in.op != IPUXCOM_OP_FIXED) {
+			json_kv_uint(&w, "a", in.a);
+			json_kv_uint(&w, "b", in.b);
+			json_kv_uint(&w, "c", in.c);
+		}
+		json_end_object(&w);
+	}
+	if (call->json)
+		json_end_array(&w);
+	return CLI_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- tile */
+
+static int tile_run(struct cli_call *call, int argc, char **argv)
+{
+	struct plan_opts o = { 0 };
+	const struct cli_opt opts[] = { OPT_PHYSICAL(o) };
+	struct ipuxcom_tile t[16];
+	struct ipuxcom_plan_error e;
+	struct json_writer w;
+	char *pos[16];
+	uint32_t id;
+	int npos, rc;
+
+	rc = cli_parse(call, argc, argv, opts, 1, true, pos, 16, &npos);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (!npos)
+		return cli_usage_err(call, "need ID...");
+	for (int i = 0; i < npos; i++) {
+		if (!cli_parse_u32(pos[i], &id))
+			return cli_usage_err(call, "invalid tile '%s'", pos[i]);
+		if (ipuxcom_tile_info(id, o.physical ? 0 : IPUXCOM_PLAN_LOGICAL, &t[i], &e))
+			return plan_lib_err(call, &e);
+	}
+	if (call->json) {
+		json_init(&w, stdout);
+		json_begin_array(&w);
+	}
+	for (int i = 0; i < npos; i++) {
+		if (!call->json) {
+			printf("logical %u physical %u row %u column %u pair physical %u "
+			       "(logical %u)\n", t[i].logical, t[i].physical, t[i].row, t[i].column,
+			       t[i].pair_physical, t[i].pair_logical);
+			continue;
+		}
+		json_begin_object(&w);
+		json_kv_uint(&w, "logical", t[i].logical);
+		json_kv_uint(&w, "physical", t[i].physical);
+		json_kv_uint(&w, "row", t[i].row);
+		json_kv_uint(&w, "column", t[i].column);
+		json_kv_uint(&w, "pair_physical", t[i].pair_physical);
+		json_kv_uint(&w, "pair_logical", t[i].pair_logical);
+		json_end_object(&w);
+	}
+	if (call->json)
+		json_end_array(&w);
+	return CLI_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- idle */
+
+static int idle_run(struct cli_call *call, int argc, char **argv)
+{
+	struct plan_opts o = { 0 };
+	const struct cli_opt opts[] = {
+		OPT_PHYSICAL(o),
+		{ "raw", 0, NULL, "only the two nonparticipation words, no br $m10", &o.raw, NULL },
+	};
+	struct ipuxcom_plan_row row;
+	struct ipuxcom_plan_error e;
+	uint32_t id;
+	char *pos[1];
+	int npos, rc;
+
+	rc = cli_parse(call, argc, argv, opts, 2, true, pos, 1, &npos);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (npos != 1)
+		return cli_usage_err(call, "need TILE");
+	if (!cli_parse_u32(pos[0], &id))
+		return cli_usage_err(call, "invalid tile '%s'", pos[0]);
+	if (ipuxcom_plan_idle(id, (o.physical ? 0 : IPUXCOM_PLAN_LOGICAL) |
+			      (o.raw ? IPUXCOM_IDLE_RAW : 0), &row, &e))
+		return plan_lib_err(call, &e);
+	if (call->json) {
+		struct json_writer w;
+
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_kv_string(&w, "kind", "idle");
+		rows_json(&w, &row, 1);
+		json_end_object(&w);
+	} else {
+		row_text(&row, "idle");
+	}
+	return CLI_EXIT_OK;
+}
+
+/* -------------------------------------------------------------- timing */
+
+static int timing_run(struct cli_call *call, int argc, char **argv)
+{
+	struct plan_opts o = { 0 };
+	const struct cli_opt opts[] = {
+		OPT_PHYSICAL(o), OPT_TIMING(o),
+		{ "export", 'o', "FILE", "write the model as a timing table file", NULL,
+		  &o.export_path },
+	};
+	const struct ipuxcom_timing *tm;
+	struct ipuxcom_timing *owned;
+	struct ipuxcom_plan_error e;
+	uint32_t ids[2], s, d;
+	unsigned int dir;
+	char *pos[2];
+	int npos, rc, t;
+
+	rc = cli_parse(call, argc, argv, opts, 3, true, pos, 2, &npos);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (npos != 2 && !(npos == 0 && o.export_path))
+		return cli_usage_err(call, "need SRC DST (or --export FILE)");
+	if ((rc = plan_tiles(call, pos, npos, "tile", ids)))
+		return rc;
+	rc = plan_timing(call, &o, &tm, &owned);
+	if (rc)
+		return rc;
+	if (o.export_path) {
+		if (ipuxcom_timing_save(tm, o.export_path, 0, &e)) {
+			ipuxcom_timing_free(owned);
+			return plan_lib_err(call, &e);
+		}
+		if (!npos) {
+			ipuxcom_timing_free(owned);
+			return CLI_EXIT_OK;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		struct ipuxcom_tile ti;
+
+		if (ipuxcom_tile_info(ids[i], o.physical ? 0 : IPUXCOM_PLAN_LOGICAL, &ti, &e)) {
+			ipuxcom_timing_free(owned);
+			return plan_lib_err(call, &e);
+		}
+		ids[i] = ti.physical;
+	}
+	s = ids[0];
+	d = ids[1];
+	rc = ipuxcom_time_to_mux(tm, s, d, &t, &e);
+	if (!rc)
+		rc = ipuxcom_route_direction(tm, s, d, &dir, &e);
+	if (rc) {
+		ipuxcom_timing_free(owned);
+		return plan_lib_err(call, &e);
+	}
+	if (call->json) {
+		struct json_writer w;
+
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_kv_string(&w, "timing_model", ipuxcom_timing_name(tm));
+		json_kv_uint(&w, "src_physical", s);
+		json_kv_uint(&w, "dst_physical", d);
+		json_kv_int(&w, "time_to_mux", t);
+		json_kv_uint(&w, "direction", dir);
+		json_end_object(&w);
+	} else {
+		printf("timing %s: physical %u -> %u: TimeToMux %d, direction %u\n",
+		       ipuxcom_timing_name(tm), s, d, t, dir);
+	}
+	ipuxcom_timing_free(owned);
+	return CLI_EXIT_OK;
+}
+
+static const struct cli_cmd plan_cmds[] = {
+	{
+		.name = "p2p",
+		.args = "SRC DST COUNT [OPTIONS]",
+		.summary = "point-to-point plan: sender and receiver rows",
+		.description =
+			"Plan COUNT words (1..4148) from tile SRC to tile DST (logical ids unless\n"
+			"--physical) and print both nine-word rows as hex with disassembly.",
+		.run = p2p_run,
+	},
+	{
+		.name = "multicast",
+		.args = "SRC COUNT DST... [OPTIONS]",
+		.summary = "one mode-3 stream to many receivers",
+		.description =
+			"Plan a proper multicast of COUNT words from SRC to every DST. Addresses are\n"
+			"absolute tile SRAM byte addresses (default 0x50000, placeholders that the\n"
+			"vertices patch at run time); destinations must lie in 0x50000-0x5ffff,\n"
+			"0x70000-0x7ffff or 0xd0000-0xdffff (inferred, see docs/exchange-plans.md).",
+		.run = multicast_run,
+	},
+	{
+		.name = "fanout",
+		.args = "SRC COUNT DST... [OPTIONS]",
+		.summary = "choose multicast, serialized fan-out or relay tree by cost",
+		.description =
+			"Cost every allowed fan-out method (multicast: 1 launch, 156 + COUNT cycles;\n"
+			"serialized and relay: modelled), print the candidates, the choice and why,\n"
+			"then the chosen plan (rows, or relay steps).",
+		.run = fanout_run,
+	},
+	{
+		.name = "decode",
+		.args = "WORD... [-j]",
+		.summary = "disassemble instruction words",
+		.description =
+			"Disassemble each WORD (0x-prefixed hex or decimal). Words this library does\n"
+			"not know print as '.word 0x...'.",
+		.run = decode_run,
+	},
+	{
+		.name = "tile",
+		.args = "ID... [OPTIONS]",
+		.summary = "logical/physical ids, row, column, XOR-2 pair",
+		.description =
+			"Describe each tile ID (logical unless --physical): both ids, physical row\n"
+			"and column, and its XOR-2 partner (the other lane of the logical pair).",
+		.run = tile_run,
+	},
+	{
+		.name = "idle",
+		.args = "TILE [OPTIONS]",
+		.summary = "non-participation row for an inactive tile",
+		.description =
+			"The row an inactive tile runs in an exchange pass: sans, sync 1 (the\n"
+			"notes' two raw words), then br $m10 unless --raw.",
+		.run = idle_run,
+	},
+	{
+		.name = "timing",
+		.args = "[SRC DST] [OPTIONS]",
+		.summary = "TimeToMux and direction of a pair; export a timing table",
+		.description =
+			"Print TimeToMux(SRC, DST) and the send direction under the timing model\n"
+			"(the FACTS.md reconstruction, or --timing FILE). --export FILE writes the\n"
+			"model as a timing table file (format: docs/exchange-plans.md); SRC DST\n"
+			"may then be omitted.",
+		.run = timing_run,
+	},
+};
+
+const struct cli_object cli_obj_plan = {
+	.name = "plan",
+	.summary = "exchange plans: p2p, multicast, fan-out, decode (no device needed)",
+	.cmds = plan_cmds,
+	.ncmds = sizeof(plan_cmds) / sizeof(plan_cmds[0]),
+	.default_cmd = NULL,
+};

@@ -54,11 +54,11 @@ LIB_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIB_PIC_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/pic/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
-.PHONY: bench all help lib tools modules tests host-tests device-tests initramfs \
+.PHONY: examples bench bench-vm fuzz check-fuzz all help lib tools modules tests host-tests device-tests initramfs \
 	check check-host check-vm demo deps sparse checkpatch lint clean \
 	kver-check
 
-all: lib tools modules
+all: lib tools modules examples
 
 help:
 	@echo "targets:"
@@ -68,7 +68,10 @@ help:
 	@echo "  check        deps + build + every test (host, host under ASan+UBSan, VM)"
 	@echo "  check-host   host tests only;  check-vm: device tests in the VM only"
 	@echo "  lint         make C=1 W=1 modules (sparse) + checkpatch --strict"
-	@echo "  bench        build and run the benchmarks (bench/*.c)"
+	@echo "  bench        build and run the benchmarks (bench/*.c) on the host"
+	@echo "  bench-vm     run the device benchmarks (full load, TDI) in the test VM"
+	@echo "  fuzz         run each libFuzzer target (fuzz/*_fuzz.c) for FUZZ_SECONDS (60)"
+	@echo "  check-fuzz   the same briefly (FUZZ_CHECK_SECONDS, 4), as TAP; part of check"
 	@echo "variables: KVER=$(KVER) KDIR=$(KDIR)"
 
 deps:
@@ -125,7 +128,7 @@ sparse: kver-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 W=1 modules
 
 CHECKPATCH := $(B)/checkpatch/checkpatch.pl
-KERNEL_SRCS = $(wildcard kmod/*.[ch] kmod/sim/*.[ch] sim/*.[ch]) uapi/linux/ipuxcom.h
+KERNEL_SRCS = $(wildcard kmod/*.[ch] kmod/sim/*.[ch] kmod/hw/*.[ch] sim/*.[ch]) uapi/linux/ipuxcom.h
 
 $(CHECKPATCH):
 	scripts/extract-kernel-files.sh $(B)/checkpatch scripts/checkpatch.pl \
@@ -195,13 +198,78 @@ $(B)/bench/%: bench/%.c $(LIB_HDRS) $(B)/libipuxcom.a
 bench: $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 
+# ---------------------------------------------------------------- fuzzing
+# libFuzzer targets (clang) for the IPUIMG1, IPUCFG1, .ipuhsp and tile-ELF
+# readers: fuzz/NAME_fuzz.c, built with the library sources they exercise
+# under -fsanitize=fuzzer,address,undefined. The seed corpus is generated
+# (fuzz/gen_seeds.c, fuzz/seed_tile.S) so the tree holds no binaries.
+# Each target runs through fuzz/fuzz-tap.sh, which reports it as TAP, under
+# selftests/run-host-tests.sh: `make fuzz` for FUZZ_SECONDS each,
+# `make check-fuzz` (part of `make check`) for FUZZ_CHECK_SECONDS each.
+CLANG ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_CHECK_SECONDS ?= 4
+FUZZ_NAMES := $(patsubst fuzz/%_fuzz.c,%,$(wildcard fuzz/*_fuzz.c))
+FUZZ_LIB_SRCS := $(wildcard libuser/src/image*.c) libuser/src/crc32.c libuser/src/frames.c \
+	libuser/src/ipucfg.c libuser/src/hsp_manifest.c
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Iuapi -Ilibuser/include \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_BINS := $(patsubst %,$(B)/fuzz/%_fuzz,$(FUZZ_NAMES))
+FUZZ_RUNNERS := $(addprefix $(B)/fuzz/run/,$(FUZZ_NAMES))
+
+$(B)/fuzz/%_fuzz: fuzz/%_fuzz.c $(FUZZ_LIB_SRCS) $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS) $(DEP_LIBS)
+
+$(B)/fuzz/gen_seeds: fuzz/gen_seeds.c $(FUZZ_LIB_SRCS) $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS) $(DEP_LIBS)
+
+$(B)/fuzz/seeds/.done: $(B)/fuzz/gen_seeds fuzz/seed_tile.S fuzz/seed_tile.ld
+	rm -rf $(@D) && mkdir -p $(@D)/elf
+	$(B)/fuzz/gen_seeds $(@D)
+	$(CC) -c fuzz/seed_tile.S -o $(@D)/elf/tile.o
+	ld -nostdlib -static -T fuzz/seed_tile.ld -o $(@D)/elf/t.elf $(@D)/elf/tile.o
+	rm $(@D)/elf/tile.o
+	touch $@
+
+# One argument-free runner per target, for selftests/run-host-tests.sh.
+$(B)/fuzz/run/%: $(B)/fuzz/%_fuzz $(B)/fuzz/seeds/.done fuzz/fuzz-tap.sh
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec %s %s %s %s\n' $(CURDIR)/fuzz/fuzz-tap.sh $(CURDIR)/$< \
+		$(CURDIR)/$(B)/fuzz/seeds/$* $(CURDIR)/fuzz/$*.dict > $@
+	chmod +x $@
+
+fuzz: $(FUZZ_BINS) $(FUZZ_RUNNERS)
+	@mkdir -p $(B)/results
+	FUZZ_SECONDS=$(FUZZ_SECONDS) TEST_TIMEOUT=$$(($(FUZZ_SECONDS) + 120)) \
+		selftests/run-host-tests.sh $(B)/results/fuzz-long.tap $(FUZZ_RUNNERS)
+
+check-fuzz: $(FUZZ_BINS) $(FUZZ_RUNNERS)
+	@mkdir -p $(B)/results
+	FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS) TEST_TIMEOUT=$$(($(FUZZ_CHECK_SECONDS) + 60)) \
+		selftests/run-host-tests.sh $(B)/results/fuzz.tap $(FUZZ_RUNNERS)
+
+# ---------------------------------------------------------------- examples
+# examples/NAME.c: programs that show the library in use; the VM's demo
+# runs load_demo.
+EXAMPLE_BINS := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
+
+$(B)/examples/%: examples/%.c $(LIB_HDRS) $(B)/libipuxcom.a
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -o $@ $< $(B)/libipuxcom.a $(DEP_LIBS)
+
+examples: $(EXAMPLE_BINS)
+
 # ---------------------------------------------------------------- test VM
-VM_INPUTS := modules $(B)/ipuxcom $(DEVICE_TEST_BINS)
+# Benchmarks that need the device run in the VM (make bench-vm).
+VM_BENCH_BINS := $(B)/bench/load_bench
+VM_INPUTS := modules $(B)/ipuxcom $(EXAMPLE_BINS) $(DEVICE_TEST_BINS) $(VM_BENCH_BINS)
 
 initramfs: kver-check $(VM_INPUTS)
 	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(B)/vm/initramfs.cpio.gz \
-		--modules "ipuxcom.ko ipuxcom_sim.ko" --tool $(B)/ipuxcom \
-		--tests "$(DEVICE_TEST_BINS)"
+		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko" --tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
+		--tests "$(DEVICE_TEST_BINS)" --bench "$(VM_BENCH_BINS)"
 
 check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom
 	@mkdir -p $(B)/results
@@ -216,9 +284,15 @@ check: deps
 	$(MAKE) all tests
 	@rc=0; \
 	$(MAKE) check-host || rc=1; \
+	$(MAKE) check-fuzz || rc=1; \
 	$(MAKE) check-vm || rc=1; \
-	selftests/tap-summary.sh $(B)/results/host.tap $(B)/results/vm/tests.tap || rc=1; \
+	selftests/tap-summary.sh $(B)/results/host.tap $(B)/results/fuzz.tap \
+		$(B)/results/vm/tests.tap || rc=1; \
 	exit $$rc
+
+bench-vm: initramfs
+	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
+		--mode bench --timeout 900 --out $(B)/results/bench
 
 demo: deps
 	$(MAKE) all initramfs

@@ -1,4 +1,4 @@
-registry.o: /work/main/kmod/registry.c \
+registry.o: /tmp/wt/kmod/registry.c \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/compiler-version.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/kconfig.h \
  include/generated/autoconf.h \
@@ -436,5 +436,5 @@ registry.o: /work/main/kmod/registry.c \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/percpu-refcount.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/kasan.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/kasan-enabled.h \
- /work/main/kmod/ipuxcom_internal.h /work/main/uapi/linux/ipuxcom.h \
- /work/main/kmod/ipuxcom_backend.h
+ /tmp/wt/kmod/ipuxcom_internal.h /tmp/wt/uapi/linux/ipuxcom.h \
+ /tmp/wt/kmod/ipuxcom_backend.h

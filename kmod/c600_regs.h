@@ -26,6 +26,10 @@
 #define C600_HSP_GS2			0x3030
 #define C600_HSP_MARK			GENMASK(15, 0)
 
+/* Exchange window: logical tile, HEXOPT bit 11 [S "Experimental Tile SRAM Writes"]. */
+#define C600_EXCHWINDOWBASER		0x3044
+#define C600_EXCHWINDOW_HEXOPT		BIT(11)
+
 /* XB.DCXCR instances [RE]: 0-7 primary, 8-15 secondary interface. */
 #define C600_DCXCR_PRIMARY		0x5404
 #define C600_DCXCR_SECONDARY		0x1b804
@@ -56,6 +60,7 @@
 #define C600_DESC_AREA			0x1000
 #define C600_DESC_ENTRY			8
 #define C600_FRAME_SIZE			1024
+#define C600_FRAME_PAYLOAD		992
 #define C600_FRAME_TRAILER		16
 #define C600_FRAME_FINAL_FLAGS		0x08000000u	/* byte 11 = 8 */
 #define C600_MIN_FRAMES			2	/* one-frame apps are not acknowledged [RE] */

@@ -23,8 +23,8 @@ static int cfg_read_chunk(struct ipuxcom_cfg_record *dst, u64 uptr, u32 first, u
 int ipuxcom_cmd_cfg_apply(struct ipuxcom_device *dev, void *arg)
 {
 	struct ipuxcom_ioc_cfg_apply *ca = arg;
-	struct ipuxcom_cfg_record *rec;
-	u32 i, j, n;
+	struct ipuxcom_cfg_record *rec, first = {};
+	u32 i, j, n, undocumented = 0;
 	int ret;
 
 	ca->applied = 0;
@@ -51,8 +51,17 @@ int ipuxcom_cmd_cfg_apply(struct ipuxcom_device *dev, void *arg)
 				ret = -EINVAL;
 				goto out;
 			}
+			if (!ipuxcom_reg_documented(dev, rec[j].offset) && !undocumented++)
+				first = rec[j];
 		}
 	}
+	/*
+	 * Logged before the first write. (A caller that changes the records
+	 * between the passes, which needs CAP_SYS_RAWIO, only makes its own
+	 * log line wrong.)
+	 */
+	if (undocumented)
+		ipuxcom_audit_raw_write(dev, "CFG_APPLY", undocumented, first.offset, first.value);
 	/* Pass 2: write in order. Userspace could change the array between
 	 * the passes, so offsets are checked again (cheaply) as we go.
 	 */

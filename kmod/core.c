@@ -22,6 +22,7 @@
 
 #include "ipuxcom_abi_layout.h"
 #include "ipuxcom_internal.h"
+#include "c600_regs.h"
 
 /* Config BAR of a C600: mmap(/dev/ipuN, 0, 0x80000) [RE], FACTS.md. */
 #define IPUXCOM_MAX_CONFIG_BAR	0x80000
@@ -58,6 +59,8 @@ union ipuxcom_ioc_any {
 	struct ipuxcom_ioc_tdi_regs tdi_regs;
 	struct ipuxcom_ioc_tdi_exec tdi_exec;
 	struct ipuxcom_ioc_tdi_sram tdi_sram;
+	struct ipuxcom_ioc_hostx_setup hostx_setup;
+	struct ipuxcom_ioc_hostx_call hostx_call;
 };
 
 /* What a command needs before its handler runs (ipuxcom_ioctl_op.needs). */
@@ -76,6 +79,7 @@ struct ipuxcom_ioctl_op {
 	u32 min_size;
 	u32 valid_flags;
 	u32 needs;
+	u64 cap;	/* IPUXCOM_CAP_* the device must have; 0: none */
 	int (*file_handler)(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg);
 	int (*dev_handler)(struct ipuxcom_device *dev, void *arg);
 };
@@ -86,11 +90,12 @@ static struct ipuxcom_device *ipuxcom_file_dev(struct ipuxcom_file *f)
 	return smp_load_acquire(&f->dev);
 }
 
-static u64 ipuxcom_capabilities(void)
+u64 ipuxcom_module_capabilities(void)
 {
 	return IPUXCOM_CAP_ATTACH | IPUXCOM_CAP_REG | IPUXCOM_CAP_RESET |
 	       IPUXCOM_CAP_NETLINK | IPUXCOM_CAP_CFG | IPUXCOM_CAP_AUTOLOAD |
-	       IPUXCOM_CAP_LOADER | IPUXCOM_CAP_HSP | IPUXCOM_CAP_TDI;
+	       IPUXCOM_CAP_LOADER | IPUXCOM_CAP_HSP | IPUXCOM_CAP_TDI |
+	       IPUXCOM_CAP_HOSTX;
 }
 
 static int ipuxcom_ioc_info(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
@@ -100,7 +105,7 @@ static int ipuxcom_ioc_info(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
 	/* Every member after flags is an output: overwrite all of them. */
 	info->uapi_version = IPUXCOM_UAPI_VERSION;
 	info->device_count = ipuxcom_device_count();
-	info->capabilities = ipuxcom_capabilities();
+	info->capabilities = ipuxcom_module_capabilities();
 	info->max_config_bar = IPUXCOM_MAX_CONFIG_BAR;
 	info->reserved = 0;
 	return 0;
@@ -158,6 +163,7 @@ static int ipuxcom_ioc_dev_query(struct ipuxcom_device *dev, void *arg)
 	q->state = snap.state;
 	q->tile_count = snap.tile_count;
 	q->config_bar_size = snap.config_bar_size;
+	q->capabilities = snap.capabilities;
 	/* snapshot zero-filled the whole name buffer: no stale bytes leak */
 	memcpy(q->backend, snap.backend, sizeof(q->backend));
 	return 0;
@@ -184,6 +190,47 @@ static int ipuxcom_ioc_reg_read(struct ipuxcom_device *dev, void *arg)
 	return ret;
 }
 
+/*
+ * The documented register set: the config-BAR registers of FACTS.md's
+ * table ([S], [RE]): PCI_COMPLEX.CCSR, AUTOLDCSR/TRGTR/DATAR, HSP GS1/GS2,
+ * EXCHWINDOWBASER (0x3044), TILEUPDR (0x3054), the 16 XB.DCXCR
+ * instances, and TDI registers 0-12 of each tile [S "Debug Readback
+ * Pivot"]. Every mechanism of the module writes only these.
+ */
+bool ipuxcom_reg_documented(const struct ipuxcom_device *dev, u32 offset)
+{
+	static const u32 regs[] = {
+		C600_CCSR, C600_AUTOLDCSR, C600_AUTOLDTRGTR, C600_AUTOLDDATAR,
+		C600_HSP_GS1, C600_HSP_GS2, 0x3044, 0x3054,
+	};
+	u32 i, t;
+
+	for (i = 0; i < ARRAY_SIZE(regs); i++)
+		if (offset == regs[i])
+			return true;
+	for (i = 0; i < C600_DCXCR_COUNT / 2; i++)
+		if (offset == C600_DCXCR_PRIMARY + i * C600_DCXCR_STRIDE ||
+		    offset == C600_DCXCR_SECONDARY + i * C600_DCXCR_STRIDE)
+			return true;
+	t = offset - C600_TDI_BASE;
+	return offset >= C600_TDI_BASE && t / C600_TDI_TILE_STRIDE < dev->tile_count &&
+	       (t % C600_TDI_TILE_STRIDE) / 4 < IPUXCOM_TDI_NREGS;
+}
+
+/*
+ * Log a raw write outside the documented set (REG_WRITE, or @count such
+ * records of one CFG_APPLY, the first at @offset), rate-limited, with the
+ * process that asked. These need CAP_SYS_RAWIO; nothing in the notes
+ * vouches for what they do to a card.
+ */
+void ipuxcom_audit_raw_write(struct ipuxcom_device *dev, const char *cmd, u32 count,
+			     u32 offset, u32 value)
+{
+	pr_notice_ratelimited("ipuxcom: pid %d (%s) device %u (%s): %s: %u write(s) outside the documented register set, first 0x%05x = 0x%08x\n",
+			      task_tgid_nr(current), current->comm, dev->id, dev->backend,
+			      cmd, count, offset, value);
+}
+
 /* Raw writes bypass every sequence the module enforces: CAP_SYS_RAWIO. */
 static int ipuxcom_ioc_reg_write(struct ipuxcom_device *dev, void *arg)
 {
@@ -193,6 +240,8 @@ static int ipuxcom_ioc_reg_write(struct ipuxcom_device *dev, void *arg)
 	ret = ipuxcom_check_reg(dev, reg->offset);
 	if (ret)
 		return ret;
+	if (!ipuxcom_reg_documented(dev, reg->offset))
+		ipuxcom_audit_raw_write(dev, "REG_WRITE", 1, reg->offset, reg->value);
 	return ipuxcom_wr(dev, reg->offset, reg->value);
 }
 
@@ -203,6 +252,8 @@ static int ipuxcom_ioc_reset(struct ipuxcom_device *dev, void *arg)
 
 	ret = dev->ops->reset(dev->priv);
 	dev->next_batch = 0;
+	dev->hostx_ready = false;
+	ipuxcom_netlink_reset(dev, ret);
 	ipuxcom_set_state(dev, ret ? IPUXCOM_DEV_STATE_NEEDS_RESET :
 			  IPUXCOM_DEV_STATE_IDLE);
 	rs->state = ipuxcom_state(dev);
@@ -210,64 +261,67 @@ static int ipuxcom_ioc_reset(struct ipuxcom_device *dev, void *arg)
 	return ret;
 }
 
-#define IPUXCOM_OP(type, _last, _flags, _needs)				\
+#define IPUXCOM_OP(type, _last, _flags, _needs, _cap)			\
 	.size = sizeof(type),							\
 	.min_size = offsetofend(type, _last),					\
 	.valid_flags = (_flags),						\
-	.needs = (_needs)
+	.needs = (_needs),							\
+	.cap = (_cap)
 
 #define DEV	IPUXCOM_NEEDS_DEVICE
 #define RAWIO	IPUXCOM_NEEDS_RAWIO
 #define DIAG	IPUXCOM_OUT_ON_ERROR
+#define CMD(nr, type, last, flags, needs, cap, handler)			\
+	[IPUXCOM_CMD_##nr] = {							\
+		IPUXCOM_OP(struct ipuxcom_ioc_##type, last, flags, needs,	\
+			   IPUXCOM_CAP_##cap),					\
+		handler,							\
+	}
+#define IPUXCOM_CAP_NONE	0
+#define FILE_CMD(f)	.file_handler = (f)
+#define DEV_CMD(f)	.dev_handler = (f)
 
-/* min_size: the struct as it was when the command was introduced */
+/*
+ * min_size: the struct as it was when the command was introduced.
+ * cap: what the device's backend must offer.
+ */
 static const struct ipuxcom_ioctl_op ipuxcom_ioctl_ops[] = {
-	[IPUXCOM_CMD_INFO] = { IPUXCOM_OP(struct ipuxcom_ioc_info, reserved, 0, 0),
-		.file_handler = ipuxcom_ioc_info },
-	[IPUXCOM_CMD_ATTACH] = { IPUXCOM_OP(struct ipuxcom_ioc_attach, reserved, 0, 0),
-		.file_handler = ipuxcom_ioc_attach },
-	[IPUXCOM_CMD_DEV_QUERY] = {
-		IPUXCOM_OP(struct ipuxcom_ioc_dev_query, backend, 0, IPUXCOM_NEEDS_ATTACHED),
-		.dev_handler = ipuxcom_ioc_dev_query },
-	[IPUXCOM_CMD_REG_READ] = { IPUXCOM_OP(struct ipuxcom_ioc_reg, value, 0, DEV),
-		.dev_handler = ipuxcom_ioc_reg_read },
-	[IPUXCOM_CMD_REG_WRITE] = { IPUXCOM_OP(struct ipuxcom_ioc_reg, value, 0, DEV | RAWIO),
-		.dev_handler = ipuxcom_ioc_reg_write },
-	[IPUXCOM_CMD_RESET] = { IPUXCOM_OP(struct ipuxcom_ioc_reset, reserved, 0, DEV),
-		.dev_handler = ipuxcom_ioc_reset },
-	[IPUXCOM_CMD_CFG_APPLY] = {
-		IPUXCOM_OP(struct ipuxcom_ioc_cfg_apply, reserved, 0, DEV | RAWIO | DIAG),
-		.dev_handler = ipuxcom_cmd_cfg_apply },
-	[IPUXCOM_CMD_AUTOLOAD] = {
-		IPUXCOM_OP(struct ipuxcom_ioc_autoload, reserved, 0, DEV | DIAG),
-		.dev_handler = ipuxcom_cmd_autoload },
-	[IPUXCOM_CMD_XBUF_ALLOC] = {
-		IPUXCOM_OP(struct ipuxcom_ioc_xbuf_alloc, mmap_offset, 0, DEV),
-		.dev_handler = ipuxcom_cmd_xbuf_alloc },
-	[IPUXCOM_CMD_LOAD_BATCH] = {
-		IPUXCOM_OP(struct ipuxcom_ioc_load_batch, reserved, 0, DEV | DIAG),
-		.dev_handler = ipuxcom_cmd_load_batch },
-	[IPUXCOM_CMD_LOAD_FINISH] = {
-		IPUXCOM_OP(struct ipuxcom_ioc_load_finish, stage, 0, DEV | DIAG),
-		.dev_handler = ipuxcom_cmd_load_finish },
-	[IPUXCOM_CMD_HSP_MARK] = {
-		IPUXCOM_OP(struct ipuxcom_ioc_hsp_mark, reserved, IPUXCOM_HSP_F_WAIT, DEV | DIAG),
-		.dev_handler = ipuxcom_cmd_hsp_mark },
-	[IPUXCOM_CMD_TDI_READ_REGS] = {
-		IPUXCOM_OP(struct ipuxcom_ioc_tdi_regs, regs, 0, DEV),
-		.dev_handler = ipuxcom_cmd_tdi_read_regs },
-	[IPUXCOM_CMD_TDI_EXEC] = {
-		IPUXCOM_OP(struct ipuxcom_ioc_tdi_exec, tdi_sts, IPUXCOM_TDI_F_SET_DATA,
-			   DEV | RAWIO | DIAG),
-		.dev_handler = ipuxcom_cmd_tdi_exec },
-	[IPUXCOM_CMD_TDI_READ_SRAM] = {
-		IPUXCOM_OP(struct ipuxcom_ioc_tdi_sram, tdi_sts, 0, DEV | DIAG),
-		.dev_handler = ipuxcom_cmd_tdi_read_sram },
-	[IPUXCOM_CMD_TDI_WRITE_SRAM] = {
-		IPUXCOM_OP(struct ipuxcom_ioc_tdi_sram, tdi_sts, 0, DEV | RAWIO | DIAG),
-		.dev_handler = ipuxcom_cmd_tdi_write_sram },
+	CMD(INFO, info, reserved, 0, 0, NONE, FILE_CMD(ipuxcom_ioc_info)),
+	CMD(ATTACH, attach, reserved, 0, 0, NONE, FILE_CMD(ipuxcom_ioc_attach)),
+	CMD(DEV_QUERY, dev_query, backend, 0, IPUXCOM_NEEDS_ATTACHED, NONE,
+	    DEV_CMD(ipuxcom_ioc_dev_query)),
+	CMD(REG_READ, reg, value, 0, DEV, REG, DEV_CMD(ipuxcom_ioc_reg_read)),
+	CMD(REG_WRITE, reg, value, 0, DEV | RAWIO, REG, DEV_CMD(ipuxcom_ioc_reg_write)),
+	CMD(RESET, reset, reserved, 0, DEV, RESET, DEV_CMD(ipuxcom_ioc_reset)),
+	CMD(CFG_APPLY, cfg_apply, reserved, 0, DEV | RAWIO | DIAG, CFG,
+	    DEV_CMD(ipuxcom_cmd_cfg_apply)),
+	CMD(AUTOLOAD, autoload, reserved, 0, DEV | DIAG, AUTOLOAD,
+	    DEV_CMD(ipuxcom_cmd_autoload)),
+	CMD(XBUF_ALLOC, xbuf_alloc, mmap_offset, 0, DEV, LOADER,
+	    DEV_CMD(ipuxcom_cmd_xbuf_alloc)),
+	CMD(LOAD_BATCH, load_batch, reserved, 0, DEV | DIAG, LOADER,
+	    DEV_CMD(ipuxcom_cmd_load_batch)),
+	CMD(LOAD_FINISH, load_finish, stage, 0, DEV | DIAG, LOADER,
+	    DEV_CMD(ipuxcom_cmd_load_finish)),
+	CMD(HSP_MARK, hsp_mark, reserved, IPUXCOM_HSP_F_WAIT, DEV | DIAG, HSP,
+	    DEV_CMD(ipuxcom_cmd_hsp_mark)),
+	CMD(TDI_READ_REGS, tdi_regs, regs, 0, DEV, TDI, DEV_CMD(ipuxcom_cmd_tdi_read_regs)),
+	CMD(TDI_EXEC, tdi_exec, tdi_sts, IPUXCOM_TDI_F_SET_DATA, DEV | RAWIO | DIAG, TDI,
+	    DEV_CMD(ipuxcom_cmd_tdi_exec)),
+	CMD(TDI_READ_SRAM, tdi_sram, tdi_sts, 0, DEV | DIAG, TDI,
+	    DEV_CMD(ipuxcom_cmd_tdi_read_sram)),
+	CMD(TDI_WRITE_SRAM, tdi_sram, tdi_sts, 0, DEV | RAWIO | DIAG, TDI,
+	    DEV_CMD(ipuxcom_cmd_tdi_write_sram)),
+	CMD(HOSTX_SETUP, hostx_setup, reserved2, 0, DEV | DIAG, HOSTX,
+	    DEV_CMD(ipuxcom_cmd_hostx_setup)),
+	CMD(HOSTX_CALL, hostx_call, reserved, 0, DEV | DIAG, HOSTX,
+	    DEV_CMD(ipuxcom_cmd_hostx_call)),
 };
 
+#undef CMD
+#undef FILE_CMD
+#undef DEV_CMD
+#undef IPUXCOM_CAP_NONE
 #undef DEV
 #undef RAWIO
 #undef DIAG
@@ -281,6 +335,8 @@ static int ipuxcom_run_dev_handler(struct ipuxcom_file *f,
 
 	if (!dev)
 		return -ENOTCONN;
+	if ((op->cap & dev->capabilities) != op->cap)
+		return -EOPNOTSUPP;
 	if (!(op->needs & IPUXCOM_NEEDS_DEVICE))
 		return op->dev_handler(dev, arg);
 	if (mutex_lock_killable(&dev->op_lock))
@@ -361,6 +417,7 @@ static int ipuxcom_release(struct inode *inode, struct file *filp)
 		/* The transport buffer belongs to the attached session. */
 		if (!ipuxcom_device_enter(dev)) {
 			ipuxcom_xbuf_free(dev);
+			ipuxcom_hostx_free(dev);
 			ipuxcom_device_exit(dev);
 		}
 		mutex_lock(&dev->lock);
@@ -375,7 +432,10 @@ static int ipuxcom_release(struct inode *inode, struct file *filp)
 	return 0;
 }
 
-/* Maps the loader transport buffer (XBUF_ALLOC) at offset 0. */
+/*
+ * Maps the loader transport buffer (XBUF_ALLOC) at offset 0 and host
+ * exchange page i at IPUXCOM_MMAP_HOSTX_BASE + i * IPUXCOM_MMAP_HOSTX_STRIDE.
+ */
 static int ipuxcom_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	struct ipuxcom_file *f = filp->private_data;
@@ -383,6 +443,8 @@ static int ipuxcom_mmap(struct file *filp, struct vm_area_struct *vma)
 
 	if (!dev)
 		return -ENOTCONN;
+	if (vma->vm_pgoff)
+		return ipuxcom_hostx_mmap(dev, vma);
 	return ipuxcom_xbuf_mmap(dev, vma);
 }
 

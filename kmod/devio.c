@@ -11,14 +11,25 @@
 #include "ipuxcom_internal.h"
 #include "c600_regs.h"
 
+#define CREATE_TRACE_POINTS
+#include "ipuxcom_trace.h"
+
 int ipuxcom_rd(struct ipuxcom_device *dev, u32 offset, u32 *value)
 {
-	return dev->ops->bar_read(dev->priv, offset, value);
+	int ret = dev->ops->bar_read(dev->priv, offset, value);
+
+	if (!ret)
+		trace_ipuxcom_bar_read(dev->id, offset, *value);
+	return ret;
 }
 
 int ipuxcom_wr(struct ipuxcom_device *dev, u32 offset, u32 value)
 {
-	return dev->ops->bar_write(dev->priv, offset, value);
+	int ret = dev->ops->bar_write(dev->priv, offset, value);
+
+	if (!ret)
+		trace_ipuxcom_bar_write(dev->id, offset, value);
+	return ret;
 }
 
 u64 ipuxcom_timeout(u64 requested_ns, u64 default_ns)
@@ -40,11 +51,16 @@ u32 ipuxcom_state(struct ipuxcom_device *dev)
 
 void ipuxcom_set_state(struct ipuxcom_device *dev, u32 state)
 {
+	u32 old;
+
 	mutex_lock(&dev->lock);
+	old = dev->state;
 	/* Only unregister moves a device to GONE, and nothing moves it back. */
-	if (dev->state != IPUXCOM_DEV_STATE_GONE)
+	if (old != IPUXCOM_DEV_STATE_GONE)
 		dev->state = state;
 	mutex_unlock(&dev->lock);
+	if (old != IPUXCOM_DEV_STATE_GONE && old != state)
+		ipuxcom_netlink_state(dev, old, state);
 }
 
 /* -EBADFD unless the device is in one of the states of @state_mask. */
@@ -62,7 +78,7 @@ int ipuxcom_require_state(struct ipuxcom_device *dev, u32 state_mask)
 int ipuxcom_poll(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 want,
 		 u64 timeout_ns, u32 *last)
 {
-	u64 deadline = ktime_get_ns() + timeout_ns;
+	u64 start = ktime_get_ns(), deadline = start + timeout_ns;
 	unsigned int spins = 0;
 	int ret;
 
@@ -70,8 +86,10 @@ int ipuxcom_poll(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 want,
 		ret = ipuxcom_rd(dev, offset, last);
 		if (ret)
 			return ret;
-		if ((*last & mask) == want)
+		if ((*last & mask) == want) {
+			trace_ipuxcom_wait_done(dev->id, offset, *last, 0, ktime_get_ns() - start);
 			return 0;
+		}
 		if (READ_ONCE(dev->dying))
 			return -ENODEV;
 		if (fatal_signal_pending(current)) {
@@ -88,6 +106,8 @@ int ipuxcom_poll(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 want,
 		else
 			cpu_relax();
 	}
+	trace_ipuxcom_wait_done(dev->id, offset, *last, ret, ktime_get_ns() - start);
+	ipuxcom_netlink_timeout(dev, offset, *last, ret);
 	ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_NEEDS_RESET);
 	return ret;
 }
@@ -106,6 +126,7 @@ int ipuxcom_hsp_mark(struct ipuxcom_device *dev, u32 reg, u32 mark, bool wait,
 	ret = ipuxcom_rd(dev, reg, &v);
 	if (ret)
 		return ret;
+	trace_ipuxcom_hsp_mark(dev->id, reg, mark, wait);
 	ret = ipuxcom_wr(dev, reg, (v & ~C600_HSP_MARK) | (mark & C600_HSP_MARK));
 	if (ret)
 		return ret;

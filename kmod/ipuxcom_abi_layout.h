@@ -34,12 +34,13 @@ IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_attach, 16);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_attach, dev_id, 8);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_attach, reserved, 12);
 
-IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_dev_query, 40);
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_dev_query, 48);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, dev_id, 8);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, state, 12);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, tile_count, 16);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, config_bar_size, 20);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, backend, 24);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, capabilities, 40);
 
 IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_reg, 16);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_reg, offset, 8);
@@ -88,5 +89,15 @@ IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_tdi_sram, 48);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_tdi_sram, data, 24);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_tdi_sram, timeout_ns, 32);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_tdi_sram, tdi_sts, 44);
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_hostx_setup, 160);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_hostx_setup, timeout_ns, 16);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_hostx_setup, page_bytes, 24);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_hostx_setup, attach_order, 88);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_hostx_setup, mark, 152);
+
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_hostx_call, 32);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_hostx_call, timeout_ns, 16);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_hostx_call, mark, 24);
 
 #endif /* IPUXCOM_ABI_LAYOUT_H */

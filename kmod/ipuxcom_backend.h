@@ -64,6 +64,8 @@ struct ipuxcom_backend_ops {
  * @ops: the backend's operations; must stay valid until unregistered
  * @priv: passed to every op
  * @parent: optional parent device (for dev_* logging)
+ * @capabilities: IPUXCOM_CAP_* commands the backend can serve; commands
+ *	outside it fail with -EOPNOTSUPP (0: everything the core offers)
  */
 struct ipuxcom_device_desc {
 	const char *backend;
@@ -72,12 +74,18 @@ struct ipuxcom_device_desc {
 	const struct ipuxcom_backend_ops *ops;
 	void *priv;
 	struct device *parent;
+	u64 capabilities;
 };
 
 struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc *desc);
 
-/* Host buffer slot of the loader transport buffer. */
+/*
+ * Host buffer slots: the loader transport buffer, then host-exchange page
+ * i in slot 1 + i (this numbering is the module's; backends map it).
+ */
 #define IPUXCOM_SLOT_LOADER	0
+#define IPUXCOM_SLOT_HOSTX(i)	(1 + (i))
+#define IPUXCOM_SLOTS		17
 
 /*
  * After ipuxcom_device_unregister() returns, no op of the device is running

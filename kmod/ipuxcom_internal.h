@@ -28,6 +28,7 @@ struct ipuxcom_file;
  * @tile_count: from the registration
  * @config_bar_size: from the registration
  * @parent: from the registration, for logging
+ * @capabilities: IPUXCOM_CAP_* the backend serves
  * @ops_lock: read-held around every backend call, write-held once by
  *	unregister to clear @ops; so "ops != NULL" under the read lock means
  *	the backend is still there for the whole call
@@ -43,6 +44,9 @@ struct ipuxcom_file;
  * @xbuf: loader transport buffer (valid when @xbuf_ok); also freed by
  *	unregister under the write side of @ops_lock
  * @xbuf_ok: @xbuf is allocated
+ * @hpage: host-exchange pages (HOSTX_SETUP), freed like @xbuf
+ * @hpages: number of valid @hpage entries
+ * @hostx_ready: the load-completion transition is done
  * @next_batch: next LOAD_BATCH expected
  * @saved_ccsr: PCI_COMPLEX.CCSR before loading, restored by LOAD_FINISH
  */
@@ -53,6 +57,7 @@ struct ipuxcom_device {
 	u32 tile_count;
 	u32 config_bar_size;
 	struct device *parent;
+	u64 capabilities;
 
 	struct rw_semaphore ops_lock;
 	const struct ipuxcom_backend_ops *ops;
@@ -68,9 +73,19 @@ struct ipuxcom_device {
 
 	struct ipuxcom_dma_buf xbuf;
 	bool xbuf_ok;
+	struct ipuxcom_dma_buf hpage[IPUXCOM_HOSTX_MAX_PAGES];
+	u32 hpages;
+	bool hostx_ready;
 	u32 next_batch;
 	u32 saved_ccsr;
 };
+
+/* core.c: what the module offers (INFO), the default for a backend */
+u64 ipuxcom_module_capabilities(void);
+/* core.c: raw writes outside the documented register set are logged */
+bool ipuxcom_reg_documented(const struct ipuxcom_device *dev, u32 offset);
+void ipuxcom_audit_raw_write(struct ipuxcom_device *dev, const char *cmd, u32 count,
+			     u32 offset, u32 value);
 
 /* registry.c */
 struct ipuxcom_device *ipuxcom_device_get_by_id(u32 id);
@@ -95,6 +110,7 @@ void ipuxcom_device_exit(struct ipuxcom_device *dev);
  * @tile_count: tiles
  * @config_bar_size: config-BAR bytes
  * @backend: backend name
+ * @capabilities: IPUXCOM_CAP_* of the device
  */
 struct ipuxcom_dev_snapshot {
 	u32 id;
@@ -103,6 +119,7 @@ struct ipuxcom_dev_snapshot {
 	u32 tile_count;
 	u32 config_bar_size;
 	char backend[IPUXCOM_BACKEND_NAME_LEN];
+	u64 capabilities;
 };
 
 void ipuxcom_device_snapshot(struct ipuxcom_device *dev,
@@ -137,6 +154,12 @@ int ipuxcom_cmd_tdi_read_regs(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_tdi_exec(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_tdi_read_sram(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_tdi_write_sram(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_hostx_setup(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_hostx_call(struct ipuxcom_device *dev, void *arg);
+
+/* hostx.c: the host-exchange pages' life outside commands */
+int ipuxcom_hostx_mmap(struct ipuxcom_device *dev, struct vm_area_struct *vma);
+void ipuxcom_hostx_free(struct ipuxcom_device *dev);
 
 /* loader.c: the transport buffer's life outside commands */
 int ipuxcom_xbuf_mmap(struct ipuxcom_device *dev, struct vm_area_struct *vma);
@@ -145,5 +168,11 @@ void ipuxcom_xbuf_free(struct ipuxcom_device *dev);
 /* netlink.c */
 int ipuxcom_netlink_init(void);
 void ipuxcom_netlink_exit(void);
+/* Events on the "events" multicast group; cheap when nobody listens. */
+void ipuxcom_netlink_state(struct ipuxcom_device *dev, u32 old, u32 state);
+void ipuxcom_netlink_progress(struct ipuxcom_device *dev, u32 batches_done, u64 bytes);
+void ipuxcom_netlink_timeout(struct ipuxcom_device *dev, u32 offset, u32 value, int err);
+void ipuxcom_netlink_device(struct ipuxcom_device *dev, bool added);
+void ipuxcom_netlink_reset(struct ipuxcom_device *dev, int err);
 
 #endif /* IPUXCOM_INTERNAL_H */

@@ -16,6 +16,7 @@
 #include <asm/unaligned.h>
 
 #include "ipuxcom_internal.h"
+#include "ipuxcom_trace.h"
 #include "c600_regs.h"
 
 #define LOADER_DEFAULT_TIMEOUT_NS	(5ULL * NSEC_PER_SEC)
@@ -115,17 +116,18 @@ static int batch_reject(struct ipuxcom_ioc_load_batch *lb, u32 tile, u32 frame,
 
 /* Check the descriptor table and every frame header and trailer of a batch. */
 static int loader_check_batch(struct ipuxcom_device *dev,
-			      struct ipuxcom_ioc_load_batch *lb)
+			      struct ipuxcom_ioc_load_batch *lb, u32 *frames)
 {
 	const u8 *buf = dev->xbuf.vaddr;
 	u64 size = dev->xbuf.size;
 	u32 first = lb->batch * IPUXCOM_LOAD_BATCH_TILES;
 	u32 i, k;
 
+	*frames = 0;
 	/* Unused bytes through 0x1000 are zero [S]. */
 	if (memchr_inv(buf + IPUXCOM_LOAD_BATCH_TILES * C600_DESC_ENTRY, 0,
 		       C600_DESC_AREA - IPUXCOM_LOAD_BATCH_TILES * C600_DESC_ENTRY))
-		return batch_reject(lb, first, 0, IPUXCOM_FRAME_DESC_TAIL);
+		return batch_reject(lb, first, 0, IPUXCOM_FRAME_ERR_DESC_TAIL);
 
 	for (i = 0; i < IPUXCOM_LOAD_BATCH_TILES; i++) {
 		u32 tile = first + i;
@@ -133,25 +135,26 @@ static int loader_check_batch(struct ipuxcom_device *dev,
 		u32 n = get_unaligned_le32(buf + i * C600_DESC_ENTRY + 4);
 
 		if (n < C600_MIN_FRAMES || n > C600_MAX_FRAMES)
-			return batch_reject(lb, tile, 0, IPUXCOM_FRAME_DESC_COUNT);
+			return batch_reject(lb, tile, 0, IPUXCOM_FRAME_ERR_DESC_COUNT);
 		if (off < C600_DESC_AREA || !IS_ALIGNED(off, 4) ||
 		    (u64)off + (u64)n * C600_FRAME_SIZE > size)
-			return batch_reject(lb, tile, 0, IPUXCOM_FRAME_DESC_OFFSET);
+			return batch_reject(lb, tile, 0, IPUXCOM_FRAME_ERR_DESC_OFFSET);
+		*frames += n;
 		for (k = 0; k < n; k++) {
 			const u8 *f = buf + off + (size_t)k * C600_FRAME_SIZE;
 			u32 flags = k == n - 1 ? C600_FRAME_FINAL_FLAGS : 0;
 
 			if (get_unaligned_le32(f) != k)
-				return batch_reject(lb, tile, k, IPUXCOM_FRAME_CHUNK);
+				return batch_reject(lb, tile, k, IPUXCOM_FRAME_ERR_CHUNK);
 			if (get_unaligned_le32(f + 4) != tile)
-				return batch_reject(lb, tile, k, IPUXCOM_FRAME_TILE);
+				return batch_reject(lb, tile, k, IPUXCOM_FRAME_ERR_TILE);
 			if (get_unaligned_le32(f + 8) != flags)
-				return batch_reject(lb, tile, k, IPUXCOM_FRAME_FLAGS);
+				return batch_reject(lb, tile, k, IPUXCOM_FRAME_ERR_FLAGS);
 			if (get_unaligned_le32(f + 12))
-				return batch_reject(lb, tile, k, IPUXCOM_FRAME_RESERVED);
+				return batch_reject(lb, tile, k, IPUXCOM_FRAME_ERR_RESERVED);
 			if (memchr_inv(f + C600_FRAME_SIZE - C600_FRAME_TRAILER, 0xff,
 				       C600_FRAME_TRAILER))
-				return batch_reject(lb, tile, k, IPUXCOM_FRAME_TRAILER);
+				return batch_reject(lb, tile, k, IPUXCOM_FRAME_ERR_TRAILER);
 		}
 	}
 	return 0;
@@ -175,12 +178,13 @@ int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg)
 {
 	struct ipuxcom_ioc_load_batch *lb = arg;
 	u64 timeout = ipuxcom_timeout(lb->timeout_ns, LOADER_DEFAULT_TIMEOUT_NS);
+	u32 frames;
 	int ret;
 
 	lb->mark = 0;
 	lb->bad_tile = 0;
 	lb->bad_frame = 0;
-	lb->bad_reason = IPUXCOM_FRAME_OK;
+	lb->bad_reason = IPUXCOM_FRAME_ERR_OK;
 	if (lb->reserved)
 		return -EINVAL;
 	ret = ipuxcom_require_state(dev, IPUXCOM_STATE_BIT(BOOTLOADER) |
@@ -194,9 +198,10 @@ int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg)
 		return -EBADFD;		/* batches go in order */
 	if (!dev->xbuf_ok)
 		return -ENOBUFS;
-	ret = loader_check_batch(dev, lb);
+	ret = loader_check_batch(dev, lb, &frames);
 	if (ret)
 		return ret;
+	trace_ipuxcom_load_batch(dev->id, lb->batch, frames);
 
 	if (lb->batch == 0) {
 		ret = loader_enter_loading(dev);
@@ -212,6 +217,7 @@ int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg)
 	if (ret)
 		return ret;
 	dev->next_batch++;
+	ipuxcom_netlink_progress(dev, dev->next_batch, (u64)frames * C600_FRAME_PAYLOAD);
 	return 0;
 }
 

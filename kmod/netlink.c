@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Generic netlink family "ipuxcom": device listing (DEV_GET do/dump).
+ * Generic netlink family "ipuxcom": device listing (DEV_GET do/dump) and
+ * the "events" multicast group (state changes, load progress, timeouts,
+ * resets, devices coming and going) that `ipuxcom monitor` prints.
  *
  * Errors carry extended-ack messages naming the attribute at fault, so
  * `ipuxcom dev show 7` can say why rather than print a bare errno.
@@ -17,13 +19,12 @@ static const struct nla_policy ipuxcom_nl_policy[IPUXCOM_A_MAX + 1] = {
 static struct genl_family ipuxcom_genl_family;
 
 static int ipuxcom_nl_fill_dev(struct sk_buff *skb, struct ipuxcom_device *dev,
-			       u32 portid, u32 seq, int flags)
+			       u32 portid, u32 seq, int flags, u8 cmd)
 {
 	struct ipuxcom_dev_snapshot snap;
 	void *hdr;
 
-	hdr = genlmsg_put(skb, portid, seq, &ipuxcom_genl_family, flags,
-			  IPUXCOM_GENL_CMD_DEV_GET);
+	hdr = genlmsg_put(skb, portid, seq, &ipuxcom_genl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	ipuxcom_device_snapshot(dev, &snap);
@@ -31,7 +32,9 @@ static int ipuxcom_nl_fill_dev(struct sk_buff *skb, struct ipuxcom_device *dev,
 	    nla_put_string(skb, IPUXCOM_A_DEV_BACKEND, snap.backend) ||
 	    nla_put_u32(skb, IPUXCOM_A_DEV_STATE, snap.state) ||
 	    nla_put_u32(skb, IPUXCOM_A_DEV_ATTACHED_PID, snap.attached_pid) ||
-	    nla_put_u32(skb, IPUXCOM_A_DEV_TILE_COUNT, snap.tile_count)) {
+	    nla_put_u32(skb, IPUXCOM_A_DEV_TILE_COUNT, snap.tile_count) ||
+	    nla_put_u64_64bit(skb, IPUXCOM_A_DEV_CAPABILITIES, snap.capabilities,
+			      IPUXCOM_A_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -58,7 +61,8 @@ static int ipuxcom_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 		ipuxcom_device_put(dev);
 		return -ENOMEM;
 	}
-	ret = ipuxcom_nl_fill_dev(msg, dev, info->snd_portid, info->snd_seq, 0);
+	ret = ipuxcom_nl_fill_dev(msg, dev, info->snd_portid, info->snd_seq, 0,
+				  IPUXCOM_GENL_CMD_DEV_GET);
 	ipuxcom_device_put(dev);
 	if (ret) {
 		nlmsg_free(msg);
@@ -75,7 +79,8 @@ static int ipuxcom_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callbac
 
 	while ((dev = ipuxcom_device_get_next(&index))) {
 		ret = ipuxcom_nl_fill_dev(skb, dev, NETLINK_CB(cb->skb).portid,
-					  cb->nlh->nlmsg_seq, NLM_F_MULTI);
+					  cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					  IPUXCOM_GENL_CMD_DEV_GET);
 		ipuxcom_device_put(dev);
 		if (ret) {
 			/* retry this device in the next skb */
@@ -89,6 +94,10 @@ static int ipuxcom_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callbac
 		return skb->len;
 	return ret ?: skb->len;
 }
+
+static const struct genl_multicast_group ipuxcom_nl_mcgrps[] = {
+	{ .name = IPUXCOM_GENL_MCGRP_EVENTS },
+};
 
 static const struct genl_small_ops ipuxcom_nl_ops[] = {
 	{
@@ -106,7 +115,108 @@ static struct genl_family ipuxcom_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.small_ops = ipuxcom_nl_ops,
 	.n_small_ops = ARRAY_SIZE(ipuxcom_nl_ops),
+	.mcgrps = ipuxcom_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(ipuxcom_nl_mcgrps),
 };
+
+/*
+ * Start an event message for @dev, or NULL when nobody listens (the common
+ * case: then an event costs one check) or memory is short (events are
+ * best effort, like every netlink notification).
+ */
+static struct sk_buff *ipuxcom_event_new(struct ipuxcom_device *dev, u8 cmd, void **hdr)
+{
+	struct sk_buff *skb;
+
+	if (!genl_has_listeners(&ipuxcom_genl_family, &init_net, 0))
+		return NULL;
+	skb = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	*hdr = genlmsg_put(skb, 0, 0, &ipuxcom_genl_family, 0, cmd);
+	if (!*hdr || nla_put_u32(skb, IPUXCOM_A_DEV_ID, dev->id)) {
+		nlmsg_free(skb);
+		return NULL;
+	}
+	return skb;
+}
+
+static void ipuxcom_event_send(struct sk_buff *skb, void *hdr, bool put_failed)
+{
+	if (put_failed) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_end(skb, hdr);
+	genlmsg_multicast(&ipuxcom_genl_family, skb, 0, 0, GFP_KERNEL);
+}
+
+void ipuxcom_netlink_state(struct ipuxcom_device *dev, u32 old, u32 state)
+{
+	void *hdr;
+	struct sk_buff *skb = ipuxcom_event_new(dev, IPUXCOM_GENL_CMD_STATE, &hdr);
+
+	if (skb)
+		ipuxcom_event_send(skb, hdr,
+				   nla_put_u32(skb, IPUXCOM_A_DEV_STATE, state) ||
+				   nla_put_u32(skb, IPUXCOM_A_OLD_STATE, old));
+}
+
+void ipuxcom_netlink_progress(struct ipuxcom_device *dev, u32 batches_done, u64 bytes)
+{
+	void *hdr;
+	struct sk_buff *skb = ipuxcom_event_new(dev, IPUXCOM_GENL_CMD_LOAD_PROGRESS, &hdr);
+
+	if (skb)
+		ipuxcom_event_send(skb, hdr,
+				   nla_put_u32(skb, IPUXCOM_A_BATCH, batches_done) ||
+				   nla_put_u32(skb, IPUXCOM_A_BATCHES, IPUXCOM_LOAD_BATCHES) ||
+				   nla_put_u64_64bit(skb, IPUXCOM_A_BYTES, bytes, IPUXCOM_A_PAD));
+}
+
+void ipuxcom_netlink_timeout(struct ipuxcom_device *dev, u32 offset, u32 value, int err)
+{
+	void *hdr;
+	struct sk_buff *skb = ipuxcom_event_new(dev, IPUXCOM_GENL_CMD_TIMEOUT, &hdr);
+
+	if (skb)
+		ipuxcom_event_send(skb, hdr,
+				   nla_put_u32(skb, IPUXCOM_A_REG, offset) ||
+				   nla_put_u32(skb, IPUXCOM_A_VALUE, value) ||
+				   nla_put_s32(skb, IPUXCOM_A_ERROR, err));
+}
+
+void ipuxcom_netlink_reset(struct ipuxcom_device *dev, int err)
+{
+	void *hdr;
+	struct sk_buff *skb = ipuxcom_event_new(dev, IPUXCOM_GENL_CMD_RESET, &hdr);
+
+	if (skb)
+		ipuxcom_event_send(skb, hdr, nla_put_s32(skb, IPUXCOM_A_ERROR, err));
+}
+
+void ipuxcom_netlink_device(struct ipuxcom_device *dev, bool added)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!added) {
+		skb = ipuxcom_event_new(dev, IPUXCOM_GENL_CMD_DEV_DEL, &hdr);
+		if (skb)
+			ipuxcom_event_send(skb, hdr, false);
+		return;
+	}
+	if (!genl_has_listeners(&ipuxcom_genl_family, &init_net, 0))
+		return;
+	skb = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	if (ipuxcom_nl_fill_dev(skb, dev, 0, 0, 0, IPUXCOM_GENL_CMD_DEV_NEW)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_multicast(&ipuxcom_genl_family, skb, 0, 0, GFP_KERNEL);
+}
 
 int ipuxcom_netlink_init(void)
 {

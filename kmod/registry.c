@@ -100,6 +100,7 @@ void ipuxcom_device_snapshot(struct ipuxcom_device *dev,
 	snap->id = dev->id;
 	snap->tile_count = dev->tile_count;
 	snap->config_bar_size = dev->config_bar_size;
+	snap->capabilities = dev->capabilities;
 	strscpy(snap->backend, dev->backend, sizeof(snap->backend));
 	mutex_lock(&dev->lock);
 	snap->state = dev->state;
@@ -134,6 +135,9 @@ struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc 
 	dev->tile_count = desc->tile_count;
 	dev->config_bar_size = desc->config_bar_size;
 	dev->parent = desc->parent;
+	/* A backend cannot offer more than the core implements. */
+	dev->capabilities = (desc->capabilities ?: ipuxcom_module_capabilities()) &
+			    ipuxcom_module_capabilities();
 	dev->ops = ops;
 	dev->priv = desc->priv;
 	dev->state = IPUXCOM_DEV_STATE_IDLE;
@@ -155,6 +159,7 @@ struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc 
 	xa_store(&ipuxcom_devices, id, dev, GFP_KERNEL);
 	pr_info("ipuxcom: device %u registered (backend %s, %u tiles)\n",
 		id, dev->backend, dev->tile_count);
+	ipuxcom_netlink_device(dev, true);
 	return dev;
 }
 EXPORT_SYMBOL_GPL(ipuxcom_device_register);
@@ -169,6 +174,7 @@ void ipuxcom_device_unregister(struct ipuxcom_device *dev)
 	/* Waits for every backend call in flight; none starts afterwards. */
 	down_write(&dev->ops_lock);
 	ipuxcom_xbuf_free(dev);
+	ipuxcom_hostx_free(dev);
 	dev->ops = NULL;
 	dev->priv = NULL;
 	up_write(&dev->ops_lock);
@@ -178,6 +184,7 @@ void ipuxcom_device_unregister(struct ipuxcom_device *dev)
 	mutex_unlock(&dev->lock);
 
 	pr_info("ipuxcom: device %u unregistered\n", dev->id);
+	ipuxcom_netlink_device(dev, false);
 	ipuxcom_device_put(dev);
 }
 EXPORT_SYMBOL_GPL(ipuxcom_device_unregister);

@@ -14,6 +14,7 @@
 #include <linux/uaccess.h>
 
 #include "ipuxcom_internal.h"
+#include "ipuxcom_trace.h"
 #include "c600_regs.h"
 
 #define TDI_DEFAULT_TIMEOUT_NS	(100ULL * NSEC_PER_MSEC)
@@ -90,6 +91,7 @@ static int tdi_inject(struct tdi_session *s, u32 insn)
 	if (ret)
 		return ret;
 	ret = ipuxcom_poll(dev, sts_reg, IPUXCOM_TDI_STS_BUSY, 0, s->timeout_ns, &s->sts);
+	trace_ipuxcom_tdi_inject(dev->id, s->tile, s->context, insn, s->sts);
 	if (ret)
 		return ret;
 	if (!(s->sts & TDI_STS_ERRORS))

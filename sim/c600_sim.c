@@ -62,6 +62,7 @@ struct c600_sim *c600_sim_create(void)
 		sim->logical_of[phys] = (u16)t;
 	}
 	sim->latency = C600_SIM_DEFAULT_LATENCY;
+	c600_sim_hostx_oracle(&sim->hostx);
 	return sim;
 }
 
@@ -93,6 +94,9 @@ void c600_sim_reset(struct c600_sim *sim)
 	sim->autold_fifo_len = 0;
 	sim->autold_image_len = 0;
 	sim->go_clear_after = 0;
+	sim->hostx_stage = C600_HX_IDLE;
+	sim->hostx_call = NULL;
+	sim->hostx_phase = 0;
 }
 
 /* ------------------------------------------------------------ host memory */
@@ -163,6 +167,24 @@ int c600_sim_dma_read(const struct c600_sim *sim, u64 bus, void *dst, size_t len
 	return -EFAULT;
 }
 
+int c600_sim_dma_write(const struct c600_sim *sim, u64 bus, const void *src, size_t len)
+{
+	unsigned int i;
+
+	if (sim->faults.dma_error)
+		return -EIO;
+	for (i = 0; i < C600_SIM_MAX_HOST_REGIONS; i++) {
+		const struct c600_host_region *r = &sim->host[i];
+
+		if (r->size && bus >= r->bus && len <= r->size &&
+		    bus - r->bus <= r->size - len) {
+			memcpy((u8 *)r->vaddr + (bus - r->bus), src, len);
+			return 0;
+		}
+	}
+	return -EFAULT;
+}
+
 int c600_sim_buffer_attach(struct c600_sim *sim, u32 slot, u64 bus, u64 size)
 {
 	if (slot >= C600_SIM_BUFFER_SLOTS || !size || bus + size < bus)
@@ -189,9 +211,21 @@ static int sim_slot_read(const struct c600_sim *sim, u32 slot, u64 off,
 {
 	const struct c600_buffer_slot *s = &sim->slot[slot];
 
-	if (!s->attached || off > s->size || len > s->size - off)
+	if (slot >= C600_SIM_BUFFER_SLOTS || !s->attached || off > s->size ||
+	    len > s->size - off)
 		return -EFAULT;
 	return c600_sim_dma_read(sim, s->bus + off, dst, len);
+}
+
+static int sim_slot_write(const struct c600_sim *sim, u32 slot, u64 off,
+			  const void *src, size_t len)
+{
+	const struct c600_buffer_slot *s = &sim->slot[slot];
+
+	if (slot >= C600_SIM_BUFFER_SLOTS || !s->attached || off > s->size ||
+	    len > s->size - off)
+		return -EFAULT;
+	return c600_sim_dma_write(sim, s->bus + off, src, len);
 }
 
 /* ---------------------------------------------------------------- tile SRAM */
@@ -433,7 +467,11 @@ static bool sim_loader_release(struct c600_sim *sim)
 	return true;
 }
 
-/* Mark 23 starts all 1,472 images [S]: supervisor context 0 runs. */
+/*
+ * Mark 23 starts all 1,472 images [S]: supervisor context 0 runs. The
+ * started program preloads a GS2 mark that it releases once the host has
+ * posted GS1 mark 1 [S "Host Tensor Exchange"].
+ */
 static bool sim_start_tiles(struct c600_sim *sim)
 {
 	u32 t;
@@ -444,6 +482,80 @@ static bool sim_start_tiles(struct c600_sim *sim)
 	}
 	sim->phase = C600_PHASE_RUNNING;
 	sim->stats.start_marks++;
+	sim->gs[1].value = (sim->gs[1].value & ~SIM_HSP_MARK_MASK) | 1;
+	sim->gs[1].clear_after = 0;
+	sim->hostx_stage = C600_HX_PRELOADED;
+	return true;
+}
+
+/* The notes' minimal oracle: 64 bytes in, tile 0 -> tile 1, 64 bytes out. */
+void c600_sim_hostx_oracle(struct c600_hostx_program *prog)
+{
+	/* tile 0 and 1 are logical in the notes; physical 0 and 2 (modelled) */
+	static const struct c600_hostx_program oracle = {
+		.cmd_slot = 2, .cmd_offset = 0,	/* page 1 + 0x00, in slot 1 + 1 */
+		.ncalls = 3,
+		.call = {
+			{ .id = 2, .phases = 4, .action_phase = 1, .action = C600_HX_IN,
+			  .slot = 1, .offset = 0x40, .tile_a = 0, .addr = 0x52000, .len = 64 },
+			{ .id = 0, .phases = 2, .action_phase = 0, .action = C600_HX_COPY,
+			  .tile_a = 0, .tile_b = 2, .addr = 0x52000, .len = 64 },
+			{ .id = 1, .phases = 4, .action_phase = 2, .action = C600_HX_OUT,
+			  .slot = 1, .offset = 0x40, .tile_a = 2, .addr = 0x52000, .len = 64 },
+		},
+	};
+
+	*prog = oracle;
+}
+
+static bool sim_hostx_action(struct c600_sim *sim, const struct c600_hostx_call *c)
+{
+	u8 buf[256];
+
+	if (c->len > sizeof(buf))
+		return false;
+	switch (c->action) {
+	case C600_HX_IN:
+		return !sim_slot_read(sim, c->slot, c->offset, buf, c->len) &&
+		       !sim_sram_write(sim, c->tile_a, c->addr, buf, c->len);
+	case C600_HX_COPY:
+		return !c600_sim_sram_read(sim, c->tile_a, c->addr, buf, c->len) &&
+		       !sim_sram_write(sim, c->tile_b, c->addr, buf, c->len);
+	case C600_HX_OUT:
+		return !c600_sim_sram_read(sim, c->tile_a, c->addr, buf, c->len) &&
+		       !sim_slot_write(sim, c->slot, c->offset, buf, c->len);
+	default:
+		return true;
+	}
+}
+
+/*
+ * One GS2 handoff of a named call. The first handoff of a call reads the
+ * callable id; an id the program does not know is never answered, so the
+ * host's bounded wait reports it.
+ */
+static bool sim_hostx_phase(struct c600_sim *sim)
+{
+	const struct c600_hostx_program *p = &sim->hostx;
+	const struct c600_hostx_call *c = sim->hostx_call;
+	u8 idw[4];
+	u32 i;
+
+	if (sim->hostx_phase == 0) {
+		if (sim_slot_read(sim, p->cmd_slot, p->cmd_offset, idw, 4))
+			return false;
+		c = NULL;
+		for (i = 0; i < p->ncalls && i < C600_SIM_HOSTX_MAX_CALLS; i++)
+			if (p->call[i].id == sim_le32(idw))
+				c = &p->call[i];
+		if (!c || !c->phases)
+			return false;
+		sim->hostx_call = c;
+	}
+	if (c->action_phase == sim->hostx_phase && !sim_hostx_action(sim, c))
+		return false;
+	if (++sim->hostx_phase == c->phases)
+		sim->hostx_phase = 0;
 	return true;
 }
 
@@ -466,11 +578,20 @@ static bool sim_hsp_collective(struct c600_sim *sim, unsigned int gs, u32 mark)
 	case C600_PHASE_RELEASED:
 		return gs == 0 && mark == SIM_START_MARK && sim_start_tiles(sim);
 	case C600_PHASE_RUNNING:
-		/*
-		 * Real tile programs are not modelled: a started application
-		 * completes every collective step it is asked for.
-		 */
-		return true;
+		if (gs == 0) {
+			/* GS1 mark 1 releases the preloaded GS2 mark [S]. */
+			if (sim->hostx_stage == C600_HX_PRELOADED) {
+				sim->gs[1].clear_after = sim->latency + 1;
+				sim->hostx_stage = C600_HX_AWAIT_COMPLETION;
+			}
+			return true;
+		}
+		if (sim->hostx_stage == C600_HX_AWAIT_COMPLETION) {
+			sim->hostx_stage = C600_HX_CALLS;	/* the load-completion mark */
+			return true;
+		}
+		return sim->hostx_stage == C600_HX_CALLS && mark == 1 &&
+		       sim_hostx_phase(sim);
 	default:
 		return false;	/* nothing on the tiles to answer */
 	}

@@ -41,9 +41,9 @@
 #include "c600_sim_regs.h"
 
 /* Host buffers one simulated device can have mapped at once (modelled). */
-#define C600_SIM_MAX_HOST_REGIONS	8
+#define C600_SIM_MAX_HOST_REGIONS	24
 /* Device-visible buffer slots, as ipu_driver's BUFFER_ATTACH index (modelled). */
-#define C600_SIM_BUFFER_SLOTS		4
+#define C600_SIM_BUFFER_SLOTS		17
 /* Slot the secondary loader reads its transport buffer from (modelled). */
 #define C600_SIM_LOADER_SLOT		0
 /* Contexts per tile: DBG_RBRK selects seven [S]. */
@@ -98,6 +98,48 @@ enum c600_phase {
 	C600_PHASE_RUNNING,		/* applications started */
 };
 
+/*
+ * The device-side host-exchange program (modelled: real tile code is not
+ * executed). Each call is recognised by the callable id the host writes
+ * at the command word, takes @phases GS2 handoffs, and does one data
+ * movement at handoff @action_phase (0-based).
+ */
+enum c600_hostx_action {
+	C600_HX_NONE = 0,
+	C600_HX_IN,	/* host slot @slot + @offset -> tile @tile_a SRAM @addr */
+	C600_HX_COPY,	/* tile @tile_a @addr -> tile @tile_b @addr */
+	C600_HX_OUT,	/* tile @tile_a @addr -> host slot @slot + @offset */
+};
+
+struct c600_hostx_call {
+	u32 id;
+	u32 phases;
+	u32 action_phase;
+	u32 action;		/* enum c600_hostx_action */
+	u32 slot;
+	u32 offset;
+	u16 tile_a;		/* physical */
+	u16 tile_b;		/* physical */
+	u32 addr;
+	u32 len;
+};
+
+#define C600_SIM_HOSTX_MAX_CALLS	8
+
+struct c600_hostx_program {
+	u32 cmd_slot;
+	u32 cmd_offset;
+	u32 ncalls;
+	struct c600_hostx_call call[C600_SIM_HOSTX_MAX_CALLS];
+};
+
+enum c600_hostx_stage {
+	C600_HX_IDLE = 0,
+	C600_HX_PRELOADED,	/* GS2 mark preloaded at start */
+	C600_HX_AWAIT_COMPLETION,	/* GS1 answered; waiting for the load-completion mark */
+	C600_HX_CALLS,		/* named calls */
+};
+
 /* Faults a test can inject; each makes a documented wait never finish. */
 struct c600_sim_faults {
 	bool stuck_go;		/* AUTOLDCSR GO never clears */
@@ -142,6 +184,11 @@ struct c600_sim {
 	u32 go_clear_after;		/* reads of AUTOLDCSR until GO clears */
 
 	struct c600_hsp_state gs[2];	/* GS1, GS2 */
+
+	struct c600_hostx_program hostx;
+	u32 hostx_stage;		/* enum c600_hostx_stage */
+	const struct c600_hostx_call *hostx_call;
+	u32 hostx_phase;		/* handoffs done in the current call */
 	/* Scratch for the loader model's reads (too big for a kernel stack). */
 	u8 desc[SIM_DESC_AREA];
 	u8 frame[SIM_FRAME_SIZE];
@@ -160,8 +207,13 @@ int c600_sim_host_map(struct c600_sim *sim, u64 bus, void *vaddr, size_t size);
 int c600_sim_host_unmap(struct c600_sim *sim, u64 bus);
 int c600_sim_dma_read(const struct c600_sim *sim, u64 bus, void *dst, size_t len);
 
+int c600_sim_dma_write(const struct c600_sim *sim, u64 bus, const void *src, size_t len);
+
 int c600_sim_buffer_attach(struct c600_sim *sim, u32 slot, u64 bus, u64 size);
 int c600_sim_buffer_detach(struct c600_sim *sim, u32 slot);
+
+/* The notes' host-exchange oracle program (write 4, run 2, read 4 phases). */
+void c600_sim_hostx_oracle(struct c600_hostx_program *prog);
 
 /* Backdoor for tests: tile SRAM as the model holds it, bypassing TDI. */
 int c600_sim_sram_read(const struct c600_sim *sim, u16 physical, u32 addr,

@@ -7,6 +7,7 @@
  * argument vector per level.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,40 @@ bool cli_parse_u32(const char *s, uint32_t *out)
 		return false;
 	*out = (uint32_t)v;
 	return true;
+}
+
+bool cli_parse_u32_num(const char *s, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct ipuxcom **out)
+{
+	uint32_t id = 0;
+	int err, rc;
+
+	if (dev_arg && !cli_parse_u32(dev_arg, &id))
+		return cli_usage_err(call, "invalid device id '%s'", dev_arg);
+	rc = cli_open_device(call, out);
+	if (rc)
+		return rc;
+	err = ipuxcom_attach(*out, id);
+	if (!err)
+		return 0;
+	cli_err(call->what, "device %" PRIu32 ": %s", id, ipuxcom_strerror(err));
+	ipuxcom_close(*out);
+	*out = NULL;
+	return CLI_EXIT_ERR;
 }
 
 void cli_main_help(FILE *f, const struct cli_object *const *objs, size_t nobjs)

@@ -69,6 +69,9 @@ struct cli_call {
 
 extern const struct cli_object cli_obj_info;
 extern const struct cli_object cli_obj_dev;
+extern const struct cli_object cli_obj_plan;
+extern const struct cli_object cli_obj_tdi;
+extern const struct cli_object cli_obj_load;
 
 /* "ipuxcom: WHAT: MESSAGE\n" on stderr; WHAT may be NULL. */
 __attribute__((format(printf, 2, 3)))
@@ -94,8 +97,18 @@ int cli_parse(struct cli_call *call, int argc, char **argv, const struct cli_opt
  */
 bool cli_parse_u32(const char *s, uint32_t *out);
 
+/* Like cli_parse_u32(), but also 0x-prefixed hexadecimal (addresses, words). */
+bool cli_parse_u32_num(const char *s, uint32_t *out);
+
 struct ipuxcom;
 struct ipuxcom_nl;
+
+/*
+ * Open the device node and attach to device @dev_arg (decimal id; NULL:
+ * device 0), reporting any failure. Returns 0, CLI_EXIT_USAGE or
+ * CLI_EXIT_ERR.
+ */
+int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct ipuxcom **out);
 
 /*
  * Open the device node (-d PATH or IPUXCOM_DEVICE_PATH) and report any
@@ -127,6 +140,9 @@ void cli_nl_err(const struct cli_call *call, const struct ipuxcom_nl *nl, int er
  * break the one-line-per-item format. Returns @buf.
  */
 const char *cli_printable(const char *s, char *buf, size_t len);
+
+/* Name of IPUXCOM_CAP_* bit number @bit ("tdi"), or "bitN" in @buf. */
+const char *cli_cap_name(unsigned int bit, char *buf, size_t len);
 
 /* Help texts, on @f. */
 void cli_main_help(FILE *f, const struct cli_object *const *objs, size_t nobjs);

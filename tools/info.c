@@ -17,10 +17,15 @@ static const struct {
 	{ IPUXCOM_CAP_REG, "reg" },
 	{ IPUXCOM_CAP_RESET, "reset" },
 	{ IPUXCOM_CAP_NETLINK, "netlink" },
+	{ IPUXCOM_CAP_CFG, "cfg" },
+	{ IPUXCOM_CAP_AUTOLOAD, "autoload" },
+	{ IPUXCOM_CAP_LOADER, "loader" },
+	{ IPUXCOM_CAP_HSP, "hsp" },
+	{ IPUXCOM_CAP_TDI, "tdi" },
 };
 
 /* A newer module may set bits this tool does not know: show them as "bitN". */
-static const char *cap_name(unsigned int bit, char *buf, size_t len)
+const char *cli_cap_name(unsigned int bit, char *buf, size_t len)
 {
 	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
 		if (caps[i].bit == 1ULL << bit)
@@ -42,7 +47,7 @@ static void info_json(const struct ipuxcom_info *info)
 	json_begin_array(&w);
 	for (unsigned int bit = 0; bit < 64; bit++)
 		if (info->capabilities & (1ULL << bit))
-			json_string(&w, cap_name(bit, buf, sizeof(buf)));
+			json_string(&w, cli_cap_name(bit, buf, sizeof(buf)));
 	json_end_array(&w);
 	json_kv_uint(&w, "capabilities_mask", info->capabilities);
 	json_kv_uint(&w, "max_config_bar", info->max_config_bar);
@@ -61,7 +66,7 @@ static void info_text(const struct ipuxcom_info *info)
 		fputs(" none", stdout);
 	for (unsigned int bit = 0; bit < 64; bit++)
 		if (info->capabilities & (1ULL << bit))
-			printf(" %s", cap_name(bit, buf, sizeof(buf)));
+			printf(" %s", cli_cap_name(bit, buf, sizeof(buf)));
 	printf("\nmax config bar %" PRIu32 " bytes\n", info->max_config_bar);
 }
 

@@ -9,11 +9,19 @@
 #include <ipuxcom.h>
 
 #include "cli.h"
+#include "image_cli.h"
 
 /* Every object, in the order `ipuxcom help` lists them. */
 static const struct cli_object *const objects[] = {
 	&cli_obj_info,
 	&cli_obj_dev,
+	&cli_obj_plan,
+	&cli_obj_load,
+	&cli_obj_tdi,
+	&cli_obj_image,
+	&cli_obj_frames,
+	&cli_obj_cfg,
+	&cli_obj_hsp,
 };
 
 #define NOBJECTS (sizeof(objects) / sizeof(objects[0]))

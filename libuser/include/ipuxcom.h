@@ -82,6 +82,7 @@ struct ipuxcom_device_info {
 	uint32_t tile_count;
 	uint32_t config_bar_size;	/* bytes; 0 when read over netlink */
 	uint32_t attached_pid;		/* 0: not attached; always 0 from ipuxcom_dev_query() */
+	uint64_t capabilities;		/* IPUXCOM_CAP_* the device supports; 0 if unreported */
 	char backend[IPUXCOM_BACKEND_NAME_LEN];	/* NUL-terminated */
 };
 
@@ -154,5 +155,9 @@ IPUXCOM_API const char *ipuxcom_nl_errmsg(const struct ipuxcom_nl *nl);
 #ifdef __cplusplus
 }
 #endif
+
+#include "ipuxcom_datapath.h"
+#include "ipuxcom_image.h"
+#include "ipuxcom_plan.h"
 
 #endif /* IPUXCOM_H */

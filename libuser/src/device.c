@@ -14,11 +14,10 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "ipuxcom.h"
+#include <sys/mman.h>
 
-struct ipuxcom {
-	int fd;
-};
+#include "ipuxcom.h"
+#include "internal.h"
 
 int ipuxcom_open(const char *path, struct ipuxcom **out)
 {
@@ -57,6 +56,10 @@ void ipuxcom_close(struct ipuxcom *ipu)
 {
 	if (!ipu)
 		return;
+	if (ipu->xbuf)
+		munmap(ipu->xbuf, ipu->xbuf_size);
+	for (uint32_t i = 0; i < ipu->hpages; i++)
+		munmap(ipu->hpage[i], ipu->hpage_size[i]);
 	/*
 	 * Not retried on EINTR: on Linux the descriptor is released even
 	 * then, and retrying could close a descriptor another thread got.
@@ -70,8 +73,7 @@ int ipuxcom_fd(const struct ipuxcom *ipu)
 	return ipu ? ipu->fd : -EINVAL;
 }
 
-/* ioctl() returning 0 or -errno. */
-static int ixc_ioctl(const struct ipuxcom *ipu, unsigned long req, void *arg)
+int ixc_ioctl(const struct ipuxcom *ipu, unsigned long req, void *arg)
 {
 	return ioctl(ipu->fd, req, arg) < 0 ? -errno : 0;
 }
@@ -119,6 +121,7 @@ int ipuxcom_dev_query(struct ipuxcom *ipu, struct ipuxcom_device_info *dev)
 		.state = ioc.state,
 		.tile_count = ioc.tile_count,
 		.config_bar_size = ioc.config_bar_size,
+		.capabilities = ioc.capabilities,
 	};
 	/* The module NUL-terminates it; callers printing it rely on that. */
 	memcpy(dev->backend, ioc.backend, sizeof(dev->backend));

@@ -71,6 +71,8 @@ static const char *const ixc_attr_names[] = {
 	IXC_ATTR_NAME(IPUXCOM_A_DEV_STATE),
 	IXC_ATTR_NAME(IPUXCOM_A_DEV_ATTACHED_PID),
 	IXC_ATTR_NAME(IPUXCOM_A_DEV_TILE_COUNT),
+	IXC_ATTR_NAME(IPUXCOM_A_PAD),
+	IXC_ATTR_NAME(IPUXCOM_A_DEV_CAPABILITIES),
 };
 
 const char *ixc_nl_attr_name(unsigned int type)

@@ -11,9 +11,23 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/ipuxcom.h>
 #include <linux/netlink.h>
 
 struct ipuxcom_device_info;
+
+/* An open /dev/ipuxcom (device.c), with its transport-buffer mapping. */
+struct ipuxcom {
+	int fd;
+	void *xbuf;		/* mmap of the loader transport buffer, or NULL */
+	size_t xbuf_size;
+	uint32_t hpages;	/* host-exchange pages mapped (ipuxcom_hostx_setup) */
+	void *hpage[IPUXCOM_HOSTX_MAX_PAGES];
+	size_t hpage_size[IPUXCOM_HOSTX_MAX_PAGES];
+};
+
+/* ioctl() returning 0 or -errno. */
+int ixc_ioctl(const struct ipuxcom *ipu, unsigned long req, void *arg);
 
 /*
  * Decode the error code and extended-ack TLVs of an NLMSG_ERROR or
@@ -55,5 +69,49 @@ int ixc_nl_parse_dev(const struct nlmsghdr *nlh, uint16_t family,
 
 /* "IPUXCOM_A_DEV_ID" etc., or NULL for a type this header does not know. */
 const char *ixc_nl_attr_name(unsigned int type);
+
+/*
+ * Events and config capture (events.c, events_parse.c, trace_parse.c).
+ * Same contract as above for @nlh: nlmsg_len bytes readable, nothing past
+ * them read.
+ */
+struct ipuxcom_event;
+struct ipuxcom_cfg_record;
+
+/*
+ * Decode a CTRL_CMD_GETFAMILY reply (CTRL_CMD_NEWFAMILY from GENL_ID_CTRL):
+ * *@family gets CTRL_ATTR_FAMILY_ID and *@group_id the id of the multicast
+ * group named @group in the nested CTRL_ATTR_MCAST_GROUPS. Returns 0,
+ * -EOPNOTSUPP when the family has no such group, -EPROTO when the message
+ * is malformed (not the controller's, truncated, wrong attribute sizes,
+ * unterminated names, missing family or group id, trailing garbage).
+ * Unknown attributes are ignored. Outputs are untouched on failure.
+ */
+int ixc_nl_parse_family_group(const struct nlmsghdr *nlh, const char *group,
+			      uint16_t *family, uint32_t *group_id);
+
+/*
+ * Decode one message of the "events" group of generic netlink family
+ * @family into *@ev (all zero on failure). Returns 0; -ENOMSG for a
+ * command that is not an event this library knows (a newer module's:
+ * callers skip it); -EPROTO when the message is not of @family, is
+ * truncated, has an attribute of the wrong size or trailing garbage,
+ * lacks an attribute its type needs (DEV_ID always; STATE: DEV_STATE and
+ * OLD_STATE; LOAD_PROGRESS: BATCH, BATCHES, BYTES; TIMEOUT: REG, VALUE,
+ * ERROR; RESET: ERROR; DEV_NEW: what DEV_GET carries), or carries an
+ * impossible value (batch 0 or above batches, a positive or out-of-range
+ * error, a TIMEOUT with error 0). Unknown attributes are ignored.
+ */
+int ixc_event_parse(const struct nlmsghdr *nlh, uint16_t family, struct ipuxcom_event *ev);
+
+/*
+ * One line of tracefs output (@len bytes, without or with its '\n'; no NUL
+ * needed). Returns 1 and fills *@dev_id and *@rec for an ipuxcom_bar_write
+ * event line, 0 for any other line, -EBADMSG for an ipuxcom_bar_write
+ * line whose "dev=D offset=0xO value=0xV" does not parse. The offset is
+ * not range-checked here.
+ */
+int ixc_trace_parse_line(const char *line, size_t len, uint32_t *dev_id,
+			 struct ipuxcom_cfg_record *rec);
 
 #endif /* IPUXCOM_INTERNAL_H */

@@ -225,6 +225,11 @@ int ixc_nl_parse_dev(const struct nlmsghdr *nlh, uint16_t family,
 		case IPUXCOM_A_DEV_TILE_COUNT:
 			u32 = &dev.tile_count;
 			break;
+		case IPUXCOM_A_DEV_CAPABILITIES:
+			if (mnl_attr_validate(attr, MNL_TYPE_U64) < 0)
+				return -EPROTO;
+			dev.capabilities = mnl_attr_get_u64(attr);
+			break;
 		case IPUXCOM_A_DEV_BACKEND: {
 			uint16_t plen = mnl_attr_get_payload_len(attr);
 			size_t slen;

@@ -442,26 +442,26 @@ TEST_F(dp, load_batch_diagnoses_the_buffer)
 	ASSERT_NE(MAP_FAILED, desc);
 
 	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_LOAD_BATCH, &lb));
-	EXPECT_EQ(IPUXCOM_FRAME_DESC_COUNT, lb.bad_reason);
+	EXPECT_EQ(IPUXCOM_FRAME_ERR_DESC_COUNT, lb.bad_reason);
 	EXPECT_EQ(0, lb.bad_tile);
 	/* tile 0 fine by count but its second frame runs past the buffer */
 	desc[0] = xa.bytes - 1024;
 	desc[1] = 2;
 	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_LOAD_BATCH, &lb));
-	EXPECT_EQ(IPUXCOM_FRAME_DESC_OFFSET, lb.bad_reason);
+	EXPECT_EQ(IPUXCOM_FRAME_ERR_DESC_OFFSET, lb.bad_reason);
 	/* inside the descriptor area */
 	desc[0] = 0x800;
 	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_LOAD_BATCH, &lb));
-	EXPECT_EQ(IPUXCOM_FRAME_DESC_OFFSET, lb.bad_reason);
+	EXPECT_EQ(IPUXCOM_FRAME_ERR_DESC_OFFSET, lb.bad_reason);
 	/* in range, but the frames are empty: chunk 0 and tile 0 match, the trailer does not */
 	desc[0] = 0x1000;
 	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_LOAD_BATCH, &lb));
-	EXPECT_EQ(IPUXCOM_FRAME_TRAILER, lb.bad_reason);
+	EXPECT_EQ(IPUXCOM_FRAME_ERR_TRAILER, lb.bad_reason);
 	EXPECT_EQ(0, lb.bad_frame);
 	/* junk in the unused descriptor area */
 	desc[200] = 1;
 	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_LOAD_BATCH, &lb));
-	EXPECT_EQ(IPUXCOM_FRAME_DESC_TAIL, lb.bad_reason);
+	EXPECT_EQ(IPUXCOM_FRAME_ERR_DESC_TAIL, lb.bad_reason);
 	/* none of this reached the device */
 	EXPECT_EQ(0, ixt_sim_stat(self->dev, "mark1_transactions"));
 	EXPECT_EQ(IPUXCOM_DEV_STATE_BOOTLOADER, ixt_state(self->fd));

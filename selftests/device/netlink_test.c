@@ -49,6 +49,11 @@ TEST_F(nl, dump_matches_info_and_query)
 		EXPECT_EQ(devs[i].dev_id, one.dev_id);
 		EXPECT_STREQ(devs[i].backend, one.backend);
 		EXPECT_EQ(devs[i].tile_count, one.tile_count);
+		EXPECT_EQ(devs[i].capabilities, one.capabilities);
+		/* a backend never offers more than the module */
+		EXPECT_EQ(0, devs[i].capabilities & ~info.capabilities);
+		if (!strcmp(devs[i].backend, "sim"))
+			EXPECT_EQ(info.capabilities, devs[i].capabilities);
 	}
 	ipuxcom_nl_dev_list_free(devs);
 	close(fd);

@@ -3,8 +3,8 @@
 # no root needed, a few seconds):
 #
 #   selftests/vm/mkinitramfs.sh --kver V --out FILE.cpio.gz \
-#       [--modules "ipuxcom.ko ipuxcom_sim.ko"] [--tool build/ipuxcom] \
-#       [--tests "build/tests/device/a_test ..."]
+#       [--modules "ipuxcom.ko ipuxcom_sim.ko"] [--tool "build/ipuxcom ..."] \
+#       [--tests "build/tests/device/a_test ..."] [--bench "build/bench/x ..."]
 #
 #   /init                        selftests/vm/init (busybox sh, PID 1)
 #   /bin/busybox + applet links  busybox-static
@@ -12,8 +12,10 @@
 #                                repository top, where kbuild leaves them),
 #                                plus modules.dep & co from depmod, so that
 #                                busybox `modprobe ipuxcom_sim` pulls ipuxcom
-#   /bin/ipuxcom                 --tool
+#   /bin/NAME                    each program of --tool
+#   /demo.sh                     selftests/vm/demo.sh
 #   /tests/*                     --tests
+#   /bench/*                     --bench (programs for `make bench-vm`)
 #   shared libraries             of every dynamic ELF above, at their host path
 #
 # Empty --modules/--tests lists are allowed (handy to test the VM plumbing);
@@ -28,7 +30,7 @@ die() {
 	exit 1
 }
 
-kver='' out='' modules='' tool='' tests=''
+kver='' out='' modules='' tool='' tests='' benches=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
@@ -40,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--modules) modules=$2 ;;
 	--tool) tool=$2 ;;
 	--tests) tests=$2 ;;
+	--bench) benches=$2 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 	shift 2
@@ -137,7 +140,14 @@ for m in $modules; do
 done
 "$depmod" -b "$root" "$kver"
 
-[ -z "$tool" ] || install_elf "$tool" bin/ipuxcom
+for p in $tool; do
+	install_elf "$p" "bin/${p##*/}"
+done
+cp "$here/demo.sh" demo.sh
+mkdir -p bench
+for b in $benches; do
+	install_elf "$b" "bench/${b##*/}"
+done
 for t in $tests; do
 	[ ! -e "tests/${t##*/}" ] || die "two tests named ${t##*/}"
 	install_elf "$t" "tests/${t##*/}"

@@ -46,6 +46,7 @@
 #define IPUXCOM_CAP_LOADER	_BITULL(6)	/* XBUF_ALLOC, mmap, LOAD_BATCH/FINISH */
 #define IPUXCOM_CAP_HSP		_BITULL(7)	/* HSP_MARK */
 #define IPUXCOM_CAP_TDI		_BITULL(8)	/* TDI_* */
+#define IPUXCOM_CAP_HOSTX	_BITULL(9)	/* HOSTX_SETUP, HOSTX_CALL */
 
 /* Length of backend names, including the terminating NUL. */
 #define IPUXCOM_BACKEND_NAME_LEN	16
@@ -117,6 +118,8 @@ struct ipuxcom_ioc_attach {
  * @tile_count: out: number of tiles (1472 on a C600)
  * @config_bar_size: out: bytes of config BAR reachable by REG_READ/WRITE
  * @backend: out: NUL-terminated backend name ("sim", "hw")
+ * @capabilities: out: the IPUXCOM_CAP_* commands this device's backend
+ *	supports (uapi version 2); the others fail with -EOPNOTSUPP on it
  *
  * -ENOTCONN without ATTACH; -ENODEV once the device was unregistered.
  */
@@ -128,6 +131,7 @@ struct ipuxcom_ioc_dev_query {
 	__u32 tile_count;
 	__u32 config_bar_size;
 	char backend[IPUXCOM_BACKEND_NAME_LEN];
+	__u64 capabilities;
 };
 
 /**
@@ -259,15 +263,15 @@ struct ipuxcom_ioc_xbuf_alloc {
 
 /* Why LOAD_BATCH rejected a batch (ipuxcom_ioc_load_batch.bad_reason). */
 enum ipuxcom_frame_error {
-	IPUXCOM_FRAME_OK = 0,
-	IPUXCOM_FRAME_DESC_TAIL = 1,	/* descriptor bytes 512..4095 not zero */
-	IPUXCOM_FRAME_DESC_COUNT = 2,	/* frame count not 2..643 */
-	IPUXCOM_FRAME_DESC_OFFSET = 3,	/* offset unaligned, or frames past the buffer */
-	IPUXCOM_FRAME_CHUNK = 4,	/* chunk index != frame number */
-	IPUXCOM_FRAME_TILE = 5,		/* physical tile id != descriptor's tile */
-	IPUXCOM_FRAME_FLAGS = 6,	/* final flag missing, or on a non-final frame */
-	IPUXCOM_FRAME_RESERVED = 7,	/* reserved word not zero */
-	IPUXCOM_FRAME_TRAILER = 8,	/* trailer not 16 bytes of 0xff */
+	IPUXCOM_FRAME_ERR_OK = 0,
+	IPUXCOM_FRAME_ERR_DESC_TAIL = 1,	/* descriptor bytes 512..4095 not zero */
+	IPUXCOM_FRAME_ERR_DESC_COUNT = 2,	/* frame count not 2..643 */
+	IPUXCOM_FRAME_ERR_DESC_OFFSET = 3,	/* offset unaligned, or frames past the buffer */
+	IPUXCOM_FRAME_ERR_CHUNK = 4,	/* chunk index != frame number */
+	IPUXCOM_FRAME_ERR_TILE = 5,		/* physical tile id != descriptor's tile */
+	IPUXCOM_FRAME_ERR_FLAGS = 6,	/* final flag missing, or on a non-final frame */
+	IPUXCOM_FRAME_ERR_RESERVED = 7,	/* reserved word not zero */
+	IPUXCOM_FRAME_ERR_TRAILER = 8,	/* trailer not 16 bytes of 0xff */
 };
 
 /* 23 batches of 64 physical tiles cover the C600's 1472 tiles [S]. */
@@ -457,6 +461,68 @@ struct ipuxcom_ioc_tdi_sram {
 	__u32 tdi_sts;
 };
 
+/*
+ * Host tensor exchange [S "Host Tensor Exchange"]: host pages shared with
+ * the running device, and GS2 phase handoffs. Page i is mapped at mmap
+ * offset IPUXCOM_MMAP_HOSTX_BASE + i * IPUXCOM_MMAP_HOSTX_STRIDE.
+ */
+#define IPUXCOM_HOSTX_MAX_PAGES		16
+#define IPUXCOM_HOSTX_MAX_PAGE_BYTES	0x4000000u	/* 64 MiB */
+#define IPUXCOM_MMAP_HOSTX_BASE		0x100000000ULL
+#define IPUXCOM_MMAP_HOSTX_STRIDE	0x4000000ULL
+
+/**
+ * struct ipuxcom_ioc_hostx_setup - pages and the load-completion transition
+ * @size: sizeof(struct ipuxcom_ioc_hostx_setup)
+ * @flags: must be zero
+ * @npages: 1 .. IPUXCOM_HOSTX_MAX_PAGES
+ * @timeout_ns: for the GS2 wait; 0 = 5 s
+ * @page_bytes: in: size of page i, a multiple of 4096, at most 64 MiB
+ * @attach_order: in: the order the pages are attached in (a permutation)
+ * @mark: out: GS2 MARK as last read
+ * @reserved: must be zero
+ *
+ * Needs a running device (after LOAD_FINISH). Allocates the pages, then
+ * follows the notes' order: select HEXOPT, post GS1 mark 1, wait for the
+ * preloaded GS2 mark to reach zero, attach the pages in @attach_order
+ * (reselecting HEXOPT before each), post the GS2 load-completion mark.
+ */
+struct ipuxcom_ioc_hostx_setup {
+	__u32 size;
+	__u32 flags;
+	__u32 npages;
+	__u32 reserved;
+	__u64 timeout_ns;
+	__u32 page_bytes[IPUXCOM_HOSTX_MAX_PAGES];
+	__u32 attach_order[IPUXCOM_HOSTX_MAX_PAGES];
+	__u32 mark;
+	__u32 reserved2;
+};
+
+/**
+ * struct ipuxcom_ioc_hostx_call - hand GS2 phases between host and device
+ * @size: sizeof(struct ipuxcom_ioc_hostx_call)
+ * @flags: must be zero
+ * @phases: 1 .. 0xffff: the call's phase count (from the manifest)
+ * @done: out: phases completed
+ * @timeout_ns: per phase; 0 = 5 s
+ * @mark: out: GS2 MARK as last read
+ * @reserved: must be zero
+ *
+ * Waits for the previous GS2 mark to return to zero, then for each phase
+ * posts GS2 mark 1 and waits for zero. The caller writes the callable id
+ * and the inputs into the pages before, and reads the outputs after.
+ */
+struct ipuxcom_ioc_hostx_call {
+	__u32 size;
+	__u32 flags;
+	__u32 phases;
+	__u32 done;
+	__u64 timeout_ns;
+	__u32 mark;
+	__u32 reserved;
+};
+
 enum ipuxcom_ioc_nr {
 	IPUXCOM_CMD_INFO = 0x00,
 	IPUXCOM_CMD_ATTACH = 0x01,
@@ -474,6 +540,8 @@ enum ipuxcom_ioc_nr {
 	IPUXCOM_CMD_TDI_EXEC = 0x0d,
 	IPUXCOM_CMD_TDI_READ_SRAM = 0x0e,
 	IPUXCOM_CMD_TDI_WRITE_SRAM = 0x0f,
+	IPUXCOM_CMD_HOSTX_SETUP = 0x10,
+	IPUXCOM_CMD_HOSTX_CALL = 0x11,
 };
 
 #define IPUXCOM_IOC_INFO	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_INFO)
@@ -492,6 +560,8 @@ enum ipuxcom_ioc_nr {
 #define IPUXCOM_IOC_TDI_EXEC	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_TDI_EXEC)
 #define IPUXCOM_IOC_TDI_READ_SRAM _IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_TDI_READ_SRAM)
 #define IPUXCOM_IOC_TDI_WRITE_SRAM _IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_TDI_WRITE_SRAM)
+#define IPUXCOM_IOC_HOSTX_SETUP	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_HOSTX_SETUP)
+#define IPUXCOM_IOC_HOSTX_CALL	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_HOSTX_CALL)
 
 /*
  * Generic netlink family "ipuxcom".
@@ -503,9 +573,32 @@ enum ipuxcom_ioc_nr {
 #define IPUXCOM_GENL_NAME	"ipuxcom"
 #define IPUXCOM_GENL_VERSION	1
 
+/*
+ * Multicast group IPUXCOM_GENL_MCGRP_EVENTS carries notifications, each a
+ * message with the command below and IPUXCOM_A_DEV_ID:
+ *   DEV_NEW / DEV_DEL   a backend registered / unregistered a device
+ *                       (DEV_NEW carries the DEV_GET attributes)
+ *   STATE               IPUXCOM_A_DEV_STATE, IPUXCOM_A_OLD_STATE
+ *   LOAD_PROGRESS       after each LOAD_BATCH: IPUXCOM_A_BATCH (batches
+ *                       done), IPUXCOM_A_BATCHES (23), IPUXCOM_A_BYTES
+ *                       (frame payload bytes of that batch)
+ *   TIMEOUT             a bounded wait ended without its condition:
+ *                       IPUXCOM_A_REG (offset polled), IPUXCOM_A_VALUE (last
+ *                       value read, e.g. the HSP mark), IPUXCOM_A_ERROR
+ *   RESET               RESET ran: IPUXCOM_A_ERROR (0 on success)
+ * Events are never requests: sending one gets -EOPNOTSUPP.
+ */
+#define IPUXCOM_GENL_MCGRP_EVENTS	"events"
+
 enum ipuxcom_genl_cmd {
 	IPUXCOM_GENL_CMD_UNSPEC,
 	IPUXCOM_GENL_CMD_DEV_GET,	/* do + dump */
+	IPUXCOM_GENL_CMD_DEV_NEW,	/* event */
+	IPUXCOM_GENL_CMD_DEV_DEL,	/* event */
+	IPUXCOM_GENL_CMD_STATE,		/* event */
+	IPUXCOM_GENL_CMD_LOAD_PROGRESS,	/* event */
+	IPUXCOM_GENL_CMD_TIMEOUT,	/* event */
+	IPUXCOM_GENL_CMD_RESET,		/* event */
 
 	__IPUXCOM_GENL_CMD_MAX,
 	IPUXCOM_GENL_CMD_MAX = __IPUXCOM_GENL_CMD_MAX - 1
@@ -518,6 +611,15 @@ enum ipuxcom_genl_attr {
 	IPUXCOM_A_DEV_STATE,		/* u32, enum ipuxcom_dev_state */
 	IPUXCOM_A_DEV_ATTACHED_PID,	/* u32, 0 when not attached */
 	IPUXCOM_A_DEV_TILE_COUNT,	/* u32 */
+	IPUXCOM_A_PAD,			/* alignment padding for u64 attributes */
+	IPUXCOM_A_DEV_CAPABILITIES,	/* u64, IPUXCOM_CAP_* of the device */
+	IPUXCOM_A_OLD_STATE,		/* u32, enum ipuxcom_dev_state */
+	IPUXCOM_A_BATCH,		/* u32 */
+	IPUXCOM_A_BATCHES,		/* u32 */
+	IPUXCOM_A_BYTES,		/* u64 */
+	IPUXCOM_A_REG,			/* u32, config-BAR offset */
+	IPUXCOM_A_VALUE,		/* u32 */
+	IPUXCOM_A_ERROR,		/* s32, negative errno or 0 */
 
 	__IPUXCOM_A_MAX,
 	IPUXCOM_A_MAX = __IPUXCOM_A_MAX - 1

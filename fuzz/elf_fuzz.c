@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the per-tile ELF reader (libelf underneath). An
+ * accepted ELF gives an image inside tile SRAM, starting at the payload
+ * base, whose entry is a word of it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <ipuxcom.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ipuxcom_tile_elf e;
+	struct ipuxcom_errmsg em;
+
+	if (ipuxcom_tile_elf_parse(data, size, &e, &em)) {
+		if (!em.msg[0] || e.image)
+			abort();
+		return 0;
+	}
+	if (!e.image || !e.image_size || e.image_size > IPUXCOM_IMG_SRAM_SIZE ||
+	    e.data_end != IPUXCOM_IMG_PAYLOAD_BASE + e.image_size ||
+	    e.data_start < IPUXCOM_IMG_PAYLOAD_BASE || e.data_start >= e.data_end ||
+	    e.entry < IPUXCOM_IMG_PAYLOAD_BASE || e.entry + 4 > e.data_end || (e.entry & 3))
+		abort();
+	/* Touch every byte: ASan checks the allocation's size. */
+	(void)ipuxcom_crc32(0, e.image, e.image_size);
+	ipuxcom_tile_elf_release(&e);
+	return 0;
+}

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ipuxcom_hw: the hardware backend. Registers one ipuxcom device ("hw")
+ * for every Graphcore IPU that ipu_driver drives, next to ipu_driver and
+ * without taking the PCI function from it. UNTESTED ON HARDWARE: nothing
+ * in this tree has run on a card (README.md, "Hardware").
+ *
+ * What it does:
+ *  - looks at every PCI function of Graphcore's vendor id 0x1d95 [RE]
+ *    (no public C600 device id exists, FACTS.md), without binding to it:
+ *    no pci_driver, no MODULE_DEVICE_TABLE (so udev never loads this
+ *    module by itself: it is loaded by hand or not at all);
+ *  - uses a function only while ipu_driver [S "Below Poplar"] is bound to
+ *    it, and only if BAR 0 is a memory BAR of at least 512 KiB;
+ *  - maps the first 512 KiB of BAR 0, the config BAR (FACTS.md:
+ *    mmap(/dev/ipuN, 0, 0x80000) maps it; that it is PCI BAR 0 is an
+ *    assumption, logged with every BAR at bind time so a card owner's log
+ *    shows the layout). The region is not requested: ipu_driver owns the
+ *    device and holds its regions (request_mem_region() would fail with
+ *    -EBUSY, and taking them would break ipu_driver). This module only
+ *    shares the mapping, like ipu_driver's own userspace mmap of /dev/ipuN;
+ *  - serves the backend ops with readl()/writel() (hw_regs.c: offset
+ *    checks, the notes' posted-write flush, all-ones detection);
+ *  - follows ipu_driver through a PCI bus notifier: when ipu_driver lets
+ *    go of a device (rmmod, sysfs unbind, hot removal) the ipuxcom device
+ *    is unregistered first, before ipu_driver's remove disables the
+ *    device; when ipu_driver binds one later, it is registered then.
+ *
+ * What it does not do (HW_CAPABILITIES in hw_regs.h): allocate host
+ * buffers the IPU can read, or reset the card; both belong to ipu_driver
+ * (BUFFER_ATTACH, RESET_DEVICE ioctls, FACTS.md), reachable only from
+ * userspace. The core answers -EOPNOTSUPP for those commands.
+ *
+ * Loading performs no MMIO: registers are touched only by commands of a
+ * process attached to the device through /dev/ipuxcom (mode 0600).
+ */
+#include <linux/device.h>
+#include <linux/io.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+
+#include "ipuxcom_backend.h"
+#include "hw_regs.h"
+
+/* The kernel module that drives Graphcore IPUs [S "Below Poplar"]. */
+#define HW_IPU_DRIVER		"ipu_driver"
+/* PCI BAR of the config registers: assumed, not documented (see above). */
+#define HW_CONFIG_BAR		0
+
+/*
+ * dev_*() messages carry the name of the device's driver (ipu_driver):
+ * say whose message it is.
+ */
+#define hw_info(pdev, fmt, ...)	pci_info(pdev, "ipuxcom_hw: " fmt, ##__VA_ARGS__)
+#define hw_warn(pdev, fmt, ...)	pci_warn(pdev, "ipuxcom_hw: " fmt, ##__VA_ARGS__)
+#define hw_warn_once(ipu, fmt, ...)					\
+	dev_warn_once(&(ipu)->pdev->dev, "ipuxcom_hw: " fmt, ##__VA_ARGS__)
+
+/**
+ * struct hw_ipu - one IPU this backend registered
+ * @node: in hw_ipus
+ * @pdev: the PCI function (a reference is held)
+ * @regs: its mapped config BAR
+ * @idev: the ipuxcom device
+ */
+struct hw_ipu {
+	struct list_head node;
+	struct pci_dev *pdev;
+	struct hw_regs regs;
+	struct ipuxcom_device *idev;
+};
+
+/*
+ * enable defaults to true: the module is never loaded automatically (no
+ * device table), so loading it is already the administrator's decision,
+ * and loading touches no register. enable=0 (e.g. "options ipuxcom_hw
+ * enable=0" in modprobe.d) keeps it from even looking at PCI devices.
+ */
+static bool hw_enable = true;
+module_param_named(enable, hw_enable, bool, 0444);
+MODULE_PARM_DESC(enable, "look for Graphcore IPUs driven by ipu_driver and register them (default 1; 0: do nothing)");
+
+static ushort hw_pci_device;
+module_param_named(pci_device, hw_pci_device, ushort, 0444);
+MODULE_PARM_DESC(pci_device, "use only Graphcore functions with this PCI device id (default 0: any)");
+
+static DEFINE_MUTEX(hw_lock);	/* hw_ipus */
+static LIST_HEAD(hw_ipus);
+
+static int hw_bar_read(void *priv, u32 offset, u32 *value)
+{
+	struct hw_ipu *ipu = priv;
+
+	return hw_regs_read(&ipu->regs, offset, value);
+}
+
+static int hw_bar_write(void *priv, u32 offset, u32 value)
+{
+	struct hw_ipu *ipu = priv;
+
+	return hw_regs_write(&ipu->regs, offset, value);
+}
+
+/*
+ * Not reachable through the core (LOADER is not declared); kept honest in
+ * case a caller ever gets here: no buffer is faked.
+ */
+static int hw_dma_alloc(void *priv, size_t size, struct ipuxcom_dma_buf *buf)
+{
+	struct hw_ipu *ipu = priv;
+
+	hw_warn_once(ipu,
+		     "host buffers the IPU can read are allocated and attached by ipu_driver (BUFFER_ATTACH, HEXOPT), which another module cannot reach: not supported\n");
+	return -EOPNOTSUPP;
+}
+
+static void hw_dma_free(void *priv, struct ipuxcom_dma_buf *buf)
+{
+	/* hw_dma_alloc() never succeeds: nothing to free. */
+}
+
+static int hw_buffer_attach(void *priv, u32 slot, const struct ipuxcom_dma_buf *buf)
+{
+	struct hw_ipu *ipu = priv;
+
+	hw_warn_once(ipu,
+		     "buffer attach is ipu_driver's BUFFER_ATTACH ioctl, from userspace only: not supported\n");
+	return -EOPNOTSUPP;
+}
+
+static int hw_buffer_detach(void *priv, u32 slot)
+{
+	/* Nothing is ever attached by this backend. */
+	return 0;
+}
+
+static int hw_reset(void *priv)
+{
+	struct hw_ipu *ipu = priv;
+
+	hw_warn_once(ipu,
+		     "reset is ipu_driver's RESET_DEVICE ioctl, from userspace only: not supported\n");
+	return -EOPNOTSUPP;
+}
+
+static const struct ipuxcom_backend_ops hw_ops = {
+	.bar_read = hw_bar_read,
+	.bar_write = hw_bar_write,
+	.dma_alloc = hw_dma_alloc,
+	.dma_free = hw_dma_free,
+	.buffer_attach = hw_buffer_attach,
+	.buffer_detach = hw_buffer_detach,
+	.reset = hw_reset,
+};
+
+static bool hw_present(void *ctx)
+{
+	return pci_device_is_present(ctx);
+}
+
+/* ipu_driver by module name [S], or by driver name if built in. */
+static bool hw_is_ipu_driver(struct device_driver *drv)
+{
+	if (!drv)
+		return false;
+	if (drv->owner && !strcmp(module_name(drv->owner), HW_IPU_DRIVER))
+		return true;
+	return !strcmp(drv->name, HW_IPU_DRIVER);
+}
+
+static struct hw_ipu *hw_find(struct pci_dev *pdev)
+{
+	struct hw_ipu *ipu;
+
+	lockdep_assert_held(&hw_lock);
+	list_for_each_entry(ipu, &hw_ipus, node)
+		if (ipu->pdev == pdev)
+			return ipu;
+	return NULL;
+}
+
+/* Why @pdev is not used, or NULL if it can be. */
+static const char *hw_refusal(struct pci_dev *pdev)
+{
+	if (hw_pci_device && pdev->device != hw_pci_device)
+		return "PCI device id differs from the pci_device parameter";
+	if (!hw_is_ipu_driver(pdev->dev.driver))
+		return "not driven by " HW_IPU_DRIVER;
+	if (!(pci_resource_flags(pdev, HW_CONFIG_BAR) & IORESOURCE_MEM) ||
+	    pci_resource_len(pdev, HW_CONFIG_BAR) < HW_CONFIG_BAR_SIZE)
+		return "BAR 0 is not a memory BAR of at least 512 KiB";
+	return NULL;
+}
+
+/*
+ * Register @pdev if ipu_driver drives it. Called with the device lock
+ * held (so its driver cannot change meanwhile) and hw_lock.
+ * Returns 0 if it is registered (now or before), else -errno.
+ */
+static int hw_bind(struct pci_dev *pdev)
+{
+	struct ipuxcom_device_desc desc = {
+		.backend = "hw",
+		.tile_count = HW_C600_TILES,
+		.config_bar_size = HW_CONFIG_BAR_SIZE,
+		.ops = &hw_ops,
+		.parent = &pdev->dev,
+		.capabilities = HW_CAPABILITIES,
+	};
+	const char *why;
+	struct hw_ipu *ipu;
+	int i, ret;
+
+	device_lock_assert(&pdev->dev);
+	lockdep_assert_held(&hw_lock);
+	if (hw_find(pdev))
+		return 0;
+	why = hw_refusal(pdev);
+	if (why) {
+		hw_info(pdev, "[%04x:%04x] driver %s: not used: %s\n", pdev->vendor,
+			 pdev->device, pdev->dev.driver ? pdev->dev.driver->name : "(none)",
+			 why);
+		return -ENODEV;
+	}
+	/* The layout is undocumented: log it for the card owner's report. */
+	for (i = 0; i < PCI_STD_NUM_BARS; i++)
+		if (pci_resource_len(pdev, i))
+			hw_info(pdev, "BAR %d: %pR\n", i, &pdev->resource[i]);
+
+	ipu = kzalloc(sizeof(*ipu), GFP_KERNEL);
+	if (!ipu)
+		return -ENOMEM;
+	/* No request_mem_region(): ipu_driver holds the region (see top). */
+	ipu->regs.base = ioremap(pci_resource_start(pdev, HW_CONFIG_BAR), HW_CONFIG_BAR_SIZE);
+	if (!ipu->regs.base) {
+		hw_warn(pdev, "cannot map the config BAR: not used\n");
+		kfree(ipu);
+		return -ENOMEM;
+	}
+	ipu->regs.size = HW_CONFIG_BAR_SIZE;
+	ipu->regs.present = hw_present;
+	ipu->regs.ctx = pdev;
+	ipu->pdev = pci_dev_get(pdev);
+	desc.priv = ipu;
+	ipu->idev = ipuxcom_device_register(&desc);
+	if (IS_ERR(ipu->idev)) {
+		ret = PTR_ERR(ipu->idev);
+		hw_warn(pdev, "ipuxcom device registration failed: %d\n", ret);
+		iounmap(ipu->regs.base);
+		pci_dev_put(ipu->pdev);
+		kfree(ipu);
+		return ret;
+	}
+	list_add_tail(&ipu->node, &hw_ipus);
+	hw_info(pdev, "[%04x:%04x] is ipuxcom device %u (hw backend, driven by %s; unverified on hardware)\n",
+		 pdev->vendor, pdev->device, ipuxcom_device_id(ipu->idev),
+		 pdev->dev.driver->name);
+	return 0;
+}
+
+/* Unregister and free @ipu. Called with hw_lock held. */
+static void hw_unbind(struct hw_ipu *ipu)
+{
+	struct pci_dev *pdev = ipu->pdev;
+	u32 id = ipuxcom_device_id(ipu->idev);
+
+	lockdep_assert_held(&hw_lock);
+	list_del(&ipu->node);
+	/* Returns with no op running and none to come: the BAR can go. */
+	ipuxcom_device_unregister(ipu->idev);
+	iounmap(ipu->regs.base);
+	kfree(ipu);
+	hw_info(pdev, "ipuxcom device %u released\n", id);
+	pci_dev_put(pdev);
+}
+
+/*
+ * Follow ipu_driver: BOUND_DRIVER and UNBIND_DRIVER are sent with the
+ * device lock held, UNBIND_DRIVER before the driver's remove() runs, so
+ * our device is gone before ipu_driver disables the PCI function.
+ */
+static int hw_pci_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	struct pci_dev *pdev = to_pci_dev(data);
+	struct hw_ipu *ipu;
+
+	if (pdev->vendor != HW_PCI_VENDOR_GRAPHCORE)
+		return NOTIFY_DONE;
+	mutex_lock(&hw_lock);
+	switch (action) {
+	case BUS_NOTIFY_BOUND_DRIVER:
+		hw_bind(pdev);
+		break;
+	case BUS_NOTIFY_UNBIND_DRIVER:
+	case BUS_NOTIFY_DEL_DEVICE:
+		ipu = hw_find(pdev);
+		if (ipu) {
+			hw_info(pdev, "leaving with its driver\n");
+			hw_unbind(ipu);
+		}
+		break;
+	}
+	mutex_unlock(&hw_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block hw_pci_nb = {
+	.notifier_call = hw_pci_notify,
+};
+
+static void hw_scan(void)
+{
+	struct pci_dev *pdev = NULL;
+	unsigned int found = 0, used = 0;
+
+	/* pci_get_device() drops the reference of the device passed in. */
+	while ((pdev = pci_get_device(HW_PCI_VENDOR_GRAPHCORE, PCI_ANY_ID, pdev))) {
+		found++;
+		device_lock(&pdev->dev);
+		mutex_lock(&hw_lock);
+		if (!hw_bind(pdev))
+			used++;
+		mutex_unlock(&hw_lock);
+		device_unlock(&pdev->dev);
+	}
+	if (!found)
+		pr_info("ipuxcom_hw: no Graphcore IPU found (no PCI function of vendor 0x%04x)\n",
+			HW_PCI_VENDOR_GRAPHCORE);
+	else
+		pr_info("ipuxcom_hw: %u Graphcore PCI function(s), %u registered\n",
+			found, used);
+}
+
+static int __init ipuxcom_hw_init(void)
+{
+	int ret;
+
+	if (!hw_enable) {
+		pr_info("ipuxcom_hw: hardware binding disabled (enable=0): no PCI device looked at\n");
+		return 0;
+	}
+	/* First the notifier, then the scan: no bind or unbind falls between. */
+	ret = bus_register_notifier(&pci_bus_type, &hw_pci_nb);
+	if (ret)
+		return ret;
+	hw_scan();
+	return 0;
+}
+
+static void __exit ipuxcom_hw_exit(void)
+{
+	struct hw_ipu *ipu, *tmp;
+
+	/* enable is read-only (0444): it still says whether init registered. */
+	if (hw_enable)
+		bus_unregister_notifier(&pci_bus_type, &hw_pci_nb);
+	mutex_lock(&hw_lock);
+	list_for_each_entry_safe(ipu, tmp, &hw_ipus, node)
+		hw_unbind(ipu);
+	mutex_unlock(&hw_lock);
+	pr_info("ipuxcom_hw: unloaded\n");
+}
+
+module_init(ipuxcom_hw_init);
+module_exit(ipuxcom_hw_exit);
+
+MODULE_DESCRIPTION("Graphcore IPU backend for ipuxcom, next to ipu_driver (unverified on hardware)");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Config-BAR access of the hardware backend (ipuxcom_hw.ko): offset
+ * checks, posted-write flushes and the "device fell off the bus" check,
+ * as plain functions over one 32-bit MMIO read and write primitive.
+ *
+ * Plain C shared by the kernel backend (where the primitives are readl()
+ * and writel() on the ioremap()ped BAR) and a userspace unit test
+ * (selftests/host/hw_regs_test.c, where they are a fake MMIO window
+ * backed by the C600 simulator). The rules below are therefore exercised
+ * on the build machine, though never against a real card.
+ */
+#ifndef IPUXCOM_HW_REGS_H
+#define IPUXCOM_HW_REGS_H
+
+#ifdef __KERNEL__
+#include <linux/io.h>
+#include <linux/types.h>
+#include <linux/ipuxcom.h>
+
+static inline u32 hw_mmio_read32(const void __iomem *addr)
+{
+	return readl(addr);
+}
+
+static inline void hw_mmio_write32(u32 value, void __iomem *addr)
+{
+	writel(value, addr);
+}
+#else
+#include "user/hw_user_port.h"
+#endif
+
+/* Graphcore's PCI vendor id [RE, pci.ids] (FACTS.md "Device and driver"). */
+#define HW_PCI_VENDOR_GRAPHCORE		0x1d95
+/*
+ * The config BAR is 512 KiB: mmap(/dev/ipuN, offset 0, 0x80000) maps it
+ * [RE] (FACTS.md). Which PCI BAR number it is is not documented; the
+ * backend assumes BAR 0 and checks its size (see hw_backend.c).
+ */
+#define HW_CONFIG_BAR_SIZE		0x80000u
+/*
+ * EXCHWINDOWBASER [S "Experimental Tile SRAM Writes"] (FACTS.md register
+ * table): selects the logical tile window of exchange-BAR stores. The
+ * notes read it back after writing it "to flush the posted config write".
+ */
+#define HW_REG_EXCHWINDOWBASER		0x3044u
+/* C600 tiles [S seeds/000] (FACTS.md "Tiles and memory"). */
+#define HW_C600_TILES			1472u
+
+/*
+ * What the hardware backend serves (IPUXCOM_CAP_*, DEV_QUERY reports it;
+ * the core answers -EOPNOTSUPP for the rest):
+ *	REG, CFG, AUTOLOAD, HSP, TDI: config-BAR registers only.
+ *	ATTACH, NETLINK: the core's, for every device.
+ * Not served:
+ *	LOADER: host buffers the device can read are allocated and made
+ *	  visible to it (BUFFER_ATTACH, HEXOPT translation) by ipu_driver,
+ *	  whose in-kernel symbols are not public (FACTS.md), so another
+ *	  module cannot provide them.
+ *	RESET: ipu_driver resets a card through its RESET_DEVICE ioctl
+ *	  (_IOW(0xed, 45, 4 bytes), FACTS.md), from userspace only, and no
+ *	  register-level reset sequence is documented.
+ * selftests use this set to give a simulated device the same limits.
+ */
+#define HW_CAPABILITIES	(IPUXCOM_CAP_ATTACH | IPUXCOM_CAP_NETLINK |		\
+			 IPUXCOM_CAP_REG | IPUXCOM_CAP_CFG |			\
+			 IPUXCOM_CAP_AUTOLOAD | IPUXCOM_CAP_HSP |		\
+			 IPUXCOM_CAP_TDI)
+
+/**
+ * struct hw_regs - one mapped config BAR
+ * @base: start of the mapping
+ * @size: bytes mapped (HW_CONFIG_BAR_SIZE)
+ * @present: returns false once the device no longer answers (kernel:
+ *	pci_device_is_present()); may be NULL (then never asked)
+ * @ctx: passed to @present
+ * @dead: set once @present said no: every later access fails with -EIO
+ *	and touches no MMIO
+ *
+ * Calls on one &struct hw_regs must be serialised by the caller (the
+ * ipuxcom core runs every backend register call under the device's
+ * op_lock).
+ */
+struct hw_regs {
+	void __iomem *base;
+	u32 size;
+	bool (*present)(void *ctx);
+	void *ctx;
+	bool dead;
+};
+
+int hw_regs_check(const struct hw_regs *r, u32 offset);
+bool hw_regs_flush_after_write(u32 offset);
+int hw_regs_read(struct hw_regs *r, u32 offset, u32 *value);
+int hw_regs_write(struct hw_regs *r, u32 offset, u32 value);
+
+#endif /* IPUXCOM_HW_REGS_H */

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * libipuxcom: the module's data-path commands on an attached device --
+ * config apply, autoloader, the loader transport buffer and its batch
+ * handshakes, HSP marks, TDI access. Included by <ipuxcom.h>.
+ *
+ * All functions return 0 or a negative errno. Commands that wait take a
+ * timeout in ns (0 = the module's default) and return -ETIMEDOUT once it
+ * passed, after which the device needs ipuxcom_reset(); -EBADFD means the
+ * device's state does not allow the command (see uapi/linux/ipuxcom.h).
+ */
+#ifndef IPUXCOM_DATAPATH_H
+#define IPUXCOM_DATAPATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ipuxcom;
+
+/*
+ * Ordered config-BAR writes (an IPUCFG1 file's records). Needs
+ * CAP_SYS_RAWIO and an idle device. On -EINVAL nothing was written and
+ * *bad_index (if not NULL) names the first record with a bad offset.
+ */
+IPUXCOM_API int ipuxcom_cfg_apply(struct ipuxcom *ipu, const struct ipuxcom_cfg_record *records,
+				  uint32_t count, uint32_t *bad_index);
+
+/*
+ * Install a 1 .. IPUXCOM_AUTOLOAD_MAX_BYTES byte tile bootloader on every
+ * tile with the hardware autoloader. *csr (if not NULL) gets AUTOLDCSR as
+ * last read, which is what to report on -ETIMEDOUT.
+ */
+IPUXCOM_API int ipuxcom_autoload(struct ipuxcom *ipu, const void *image, size_t size,
+				 uint64_t timeout_ns, uint32_t *csr);
+
+/*
+ * Allocate the loader transport buffer (@bytes, 0 = the notes' 40 MiB
+ * IPUXCOM_XBUF_DEFAULT_SIZE) and map it; *addr and *size describe the
+ * mapping, which lives until ipuxcom_close(). Frames are written straight
+ * into it (ipuxcom_frames_write() of <ipuxcom_image.h>): no copy.
+ */
+IPUXCOM_API int ipuxcom_xbuf_map(struct ipuxcom *ipu, size_t bytes, void **addr, size_t *size);
+
+/* What LOAD_BATCH / LOAD_FINISH saw, for error messages. */
+struct ipuxcom_load_diag {
+	uint32_t mark;		/* GS1 MARK as last read */
+	uint32_t stage;		/* finish: 1 = release, 2 = start mark */
+	uint32_t bad_tile;	/* on -EINVAL: physical tile */
+	uint32_t bad_frame;	/* on -EINVAL: frame of that tile */
+	uint32_t bad_reason;	/* on -EINVAL: enum ipuxcom_frame_error */
+};
+
+/* Hand batch @batch (0..22) of the transport buffer to the loaders. */
+IPUXCOM_API int ipuxcom_load_batch(struct ipuxcom *ipu, uint32_t batch, uint64_t timeout_ns,
+				   struct ipuxcom_load_diag *diag);
+
+/* Release and start the tiles after all 23 batches. */
+IPUXCOM_API int ipuxcom_load_finish(struct ipuxcom *ipu, uint64_t timeout_ns,
+				    struct ipuxcom_load_diag *diag);
+
+/* "descriptor count" etc. for enum ipuxcom_frame_error; never NULL. */
+IPUXCOM_API const char *ipuxcom_frame_error_name(uint32_t reason);
+
+/* Post @mark (1..0xffff) on GS1 or GS2 of a running device; wait for 0 if @wait. */
+IPUXCOM_API int ipuxcom_hsp_mark(struct ipuxcom *ipu, uint32_t gs, uint32_t mark, bool wait,
+				 uint64_t timeout_ns, uint32_t *final_mark);
+
+/* The IPUXCOM_TDI_NREGS TDI registers of physical tile @tile. */
+IPUXCOM_API int ipuxcom_tdi_read_regs(struct ipuxcom *ipu, uint32_t tile,
+				      uint32_t regs[IPUXCOM_TDI_NREGS]);
+
+/* "CTXT_STS", "DBG_DATA", ... for enum ipuxcom_tdi_reg; NULL if unknown. */
+IPUXCOM_API const char *ipuxcom_tdi_reg_name(uint32_t reg);
+
+/*
+ * Inject @insn into @context of physical tile @tile (needs CAP_SYS_RAWIO).
+ * @data_in, if not NULL, is written to DBG_DATA first; *data_out and
+ * *tdi_sts (if not NULL) get DBG_DATA and TDI_STS afterwards.
+ * -ENOEXEC: the context cannot execute; -EILSEQ: invalid instruction.
+ */
+IPUXCOM_API int ipuxcom_tdi_exec(struct ipuxcom *ipu, uint32_t tile, uint32_t context,
+				 uint32_t insn, const uint32_t *data_in, uint32_t *data_out,
+				 uint32_t *tdi_sts);
+
+/*
+ * @count words of tile SRAM at byte address @addr of physical tile @tile,
+ * through the supervisor context (0). *done (if not NULL) gets the words
+ * transferred, also on failure. Writing needs CAP_SYS_RAWIO.
+ */
+IPUXCOM_API int ipuxcom_tdi_read_sram(struct ipuxcom *ipu, uint32_t tile, uint32_t addr,
+				      uint32_t *words, uint32_t count, uint32_t *done);
+IPUXCOM_API int ipuxcom_tdi_write_sram(struct ipuxcom *ipu, uint32_t tile, uint32_t addr,
+				       const uint32_t *words, uint32_t count, uint32_t *done);
+
+/* ---------------------------------------------------------- whole load */
+
+struct ipuxcom_image;
+
+struct ipuxcom_load_progress {
+	uint32_t batch;		/* batches done, 1 .. IPUXCOM_LOAD_BATCHES */
+	uint32_t batches;	/* IPUXCOM_LOAD_BATCHES */
+	uint64_t bytes;		/* tile-image bytes handed to the loaders so far */
+	uint64_t total;		/* tile-image bytes of the whole load */
+};
+
+struct ipuxcom_load_params {
+	const struct ipuxcom_image *image;	/* 1472 tiles, payload base 0x4c010 */
+	const void *bootloader;			/* raw tile bootloader, 1..4096 bytes */
+	size_t bootloader_size;
+	const struct ipuxcom_cfg_record *cfg;	/* optional IPUCFG1 records */
+	uint32_t cfg_count;
+	uint64_t timeout_ns;			/* per wait; 0 = module defaults */
+	/* called after every batch; may be NULL */
+	void (*progress)(void *ctx, const struct ipuxcom_load_progress *p);
+	void *ctx;
+};
+
+/* Where a load stopped (ipuxcom_load_result.step). */
+enum ipuxcom_load_step {
+	IPUXCOM_LOAD_STEP_NONE = 0,
+	IPUXCOM_LOAD_STEP_CHECK,	/* the parameters or the image */
+	IPUXCOM_LOAD_STEP_CFG,		/* CFG_APPLY */
+	IPUXCOM_LOAD_STEP_AUTOLOAD,
+	IPUXCOM_LOAD_STEP_XBUF,		/* transport buffer */
+	IPUXCOM_LOAD_STEP_FRAMES,	/* building a batch's frames */
+	IPUXCOM_LOAD_STEP_BATCH,	/* LOAD_BATCH */
+	IPUXCOM_LOAD_STEP_FINISH,	/* LOAD_FINISH */
+};
+
+struct ipuxcom_load_result {
+	uint32_t step;			/* enum ipuxcom_load_step */
+	uint32_t batch;			/* with STEP_FRAMES / STEP_BATCH */
+	struct ipuxcom_load_diag diag;	/* what the module reported */
+	uint32_t syscalls;		/* ioctl + mmap calls the load made */
+	char msg[256];			/* "" on success, else what failed and where */
+};
+
+/*
+ * The whole load of the design notes on the attached, idle device:
+ * optional CFG_APPLY, AUTOLOAD, the transport buffer, 23 batches whose
+ * frames are built straight into the mapped buffer, LOAD_FINISH. The
+ * device is then running. @res (may be NULL) says where a failure
+ * happened, with a message.
+ */
+IPUXCOM_API int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *params,
+			     struct ipuxcom_load_result *res);
+
+/* ------------------------------------------------- host tensor exchange */
+
+struct ipuxcom_hsp_manifest;
+struct ipuxcom_errmsg;
+
+/*
+ * Allocate and map the manifest's host pages on the attached, running
+ * device and run the load-completion transition (HOSTX_SETUP). @em (may
+ * be NULL) says what failed.
+ */
+IPUXCOM_API int ipuxcom_hostx_setup(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *m,
+				    uint64_t timeout_ns, struct ipuxcom_errmsg *em);
+
+/* A slice's data: the manifest's slices of a call, in manifest order. */
+struct ipuxcom_hostx_buf {
+	void *data;
+	size_t size;		/* must equal the slice's size */
+};
+
+/*
+ * Run call @name of @m: check every argument against the manifest first
+ * (nothing is written on any mismatch), write the callable id and the
+ * @nin input slices into the pages, hand the call's GS2 phases over, then
+ * copy the @nout output slices out. The slices are the call's input (or
+ * output) slices in manifest order.
+ */
+IPUXCOM_API int ipuxcom_hostx_call(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *m,
+				   const char *name, const struct ipuxcom_hostx_buf *in,
+				   size_t nin, struct ipuxcom_hostx_buf *out, size_t nout,
+				   uint64_t timeout_ns, struct ipuxcom_errmsg *em);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IPUXCOM_DATAPATH_H */

@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * libipuxcom: what the loader loads, built and checked in userspace.
+ *
+ *  - IPUIMG1 compact physical images: pack (from raw per-tile images or
+ *    per-tile ELF files), extract, verify, entry redirect. The byte layout
+ *    is this project's definition of the notes' format; it is documented
+ *    field by field in docs/ipuimg-format.md.
+ *  - Secondary-loader frames: the 4 KiB descriptor area and 1 KiB frames
+ *    of one batch of up to 64 physical tiles, written straight into a
+ *    caller-given (e.g. mmap'ed transport) buffer.
+ *  - IPUCFG1 ordered config-BAR writes: reader, writer, register naming.
+ *  - Host-sync manifests (.ipuhsp): docs/ipuhsp-format.md.
+ *
+ * Sources: [S] the seed notes (shared/seeds/003_*.txt), [RE] and [DW] as
+ * cited by shared/FACTS.md. Every function validates all of its input and
+ * is safe on any file: sizes taken from a file are checked against the
+ * file's real size before anything is allocated from them.
+ *
+ * Errors: 0 or a negative errno. Functions that read data also fill a
+ * struct ipuxcom_errmsg (when not NULL) with a message naming what failed
+ * and where, e.g. "tile 17 record: patch extent 0x1234+0x40 exceeds file
+ * size 0x1200"; it is "" on success. Common values: -EBADMSG malformed or
+ * corrupt data (checksums included), -EINVAL a bad argument, -EFBIG a
+ * limit exceeded, -ENOMEM, and I/O errors from the system.
+ *
+ * Buffers returned through void ** are malloc'ed: release them with free().
+ */
+#ifndef IPUXCOM_IMAGE_H
+#define IPUXCOM_IMAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/ipuxcom.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef IPUXCOM_API
+#define IPUXCOM_API __attribute__((visibility("default")))
+#endif
+
+#define IPUXCOM_ERRMSG_LEN	256
+
+/* Why a call failed, for people: "" on success. */
+struct ipuxcom_errmsg {
+	char msg[IPUXCOM_ERRMSG_LEN];
+};
+
+/*
+ * CRC-32 as zlib's crc32() (reflected polynomial 0xedb88320, initial and
+ * final XOR 0xffffffff): ipuxcom_crc32(0, "123456789", 9) == 0xcbf43926.
+ * Chain calls by passing the previous result as @crc. This is the CRC32
+ * of IPUIMG1 [S: "template CRC32", "reconstructed-image CRC32"; the notes
+ * do not name the polynomial: the zlib CRC-32 is this project's choice].
+ */
+IPUXCOM_API uint32_t ipuxcom_crc32(uint32_t crc, const void *buf, size_t len);
+
+/* ------------------------------------------------------------ tile memory */
+
+/* 1,472 tiles on a C600 (IPU21) [S]. */
+#define IPUXCOM_IMG_TILES		1472u
+/* Tile SRAM: 624 KiB from 0x4c000 [RE, FACTS.md "Tiles and memory"]. */
+#define IPUXCOM_IMG_SRAM_BASE		0x4c000u
+#define IPUXCOM_IMG_SRAM_SIZE		0x9c000u
+#define IPUXCOM_IMG_SRAM_END		(IPUXCOM_IMG_SRAM_BASE + IPUXCOM_IMG_SRAM_SIZE)
+/*
+ * The secondary loader installs the first payload byte at 0x4c010; the
+ * 16 bytes below are the zero-fill .secondaryLower reservation [S "Debug
+ * Readback Pivot", RE].
+ */
+#define IPUXCOM_IMG_PAYLOAD_BASE	0x4c010u
+
+/* ---------------------------------------------------------------- IPUIMG1 */
+
+/* File layout constants (docs/ipuimg-format.md). */
+#define IPUXCOM_IMG_MAGIC		"IPUIMG1"	/* 8 bytes with its NUL */
+#define IPUXCOM_IMG_HEADER_SIZE		40u		/* [S] */
+#define IPUXCOM_IMG_RECORD_SIZE		16u		/* [S] */
+#define IPUXCOM_IMG_PATCH_HEADER_SIZE	8u		/* (offset u32, size u32) [S] */
+/* Pack: let the packer choose the template tile. */
+#define IPUXCOM_IMG_TEMPLATE_AUTO	UINT32_MAX
+
+struct ipuxcom_image;
+
+/* The header, plus totals over the records. */
+struct ipuxcom_image_info {
+	uint32_t load_base;		/* SRAM address of image byte 0 */
+	uint32_t image_size;		/* bytes of every tile image */
+	uint32_t entry;			/* SRAM address execution starts at */
+	uint32_t tile_count;		/* records (1472 for a C600) */
+	uint32_t template_tile;		/* physical tile whose image is stored whole */
+	uint32_t template_crc32;
+	uint32_t patch_area_size;	/* bytes of all patch streams */
+	uint32_t meta_crc32;		/* CRC32 of header bytes 0..35 + record table */
+	uint64_t file_size;
+	uint64_t patch_count;		/* patches of all tiles */
+	uint64_t patch_data;		/* patched bytes of all tiles */
+	uint32_t unpatched_tiles;	/* tiles equal to the template (itself included) */
+	uint32_t max_tile_patch_size;	/* largest patch stream of one tile */
+};
+
+/* One tile's record, plus what its patch stream holds. */
+struct ipuxcom_image_tile {
+	uint32_t patch_offset;		/* file offset of the patch stream */
+	uint32_t patch_size;		/* bytes of the patch stream */
+	uint32_t crc32;			/* CRC32 of the reconstructed image */
+	uint32_t patch_count;
+	uint32_t patch_data;		/* patched bytes (stream minus headers) */
+};
+
+/*
+ * Read and check an IPUIMG1 file: header, every record, the structure of
+ * every patch stream, the metadata CRC32 and the template CRC32. A tile's
+ * own CRC32 is checked whenever the tile is reconstructed (extract,
+ * frames, verify). Files larger than any valid IPUIMG1 are refused
+ * (-EFBIG) before they are read.
+ */
+IPUXCOM_API int ipuxcom_image_open(const char *path, struct ipuxcom_image **out,
+				   struct ipuxcom_errmsg *em);
+/* The same from memory; @data is copied. */
+IPUXCOM_API int ipuxcom_image_from_buffer(const void *data, size_t len,
+					  struct ipuxcom_image **out,
+					  struct ipuxcom_errmsg *em);
+/* NULL is a no-op. */
+IPUXCOM_API void ipuxcom_image_close(struct ipuxcom_image *img);
+
+IPUXCOM_API void ipuxcom_image_get_info(const struct ipuxcom_image *img,
+					struct ipuxcom_image_info *info);
+/* -EINVAL when @tile >= tile_count. */
+IPUXCOM_API int ipuxcom_image_get_tile(const struct ipuxcom_image *img, uint32_t tile,
+				       struct ipuxcom_image_tile *out);
+
+/*
+ * Reconstruct physical tile @tile's raw image into @buf (@len >=
+ * image_size; exactly image_size bytes are written) and check its CRC32
+ * (-EBADMSG on a mismatch; @buf then holds what the file describes).
+ */
+IPUXCOM_API int ipuxcom_image_extract(const struct ipuxcom_image *img, uint32_t tile,
+				      void *buf, size_t len, struct ipuxcom_errmsg *em);
+
+/*
+ * Reconstruct @tile and check its CRC32 twice: computed over the
+ * reconstructed bytes, and derived from the patches as extract does.
+ */
+IPUXCOM_API int ipuxcom_image_verify_tile(const struct ipuxcom_image *img, uint32_t tile,
+					  struct ipuxcom_errmsg *em);
+/* Every tile; stops at the first failure. */
+IPUXCOM_API int ipuxcom_image_verify(const struct ipuxcom_image *img,
+				     struct ipuxcom_errmsg *em);
+
+/*
+ * Pack source: make tile @tile's raw image (image_size bytes) available
+ * at *@image, valid until the next call. Return 0, or a negative errno
+ * after filling @em.
+ */
+typedef int (*ipuxcom_image_source_fn)(void *ctx, uint32_t tile, const void **image,
+				       struct ipuxcom_errmsg *em);
+
+struct ipuxcom_image_pack_params {
+	uint32_t tile_count;		/* 1 .. IPUXCOM_IMG_TILES */
+	uint32_t image_size;		/* 1 .. IPUXCOM_IMG_SRAM_SIZE */
+	uint32_t load_base;		/* image within tile SRAM */
+	uint32_t entry;			/* 4-aligned, inside the image */
+	uint32_t template_tile;		/* a tile, or IPUXCOM_IMG_TEMPLATE_AUTO */
+};
+
+/*
+ * Build an IPUIMG1 file from @tile_count raw images. With
+ * IPUXCOM_IMG_TEMPLATE_AUTO the source is read twice (plus up to 40
+ * tiles once more): first to pick the template - the images sharing the
+ * most 128-byte blocks with the others, and 32 sampled tiles, ranked by
+ * the exact patch bytes they would cost for the sampled tiles - then to
+ * diff every image against it. Patches merge differences at most 8 bytes
+ * apart (a patch header costs 8). The result is deterministic. On success
+ * *@out is a malloc'ed file image of *@out_len bytes.
+ */
+IPUXCOM_API int ipuxcom_image_pack(const struct ipuxcom_image_pack_params *params,
+				   ipuxcom_image_source_fn source, void *ctx,
+				   void **out, size_t *out_len, struct ipuxcom_errmsg *em);
+/* The same from @images[0 .. tile_count - 1], each image_size bytes. */
+IPUXCOM_API int ipuxcom_image_pack_buffers(const struct ipuxcom_image_pack_params *params,
+					   const void *const *images, void **out,
+					   size_t *out_len, struct ipuxcom_errmsg *em);
+
+/* Directory packing. */
+struct ipuxcom_image_dir_opts {
+	uint32_t tile_count;		/* files for tiles 0 .. tile_count - 1 */
+	uint32_t template_tile;		/* a tile, or IPUXCOM_IMG_TEMPLATE_AUTO */
+	uint32_t load_base;		/* raw images only */
+	uint32_t entry;			/* raw images only */
+};
+
+/* tile_count 1472, automatic template, load base and entry 0x4c010. */
+IPUXCOM_API void ipuxcom_image_dir_opts_init(struct ipuxcom_image_dir_opts *opts);
+
+/*
+ * Pack @dir, which must hold exactly the regular files N.bin for N = 0 ..
+ * tile_count - 1 (decimal, no leading zeros), all of the same size:
+ * anything else in it is a "stray" error, a missing file a "missing" one.
+ */
+IPUXCOM_API int ipuxcom_image_pack_raw_dir(const char *dir,
+					   const struct ipuxcom_image_dir_opts *opts,
+					   void **out, size_t *out_len,
+					   struct ipuxcom_errmsg *em);
+
+/*
+ * Pack @dir holding exactly t_N.elf for every tile (same naming rules).
+ * Each ELF is read with ipuxcom_tile_elf_parse(); every tile gets the
+ * same load base IPUXCOM_IMG_PAYLOAD_BASE and an image reaching the
+ * highest file byte of any tile (shorter images are zero-padded). All
+ * ELFs must have the same entry point.
+ */
+IPUXCOM_API int ipuxcom_image_pack_elf_dir(const char *dir,
+					   const struct ipuxcom_image_dir_opts *opts,
+					   void **out, size_t *out_len,
+					   struct ipuxcom_errmsg *em);
+
+/* ------------------------------------------------------------ tile ELFs */
+
+/* One tile ELF's loadable contents. */
+struct ipuxcom_tile_elf {
+	uint32_t entry;			/* e_entry */
+	uint32_t data_start;		/* lowest address holding file bytes */
+	uint32_t data_end;		/* end of the highest file bytes */
+	uint32_t reserved_below;	/* zero-fill bytes below the payload base */
+	uint32_t load_segments;		/* PT_LOAD segments */
+	uint32_t image_size;		/* data_end - IPUXCOM_IMG_PAYLOAD_BASE */
+	uint8_t *image;			/* [PAYLOAD_BASE, data_end), malloc'ed */
+};
+
+/*
+ * Read a per-tile ELF (little-endian ELF32 or ELF64 executable) with
+ * libelf. Its PT_LOAD segments must lie in tile SRAM and not overlap;
+ * file bytes may only start at or above IPUXCOM_IMG_PAYLOAD_BASE (only
+ * zero-fill, the .secondaryLower reservation, may lie below it). The raw
+ * image runs from IPUXCOM_IMG_PAYLOAD_BASE to the end of the highest file
+ * bytes; everything in it that no segment's file bytes cover is zero.
+ * Zero-fill past the last file byte is not part of the image (the loader
+ * transmits only the image). The entry must be 4-aligned and inside it.
+ * Release with ipuxcom_tile_elf_release().
+ */
+IPUXCOM_API int ipuxcom_tile_elf_parse(const void *data, size_t len,
+				       struct ipuxcom_tile_elf *out,
+				       struct ipuxcom_errmsg *em);
+/* Frees out->image and zeroes *elf; NULL is a no-op. */
+IPUXCOM_API void ipuxcom_tile_elf_release(struct ipuxcom_tile_elf *elf);
+
+/* ------------------------------------------------------------- redirect */
+
+/* Instruction words [RE via FACTS.md "Exchange"]. */
+#define IPUXCOM_INSN_SYNC_SUPERVISOR	0x41800003u	/* sync, zone 3 */
+#define IPUXCOM_INSN_SETZI_M0(imm)	(0x19000000u | (0u << 20) | (uint32_t)(imm))
+#define IPUXCOM_INSN_BR_M0		0x43000000u	/* br $m0 */
+#define IPUXCOM_SETZI_IMM_LIMIT		0x100000u	/* setzi immediate < 2^20 */
+
+/*
+ * Entry redirect [S "Compact Physical Image"]: the words at entry and
+ * entry+4 ("nop; sync3") stay; entry+8 and entry+12 become
+ * "setzi $m0, target; br $m0". By marker: the two words must occur
+ * exactly once (4-aligned) in the image, must be followed by a sync3 word,
+ * and the target is the word after that sync3 (the notes: the target
+ * skips the function's marker and sync3 prefix). See docs/ipuimg-format.md.
+ */
+struct ipuxcom_redirect_spec {
+	bool by_marker;			/* true: find the target from @marker */
+	uint32_t marker[2];		/* the two marker words */
+	uint32_t target;		/* explicit target when !by_marker */
+};
+
+/*
+ * Redirect one raw image in place. *@target (may be NULL) gets the target.
+ * -ENOENT: marker missing; -ENOTUNIQ: marker found more than once;
+ * -EBADMSG: the entry does not start "nop; sync3", or the marker is not
+ * followed by sync3; -ERANGE: a target setzi cannot encode or outside the
+ * image.
+ */
+IPUXCOM_API int ipuxcom_redirect_raw(void *image, size_t size, uint32_t load_base,
+				     uint32_t entry, const struct ipuxcom_redirect_spec *spec,
+				     uint32_t *target, struct ipuxcom_errmsg *em);
+
+struct ipuxcom_redirect_report {
+	uint32_t tiles;			/* tiles redirected (all of them) */
+	uint32_t target_min;
+	uint32_t target_max;
+};
+
+/*
+ * Redirect every tile of @img and pack the result (same template tile).
+ * Refuses, naming the tile, if any tile cannot be redirected.
+ */
+IPUXCOM_API int ipuxcom_image_redirect(const struct ipuxcom_image *img,
+				       const struct ipuxcom_redirect_spec *spec,
+				       void **out, size_t *out_len,
+				       struct ipuxcom_redirect_report *report,
+				       struct ipuxcom_errmsg *em);
+
+/* --------------------------------------------------------- loader frames */
+
+/* Secondary-loader transport layout [S "Secondary Loader Frames"]. */
+#define IPUXCOM_FRAMES_DESC_AREA	0x1000u	/* descriptor area; frames start here */
+#define IPUXCOM_FRAMES_DESC_ENTRIES	64u	/* {u32 offset, u32 count} at 0..511 */
+#define IPUXCOM_FRAME_SIZE		1024u
+#define IPUXCOM_FRAME_HEADER		16u	/* chunk, tile, flags, reserved */
+#define IPUXCOM_FRAME_PAYLOAD		992u
+#define IPUXCOM_FRAME_TRAILER		16u	/* 0xff bytes */
+#define IPUXCOM_FRAME_FLAGS_FINAL	0x08000000u	/* byte 11 = 8 */
+/* At most 0x283 frames per tile [S, RE]. */
+#define IPUXCOM_FRAMES_MAX_PER_TILE	643u
+/*
+ * [RE] pads every payload to at least 0x4134 bytes; the loader does not
+ * acknowledge a one-frame application [FACTS.md].
+ */
+#define IPUXCOM_FRAMES_MIN_PAYLOAD	0x4134u
+
+/*
+ * Frames for an image of @image_size bytes: ceil(max(size, 0x4134) / 992).
+ * -EINVAL for 0, -EFBIG beyond 643 frames.
+ */
+IPUXCOM_API int ipuxcom_frames_per_tile(uint32_t image_size, uint32_t *frames,
+					struct ipuxcom_errmsg *em);
+
+/*
+ * Bytes of the transport buffer for physical tiles @first .. @last (at
+ * most 64, within the image): the descriptor area plus their frames.
+ */
+IPUXCOM_API int ipuxcom_frames_batch_size(const struct ipuxcom_image *img, uint32_t first,
+					  uint32_t last, size_t *size,
+					  struct ipuxcom_errmsg *em);
+
+/*
+ * Write the descriptor area and the frames of tiles @first .. @last
+ * straight into @buf (@len >= ipuxcom_frames_batch_size()): each tile's
+ * image is reconstructed inside its frames' payloads and its CRC32
+ * checked. Descriptor entry i describes tile first + i. The image's load
+ * base must be IPUXCOM_IMG_PAYLOAD_BASE, where the loader puts payload.
+ * Bytes of @buf past the batch size are not touched.
+ */
+IPUXCOM_API int ipuxcom_frames_build(const struct ipuxcom_image *img, uint32_t first,
+				     uint32_t last, void *buf, size_t len,
+				     struct ipuxcom_errmsg *em);
+
+/* ---------------------------------------------------------------- IPUCFG1 */
+
+/* "IPUCFG1\0", u32 count, count x (u32 offset, u32 value), LE [S]. */
+#define IPUXCOM_CFG_MAGIC		"IPUCFG1"
+#define IPUXCOM_CFG_HEADER_SIZE		12u
+/* The config BAR is 512 KiB [RE, FACTS.md]. */
+#define IPUXCOM_CFG_BAR_SIZE		0x80000u
+
+/*
+ * Parse an IPUCFG1 file: exact size, 1 .. IPUXCOM_CFG_MAX_RECORDS records
+ * (what IPUXCOM_IOC_CFG_APPLY takes), every offset 4-aligned and inside
+ * the BAR. *@recs is malloc'ed (NULL on failure).
+ */
+IPUXCOM_API int ipuxcom_cfg_parse(const void *data, size_t len,
+				  struct ipuxcom_cfg_record **recs, uint32_t *count,
+				  struct ipuxcom_errmsg *em);
+IPUXCOM_API int ipuxcom_cfg_load(const char *path, struct ipuxcom_cfg_record **recs,
+				 uint32_t *count, struct ipuxcom_errmsg *em);
+/* The file for @recs, after the same checks; *@out malloc'ed. */
+IPUXCOM_API int ipuxcom_cfg_serialize(const struct ipuxcom_cfg_record *recs, uint32_t count,
+				      void **out, size_t *out_len,
+				      struct ipuxcom_errmsg *em);
+
+/*
+ * Name of the register at @offset from the FACTS.md register table, e.g.
+ * "AUTOLDCSR", "XB.DCXCR[9]", "TDI[17].DBG_DATA"; "" when it has none.
+ * Returns @buf.
+ */
+IPUXCOM_API const char *ipuxcom_cfg_reg_name(uint32_t offset, char *buf, size_t len);
+
+/* Register blocks a config touches. */
+struct ipuxcom_cfg_block {
+	char name[40];			/* "AUTOLD", "TDI", "page 0x05000" ... */
+	uint32_t first;			/* lowest offset written */
+	uint32_t last;			/* highest offset written */
+	uint32_t writes;		/* records */
+	uint32_t registers;		/* distinct offsets */
+	uint32_t units;			/* TDI: tiles; XB.DCXCR: instances; else registers */
+	bool named;			/* the block is in the FACTS.md table */
+};
+
+/*
+ * One entry per block touched, in BAR order; *@blocks malloc'ed.
+ * -EINVAL if a record is invalid (see ipuxcom_cfg_parse()).
+ */
+IPUXCOM_API int ipuxcom_cfg_summarize(const struct ipuxcom_cfg_record *recs, uint32_t count,
+				      struct ipuxcom_cfg_block **blocks, size_t *nblocks);
+
+/* --------------------------------------------------- host-sync manifests */
+
+/* Limits of this project's .ipuhsp format (docs/ipuhsp-format.md). */
+#define IPUXCOM_HSP_VERSION		1u
+#define IPUXCOM_HSP_MAX_PAGES		16u
+#define IPUXCOM_HSP_MAX_CALLS		32u
+#define IPUXCOM_HSP_MAX_SLICES		64u
+#define IPUXCOM_HSP_NAME_LEN		32u	/* with the NUL */
+#define IPUXCOM_HSP_PAGE_UNIT		4096u	/* page sizes are multiples */
+#define IPUXCOM_HSP_MAX_PAGE_SIZE	0x4000000u	/* 64 MiB */
+#define IPUXCOM_HSP_MAX_PHASES		0xffffu	/* GS2 MARK is 16 bits [S] */
+
+enum ipuxcom_hsp_dir {
+	IPUXCOM_HSP_INPUT = 0,		/* host fills it before the call */
+	IPUXCOM_HSP_OUTPUT = 1,		/* host reads it after the call */
+};
+
+struct ipuxcom_hsp_call {
+	char name[IPUXCOM_HSP_NAME_LEN];
+	uint32_t id;			/* callable id written to the command word */
+	uint32_t phases;		/* GS2 phase handoffs the call takes */
+};
+
+struct ipuxcom_hsp_slice {
+	uint32_t call;			/* index into calls[] */
+	uint32_t dir;			/* enum ipuxcom_hsp_dir */
+	uint32_t page;
+	uint32_t offset;
+	uint32_t size;
+};
+
+struct ipuxcom_hsp_manifest {
+	uint32_t npages;
+	uint32_t page_size[IPUXCOM_HSP_MAX_PAGES];
+	uint32_t attach_order[IPUXCOM_HSP_MAX_PAGES];	/* page indices */
+	uint32_t command_page;		/* the u32 callable-id word */
+	uint32_t command_offset;
+	uint32_t ncalls;
+	struct ipuxcom_hsp_call calls[IPUXCOM_HSP_MAX_CALLS];
+	uint32_t nslices;
+	struct ipuxcom_hsp_slice slices[IPUXCOM_HSP_MAX_SLICES];
+};
+
+/* Parse .ipuhsp text (@len bytes, no NUL needed) and validate it. */
+IPUXCOM_API int ipuxcom_hsp_parse(const char *text, size_t len,
+				  struct ipuxcom_hsp_manifest *m, struct ipuxcom_errmsg *em);
+IPUXCOM_API int ipuxcom_hsp_load(const char *path, struct ipuxcom_hsp_manifest *m,
+				 struct ipuxcom_errmsg *em);
+/* Every rule of docs/ipuhsp-format.md on an in-memory manifest. */
+IPUXCOM_API int ipuxcom_hsp_validate(const struct ipuxcom_hsp_manifest *m,
+				     struct ipuxcom_errmsg *em);
+/* Canonical text of a valid manifest; *@text malloc'ed and NUL-terminated. */
+IPUXCOM_API int ipuxcom_hsp_format(const struct ipuxcom_hsp_manifest *m, char **text,
+				   size_t *len, struct ipuxcom_errmsg *em);
+/* Index of the call named @name, or -ENOENT. */
+IPUXCOM_API int ipuxcom_hsp_find_call(const struct ipuxcom_hsp_manifest *m, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IPUXCOM_IMAGE_H */

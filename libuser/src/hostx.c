@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Host tensor exchange through a host-sync manifest [S "Host Tensor
+ * Exchange"]: the pages, the callable-id word and the slices come from
+ * the manifest; the module does the GS2 handoffs (HOSTX_SETUP/CALL).
+ * Every argument is checked against the manifest before anything is
+ * written to the pages.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "ipuxcom.h"
+#include "internal.h"
+
+__attribute__((format(printf, 3, 4)))
+static int hx_err(struct ipuxcom_errmsg *em, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (em) {
+		va_start(ap, fmt);
+		vsnprintf(em->msg, sizeof(em->msg), fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+int ipuxcom_hostx_setup(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *m,
+			uint64_t timeout_ns, struct ipuxcom_errmsg *em)
+{
+	struct ipuxcom_ioc_hostx_setup hs = { .size = sizeof(hs), .timeout_ns = timeout_ns };
+	int err;
+
+	if (em)
+		em->msg[0] = '\0';
+	if (!ipu || !m)
+		return hx_err(em, -EINVAL, "no device or manifest");
+	err = ipuxcom_hsp_validate(m, em);
+	if (err)
+		return err;
+	if (m->npages > IPUXCOM_HOSTX_MAX_PAGES)
+		return hx_err(em, -EINVAL, "manifest has %" PRIu32 " pages, the module takes %u",
+			      m->npages, IPUXCOM_HOSTX_MAX_PAGES);
+	if (ipu->hpages)
+		return hx_err(em, -EEXIST, "host pages already set up on this file");
+	hs.npages = m->npages;
+	for (uint32_t i = 0; i < m->npages; i++) {
+		hs.page_bytes[i] = m->page_size[i];
+		hs.attach_order[i] = m->attach_order[i];
+	}
+	err = ixc_ioctl(ipu, IPUXCOM_IOC_HOSTX_SETUP, &hs);
+	if (err)
+		return hx_err(em, err, "load-completion transition (GS2 mark %" PRIu32 "): %s",
+			      hs.mark, ipuxcom_strerror(err));
+	for (uint32_t i = 0; i < m->npages; i++) {
+		void *p = mmap(NULL, m->page_size[i], PROT_READ | PROT_WRITE, MAP_SHARED, ipu->fd,
+			       (off_t)(IPUXCOM_MMAP_HOSTX_BASE + i * IPUXCOM_MMAP_HOSTX_STRIDE));
+
+		if (p == MAP_FAILED)
+			return hx_err(em, -errno, "mapping host page %" PRIu32 ": %s", i,
+				      strerror(errno));
+		ipu->hpage[i] = p;
+		ipu->hpage_size[i] = m->page_size[i];
+		ipu->hpages = i + 1;
+	}
+	return 0;
+}
+
+/* The @dir slices of call @call, in manifest order, must match @bufs. */
+static int hx_check_slices(const struct ipuxcom_hsp_manifest *m, uint32_t call, uint32_t dir,
+			   const struct ipuxcom_hostx_buf *bufs, size_t n,
+			   struct ipuxcom_errmsg *em)
+{
+	const char *what = dir == IPUXCOM_HSP_INPUT ? "input" : "output";
+	size_t k = 0;
+
+	for (uint32_t i = 0; i < m->nslices; i++) {
+		const struct ipuxcom_hsp_slice *sl = &m->slices[i];
+
+		if (sl->call != call || sl->dir != dir)
+			continue;
+		if (k >= n)
+			return hx_err(em, -EINVAL, "call '%s': %s slice %zu (%" PRIu32
+				      " bytes) not given", m->calls[call].name, what, k, sl->size);
+		if (!bufs[k].data || bufs[k].size != sl->size)
+			return hx_err(em, -EINVAL, "call '%s': %s %zu is %zu bytes, the slice "
+				      "takes %" PRIu32, m->calls[call].name, what, k, bufs[k].size,
+				      sl->size);
+		k++;
+	}
+	if (k != n)
+		return hx_err(em, -EINVAL, "call '%s' has %zu %s slices, %zu given",
+			      m->calls[call].name, k, what, n);
+	return 0;
+}
+
+static void hx_copy_slices(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *m,
+			   uint32_t call, uint32_t dir, struct ipuxcom_hostx_buf *bufs)
+{
+	size_t k = 0;
+
+	for (uint32_t i = 0; i < m->nslices; i++) {
+		const struct ipuxcom_hsp_slice *sl = &m->slices[i];
+		uint8_t *page = ipu->hpage[sl->page];
+
+		if (sl->call != call || sl->dir != dir)
+			continue;
+		if (dir == IPUXCOM_HSP_INPUT)
+			memcpy(page + sl->offset, bufs[k].data, sl->size);
+		else
+			memcpy(bufs[k].data, page + sl->offset, sl->size);
+		k++;
+	}
+}
+
+int ipuxcom_hostx_call(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *m,
+		       const char *name, const struct ipuxcom_hostx_buf *in, size_t nin,
+		       struct ipuxcom_hostx_buf *out, size_t nout, uint64_t timeout_ns,
+		       struct ipuxcom_errmsg *em)
+{
+	struct ipuxcom_ioc_hostx_call hc = { .size = sizeof(hc), .timeout_ns = timeout_ns };
+	uint32_t id;
+	int call, err;
+
+	if (em)
+		em->msg[0] = '\0';
+	if (!ipu || !m || !name || (nin && !in) || (nout && !out))
+		return hx_err(em, -EINVAL, "missing argument");
+	call = ipuxcom_hsp_find_call(m, name);
+	if (call < 0)
+		return hx_err(em, -ENOENT, "the manifest has no call '%s'", name);
+	if (!ipu->hpages)
+		return hx_err(em, -ENOBUFS, "host pages not set up (ipuxcom_hostx_setup)");
+	if (ipu->hpages != m->npages)
+		return hx_err(em, -EINVAL, "%" PRIu32 " host pages set up, the manifest has %" PRIu32,
+			      ipu->hpages, m->npages);
+	err = hx_check_slices(m, (uint32_t)call, IPUXCOM_HSP_INPUT, in, nin, em);
+	if (!err)
+		err = hx_check_slices(m, (uint32_t)call, IPUXCOM_HSP_OUTPUT, out, nout, em);
+	if (err)
+		return err;
+
+	hx_copy_slices(ipu, m, (uint32_t)call, IPUXCOM_HSP_INPUT, (struct ipuxcom_hostx_buf *)in);
+	id = m->calls[call].id;
+	memcpy((uint8_t *)ipu->hpage[m->command_page] + m->command_offset, &id, sizeof(id));
+	hc.phases = m->calls[call].phases;
+	err = ixc_ioctl(ipu, IPUXCOM_IOC_HOSTX_CALL, &hc);
+	if (err)
+		return hx_err(em, err, "call '%s': phase %" PRIu32 " of %" PRIu32
+			      " (GS2 mark %" PRIu32 "): %s", name, hc.done + 1, hc.phases, hc.mark,
+			      ipuxcom_strerror(err));
+	hx_copy_slices(ipu, m, (uint32_t)call, IPUXCOM_HSP_OUTPUT, out);
+	return 0;
+}

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Pack an IPUIMG1 from a directory of per-physical-tile files: raw images
+ * N.bin or ELF files t_N.elf [S "Compact Physical Image"]. The directory
+ * must hold exactly one file per tile and nothing else, so that a typo or
+ * a leftover file is an error rather than a silently different image.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "image_internal.h"
+
+/* Tile ELFs carry debug info; anything past this is not a tile ELF. */
+#define IXC_ELF_MAX_FILE	(256u << 20)
+
+void ipuxcom_image_dir_opts_init(struct ipuxcom_image_dir_opts *opts)
+{
+	if (!opts)
+		return;
+	opts->tile_count = IPUXCOM_IMG_TILES;
+	opts->template_tile = IPUXCOM_IMG_TEMPLATE_AUTO;
+	opts->load_base = IPUXCOM_IMG_PAYLOAD_BASE;
+	opts->entry = IPUXCOM_IMG_PAYLOAD_BASE;
+}
+
+/*
+ * Check that @dir holds exactly PREFIX N SUFFIX for N < @n, all regular
+ * files; @sizes (if not NULL) gets their sizes.
+ */
+static int ixc_scan_dir(const char *dir, const char *prefix, const char *suffix, uint32_t n,
+			uint64_t *sizes, struct ipuxcom_errmsg *em)
+{
+	uint8_t *seen = calloc(n, 1);
+	uint32_t missing = 0, first_missing = 0;
+	struct dirent *de;
+	char q[96];
+	DIR *d;
+	int err = 0;
+
+	if (!seen)
+		return ixc_err(em, -ENOMEM, "no memory");
+	d = opendir(dir);
+	if (!d) {
+		err = -errno;
+		free(seen);
+		return ixc_err(em, err, "%s: cannot open the directory: %s", dir, strerror(-err));
+	}
+	for (;;) {
+		struct stat st;
+		long t;
+
+		errno = 0;
+		de = readdir(d);
+		if (!de) {
+			if (errno) {
+				err = -errno;
+				ixc_err(em, err, "%s: cannot read the directory: %s", dir,
+					strerror(-err));
+			}
+			break;
+		}
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		t = ixc_parse_tile_name(de->d_name, prefix, suffix, n);
+		if (t < 0) {
+			err = ixc_err(em, -EINVAL,
+				      "%s: stray entry '%s' (the directory must hold only %sN%s"
+				      " for each physical tile N = 0..%" PRIu32 ")", dir,
+				      ixc_quote_bytes(de->d_name, strlen(de->d_name), q, sizeof(q)),
+				      prefix, suffix, n - 1);
+			break;
+		}
+		if (fstatat(dirfd(d), de->d_name, &st, 0)) {
+			err = -errno;
+			ixc_err(em, err, "%s/%s: cannot stat: %s", dir, de->d_name, strerror(-err));
+			break;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			err = ixc_err(em, -EINVAL, "%s/%s: not a regular file", dir, de->d_name);
+			break;
+		}
+		seen[t] = 1;
+		if (sizes)
+			sizes[t] = (uint64_t)st.st_size;
+	}
+	closedir(d);
+	if (!err) {
+		for (uint32_t t = n; t-- > 0;) {
+			if (!seen[t]) {
+				missing++;
+				first_missing = t;
+			}
+		}
+		if (missing)
+			err = ixc_err(em, -ENOENT,
+				      "%s: missing %s%" PRIu32 "%s (%" PRIu32 " of %" PRIu32
+				      " tile files missing)", dir, prefix, first_missing, suffix,
+				      missing, n);
+	}
+	free(seen);
+	return err;
+}
+
+/* Read exactly @size bytes of @path into @buf; the file must be that long. */
+static int ixc_read_exact(const char *path, uint8_t *buf, size_t size, const char *what,
+			  struct ipuxcom_errmsg *em)
+{
+	size_t got = 0;
+	uint8_t extra;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		return ixc_err(em, err, "%s: cannot open: %s", path, strerror(-err));
+	}
+	while (got < size) {
+		ssize_t r = read(fd, buf + got, size - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			err = r < 0 ? -errno : -EAGAIN;
+			close(fd);
+			if (r < 0)
+				return ixc_err(em, err, "%s: read error: %s", path, strerror(-err));
+			return ixc_err(em, err, "%s: shrank to 0x%zx bytes while being read (%s)",
+				       path, got, what);
+		}
+		got += (size_t)r;
+	}
+	if (read(fd, &extra, 1) > 0) {
+		close(fd);
+		return ixc_err(em, -EAGAIN, "%s: grew while being read (%s)", path, what);
+	}
+	close(fd);
+	return 0;
+}
+
+/* ------------------------------------------------------------ raw images */
+
+struct ixc_raw_source {
+	const char *dir;
+	uint32_t size;
+	uint8_t *buf;
+	char path[PATH_MAX];
+};
+
+static int ixc_raw_get(void *ctx, uint32_t tile, const void **image,
+		       struct ipuxcom_errmsg *em)
+{
+	struct ixc_raw_source *s = ctx;
+	int err;
+
+	if ((size_t)snprintf(s->path, sizeof(s->path), "%s/%" PRIu32 ".bin", s->dir, tile) >=
+	    sizeof(s->path))
+		return ixc_err(em, -ENAMETOOLONG, "%s: path too long", s->dir);
+	err = ixc_read_exact(s->path, s->buf, s->size, "all tile images must keep one size",
+			     em);
+	if (err)
+		return err;
+	*image = s->buf;
+	return 0;
+}
+
+int ipuxcom_image_pack_raw_dir(const char *dir, const struct ipuxcom_image_dir_opts *opts,
+			       void **out, size_t *out_len, struct ipuxcom_errmsg *em)
+{
+	struct ipuxcom_image_pack_params pp;
+	struct ixc_raw_source s = { .dir = dir };
+	uint64_t *sizes;
+	int err;
+
+	ixc_err_clear(em);
+	if (!dir || !opts || !out || !out_len)
+		return ixc_err(em, -EINVAL, "missing directory, options or output");
+	*out = NULL;
+	*out_len = 0;
+	if (opts->tile_count < 1 || opts->tile_count > IPUXCOM_IMG_TILES)
+		return ixc_err(em, -EINVAL, "tile count %" PRIu32 " outside 1..%u",
+			       opts->tile_count, IPUXCOM_IMG_TILES);
+	sizes = calloc(opts->tile_count, sizeof(*sizes));
+	if (!sizes)
+		return ixc_err(em, -ENOMEM, "no memory");
+	err = ixc_scan_dir(dir, "", ".bin", opts->tile_count, sizes, em);
+	if (err)
+		goto out;
+	if (sizes[0] == 0 || sizes[0] > IPUXCOM_IMG_SRAM_SIZE) {
+		err = ixc_err(em, -EINVAL, "%s/0.bin: 0x%" PRIx64 " bytes; a tile image has "
+			      "0x1..0x%x (624 KiB of tile SRAM)", dir, sizes[0],
+			      IPUXCOM_IMG_SRAM_SIZE);
+		goto out;
+	}
+	for (uint32_t t = 1; t < opts->tile_count; t++) {
+		if (sizes[t] != sizes[0]) {
+			err = ixc_err(em, -EINVAL,
+				      "%s/%" PRIu32 ".bin: 0x%" PRIx64 " bytes, but 0.bin has 0x%"
+				      PRIx64 " (all tile images must have the same size)", dir, t,
+				      sizes[t], sizes[0]);
+			goto out;
+		}
+	}
+	s.size = (uint32_t)sizes[0];
+	s.buf = malloc(s.size);
+	if (!s.buf) {
+		err = ixc_err(em, -ENOMEM, "no memory for a tile image");
+		goto out;
+	}
+	pp.tile_count = opts->tile_count;
+	pp.image_size = s.size;
+	pp.load_base = opts->load_base;
+	pp.entry = opts->entry;
+	pp.template_tile = opts->template_tile;
+	err = ipuxcom_image_pack(&pp, ixc_raw_get, &s, out, out_len, em);
+out:
+	free(s.buf);
+	free(sizes);
+	return err;
+}
+
+/* -------------------------------------------------------------- tile ELFs */
+
+struct ixc_elf_source {
+	const char *dir;
+	uint32_t entry;
+	uint32_t image_size;
+	uint8_t *buf;
+	char path[PATH_MAX];
+};
+
+/* Read and check t_@tile.elf; copy its image into s->buf when @copy. */
+static int ixc_elf_load(struct ixc_elf_source *s, uint32_t tile, bool copy,
+			struct ipuxcom_tile_elf *info, struct ipuxcom_errmsg *em)
+{
+	uint8_t *data;
+	size_t len;
+	int err;
+
+	if ((size_t)snprintf(s->path, sizeof(s->path), "%s/t_%" PRIu32 ".elf", s->dir, tile) >=
+	    sizeof(s->path))
+		return ixc_err(em, -ENAMETOOLONG, "%s: path too long", s->dir);
+	err = ixc_read_file(s->path, IXC_ELF_MAX_FILE, "tile ELF", &data, &len, em);
+	if (err)
+		return err;
+	err = ixc_tile_elf_read(data, len, info, copy ? s->buf : NULL,
+				copy ? s->image_size : 0, em);
+	free(data);
+	if (err)
+		return ixc_err_prefix(em, err, "%s", s->path);
+	return 0;
+}
+
+static int ixc_elf_get(void *ctx, uint32_t tile, const void **image,
+		       struct ipuxcom_errmsg *em)
+{
+	struct ixc_elf_source *s = ctx;
+	struct ipuxcom_tile_elf info;
+	int err;
+
+	/* The first pass checked every file: a failure now means it changed. */
+	err = ixc_elf_load(s, tile, true, &info, em);
+	if (!err && info.entry != s->entry)
+		err = ixc_err(em, -EAGAIN, "%s: changed while being packed", s->path);
+	if (err)
+		return err;
+	*image = s->buf;
+	return 0;
+}
+
+int ipuxcom_image_pack_elf_dir(const char *dir, const struct ipuxcom_image_dir_opts *opts,
+			       void **out, size_t *out_len, struct ipuxcom_errmsg *em)
+{
+	struct ipuxcom_image_pack_params pp;
+	struct ixc_elf_source s = { .dir = dir };
+	int err;
+
+	ixc_err_clear(em);
+	if (!dir || !opts || !out || !out_len)
+		return ixc_err(em, -EINVAL, "missing directory, options or output");
+	*out = NULL;
+	*out_len = 0;
+	if (opts->tile_count < 1 || opts->tile_count > IPUXCOM_IMG_TILES)
+		return ixc_err(em, -EINVAL, "tile count %" PRIu32 " outside 1..%u",
+			       opts->tile_count, IPUXCOM_IMG_TILES);
+	err = ixc_scan_dir(dir, "t_", ".elf", opts->tile_count, NULL, em);
+	if (err)
+		return err;
+	/* First pass: the common entry and the extent of every image. */
+	for (uint32_t t = 0; t < opts->tile_count; t++) {
+		struct ipuxcom_tile_elf info;
+
+		err = ixc_elf_load(&s, t, false, &info, em);
+		if (err)
+			return err;
+		if (t == 0) {
+			s.entry = info.entry;
+		} else if (info.entry != s.entry) {
+			return ixc_err(em, -EINVAL,
+				       "%s: entry point 0x%" PRIx32 " differs from t_0.elf's 0x%"
+				       PRIx32 " (an IPUIMG1 has one entry point)", s.path,
+				       info.entry,
+				       s.entry);
+		}
+		if (info.image_size > s.image_size)
+			s.image_size = info.image_size;
+	}
+	s.buf = malloc(s.image_size);
+	if (!s.buf)
+		return ixc_err(em, -ENOMEM, "no memory for a tile image");
+	pp.tile_count = opts->tile_count;
+	pp.image_size = s.image_size;
+	pp.load_base = IPUXCOM_IMG_PAYLOAD_BASE;
+	pp.entry = s.entry;
+	pp.template_tile = opts->template_tile;
+	err = ipuxcom_image_pack(&pp, ixc_elf_get, &s, out, out_len, em);
+	free(s.buf);
+	return err;
+}

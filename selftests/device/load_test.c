@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Whole loads through libipuxcom: 1472 distinct tile images packed into
+ * an IPUIMG1 image, loaded in 23 batches, then read back through TDI on
+ * every tile; the handshake sequence compared with the design notes (24
+ * mark-1 transactions, then the start mark 23); corrupt frames, device
+ * read errors and a stuck mark each giving their documented error without
+ * touching tile memory, then RESET and a clean load.
+ */
+#include "kselftest_harness.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "ipuxcom.h"
+#include "ipuxcom_test.h"
+
+#define TILES		1472
+/* Above the loader's minimum payload envelope (0x4134 bytes, FACTS.md). */
+#define IMG_BYTES	(20 * 1024)
+#define IMG_WORDS	(IMG_BYTES / 4)
+#define PAYLOAD_BASE	0x4c010u
+/* Words that differ between tiles, like a real image set's per-tile data. */
+#define TILE_WORDS	16
+#define TIMEOUT_NS	(2ULL * 1000 * 1000 * 1000)
+
+static uint32_t common_word(uint32_t i)
+{
+	return 0x9e3779b9u * (i + 1) ^ (i << 7);
+}
+
+static uint32_t tile_word_index(uint32_t tile, uint32_t k)
+{
+	return (tile * 37 + k * 311) % IMG_WORDS;
+}
+
+static uint32_t tile_word(uint32_t tile, uint32_t k)
+{
+	return 0xa5000000u | tile << 8 | k;
+}
+
+/* Image of physical tile @tile: a shared body with TILE_WORDS own words. */
+static void make_image(uint32_t tile, uint32_t *w)
+{
+	for (uint32_t i = 0; i < IMG_WORDS; i++)
+		w[i] = common_word(i);
+	for (uint32_t k = 0; k < TILE_WORDS; k++)
+		w[tile_word_index(tile, k)] = tile_word(tile, k);
+}
+
+static struct ipuxcom_image *build_image(struct __test_metadata *_metadata)
+{
+	struct ipuxcom_image_pack_params pp = {
+		.tile_count = TILES, .image_size = IMG_BYTES, .load_base = PAYLOAD_BASE,
+		.entry = PAYLOAD_BASE, .template_tile = IPUXCOM_IMG_TEMPLATE_AUTO,
+	};
+	static const void *ptrs[TILES];
+	struct ipuxcom_image *img = NULL;
+	struct ipuxcom_errmsg em;
+	uint32_t *all;
+	void *file = NULL;
+	size_t len = 0;
+
+	all = malloc((size_t)TILES * IMG_BYTES);
+	if (!all)
+		return NULL;
+	for (uint32_t t = 0; t < TILES; t++) {
+		make_image(t, all + (size_t)t * IMG_WORDS);
+		ptrs[t] = all + (size_t)t * IMG_WORDS;
+	}
+	EXPECT_EQ(0, ipuxcom_image_pack_buffers(&pp, ptrs, &file, &len, &em)) TH_LOG("%s", em.msg);
+	free(all);
+	if (!file)
+		return NULL;
+	EXPECT_EQ(0, ipuxcom_image_from_buffer(file, len, &img, &em)) TH_LOG("%s", em.msg);
+	free(file);
+	return img;
+}
+
+/* Bootloader stand-in: the simulator installs, but does not run, it. */
+static const uint8_t boot[1024] = { 0x01, 0x02, 0x03, 0x04 };
+
+FIXTURE(load) {
+	struct ipuxcom *ipu;
+	struct ipuxcom_image *img;
+	uint32_t dev;
+};
+
+FIXTURE_SETUP(load)
+{
+	self->ipu = NULL;
+	self->img = NULL;
+	if (!ixt_have_device())
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
+	IXT_REQUIRE_SIM();
+	self->dev = ixt_dev_id();
+	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &self->ipu));
+	ASSERT_EQ(0, ipuxcom_attach(self->ipu, self->dev));
+	ixt_sim_clear_faults(self->dev);
+	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
+	self->img = build_image(_metadata);
+	ASSERT_NE(NULL, self->img);
+}
+
+FIXTURE_TEARDOWN(load)
+{
+	if (!self->ipu)
+		return;
+	ixt_sim_clear_faults(self->dev);
+	ipuxcom_reset(self->ipu, NULL);
+	ipuxcom_close(self->ipu);
+	ipuxcom_image_close(self->img);
+}
+
+static int do_load(struct ipuxcom *ipu, struct ipuxcom_image *img,
+		   struct ipuxcom_load_result *res)
+{
+	struct ipuxcom_load_params p = {
+		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
+		.timeout_ns = TIMEOUT_NS,
+	};
+
+	return ipuxcom_load(ipu, &p, res);
+}
+
+/* Every tile's own words and a common word read back as loaded. */
+static void check_tiles(struct __test_metadata *_metadata, struct ipuxcom *ipu)
+{
+	for (uint32_t t = 0; t < TILES; t++) {
+		for (uint32_t k = 0; k < TILE_WORDS; k += 5) {
+			uint32_t i = tile_word_index(t, k), v = 0;
+
+			ASSERT_EQ(0, ipuxcom_tdi_read_sram(ipu, t, PAYLOAD_BASE + i * 4, &v, 1, NULL));
+			/* another tile may have put its own word at the same index: never ours */
+			ASSERT_EQ(tile_word(t, k), v) TH_LOG("tile %u word %u", t, i);
+		}
+	}
+}
+
+TEST_F(load, full_load_reads_back_on_every_tile)
+{
+	struct ipuxcom_load_result res;
+	uint32_t first[8], want[8];
+
+	ASSERT_EQ(0, do_load(self->ipu, self->img, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, ixt_state(ipuxcom_fd(self->ipu)));
+	check_tiles(_metadata, self->ipu);
+	/* the first payload word lands at 0x4c010, not 0x4c000 */
+	ASSERT_EQ(0, ipuxcom_tdi_read_sram(self->ipu, 1471, PAYLOAD_BASE, first, 8, NULL));
+	for (uint32_t i = 0; i < 8; i++)
+		want[i] = common_word(i);
+	for (uint32_t k = 0; k < TILE_WORDS; k++)
+		if (tile_word_index(1471, k) < 8)
+			want[tile_word_index(1471, k)] = tile_word(1471, k);
+	EXPECT_EQ(0, memcmp(first, want, sizeof(want)));
+}
+
+/* The handshakes the notes describe: 23 batches + 1 release, then mark 23. */
+TEST_F(load, sequence_matches_the_notes)
+{
+	struct ipuxcom_load_result res;
+	uint32_t v;
+
+	ASSERT_EQ(0, do_load(self->ipu, self->img, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(2, ixt_sim_stat(self->dev, "autoload_transactions"));
+	EXPECT_EQ(23, ixt_sim_stat(self->dev, "load_batches"));
+	EXPECT_EQ(24, ixt_sim_stat(self->dev, "mark1_transactions"));
+	EXPECT_EQ(1, ixt_sim_stat(self->dev, "start_marks"));
+	EXPECT_EQ(0, ixt_sim_stat(self->dev, "rejected_batches"));
+	/* open + attach are not counted: ATTACH .. FINISH in at most 30 calls */
+	EXPECT_GE(28, res.syscalls);
+	/* the operational controls are back: request id 0 primary, 1 secondary */
+	ASSERT_EQ(0, ipuxcom_reg_read(self->ipu, 0x5404, &v));
+	EXPECT_EQ(0x2, v);
+	ASSERT_EQ(0, ipuxcom_reg_read(self->ipu, 0x1b804 + 7 * 0x400, &v));
+	EXPECT_EQ(0x2 | 1 << 3 | 1 << 9 | 1 << 15 | 1 << 21, v);
+}
+
+/* A damaged frame is reported by tile, frame and reason; nothing is installed. */
+TEST_F(load, corrupt_frame_rejected_before_the_device)
+{
+	struct ipuxcom_load_diag diag;
+	struct ipuxcom_errmsg em;
+	uint8_t *buf;
+	size_t size;
+	uint32_t v = 1, off;
+
+	ASSERT_EQ(0, ipuxcom_autoload(self->ipu, boot, sizeof(boot), 0, NULL));
+	ASSERT_EQ(0, ipuxcom_xbuf_map(self->ipu, 0, (void **)&buf, &size));
+	ASSERT_EQ(0, ipuxcom_frames_build(self->img, 0, 63, buf, size, &em)) TH_LOG("%s", em.msg);
+	/* tile 5's third frame: one trailer byte */
+	off = buf[5 * 8] | buf[5 * 8 + 1] << 8 | buf[5 * 8 + 2] << 16 |
+	      (uint32_t)buf[5 * 8 + 3] << 24;
+	buf[off + 2 * 1024 + 1020] = 0;
+	EXPECT_EQ(-EINVAL, ipuxcom_load_batch(self->ipu, 0, TIMEOUT_NS, &diag));
+	EXPECT_EQ(5, diag.bad_tile);
+	EXPECT_EQ(2, diag.bad_frame);
+	EXPECT_EQ(IPUXCOM_FRAME_ERR_TRAILER, diag.bad_reason);
+	EXPECT_EQ(0, ixt_sim_stat(self->dev, "mark1_transactions"));
+	ASSERT_EQ(0, ipuxcom_tdi_read_sram(self->ipu, 0, PAYLOAD_BASE, &v, 1, NULL));
+	EXPECT_EQ(0, v);
+	/* the batch can be rebuilt and loaded */
+	ASSERT_EQ(0, ipuxcom_frames_build(self->img, 0, 63, buf, size, &em));
+	EXPECT_EQ(0, ipuxcom_load_batch(self->ipu, 0, TIMEOUT_NS, &diag));
+}
+
+/* The device cannot read the buffer: the mark stays, -ETIMEDOUT, no SRAM change. */
+TEST_F(load, dma_error_times_out_then_reset_recovers)
+{
+	struct ipuxcom_load_result res;
+	uint32_t v = 1;
+
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "dma_error", 1));
+	EXPECT_EQ(-ETIMEDOUT, do_load(self->ipu, self->img, &res));
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step);
+	EXPECT_EQ(0, res.batch);
+	EXPECT_EQ(1, res.diag.mark);
+	EXPECT_NE(NULL, strstr(res.msg, "batch 0")) TH_LOG("%s", res.msg);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_NEEDS_RESET, ixt_state(ipuxcom_fd(self->ipu)));
+	ASSERT_EQ(0, ipuxcom_tdi_read_sram(self->ipu, 0, PAYLOAD_BASE, &v, 1, NULL));
+	EXPECT_EQ(0, v);
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "dma_error", 0));
+	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
+	ASSERT_EQ(0, do_load(self->ipu, self->img, &res)) TH_LOG("%s", res.msg);
+	check_tiles(_metadata, self->ipu);
+}
+
+/* The loaders never answer: -ETIMEDOUT with the mark still set. */
+TEST_F(load, stuck_mark_times_out_then_reset_recovers)
+{
+	struct ipuxcom_load_result res;
+
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "stuck_mark", 1));
+	EXPECT_EQ(-ETIMEDOUT, do_load(self->ipu, self->img, &res));
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step);
+	EXPECT_EQ(1, res.diag.mark);
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "stuck_mark", 0));
+	EXPECT_EQ(-EBADFD, do_load(self->ipu, self->img, &res));	/* needs reset first */
+	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
+	EXPECT_EQ(0, do_load(self->ipu, self->img, &res)) TH_LOG("%s", res.msg);
+}
+
+/* Several processes race to attach: exactly one wins and can load. */
+TEST(attach_race_one_winner)
+{
+	enum { N = 4 };
+	int go[2], results[2], hold[2], wins = 0, status;
+	pid_t kids[N];
+	char c;
+
+	if (!ixt_have_device())
+		SKIP(return, "%s absent", ixt_dev_path());
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(results));
+	ASSERT_EQ(0, pipe(hold));
+	for (int i = 0; i < N; i++) {
+		kids[i] = fork();
+		ASSERT_LE(0, kids[i]);
+		if (kids[i] == 0) {
+			int fd = ixt_open();
+
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			close(go[1]);
+			if (read(go[0], &c, 1) != 0)	/* wait for the start (EOF) */
+				_exit(2);
+			c = fd >= 0 && ixt_attach(fd, ixt_dev_id()) == 0 ? 'W' : 'L';
+			if (write(results[1], &c, 1) != 1)
+				_exit(3);
+			/* hold the device until the parent has counted */
+			if (read(hold[0], &c, 1) < 0)
+				_exit(4);
+			_exit(0);
+		}
+	}
+	close(go[1]);	/* all children start together */
+	for (int i = 0; i < N; i++) {
+		ASSERT_EQ(1, read(results[0], &c, 1));
+		wins += c == 'W';
+	}
+	EXPECT_EQ(1, wins);
+	for (int i = 0; i < N; i++)
+		ASSERT_EQ(1, write(hold[1], "x", 1));
+	for (int i = 0; i < N; i++) {
+		ASSERT_EQ(kids[i], waitpid(kids[i], &status, 0));
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	}
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the host tests of tile images, frames, IPUCFG1 and
+ * host-sync manifests (selftests/host/image_*_test.c and friends).
+ * Include after kselftest_harness.h.
+ */
+#ifndef IPUXCOM_IMAGE_TESTLIB_H
+#define IPUXCOM_IMAGE_TESTLIB_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <ipuxcom.h>
+
+/* EXPECT that the library's message contains @sub. */
+#define EXPECT_MSG(_em, _sub)							\
+	EXPECT_NE(NULL, strstr((_em).msg, (_sub)))				\
+		TH_LOG("message '%s' lacks '%s'", (_em).msg, (_sub))
+
+static inline uint32_t ixt_le32(const void *p)
+{
+	const uint8_t *b = p;
+
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	       (uint32_t)b[3] << 24;
+}
+
+static inline void ixt_put_le32(void *p, uint32_t v)
+{
+	uint8_t *b = p;
+
+	b[0] = (uint8_t)v;
+	b[1] = (uint8_t)(v >> 8);
+	b[2] = (uint8_t)(v >> 16);
+	b[3] = (uint8_t)(v >> 24);
+}
+
+/* xorshift64*: deterministic test data. */
+static inline uint64_t ixt_rand(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dull;
+}
+
+static inline void ixt_fill_random(uint8_t *p, size_t n, uint64_t seed)
+{
+	uint64_t s = seed | 1;
+
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)(ixt_rand(&s) >> 56);
+}
+
+/*
+ * A tile image in the style of the notes' matmul: shared random "code",
+ * the entry words nop; sync3, and per-tile words (the tile id and a few
+ * derived constants) at fixed places, so every tile is distinct.
+ */
+static inline void ixt_synth_tile(uint8_t *p, size_t n, const uint8_t *shared, uint32_t tile)
+{
+	memcpy(p, shared, n);
+	if (n >= 16) {
+		ixt_put_le32(p, 0x12345678);	/* "nop" (encoding not in the notes) */
+		ixt_put_le32(p + 4, IPUXCOM_INSN_SYNC_SUPERVISOR);
+	}
+	for (size_t k = 0; k < 4; k++) {
+		size_t off = (n / 5) * (k + 1) & ~(size_t)3;
+
+		if (off + 4 <= n)
+			ixt_put_le32(p + off, tile * 0x9e3779b1u + (uint32_t)k);
+	}
+}
+
+/* ------------------------------------------------------------ files */
+
+static inline int ixt_write_file(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	const uint8_t *p = data;
+
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n <= 0) {
+			close(fd);
+			return -EIO;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return close(fd) ? -errno : 0;
+}
+
+/* malloc'ed contents of @path (NUL appended), or NULL. */
+static inline uint8_t *ixt_read_file(const char *path, size_t *len)
+{
+	struct stat st;
+	uint8_t *buf;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return NULL;
+	if (fstat(fileno(f), &st) || !(buf = malloc((size_t)st.st_size + 1))) {
+		fclose(f);
+		return NULL;
+	}
+	*len = fread(buf, 1, (size_t)st.st_size, f);
+	buf[*len] = 0;
+	fclose(f);
+	return buf;
+}
+
+static inline int ixt_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static inline void ixt_rmtree(const char *path)
+{
+	if (path && path[0])
+		nftw(path, ixt_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A fresh directory under $TMPDIR (or /tmp); @buf gets its path. */
+static inline bool ixt_tmpdir(char *buf, size_t len)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(buf, len, "%s/ipuxcom-test-XXXXXX", t && *t ? t : "/tmp");
+	return mkdtemp(buf) != NULL;
+}
+
+/* Write @images as DIR/N.bin, N = 0 .. n-1. */
+static inline int ixt_write_raw_dir(const char *dir, uint8_t *const *images, uint32_t n,
+				    size_t size)
+{
+	char path[PATH_MAX];
+
+	for (uint32_t t = 0; t < n; t++) {
+		int err;
+
+		snprintf(path, sizeof(path), "%s/%u.bin", dir, t);
+		err = ixt_write_file(path, images[t], size);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- processes */
+
+struct ixt_run {
+	int status;		/* exit code, or -1 if it did not exit */
+	char out[16384];
+	char err[16384];
+};
+
+static inline void ixt_slurp(FILE *f, char *buf, size_t len)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+/* Run @argv[0] (a path, or found on PATH) capturing its output. */
+static inline int ixt_run(char *const *argv, struct ixt_run *r)
+{
+	FILE *out = tmpfile(), *err = tmpfile();
+	int status;
+	pid_t pid;
+
+	if (!out || !err)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, STDIN_FILENO);
+		dup2(fileno(out), STDOUT_FILENO);
+		dup2(fileno(err), STDERR_FILENO);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	ixt_slurp(out, r->out, sizeof(r->out));
+	ixt_slurp(err, r->err, sizeof(r->err));
+	return 0;
+}
+
+/*
+ * The ipuxcom command: $IPUXCOM_TOOL, else build/ipuxcom next to this
+ * binary's build/tests/host{,-san}/ directory, else ./build/ipuxcom.
+ */
+static inline bool ixt_find_tool(char *path, size_t len)
+{
+	const char *env = getenv("IPUXCOM_TOOL");
+	char self[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(path, len, "%s", env);
+		return access(path, X_OK) == 0;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		char *slash;
+
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, len, "%.4000s/../../ipuxcom", self);
+			if (access(path, X_OK) == 0)
+				return true;
+		}
+	}
+	snprintf(path, len, "build/ipuxcom");
+	return access(path, X_OK) == 0;
+}
+
+/* Run the tool with the NULL-terminated arguments after it. */
+#define IXT_TOOL(_r, ...) ({							\
+	char *const _argv[] = { tool, __VA_ARGS__, NULL };			\
+	ixt_run(_argv, (_r));							\
+})
+
+/* Run the tool; expect exit status @_status and @_needle in @_stream. */
+#define TOOL_EXPECT(_status, _stream, _needle, ...) do {			\
+	struct ixt_run *_r = malloc(sizeof(*_r));				\
+										\
+	ASSERT_NE(NULL, _r);							\
+	ASSERT_EQ(0, IXT_TOOL(_r, __VA_ARGS__));				\
+	EXPECT_EQ(_status, _r->status) TH_LOG("stdout: %s\nstderr: %s",	\
+					      _r->out, _r->err);		\
+	EXPECT_NE(NULL, strstr(_r->_stream, _needle))				\
+		TH_LOG("no '%s' in %s: '%s'", _needle, #_stream, _r->_stream);	\
+	free(_r);								\
+} while (0)
+
+#endif /* IPUXCOM_IMAGE_TESTLIB_H */

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Bring a simulated device to RUNNING with a small 1472-tile image, for
+ * device tests whose subject comes after the load (host exchange, events).
+ * Include after kselftest_harness.h and ipuxcom.h.
+ */
+#ifndef IXT_LOAD_H
+#define IXT_LOAD_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "ipuxcom.h"
+
+/* Smallest image the loader takes in two or more frames (FACTS.md: 0x4134). */
+#define IXT_SMALL_IMAGE_BYTES	0x4140u
+
+static uint8_t ixt_small_image[IXT_SMALL_IMAGE_BYTES];
+
+static int ixt_small_source(void *ctx, uint32_t tile, const void **image,
+			    struct ipuxcom_errmsg *em)
+{
+	(void)ctx;
+	(void)em;
+	memset(ixt_small_image, 0x5a, sizeof(ixt_small_image));
+	memcpy(ixt_small_image, &tile, sizeof(tile));	/* tiles differ */
+	*image = ixt_small_image;
+	return 0;
+}
+
+/* Reset the attached device and load a small image; 0 or -errno (@msg says). */
+static inline int ixt_load_small(struct ipuxcom *ipu, char *msg, size_t msglen)
+{
+	struct ipuxcom_image_pack_params pp = {
+		.tile_count = 1472, .image_size = IXT_SMALL_IMAGE_BYTES,
+		.load_base = IPUXCOM_IMG_PAYLOAD_BASE, .entry = IPUXCOM_IMG_PAYLOAD_BASE,
+		.template_tile = 0,
+	};
+	static const uint8_t boot[1024];
+	struct ipuxcom_load_params lp = { .bootloader = boot, .bootloader_size = sizeof(boot) };
+	struct ipuxcom_load_result res;
+	struct ipuxcom_image *img = NULL;
+	struct ipuxcom_errmsg em = { "" };
+	void *file = NULL;
+	size_t len = 0;
+	int err;
+
+	err = ipuxcom_reset(ipu, NULL);
+	if (!err)
+		err = ipuxcom_image_pack(&pp, ixt_small_source, NULL, &file, &len, &em);
+	if (!err)
+		err = ipuxcom_image_from_buffer(file, len, &img, &em);
+	free(file);
+	if (err) {
+		snprintf(msg, msglen, "image: %s", em.msg);
+		return err;
+	}
+	lp.image = img;
+	err = ipuxcom_load(ipu, &lp, &res);
+	ipuxcom_image_close(img);
+	if (err)
+		snprintf(msg, msglen, "load: %s", res.msg);
+	return err;
+}
+
+#endif /* IXT_LOAD_H */

@@ -1,0 +1,728 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ipuxcom image ...: IPUIMG1 compact physical images (pack, extract,
+ * verify, inspect, redirect), and the output-file helpers of the image,
+ * frames, cfg and hsp objects. Everything here works on files only: no
+ * device is needed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <ipuxcom.h>
+
+#include "image_cli.h"
+#include "json.h"
+
+/* ------------------------------------------------------------- helpers */
+
+bool imgcli_parse_num(const char *s, uint32_t *out)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s)
+		return false;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		size_t n = strlen(s + 2);
+
+		if (n < 1 || n > 8)
+			return false;
+		for (const char *c = s + 2; *c; c++) {
+			int d = *c >= '0' && *c <= '9' ? *c - '0' :
+				*c >= 'a' && *c <= 'f' ? *c - 'a' + 10 :
+				*c >= 'A' && *c <= 'F' ? *c - 'A' + 10 : -1;
+
+			if (d < 0)
+				return false;
+			v = v << 4 | (uint64_t)d;
+		}
+	} else {
+		if ((s[0] == '0' && s[1]) || strlen(s) > 10)
+			return false;
+		for (const char *c = s; *c; c++) {
+			if (*c < '0' || *c > '9')
+				return false;
+			v = v * 10 + (uint64_t)(*c - '0');
+		}
+		if (v > UINT32_MAX)
+			return false;
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+struct imgcli_out {
+	const struct cli_call *call;
+	const char *path;
+	char tmp[PATH_MAX];
+	FILE *f;
+	bool is_stdout;
+	bool failed;
+};
+
+int imgcli_out_open(const struct cli_call *call, const char *path, struct imgcli_out **out)
+{
+	struct imgcli_out *o = calloc(1, sizeof(*o));
+	int fd;
+
+	*out = NULL;
+	if (!o) {
+		cli_err(call->what, "out of memory");
+		return CLI_EXIT_ERR;
+	}
+	o->call = call;
+	o->path = path;
+	if (!strcmp(path, "-")) {
+		o->is_stdout = true;
+		o->f = stdout;
+		*out = o;
+		return 0;
+	}
+	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.XXXXXX", path) >= sizeof(o->tmp)) {
+		cli_err(call->what, "%s: path too long", path);
+		free(o);
+		return CLI_EXIT_ERR;
+	}
+	fd = mkstemp(o->tmp);
+	if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
+		cli_err(call->what, "cannot create %s: %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(o->tmp);
+		}
+		free(o);
+		return CLI_EXIT_ERR;
+	}
+	/* mkstemp makes 0600 files; an output file gets the usual mode. */
+	{
+		mode_t mask = umask(0);
+
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	*out = o;
+	return 0;
+}
+
+int imgcli_out_write(struct imgcli_out *o, const void *data, size_t len)
+{
+	if (o->failed)
+		return CLI_EXIT_ERR;
+	if (len && fwrite(data, 1, len, o->f) != len) {
+		cli_err(o->call->what, "%s: write error: %s", o->path, strerror(errno));
+		o->failed = true;
+		return CLI_EXIT_ERR;
+	}
+	return 0;
+}
+
+int imgcli_out_close(struct imgcli_out *o, bool ok)
+{
+	int rc = 0;
+
+	if (!o)
+		return CLI_EXIT_ERR;
+	if (o->failed)
+		ok = false;
+	if (o->is_stdout) {
+		if (fflush(stdout)) {
+			cli_err(o->call->what, "write error on stdout: %s", strerror(errno));
+			rc = CLI_EXIT_ERR;
+		}
+		free(o);
+		return ok ? rc : CLI_EXIT_ERR;
+	}
+	/* No fsync: like cp(1); the rename only makes a partial file impossible. */
+	if (fflush(o->f)) {
+		if (ok)
+			cli_err(o->call->what, "%s: write error: %s", o->path, strerror(errno));
+		ok = false;
+	}
+	if (fclose(o->f) && ok) {
+		cli_err(o->call->what, "%s: write error: %s", o->path, strerror(errno));
+		ok = false;
+	}
+	if (ok && rename(o->tmp, o->path)) {
+		cli_err(o->call->what, "cannot rename %s to %s: %s", o->tmp, o->path,
+			strerror(errno));
+		ok = false;
+	}
+	if (!ok) {
+		unlink(o->tmp);
+		rc = CLI_EXIT_ERR;
+	}
+	free(o);
+	return rc;
+}
+
+int imgcli_write_file(const struct cli_call *call, const char *path, const void *data,
+		      size_t len)
+{
+	struct imgcli_out *o;
+	int rc = imgcli_out_open(call, path, &o);
+
+	if (rc)
+		return rc;
+	rc = imgcli_out_write(o, data, len);
+	return imgcli_out_close(o, rc == 0);
+}
+
+/*
+ * Write @path in place (no temporary file: creating one per tile costs
+ * more than the data for 1472 small files); removed again on failure.
+ */
+static int write_file_in_place(const struct cli_call *call, const char *path, const void *data,
+			       size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f) {
+		cli_err(call->what, "cannot create %s: %s", path, strerror(errno));
+		return CLI_EXIT_ERR;
+	}
+	bool ok = fwrite(data, 1, len, f) == len;
+
+	if (fclose(f) || !ok) {
+		cli_err(call->what, "%s: write error: %s", path, strerror(errno));
+		unlink(path);
+		return CLI_EXIT_ERR;
+	}
+	return 0;
+}
+
+/* Open @path as an IPUIMG1, reporting any failure. */
+static int open_image(const struct cli_call *call, const char *path, struct ipuxcom_image **img)
+{
+	struct ipuxcom_errmsg em;
+	int err = ipuxcom_image_open(path, img, &em);
+
+	if (err) {
+		cli_err(call->what, "%s", em.msg);
+		return CLI_EXIT_ERR;
+	}
+	return 0;
+}
+
+static double ratio(uint64_t raw, uint64_t packed)
+{
+	return packed ? (double)raw / (double)packed : 0.0;
+}
+
+/* ---------------------------------------------------------------- pack */
+
+static int image_pack_run(struct cli_call *call, int argc, char **argv)
+{
+	const char *raw = NULL, *elf = NULL, *out = NULL, *base = NULL, *entry = NULL;
+	const char *tmpl = NULL;
+	const struct cli_opt opts[] = {
+		{ "raw", 0, "DIR", "pack DIR/N.bin, raw images of physical tiles 0..1471",
+		  NULL, &raw },
+		{ "elf", 0, "DIR", "pack DIR/t_N.elf, ELF files of physical tiles 0..1471",
+		  NULL, &elf },
+		{ "output", 'o', "FILE", "the IPUIMG1 file to write (required)", NULL, &out },
+		{ "base", 0, "ADDR", "--raw: SRAM address of byte 0 (default 0x4c010)", NULL,
+		  &base },
+		{ "entry", 0, "ADDR", "--raw: entry point (default: the load base)", NULL,
+		  &entry },
+		{ "template", 0, "TILE", "template tile (default: chosen for the smallest file)",
+		  NULL, &tmpl },
+	};
+	struct ipuxcom_image_dir_opts o;
+	struct ipuxcom_image_info info;
+	struct ipuxcom_image *img = NULL;
+	struct ipuxcom_errmsg em;
+	void *data = NULL;
+	size_t len = 0;
+	char *pos[1];
+	int npos, rc, err;
+
+	rc = cli_parse(call, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), true, pos, 0,
+		       &npos);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (!raw == !elf)
+		return cli_usage_err(call, "give exactly one of --raw DIR and --elf DIR");
+	if (!out)
+		return cli_usage_err(call, "missing -o FILE");
+	ipuxcom_image_dir_opts_init(&o);
+	if (base && !imgcli_parse_num(base, &o.load_base))
+		return cli_usage_err(call, "invalid address '%s' for --base", base);
+	o.entry = o.load_base;
+	if (entry && !imgcli_parse_num(entry, &o.entry))
+		return cli_usage_err(call, "invalid address '%s' for --entry", entry);
+	if (elf && (base || entry))
+		return cli_usage_err(call, "--base and --entry are for --raw: an ELF has its own");
+	if (tmpl && (!cli_parse_u32(tmpl, &o.template_tile) ||
+		     o.template_tile >= IPUXCOM_IMG_TILES))
+		return cli_usage_err(call, "invalid template tile '%s' (0..%u)", tmpl,
+				     IPUXCOM_IMG_TILES - 1);
+
+	if (raw)
+		err = ipuxcom_image_pack_raw_dir(raw, &o, &data, &len, &em);
+	else
+		err = ipuxcom_image_pack_elf_dir(elf, &o, &data, &len, &em);
+	if (err) {
+		cli_err(call->what, "%s", em.msg);
+		return CLI_EXIT_ERR;
+	}
+	/* Read back what was packed: the file must open, and the numbers come from it. */
+	err = ipuxcom_image_from_buffer(data, len, &img, &em);
+	if (err) {
+		free(data);
+		cli_err(call->what, "the packed image does not read back: %s", em.msg);
+		return CLI_EXIT_ERR;
+	}
+	rc = imgcli_write_file(call, out, data, len);
+	free(data);
+	if (rc) {
+		ipuxcom_image_close(img);
+		return rc;
+	}
+	ipuxcom_image_get_info(img, &info);
+	ipuxcom_image_close(img);
+	if (!strcmp(out, "-"))		/* the image itself went to stdout */
+		return CLI_EXIT_OK;
+	if (call->json) {
+		struct json_writer w;
+
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_kv_string(&w, "file", out);
+		json_kv_uint(&w, "tiles", info.tile_count);
+		json_kv_uint(&w, "image_size", info.image_size);
+		json_kv_uint(&w, "input_bytes", (uint64_t)info.tile_count * info.image_size);
+		json_kv_uint(&w, "file_size", info.file_size);
+		json_kv_uint(&w, "template_tile", info.template_tile);
+		json_kv_uint(&w, "patches", info.patch_count);
+		json_end_object(&w);
+	} else {
+		printf("%s: %" PRIu32 " tiles of %" PRIu32 " bytes (%" PRIu64
+		       " bytes) packed into %" PRIu64 " bytes (%.1fx); template tile %" PRIu32
+		       ", %" PRIu64 " patches\n",
+		       out, info.tile_count, info.image_size,
+		       (uint64_t)info.tile_count * info.image_size, info.file_size,
+		       ratio((uint64_t)info.tile_count * info.image_size, info.file_size),
+		       info.template_tile, info.patch_count);
+	}
+	return CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------- extract */
+
+static int extract_all(const struct cli_call *call, struct ipuxcom_image *img, const char *dir)
+{
+	struct ipuxcom_image_info info;
+	struct ipuxcom_errmsg em;
+	char path[PATH_MAX];
+	uint8_t *buf;
+	int rc = 0;
+
+	ipuxcom_image_get_info(img, &info);
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		cli_err(call->what, "cannot create directory %s: %s", dir, strerror(errno));
+		return CLI_EXIT_ERR;
+	}
+	buf = malloc(info.image_size);
+	if (!buf) {
+		cli_err(call->what, "out of memory");
+		return CLI_EXIT_ERR;
+	}
+	for (uint32_t t = 0; t < info.tile_count && !rc; t++) {
+		int err = ipuxcom_image_extract(img, t, buf, info.image_size, &em);
+
+		if (err) {
+			cli_err(call->what, "%s", em.msg);
+			rc = CLI_EXIT_ERR;
+			break;
+		}
+		if ((size_t)snprintf(path, sizeof(path), "%s/%" PRIu32 ".bin", dir, t) >=
+		    sizeof(path)) {
+			cli_err(call->what, "%s: path too long", dir);
+			rc = CLI_EXIT_ERR;
+			break;
+		}
+		rc = write_file_in_place(call, path, buf, info.image_size);
+	}
+	free(buf);
+	if (!rc && !call->json)
+		printf("%s: %" PRIu32 " tile images of %" PRIu32 " bytes\n", dir, info.tile_count,
+		       info.image_size);
+	return rc;
+}
+
+static int image_extract_run(struct cli_call *call, int argc, char **argv)
+{
+	const char *out = NULL;
+	const struct cli_opt opts[] = {
+		{ "output", 'o', "FILE", "where to write (with TILE 'all': a directory)", NULL,
+		  &out },
+	};
+	struct ipuxcom_image_info info;
+	struct ipuxcom_image *img;
+	struct ipuxcom_errmsg em;
+	uint32_t tile = 0;
+	uint8_t *buf;
+	char *pos[2];
+	int npos, rc, err;
+	bool all;
+
+	rc = cli_parse(call, argc, argv, opts, 1, false, pos, 2, &npos);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (npos < 2)
+		return cli_usage_err(call, "expected IMG and TILE (a physical tile, or 'all')");
+	if (!out)
+		return cli_usage_err(call, "missing -o FILE");
+	all = !strcmp(pos[1], "all");
+	if (!all && (!cli_parse_u32(pos[1], &tile) || tile >= IPUXCOM_IMG_TILES))
+		return cli_usage_err(call, "invalid tile '%s' (0..%u or 'all')", pos[1],
+				     IPUXCOM_IMG_TILES - 1);
+	rc = open_image(call, pos[0], &img);
+	if (rc)
+		return rc;
+	if (all) {
+		rc = extract_all(call, img, out);
+		ipuxcom_image_close(img);
+		return rc;
+	}
+	ipuxcom_image_get_info(img, &info);
+	if (tile >= info.tile_count) {
+		cli_err(call->what, "%s: tile %" PRIu32 " outside the image's tiles 0..%" PRIu32,
+			pos[0], tile, info.tile_count - 1);
+		ipuxcom_image_close(img);
+		return CLI_EXIT_ERR;
+	}
+	buf = malloc(info.image_size);
+	if (!buf) {
+		ipuxcom_image_close(img);
+		cli_err(call->what, "out of memory");
+		return CLI_EXIT_ERR;
+	}
+	err = ipuxcom_image_extract(img, tile, buf, info.image_size, &em);
+	ipuxcom_image_close(img);
+	if (err) {
+		free(buf);
+		cli_err(call->what, "%s: %s", pos[0], em.msg);
+		return CLI_EXIT_ERR;
+	}
+	rc = imgcli_write_file(call, out, buf, info.image_size);
+	free(buf);
+	return rc;
+}
+
+/* -------------------------------------------------------------- verify */
+
+static int image_verify_run(struct cli_call *call, int argc, char **argv)
+{
+	struct ipuxcom_image_info info;
+	struct ipuxcom_image *img;
+	struct ipuxcom_errmsg em;
+	uint32_t bad = 0;
+	struct json_writer w;
+	char *pos[1];
+	int npos, rc;
+
+	rc = cli_parse(call, argc, argv, NULL, 0, true, pos, 1, &npos);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (npos < 1)
+		return cli_usage_err(call, "expected IMG");
+	if (ipuxcom_image_open(pos[0], &img, &em)) {
+		if (call->json) {
+			json_init(&w, stdout);
+			json_begin_object(&w);
+			json_kv_string(&w, "file", pos[0]);
+			json_key(&w, "ok");
+			json_bool(&w, false);
+			json_kv_string(&w, "error", em.msg);
+			json_end_object(&w);
+		}
+		cli_err(call->what, "%s", em.msg);
+		return CLI_EXIT_ERR;
+	}
+	ipuxcom_image_get_info(img, &info);
+	if (call->json) {
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_kv_string(&w, "file", pos[0]);
+		json_key(&w, "errors");
+		json_begin_array(&w);
+	}
+	for (uint32_t t = 0; t < info.tile_count; t++) {
+		if (!ipuxcom_image_verify_tile(img, t, &em))
+			continue;
+		bad++;
+		if (call->json)
+			json_string(&w, em.msg);
+		else
+			cli_err(call->what, "%s: %s", pos[0], em.msg);
+	}
+	ipuxcom_image_close(img);
+	if (call->json) {
+		json_end_array(&w);
+		json_key(&w, "ok");
+		json_bool(&w, bad == 0);
+		json_kv_uint(&w, "tiles", info.tile_count);
+		json_kv_uint(&w, "bad_tiles", bad);
+		json_end_object(&w);
+	} else if (!bad) {
+		printf("%s: ok: header, %" PRIu32 " records, patches, template and every tile's "
+		       "CRC32 check out\n", pos[0], info.tile_count);
+	} else {
+		printf("%s: FAILED: %" PRIu32 " of %" PRIu32 " tiles do not reconstruct to their "
+		       "CRC32\n", pos[0], bad, info.tile_count);
+	}
+	return bad ? CLI_EXIT_ERR : CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------- inspect */
+
+static int image_inspect_run(struct cli_call *call, int argc, char **argv)
+{
+	bool tiles = false;
+	const struct cli_opt opts[] = {
+		{ "tiles", 't', NULL, "also list every tile's record", &tiles, NULL },
+	};
+	struct ipuxcom_image_info in;
+	struct ipuxcom_image *img;
+	uint64_t raw;
+	char *pos[1];
+	int npos, rc;
+
+	rc = cli_parse(call, argc, argv, opts, 1, true, pos, 1, &npos);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (npos < 1)
+		return cli_usage_err(call, "expected IMG");
+	rc = open_image(call, pos[0], &img);
+	if (rc)
+		return rc;
+	ipuxcom_image_get_info(img, &in);
+	raw = (uint64_t)in.tile_count * in.image_size;
+	if (call->json) {
+		struct json_writer w;
+
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_kv_string(&w, "file", pos[0]);
+		json_kv_string(&w, "format", "IPUIMG1");
+		json_kv_uint(&w, "file_size", in.file_size);
+		json_kv_uint(&w, "load_base", in.load_base);
+		json_kv_uint(&w, "image_size", in.image_size);
+		json_kv_uint(&w, "entry", in.entry);
+		json_kv_uint(&w, "tile_count", in.tile_count);
+		json_kv_uint(&w, "template_tile", in.template_tile);
+		json_kv_uint(&w, "template_crc32", in.template_crc32);
+		json_kv_uint(&w, "patch_area_size", in.patch_area_size);
+		json_kv_uint(&w, "meta_crc32", in.meta_crc32);
+		json_kv_uint(&w, "patches", in.patch_count);
+		json_kv_uint(&w, "patched_bytes", in.patch_data);
+		json_kv_uint(&w, "unpatched_tiles", in.unpatched_tiles);
+		json_kv_uint(&w, "max_tile_patch_size", in.max_tile_patch_size);
+		json_kv_uint(&w, "unpacked_bytes", raw);
+		if (tiles) {
+			json_key(&w, "tiles");
+			json_begin_array(&w);
+			for (uint32_t t = 0; t < in.tile_count; t++) {
+				struct ipuxcom_image_tile ti;
+
+				ipuxcom_image_get_tile(img, t, &ti);
+				json_begin_object(&w);
+				json_kv_uint(&w, "tile", t);
+				json_kv_uint(&w, "patch_offset", ti.patch_offset);
+				json_kv_uint(&w, "patch_size", ti.patch_size);
+				json_kv_uint(&w, "patches", ti.patch_count);
+				json_kv_uint(&w, "patched_bytes", ti.patch_data);
+				json_kv_uint(&w, "crc32", ti.crc32);
+				json_end_object(&w);
+			}
+			json_end_array(&w);
+		}
+		json_end_object(&w);
+	} else {
+		printf("file            %s (IPUIMG1, %" PRIu64 " bytes)\n", pos[0], in.file_size);
+		printf("load base       0x%05" PRIx32 "\n", in.load_base);
+		printf("image size      %" PRIu32 " bytes (0x%" PRIx32 ")\n", in.image_size,
+		       in.image_size);
+		printf("entry           0x%05" PRIx32 "\n", in.entry);
+		printf("tiles           %" PRIu32 "\n", in.tile_count);
+		printf("template        tile %" PRIu32 ", CRC32 0x%08" PRIx32 "\n",
+		       in.template_tile, in.template_crc32);
+		printf("patches         %" PRIu64 " (%" PRIu64 " bytes patched, %" PRIu32
+		       "-byte patch area); largest tile stream %" PRIu32 " bytes\n",
+		       in.patch_count, in.patch_data, in.patch_area_size,
+		       in.max_tile_patch_size);
+		printf("unpatched tiles %" PRIu32 " (equal to the template)\n", in.unpatched_tiles);
+		printf("metadata CRC32  0x%08" PRIx32 "\n", in.meta_crc32);
+		printf("ratio           %.1fx (%" PRIu64 " bytes unpacked)\n",
+		       ratio(raw, in.file_size), raw);
+		printf("structure       valid ('image verify' checks every tile's CRC32)\n");
+		if (tiles) {
+			printf("\n%-6s %-10s %-10s %-8s %-10s %s\n", "tile", "offset", "size",
+			       "patches", "patched", "crc32");
+			for (uint32_t t = 0; t < in.tile_count; t++) {
+				struct ipuxcom_image_tile ti;
+
+				ipuxcom_image_get_tile(img, t, &ti);
+				printf("%-6" PRIu32 " 0x%08" PRIx32 " %-10" PRIu32 " %-8" PRIu32
+				       " %-10" PRIu32 " 0x%08" PRIx32 "\n", t, ti.patch_offset,
+				       ti.patch_size, ti.patch_count, ti.patch_data, ti.crc32);
+			}
+		}
+	}
+	ipuxcom_image_close(img);
+	return CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ redirect */
+
+static int image_redirect_run(struct cli_call *call, int argc, char **argv)
+{
+	const char *out = NULL, *marker = NULL, *target = NULL;
+	const struct cli_opt opts[] = {
+		{ "output", 'o', "FILE", "the redirected IPUIMG1 to write (required)", NULL, &out },
+		{ "marker", 'm', "W0,W1", "find the target from this unique two-word marker",
+		  NULL, &marker },
+		{ "target", 0, "ADDR", "branch to ADDR instead", NULL, &target },
+	};
+	struct ipuxcom_redirect_spec spec = { 0 };
+	struct ipuxcom_redirect_report rep;
+	struct ipuxcom_image *img;
+	struct ipuxcom_errmsg em;
+	void *data;
+	size_t len;
+	char *pos[1];
+	int npos, rc, err;
+
+	rc = cli_parse(call, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), true, pos, 1,
+		       &npos);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (npos < 1)
+		return cli_usage_err(call, "expected IMG");
+	if (!out)
+		return cli_usage_err(call, "missing -o FILE");
+	if (!marker == !target)
+		return cli_usage_err(call, "give exactly one of --marker W0,W1 and --target ADDR");
+	if (marker) {
+		char w0[16], *comma = strchr(marker, ',');
+		size_t n = comma ? (size_t)(comma - marker) : 0;
+
+		if (comma && n < sizeof(w0)) {
+			memcpy(w0, marker, n);
+			w0[n] = '\0';
+		}
+		if (!comma || n >= sizeof(w0) || !imgcli_parse_num(w0, &spec.marker[0]) ||
+		    !imgcli_parse_num(comma + 1, &spec.marker[1]))
+			return cli_usage_err(call, "invalid marker '%s' (two words: W0,W1)",
+					     marker);
+		spec.by_marker = true;
+	} else if (!imgcli_parse_num(target, &spec.target)) {
+		return cli_usage_err(call, "invalid address '%s' for --target", target);
+	}
+	rc = open_image(call, pos[0], &img);
+	if (rc)
+		return rc;
+	err = ipuxcom_image_redirect(img, &spec, &data, &len, &rep, &em);
+	ipuxcom_image_close(img);
+	if (err) {
+		cli_err(call->what, "%s: %s", pos[0], em.msg);
+		return CLI_EXIT_ERR;
+	}
+	rc = imgcli_write_file(call, out, data, len);
+	free(data);
+	if (rc || !strcmp(out, "-"))
+		return rc;
+	if (call->json) {
+		struct json_writer w;
+
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_kv_string(&w, "file", out);
+		json_kv_uint(&w, "tiles", rep.tiles);
+		json_kv_uint(&w, "target_min", rep.target_min);
+		json_kv_uint(&w, "target_max", rep.target_max);
+		json_end_object(&w);
+	} else if (rep.target_min == rep.target_max) {
+		printf("%s: %" PRIu32 " tiles redirected to 0x%05" PRIx32 "\n", out, rep.tiles,
+		       rep.target_min);
+	} else {
+		printf("%s: %" PRIu32 " tiles redirected to targets 0x%05" PRIx32 "..0x%05" PRIx32
+		       "\n", out, rep.tiles, rep.target_min, rep.target_max);
+	}
+	return CLI_EXIT_OK;
+}
+
+static const struct cli_cmd image_cmds[] = {
+	{
+		.name = "pack",
+		.args = "--raw DIR|--elf DIR -o OUT [OPTIONS]",
+		.summary = "pack per-tile raw images or ELF files into an IPUIMG1",
+		.description =
+			"Pack the images of physical tiles 0..1471 into one IPUIMG1 file:\n"
+			"  --raw DIR  DIR holds exactly N.bin for N = 0..1471, all the same size\n"
+			"  --elf DIR  DIR holds exactly t_N.elf; each image is its PT_LOAD file\n"
+			"             bytes from 0x4c010 (the .secondaryLower zero-fill below it\n"
+			"             is not part of it), zero-padded to the largest image\n"
+			"Any other entry in DIR, or a missing tile, is an error. The template\n"
+			"tile is the one sharing the most with the others unless --template is\n"
+			"given. The format: docs/ipuimg-format.md.",
+		.run = image_pack_run,
+	},
+	{
+		.name = "extract",
+		.args = "IMG TILE|all -o FILE|DIR",
+		.summary = "write one physical tile's raw image (or all, as DIR/N.bin)",
+		.description =
+			"Reconstruct physical tile TILE's raw load image from IMG, check its\n"
+			"CRC32 and write it to FILE ('-' for stdout). With 'all', write every\n"
+			"tile as DIR/N.bin (DIR is created), which 'image pack --raw' reads.",
+		.run = image_extract_run,
+	},
+	{
+		.name = "verify",
+		.args = "IMG [-j|--json]",
+		.summary = "check everything, including every tile's CRC32",
+		.description =
+			"Check IMG completely: header, records, patch streams, metadata and\n"
+			"template CRC32, then reconstruct every tile and check its CRC32. Every\n"
+			"failing tile is reported. Exit status 0 only if every check passes.",
+		.run = image_verify_run,
+	},
+	{
+		.name = "inspect",
+		.args = "IMG [-t|--tiles] [-j|--json]",
+		.summary = "show the header and patch statistics",
+		.description =
+			"Show IMG's header (load base, image size, entry, template tile and\n"
+			"CRC32s) and what its patches hold. The structure is checked; the\n"
+			"per-tile CRC32s are checked by 'image verify'.",
+		.run = image_inspect_run,
+	},
+	{
+		.name = "redirect",
+		.args = "IMG -o OUT --marker W0,W1|--target ADDR",
+		.summary = "patch every tile's entry to branch to a marked function",
+		.description =
+			"Keep the 'nop; sync3' words at the entry point and replace the next\n"
+			"two with 'setzi $m0, TARGET; br $m0' in every tile. With --marker,\n"
+			"TARGET follows the unique occurrence of the two words W0 W1 and the\n"
+			"sync3 after them (the function's marker-and-sync3 prefix); a missing or\n"
+			"repeated marker is refused. Words are decimal or 0x-hex.",
+		.run = image_redirect_run,
+	},
+};
+
+const struct cli_object cli_obj_image = {
+	.name = "image",
+	.summary = "IPUIMG1 compact physical tile images",
+	.cmds = image_cmds,
+	.ncmds = sizeof(image_cmds) / sizeof(image_cmds[0]),
+	.default_cmd = NULL,
+};

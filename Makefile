@@ -72,6 +72,17 @@ help:
 	@echo "  bench-vm     run the device benchmarks (full load, TDI) in the test VM"
 	@echo "  fuzz         run each libFuzzer target (fuzz/*_fuzz.c) for FUZZ_SECONDS (60)"
 	@echo "  check-fuzz   the same briefly (FUZZ_CHECK_SECONDS, 4), as TAP; part of check"
+	@echo "  install      library, headers, pkg-config file, command, man pages, udev rule,"
+	@echo "               modprobe.d and sysusers.d files (DESTDIR, PREFIX=$(PREFIX), LIBDIR, ...)"
+	@echo "  uninstall    remove what install installed (same variables)"
+	@echo "  dkms-install copy the module sources to /usr/src/ipuxcom-$(DKMS_VERSION), dkms add/build/install"
+	@echo "  dkms-remove  dkms remove --all, delete /usr/src/ipuxcom-$(DKMS_VERSION)"
+	@echo "  check-install  make install into a temporary DESTDIR, build a program with"
+	@echo "               pkg-config against it, uninstall; man pages vs --help; part of check"
+	@echo "  check-dkms   dkms add/build/install for KVER, device tests in the VM with those"
+	@echo "               modules, dkms remove (root); part of check"
+	@echo "  check-kbuild-matrix  build the modules against every Debian 12 kernel-headers"
+	@echo "               version and flavour (fetched with apt-get download); not in check"
 	@echo "variables: KVER=$(KVER) KDIR=$(KDIR)"
 
 deps:
@@ -112,7 +123,7 @@ $(B)/libipuxcom.so.$(LIB_VERSION): $(LIB_PIC_OBJS) libuser/libipuxcom.map
 
 $(B)/libipuxcom.pc: libuser/libipuxcom.pc.in Makefile
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|/usr/local|' -e 's|@VERSION@|$(LIB_VERSION)|' $< > $@
+	sed $(PC_SUBST) $< > $@
 
 # ---------------------------------------------------------------- command
 tools: $(B)/ipuxcom
@@ -136,7 +147,7 @@ $(CHECKPATCH):
 
 checkpatch: $(CHECKPATCH)
 	$(CHECKPATCH) --strict --no-tree --terse --show-types \
-		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(KERNEL_SRCS)
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE -f $(KERNEL_SRCS)
 
 lint: sparse checkpatch
 
@@ -155,7 +166,7 @@ $(B)/sim/san/c600_sim.o: $(SIM_SRCS) $(SIM_HDRS)
 	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -Isim -c $< -o $@
 
 TEST_DEPS := $(KSFT_HDRS) $(LIB_HDRS) $(SIM_HDRS) $(wildcard selftests/lib/*.h) \
-	$(wildcard kmod/*.h)
+	$(wildcard kmod/*.h kmod/hw/*.h kmod/hw/user/*.h)
 
 # Host tests: run on the build machine, plain and under ASan+UBSan.
 $(B)/tests/host/%: selftests/host/%.c $(TEST_DEPS) $(B)/libipuxcom.a $(B)/sim/c600_sim.o
@@ -166,6 +177,22 @@ $(B)/tests/host-san/%: selftests/host/%.c $(TEST_DEPS) $(B)/libipuxcom-san.a $(B
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) $(SAN_FLAGS) -o $@ $< $(B)/sim/san/c600_sim.o \
 		$(B)/libipuxcom-san.a $(DEP_LIBS)
+
+# The hardware backend's register accessors (kmod/hw/hw_regs.c, plain C
+# shared with ipuxcom_hw.ko) against a fake config BAR backed by the
+# simulator: explicit rules, since the test also compiles that file.
+HW_REGS_SRCS := kmod/hw/hw_regs.c
+HW_REGS_DEPS := $(HW_REGS_SRCS) $(wildcard kmod/hw/*.h kmod/hw/user/*.h)
+
+$(B)/tests/host/hw_regs_test: selftests/host/hw_regs_test.c $(HW_REGS_DEPS) $(TEST_DEPS) \
+		$(B)/sim/c600_sim.o
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(HW_REGS_SRCS) $(B)/sim/c600_sim.o
+
+$(B)/tests/host-san/hw_regs_test: selftests/host/hw_regs_test.c $(HW_REGS_DEPS) $(TEST_DEPS) \
+		$(B)/sim/san/c600_sim.o
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) $(SAN_FLAGS) -o $@ $< $(HW_REGS_SRCS) $(B)/sim/san/c600_sim.o
 
 # Device tests: run in the VM (or on a machine with a card). They link the
 # static library; libmnl has no static archive in Debian, so they are
@@ -285,9 +312,12 @@ check: deps
 	@rc=0; \
 	$(MAKE) check-host || rc=1; \
 	$(MAKE) check-fuzz || rc=1; \
+	$(MAKE) check-install || rc=1; \
 	$(MAKE) check-vm || rc=1; \
+	$(MAKE) check-dkms || rc=1; \
 	selftests/tap-summary.sh $(B)/results/host.tap $(B)/results/fuzz.tap \
-		$(B)/results/vm/tests.tap || rc=1; \
+		$(B)/results/install.tap $(B)/results/vm/tests.tap \
+		$(B)/results/dkms.tap || rc=1; \
 	exit $$rc
 
 bench-vm: initramfs
@@ -302,3 +332,166 @@ demo: deps
 clean:
 	rm -rf $(B)
 	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+# ---------------------------------------------------------------- install
+# `make install` / `make uninstall`, for a user (PREFIX=/usr/local) or a
+# packager (DESTDIR=/tmp/stage PREFIX=/usr). The udev rule, modprobe.d and
+# sysusers.d files go to the system's directories whatever PREFIX is (udev,
+# modprobe and systemd-sysusers read no other place); override UDEVRULESDIR,
+# MODPROBEDIR, SYSUSERSDIR if needed. With an empty DESTDIR and as root,
+# install also creates the group "ipuxcom" and runs ldconfig. The kernel
+# modules are installed with DKMS (`make dkms-install`, below).
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+UDEVRULESDIR ?= /lib/udev/rules.d
+MODPROBEDIR ?= /etc/modprobe.d
+SYSUSERSDIR ?= /usr/lib/sysusers.d
+INSTALL ?= install
+
+PUBLIC_HDRS = $(wildcard libuser/include/*.h)
+MAN_PAGES := man/ipuxcom.8 man/libipuxcom.3
+
+# libipuxcom.pc: paths under PREFIX are written relative to ${prefix}, so
+# that the file stays right for any PREFIX/LIBDIR/INCLUDEDIR.
+pc_path = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+PC_SUBST = -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_path,$(LIBDIR))|' \
+	-e 's|@INCLUDEDIR@|$(call pc_path,$(INCLUDEDIR))|' -e 's|@VERSION@|$(LIB_VERSION)|'
+
+.PHONY: install uninstall install-system check-install
+
+install: lib tools
+	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODPROBEDIR) $(DESTDIR)$(SYSUSERSDIR)
+	$(INSTALL) -m 644 $(PUBLIC_HDRS) $(DESTDIR)$(INCLUDEDIR)/
+	$(INSTALL) -m 644 uapi/linux/ipuxcom.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	$(INSTALL) -m 755 $(B)/libipuxcom.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sfn libipuxcom.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libipuxcom.so.$(LIB_MAJOR)
+	ln -sfn libipuxcom.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libipuxcom.so
+	$(INSTALL) -m 644 $(B)/libipuxcom.a $(DESTDIR)$(LIBDIR)/
+	sed $(PC_SUBST) libuser/libipuxcom.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libipuxcom.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/libipuxcom.pc
+	$(INSTALL) -m 755 $(B)/ipuxcom $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 man/ipuxcom.8 $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 644 man/libipuxcom.3 $(DESTDIR)$(MANDIR)/man3/
+	$(INSTALL) -m 644 udev/60-ipuxcom.rules $(DESTDIR)$(UDEVRULESDIR)/
+	$(INSTALL) -m 644 modprobe.d/ipuxcom.conf $(DESTDIR)$(MODPROBEDIR)/
+	$(INSTALL) -m 644 sysusers.d/ipuxcom.conf $(DESTDIR)$(SYSUSERSDIR)/
+	@$(if $(DESTDIR),echo "install: staged in $(DESTDIR): the package creates group ipuxcom (sysusers.d)",$(MAKE) --no-print-directory install-system)
+
+# On the live system: the group of /dev/ipuxcom (systemd-sysusers reads the
+# sysusers.d file; groupadd where there is no systemd), the linker cache,
+# and udev's rules, applied to a /dev/ipuxcom that already exists.
+install-system:
+	@if [ "$$(id -u)" != 0 ]; then \
+		echo "install: not root: create group ipuxcom (groupadd --system ipuxcom) and run ldconfig yourself"; \
+		exit 0; \
+	fi; \
+	if ! getent group ipuxcom >/dev/null; then \
+		if command -v systemd-sysusers >/dev/null; then \
+			systemd-sysusers $(SYSUSERSDIR)/ipuxcom.conf; \
+		else \
+			groupadd --system ipuxcom; \
+		fi; \
+	fi; \
+	getent group ipuxcom >/dev/null || { echo "install: could not create group ipuxcom" >&2; exit 1; }; \
+	ldconfig; \
+	if udevadm control --reload-rules 2>/dev/null; then \
+		udevadm trigger --subsystem-match=misc --sysname-match=ipuxcom 2>/dev/null || true; \
+	fi
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(PUBLIC_HDRS))) \
+		$(DESTDIR)$(INCLUDEDIR)/linux/ipuxcom.h \
+		$(DESTDIR)$(LIBDIR)/libipuxcom.so.$(LIB_VERSION) \
+		$(DESTDIR)$(LIBDIR)/libipuxcom.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libipuxcom.so \
+		$(DESTDIR)$(LIBDIR)/libipuxcom.a $(DESTDIR)$(PKGCONFIGDIR)/libipuxcom.pc \
+		$(DESTDIR)$(BINDIR)/ipuxcom \
+		$(DESTDIR)$(MANDIR)/man8/ipuxcom.8 $(DESTDIR)$(MANDIR)/man3/libipuxcom.3 \
+		$(DESTDIR)$(UDEVRULESDIR)/60-ipuxcom.rules $(DESTDIR)$(MODPROBEDIR)/ipuxcom.conf \
+		$(DESTDIR)$(SYSUSERSDIR)/ipuxcom.conf
+	@$(if $(DESTDIR),:,[ "$$(id -u)" != 0 ] || ldconfig)
+	@$(if $(DESTDIR),:,echo "uninstall: group ipuxcom kept (groupdel ipuxcom to remove it)")
+
+# Install test and documentation consistency (TAP), part of `make check`:
+# selftests/install/install-check.sh installs into a temporary DESTDIR,
+# builds and runs selftests/install/pc_user.c with pkg-config, uninstalls;
+# selftests/install/docs-check.sh checks the man pages against every
+# object's and command's --help, and modprobe.d/dkms.conf against kmod/.
+check-install: lib tools
+	@mkdir -p $(B)/results
+	B=$(B) selftests/run-host-tests.sh $(B)/results/install.tap \
+		selftests/install/install-check.sh selftests/install/docs-check.sh
+
+# ---------------------------------------------------------------- DKMS
+# The kernel modules through DKMS, rebuilt for every kernel installed later
+# (dkms.conf). dkms-source copies the sources DKMS builds from (Kbuild,
+# dkms.conf, kmod/, sim/, uapi/) to $(DESTDIR)/usr/src/ipuxcom-VERSION, the
+# version being the library's; dkms-install (root) reinstalls that version
+# for KVER (default: the newest Debian kernel with headers, see the top;
+# `make dkms-install KVER=$$(uname -r)` for the running one).
+DKMS ?= dkms
+DKMS_VERSION := $(LIB_VERSION)
+DKMS_SRCDIR = /usr/src/ipuxcom-$(DKMS_VERSION)
+DKMS_FILES = Kbuild dkms.conf uapi/linux/ipuxcom.h \
+	$(wildcard kmod/*.[ch] kmod/*/*.[ch] kmod/*/*/*.[ch] sim/*.[ch] sim/*/*.[ch])
+DKMS_M := -m ipuxcom -v $(DKMS_VERSION)
+# Device tests check-dkms runs in the VM with the DKMS-built modules.
+DKMS_CHECK_TESTS := abi_test attach_test abi_test_compat32 attach_test_compat32
+
+.PHONY: dkms-source dkms-install dkms-remove check-dkms
+
+dkms-source:
+	rm -rf $(DESTDIR)$(DKMS_SRCDIR)
+	$(INSTALL) -d $(DESTDIR)$(DKMS_SRCDIR)
+	cp --parents $(DKMS_FILES) $(DESTDIR)$(DKMS_SRCDIR)/
+	sed -i 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(DKMS_VERSION)"/' \
+		$(DESTDIR)$(DKMS_SRCDIR)/dkms.conf
+
+dkms-install: kver-check
+	@test -z "$(DESTDIR)" || { echo "dkms-install: not with DESTDIR (use dkms-source)" >&2; exit 1; }
+	@command -v $(DKMS) >/dev/null || { echo "dkms-install: no dkms: apt-get install dkms" >&2; exit 1; }
+	if [ -n "$$($(DKMS) status $(DKMS_M))" ]; then $(DKMS) remove $(DKMS_M) --all; fi
+	$(MAKE) --no-print-directory dkms-source
+	$(DKMS) add $(DKMS_M)
+	$(DKMS) build $(DKMS_M) -k $(KVER)
+	$(DKMS) install $(DKMS_M) -k $(KVER)
+
+dkms-remove:
+	@test -z "$(DESTDIR)" || { echo "dkms-remove: not with DESTDIR" >&2; exit 1; }
+	if command -v $(DKMS) >/dev/null && [ -n "$$($(DKMS) status $(DKMS_M))" ]; then \
+		$(DKMS) remove $(DKMS_M) --all; fi
+	rm -rf $(DKMS_SRCDIR)
+
+# DKMS test, part of `make check` (root; skipped otherwise): make
+# dkms-install for KVER, the VM booted with the modules DKMS installed in
+# /lib/modules/KVER/updates/dkms/ running DKMS_CHECK_TESTS, make dkms-remove.
+check-dkms: kver-check $(B)/ipuxcom $(addprefix $(B)/tests/device/,$(DKMS_CHECK_TESTS))
+	@mkdir -p $(B)/results
+	KVER=$(KVER) KIMAGE=$(KIMAGE) B=$(B) DKMS_VERSION=$(DKMS_VERSION) \
+	DKMS_CHECK_TESTS="$(DKMS_CHECK_TESTS)" TEST_TIMEOUT=900 \
+		selftests/run-host-tests.sh $(B)/results/dkms.tap selftests/install/dkms-check.sh
+
+# ---------------------------------------------------------------- kernel matrix
+# Build the modules (warnings are errors) against every kernel-headers
+# version and flavour Debian 12 offers, as TAP: scripts/kbuild-matrix.sh.
+# KBUILD_MATRIX: the kernel versions (e.g. "6.1.0-57-amd64 6.12.117+deb12-rt-amd64");
+# default: every /usr/src/linux-headers-*-{amd64,cloud-amd64,rt-amd64} plus,
+# for each kernel series apt knows (6.1, 6.12), its newest ABI in the three
+# flavours; "all": every ABI apt knows. Headers that are not installed are
+# fetched with apt-get download and unpacked under $(B)/kheaders (nothing is
+# installed: installing 6.12's would pull in its kernel image, and the VM
+# boots the newest Debian kernel found in /boot). Not part of `make check`
+# (downloads ~17 MB and builds ~40 s per kernel).
+KBUILD_MATRIX ?=
+
+.PHONY: check-kbuild-matrix
+
+check-kbuild-matrix:
+	@mkdir -p $(B)/results
+	B=$(B) KBUILD_MATRIX="$(KBUILD_MATRIX)" TEST_TIMEOUT=7200 \
+		selftests/run-host-tests.sh $(B)/results/kbuild-matrix.tap scripts/kbuild-matrix.sh

@@ -30,6 +30,13 @@
 #define C600_EXCHWINDOWBASER		0x3044
 #define C600_EXCHWINDOW_HEXOPT		BIT(11)
 
+/* TILEUPDR: LASTTILEID[27:17], LASTADDR[16:0] [S]. */
+#define C600_TILEUPDR			0x3054
+#define C600_TILEUPDR_TILE		GENMASK(27, 17)
+#define C600_TILEUPDR_ADDR		GENMASK(16, 0)
+/* Tile stores go through the exchange BAR at this window [S]. */
+#define C600_EXCH_WINDOW		0x80000
+
 /* XB.DCXCR instances [RE]: 0-7 primary, 8-15 secondary interface. */
 #define C600_DCXCR_PRIMARY		0x5404
 #define C600_DCXCR_SECONDARY		0x1b804

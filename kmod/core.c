@@ -20,6 +20,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "compat.h"
 #include "ipuxcom_abi_layout.h"
 #include "ipuxcom_internal.h"
 #include "c600_regs.h"
@@ -61,6 +62,7 @@ union ipuxcom_ioc_any {
 	struct ipuxcom_ioc_tdi_sram tdi_sram;
 	struct ipuxcom_ioc_hostx_setup hostx_setup;
 	struct ipuxcom_ioc_hostx_call hostx_call;
+	struct ipuxcom_ioc_exch_write exch_write;
 };
 
 /* What a command needs before its handler runs (ipuxcom_ioctl_op.needs). */
@@ -95,7 +97,7 @@ u64 ipuxcom_module_capabilities(void)
 	return IPUXCOM_CAP_ATTACH | IPUXCOM_CAP_REG | IPUXCOM_CAP_RESET |
 	       IPUXCOM_CAP_NETLINK | IPUXCOM_CAP_CFG | IPUXCOM_CAP_AUTOLOAD |
 	       IPUXCOM_CAP_LOADER | IPUXCOM_CAP_HSP | IPUXCOM_CAP_TDI |
-	       IPUXCOM_CAP_HOSTX;
+	       IPUXCOM_CAP_HOSTX | IPUXCOM_CAP_EXCH_WINDOW;
 }
 
 static int ipuxcom_ioc_info(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
@@ -316,6 +318,8 @@ static const struct ipuxcom_ioctl_op ipuxcom_ioctl_ops[] = {
 	    DEV_CMD(ipuxcom_cmd_hostx_setup)),
 	CMD(HOSTX_CALL, hostx_call, reserved, 0, DEV | DIAG, HOSTX,
 	    DEV_CMD(ipuxcom_cmd_hostx_call)),
+	CMD(EXCH_WRITE, exch_write, timeout_ns, 0, DEV | RAWIO | DIAG, EXCH_WINDOW,
+	    DEV_CMD(ipuxcom_cmd_exch_write)),
 };
 
 #undef CMD
@@ -455,7 +459,7 @@ static const struct file_operations ipuxcom_fops = {
 	.mmap = ipuxcom_mmap,
 	.unlocked_ioctl = ipuxcom_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
+	.llseek = ipuxcom_no_llseek,
 };
 
 static struct miscdevice ipuxcom_misc = {

@@ -4,6 +4,8 @@
  * device and optionally wait for the tiles to return it to zero
  * [S "Secondary Loader Frames", "Host Tensor Exchange"].
  */
+#include <linux/time64.h>
+
 #include "ipuxcom_internal.h"
 #include "c600_regs.h"
 

@@ -100,4 +100,8 @@ IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_hostx_call, 32);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_hostx_call, timeout_ns, 16);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_hostx_call, mark, 24);
 
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_exch_write, 40);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_exch_write, data, 24);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_exch_write, timeout_ns, 32);
+
 #endif /* IPUXCOM_ABI_LAYOUT_H */

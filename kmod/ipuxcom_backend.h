@@ -39,6 +39,8 @@ struct ipuxcom_dma_buf {
  *	secondary loader's transport buffer (how the device learns the
  *	buffer's address is not documented: backends model or delegate it)
  * @buffer_detach: undo @buffer_attach for @slot
+ * @exch_write: store @len bytes through the exchange BAR at @offset
+ *	(/dev/ipuN_ex for ipu_driver); NULL if the backend cannot
  * @reset: return the device to its power-on state
  *
  * The core validates offsets (4-byte aligned, below config_bar_size)
@@ -53,6 +55,7 @@ struct ipuxcom_backend_ops {
 	void (*dma_free)(void *priv, struct ipuxcom_dma_buf *buf);
 	int (*buffer_attach)(void *priv, u32 slot, const struct ipuxcom_dma_buf *buf);
 	int (*buffer_detach)(void *priv, u32 slot);
+	int (*exch_write)(void *priv, u32 offset, const void *data, size_t len);
 	int (*reset)(void *priv);
 };
 

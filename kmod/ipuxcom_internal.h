@@ -156,6 +156,7 @@ int ipuxcom_cmd_tdi_read_sram(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_tdi_write_sram(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_hostx_setup(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_hostx_call(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_exch_write(struct ipuxcom_device *dev, void *arg);
 
 /* hostx.c: the host-exchange pages' life outside commands */
 int ipuxcom_hostx_mmap(struct ipuxcom_device *dev, struct vm_area_struct *vma);

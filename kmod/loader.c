@@ -13,8 +13,8 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
-#include <asm/unaligned.h>
 
+#include "compat.h"
 #include "ipuxcom_internal.h"
 #include "ipuxcom_trace.h"
 #include "c600_regs.h"

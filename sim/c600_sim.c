@@ -291,6 +291,26 @@ int c600_sim_sram_read(const struct c600_sim *sim, u16 phys, u32 addr,
 	return 0;
 }
 
+int c600_sim_exch_write(struct c600_sim *sim, u32 offset, const void *data, size_t len)
+{
+	u32 win = sim->bar[SIM_EXCHWINDOWBASER / 4];
+	u32 logical = win & SIM_EXCHWINDOW_TILE_MASK, rel;
+	int ret;
+
+	if (offset < SIM_EXCH_WINDOW || !len || len > SIM_SRAM_SIZE ||
+	    offset - SIM_EXCH_WINDOW > SIM_SRAM_SIZE - len)
+		return -EINVAL;
+	if (win & SIM_EXCHWINDOW_HEXOPT || logical >= C600_TILES)
+		return 0;
+	rel = offset - SIM_EXCH_WINDOW;
+	ret = sim_sram_write(sim, sim->tile[logical].physical, SIM_SRAM_BASE + rel, data, len);
+	if (ret)
+		return ret;
+	sim->bar[SIM_TILEUPDR / 4] = logical << SIM_TILEUPDR_TILE_SHIFT |
+				     (((rel + (u32)len - 1) >> 3) & SIM_TILEUPDR_ADDR_MASK);
+	return 0;
+}
+
 /* ------------------------------------------------------------- autoloader */
 
 /*

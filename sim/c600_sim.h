@@ -212,6 +212,15 @@ int c600_sim_dma_write(const struct c600_sim *sim, u64 bus, const void *src, siz
 int c600_sim_buffer_attach(struct c600_sim *sim, u32 slot, u64 bus, u64 size);
 int c600_sim_buffer_detach(struct c600_sim *sim, u32 slot);
 
+/*
+ * A store of @len bytes through the exchange BAR at @offset [S
+ * "Experimental Tile SRAM Writes"]: lands in the SRAM of the logical tile
+ * EXCHWINDOWBASER selects, and TILEUPDR reports the tile and the last
+ * address written. With HEXOPT selected the window is not the tile
+ * window, and the store has no effect here (modelled).
+ */
+int c600_sim_exch_write(struct c600_sim *sim, u32 offset, const void *data, size_t len);
+
 /* The notes' host-exchange oracle program (write 4, run 2, read 4 phases). */
 void c600_sim_hostx_oracle(struct c600_hostx_program *prog);
 

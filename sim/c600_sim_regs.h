@@ -44,7 +44,12 @@
 
 /* Exchange window and tile-update status [S "Experimental Tile SRAM Writes"]. */
 #define SIM_EXCHWINDOWBASER		0x3044
+#define SIM_EXCHWINDOW_HEXOPT		BIT(11)
+#define SIM_EXCHWINDOW_TILE_MASK	0x7ffu	/* logical tile (modelled width) */
 #define SIM_TILEUPDR			0x3054
+#define SIM_TILEUPDR_TILE_SHIFT		17	/* LASTTILEID[27:17] */
+#define SIM_TILEUPDR_ADDR_MASK		0x1ffffu	/* LASTADDR[16:0], 8-byte units */
+#define SIM_EXCH_WINDOW			0x80000	/* exchange-BAR offset of SRAM base */
 
 /* XB.DCXCR: 8 primary at 0x5404 + i*0x400, 8 secondary at 0x1b804 + i*0x400 [RE]. */
 #define SIM_DCXCR_PRIMARY		0x5404

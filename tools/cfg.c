@@ -8,6 +8,7 @@
 
 #include <ipuxcom.h>
 
+#include "cfg_capture.h"
 #include "image_cli.h"
 #include "json.h"
 
@@ -158,6 +159,7 @@ static const struct cli_cmd cfg_cmds[] = {
 			"the register's name when FACTS.md gives one.",
 		.run = cfg_dump_run,
 	},
+	CFG_CAPTURE_CMD,
 };
 
 const struct cli_object cli_obj_cfg = {

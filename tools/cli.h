@@ -70,8 +70,10 @@ struct cli_call {
 extern const struct cli_object cli_obj_info;
 extern const struct cli_object cli_obj_dev;
 extern const struct cli_object cli_obj_plan;
+extern const struct cli_object cli_obj_demo;
 extern const struct cli_object cli_obj_tdi;
 extern const struct cli_object cli_obj_load;
+extern const struct cli_object cli_obj_monitor;
 
 /* "ipuxcom: WHAT: MESSAGE\n" on stderr; WHAT may be NULL. */
 __attribute__((format(printf, 2, 3)))

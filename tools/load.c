@@ -2,7 +2,9 @@
 /*
  * ipuxcom load: the whole load sequence -- optional config, autoloader,
  * 23 frame batches with their handshakes, release and start -- from an
- * IPUIMG1 image, with a progress bar.
+ * IPUIMG1 image, with a progress bar drawn from the module's netlink
+ * LOAD_PROGRESS events (what `ipuxcom monitor` shows), or from the
+ * library's callback when events cannot be watched.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -60,26 +62,92 @@ static int read_file(const char *path, size_t max, void **data, size_t *len)
 	return 0;
 }
 
+/* What the progress bar is drawn from. */
+struct load_progress {
+	const char *what;
+	bool tty;
+	struct ipuxcom_monitor *mon;	/* NULL: the callback's numbers */
+	uint32_t dev_id;
+	uint32_t batch;			/* last batch an event reported */
+	uint64_t bytes;			/* frame payload bytes the events reported */
+};
+
+static void draw(const struct load_progress *lp, uint32_t batch, uint32_t batches,
+		 uint64_t bytes, uint64_t total)
+{
+	int width = 23, done = (int)(batch * (uint32_t)width / batches);
+
+	if (lp->tty) {
+		fprintf(stderr, "\r[%.*s%*s] batch %2" PRIu32 "/%" PRIu32 "  %6.1f MiB",
+			done, "#######################", width - done, "", batch, batches,
+			(double)bytes / (1024 * 1024));
+		if (batch == batches)
+			fputc('\n', stderr);
+	} else if (total) {
+		fprintf(stderr, "batch %" PRIu32 "/%" PRIu32 " (%" PRIu64 " of %" PRIu64 " bytes)\n",
+			batch, batches, bytes, total);
+	} else {
+		fprintf(stderr, "batch %" PRIu32 "/%" PRIu32 " (%" PRIu64 " frame bytes so far)\n",
+			batch, batches, bytes);
+	}
+}
+
+/* Stop using events for the rest of the load, saying why (once). */
+static void events_give_up(struct load_progress *lp, const char *why)
+{
+	if (lp->tty && lp->batch)
+		fputc('\n', stderr);
+	cli_err(lp->what, "%s: progress from the library from now on", why);
+	ipuxcom_monitor_close(lp->mon);
+	lp->mon = NULL;
+}
+
+/*
+ * After each batch: the module multicast its LOAD_PROGRESS event before
+ * LOAD_BATCH returned, so it is already queued on the monitor. Drain what
+ * is pending without waiting and draw from this device's events.
+ */
 static void progress(void *ctx, const struct ipuxcom_load_progress *p)
 {
-	bool tty = *(bool *)ctx;
-	int width = 23, done = (int)(p->batch * (uint32_t)width / p->batches);
+	struct load_progress *lp = ctx;
+	struct ipuxcom_event ev;
+	int err;
 
-	if (tty) {
-		fprintf(stderr, "\r[%.*s%*s] batch %2" PRIu32 "/%" PRIu32 "  %6.1f MiB",
-			done, "#######################", width - done, "", p->batch, p->batches,
-			(double)p->bytes / (1024 * 1024));
-		if (p->batch == p->batches)
-			fputc('\n', stderr);
-	} else {
-		fprintf(stderr, "batch %" PRIu32 "/%" PRIu32 " (%" PRIu64 " of %" PRIu64 " bytes)\n",
-			p->batch, p->batches, p->bytes, p->total);
+	while (lp->mon) {
+		err = ipuxcom_monitor_next(lp->mon, &ev, 0);
+		if (err == -EAGAIN)
+			break;
+		if (err == -ENOBUFS) {
+			events_give_up(lp, "load events were lost (receive buffer overflow)");
+			break;
+		}
+		if (err == -EPROTO)
+			continue;	/* a dropped event shows up as a gap below */
+		if (err) {
+			events_give_up(lp, ipuxcom_strerror(err));
+			break;
+		}
+		if (ev.type != IPUXCOM_GENL_CMD_LOAD_PROGRESS || ev.dev_id != lp->dev_id)
+			continue;
+		lp->batch = ev.batch;
+		lp->bytes += ev.bytes;
+		draw(lp, ev.batch, ev.batches, lp->bytes, 0);
 	}
+	if (lp->mon && lp->batch != p->batch) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "no load event for batch %" PRIu32, p->batch);
+		events_give_up(lp, why);
+	}
+	if (!lp->mon)
+		draw(lp, p->batch, p->batches, p->bytes, p->total);
 }
 
 static int load_run(struct cli_call *call, int argc, char **argv)
 {
 	struct ipuxcom_load_params params = { 0 };
+	struct load_progress lp = { .what = call->what };
+	struct ipuxcom_device_info info;
 	struct ipuxcom_load_result res;
 	struct ipuxcom_cfg_record *recs = NULL;
 	struct ipuxcom_image *img = NULL;
@@ -88,7 +156,6 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	void *boot = NULL;
 	size_t boot_len = 0;
 	uint32_t ms = 0, nrecs = 0;
-	bool tty = isatty(STDERR_FILENO);
 	char *pos[1];
 	int npos, rc, err;
 
@@ -128,6 +195,18 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	rc = cli_open_attached(call, dev_arg, &ipu);
 	if (rc)
 		goto out;
+	lp.tty = isatty(STDERR_FILENO);
+	if (!quiet) {
+		/* Joined before the load starts, so no event of it is missed. */
+		err = ipuxcom_dev_query(ipu, &info);
+		if (!err)
+			err = ipuxcom_monitor_open(&lp.mon);
+		if (err)
+			cli_err(call->what, "cannot watch load events (%s): progress from the "
+				"library", ipuxcom_strerror(err));
+		else
+			lp.dev_id = info.dev_id;
+	}
 
 	params.image = img;
 	params.bootloader = boot;
@@ -136,10 +215,10 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	params.cfg_count = nrecs;
 	params.timeout_ns = (uint64_t)ms * 1000000;
 	params.progress = quiet ? NULL : progress;
-	params.ctx = &tty;
+	params.ctx = &lp;
 	err = ipuxcom_load(ipu, &params, &res);
 	if (err) {
-		if (tty && !quiet && res.batch)
+		if (lp.tty && !quiet && res.batch)
 			fputc('\n', stderr);
 		cli_err(call->what, "%s", res.msg);
 		if (err == -ETIMEDOUT)
@@ -152,6 +231,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 		       pos[0], res.syscalls);
 	rc = CLI_EXIT_OK;
 out:
+	ipuxcom_monitor_close(lp.mon);
 	ipuxcom_close(ipu);
 	ipuxcom_image_close(img);
 	free(recs);

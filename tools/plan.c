@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <ipuxcom_plan.h>
+#include <ipuxcom_xsim.h>
 
 #include "cli.h"
 #include "json.h"
@@ -766,6 +767,375 @@ static int timing_run(struct cli_call *call, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
+/* ------------------------------------------------------------ schedule */
+
+/* Largest transfer list read. */
+#define SCHED_MAX_FILE	(16u << 20)
+
+/* The whole of @path ("-": stdin) in a malloc'ed buffer. */
+static int sched_read(const struct cli_call *call, const char *path, char **text, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	size_t cap = 4096, n = 0;
+	char *buf;
+
+	if (!f) {
+		cli_err(call->what, "%s: %s", path, strerror(errno));
+		return CLI_EXIT_ERR;
+	}
+	buf = malloc(cap);
+	while (buf) {
+		size_t k = fread(buf + n, 1, cap - n, f);
+		char *p;
+
+		n += k;
+		if (n < cap || n >= SCHED_MAX_FILE)
+			break;
+		p = realloc(buf, cap * 2);
+		if (!p) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		buf = p;
+		cap *= 2;
+	}
+	if (!buf || ferror(f) || n >= SCHED_MAX_FILE) {
+		cli_err(call->what, "%s: %s", path, !buf ? "out of memory" : n >= SCHED_MAX_FILE ?
+			"larger than 16 MiB" : strerror(errno));
+		free(buf);
+		if (f != stdin)
+			fclose(f);
+		return CLI_EXIT_ERR;
+	}
+	if (f != stdin)
+		fclose(f);
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+/* A recognisable source word: tile and address mixed. */
+static uint32_t sched_pattern(uint32_t tile, uint32_t addr)
+{
+	return (tile + 1) * 0x9e3779b9u ^ addr ^ (addr >> 7);
+}
+
+struct sched_check {
+	bool ran;
+	int rc;				/* library error, or 0 */
+	struct ipuxcom_plan_error e;
+	struct ipuxcom_xsim_result res;
+	uint32_t mismatches;		/* destination words differing from their source */
+};
+
+/*
+ * Simulate @list's transfers, by @s (packed) or by the stagger of @step
+ * events: source buffers get a pattern, then every destination is compared
+ * with its source. The simulator stays in *@simp for the hazard list.
+ */
+static void sched_verify(const struct ipuxcom_timing *tm, const struct ipuxcom_sched_list *list,
+			 const struct ipuxcom_schedule *s, const struct ipuxcom_sched_opts *so,
+			 uint32_t step, struct ipuxcom_xsim **simp, struct sched_check *c)
+{
+	struct ipuxcom_xsim_config cfg = { .timing = tm };
+	struct ipuxcom_xsim *sim;
+
+	memset(c, 0, sizeof(*c));
+	*simp = NULL;
+	if ((c->rc = ipuxcom_xsim_create(&cfg, &sim, &c->e)))
+		return;
+	*simp = sim;
+	for (size_t i = 0; i < list->n; i++) {
+		const struct ipuxcom_sched_xfer *x = &list->xfers[i];
+
+		for (uint32_t k = 0; k < x->count; k++) {
+			uint32_t a = x->src_addr + 4 * k;
+
+			if ((c->rc = ipuxcom_xsim_sram_fill(sim, x->sender, a,
+							    sched_pattern(x->sender, a), 1, &c->e)))
+				return;
+		}
+	}
+	if (s)
+		c->rc = ipuxcom_schedule_load(s, sim, 0, &c->e);
+	else
+		c->rc = ipuxcom_schedule_stagger(so, list->xfers, list->n, step, sim, 0, &c->e);
+	if (c->rc || (c->rc = ipuxcom_xsim_run(sim, &c->res, &c->e)))
+		return;
+	c->ran = true;
+	for (size_t i = 0; i < list->n; i++) {
+		const struct ipuxcom_sched_xfer *x = &list->xfers[i];
+
+		for (uint32_t r = 0; r < x->nrecv; r++) {
+			for (uint32_t k = 0; k < x->count; k++) {
+				uint32_t v = 0;
+
+				ipuxcom_xsim_sram_read(sim, x->receivers[r], x->dst_addr[r] + 4 * k,
+						       &v, 1, NULL);
+				c->mismatches += v != sched_pattern(x->sender, x->src_addr + 4 * k);
+			}
+		}
+	}
+}
+
+static void sched_hazards_text(const struct ipuxcom_xsim *sim, size_t max)
+{
+	const struct ipuxcom_xsim_hazard *h;
+	char buf[400];
+	size_t n;
+
+	h = ipuxcom_xsim_hazards(sim, &n);
+	for (size_t i = 0; i < n && i < max; i++) {
+		ipuxcom_xsim_hazard_format(&h[i], buf, sizeof(buf));
+		printf("  %s\n", buf);
+	}
+	if (n > max)
+		printf("  ... %zu more\n", n - max);
+}
+
+static void sched_check_json(struct json_writer *w, const char *key, const struct ipuxcom_xsim *sim,
+			     const struct sched_check *c)
+{
+	const struct ipuxcom_xsim_hazard *h;
+	char buf[400];
+	size_t n;
+
+	json_key(w, key);
+	json_begin_object(w);
+	json_key(w, "ran");
+	json_bool(w, c->ran);
+	if (!c->ran) {
+		json_kv_string(w, "error", c->e.msg);
+		json_end_object(w);
+		return;
+	}
+	json_kv_uint(w, "events", c->res.events);
+	json_kv_uint(w, "errors", c->res.errors);
+	json_kv_uint(w, "notes", c->res.notes);
+	json_kv_uint(w, "declared", c->res.declared);
+	json_kv_uint(w, "delivered", c->res.delivered);
+	json_kv_uint(w, "mismatched_words", c->mismatches);
+	json_key(w, "hazards");
+	json_begin_array(w);
+	h = ipuxcom_xsim_hazards(sim, &n);
+	for (size_t i = 0; i < n; i++) {
+		ipuxcom_xsim_hazard_format(&h[i], buf, sizeof(buf));
+		json_string(w, buf);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
+static bool sched_clean(const struct sched_check *c)
+{
+	return c->ran && !c->res.errors && c->res.delivered == c->res.declared && !c->mismatches;
+}
+
+/* "xfers[3].receivers[1]" -> 3, or -1. */
+static long sched_xfer_of(const char *field)
+{
+	char *end;
+	long i;
+
+	if (strncmp(field, "xfers[", 6))
+		return -1;
+	i = strtol(field + 6, &end, 10);
+	return *end == ']' ? i : -1;
+}
+
+static int schedule_run(struct cli_call *call, int argc, char **argv)
+{
+	struct plan_opts o = { 0 };
+	bool exact = false, rows = false;
+	const char *step_arg = NULL;
+	const struct cli_opt opts[] = {
+		OPT_PHYSICAL(o), OPT_TIMING(o),
+		{ "exact-window", 0, NULL, "close each mux right after its words (modelled; "
+		  "default: the notes' window, 2 x row longer at counts >= 52)", &exact, NULL },
+		{ "stagger", 0, "STEP", "compare with the notes' fixed stagger of STEP events per "
+		  "transfer (default 256, 0: no comparison)", NULL, &step_arg },
+		{ "rows", 'r', NULL, "print every tile's program", &rows, NULL },
+	};
+	const struct ipuxcom_timing *tm;
+	struct ipuxcom_timing *owned = NULL;
+	struct ipuxcom_sched_list *list = NULL;
+	struct ipuxcom_schedule *s = NULL;
+	struct ipuxcom_xsim *sim = NULL, *ssim = NULL;
+	struct sched_check pc, sc;
+	struct ipuxcom_sched_opts so;
+	struct ipuxcom_plan_error e;
+	uint32_t step = 256, longest = 0;
+	char *pos[1], *text = NULL;
+	size_t len = 0;
+	int npos, rc;
+
+	rc = cli_parse(call, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), true, pos, 1,
+		       &npos);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (npos != 1)
+		return cli_usage_err(call, "need FILE (a transfer list; '-' for stdin)");
+	if (step_arg && !plan_parse_num(step_arg, &step))
+		return cli_usage_err(call, "invalid --stagger '%s'", step_arg);
+	if ((rc = plan_timing(call, &o, &tm, &owned)))
+		return rc;
+	if ((rc = sched_read(call, pos[0], &text, &len)))
+		goto out;
+	if (ipuxcom_sched_list_parse(text, len, o.physical ? IPUXCOM_SCHED_LIST_PHYSICAL : 0,
+				     &list, &e)) {
+		cli_err(call->what, "%s: %s", pos[0], e.msg);
+		rc = CLI_EXIT_ERR;
+		goto out;
+	}
+	so = (struct ipuxcom_sched_opts){ .timing = tm,
+					  .flags = exact ? IPUXCOM_SCHED_EXACT_WINDOW : 0 };
+	if (ipuxcom_schedule_build(&so, list->xfers, list->n, &s, &e)) {
+		long i = sched_xfer_of(e.field);
+
+		if (i >= 0 && (size_t)i < list->n)
+			cli_err(call->what, "%s:%u: %s", pos[0], list->line[i], e.msg);
+		else
+			cli_err(call->what, "%s: %s", pos[0], e.msg);
+		rc = CLI_EXIT_ERR;
+		goto out;
+	}
+	sched_verify(tm, list, s, NULL, 0, &sim, &pc);
+	if (step)
+		sched_verify(tm, list, NULL, &(struct ipuxcom_sched_opts){ .timing = tm }, step,
+			     &ssim, &sc);
+	for (size_t i = 0; i < ipuxcom_schedule_nprograms(s); i++) {
+		struct ipuxcom_xsim_program p;
+
+		ipuxcom_schedule_program(s, i, &p);
+		if (p.nwords > longest)
+			longest = p.nwords;
+	}
+	if (call->json) {
+		struct json_writer w;
+
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_kv_string(&w, "kind", "schedule");
+		json_kv_string(&w, "timing_model", ipuxcom_timing_name(tm));
+		json_kv_string(&w, "window", exact ? "exact" : "notes");
+		json_kv_uint(&w, "events", ipuxcom_schedule_events(s));
+		json_key(&w, "transfers");
+		json_begin_array(&w);
+		for (size_t i = 0; i < list->n; i++) {
+			const struct ipuxcom_sched_xfer *x = &list->xfers[i];
+			struct ipuxcom_sched_slot sl;
+
+			ipuxcom_schedule_slot(s, i, &sl);
+			json_begin_object(&w);
+			json_kv_uint(&w, "line", list->line[i]);
+			json_kv_uint(&w, "sender", x->sender);
+			json_kv_uint(&w, "count", x->count);
+			json_key(&w, "receivers");
+			json_begin_array(&w);
+			for (uint32_t r = 0; r < x->nrecv; r++)
+				json_uint(&w, x->receivers[r]);
+			json_end_array(&w);
+			json_kv_uint(&w, "src_addr", x->src_addr);
+			json_kv_int(&w, "start", sl.start);
+			json_kv_int(&w, "first_arrival", sl.first_arrival);
+			json_kv_int(&w, "last_write", sl.last_write);
+			json_kv_uint(&w, "gap", sl.gap);
+			json_end_object(&w);
+		}
+		json_end_array(&w);
+		if (rows) {
+			json_key(&w, "programs");
+			json_begin_array(&w);
+			for (size_t i = 0; i < ipuxcom_schedule_nprograms(s); i++) {
+				struct ipuxcom_xsim_program p;
+				char buf[64];
+
+				ipuxcom_schedule_program(s, i, &p);
+				json_begin_object(&w);
+				json_kv_uint(&w, "physical", p.tile);
+				json_key(&w, "words");
+				json_begin_array(&w);
+				for (uint32_t k = 0; k < p.nwords; k++) {
+					snprintf(buf, sizeof(buf), "0x%08" PRIx32, p.words[k]);
+					json_string(&w, buf);
+				}
+				json_end_array(&w);
+				json_end_object(&w);
+			}
+			json_end_array(&w);
+		}
+		sched_check_json(&w, "simulated", sim, &pc);
+		if (step) {
+			json_kv_uint(&w, "stagger_step", step);
+			sched_check_json(&w, "stagger", ssim, &sc);
+		}
+		json_end_object(&w);
+	} else {
+		printf("schedule: %zu transfer%s from %s, timing %s, %s receive window\n", list->n,
+		       list->n == 1 ? "" : "s", pos[0], ipuxcom_timing_name(tm),
+		       exact ? "exact (modelled)" : "the notes'");
+		printf("  #  line kind      sender words recv  start arrive lastwr gap\n");
+		for (size_t i = 0; i < list->n; i++) {
+			const struct ipuxcom_sched_xfer *x = &list->xfers[i];
+			struct ipuxcom_sched_slot sl;
+
+			ipuxcom_schedule_slot(s, i, &sl);
+			printf("%3zu %5u %-9s %6u %5u %4u %6d %6d %6d %3u\n", i, list->line[i],
+			       x->nrecv == 1 ? "p2p" : "multicast", x->sender, x->count, x->nrecv,
+			       sl.start, sl.first_arrival, sl.last_write, sl.gap);
+		}
+		printf("phase: %u events; programs on %zu tiles (longest %u words)\n",
+		       ipuxcom_schedule_events(s), ipuxcom_schedule_nprograms(s), longest);
+		if (rows) {
+			for (size_t i = 0; i < ipuxcom_schedule_nprograms(s); i++) {
+				struct ipuxcom_xsim_program p;
+				uint32_t lg = 0;
+				char buf[64];
+
+				ipuxcom_schedule_program(s, i, &p);
+				ipuxcom_tile_logical(p.tile, &lg);
+				printf("tile: physical %u (logical %u, row %u), %u words\n", p.tile, lg,
+				       p.tile / IPUXCOM_PHYS_COLS, p.nwords);
+				for (uint32_t k = 0; k < p.nwords; k++) {
+					ipuxcom_disasm(p.words[k], buf, sizeof(buf));
+					printf("  %2u  0x%08" PRIx32 "  %s\n", k, p.words[k], buf);
+				}
+			}
+		}
+		if (pc.ran) {
+			printf("simulated: %u of %u deliveries complete and in place, %u words "
+			       "differ from their source; %u errors, %u notes\n", pc.res.delivered,
+			       pc.res.declared, pc.mismatches, pc.res.errors, pc.res.notes);
+			sched_hazards_text(sim, 20);
+		} else {
+			printf("simulated: failed: %s\n", pc.e.msg);
+		}
+		if (step && sc.ran) {
+			printf("stagger (%u events per transfer, the notes' rows overlaid): %u events, "
+			       "%u errors, %u notes%s\n", step, sc.res.events, sc.res.errors,
+			       sc.res.notes, sched_clean(&sc) ? "" : " (not clean)");
+			if (sc.res.events)
+				printf("packed / stagger = %.1f%%\n",
+				       100.0 * ipuxcom_schedule_events(s) / sc.res.events);
+		} else if (step) {
+			printf("stagger (%u events per transfer): not assembled: %s\n", step,
+			       sc.e.msg);
+		}
+	}
+	rc = sched_clean(&pc) ? CLI_EXIT_OK : CLI_EXIT_ERR;
+	if (rc)
+		cli_err(call->what, "the simulator does not confirm the schedule");
+out:
+	ipuxcom_xsim_free(sim);
+	ipuxcom_xsim_free(ssim);
+	ipuxcom_schedule_free(s);
+	ipuxcom_sched_list_free(list);
+	free(text);
+	ipuxcom_timing_free(owned);
+	return rc;
+}
+
 static const struct cli_cmd plan_cmds[] = {
 	{
 		.name = "p2p",
@@ -823,6 +1193,20 @@ static const struct cli_cmd plan_cmds[] = {
 			"The row an inactive tile runs in an exchange pass: sans, sync 1 (the\n"
 			"notes' two raw words), then br $m10 unless --raw.",
 		.run = idle_run,
+	},
+	{
+		.name = "schedule",
+		.args = "FILE [OPTIONS]",
+		.summary = "pack a transfer list into one phase and verify it in the simulator",
+		.description =
+			"Read a transfer list (docs/exchange-verifier.md; '-' for stdin), one per line:\n"
+			"  p2p SRC DST COUNT [src=ADDR] [dst=ADDR]\n"
+			"  multicast SRC COUNT DST... [src=ADDR] [dst=ADDR[,ADDR...]]\n"
+			"  physical        (ids on later lines are physical; logical by default)\n"
+			"pack them into one exchange phase, each as early as its constraints allow,\n"
+			"run the phase in the exchange simulator, and compare with the notes' fixed\n"
+			"stagger. Exit 1 unless the simulator confirms every delivery.",
+		.run = schedule_run,
 	},
 	{
 		.name = "timing",

@@ -223,8 +223,8 @@ static int hw_bind(struct pci_dev *pdev)
 	why = hw_refusal(pdev);
 	if (why) {
 		hw_info(pdev, "[%04x:%04x] driver %s: not used: %s\n", pdev->vendor,
-			 pdev->device, pdev->dev.driver ? pdev->dev.driver->name : "(none)",
-			 why);
+			pdev->device, pdev->dev.driver ? pdev->dev.driver->name : "(none)",
+			why);
 		return -ENODEV;
 	}
 	/* The layout is undocumented: log it for the card owner's report. */
@@ -258,8 +258,8 @@ static int hw_bind(struct pci_dev *pdev)
 	}
 	list_add_tail(&ipu->node, &hw_ipus);
 	hw_info(pdev, "[%04x:%04x] is ipuxcom device %u (hw backend, driven by %s; unverified on hardware)\n",
-		 pdev->vendor, pdev->device, ipuxcom_device_id(ipu->idev),
-		 pdev->dev.driver->name);
+		pdev->vendor, pdev->device, ipuxcom_device_id(ipu->idev),
+		pdev->dev.driver->name);
 	return 0;
 }
 

@@ -52,7 +52,7 @@ bool hw_regs_flush_after_write(u32 offset)
 {
 	unsigned int i;
 
-	for (i = 0; i < sizeof(hw_flush_regs) / sizeof(hw_flush_regs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(hw_flush_regs); i++)
 		if (hw_flush_regs[i] == offset)
 			return true;
 	return false;

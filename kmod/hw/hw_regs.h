@@ -35,8 +35,8 @@ static inline void hw_mmio_write32(u32 value, void __iomem *addr)
 #define HW_PCI_VENDOR_GRAPHCORE		0x1d95
 /*
  * The config BAR is 512 KiB: mmap(/dev/ipuN, offset 0, 0x80000) maps it
- * [RE] (FACTS.md). Which PCI BAR number it is is not documented; the
- * backend assumes BAR 0 and checks its size (see hw_backend.c).
+ * [RE] (FACTS.md). Its PCI BAR number is not documented: the backend
+ * assumes BAR 0 and checks its size (see hw_backend.c).
  */
 #define HW_CONFIG_BAR_SIZE		0x80000u
 /*
@@ -61,6 +61,9 @@ static inline void hw_mmio_write32(u32 value, void __iomem *addr)
  *	RESET: ipu_driver resets a card through its RESET_DEVICE ioctl
  *	  (_IOW(0xed, 45, 4 bytes), FACTS.md), from userspace only, and no
  *	  register-level reset sequence is documented.
+ *	HOSTX: host-exchange pages are host buffers, as for LOADER.
+ *	EXCH_WINDOW: needs the exchange BAR (/dev/ipuN_ex [S]), whose PCI
+ *	  BAR number is not documented; it is not mapped (no exch_write op).
  * selftests use this set to give a simulated device the same limits.
  */
 #define HW_CAPABILITIES	(IPUXCOM_CAP_ATTACH | IPUXCOM_CAP_NETLINK |		\

@@ -7,6 +7,11 @@
  * writing a smaller number unregisters the newest devices, which is how
  * tests remove a device under an open file.
  *
+ * The "capabilities" parameter (IPUXCOM_CAP_* bits, default 0: all the
+ * core offers) applies to devices added after it is set: tests use it to
+ * give a simulated device the hardware backend's limits (no RESET, no
+ * LOADER) and check what the core and the library then do.
+ *
  * Per device, debugfs (ipuxcom_sim/devN/) has the fault knobs of the model
  * (stuck_go, stuck_mark, tdi_busy, dma_error), its register latency, and
  * "stats": the sequence counters tests compare with the design notes.
@@ -47,6 +52,7 @@ static struct sim_device *sim_devs[SIM_MAX_DEVICES];
 static unsigned int sim_ndevs;
 static bool sim_ready;
 static unsigned int sim_param_devices = 1;
+static unsigned long long sim_param_caps;
 
 static int sim_bar_read(void *priv, u32 offset, u32 *value)
 {
@@ -130,6 +136,17 @@ static int sim_buffer_detach(void *priv, u32 slot)
 	return ret == -ENOENT ? 0 : ret;
 }
 
+static int sim_exch_write(void *priv, u32 offset, const void *data, size_t len)
+{
+	struct sim_device *sd = priv;
+	int ret;
+
+	mutex_lock(&sd->lock);
+	ret = c600_sim_exch_write(sd->model, offset, data, len);
+	mutex_unlock(&sd->lock);
+	return ret;
+}
+
 static int sim_reset(void *priv)
 {
 	struct sim_device *sd = priv;
@@ -147,6 +164,7 @@ static const struct ipuxcom_backend_ops sim_ops = {
 	.dma_free = sim_dma_free,
 	.buffer_attach = sim_buffer_attach,
 	.buffer_detach = sim_buffer_detach,
+	.exch_write = sim_exch_write,
 	.reset = sim_reset,
 };
 
@@ -196,6 +214,7 @@ static int sim_device_add(void)
 		.tile_count = C600_TILES,
 		.config_bar_size = C600_CONFIG_BAR_SIZE,
 		.ops = &sim_ops,
+		.capabilities = READ_ONCE(sim_param_caps),
 	};
 	struct sim_device *sd;
 
@@ -286,6 +305,9 @@ static const struct kernel_param_ops sim_devices_param_ops = {
 
 module_param_cb(devices, &sim_devices_param_ops, NULL, 0644);
 MODULE_PARM_DESC(devices, "number of simulated C600 devices (0-16, default 1); writable at run time");
+
+module_param_named(capabilities, sim_param_caps, ullong, 0644);
+MODULE_PARM_DESC(capabilities, "IPUXCOM_CAP_* of devices added from now on (default 0: all the core offers)");
 
 static int __init ipuxcom_sim_init(void)
 {

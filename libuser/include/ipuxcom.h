@@ -157,7 +157,9 @@ IPUXCOM_API const char *ipuxcom_nl_errmsg(const struct ipuxcom_nl *nl);
 #endif
 
 #include "ipuxcom_datapath.h"
+#include "ipuxcom_events.h"
 #include "ipuxcom_image.h"
 #include "ipuxcom_plan.h"
+#include "ipuxcom_xsim.h"
 
 #endif /* IPUXCOM_H */

@@ -150,6 +150,17 @@ struct ipuxcom_load_result {
 IPUXCOM_API int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *params,
 			     struct ipuxcom_load_result *res);
 
+/*
+ * EXPERIMENTAL: write @bytes (multiple of 4, <= 64 KiB) at tile SRAM
+ * address @addr of LOGICAL tile @logical_tile through the exchange window
+ * (the notes' sequence, checked by TILEUPDR completion only; see
+ * IPUXCOM_IOC_EXCH_WRITE). Needs CAP_SYS_RAWIO. *@tileupdr (may be NULL)
+ * gets TILEUPDR as last read.
+ */
+IPUXCOM_API int ipuxcom_exch_write(struct ipuxcom *ipu, uint32_t logical_tile, uint32_t addr,
+				   const void *data, uint32_t bytes, uint64_t timeout_ns,
+				   uint32_t *tileupdr);
+
 /* ------------------------------------------------- host tensor exchange */
 
 struct ipuxcom_hsp_manifest;

@@ -427,11 +427,17 @@ struct ipuxcom_serialized_info {
  * Serialized fan-out [S assembleSerializedFanOut]: back-to-back p2p sends
  * in one nine-word sender row, each in its own direction, and p2p receive
  * rows whose first delayxpic is retimed to the actual arrival. Modelled
- * schedule: send i (0-based) starts at S + i*count with
- *   S = max(112 - T[0], max_i(-(T[i] + i*count)))
- * so a single receiver reproduces the p2p plan word for word. Receive
+ * schedule: send i (0-based) starts at S + off[i], off[i] = i*count + the
+ * gaps before it, with
+ *   S = max(112 - T[0], max_i(-(T[i] + off[i])))
+ * so a single receiver reproduces the p2p plan word for word. At count
+ * >= 52 a receiver on physical row r > 0 that is not the last is followed
+ * by a delay of 2r events (one word): the notes' receive window stays open
+ * 2r events past its count, and the event model says it would otherwise
+ * take the next send's first words (docs/exchange-verifier.md). Receive
  * cycles must fit 12 bits (E_SCHEDULE): receiver order matters.
- * nrecv 1..6 for count <= 64, 1..3 above (E_NRECV). Addresses and
+ * nrecv 1..6 for count <= 64, 1..3 above, and the gaps must fit the nine
+ * words (E_NRECV). Addresses and
  * schedule_offset are ignored (relative A7/A4 addressing, as p2p).
  * rows[0] sender, rows[1 + i] receivers; @info may be NULL.
  */

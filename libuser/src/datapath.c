@@ -218,3 +218,20 @@ int ipuxcom_tdi_write_sram(struct ipuxcom *ipu, uint32_t tile, uint32_t addr,
 {
 	return ixc_tdi_sram(ipu, IPUXCOM_IOC_TDI_WRITE_SRAM, tile, addr, words, count, done);
 }
+
+int ipuxcom_exch_write(struct ipuxcom *ipu, uint32_t logical_tile, uint32_t addr,
+		       const void *data, uint32_t bytes, uint64_t timeout_ns, uint32_t *tileupdr)
+{
+	struct ipuxcom_ioc_exch_write ew = {
+		.size = sizeof(ew), .tile = logical_tile, .addr = addr, .bytes = bytes,
+		.data = (uintptr_t)data, .timeout_ns = timeout_ns,
+	};
+	int ret;
+
+	if (!ipu || !data)
+		return -EINVAL;
+	ret = ixc_ioctl(ipu, IPUXCOM_IOC_EXCH_WRITE, &ew);
+	if (tileupdr)
+		*tileupdr = ew.tileupdr;
+	return ret;
+}

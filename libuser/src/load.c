@@ -4,7 +4,7 @@
  * notes ("Direct Attach And Autoloader", "Secondary Loader Frames").
  * Frames are built in place in the mapped transport buffer, so every image
  * byte is copied once on the host, and the whole load costs
- * 3 + 23 + 1 (+1 with a config) system calls after ATTACH.
+ * 4 + 23 + 1 (+1 with a config) system calls after ATTACH.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -54,6 +54,30 @@ static int load_check(const struct ipuxcom_load_params *p, struct ipuxcom_image_
 	return 0;
 }
 
+/*
+ * A device whose backend cannot provide host buffers the IPU reads (the
+ * "hw" backend: on a card they are ipu_driver's, see README.md
+ * "Hardware") cannot be loaded. Say so before the first command, so a
+ * device that the module cannot reset is not left half-loaded.
+ */
+static int load_check_device(struct ipuxcom *ipu, struct ipuxcom_load_result *res)
+{
+	struct ipuxcom_device_info di;
+	int err;
+
+	res->syscalls++;
+	err = ipuxcom_dev_query(ipu, &di);
+	if (err)
+		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, err, "device query");
+	/* 0: a module that does not report capabilities; the commands decide. */
+	if (di.capabilities && !(di.capabilities & IPUXCOM_CAP_LOADER))
+		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, -EOPNOTSUPP,
+				 "device %" PRIu32 " (%s backend) cannot allocate host buffers: "
+				 "ipu_driver's BUFFER_ATTACH is needed, which the module cannot "
+				 "reach; no command was sent", di.dev_id, di.backend);
+	return 0;
+}
+
 int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *p,
 		 struct ipuxcom_load_result *res)
 {
@@ -71,7 +95,9 @@ int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *p,
 	memset(res, 0, sizeof(*res));
 	if (!ipu || !p)
 		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, -EINVAL, "no device or parameters");
-	err = load_check(p, &info, res);
+	err = load_check_device(ipu, res);
+	if (!err)
+		err = load_check(p, &info, res);
 	if (err)
 		return err;
 	prog.total = (uint64_t)info.image_size * info.tile_count;

@@ -7,14 +7,26 @@
  *
  * Serialized fan-out (modelled schedule; the notes give its shape, not its
  * arithmetic): one sender row "sync 3; [delay]; send_0 [sendoff_0]; send_1
- * ...; br $m10" whose sends run back to back, so send i starts at
- * S + i * count, and p2p receive rows whose first delayxpic is "retimed to
- * the actual arrival cycle" A[i] = S + i * count + T[i]. S keeps the p2p
+ * ...; br $m10" whose sends run back to back (but for the gaps below), so
+ * send i starts at S + off[i], off[i] = i * count + the gaps before it, and
+ * p2p receive rows whose first delayxpic is "retimed to the actual arrival
+ * cycle" A[i] = S + off[i] + T[i]. S keeps the p2p
  * timing of the first receiver (S = 112 - T[0], arrival 112) unless a later
  * receiver would need a negative arrival cycle. With one receiver the plan
  * is the p2p plan. Each send uses direction(s, r[i]), switching east/west
  * between sends [S]. Nine words hold 6 receivers at count <= 64 and 3 with
  * sendoff [S]; every A[i] must fit delayxpic's 12 bits [S].
+ *
+ * Gap after a receiver on a physical row r > 0 at count >= 52 (fix found
+ * by the exchange verifier, docs/exchange-verifier.md): the notes' receive
+ * row keeps that receiver's mux open 2r events after its count words
+ * (FACTS.md open question), and under the event model [RE] it would take
+ * the first 2r words of the next back-to-back send and write them past its
+ * buffer. The sender therefore waits 2r events (one delay word) before the
+ * next send: right under either reading of the open question. Every
+ * serialized run in the notes used physical-row-0 receivers, where no gap
+ * is needed and the rows are unchanged. A row whose gaps do not fit the
+ * nine words is rejected (E_NRECV).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -88,8 +100,9 @@ int ipuxcom_plan_serialized(const struct ipuxcom_timing *tm,
 	uint16_t phys[IPUXCOM_SERIAL_MAX_RECV];
 	int t[IPUXCOM_SERIAL_MAX_RECV] = { 0 };
 	unsigned int dir[IPUXCOM_SERIAL_MAX_RECV];
-	uint32_t s = 0, bad = 0, count, max_recv, *w;
-	int64_t start, arrival[IPUXCOM_SERIAL_MAX_RECV], amax = 0;
+	uint32_t s = 0, bad = 0, count, max_recv, *w, ngaps = 0, need;
+	uint32_t gap[IPUXCOM_SERIAL_MAX_RECV] = { 0 };
+	int64_t start, off[IPUXCOM_SERIAL_MAX_RECV], arrival[IPUXCOM_SERIAL_MAX_RECV], amax = 0;
 	unsigned int n = 0;
 	char field[32];
 	int ret;
@@ -116,21 +129,41 @@ int ipuxcom_plan_serialized(const struct ipuxcom_timing *tm,
 		ret = ixc_timing_pair(tm, s, phys[i], &t[i], &dir[i], err, field);
 		if (ret)
 			return ret;
+		/* The notes' receive window's extra 2r events (see above); none after the last. */
+		if (count >= 52 && i + 1 < req->nrecv && ixc_phys_row(phys[i]) > 0) {
+			gap[i] = 2 * ixc_phys_row(phys[i]);
+			ngaps++;
+		}
+		off[i] = i ? off[i - 1] + count + gap[i - 1] : 0;
 	}
 	/* Modelled: keep the p2p arrival (112) of the first receiver when possible. */
 	start = IXC_P2P_ARRIVAL - t[0];
 	for (uint32_t i = 0; i < req->nrecv; i++)
-		if (-(t[i] + (int64_t)i * count) > start)
-			start = -(t[i] + (int64_t)i * count);
+		if (-(t[i] + off[i]) > start)
+			start = -(t[i] + off[i]);
+	need = 2 + (start > 0) + req->nrecv * (count > 64 ? 2 : 1) + ngaps;
+	if (need > IPUXCOM_ROW_WORDS)
+		for (uint32_t i = 0; i < req->nrecv; i++)
+			if (gap[i])
+				return ixc_plan_fail(err, IPUXCOM_PLAN_E_NRECV, "nrecv",
+						     "nrecv %u: receivers[%u] (physical %u, row %u) "
+						     "at count %u >= 52 needs a %u-event gap before the "
+						     "next send (the notes' receive window stays open 2 "
+						     "x row events, modelled); %u gap word%s do not fit "
+						     "the nine-word row: order it last or use fewer "
+						     "receivers", req->nrecv, i, phys[i],
+						     ixc_phys_row(phys[i]), count, gap[i], ngaps,
+						     ngaps == 1 ? "" : "s");
 	for (uint32_t i = 0; i < req->nrecv; i++) {
-		arrival[i] = start + (int64_t)i * count + t[i];
+		arrival[i] = start + off[i] + t[i];
 		if (arrival[i] > 0xfff)
 			return ixc_plan_fail(err, IPUXCOM_PLAN_E_SCHEDULE, "receivers",
 					     "receivers[%u] (physical %u): receive cycle %lld = start "
-					     "%lld + %u x count %u + TimeToMux %d does not fit "
-					     "delayxpic's 12 bits (max 4095); fewer receivers, a "
-					     "smaller count or another order may fit", i, phys[i],
-					     (long long)arrival[i], (long long)start, i, count, t[i]);
+					     "%lld + %lld (earlier transfers and gaps) + TimeToMux %d "
+					     "does not fit delayxpic's 12 bits (max 4095); fewer "
+					     "receivers, a smaller count or another order may fit", i,
+					     phys[i], (long long)arrival[i], (long long)start,
+					     (long long)off[i], t[i]);
 		if (arrival[i] > amax)
 			amax = arrival[i];
 	}
@@ -144,6 +177,8 @@ int ipuxcom_plan_serialized(const struct ipuxcom_timing *tm,
 		w[n++] = ixc_send((count < 64 ? count : 64) - 1, 0, dir[i], &bad);
 		if (count > 64)
 			w[n++] = ixc_sendoff(count - 65, 0, dir[i], &bad);
+		if (gap[i])
+			w[n++] = ixc_delay(gap[i] - 1, &bad);
 	}
 	w[n++] = IPUXCOM_WORD_BR_M10;
 	rows[0].nwords = (uint8_t)n;

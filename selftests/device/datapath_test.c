@@ -485,4 +485,46 @@ TEST_F(dp, hsp_mark_rejects_bad_fields)
 	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_HSP_MARK, &hm));
 }
 
+/* EXPERIMENTAL window writes: TILEUPDR completes and TDI sees the data. */
+TEST_F(dp, exch_window_write_then_tdi_readback)
+{
+	/* logical tiles spread over the chip, and their physical ids [S map] */
+	static const uint32_t logical[] = { 0, 1, 20, 21, 46, 700, 1286, 1471 };
+	static const uint32_t physical[] = { 0, 2, 640, 642, 1409, 1117, 53, 63 };
+	struct ipuxcom_ioc_exch_write ew;
+	uint32_t data[16], back[16], v;
+
+	ASSERT_EQ(0, do_autoload(self->fd, self->boot, BOOT_BYTES, 0, NULL));
+	/* a window left selecting HEXOPT (as host exchange does) is restored */
+	ASSERT_EQ(0, ixt_reg_write(self->fd, 0x3044, 0x800 | 5));
+	for (size_t i = 0; i < sizeof(logical) / sizeof(logical[0]); i++) {
+		for (int k = 0; k < 16; k++)
+			data[k] = logical[i] << 16 | (uint32_t)k;
+		memset(&ew, 0, sizeof(ew));
+		ew.size = sizeof(ew);
+		ew.tile = logical[i];
+		ew.addr = 0x60000 + (uint32_t)i * 64;
+		ew.bytes = sizeof(data);
+		ew.data = (uintptr_t)data;
+		ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_EXCH_WRITE, &ew));
+		EXPECT_EQ(logical[i] << 17 | ((ew.addr - 0x4c000 + 63) >> 3), ew.tileupdr);
+		ASSERT_EQ(0, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, physical[i], ew.addr,
+				     back, 16, NULL));
+		EXPECT_EQ(0, memcmp(data, back, sizeof(data))) TH_LOG("logical %u", logical[i]);
+	}
+	ASSERT_EQ(0, ixt_reg_read(self->fd, 0x3044, &v));
+	EXPECT_EQ(0x800 | 5, v);
+	/* bad requests */
+	ew.addr = 0x60002;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_EXCH_WRITE, &ew));
+	ew.addr = SRAM_END - 32;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_EXCH_WRITE, &ew));
+	ew.addr = 0x60000;
+	ew.tile = 1472;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_EXCH_WRITE, &ew));
+	ew.tile = 0;
+	ew.bytes = 6;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_EXCH_WRITE, &ew));
+}
+
 TEST_HARNESS_MAIN

@@ -15,71 +15,9 @@
 
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
+#include "load_testlib.h"
 
-#define TILES		1472
-/* Above the loader's minimum payload envelope (0x4134 bytes, FACTS.md). */
-#define IMG_BYTES	(20 * 1024)
-#define IMG_WORDS	(IMG_BYTES / 4)
-#define PAYLOAD_BASE	0x4c010u
-/* Words that differ between tiles, like a real image set's per-tile data. */
-#define TILE_WORDS	16
 #define TIMEOUT_NS	(2ULL * 1000 * 1000 * 1000)
-
-static uint32_t common_word(uint32_t i)
-{
-	return 0x9e3779b9u * (i + 1) ^ (i << 7);
-}
-
-static uint32_t tile_word_index(uint32_t tile, uint32_t k)
-{
-	return (tile * 37 + k * 311) % IMG_WORDS;
-}
-
-static uint32_t tile_word(uint32_t tile, uint32_t k)
-{
-	return 0xa5000000u | tile << 8 | k;
-}
-
-/* Image of physical tile @tile: a shared body with TILE_WORDS own words. */
-static void make_image(uint32_t tile, uint32_t *w)
-{
-	for (uint32_t i = 0; i < IMG_WORDS; i++)
-		w[i] = common_word(i);
-	for (uint32_t k = 0; k < TILE_WORDS; k++)
-		w[tile_word_index(tile, k)] = tile_word(tile, k);
-}
-
-static struct ipuxcom_image *build_image(struct __test_metadata *_metadata)
-{
-	struct ipuxcom_image_pack_params pp = {
-		.tile_count = TILES, .image_size = IMG_BYTES, .load_base = PAYLOAD_BASE,
-		.entry = PAYLOAD_BASE, .template_tile = IPUXCOM_IMG_TEMPLATE_AUTO,
-	};
-	static const void *ptrs[TILES];
-	struct ipuxcom_image *img = NULL;
-	struct ipuxcom_errmsg em;
-	uint32_t *all;
-	void *file = NULL;
-	size_t len = 0;
-
-	all = malloc((size_t)TILES * IMG_BYTES);
-	if (!all)
-		return NULL;
-	for (uint32_t t = 0; t < TILES; t++) {
-		make_image(t, all + (size_t)t * IMG_WORDS);
-		ptrs[t] = all + (size_t)t * IMG_WORDS;
-	}
-	EXPECT_EQ(0, ipuxcom_image_pack_buffers(&pp, ptrs, &file, &len, &em)) TH_LOG("%s", em.msg);
-	free(all);
-	if (!file)
-		return NULL;
-	EXPECT_EQ(0, ipuxcom_image_from_buffer(file, len, &img, &em)) TH_LOG("%s", em.msg);
-	free(file);
-	return img;
-}
-
-/* Bootloader stand-in: the simulator installs, but does not run, it. */
-static const uint8_t boot[1024] = { 0x01, 0x02, 0x03, 0x04 };
 
 FIXTURE(load) {
 	struct ipuxcom *ipu;

@@ -48,14 +48,27 @@ TEST(one_receiver_reproduces_the_p2p_plan)
 }
 
 /*
- * Back-to-back sends in one row; each receiver's mux opens exactly when
- * its transfer's first word arrives (event model, modelled).
+ * The gap the sender leaves after receiver @i: 2 * row at counts >= 52 on
+ * a physical row > 0, unless it is the last (the notes' receive window
+ * stays open 2 * row events; found by the exchange verifier).
+ */
+static uint32_t gap_after(const struct ipuxcom_fanout_req *req, uint32_t i)
+{
+	uint32_t row = req->receivers[i] / 64;
+
+	return req->count >= 52 && i + 1 < req->nrecv ? 2 * row : 0;
+}
+
+/*
+ * Back-to-back sends in one row, but for the gaps; each receiver's mux
+ * opens exactly when its transfer's first word arrives (event model,
+ * modelled).
  */
 static void check_serialized(struct __test_metadata *_metadata,
 			     const struct ipuxcom_fanout_req *req,
 			     const struct ipuxcom_plan_row *rows)
 {
-	uint32_t per = req->count > 64 ? 2 : 1;
+	uint32_t per = req->count > 64 ? 2 : 1, off = 0;
 	struct ixc_walk sw;
 
 	ixc_walk_row(rows[0].words, rows[0].nwords, false, &sw);
@@ -70,7 +83,8 @@ static void check_serialized(struct __test_metadata *_metadata,
 		ASSERT_EQ(0, ipuxcom_time_to_mux(NULL, req->sender, req->receivers[i], &t, NULL));
 		ASSERT_EQ(0, ipuxcom_route_direction(NULL, req->sender, req->receivers[i], &dir,
 						     NULL));
-		EXPECT_EQ(sw.send_start[0] + (int32_t)(i * req->count), sw.send_start[i * per]);
+		EXPECT_EQ(sw.send_start[0] + (int32_t)off, sw.send_start[i * per]);
+		off += req->count + gap_after(req, i);
 		EXPECT_EQ(dir, sw.send_dir[i * per]) TH_LOG("receiver %u", i);
 		ixc_walk_row(rows[1 + i].words, rows[1 + i].nwords, true, &rw);
 		ASSERT_TRUE(rw.ok);
@@ -82,10 +96,11 @@ static void check_serialized(struct __test_metadata *_metadata,
 	}
 }
 
+/* Count 51: no receive window is longer than its count, so no gap words. */
 TEST(six_receivers_fill_the_nine_word_row)
 {
 	uint32_t r[6] = { 5, 100, 274, 736, 1000, 1471 };
-	struct ipuxcom_fanout_req req = req_of(1286, 64, r, 6);
+	struct ipuxcom_fanout_req req = req_of(1286, 51, r, 6);
 	struct ipuxcom_plan_row rows[7];
 	struct ipuxcom_serialized_info info;
 	struct ipuxcom_plan_error e;
@@ -103,6 +118,56 @@ TEST(six_receivers_fill_the_nine_word_row)
 	}
 	ipuxcom_tile_physical(1286, &req.sender);
 	req.flags = 0;
+	check_serialized(_metadata, &req, rows);
+}
+
+/*
+ * At count >= 52 a receiver on physical row r > 0 keeps its mux open 2r
+ * events past its words (the notes' rows); the sender waits 2r events
+ * before the next send (one delay word), except after the last receiver.
+ */
+TEST(gap_after_a_receiver_above_row_0_at_count_52_and_more)
+{
+	uint32_t r[6] = { 10 * 64 + 5, 53, 22 * 64 + 7, 9, 32, 63 };
+	struct ipuxcom_fanout_req req = req_of(1000, 100, r, 2);
+	struct ipuxcom_plan_row rows[7];
+	struct ipuxcom_plan_error e;
+	struct ipuxcom_insn in;
+
+	/* row 10 first: send, sendoff, delay(19), send, sendoff */
+	ASSERT_EQ(0, ipuxcom_plan_serialized(NULL, &req, rows, 3, NULL, &e)) TH_LOG("%s", e.msg);
+	ipuxcom_decode(rows[0].words[4], &in);
+	EXPECT_EQ(IPUXCOM_OP_DELAY, in.op);
+	EXPECT_EQ(19u, in.a);
+	EXPECT_EQ(8, rows[0].nwords);
+	check_serialized(_metadata, &req, rows);
+	/* row 10 last: no gap */
+	r[0] = 53;
+	r[1] = 10 * 64 + 5;
+	ASSERT_EQ(0, ipuxcom_plan_serialized(NULL, &req, rows, 3, NULL, &e)) TH_LOG("%s", e.msg);
+	EXPECT_EQ(7, rows[0].nwords);
+	check_serialized(_metadata, &req, rows);
+	/* count 51: never a gap */
+	r[0] = 10 * 64 + 5;
+	r[1] = 53;
+	req.count = 51;
+	ASSERT_EQ(0, ipuxcom_plan_serialized(NULL, &req, rows, 3, NULL, &e)) TH_LOG("%s", e.msg);
+	EXPECT_EQ(5, rows[0].nwords);
+	check_serialized(_metadata, &req, rows);
+	/* count 52: 6 receivers, two gaps do not fit nine words */
+	req.count = 52;
+	req.nrecv = 6;
+	EXPECT_EQ(-ERANGE, ipuxcom_plan_serialized(NULL, &req, rows, 7, NULL, &e));
+	EXPECT_EQ(IPUXCOM_PLAN_E_NRECV, e.code);
+	EXPECT_EQ(0, strncmp(e.msg, "nrecv 6: receivers[0] (physical 645, row 10) at count 52 "
+			     ">= 52 needs a 20-event gap", 82)) TH_LOG("%s", e.msg);
+	/* the same six on physical row 0 but the last: fits */
+	r[0] = 53;
+	r[1] = 2;
+	r[2] = 12;
+	r[5] = 22 * 64 + 7;
+	ASSERT_EQ(0, ipuxcom_plan_serialized(NULL, &req, rows, 7, NULL, &e)) TH_LOG("%s", e.msg);
+	EXPECT_EQ(9, rows[0].nwords);
 	check_serialized(_metadata, &req, rows);
 }
 
@@ -192,7 +257,11 @@ TEST(receive_cycle_limit_depends_on_order)
 	const uint32_t s = 700;
 	struct ipuxcom_fanout_req req = req_of(s, 2000, r, 3);
 
-	for (uint32_t d = 0; d < IPUXCOM_TILES; d++) {
+	/*
+	 * Physical row 0 only: with sendoff, three receivers leave no room for
+	 * the gap a receiver above row 0 needs at count >= 52.
+	 */
+	for (uint32_t d = 0; d < IPUXCOM_PHYS_COLS; d++) {
 		if (d == s)
 			continue;
 		ipuxcom_time_to_mux(NULL, s, d, &t, NULL);

@@ -4,12 +4,17 @@
  *
  * The same binaries are the hardware validation suite: a test that needs
  * /dev/ipuxcom skips when it is absent, and a test that needs a simulator
- * knob skips when ipuxcom_sim is not loaded.
+ * knob, or writes registers outside the documented set, skips unless the
+ * device it uses is a simulated one (IXT_REQUIRE_SIM). selftests/README.
  *
  * Environment:
  *   IPUXCOM_DEV_PATH  device node (default /dev/ipuxcom)
  *   IPUXCOM_DEVICE    device id the tests attach to (default 0)
  *   IPUXCOM_SIM_KO    path of ipuxcom_sim.ko, for the unload/reload test
+ *   IPUXCOM_CORE_KO   path of ipuxcom.ko, likewise
+ *   IPUXCOM_HW_KO     path of ipuxcom_hw.ko, for its load/unload test
+ *   IPUXCOM_IPU_NODE  ipu_driver's node of the card under test (/dev/ipuN),
+ *                     for the read-only cross-check of the config BAR
  */
 #ifndef IPUXCOM_TEST_H
 #define IPUXCOM_TEST_H
@@ -198,12 +203,50 @@ static inline uint32_t ixt_state(int fd)
 }
 
 /*
- * Skip (from a fixture setup or test) unless the simulator is loaded: raw
- * writes to undocumented registers and fault knobs are never run on a card.
+ * Backend name of device @id ("sim", "hw") into @name (at least
+ * IPUXCOM_BACKEND_NAME_LEN bytes), by attaching a fresh file to the device
+ * for a moment: call it while the test holds no attachment to @id.
+ * 0 or -errno (-EBUSY: another file holds the device).
+ */
+static inline int ixt_dev_backend(uint32_t id, char *name)
+{
+	struct ipuxcom_ioc_dev_query q;
+	int fd = ixt_open(), ret;
+
+	name[0] = '\0';
+	if (fd < 0)
+		return -errno;
+	ret = ixt_attach(fd, id);
+	if (!ret)
+		ret = ixt_query(fd, &q);
+	if (!ret) {
+		memcpy(name, q.backend, IPUXCOM_BACKEND_NAME_LEN);
+		name[IPUXCOM_BACKEND_NAME_LEN - 1] = '\0';
+	}
+	close(fd);
+	return ret;
+}
+
+/*
+ * Skip (from a fixture setup or test) unless the device under test
+ * (IPUXCOM_DEVICE) is a simulated one: raw writes to undocumented
+ * registers and fault knobs are never run on a card, even on a machine
+ * that has ipuxcom_sim loaded next to ipuxcom_hw. Call it before the test
+ * attaches to the device.
  */
 #define IXT_REQUIRE_SIM() do {							\
+	char _ixt_backend[IPUXCOM_BACKEND_NAME_LEN];				\
+	int _ixt_ret;								\
+										\
 	if (ixt_sim_devices() < 0)						\
 		SKIP(return, "needs the simulator (ipuxcom_sim not loaded)");	\
+	_ixt_ret = ixt_dev_backend(ixt_dev_id(), _ixt_backend);			\
+	if (_ixt_ret)								\
+		SKIP(return, "cannot tell whether device %u is simulated: %s",	\
+		     ixt_dev_id(), strerror(-_ixt_ret));			\
+	if (strcmp(_ixt_backend, "sim"))					\
+		SKIP(return, "device %u is a \"%s\" device: simulator only",	\
+		     ixt_dev_id(), _ixt_backend);				\
 } while (0)
 
 #endif /* IPUXCOM_TEST_H */

@@ -3,15 +3,19 @@
 # no root needed, a few seconds):
 #
 #   selftests/vm/mkinitramfs.sh --kver V --out FILE.cpio.gz \
-#       [--modules "ipuxcom.ko ipuxcom_sim.ko"] [--tool "build/ipuxcom ..."] \
+#       [--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko"] [--tool "build/ipuxcom ..."] \
 #       [--tests "build/tests/device/a_test ..."] [--bench "build/bench/x ..."]
 #
 #   /init                        selftests/vm/init (busybox sh, PID 1)
 #   /bin/busybox + applet links  busybox-static
 #   /lib/modules/V/extra/*.ko    --modules (bare names are looked up at the
-#                                repository top, where kbuild leaves them),
-#                                plus modules.dep & co from depmod, so that
-#                                busybox `modprobe ipuxcom_sim` pulls ipuxcom
+#                                repository top, where kbuild leaves them;
+#                                paths, absolute ones too, are used as given,
+#                                e.g. DKMS's /lib/modules/V/updates/dkms/*.ko;
+#                                a NAME.ko.xz, .ko.zst or .ko.gz is unpacked
+#                                to NAME.ko), plus modules.dep & co from
+#                                depmod, so that busybox
+#                                `modprobe ipuxcom_sim` pulls ipuxcom
 #   /bin/NAME                    each program of --tool
 #   /demo.sh                     selftests/vm/demo.sh
 #   /tests/*                     --tests
@@ -111,6 +115,11 @@ for f in modules.builtin modules.builtin.modinfo modules.builtin.alias.bin \
 	modules.builtin.bin modules.order; do
 	[ -f "$hostmods/$f" ] && cp "$hostmods/$f" "lib/modules/$kver/"
 done
+# modname FILE: NAME.ko for FILE NAME.ko, NAME.ko.xz, ... (the image's name).
+modname() {
+	n=${1##*/}
+	echo "${n%.ko*}.ko"
+}
 ours=
 for m in $modules; do
 	case $m in
@@ -119,13 +128,22 @@ for m in $modules; do
 	*) src=$top/$m ;;
 	esac
 	[ -f "$src" ] || die "$src: no such module (run 'make modules')"
-	cp "$src" "lib/modules/$kver/extra/"
-	ours="$ours $(basename "$m" .ko | tr - _)"
+	# Installed modules may be compressed (DKMS follows the kernel's
+	# CONFIG_MODULE_COMPRESS_*); /init and the tests insmod NAME.ko.
+	case $src in
+	*.ko.xz) unpack="xz -dc" ;;
+	*.ko.zst) unpack="zstd -dc" ;;
+	*.ko.gz) unpack="gzip -dc" ;;
+	*.ko) unpack=cat ;;
+	*) die "$src: not a kernel module (NAME.ko, NAME.ko.xz, .ko.zst or .ko.gz)" ;;
+	esac
+	$unpack "$src" >"lib/modules/$kver/extra/$(modname "$m")" || die "$src: cannot unpack"
+	ours="$ours $(basename "$(modname "$m")" .ko | tr - _)"
 done
 # Our modules may need in-tree modules that are not built in (say a crypto
 # helper): copy them, with their own dependencies, from the host's tree.
 for m in $modules; do
-	deps=$(modinfo -F depends "lib/modules/$kver/extra/${m##*/}" | tr , ' ')
+	deps=$(modinfo -F depends "lib/modules/$kver/extra/$(modname "$m")" | tr , ' ')
 	for d in $deps; do
 		case " $ours " in *" $d "*) continue ;; esac
 		paths=$(awk -v want="$d" '{ n = $1; sub(/:$/, "", n); sub(/.*\//, "", n);

@@ -47,6 +47,7 @@
 #define IPUXCOM_CAP_HSP		_BITULL(7)	/* HSP_MARK */
 #define IPUXCOM_CAP_TDI		_BITULL(8)	/* TDI_* */
 #define IPUXCOM_CAP_HOSTX	_BITULL(9)	/* HOSTX_SETUP, HOSTX_CALL */
+#define IPUXCOM_CAP_EXCH_WINDOW	_BITULL(10)	/* EXCH_WRITE (experimental) */
 
 /* Length of backend names, including the terminating NUL. */
 #define IPUXCOM_BACKEND_NAME_LEN	16
@@ -523,6 +524,40 @@ struct ipuxcom_ioc_hostx_call {
 	__u32 reserved;
 };
 
+#define IPUXCOM_EXCH_WRITE_MAX_BYTES	65536
+
+/**
+ * struct ipuxcom_ioc_exch_write - EXPERIMENTAL: tile SRAM write through
+ *	the exchange window
+ * @size: sizeof(struct ipuxcom_ioc_exch_write)
+ * @flags: must be zero
+ * @tile: LOGICAL tile id: the exchange window index is logical [S]
+ * @addr: tile SRAM byte address, 4-byte aligned
+ * @bytes: 4 .. IPUXCOM_EXCH_WRITE_MAX_BYTES, a multiple of 4
+ * @tileupdr: out: TILEUPDR as last read
+ * @data: user pointer to @bytes bytes
+ * @timeout_ns: for the TILEUPDR poll; 0 = 100 ms
+ *
+ * The notes' sequence [S "Experimental Tile SRAM Writes"]: EXCHWINDOWBASER
+ * = @tile with HEXOPT clear, read back to flush, store through the
+ * exchange BAR at 0x80000 + (@addr - 0x4c000), poll TILEUPDR until
+ * LASTTILEID[27:17] == @tile and LASTADDR[16:0] == last byte offset >> 3;
+ * EXCHWINDOWBASER is then restored. EXPERIMENTAL because the notes could
+ * not confirm the data reaches a running tile (their poison test timed
+ * out): TILEUPDR completion is what is checked, not delivery. Needs
+ * CAP_SYS_RAWIO.
+ */
+struct ipuxcom_ioc_exch_write {
+	__u32 size;
+	__u32 flags;
+	__u32 tile;
+	__u32 addr;
+	__u32 bytes;
+	__u32 tileupdr;
+	__u64 data;
+	__u64 timeout_ns;
+};
+
 enum ipuxcom_ioc_nr {
 	IPUXCOM_CMD_INFO = 0x00,
 	IPUXCOM_CMD_ATTACH = 0x01,
@@ -542,6 +577,7 @@ enum ipuxcom_ioc_nr {
 	IPUXCOM_CMD_TDI_WRITE_SRAM = 0x0f,
 	IPUXCOM_CMD_HOSTX_SETUP = 0x10,
 	IPUXCOM_CMD_HOSTX_CALL = 0x11,
+	IPUXCOM_CMD_EXCH_WRITE = 0x12,
 };
 
 #define IPUXCOM_IOC_INFO	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_INFO)
@@ -562,6 +598,7 @@ enum ipuxcom_ioc_nr {
 #define IPUXCOM_IOC_TDI_WRITE_SRAM _IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_TDI_WRITE_SRAM)
 #define IPUXCOM_IOC_HOSTX_SETUP	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_HOSTX_SETUP)
 #define IPUXCOM_IOC_HOSTX_CALL	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_HOSTX_CALL)
+#define IPUXCOM_IOC_EXCH_WRITE	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_EXCH_WRITE)
 
 /*
  * Generic netlink family "ipuxcom".

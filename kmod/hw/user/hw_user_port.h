@@ -17,6 +17,9 @@ typedef uint8_t u8;
 typedef uint32_t u32;
 
 #define __iomem
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 
 u32 hw_mmio_read32(const void *addr);
 void hw_mmio_write32(u32 value, void *addr);

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel-version compatibility of the ipuxcom modules, in one place.
+ *
+ * The modules are built out of tree (DKMS, `make modules`) against every
+ * kernel Debian 12 offers: linux 6.1 (the default, flavours amd64,
+ * cloud-amd64, rt-amd64) and linux 6.12 (bookworm-security's
+ * linux-headers-6.12-*, the same flavours). `make check-kbuild-matrix`
+ * builds them against each one.
+ *
+ * Rule: a file that uses an interface listed here includes this header
+ * and uses the ipuxcom_* name, never a version test of its own. Every
+ * entry says which kernel changed what.
+ *
+ * Checked and needing nothing on 6.1 .. 6.12, for who adds the next entry:
+ * remap_vmalloc_range() (it sets VM_DONTEXPAND | VM_DONTDUMP itself, so no
+ * vm_flags_set() here), misc_register() (no class_create() is used),
+ * genl_small_ops / resv_start_op (6.1+) / GENL_REQ_ATTR_CHECK,
+ * compat_ptr_ioctl, module_param_cb, debugfs_create_bool, pci_get_device,
+ * bus notifiers, the tracepoint macros (no __string/__assign_str, whose
+ * second argument went away in 6.10), strscpy.
+ */
+#ifndef IPUXCOM_COMPAT_H
+#define IPUXCOM_COMPAT_H
+
+#include <linux/fs.h>
+#include <linux/version.h>
+
+/* True when building for Linux @a.@b.@c or later. */
+#define IPUXCOM_LINUX_AT_LEAST(a, b, c)	(KERNEL_VERSION(a, b, c) <= LINUX_VERSION_CODE)
+
+/*
+ * The oldest kernel built and tested: Debian 12's 6.1. Older ones lack
+ * genl_family.resv_start_op and were never tried.
+ */
+#if !IPUXCOM_LINUX_AT_LEAST(6, 1, 0)
+#error "ipuxcom needs Linux 6.1 or later (Debian 12's kernel)"
+#endif
+
+/*
+ * 6.12 moved <asm/unaligned.h> to <linux/unaligned.h> and removed the old
+ * name (commit 5f60d5f6bbc1, "move asm/unaligned.h to linux/unaligned.h").
+ */
+#if IPUXCOM_LINUX_AT_LEAST(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+/*
+ * file_operations.llseek of a file that cannot seek. 6.12 removed
+ * no_llseek() (commit cb787f4ac0c2): a NULL .llseek now gives -ESPIPE,
+ * which is what no_llseek() returned before.
+ */
+#if IPUXCOM_LINUX_AT_LEAST(6, 12, 0)
+#define ipuxcom_no_llseek	NULL
+#else
+#define ipuxcom_no_llseek	no_llseek
+#endif
+
+#endif /* IPUXCOM_COMPAT_H */

@@ -1,0 +1,726 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Phase scheduler: pack point-to-point and multicast transfers into one
+ * exchange phase, each as early as its constraints allow, instead of the
+ * notes' fixed scheduleOffset steps [S "One-Codelet Matrix Multiply"].
+ *
+ * A transfer X (sender s, n words, receivers d_i) placed at start event
+ * sigma sends during [sigma, sigma + n); its first word reaches d_i's mux at
+ * a_i = sigma + T(s, d_i) and its words are written from a_i + L_i on,
+ * L_i = 52 + 2 * row(d_i) [RE]. Constraints (all modelled on the event
+ * model, the same one the simulator implements):
+ *  - sender: one outgoing word per event, so its sends are disjoint; after
+ *    X it stays silent for pad(X) events (see below), since a word carries
+ *    no destination and X's receivers still listen; no mux or PIC action
+ *    of the sender while it sends (one instruction stream);
+ *  - receiver d_i: its mux selects s during [a_i, a_i + n + pad_i), windows
+ *    on one tile are disjoint (a close and the next open may share their
+ *    event: one delayxpic switches the source); its PIC is set at some
+ *    event p with (last write of its previous window) < p <= a_i + L_i, the
+ *    latest free one; one mux or PIC action per tile per event, none while
+ *    the tile sends;
+ *  - a_i >= 0; every event, including the br $m10 seven events after the
+ *    last write (the notes' rows' margin), below the phase bound.
+ * pad_i = 2 * row(d_i) at n >= 52 (the notes' receive window, kept by
+ * default because it is what hardware ran [S]; FACTS.md open question),
+ * 0 with IPUXCOM_SCHED_EXACT_WINDOW. pad(X) = max_i pad_i.
+ *
+ * Transfers are placed in the order given (list scheduling): candidate
+ * start events rise from max(0, -min T) and each conflict says how far to
+ * jump. The result is one program per tile: sync 3, the actions in event
+ * order with delay/delayxpic/delaypic fields sized to their gaps (delay
+ * words where a gap exceeds a field), br $m10. Programs address SRAM
+ * absolutely: send carries src/4 (A7 = 0), every receive the flagged
+ * multicast delaypic form [S] (modelled for single-receiver transfers).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xsim_internal.h"
+
+/* The notes' rows end 7 events after their last write (delay(count + 4) / delay(56) [S]). */
+#define IXC_SCHED_END_MARGIN	7
+
+struct ixc_swin {
+	int32_t a, c;		/* mux selects src during [a, c) */
+	int32_t pic;		/* event of its PIC */
+	int32_t last_write;
+	uint32_t src;
+	uint32_t xfer, recv;
+};
+
+struct ixc_ssend {
+	int32_t s0, s1;		/* sends during [s0, s1) */
+	int32_t pad;		/* then silent until s1 + pad */
+	uint32_t xfer;
+};
+
+struct ixc_stile {
+	struct ixc_swin *win;	/* sorted by a */
+	size_t nwin, cap_win;
+	struct ixc_ssend *snd;	/* sorted by s0 */
+	size_t nsnd, cap_snd;
+};
+
+struct ixc_sx {
+	uint32_t sender, count, nrecv, src, dir;
+	uint32_t *recv, *dst;	/* into ixc_sched.ids */
+	int32_t *t;		/* TimeToMux per receiver */
+	int32_t *pic;		/* chosen PIC events */
+	int32_t start, pad;
+};
+
+struct ixc_sprog {
+	uint32_t tile;
+	size_t off;
+	uint32_t n;
+};
+
+struct ipuxcom_schedule {
+	const struct ipuxcom_timing *tm;
+	uint32_t flags, max_events;
+	struct ixc_sx *x;
+	size_t n;
+	uint32_t *ids;		/* receivers and destinations of every transfer */
+	int32_t *ints;		/* T and PIC events of every transfer's receivers */
+	struct ixc_stile *tiles;	/* IPUXCOM_TILES */
+	struct ipuxcom_sched_slot *slots;
+	struct ixc_sprog *progs;
+	size_t nprogs;
+	uint32_t *words;
+	size_t nwords, cap_words;
+	uint32_t events;
+};
+
+/* ---------------------------------------------------------------- checks */
+
+static int ixc_sched_check(const struct ipuxcom_sched_opts *o, const struct ipuxcom_sched_xfer *xs,
+			   size_t n, struct ipuxcom_plan_error *err)
+{
+	const uint32_t known = IPUXCOM_SCHED_LOGICAL | IPUXCOM_SCHED_EXACT_WINDOW;
+
+	if (!xs && n)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "xfers", "xfers is NULL");
+	if (o && (o->flags & ~known))
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
+				     "flags 0x%x has unknown bits 0x%x", o->flags, o->flags & ~known);
+	if (o && o->max_events > IXC_XSIM_EVENT_CAP)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FIELD, "max_events",
+				     "max_events %u above the limit %u", o->max_events,
+				     IXC_XSIM_EVENT_CAP);
+	if (n > IPUXCOM_TILES * 64u)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NRECV, "n",
+				     "n %zu transfers: more than %u", n, IPUXCOM_TILES * 64u);
+	return 0;
+}
+
+/*
+ * Validate transfer @i like ipuxcom_plan_multicast() does, with field
+ * names "xfers[i]...", and resolve ids into @x.
+ */
+static int ixc_sched_xfer(struct ipuxcom_schedule *s, size_t i, const struct ipuxcom_sched_xfer *in,
+			  struct ixc_sx *x, struct ipuxcom_plan_error *err)
+{
+	uint32_t seen[(IPUXCOM_TILES + 31) / 32] = { 0 };
+	bool logical = s->flags & IPUXCOM_SCHED_LOGICAL;
+	char field[64];
+	unsigned int dir = 0;
+	int ret, t = 0;
+
+	if (in->count < 1 || in->count > IPUXCOM_PLAN_MAX_COUNT) {
+		snprintf(field, sizeof(field), "xfers[%u].count", (unsigned int)i);
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_COUNT, field, "%s %u out of range 1..%u",
+				     field, in->count, IPUXCOM_PLAN_MAX_COUNT);
+	}
+	if (in->nrecv < 1 || in->nrecv > IPUXCOM_TILES - 1) {
+		snprintf(field, sizeof(field), "xfers[%u].nrecv", (unsigned int)i);
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NRECV, field, "%s %u out of range 1..%u",
+				     field, in->nrecv, IPUXCOM_TILES - 1);
+	}
+	if (!in->receivers || !in->dst_addr) {
+		snprintf(field, sizeof(field), "xfers[%u].%s", (unsigned int)i,
+			 in->receivers ? "dst_addr" : "receivers");
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, field, "%s is NULL", field);
+	}
+	snprintf(field, sizeof(field), "xfers[%u].sender", (unsigned int)i);
+	if ((ret = ixc_tile_resolve(in->sender, logical, &x->sender, err, field)))
+		return ret;
+	snprintf(field, sizeof(field), "xfers[%u].src_addr", (unsigned int)i);
+	if ((ret = ixc_check_sram(in->src_addr, in->count, false, err, field)))
+		return ret;
+	if (in->src_addr / 4 > 0x3ffff)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FIELD, field,
+				     "%s 0x%x: word address does not fit send's 18 bits", field,
+				     in->src_addr);
+	x->count = in->count;
+	x->nrecv = in->nrecv;
+	x->src = in->src_addr;
+	for (uint32_t k = 0; k < in->nrecv; k++) {
+		uint32_t r = 0;
+
+		snprintf(field, sizeof(field), "xfers[%u].receivers[%u]", (unsigned int)i, k);
+		if ((ret = ixc_tile_resolve(in->receivers[k], logical, &r, err, field)))
+			return ret;
+		if (r == x->sender)
+			return ixc_plan_fail(err, IPUXCOM_PLAN_E_SELF, field, "%s %u is the sender",
+					     field, in->receivers[k]);
+		if (seen[r / 32] >> (r % 32) & 1)
+			return ixc_plan_fail(err, IPUXCOM_PLAN_E_DUP, field, "%s %u is listed twice",
+					     field, in->receivers[k]);
+		seen[r / 32] |= 1u << (r % 32);
+		if ((ret = ixc_timing_pair(s->tm, x->sender, r, &t, &dir, err, field)))
+			return ret;
+		snprintf(field, sizeof(field), "xfers[%u].dst_addr[%u]", (unsigned int)i, k);
+		if ((ret = ixc_check_sram(in->dst_addr[k], in->count, true, err, field)))
+			return ret;
+		x->recv[k] = r;
+		x->dst[k] = in->dst_addr[k];
+		x->t[k] = t;
+	}
+	/* One receiver: its route's direction; several: BROADCAST [DW]. */
+	x->dir = in->nrecv == 1 ? dir : IPUXCOM_DIR_BROADCAST;
+	return 0;
+}
+
+/* ------------------------------------------------------------- placement */
+
+static int32_t ixc_pad(const struct ipuxcom_schedule *s, uint32_t count, uint32_t tile)
+{
+	if (s->flags & IPUXCOM_SCHED_EXACT_WINDOW)
+		return 0;
+	return (int32_t)ixc_xsim_pad(count, ixc_phys_row(tile));
+}
+
+static int32_t ixc_latency(uint32_t tile)
+{
+	return (int32_t)(IPUXCOM_XSIM_WRITE_LATENCY + 2 * ixc_phys_row(tile));
+}
+
+/* Is @e an action event (mux or PIC) on @t other than a close at @e that may merge? */
+static bool ixc_busy_action(const struct ixc_stile *t, int32_t e, bool open_ok_if_close,
+			    bool close_ok_if_open)
+{
+	for (size_t k = 0; k < t->nwin; k++) {
+		const struct ixc_swin *w = &t->win[k];
+
+		if (w->pic == e)
+			return true;
+		if (w->a == e && !close_ok_if_open)
+			return true;
+		if (w->c == e && !open_ok_if_close)
+			return true;
+	}
+	return false;
+}
+
+/* The send interval of @t containing @e, or NULL. */
+static const struct ixc_ssend *ixc_sending(const struct ixc_stile *t, int32_t e)
+{
+	for (size_t k = 0; k < t->nsnd; k++)
+		if (e >= t->snd[k].s0 && e < t->snd[k].s1)
+			return &t->snd[k];
+	return NULL;
+}
+
+/*
+ * Can @x start at @sigma? 0: yes, PIC events in x->pic. > 0: the next
+ * start worth trying. < 0: never (the phase bound).
+ */
+static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32_t sigma)
+{
+	const struct ixc_stile *st = &s->tiles[x->sender];
+	int32_t n = (int32_t)x->count;
+
+	if ((int64_t)sigma + n > (int64_t)s->max_events)
+		return -1;
+	for (size_t k = 0; k < st->nsnd; k++) {
+		const struct ixc_ssend *o = &st->snd[k];
+
+		if (!(sigma + n + x->pad <= o->s0 || sigma >= o->s1 + o->pad))
+			return (int64_t)o->s1 + o->pad;
+	}
+	/* No action of the sender while it sends. */
+	for (size_t k = 0; k < st->nwin; k++) {
+		const struct ixc_swin *w = &st->win[k];
+		int32_t ev[3] = { w->a, w->c, w->pic };
+
+		for (int j = 0; j < 3; j++)
+			if (ev[j] >= sigma && ev[j] < sigma + n)
+				return (int64_t)ev[j] + 1;
+	}
+	for (uint32_t i = 0; i < x->nrecv; i++) {
+		const struct ixc_stile *rt = &s->tiles[x->recv[i]];
+		int32_t a = sigma + x->t[i], pad = ixc_pad(s, x->count, x->recv[i]);
+		int32_t c = a + n + pad, L = ixc_latency(x->recv[i]);
+		int32_t lw = a + n - 1 + L, prev_lw = -1, p;
+		const struct ixc_ssend *busy;
+
+		if (a < 0)
+			return (int64_t)sigma - a;
+		if ((int64_t)lw + IXC_SCHED_END_MARGIN >= (int64_t)s->max_events)
+			return -1;
+		for (size_t k = 0; k < rt->nwin; k++) {
+			const struct ixc_swin *w = &rt->win[k];
+
+			if (!(c <= w->a || a >= w->c))
+				return (int64_t)w->c - x->t[i];
+			if (w->c <= a && w->last_write > prev_lw)
+				prev_lw = w->last_write;
+			/* A later window's PIC must come after this window's writes. */
+			if (w->a >= c && w->pic <= lw)
+				return (int64_t)w->c - x->t[i];
+		}
+		if ((busy = ixc_sending(rt, a)))
+			return (int64_t)busy->s1 - x->t[i];
+		if ((busy = ixc_sending(rt, c)))
+			return (int64_t)sigma + (busy->s1 - c);
+		if (ixc_busy_action(rt, a, true, false) || ixc_busy_action(rt, c, false, true))
+			return (int64_t)sigma + 1;
+		/* The latest free PIC event in (prev_lw, a + L]. */
+		for (p = a + L; p > prev_lw && p >= 0; p--)
+			if (p != a && p != c && !ixc_busy_action(rt, p, false, false) &&
+			    !ixc_sending(rt, p))
+				break;
+		if (p <= prev_lw || p < 0)
+			return (int64_t)sigma + 1;
+		x->pic[i] = p;
+	}
+	return 0;
+}
+
+static bool ixc_win_insert(struct ixc_stile *t, const struct ixc_swin *w)
+{
+	size_t k;
+
+	if (!ixc_xgrow((void **)&t->win, &t->cap_win, t->nwin + 1, sizeof(*t->win)))
+		return false;
+	for (k = t->nwin; k > 0 && t->win[k - 1].a > w->a; k--)
+		t->win[k] = t->win[k - 1];
+	t->win[k] = *w;
+	t->nwin++;
+	return true;
+}
+
+static bool ixc_send_insert(struct ixc_stile *t, const struct ixc_ssend *sd)
+{
+	size_t k;
+
+	if (!ixc_xgrow((void **)&t->snd, &t->cap_snd, t->nsnd + 1, sizeof(*t->snd)))
+		return false;
+	for (k = t->nsnd; k > 0 && t->snd[k - 1].s0 > sd->s0; k--)
+		t->snd[k] = t->snd[k - 1];
+	t->snd[k] = *sd;
+	t->nsnd++;
+	return true;
+}
+
+static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_error *err)
+{
+	struct ixc_sx *x = &s->x[xi];
+	struct ipuxcom_sched_slot *slot = &s->slots[xi];
+	int32_t sigma = 0;
+	int64_t r;
+
+	x->pad = 0;
+	for (uint32_t i = 0; i < x->nrecv; i++) {
+		int32_t pad = ixc_pad(s, x->count, x->recv[i]);
+
+		if (pad > x->pad)
+			x->pad = pad;
+		if (-x->t[i] > sigma)
+			sigma = -x->t[i];	/* start = max(0, -min t[i]) [S] */
+	}
+	for (;;) {
+		r = ixc_try(s, x, sigma);
+		if (r == 0)
+			break;
+		if (r < 0 || r > (int64_t)s->max_events)
+			return ixc_plan_fail(err, IPUXCOM_PLAN_E_SCHEDULE, "xfers",
+					     "xfers[%zu] (%u words from physical %u to %u "
+					     "receiver%s) does not fit the phase bound of %u events "
+					     "after the transfers before it", xi, x->count, x->sender,
+					     x->nrecv, x->nrecv == 1 ? "" : "s", s->max_events);
+		sigma = r > sigma ? (int32_t)r : sigma + 1;
+	}
+	x->start = sigma;
+	*slot = (struct ipuxcom_sched_slot){ .start = sigma, .first_arrival = INT32_MAX,
+					     .last_write = -1, .gap = (uint32_t)x->pad };
+	if (!ixc_send_insert(&s->tiles[x->sender], &(struct ixc_ssend){
+		    sigma, sigma + (int32_t)x->count, x->pad, (uint32_t)xi }))
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "xfers", "out of memory");
+	for (uint32_t i = 0; i < x->nrecv; i++) {
+		int32_t a = sigma + x->t[i];
+		struct ixc_swin w = {
+			.a = a, .c = a + (int32_t)x->count + ixc_pad(s, x->count, x->recv[i]),
+			.pic = x->pic[i],
+			.last_write = a + (int32_t)x->count - 1 + ixc_latency(x->recv[i]),
+			.src = x->sender, .xfer = (uint32_t)xi, .recv = i,
+		};
+
+		if (!ixc_win_insert(&s->tiles[x->recv[i]], &w))
+			return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "xfers", "out of memory");
+		if (a < slot->first_arrival)
+			slot->first_arrival = a;
+		if (w.last_write > slot->last_write)
+			slot->last_write = w.last_write;
+	}
+	return 0;
+}
+
+/* -------------------------------------------------------------- programs */
+
+enum { IXC_A_SEND = 1, IXC_A_XPIC, IXC_A_PIC };
+
+struct ixc_saction {
+	int32_t event;
+	int kind;
+	uint32_t a, b, c;	/* send: n, src, dir; xpic: mux; pic: field */
+};
+
+static int ixc_saction_cmp(const void *p, const void *q)
+{
+	const struct ixc_saction *x = p, *y = q;
+
+	return x->event < y->event ? -1 : x->event > y->event;
+}
+
+static bool ixc_emit(struct ipuxcom_schedule *s, uint32_t w)
+{
+	if (!ixc_xgrow((void **)&s->words, &s->cap_words, s->nwords + 1, sizeof(*s->words)))
+		return false;
+	s->words[s->nwords++] = w;
+	return true;
+}
+
+/* Words that take @gap >= 1 events: delay words (19-bit fields [S]). */
+static bool ixc_emit_wait(struct ipuxcom_schedule *s, int32_t gap, uint32_t *bad)
+{
+	while (gap > 0) {
+		int32_t k = gap > 0x80000 ? 0x80000 : gap;
+
+		if (!ixc_emit(s, ixc_delay((uint32_t)k - 1, bad)))
+			return false;
+		gap -= k;
+	}
+	return true;
+}
+
+static int ixc_build_program(struct ipuxcom_schedule *s, uint32_t tile, struct ixc_saction *act,
+			     size_t *nact_out, struct ipuxcom_plan_error *err)
+{
+	const struct ixc_stile *t = &s->tiles[tile];
+	size_t na = 0;
+	int32_t cur = 0, end = 0;
+	uint32_t bad = 0;
+	struct ixc_sprog *pr = &s->progs[s->nprogs];
+
+	for (size_t k = 0; k < t->nsnd; k++) {
+		const struct ixc_sx *x = &s->x[t->snd[k].xfer];
+
+		act[na++] = (struct ixc_saction){ t->snd[k].s0, IXC_A_SEND, x->count, x->src, x->dir };
+		if (t->snd[k].s1 > end)
+			end = t->snd[k].s1;
+	}
+	for (size_t k = 0; k < t->nwin; k++) {
+		const struct ixc_swin *w = &t->win[k];
+		const struct ixc_sx *x = &s->x[w->xfer];
+
+		act[na++] = (struct ixc_saction){ w->a, IXC_A_XPIC, w->src, 0, 0 };
+		if (k + 1 >= t->nwin || t->win[k + 1].a != w->c)
+			act[na++] = (struct ixc_saction){ w->c, IXC_A_XPIC, IPUXCOM_MUX_DISABLE, 0, 0 };
+		act[na++] = (struct ixc_saction){
+			w->pic, IXC_A_PIC,
+			IPUXCOM_MCAST_FLAG | (x->dst[w->recv] - IPUXCOM_MCAST_DST_BASE) / 4, 0, 0,
+		};
+		if (w->last_write + IXC_SCHED_END_MARGIN > end)
+			end = w->last_write + IXC_SCHED_END_MARGIN;
+	}
+	qsort(act, na, sizeof(*act), ixc_saction_cmp);
+	pr->tile = tile;
+	pr->off = s->nwords;
+	if (!ixc_emit(s, IXC_SYNC3))
+		goto nomem;
+	for (size_t k = 0; k < na; k++) {
+		const struct ixc_saction *a = &act[k];
+		int32_t gap = a->event - cur;
+
+		if (gap < 0 || (k && a->event == act[k - 1].event))
+			return ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "tile",
+					     "internal: tile %u has two actions at event %d", tile,
+					     a->event);
+		switch (a->kind) {
+		case IXC_A_SEND:
+			if (!ixc_emit_wait(s, gap, &bad) ||
+			    !ixc_emit(s, ixc_send((a->a < 64 ? a->a : 64) - 1, a->b / 4, a->c, &bad)) ||
+			    (a->a > 64 && !ixc_emit(s, ixc_sendoff(a->a - 65, 0, a->c, &bad))))
+				goto nomem;
+			cur = a->event + (int32_t)a->a;
+			break;
+		case IXC_A_XPIC:
+			/* delayxpic's delay is 12 bits [S]: longer gaps start with a delay. */
+			if ((gap > 0xfff && !ixc_emit_wait(s, gap - 0xfff, &bad)) ||
+			    !ixc_emit(s, ixc_delayxpic((uint32_t)(gap > 0xfff ? 0xfff : gap), 0, a->a,
+						       &bad)))
+				goto nomem;
+			cur = a->event + 1;
+			break;
+		default:
+			/* delaypic's delay is 7 bits [S]. */
+			if ((gap > 0x7f && !ixc_emit_wait(s, gap - 0x7f, &bad)) ||
+			    !ixc_emit(s, ixc_delaypic((uint32_t)(gap > 0x7f ? 0x7f : gap), 0, a->a,
+						      &bad)))
+				goto nomem;
+			cur = a->event + 1;
+			break;
+		}
+	}
+	if (end > cur && !ixc_emit_wait(s, end - cur, &bad))
+		goto nomem;
+	if (end < cur)
+		end = cur;
+	if (!ixc_emit(s, IPUXCOM_WORD_BR_M10))
+		goto nomem;
+	if (bad)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "tile",
+				     "internal: a field overflowed in tile %u's program", tile);
+	pr->n = (uint32_t)(s->nwords - pr->off);
+	if ((uint32_t)end + 1 > s->events)
+		s->events = (uint32_t)end + 1;
+	s->nprogs++;
+	*nact_out = na;
+	return 0;
+nomem:
+	return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "tile", "out of memory");
+}
+
+/* ------------------------------------------------------------------- API */
+
+void ipuxcom_schedule_free(struct ipuxcom_schedule *s)
+{
+	if (!s)
+		return;
+	if (s->tiles) {
+		for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
+			free(s->tiles[t].win);
+			free(s->tiles[t].snd);
+		}
+	}
+	free(s->tiles);
+	free(s->x);
+	free(s->ids);
+	free(s->ints);
+	free(s->slots);
+	free(s->progs);
+	free(s->words);
+	free(s);
+}
+
+int ipuxcom_schedule_build(const struct ipuxcom_sched_opts *opts,
+			   const struct ipuxcom_sched_xfer *xfers, size_t n,
+			   struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err)
+{
+	struct ipuxcom_schedule *s;
+	struct ixc_saction *act = NULL;
+	size_t nids = 0, maxact = 1, done;
+	int ret;
+
+	if (!out)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "out", "out is NULL");
+	*out = NULL;
+	if ((ret = ixc_sched_check(opts, xfers, n, err)))
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		if (xfers[i].nrecv > IPUXCOM_TILES - 1) {
+			char field[64];
+
+			snprintf(field, sizeof(field), "xfers[%u].nrecv", (unsigned int)i);
+			return ixc_plan_fail(err, IPUXCOM_PLAN_E_NRECV, field,
+					     "%s %u out of range 1..%u", field, xfers[i].nrecv,
+					     IPUXCOM_TILES - 1);
+		}
+		nids += xfers[i].nrecv;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "out", "out of memory");
+	s->tm = ixc_timing(opts ? opts->timing : NULL);
+	s->flags = opts ? opts->flags : 0;
+	s->max_events = opts && opts->max_events ? opts->max_events : IPUXCOM_XSIM_MAX_EVENTS;
+	s->n = n;
+	s->x = calloc(n ? n : 1, sizeof(*s->x));
+	s->ids = calloc(2 * nids + 1, sizeof(*s->ids));
+	s->ints = calloc(2 * nids + 1, sizeof(*s->ints));
+	s->slots = calloc(n ? n : 1, sizeof(*s->slots));
+	s->tiles = calloc(IPUXCOM_TILES, sizeof(*s->tiles));
+	s->progs = calloc(IPUXCOM_TILES, sizeof(*s->progs));
+	if (!s->x || !s->ids || !s->ints || !s->slots || !s->tiles || !s->progs) {
+		ipuxcom_schedule_free(s);
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "out", "out of memory");
+	}
+	nids = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct ixc_sx *x = &s->x[i];
+
+		x->recv = &s->ids[2 * nids];
+		x->dst = &s->ids[2 * nids + xfers[i].nrecv];
+		x->t = &s->ints[2 * nids];
+		x->pic = &s->ints[2 * nids + xfers[i].nrecv];
+		nids += xfers[i].nrecv;
+		if ((ret = ixc_sched_xfer(s, i, &xfers[i], x, err)) ||
+		    (ret = ixc_place(s, i, err))) {
+			ipuxcom_schedule_free(s);
+			return ret;
+		}
+	}
+	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
+		size_t k = s->tiles[t].nsnd + 3 * s->tiles[t].nwin;
+
+		if (k > maxact)
+			maxact = k;
+	}
+	act = malloc(maxact * sizeof(*act));
+	if (!act) {
+		ipuxcom_schedule_free(s);
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "out", "out of memory");
+	}
+	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
+		if (!s->tiles[t].nsnd && !s->tiles[t].nwin)
+			continue;
+		if ((ret = ixc_build_program(s, t, act, &done, err))) {
+			free(act);
+			ipuxcom_schedule_free(s);
+			return ret;
+		}
+	}
+	free(act);
+	*out = s;
+	ixc_plan_ok(err);
+	return 0;
+}
+
+uint32_t ipuxcom_schedule_events(const struct ipuxcom_schedule *s)
+{
+	return s ? s->events : 0;
+}
+
+size_t ipuxcom_schedule_nxfers(const struct ipuxcom_schedule *s)
+{
+	return s ? s->n : 0;
+}
+
+int ipuxcom_schedule_slot(const struct ipuxcom_schedule *s, size_t i,
+			  struct ipuxcom_sched_slot *out)
+{
+	if (!s || !out)
+		return -EINVAL;
+	if (i >= s->n)
+		return -ERANGE;
+	*out = s->slots[i];
+	return 0;
+}
+
+size_t ipuxcom_schedule_nprograms(const struct ipuxcom_schedule *s)
+{
+	return s ? s->nprogs : 0;
+}
+
+int ipuxcom_schedule_program(const struct ipuxcom_schedule *s, size_t i,
+			     struct ipuxcom_xsim_program *out)
+{
+	if (!s || !out)
+		return -EINVAL;
+	if (i >= s->nprogs)
+		return -ERANGE;
+	*out = (struct ipuxcom_xsim_program){
+		.tile = s->progs[i].tile, .words = &s->words[s->progs[i].off],
+		.nwords = s->progs[i].n,
+	};
+	return 0;
+}
+
+int ipuxcom_schedule_load(const struct ipuxcom_schedule *s, struct ipuxcom_xsim *sim,
+			  uint32_t flags, struct ipuxcom_plan_error *err)
+{
+	int ret;
+
+	if (!s)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "schedule", "schedule is NULL");
+	if (!sim)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "sim", "sim is NULL");
+	if (flags & ~IPUXCOM_SCHED_LOAD_IDLE)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
+				     "flags 0x%x has unknown bits 0x%x", flags,
+				     flags & ~IPUXCOM_SCHED_LOAD_IDLE);
+	for (size_t i = 0; i < s->nprogs; i++) {
+		struct ipuxcom_xsim_program p;
+
+		ipuxcom_schedule_program(s, i, &p);
+		ret = ipuxcom_xsim_add_program(sim, &p, err);
+		if (ret < 0)
+			return ret;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ixc_sx *x = &s->x[i];
+		struct ipuxcom_xsim_xfer d = {
+			.sender = x->sender, .src_addr = x->src, .count = x->count,
+			.nrecv = x->nrecv, .receivers = x->recv, .dst_addr = x->dst,
+		};
+
+		if ((ret = ipuxcom_xsim_declare(sim, &d, err)))
+			return ret;
+	}
+	if (flags & IPUXCOM_SCHED_LOAD_IDLE)
+		return ipuxcom_xsim_fill_idle(sim, err);
+	ixc_plan_ok(err);
+	return 0;
+}
+
+int ipuxcom_schedule_stagger(const struct ipuxcom_sched_opts *opts,
+			     const struct ipuxcom_sched_xfer *xfers, size_t n, uint32_t step,
+			     struct ipuxcom_xsim *sim, uint32_t flags,
+			     struct ipuxcom_plan_error *err)
+{
+	struct ipuxcom_plan_row *rows = NULL;
+	const struct ipuxcom_timing *tm;
+	size_t cap = 0;
+	int ret;
+
+	if ((ret = ixc_sched_check(opts, xfers, n, err)))
+		return ret;
+	if (!sim)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "sim", "sim is NULL");
+	if (flags & ~IPUXCOM_SCHED_LOAD_IDLE)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
+				     "flags 0x%x has unknown bits 0x%x", flags,
+				     flags & ~IPUXCOM_SCHED_LOAD_IDLE);
+	tm = ixc_timing(opts ? opts->timing : NULL);
+	for (size_t i = 0; i < n; i++) {
+		struct ipuxcom_fanout_req req = {
+			.sender = xfers[i].sender, .count = xfers[i].count,
+			.flags = opts ? opts->flags & IPUXCOM_SCHED_LOGICAL : 0,
+			.nrecv = xfers[i].nrecv, .receivers = xfers[i].receivers,
+			.src_addr = xfers[i].src_addr, .dst_addr = xfers[i].dst_addr,
+		};
+
+		if ((uint64_t)step * i > UINT32_MAX)
+			return ixc_plan_fail(err, IPUXCOM_PLAN_E_SCHEDULE, "step",
+					     "step %u x transfer %zu overflows", step, i);
+		req.schedule_offset = step * (uint32_t)i;
+		if (!ixc_xgrow((void **)&rows, &cap, (size_t)req.nrecv + 1, sizeof(*rows))) {
+			free(rows);
+			return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "xfers", "out of memory");
+		}
+		if ((ret = ipuxcom_plan_multicast(tm, &req, rows, cap, NULL, err)) ||
+		    (ret = ipuxcom_xsim_add_multicast(sim, &req, rows, cap, err))) {
+			free(rows);
+			return ret;
+		}
+	}
+	free(rows);
+	if (flags & IPUXCOM_SCHED_LOAD_IDLE)
+		return ipuxcom_xsim_fill_idle(sim, err);
+	ixc_plan_ok(err);
+	return 0;
+}

@@ -473,7 +473,7 @@ dkms-remove:
 check-dkms: kver-check $(B)/ipuxcom $(addprefix $(B)/tests/device/,$(DKMS_CHECK_TESTS))
 	@mkdir -p $(B)/results
 	KVER=$(KVER) KIMAGE=$(KIMAGE) B=$(B) DKMS_VERSION=$(DKMS_VERSION) \
-	DKMS_CHECK_TESTS="$(DKMS_CHECK_TESTS)" TEST_TIMEOUT=900 \
+	DKMS_CHECK_TESTS="$(DKMS_CHECK_TESTS)" TEST_TIMEOUT=1500 \
 		selftests/run-host-tests.sh $(B)/results/dkms.tap selftests/install/dkms-check.sh
 
 # ---------------------------------------------------------------- kernel matrix

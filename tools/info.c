@@ -22,6 +22,8 @@ static const struct {
 	{ IPUXCOM_CAP_LOADER, "loader" },
 	{ IPUXCOM_CAP_HSP, "hsp" },
 	{ IPUXCOM_CAP_TDI, "tdi" },
+	{ IPUXCOM_CAP_HOSTX, "hostx" },
+	{ IPUXCOM_CAP_EXCH_WINDOW, "exch-window" },
 };
 
 /* A newer module may set bits this tool does not know: show them as "bitN". */

@@ -16,7 +16,7 @@
 
 #include "cli.h"
 
-static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg;
+static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg, *hostx_arg;
 static bool quiet;
 
 static const struct cli_opt load_opts[] = {
@@ -28,6 +28,8 @@ static const struct cli_opt load_opts[] = {
 	{ .lname = "timeout-ms", .arg = "MS", .help = "per handshake (default: module's)",
 	  .value = &timeout_arg },
 	{ .lname = "quiet", .sname = 'q', .help = "no progress output", .flag = &quiet },
+	{ .lname = "hostx", .arg = "MANIFEST",
+	  .help = "then run CALLs through this host-sync manifest", .value = &hostx_arg },
 };
 
 #define NOPTS (sizeof(load_opts) / sizeof(load_opts[0]))
@@ -143,6 +145,125 @@ static void progress(void *ctx, const struct ipuxcom_load_progress *p)
 		draw(lp, p->batch, p->batches, p->bytes, p->total);
 }
 
+/* Host-exchange calls after the load: NAME[:in=FILE]...[:out=FILE]... */
+#define HOSTX_MAX_CALLS	64
+#define HOSTX_MAX_IO	8
+
+struct hostx_spec {
+	char name[IPUXCOM_HSP_NAME_LEN];
+	const char *in[HOSTX_MAX_IO], *out[HOSTX_MAX_IO];
+	int nin, nout;
+};
+
+/* Parse and check a CALL argument against the manifest before anything runs. */
+static int hostx_parse_spec(const struct cli_call *call, const struct ipuxcom_hsp_manifest *m,
+			    char *arg, struct hostx_spec *sp)
+{
+	char *part, *save = NULL;
+	int idx, want_in = 0, want_out = 0;
+
+	memset(sp, 0, sizeof(*sp));
+	part = strtok_r(arg, ":", &save);
+	if (!part || strlen(part) >= sizeof(sp->name))
+		return cli_usage_err(call, "invalid call '%s'", arg);
+	strcpy(sp->name, part);
+	while ((part = strtok_r(NULL, ":", &save))) {
+		if (!strncmp(part, "in=", 3) && sp->nin < HOSTX_MAX_IO)
+			sp->in[sp->nin++] = part + 3;
+		else if (!strncmp(part, "out=", 4) && sp->nout < HOSTX_MAX_IO)
+			sp->out[sp->nout++] = part + 4;
+		else
+			return cli_usage_err(call, "call '%s': invalid part '%s' (in=FILE or out=FILE)",
+					     sp->name, part);
+	}
+	idx = ipuxcom_hsp_find_call(m, sp->name);
+	if (idx < 0)
+		return cli_usage_err(call, "the manifest has no call '%s'", sp->name);
+	for (uint32_t i = 0; i < m->nslices; i++) {
+		if (m->slices[i].call != (uint32_t)idx)
+			continue;
+		if (m->slices[i].dir == IPUXCOM_HSP_INPUT)
+			want_in++;
+		else
+			want_out++;
+	}
+	if (sp->nin != want_in || sp->nout != want_out)
+		return cli_usage_err(call, "call '%s' takes %d in= and %d out= files, %d and %d given",
+				     sp->name, want_in, want_out, sp->nin, sp->nout);
+	return CLI_CONTINUE;
+}
+
+static int hostx_run_calls(const struct cli_call *call, struct ipuxcom *ipu,
+			   const struct ipuxcom_hsp_manifest *m, struct hostx_spec *specs,
+			   int n, uint64_t timeout_ns)
+{
+	struct ipuxcom_hostx_buf in[HOSTX_MAX_IO], out[HOSTX_MAX_IO];
+	struct ipuxcom_errmsg em;
+	int rc = CLI_EXIT_ERR, err;
+
+	err = ipuxcom_hostx_setup(ipu, m, timeout_ns, &em);
+	if (err) {
+		cli_err(call->what, "host exchange: %s", em.msg);
+		return CLI_EXIT_ERR;
+	}
+	for (int c = 0; c < n; c++) {
+		struct hostx_spec *sp = &specs[c];
+		int idx = ipuxcom_hsp_find_call(m, sp->name), k = 0;
+
+		memset(in, 0, sizeof(in));
+		memset(out, 0, sizeof(out));
+		for (int i = 0; i < sp->nin; i++) {
+			err = read_file(sp->in[i], IPUXCOM_HSP_MAX_PAGE_SIZE, &in[i].data, &in[i].size);
+			if (err) {
+				cli_err(call->what, "call '%s': %s: %s", sp->name, sp->in[i],
+					strerror(-err));
+				goto free;
+			}
+		}
+		for (uint32_t i = 0; i < m->nslices; i++) {
+			if (m->slices[i].call != (uint32_t)idx || m->slices[i].dir != IPUXCOM_HSP_OUTPUT)
+				continue;
+			out[k].size = m->slices[i].size;
+			out[k].data = calloc(1, out[k].size);
+			if (!out[k++].data) {
+				cli_err(call->what, "out of memory");
+				goto free;
+			}
+		}
+		err = ipuxcom_hostx_call(ipu, m, sp->name, in, (size_t)sp->nin, out,
+					 (size_t)sp->nout, timeout_ns, &em);
+		if (err) {
+			cli_err(call->what, "%s", em.msg);
+			goto free;
+		}
+		for (int i = 0; i < sp->nout; i++) {
+			FILE *f = fopen(sp->out[i], "wb");
+			bool ok = f && fwrite(out[i].data, 1, out[i].size, f) == out[i].size;
+
+			if (f && fclose(f))
+				ok = false;
+			if (!ok) {
+				cli_err(call->what, "call '%s': cannot write %s", sp->name, sp->out[i]);
+				goto free;
+			}
+		}
+		printf("call %s: %" PRIu32 " phases done\n", sp->name,
+		       m->calls[idx].phases);
+		for (int i = 0; i < HOSTX_MAX_IO; i++) {
+			free(in[i].data);
+			free(out[i].data);
+		}
+		continue;
+free:
+		for (int i = 0; i < HOSTX_MAX_IO; i++) {
+			free(in[i].data);
+			free(out[i].data);
+		}
+		return rc;
+	}
+	return CLI_EXIT_OK;
+}
+
 static int load_run(struct cli_call *call, int argc, char **argv)
 {
 	struct ipuxcom_load_params params = { 0 };
@@ -156,16 +277,30 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	void *boot = NULL;
 	size_t boot_len = 0;
 	uint32_t ms = 0, nrecs = 0;
-	char *pos[1];
+	static struct hostx_spec specs[HOSTX_MAX_CALLS];
+	static struct ipuxcom_hsp_manifest manifest;
+	char *pos[1 + HOSTX_MAX_CALLS];
 	int npos, rc, err;
 
-	dev_arg = boot_arg = cfg_arg = timeout_arg = NULL;
+	dev_arg = boot_arg = cfg_arg = timeout_arg = hostx_arg = NULL;
 	quiet = false;
-	rc = cli_parse(call, argc, argv, load_opts, NOPTS, false, pos, 1, &npos);
+	rc = cli_parse(call, argc, argv, load_opts, NOPTS, false, pos, 1 + HOSTX_MAX_CALLS, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (npos != 1)
-		return cli_usage_err(call, "expected IMAGE");
+	if (npos < 1 || (npos > 1 && !hostx_arg))
+		return cli_usage_err(call, "expected IMAGE (CALLs need --hostx MANIFEST)");
+	if (hostx_arg) {
+		err = ipuxcom_hsp_load(hostx_arg, &manifest, &em);
+		if (err) {
+			cli_err(call->what, "%s", em.msg[0] ? em.msg : strerror(-err));
+			return CLI_EXIT_ERR;
+		}
+		for (int i = 1; i < npos; i++) {
+			rc = hostx_parse_spec(call, &manifest, pos[i], &specs[i - 1]);
+			if (rc != CLI_CONTINUE)
+				return rc;
+		}
+	}
 	if (!boot_arg)
 		return cli_usage_err(call, "--bootloader FILE is required (the simulator accepts "
 				     "any 1..4096-byte image)");
@@ -230,6 +365,8 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 		printf("loaded %s: 1472 tiles, %" PRIu32 " system calls, device running\n",
 		       pos[0], res.syscalls);
 	rc = CLI_EXIT_OK;
+	if (hostx_arg)
+		rc = hostx_run_calls(call, ipu, &manifest, specs, npos - 1, params.timeout_ns);
 out:
 	ipuxcom_monitor_close(lp.mon);
 	ipuxcom_close(ipu);
@@ -242,7 +379,8 @@ out:
 static const struct cli_cmd load_cmds[] = {
 	{
 		.name = NULL,
-		.args = "IMAGE -b|--bootloader FILE [-c|--config FILE] [--dev ID] [--timeout-ms MS] [-q]",
+		.args = "IMAGE -b|--bootloader FILE [-c FILE] [--dev ID] [--timeout-ms MS] [-q] "
+			"[--hostx MANIFEST CALL...]",
 		.summary = "load an IPUIMG1 image onto every tile and start it",
 		.description =
 			"Attach to device ID (default 0), which must be idle, and run the whole\n"
@@ -251,7 +389,12 @@ static const struct cli_cmd load_cmds[] = {
 			"the mapped transport buffer (no copy) and hand each to the loaders with a\n"
 			"GS1 mark-1 handshake, then the 0xff release transaction and the start\n"
 			"mark 23. Progress goes to stderr. On a timeout the device needs\n"
-			"'" CLI_PROG " dev reset'.",
+			"'" CLI_PROG " dev reset'.\n"
+			"With --hostx MANIFEST (a .ipuhsp host-sync manifest, docs/ipuhsp-format.md)\n"
+			"the same session then attaches the manifest's host pages, runs the\n"
+			"load-completion transition and the CALLs in order, each given as\n"
+			"NAME[:in=FILE]...[:out=FILE]... (one file per input/output slice of the\n"
+			"call, in manifest order), e.g. write:in=x.bin run read:out=y.bin.",
 		.run = load_run,
 	},
 };

@@ -6,7 +6,8 @@
  * destination untouched, the source unchanged and no error hazard:
  *  - counts 1..200, every boundary (51/52/53, 64/65, powers of two, 4148)
  *    and a sample up to 4148, into receivers on physical rows 0, 10, 11 and
- *    22 from senders in both route directions;
+ *    22 from senders in both route directions; and every count 1..4148
+ *    into one receiver on row 22;
  *  - all 1471 senders into logical receivers 0, 736, 1286 and 1471, and
  *    those four sending to all 1471 others (the notes' oracle set [S]);
  *  - what the model says where the notes leave a question open: at counts
@@ -179,6 +180,20 @@ TEST_F(p2p, counts_boundaries_and_a_sample)
 	}
 	EXPECT_EQ(6u, self->pf->dirs);
 	TH_LOG("%u plans proved", self->pf->runs);
+}
+
+/*
+ * Every count 1..4148 into physical row 22, where the row term and the
+ * extra window are largest (2 x 22 = 44 events).
+ */
+TEST_F(p2p, every_count_into_row_22)
+{
+	const uint32_t r = 22 * 64 + 29, s = sender_in(r, 1, 300);
+
+	ASSERT_LT(s, IPUXCOM_TILES);
+	for (uint32_t c = 1; c <= IPUXCOM_PLAN_MAX_COUNT; c++)
+		ASSERT_TRUE(prove(_metadata, self->pf, s, r, c));
+	EXPECT_EQ(4148u, self->pf->runs);
 }
 
 /*

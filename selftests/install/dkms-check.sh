@@ -12,7 +12,8 @@
 #      tree, /usr/src or /lib/modules/KVER.
 # Not root: skipped. A DKMS installation of ipuxcom that this test did not
 # make is never touched: the test fails and says so. One run at a time
-# (a lock); a run that was interrupted is cleaned up by the next.
+# (a lock: a second run waits up to 15 minutes); a run that was interrupted
+# is cleaned up by the next.
 #
 # Usage: selftests/install/dkms-check.sh   (make check-dkms sets the environment)
 # Environment: KVER, KIMAGE (/boot/vmlinuz-KVER), DKMS_VERSION, B (build
@@ -62,7 +63,7 @@ for t in $tests; do
 done
 [ -x "$B/ipuxcom" ] || problems+="$B/ipuxcom not built"$'\n'
 mkdir -p /run/lock && exec 9>/run/lock/ipuxcom-dkms-check.lock
-flock -n 9 || problems+="another dkms-check holds /run/lock/ipuxcom-dkms-check.lock"$'\n'
+flock -w 900 9 || problems+="another dkms-check held /run/lock/ipuxcom-dkms-check.lock for 15 minutes"$'\n'
 if [ -z "$problems" ]; then
 	existing=$(dkms status -m ipuxcom 2>/dev/null)
 	if [ -n "$existing" ] || [ -e "/usr/src/ipuxcom-$version" ]; then

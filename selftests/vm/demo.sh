@@ -17,7 +17,25 @@ run ipuxcom dev show
 run load_demo write /tmp/tiles /tmp/boot.bin
 run ipuxcom image pack --raw /tmp/tiles -o /tmp/demo.ipuimg
 run ipuxcom image inspect /tmp/demo.ipuimg
-run ipuxcom load /tmp/demo.ipuimg --bootloader /tmp/boot.bin
+# the notes' host-sync oracle: write 64 bytes, copy tile 0 -> 1, read back
+cat >/tmp/oracle.ipuhsp <<'HSP'
+ipuhsp 1
+page 0 size 4096
+page 1 size 4096
+attach 1 0
+command page 1 offset 0x0
+call run id 0 phases 2
+call read id 1 phases 4
+call write id 2 phases 4
+input write page 0 offset 0x40 size 64
+output read page 0 offset 0x40 size 64
+end
+HSP
+head -c 64 /dev/urandom >/tmp/in.bin
+run ipuxcom load /tmp/demo.ipuimg --bootloader /tmp/boot.bin \
+	--hostx /tmp/oracle.ipuhsp write:in=/tmp/in.bin run read:out=/tmp/out.bin
+run cmp /tmp/in.bin /tmp/out.bin
+echo "host exchange: 64 random bytes came back through the device"
 run ipuxcom dev show --json
 run ipuxcom tdi read 1471 0x4c010 8
 run load_demo verify /tmp/tiles

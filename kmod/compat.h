@@ -15,10 +15,14 @@
  * Checked and needing nothing on 6.1 .. 6.12, for who adds the next entry:
  * remap_vmalloc_range() (it sets VM_DONTEXPAND | VM_DONTDUMP itself, so no
  * vm_flags_set() here), misc_register() (no class_create() is used),
- * genl_small_ops / resv_start_op (6.1+) / GENL_REQ_ATTR_CHECK,
+ * genl_small_ops and GENL_REQ_ATTR_CHECK (no resv_start_op is set),
  * compat_ptr_ioctl, module_param_cb, debugfs_create_bool, pci_get_device,
  * bus notifiers, the tracepoint macros (no __string/__assign_str, whose
  * second argument went away in 6.10), strscpy.
+ *
+ * Not a version test but the same cause: a file includes what it uses
+ * (hsp.c: <linux/time64.h> for NSEC_PER_SEC, which 6.12's headers no
+ * longer pull in through ipuxcom_internal.h's includes).
  */
 #ifndef IPUXCOM_COMPAT_H
 #define IPUXCOM_COMPAT_H
@@ -30,8 +34,8 @@
 #define IPUXCOM_LINUX_AT_LEAST(a, b, c)	(KERNEL_VERSION(a, b, c) <= LINUX_VERSION_CODE)
 
 /*
- * The oldest kernel built and tested: Debian 12's 6.1. Older ones lack
- * genl_family.resv_start_op and were never tried.
+ * The oldest kernel built and tested: Debian 12's 6.1. Older ones were
+ * never tried; refuse them rather than fail somewhere in the build.
  */
 #if !IPUXCOM_LINUX_AT_LEAST(6, 1, 0)
 #error "ipuxcom needs Linux 6.1 or later (Debian 12's kernel)"

@@ -249,7 +249,11 @@ struct ipuxcom_xsim_xfer {
 IPUXCOM_API int ipuxcom_xsim_declare(struct ipuxcom_xsim *sim, const struct ipuxcom_xsim_xfer *x,
 				     struct ipuxcom_plan_error *err);
 
-/* ---- loading plans of ipuxcom_plan.h (each also declares the transfer) ---- */
+/*
+ * ---- loading plans of ipuxcom_plan.h (each also declares the transfer) ----
+ * On failure part of a plan may already have been added: reset the
+ * simulator before running it.
+ */
 
 /*
  * A row as it lives in a plan buffer (all nine words): a sender row with

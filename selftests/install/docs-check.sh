@@ -5,8 +5,9 @@
 #    and each object's --help, i.e. tools/main.c's table) answers --help
 #    and `ipuxcom help OBJECT [COMMAND]` with status 0 and its own usage
 #    line, rejects an unknown command with status 2, and has its entry
-#    ".B ipuxcom OBJECT [COMMAND]" in man/ipuxcom.8; every such entry of
-#    the man page is a real command;
+#    ".B ipuxcom OBJECT [COMMAND]" in man/ipuxcom.8, which names every
+#    option of its --help (long or short form; --help and --json aside);
+#    every such entry of the man page is a real command;
 #  - man/ipuxcom.8 documents the exit statuses 0, 1 and 2; both man pages
 #    format without a groff warning; man/libipuxcom.3 has a section per
 #    public header (libuser/include/*.h);
@@ -55,15 +56,40 @@ in_man() {
 	printf '%s\n' "$man_entries" | grep -qE "^ipuxcom $*( |$)"
 }
 
-# help_of ARGS...: problems with `ipuxcom ARGS --help`, `ipuxcom help ARGS`.
+# man_entry OBJECT [COMMAND]: the source of that entry, from its ".B ipuxcom"
+# line to the next entry or section, font escapes removed.
+man_entry() {
+	sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' "$man8" | awk -v want="ipuxcom $*" '
+		/^\.(TP|SS|SH)/ { on = 0 }
+		index($0, ".B " want) == 1 && (length($0) == length(want) + 3 ||
+			substr($0, length(want) + 4, 1) == " ") { on = 1 }
+		on'
+}
+
+# help_of ARGS...: problems with `ipuxcom ARGS --help`, `ipuxcom help ARGS`,
+# and long options of the help missing from the man page entry (--help and
+# --json, which every command has, aside).
 help_of() {
-	local out out2 rc=0 rc2=0
+	local out out2 rc=0 rc2=0 entry
 	out=$("$tool" "$@" --help 2>&1) || rc=$?
 	out2=$("$tool" help "$@" 2>&1) || rc2=$?
 	[ "$rc" -eq 0 ] || echo "'ipuxcom $* --help' exits $rc"
 	[ "$rc2" -eq 0 ] || echo "'ipuxcom help $*' exits $rc2"
 	case $out in "Usage: ipuxcom $*"*) ;; *) echo "'ipuxcom $* --help' does not start with 'Usage: ipuxcom $*'" ;; esac
 	[ "$out" = "$out2" ] || echo "'ipuxcom help $*' differs from 'ipuxcom $* --help'"
+	entry=$(man_entry "$@")
+	[ -n "$entry" ] || return 0
+	# "  -o, --output FILE  ..." -> "-o --output"; "      --dev ID ..." -> "- --dev"
+	printf '%s\n' "$out" | sed -n '/^Options:/,$p' |
+		sed -nE 's/^  (-[a-zA-Z0-9])?,? *(--[a-z0-9][a-z0-9-]*).*/\1 \2/p' |
+		while read -r short long; do
+			[ -n "$long" ] || { long=$short short=; }
+			case $long in --help | --json) continue ;; esac
+			printf '%s\n' "$entry" | grep -qE -- "$long([^a-z0-9-]|\$)" && continue
+			[ -n "$short" ] && printf '%s\n' "$entry" | grep -qE -- "(^|[^a-z0-9-])$short([^a-z0-9-]|\$)" &&
+				continue
+			echo "option $long${short:+ ($short)} of 'ipuxcom $*' is not in its $man8 entry"
+		done
 }
 
 # The objects and, for each, its commands ('' for an object that is its

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ixt_tool.h"
+#include "ixt_tool_fixture.h"
 
 TEST_F(cli, p2p_prints_hex_and_disassembly)
 {

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ixt_tool.h"
+#include "ixt_tool_fixture.h"
 
 /* A transfer list in a temporary file; @path gets its name. */
 static bool list_file(char *path, size_t len, const char *text)

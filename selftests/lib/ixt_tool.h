@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Run the built `ipuxcom` command from a host test and capture its exit
- * status, stdout and stderr. Include after kselftest_harness.h. Defines
- * FIXTURE(cli) (skipping when the command is not built) and, for its
- * tests, RUN(status, args...) and HAS(out|err, text).
+ * status, stdout and stderr. Include after kselftest_harness.h.
+ * ixt_tool_fixture.h adds a fixture around these.
  */
 #ifndef IXT_TOOL_H
 #define IXT_TOOL_H
@@ -93,31 +92,5 @@ static int run_tool(const char *tool, const char *const *args, struct run *r)
 	slurp(err, r->err, sizeof(r->err));
 	return 0;
 }
-
-FIXTURE(cli) {
-	char tool[PATH_MAX];
-	struct run r;
-};
-
-FIXTURE_SETUP(cli)
-{
-	if (!find_tool(self->tool, sizeof(self->tool)))
-		SKIP(return, "ipuxcom command not built (set IPUXCOM_TOOL)");
-}
-
-FIXTURE_TEARDOWN(cli)
-{
-}
-
-#define RUN(_status, ...) do {							\
-	const char *const _args[] = { __VA_ARGS__, NULL };			\
-										\
-	ASSERT_EQ(0, run_tool(self->tool, _args, &self->r));			\
-	ASSERT_EQ(_status, self->r.status) TH_LOG("stderr: %s", self->r.err);	\
-} while (0)
-
-#define HAS(_stream, _needle)							\
-	EXPECT_NE(NULL, strstr(self->r._stream, _needle))			\
-		TH_LOG("no '%s' in %s: '%s'", _needle, #_stream, self->r._stream)
 
 #endif /* IXT_TOOL_H */

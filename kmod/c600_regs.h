@@ -9,6 +9,7 @@
 #define C600_REGS_H
 
 #include <linux/bits.h>
+#include <linux/time64.h>
 
 /* PCI_COMPLEX.CCSR [RE]: cleared while the secondary loaders run [S]. */
 #define C600_CCSR			0x2000
@@ -25,6 +26,8 @@
 #define C600_HSP_GS1			0x302c
 #define C600_HSP_GS2			0x3030
 #define C600_HSP_MARK			GENMASK(15, 0)
+/* The hardware-proven loader waits 10 s for each handshake [RE, FACTS.md step 6]. */
+#define C600_HSP_WAIT_NS		(10ULL * NSEC_PER_SEC)
 
 /* Exchange window: logical tile, HEXOPT bit 11 [S "Experimental Tile SRAM Writes"]. */
 #define C600_EXCHWINDOWBASER		0x3044
@@ -70,7 +73,12 @@
 #define C600_FRAME_PAYLOAD		992
 #define C600_FRAME_TRAILER		16
 #define C600_FRAME_FINAL_FLAGS		0x08000000u	/* byte 11 = 8 */
-#define C600_MIN_FRAMES			2	/* one-frame apps are not acknowledged [RE] */
+/*
+ * A one-frame application is not acknowledged, and [RE] pads every payload
+ * to at least 0x4134 bytes: 17 frames of 992 bytes, the least a
+ * hardware-proven load has used. Counts 2..16 are not recorded either way.
+ */
+#define C600_MIN_FRAMES			17
 #define C600_MAX_FRAMES			643	/* 0x283 [RE] */
 #define C600_START_MARK			23	/* starts all 1,472 images [S] */
 

@@ -295,7 +295,7 @@ static const struct ipuxcom_ioctl_op ipuxcom_ioctl_ops[] = {
 	CMD(REG_READ, reg, value, 0, DEV, REG, DEV_CMD(ipuxcom_ioc_reg_read)),
 	CMD(REG_WRITE, reg, value, 0, DEV | RAWIO, REG, DEV_CMD(ipuxcom_ioc_reg_write)),
 	CMD(RESET, reset, reserved, 0, DEV, RESET, DEV_CMD(ipuxcom_ioc_reset)),
-	CMD(CFG_APPLY, cfg_apply, reserved, 0, DEV | RAWIO | DIAG, CFG,
+	CMD(CFG_APPLY, cfg_apply, skipped, IPUXCOM_CFG_F_CLEAR_HSP, DEV | RAWIO | DIAG, CFG,
 	    DEV_CMD(ipuxcom_cmd_cfg_apply)),
 	CMD(AUTOLOAD, autoload, reserved, 0, DEV | DIAG, AUTOLOAD,
 	    DEV_CMD(ipuxcom_cmd_autoload)),

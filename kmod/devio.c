@@ -113,9 +113,32 @@ int ipuxcom_poll(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 want,
 }
 
 /*
+ * Select HEXOPT: EXCHWINDOWBASER = 0x800, the word the hardware-proven
+ * loader writes before the transport buffer is attached [RE, FACTS.md
+ * "The load as run on a real C600" step 4] and the SDK before each
+ * host-exchange page [S "Host Tensor Exchange"]; read back, since config
+ * writes are posted [S "Experimental Tile SRAM Writes"].
+ */
+int ipuxcom_select_hexopt(struct ipuxcom_device *dev)
+{
+	u32 v;
+	int ret;
+
+	ret = ipuxcom_wr(dev, C600_EXCHWINDOWBASER, C600_EXCHWINDOW_HEXOPT);
+	if (!ret)
+		ret = ipuxcom_rd(dev, C600_EXCHWINDOWBASER, &v);
+	return ret;
+}
+
+/*
  * Post @mark on the general-sync control @reg (GS1 or GS2) and, with
  * @wait, wait for the tiles' collective response to return MARK to zero
  * [S "Secondary Loader Frames"]. Bits outside MARK are preserved.
+ *
+ * A mark is never posted over a pending one: a control whose MARK is not
+ * zero (a wait that has not finished, or a mark a config replay left) gives
+ * -EBUSY with *@final_mark set to it, and nothing is written. Posting over
+ * it would merge two transactions the tiles count separately.
  */
 int ipuxcom_hsp_mark(struct ipuxcom_device *dev, u32 reg, u32 mark, bool wait,
 		     u64 timeout_ns, u32 *final_mark)
@@ -126,6 +149,9 @@ int ipuxcom_hsp_mark(struct ipuxcom_device *dev, u32 reg, u32 mark, bool wait,
 	ret = ipuxcom_rd(dev, reg, &v);
 	if (ret)
 		return ret;
+	*final_mark = v & C600_HSP_MARK;
+	if (*final_mark)
+		return -EBUSY;
 	trace_ipuxcom_hsp_mark(dev->id, reg, mark, wait);
 	ret = ipuxcom_wr(dev, reg, (v & ~C600_HSP_MARK) | (mark & C600_HSP_MARK));
 	if (ret)

@@ -11,31 +11,14 @@
  * mark to return to zero. HOSTX_SETUP does exactly that with the pages and
  * attach order of a host-sync manifest.
  *
- * "Select HEXOPT" is modelled as setting EXCHWINDOWBASER.HEXOPT (bit 11)
- * and reading the register back to flush the posted write, as the notes
- * do for EXCHWINDOWBASER; the notes do not spell it out (inferred).
+ * "Select HEXOPT" is EXCHWINDOWBASER = 0x800 with a read back
+ * (ipuxcom_select_hexopt(), FACTS.md "The load as run on a real C600").
  */
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
 
 #include "ipuxcom_internal.h"
 #include "c600_regs.h"
-
-#define HOSTX_DEFAULT_TIMEOUT_NS	(5ULL * NSEC_PER_SEC)
-
-static int hostx_select_hexopt(struct ipuxcom_device *dev)
-{
-	u32 v;
-	int ret;
-
-	ret = ipuxcom_rd(dev, C600_EXCHWINDOWBASER, &v);
-	if (!ret)
-		ret = ipuxcom_wr(dev, C600_EXCHWINDOWBASER, v | C600_EXCHWINDOW_HEXOPT);
-	/* read back: the config write is posted [S "Experimental Tile SRAM Writes"] */
-	if (!ret)
-		ret = ipuxcom_rd(dev, C600_EXCHWINDOWBASER, &v);
-	return ret;
-}
 
 /* Called with the backend registered (release: entered; unregister: write lock). */
 void ipuxcom_hostx_free(struct ipuxcom_device *dev)
@@ -99,7 +82,7 @@ static int hostx_check_setup(struct ipuxcom_device *dev, struct ipuxcom_ioc_host
 int ipuxcom_cmd_hostx_setup(struct ipuxcom_device *dev, void *arg)
 {
 	struct ipuxcom_ioc_hostx_setup *hs = arg;
-	u64 timeout = ipuxcom_timeout(hs->timeout_ns, HOSTX_DEFAULT_TIMEOUT_NS);
+	u64 timeout = ipuxcom_timeout(hs->timeout_ns, C600_HSP_WAIT_NS);
 	struct ipuxcom_dma_buf bufs[IPUXCOM_HOSTX_MAX_PAGES] = {};
 	u32 i, n = 0;
 	int ret;
@@ -118,7 +101,7 @@ int ipuxcom_cmd_hostx_setup(struct ipuxcom_device *dev, void *arg)
 	dev->hpages = n;
 	mutex_unlock(&dev->lock);
 
-	ret = hostx_select_hexopt(dev);
+	ret = ipuxcom_select_hexopt(dev);
 	if (!ret)
 		ret = ipuxcom_hsp_mark(dev, C600_HSP_GS1, 1, false, 0, &hs->mark);
 	if (!ret)
@@ -126,7 +109,7 @@ int ipuxcom_cmd_hostx_setup(struct ipuxcom_device *dev, void *arg)
 	for (i = 0; !ret && i < n; i++) {
 		u32 page = hs->attach_order[i];
 
-		ret = hostx_select_hexopt(dev);
+		ret = ipuxcom_select_hexopt(dev);
 		if (!ret)
 			ret = dev->ops->buffer_attach(dev->priv, IPUXCOM_SLOT_HOSTX(page),
 						      &dev->hpage[page]);
@@ -151,7 +134,7 @@ free:
 int ipuxcom_cmd_hostx_call(struct ipuxcom_device *dev, void *arg)
 {
 	struct ipuxcom_ioc_hostx_call *hc = arg;
-	u64 timeout = ipuxcom_timeout(hc->timeout_ns, HOSTX_DEFAULT_TIMEOUT_NS);
+	u64 timeout = ipuxcom_timeout(hc->timeout_ns, C600_HSP_WAIT_NS);
 	int ret;
 
 	hc->done = 0;

@@ -9,12 +9,10 @@
 #include "ipuxcom_internal.h"
 #include "c600_regs.h"
 
-#define HSP_DEFAULT_TIMEOUT_NS	(5ULL * NSEC_PER_SEC)
-
 int ipuxcom_cmd_hsp_mark(struct ipuxcom_device *dev, void *arg)
 {
 	struct ipuxcom_ioc_hsp_mark *hm = arg;
-	u64 timeout = ipuxcom_timeout(hm->timeout_ns, HSP_DEFAULT_TIMEOUT_NS);
+	u64 timeout = ipuxcom_timeout(hm->timeout_ns, C600_HSP_WAIT_NS);
 	u32 reg;
 	int ret;
 

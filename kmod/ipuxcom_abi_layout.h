@@ -51,10 +51,12 @@ IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_reset, state, 8);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_reset, reserved, 12);
 
 IPUXCOM_ASSERT_SIZE(ipuxcom_cfg_record, 8);
-IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_cfg_apply, 32);
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_cfg_apply, 40);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_cfg_apply, records, 8);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_cfg_apply, count, 16);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_cfg_apply, bad_index, 24);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_cfg_apply, skipped, 28);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_cfg_apply, hsp_mark, 36);
 
 IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_autoload, 40);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_autoload, image, 8);

@@ -47,6 +47,9 @@ struct ipuxcom_file;
  * @hpage: host-exchange pages (HOSTX_SETUP), freed like @xbuf
  * @hpages: number of valid @hpage entries
  * @hostx_ready: the load-completion transition is done
+ * @xbuf_dirty: bytes from the start of @xbuf that may be non-zero beyond
+ *	what the current batch describes (the largest batch extent since the
+ *	last clear, or the whole buffer after the 0xff release fill)
  * @next_batch: next LOAD_BATCH expected
  * @saved_ccsr: PCI_COMPLEX.CCSR before loading, restored by LOAD_FINISH
  */
@@ -76,6 +79,7 @@ struct ipuxcom_device {
 	struct ipuxcom_dma_buf hpage[IPUXCOM_HOSTX_MAX_PAGES];
 	u32 hpages;
 	bool hostx_ready;
+	u64 xbuf_dirty;
 	u32 next_batch;
 	u32 saved_ccsr;
 };
@@ -136,6 +140,7 @@ void ipuxcom_set_state(struct ipuxcom_device *dev, u32 state);
 int ipuxcom_require_state(struct ipuxcom_device *dev, u32 state_mask);
 int ipuxcom_hsp_mark(struct ipuxcom_device *dev, u32 reg, u32 mark, bool wait,
 		     u64 timeout_ns, u32 *final_mark);
+int ipuxcom_select_hexopt(struct ipuxcom_device *dev);
 
 #define IPUXCOM_STATE_BIT(s)	BIT(IPUXCOM_DEV_STATE_##s)
 

@@ -19,8 +19,6 @@
 #include "ipuxcom_trace.h"
 #include "c600_regs.h"
 
-#define LOADER_DEFAULT_TIMEOUT_NS	(5ULL * NSEC_PER_SEC)
-
 static u32 dcxcr_offset(unsigned int i)
 {
 	return i < 8 ? C600_DCXCR_PRIMARY + i * C600_DCXCR_STRIDE :
@@ -64,6 +62,7 @@ int ipuxcom_cmd_xbuf_alloc(struct ipuxcom_device *dev, void *arg)
 	mutex_lock(&dev->lock);
 	dev->xbuf = buf;
 	dev->xbuf_ok = true;
+	dev->xbuf_dirty = 0;	/* dma_alloc zeroes */
 	mutex_unlock(&dev->lock);
 	xa->bytes = buf.size;
 	xa->mmap_offset = 0;
@@ -114,9 +113,12 @@ static int batch_reject(struct ipuxcom_ioc_load_batch *lb, u32 tile, u32 frame,
 	return -EINVAL;
 }
 
-/* Check the descriptor table and every frame header and trailer of a batch. */
+/*
+ * Check the descriptor table and every frame header and trailer of a
+ * batch. *@extent gets the end of the batch's last frame in the buffer.
+ */
 static int loader_check_batch(struct ipuxcom_device *dev,
-			      struct ipuxcom_ioc_load_batch *lb, u32 *frames)
+			      struct ipuxcom_ioc_load_batch *lb, u32 *frames, u64 *extent)
 {
 	const u8 *buf = dev->xbuf.vaddr;
 	u64 size = dev->xbuf.size;
@@ -124,6 +126,7 @@ static int loader_check_batch(struct ipuxcom_device *dev,
 	u32 i, k;
 
 	*frames = 0;
+	*extent = C600_DESC_AREA;
 	/* Unused bytes through 0x1000 are zero [S]. */
 	if (memchr_inv(buf + IPUXCOM_LOAD_BATCH_TILES * C600_DESC_ENTRY, 0,
 		       C600_DESC_AREA - IPUXCOM_LOAD_BATCH_TILES * C600_DESC_ENTRY))
@@ -140,6 +143,7 @@ static int loader_check_batch(struct ipuxcom_device *dev,
 		    (u64)off + (u64)n * C600_FRAME_SIZE > size)
 			return batch_reject(lb, tile, 0, IPUXCOM_FRAME_ERR_DESC_OFFSET);
 		*frames += n;
+		*extent = max_t(u64, *extent, (u64)off + (u64)n * C600_FRAME_SIZE);
 		for (k = 0; k < n; k++) {
 			const u8 *f = buf + off + (size_t)k * C600_FRAME_SIZE;
 			u32 flags = k == n - 1 ? C600_FRAME_FINAL_FLAGS : 0;
@@ -160,24 +164,54 @@ static int loader_check_batch(struct ipuxcom_device *dev,
 	return 0;
 }
 
-/* Loading mode: CCSR.NOSNOOP and ELINKECRCEN cleared, controls at id 63 [S]. */
+/*
+ * Each mark must find the buffer as the SDK leaves it: zero beyond this
+ * batch's descriptors and frames [S: the notes compared whole 40 MiB
+ * buffers byte for byte]. Only what an earlier, larger batch or the 0xff
+ * release fill of an earlier load dirtied is cleared, so a load of equal
+ * batches clears nothing after its first batch.
+ */
+static void loader_clear_beyond(struct ipuxcom_device *dev, u64 extent)
+{
+	if (dev->xbuf_dirty > extent)
+		memset((u8 *)dev->xbuf.vaddr + extent, 0, dev->xbuf_dirty - extent);
+	dev->xbuf_dirty = extent;
+}
+
+/*
+ * Before batch 0, in the hardware-proven order [RE, FACTS.md "The load as
+ * run on a real C600" steps 4-5]: select HEXOPT, hand the buffer to the
+ * device, save PCI_COMPLEX.CCSR, arm all 16 XB.DCXCR with request id 63,
+ * clear CCSR.NOSNOOP and ELINKECRCEN and read CCSR back. The primaries
+ * stay armed, as the SDK itself programs them during secondary loading
+ * [S "Debug Readback Pivot"]; the peer's reqid-0 primaries also load on
+ * hardware (docs/hardware-sequence.md).
+ */
 static int loader_enter_loading(struct ipuxcom_device *dev)
 {
+	u32 v;
 	int ret;
 
-	ret = ipuxcom_rd(dev, C600_CCSR, &dev->saved_ccsr);
+	ret = ipuxcom_select_hexopt(dev);
+	if (!ret)
+		ret = dev->ops->buffer_attach(dev->priv, IPUXCOM_SLOT_LOADER, &dev->xbuf);
+	if (!ret)
+		ret = ipuxcom_rd(dev, C600_CCSR, &dev->saved_ccsr);
+	if (!ret)
+		ret = dcxcr_program(dev, true);
 	if (!ret)
 		ret = ipuxcom_wr(dev, C600_CCSR, dev->saved_ccsr &
 				 ~(C600_CCSR_NOSNOOP | C600_CCSR_ELINKECRCEN));
 	if (!ret)
-		ret = dev->ops->buffer_attach(dev->priv, IPUXCOM_SLOT_LOADER, &dev->xbuf);
+		ret = ipuxcom_rd(dev, C600_CCSR, &v);
 	return ret;
 }
 
 int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg)
 {
 	struct ipuxcom_ioc_load_batch *lb = arg;
-	u64 timeout = ipuxcom_timeout(lb->timeout_ns, LOADER_DEFAULT_TIMEOUT_NS);
+	u64 timeout = ipuxcom_timeout(lb->timeout_ns, C600_HSP_WAIT_NS);
+	u64 extent;
 	u32 frames;
 	int ret;
 
@@ -198,9 +232,17 @@ int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg)
 		return -EBADFD;		/* batches go in order */
 	if (!dev->xbuf_ok)
 		return -ENOBUFS;
-	ret = loader_check_batch(dev, lb, &frames);
+	ret = loader_check_batch(dev, lb, &frames, &extent);
 	if (ret)
 		return ret;
+	/* Never post over a pending mark, e.g. one a config replay left. */
+	ret = ipuxcom_rd(dev, C600_HSP_GS1, &lb->mark);
+	if (ret)
+		return ret;
+	lb->mark &= C600_HSP_MARK;
+	if (lb->mark)
+		return -EBUSY;
+	loader_clear_beyond(dev, extent);
 	trace_ipuxcom_load_batch(dev->id, lb->batch, frames);
 
 	if (lb->batch == 0) {
@@ -208,10 +250,6 @@ int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg)
 		if (ret)
 			return ret;
 	}
-	/* Both the primary and the secondary controls [S]. */
-	ret = dcxcr_program(dev, true);
-	if (ret)
-		return ret;
 	ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_LOADING);
 	ret = ipuxcom_hsp_mark(dev, C600_HSP_GS1, 1, true, timeout, &lb->mark);
 	if (ret)
@@ -224,7 +262,8 @@ int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg)
 int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg)
 {
 	struct ipuxcom_ioc_load_finish *lf = arg;
-	u64 timeout = ipuxcom_timeout(lf->timeout_ns, LOADER_DEFAULT_TIMEOUT_NS);
+	u64 timeout = ipuxcom_timeout(lf->timeout_ns, C600_HSP_WAIT_NS);
+	u32 v;
 	int ret;
 
 	lf->mark = 0;
@@ -235,10 +274,17 @@ int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg)
 	if (dev->next_batch != IPUXCOM_LOAD_BATCHES)
 		return -EBADFD;
 
-	/* The 24th mark-1 transaction: the loaders read 0xffffffff [S]. */
+	/*
+	 * The 24th mark-1 transaction: the loaders read 0xffffffff [S]. As
+	 * the hardware-proven loader does, GS1 must be back at MARK 0 first
+	 * [RE, FACTS.md step 7].
+	 */
 	memset(dev->xbuf.vaddr, 0xff, dev->xbuf.size);
+	dev->xbuf_dirty = dev->xbuf.size;
 	lf->stage = 1;
-	ret = ipuxcom_hsp_mark(dev, C600_HSP_GS1, 1, true, timeout, &lf->mark);
+	ret = ipuxcom_poll(dev, C600_HSP_GS1, C600_HSP_MARK, 0, timeout, &lf->mark);
+	if (!ret)
+		ret = ipuxcom_hsp_mark(dev, C600_HSP_GS1, 1, true, timeout, &lf->mark);
 	if (ret)
 		return ret;
 	lf->stage = 2;
@@ -250,12 +296,17 @@ int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg)
 
 	/*
 	 * After mark 23 reaches zero the SDK restores the operational
-	 * controls (request id 0 primary, 1 secondary) and CCSR, and detaches
-	 * the loader buffer [S "Host Tensor Exchange"].
+	 * controls (request id 0 primary, 1 secondary) and CCSR, selects
+	 * HEXOPT and detaches the loader buffer [S "Host Tensor Exchange"];
+	 * the peer reads CCSR back [RE, FACTS.md step 8].
 	 */
 	ret = dcxcr_program(dev, false);
 	if (!ret)
 		ret = ipuxcom_wr(dev, C600_CCSR, dev->saved_ccsr);
+	if (!ret)
+		ret = ipuxcom_rd(dev, C600_CCSR, &v);
+	if (!ret)
+		ret = ipuxcom_select_hexopt(dev);
 	if (!ret)
 		ret = dev->ops->buffer_detach(dev->priv, IPUXCOM_SLOT_LOADER);
 	if (ret)

@@ -189,6 +189,8 @@ int c600_sim_buffer_attach(struct c600_sim *sim, u32 slot, u64 bus, u64 size)
 {
 	if (slot >= C600_SIM_BUFFER_SLOTS || !size || bus + size < bus)
 		return -EINVAL;
+	if (slot == C600_SIM_LOADER_SLOT)
+		sim->stats.loader_attach_window = sim->bar[SIM_EXCHWINDOWBASER / 4];
 	sim->slot[slot].bus = bus;
 	sim->slot[slot].size = size;
 	sim->slot[slot].attached = true;
@@ -373,17 +375,35 @@ static void sim_autoldcsr_write(struct c600_sim *sim, u32 value)
 
 /* ---------------------------------------------------- secondary loaders */
 
-static bool sim_dcxcr_armed(const struct c600_sim *sim)
+/*
+ * Whether the exchange-buffer controls let the loaders read the transport
+ * buffer. Both records arm the eight secondary controls with 0x07fffffa,
+ * and omitting them fails [S]. The primaries: the seed's SDK trace arms
+ * them too [S]; the hardware-proven peer arms them and then puts them
+ * back to request id 0 (0x2) before batch 0 [RE, FACTS.md step 5]. Both
+ * load on hardware, so both are accepted, each primary on its own. Any
+ * other primary value is not recorded and is refused (modelled).
+ */
+static bool sim_dcxcr_armed(struct c600_sim *sim)
 {
+	bool operational = false;
 	unsigned int i;
 
-	for (i = 0; i < SIM_DCXCR_COUNT; i++) {
-		u32 off = i < 8 ? SIM_DCXCR_PRIMARY + i * SIM_DCXCR_STRIDE :
-				  SIM_DCXCR_SECONDARY + (i - 8) * SIM_DCXCR_STRIDE;
+	for (i = 0; i < 8; i++) {
+		u32 v = sim->bar[(SIM_DCXCR_SECONDARY + i * SIM_DCXCR_STRIDE) / 4];
 
-		if (sim->bar[off / 4] != SIM_DCXCR_LOADING)
+		if (v != SIM_DCXCR_LOADING)
 			return false;
 	}
+	for (i = 0; i < 8; i++) {
+		u32 v = sim->bar[(SIM_DCXCR_PRIMARY + i * SIM_DCXCR_STRIDE) / 4];
+
+		if (v == SIM_DCXCR_PRIMARY_OPERATIONAL)
+			operational = true;
+		else if (v != SIM_DCXCR_LOADING)
+			return false;
+	}
+	sim->stats.primaries_operational = operational;
 	return true;
 }
 
@@ -441,7 +461,7 @@ static bool sim_loader_batch(struct c600_sim *sim)
 		u32 off = sim_le32(desc + i * 8), n = sim_le32(desc + i * 8 + 4);
 
 		/* A one-frame application is not acknowledged [RE, FACTS.md]. */
-		if (n < 2 || n > SIM_MAX_FRAMES || off < SIM_DESC_AREA)
+		if (n < SIM_MIN_FRAMES || n > SIM_MAX_FRAMES || off < SIM_DESC_AREA)
 			return false;
 		for (k = 0; k < n; k++)
 			if (!sim_read_frame(sim, (u64)off + (u64)k * SIM_FRAME_SIZE,
@@ -622,6 +642,13 @@ static void sim_hsp_write(struct c600_sim *sim, unsigned int gs, u32 value)
 	struct c600_hsp_state *h = &sim->gs[gs];
 	u32 mark = value & SIM_HSP_MARK_MASK;
 
+	if (gs == 0 && mark && sim->phase == C600_PHASE_LOADER) {
+		if (h->value & SIM_HSP_MARK_MASK)
+			sim->stats.gs1_pending_at_batch++;
+		if (sim->next_batch == 0)
+			sim->stats.batch0_window = sim->bar[SIM_EXCHWINDOWBASER / 4];
+	}
+
 	h->value = value;
 	h->clear_after = 0;
 	if (mark && sim_hsp_collective(sim, gs, mark) && !sim->faults.stuck_mark)
@@ -785,6 +812,7 @@ int c600_sim_bar_read(struct c600_sim *sim, u32 offset, u32 *value)
 		return -EINVAL;
 	switch (offset) {
 	case SIM_AUTOLDCSR:
+		sim->stats.autold_unflushed = 0;
 		if (sim->go_clear_after && --sim->go_clear_after == 0)
 			sim->bar[offset / 4] &= ~SIM_AUTOLD_GO;
 		break;
@@ -819,6 +847,8 @@ int c600_sim_bar_write(struct c600_sim *sim, u32 offset, u32 value)
 		/* A data FIFO: words beyond the largest image are dropped (modelled). */
 		if (sim->autold_fifo_len < SIM_AUTOLD_MAX_BYTES / 4)
 			sim->autold_fifo[sim->autold_fifo_len++] = value;
+		if (++sim->stats.autold_unflushed > sim->stats.autold_max_unflushed)
+			sim->stats.autold_max_unflushed = sim->stats.autold_unflushed;
 		sim->bar[offset / 4] = value;
 		return 0;
 	case SIM_HSP_GS1:

@@ -153,13 +153,28 @@ struct c600_hsp_state {
 	u32 clear_after;	/* reads until MARK drops to 0; 0 = never */
 };
 
-/* Counters tests use to check the sequence the module drove. */
+/*
+ * Counters and observations tests use to check the sequence the module
+ * drove against the hardware record. None of them changes what the model
+ * accepts.
+ */
 struct c600_sim_stats {
 	u32 autoload_transactions;
 	u32 load_batches;		/* mark-1 transactions that loaded tiles */
 	u32 mark1_transactions;		/* every mark-1 post on GS1 */
 	u32 start_marks;		/* mark 23 posts that started the tiles */
 	u32 rejected_batches;
+	/* AUTOLDDATAR writes since the last AUTOLDCSR read, and their maximum */
+	u32 autold_unflushed;
+	u32 autold_max_unflushed;
+	/* EXCHWINDOWBASER when the loader slot was last attached */
+	u32 loader_attach_window;
+	/* EXCHWINDOWBASER when batch 0's mark was posted */
+	u32 batch0_window;
+	/* GS1 MARK found pending when a loader batch mark was posted */
+	u32 gs1_pending_at_batch;
+	/* 1 when the last batch ran with the primaries at request id 0 */
+	u32 primaries_operational;
 };
 
 struct c600_sim {

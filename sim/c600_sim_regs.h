@@ -58,6 +58,12 @@
 #define SIM_DCXCR_COUNT			16
 /* DCXHWM=2 with request id 63 at shifts 3, 9, 15, 21: the loading value [S, RE]. */
 #define SIM_DCXCR_LOADING		0x07fffffau
+/*
+ * DCXHWM=2 with request id 0: the operational primary value [RE]. The
+ * hardware-proven peer puts the eight primaries back to it before batch 0
+ * and loads [FACTS.md "The load as run on a real C600" step 5].
+ */
+#define SIM_DCXCR_PRIMARY_OPERATIONAL	0x00000002u
 
 /* TDI register r of physical tile t at 0x30000 + t*0x40 + r*4 [S]. */
 #define SIM_TDI_BASE			0x30000
@@ -113,6 +119,12 @@ enum sim_tdi_reg {
 #define SIM_FRAME_TRAILER		16
 #define SIM_FRAME_FINAL_FLAGS		0x08000000u	/* byte 11 = 8 */
 #define SIM_MAX_FRAMES			643		/* 0x283 [RE] */
+/*
+ * A one-frame application is not acknowledged; [RE] pads every payload to
+ * at least 0x4134 bytes, 17 frames: the least a recorded load used.
+ * Counts 2..16 are not recorded; the model takes 17 as the floor.
+ */
+#define SIM_MIN_FRAMES			17
 #define SIM_LOAD_BATCHES		23		/* 23 x 64 = 1472 */
 #define SIM_START_MARK			23
 

@@ -16,7 +16,7 @@
 
 #include "cli.h"
 
-static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg, *hostx_arg;
+static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg, *hostx_arg, *cfg_hsp_arg;
 static bool quiet;
 
 static const struct cli_opt load_opts[] = {
@@ -24,6 +24,9 @@ static const struct cli_opt load_opts[] = {
 	  .help = "raw tile bootloader image, 1..4096 bytes (required)", .value = &boot_arg },
 	{ .lname = "config", .sname = 'c', .arg = "FILE",
 	  .help = "IPUCFG1 file applied first (needs CAP_SYS_RAWIO)", .value = &cfg_arg },
+	{ .lname = "cfg-hsp", .arg = "MODE",
+	  .help = "the config's GS1/GS2 records: clear (default), keep-gs2 or replay",
+	  .value = &cfg_hsp_arg },
 	{ .lname = "dev", .arg = "ID", .help = "device id (default 0)", .value = &dev_arg },
 	{ .lname = "timeout-ms", .arg = "MS", .help = "per handshake (default: module's)",
 	  .value = &timeout_arg },
@@ -282,7 +285,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	char *pos[1 + HOSTX_MAX_CALLS];
 	int npos, rc, err;
 
-	dev_arg = boot_arg = cfg_arg = timeout_arg = hostx_arg = NULL;
+	dev_arg = boot_arg = cfg_arg = timeout_arg = hostx_arg = cfg_hsp_arg = NULL;
 	quiet = false;
 	rc = cli_parse(call, argc, argv, load_opts, NOPTS, false, pos, 1 + HOSTX_MAX_CALLS, &npos);
 	if (rc != CLI_CONTINUE)
@@ -306,6 +309,11 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 				     "any 1..4096-byte image)");
 	if (timeout_arg && (!cli_parse_u32(timeout_arg, &ms) || !ms))
 		return cli_usage_err(call, "invalid --timeout-ms '%s'", timeout_arg);
+	if (cfg_hsp_arg && ipuxcom_cfg_hsp_parse(cfg_hsp_arg) < 0)
+		return cli_usage_err(call, "invalid --cfg-hsp '%s' (clear, keep-gs2 or replay)",
+				     cfg_hsp_arg);
+	if (cfg_hsp_arg && !cfg_arg)
+		return cli_usage_err(call, "--cfg-hsp needs -c FILE");
 
 	rc = CLI_EXIT_ERR;
 	err = read_file(boot_arg, IPUXCOM_AUTOLOAD_MAX_BYTES, &boot, &boot_len);
@@ -348,6 +356,8 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	params.bootloader_size = boot_len;
 	params.cfg = recs;
 	params.cfg_count = nrecs;
+	params.cfg_hsp = cfg_hsp_arg ? (uint32_t)ipuxcom_cfg_hsp_parse(cfg_hsp_arg) :
+				       IPUXCOM_CFG_HSP_CLEAR;
 	params.timeout_ns = (uint64_t)ms * 1000000;
 	params.progress = quiet ? NULL : progress;
 	params.ctx = &lp;
@@ -379,8 +389,8 @@ out:
 static const struct cli_cmd load_cmds[] = {
 	{
 		.name = NULL,
-		.args = "IMAGE -b|--bootloader FILE [-c FILE] [--dev ID] [--timeout-ms MS] [-q] "
-			"[--hostx MANIFEST CALL...]",
+		.args = "IMAGE -b|--bootloader FILE [-c FILE [--cfg-hsp MODE]] [--dev ID] "
+			"[--timeout-ms MS] [-q] [--hostx MANIFEST CALL...]",
 		.summary = "load an IPUIMG1 image onto every tile and start it",
 		.description =
 			"Attach to device ID (default 0), which must be idle, and run the whole\n"
@@ -390,6 +400,12 @@ static const struct cli_cmd load_cmds[] = {
 			"GS1 mark-1 handshake, then the 0xff release transaction and the start\n"
 			"mark 23. Progress goes to stderr. On a timeout the device needs\n"
 			"'" CLI_PROG " dev reset'.\n"
+			"A captured config writes the HSP marks GS1/GS2 (the real C600 capture\n"
+			"ends with GS2=1, GS1=1); --cfg-hsp says what to do with those records:\n"
+			"'clear' (default) skips them and clears both marks, as the loader that\n"
+			"completed full loads on a C600 does; 'keep-gs2' replays GS2's (the\n"
+			"notes' preloaded GS2 mark) and clears GS1; 'replay' writes them all, and\n"
+			"a GS1 mark left pending then stops batch 0 (docs/hardware-sequence.md).\n"
 			"With --hostx MANIFEST (a .ipuhsp host-sync manifest, docs/ipuhsp-format.md)\n"
 			"the same session then attaches the manifest's host pages, runs the\n"
 			"load-completion transition and the CALLs in order, each given as\n"

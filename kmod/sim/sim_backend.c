@@ -180,6 +180,12 @@ static int sim_stats_show(struct seq_file *m, void *unused)
 		   sim->phase, sim->next_batch, sim->stats.autoload_transactions,
 		   sim->stats.load_batches, sim->stats.mark1_transactions,
 		   sim->stats.start_marks, sim->stats.rejected_batches);
+	seq_printf(m, "autold_max_unflushed %u\nloader_attach_window %u\n"
+		   "batch0_window %u\ngs1_pending_at_batch %u\nprimaries_operational %u\n"
+		   "gs1 %u\ngs2 %u\n",
+		   sim->stats.autold_max_unflushed, sim->stats.loader_attach_window,
+		   sim->stats.batch0_window, sim->stats.gs1_pending_at_batch,
+		   sim->stats.primaries_operational, sim->gs[0].value, sim->gs[1].value);
 	mutex_unlock(&sd->lock);
 	return 0;
 }

@@ -31,6 +31,52 @@ IPUXCOM_API int ipuxcom_cfg_apply(struct ipuxcom *ipu, const struct ipuxcom_cfg_
 				  uint32_t count, uint32_t *bad_index);
 
 /*
+ * What a config replay does with the records that write the HSP
+ * general-sync controls GS1 (0x302c) and GS2 (0x3030). The real C600
+ * capture's last two records set GS2 = 1 and GS1 = 1, and a loader batch
+ * never starts on a pending GS1 mark (LOAD_BATCH refuses it with -EBUSY).
+ * docs/hardware-sequence.md has the evidence for each.
+ */
+enum ipuxcom_cfg_hsp {
+	/*
+	 * Default: skip the GS1/GS2 records, then write GS1 = 0 and GS2 = 0
+	 * and check both read back MARK 0 -- the order of the stack whose
+	 * loader completed full loads on a C600 (FACTS.md, step 2).
+	 */
+	IPUXCOM_CFG_HSP_CLEAR = 0,
+	/*
+	 * The seed's reading: replay the GS2 records (its host-exchange
+	 * transition later waits for a "preloaded GS2 mark") but skip GS1's
+	 * and clear GS1, so the first batch starts on MARK 0.
+	 */
+	IPUXCOM_CFG_HSP_KEEP_GS2 = 1,
+	/* Every record as recorded; a GS1 mark left pending stops batch 0. */
+	IPUXCOM_CFG_HSP_REPLAY = 2,
+};
+
+/* "clear", "keep-gs2", "replay"; NULL for an unknown value. */
+IPUXCOM_API const char *ipuxcom_cfg_hsp_name(uint32_t mode);
+/* The enum ipuxcom_cfg_hsp of @name, or -EINVAL. */
+IPUXCOM_API int ipuxcom_cfg_hsp_parse(const char *name);
+
+struct ipuxcom_cfg_apply_result {
+	uint32_t applied;	/* records written */
+	uint32_t skipped;	/* GS1/GS2 records not written */
+	uint32_t bad_index;	/* on -EINVAL: the first record with a bad offset */
+	uint32_t hsp_reg;	/* on -EBUSY: 0x302c or 0x3030, whose MARK stayed set */
+	uint32_t hsp_mark;	/* on -EBUSY: that MARK */
+};
+
+/*
+ * ipuxcom_cfg_apply() with a choice for the GS1/GS2 records (enum
+ * ipuxcom_cfg_hsp; ipuxcom_cfg_apply() replays them as recorded). *res
+ * (if not NULL) is filled also on failure.
+ */
+IPUXCOM_API int ipuxcom_cfg_apply_hsp(struct ipuxcom *ipu, const struct ipuxcom_cfg_record *records,
+				      uint32_t count, uint32_t hsp,
+				      struct ipuxcom_cfg_apply_result *res);
+
+/*
  * Install a 1 .. IPUXCOM_AUTOLOAD_MAX_BYTES byte tile bootloader on every
  * tile with the hardware autoloader. *csr (if not NULL) gets AUTOLDCSR as
  * last read, which is what to report on -ETIMEDOUT.
@@ -114,6 +160,7 @@ struct ipuxcom_load_params {
 	size_t bootloader_size;
 	const struct ipuxcom_cfg_record *cfg;	/* optional IPUCFG1 records */
 	uint32_t cfg_count;
+	uint32_t cfg_hsp;			/* enum ipuxcom_cfg_hsp; 0 = CLEAR */
 	uint64_t timeout_ns;			/* per wait; 0 = module defaults */
 	/* called after every batch; may be NULL */
 	void (*progress)(void *ctx, const struct ipuxcom_load_progress *p);

@@ -27,6 +27,54 @@ int ipuxcom_cfg_apply(struct ipuxcom *ipu, const struct ipuxcom_cfg_record *reco
 	return ret;
 }
 
+const char *ipuxcom_cfg_hsp_name(uint32_t mode)
+{
+	static const char *const names[] = {
+		[IPUXCOM_CFG_HSP_CLEAR] = "clear",
+		[IPUXCOM_CFG_HSP_KEEP_GS2] = "keep-gs2",
+		[IPUXCOM_CFG_HSP_REPLAY] = "replay",
+	};
+
+	return mode < sizeof(names) / sizeof(names[0]) ? names[mode] : NULL;
+}
+
+int ipuxcom_cfg_hsp_parse(const char *name)
+{
+	for (uint32_t m = 0; name && ipuxcom_cfg_hsp_name(m); m++)
+		if (!strcmp(name, ipuxcom_cfg_hsp_name(m)))
+			return (int)m;
+	return -EINVAL;
+}
+
+int ipuxcom_cfg_apply_hsp(struct ipuxcom *ipu, const struct ipuxcom_cfg_record *records,
+			  uint32_t count, uint32_t hsp, struct ipuxcom_cfg_apply_result *res)
+{
+	static const uint32_t flags[] = {
+		[IPUXCOM_CFG_HSP_CLEAR] = IPUXCOM_CFG_F_CLEAR_HSP,
+		[IPUXCOM_CFG_HSP_KEEP_GS2] = IPUXCOM_CFG_F_CLEAR_GS1,
+		[IPUXCOM_CFG_HSP_REPLAY] = 0,
+	};
+	struct ipuxcom_ioc_cfg_apply ca = {
+		.size = sizeof(ca), .records = (uintptr_t)records, .count = count,
+	};
+	int ret;
+
+	if (res)
+		memset(res, 0, sizeof(*res));
+	if (!ipu || !records || hsp >= sizeof(flags) / sizeof(flags[0]))
+		return -EINVAL;
+	ca.flags = flags[hsp];
+	ret = ixc_ioctl(ipu, IPUXCOM_IOC_CFG_APPLY, &ca);
+	if (res) {
+		res->applied = ca.applied;
+		res->skipped = ca.skipped;
+		res->bad_index = ca.bad_index;
+		res->hsp_reg = ca.hsp_reg;
+		res->hsp_mark = ca.hsp_mark;
+	}
+	return ret;
+}
+
 int ipuxcom_autoload(struct ipuxcom *ipu, const void *image, size_t size,
 		     uint64_t timeout_ns, uint32_t *csr)
 {
@@ -115,7 +163,7 @@ const char *ipuxcom_frame_error_name(uint32_t reason)
 	static const char *const names[] = {
 		[IPUXCOM_FRAME_ERR_OK] = "no error",
 		[IPUXCOM_FRAME_ERR_DESC_TAIL] = "non-zero bytes after the 64 descriptors",
-		[IPUXCOM_FRAME_ERR_DESC_COUNT] = "frame count outside 2..643",
+		[IPUXCOM_FRAME_ERR_DESC_COUNT] = "frame count outside 17..643",
 		[IPUXCOM_FRAME_ERR_DESC_OFFSET] = "frame offset inside the descriptor area, unaligned or past the buffer",
 		[IPUXCOM_FRAME_ERR_CHUNK] = "chunk index differs from the frame number",
 		[IPUXCOM_FRAME_ERR_TILE] = "tile id differs from the descriptor's tile",

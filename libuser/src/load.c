@@ -42,6 +42,10 @@ static int load_check(const struct ipuxcom_load_params *p, struct ipuxcom_image_
 		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, -EINVAL,
 				 "bootloader size %zu not in 1..%u", p->bootloader_size,
 				 IPUXCOM_AUTOLOAD_MAX_BYTES);
+	if (p->cfg_count && !ipuxcom_cfg_hsp_name(p->cfg_hsp))
+		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, -EINVAL,
+				 "cfg_hsp %" PRIu32 " is not an enum ipuxcom_cfg_hsp value",
+				 p->cfg_hsp);
 	ipuxcom_image_get_info(p->image, info);
 	if (info->tile_count != IPUXCOM_LOAD_BATCHES * IPUXCOM_LOAD_BATCH_TILES)
 		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, -EINVAL,
@@ -85,7 +89,8 @@ int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *p,
 	struct ipuxcom_load_progress prog = { .batches = IPUXCOM_LOAD_BATCHES };
 	struct ipuxcom_image_info info;
 	struct ipuxcom_errmsg em;
-	uint32_t bad = 0, csr = 0, b;
+	struct ipuxcom_cfg_apply_result cr;
+	uint32_t csr = 0, b;
 	size_t xsize, need;
 	void *xbuf;
 	int err;
@@ -104,10 +109,14 @@ int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *p,
 
 	if (p->cfg_count) {
 		res->syscalls++;
-		err = ipuxcom_cfg_apply(ipu, p->cfg, p->cfg_count, &bad);
+		err = ipuxcom_cfg_apply_hsp(ipu, p->cfg, p->cfg_count, p->cfg_hsp, &cr);
+		if (err == -EBUSY)
+			return load_fail(res, IPUXCOM_LOAD_STEP_CFG, err,
+					 "config: %s MARK reads %" PRIu32 " after clearing it",
+					 cr.hsp_reg == IPUXCOM_HSP_REG_GS2 ? "GS2" : "GS1", cr.hsp_mark);
 		if (err)
 			return load_fail(res, IPUXCOM_LOAD_STEP_CFG, err,
-					 "config record %" PRIu32, bad);
+					 "config record %" PRIu32, cr.bad_index);
 	}
 	res->syscalls++;
 	err = ipuxcom_autoload(ipu, p->bootloader, p->bootloader_size, p->timeout_ns, &csr);
@@ -134,6 +143,13 @@ int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *p,
 					 b, em.msg[0] ? ": " : "", em.msg);
 		res->syscalls++;
 		err = ipuxcom_load_batch(ipu, b, p->timeout_ns, &res->diag);
+		if (err == -EBUSY)
+			return load_fail(res, IPUXCOM_LOAD_STEP_BATCH, err,
+					 "batch %" PRIu32 ": GS1 mark %" PRIu32 " is already pending, "
+					 "so the loaders' answer could not be told apart (a config "
+					 "replayed with its GS1 records leaves one: apply it with "
+					 "the 'clear' GS1/GS2 mode); reset the device", b,
+					 res->diag.mark);
 		if (err == -EINVAL && res->diag.bad_reason)
 			return load_fail(res, IPUXCOM_LOAD_STEP_BATCH, err,
 					 "batch %" PRIu32 ": tile %" PRIu32 " frame %" PRIu32 ": %s",

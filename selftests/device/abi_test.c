@@ -32,7 +32,9 @@ static const struct {
 	CMD(REG_READ, ipuxcom_ioc_reg),
 	CMD(REG_WRITE, ipuxcom_ioc_reg),
 	CMD(RESET, ipuxcom_ioc_reset),
-	CMD(CFG_APPLY, ipuxcom_ioc_cfg_apply),
+	/* uapi 3 appended hsp_reg and hsp_mark: a uapi 2 caller's 32 bytes still work */
+	{ "CFG_APPLY", IPUXCOM_IOC_CFG_APPLY, sizeof(struct ipuxcom_ioc_cfg_apply),
+	  offsetof(struct ipuxcom_ioc_cfg_apply, hsp_reg) },
 	CMD(AUTOLOAD, ipuxcom_ioc_autoload),
 	CMD(XBUF_ALLOC, ipuxcom_ioc_xbuf_alloc),
 	CMD(LOAD_BATCH, ipuxcom_ioc_load_batch),
@@ -122,7 +124,8 @@ TEST_F(abi, unknown_flags_rejected)
 		for (int bit = 0; bit < 32; bit++) {
 			/* the flags a command defines are tested with the command */
 			if ((commands[c].cmd == IPUXCOM_IOC_HSP_MARK && bit == 0) ||
-			    (commands[c].cmd == IPUXCOM_IOC_TDI_EXEC && bit == 0))
+			    (commands[c].cmd == IPUXCOM_IOC_TDI_EXEC && bit == 0) ||
+			    (commands[c].cmd == IPUXCOM_IOC_CFG_APPLY && bit <= 1))
 				continue;
 			memset(buf, 0, sizeof(buf));
 			((uint32_t *)buf)[0] = commands[c].size;

@@ -32,7 +32,7 @@
 #define IPUXCOM_DEVICE_PATH	"/dev/ipuxcom"
 
 /* Bumped whenever a command, struct member or flag is added. */
-#define IPUXCOM_UAPI_VERSION	2
+#define IPUXCOM_UAPI_VERSION	3
 
 #define IPUXCOM_IOC_MAGIC	0xC6
 
@@ -187,15 +187,39 @@ struct ipuxcom_cfg_record {
 
 #define IPUXCOM_CFG_MAX_RECORDS	65536
 
+/*
+ * CFG_APPLY flags (uapi version 3): what to do with the records of a
+ * captured configuration that write the HSP general-sync controls GS1
+ * (0x302c) and GS2 (0x3030). The real C600 capture's last two records set
+ * GS2 = 1 and GS1 = 1 [S, FACTS.md "The load as run on a real C600"].
+ * With IPUXCOM_CFG_F_CLEAR_GS1 the records writing GS1 are not written;
+ * after the others GS1 is written 0 and must read back MARK 0. The same
+ * for GS2 with IPUXCOM_CFG_F_CLEAR_GS2. Both flags: the hardware-proven
+ * peer's order (no pending mark before the first loader batch). GS1 only:
+ * the seed's, which keeps the capture's GS2 mark preloaded for the
+ * host-exchange transition. Neither: every record as recorded; a GS1 mark
+ * the replay leaves pending is then refused by the first LOAD_BATCH.
+ */
+#define IPUXCOM_HSP_REG_GS1	0x302c	/* config-BAR offsets [S] */
+#define IPUXCOM_HSP_REG_GS2	0x3030
+#define IPUXCOM_CFG_F_CLEAR_GS1	_BITUL(0)
+#define IPUXCOM_CFG_F_CLEAR_GS2	_BITUL(1)
+#define IPUXCOM_CFG_F_CLEAR_HSP	(IPUXCOM_CFG_F_CLEAR_GS1 | IPUXCOM_CFG_F_CLEAR_GS2)
+
 /**
  * struct ipuxcom_ioc_cfg_apply - ordered config-BAR writes
  * @size: sizeof(struct ipuxcom_ioc_cfg_apply)
- * @flags: must be zero
+ * @flags: IPUXCOM_CFG_F_CLEAR_GS1, IPUXCOM_CFG_F_CLEAR_GS2
  * @records: user pointer to @count struct ipuxcom_cfg_record
  * @count: 1 .. IPUXCOM_CFG_MAX_RECORDS
- * @applied: out: records written (all of them on success; on -EINVAL
- *	none: every offset is checked before the first write)
+ * @applied: out: records written (all but the @skipped ones on success;
+ *	on -EINVAL none: every offset is checked before the first write)
  * @bad_index: out: on -EINVAL, index of the first invalid record
+ * @skipped: out: records not written because of a CLEAR flag (uapi 3;
+ *	was a reserved zero member, its input is ignored)
+ * @hsp_reg: out: on -EBUSY, the control (0x302c GS1, 0x3030 GS2) whose
+ *	MARK did not read back 0 after it was cleared (uapi 3)
+ * @hsp_mark: out: on -EBUSY, that MARK value (uapi 3)
  *
  * Needs CAP_SYS_RAWIO and an idle device.
  */
@@ -206,10 +230,12 @@ struct ipuxcom_ioc_cfg_apply {
 	__u32 count;
 	__u32 applied;
 	__u32 bad_index;
-	__u32 reserved;
+	__u32 skipped;
+	__u32 hsp_reg;
+	__u32 hsp_mark;
 };
 
-/* Bootloader image sizes AUTOLOAD accepts; padded to 16-byte units. */
+/* Bootloader image sizes AUTOLOAD accepts; padded to whole KiB [S, RE]. */
 #define IPUXCOM_AUTOLOAD_MAX_BYTES	4096
 
 /**
@@ -219,12 +245,18 @@ struct ipuxcom_ioc_cfg_apply {
  * @image: user pointer to the raw bootloader image
  * @image_size: 1 .. IPUXCOM_AUTOLOAD_MAX_BYTES bytes
  * @stage: out: on -ETIMEDOUT, which GO transaction did not finish (1 or 2)
- * @timeout_ns: per GO wait; 0 = 1 s
+ * @timeout_ns: per GO wait; 0 = 2 s (the hardware-proven loader's wait)
  * @csr: out: AUTOLDCSR as last read
  * @reserved: out: zero
  *
- * Runs the hardware-autoloader sequence of the design notes. Needs an idle
- * device; leaves it in IPUXCOM_DEV_STATE_BOOTLOADER.
+ * Runs the hardware-autoloader sequence of the design notes: the image is
+ * zero-padded to a multiple of 1 KiB and written word by word to
+ * AUTOLDDATAR, AUTOLDCSR being read back after every 32 words to flush the
+ * posted writes; then the staging and delivery GO transactions. For the
+ * notes' 948-byte bootloader the words are exactly the recorded ones
+ * (256 data words, 0x02000400, 0x0010013f, 0x0209c001, 0x000b7f3f); the
+ * range fields for 2-4 KiB images are modelled (docs/hardware-sequence.md).
+ * Needs an idle device; leaves it in IPUXCOM_DEV_STATE_BOOTLOADER.
  */
 struct ipuxcom_ioc_autoload {
 	__u32 size;
@@ -266,7 +298,7 @@ struct ipuxcom_ioc_xbuf_alloc {
 enum ipuxcom_frame_error {
 	IPUXCOM_FRAME_ERR_OK = 0,
 	IPUXCOM_FRAME_ERR_DESC_TAIL = 1,	/* descriptor bytes 512..4095 not zero */
-	IPUXCOM_FRAME_ERR_DESC_COUNT = 2,	/* frame count not 2..643 */
+	IPUXCOM_FRAME_ERR_DESC_COUNT = 2,	/* frame count not 17..643 */
 	IPUXCOM_FRAME_ERR_DESC_OFFSET = 3,	/* offset unaligned, or frames past the buffer */
 	IPUXCOM_FRAME_ERR_CHUNK = 4,	/* chunk index != frame number */
 	IPUXCOM_FRAME_ERR_TILE = 5,		/* physical tile id != descriptor's tile */
@@ -284,17 +316,23 @@ enum ipuxcom_frame_error {
  * @size: sizeof(struct ipuxcom_ioc_load_batch)
  * @flags: must be zero
  * @batch: in: 0 .. IPUXCOM_LOAD_BATCHES - 1, in order
- * @mark: out: GS1 mark as last read
- * @timeout_ns: 0 = 5 s
+ * @mark: out: GS1 mark as last read (on -EBUSY: the mark found pending)
+ * @timeout_ns: 0 = 10 s (the hardware-proven loader's wait)
  * @bad_tile: out: on -EINVAL, physical tile whose frames are wrong
  * @bad_frame: out: on -EINVAL, frame index within that tile
  * @bad_reason: out: on -EINVAL, enum ipuxcom_frame_error
  * @reserved: out: zero
  *
  * The transport buffer holds the batch's descriptor table (64 entries of
- * {frame byte offset, frame count}) and frames. The module checks them,
- * arms the 16 exchange-buffer controls, posts GS1 mark 1 and waits for the
- * loaders to return it to zero.
+ * {frame byte offset, frame count}, 17..643 frames each) and frames. The
+ * module checks them and zeroes whatever an earlier batch or load left
+ * beyond this batch's frames, so the loaders find the buffer as the SDK
+ * leaves it. Batch 0 first selects HEXOPT in EXCHWINDOWBASER, hands the
+ * buffer to the device, arms the 16 exchange-buffer controls and clears
+ * PCI_COMPLEX.CCSR.NOSNOOP/ELINKECRCEN. Then GS1 mark 1 is posted and the
+ * loaders must return it to zero. A GS1 mark already pending (e.g. left by
+ * a config replay) is never posted over: -EBUSY, @mark says which, and
+ * nothing was written.
  */
 struct ipuxcom_ioc_load_batch {
 	__u32 size;
@@ -312,14 +350,15 @@ struct ipuxcom_ioc_load_batch {
  * struct ipuxcom_ioc_load_finish - release and start the loaded tiles
  * @size: sizeof(struct ipuxcom_ioc_load_finish)
  * @flags: must be zero
- * @timeout_ns: per wait; 0 = 5 s
+ * @timeout_ns: per wait; 0 = 10 s
  * @mark: out: GS1 mark as last read
  * @stage: out: on -ETIMEDOUT, 1 = the 0xff release transaction, 2 = start
  *
- * Fills the transport buffer with 0xff and runs one more mark-1
- * transaction, posts the start mark 23 and waits for zero, then restores
- * the operational XB.DCXCR (request ids 0 and 1) and PCI_COMPLEX.CCSR and
- * detaches the transport buffer from the device. Needs all 23 batches.
+ * Fills the transport buffer with 0xff, waits for GS1 MARK 0, runs one
+ * more mark-1 transaction, posts the start mark 23 and waits for zero,
+ * then restores the operational XB.DCXCR (request ids 0 and 1) and
+ * PCI_COMPLEX.CCSR (read back), selects HEXOPT and detaches the transport
+ * buffer from the device. Needs all 23 batches.
  */
 struct ipuxcom_ioc_load_finish {
 	__u32 size;
@@ -339,11 +378,13 @@ struct ipuxcom_ioc_load_finish {
  * @flags: IPUXCOM_HSP_F_WAIT
  * @gs: IPUXCOM_HSP_GS1 or IPUXCOM_HSP_GS2
  * @mark: 1 .. 0xffff
- * @timeout_ns: with IPUXCOM_HSP_F_WAIT; 0 = 5 s
+ * @timeout_ns: with IPUXCOM_HSP_F_WAIT; 0 = 10 s
  * @final_mark: out: the MARK field as last read
  * @reserved: must be zero
  *
- * Needs a running device.
+ * Needs a running device. A mark is never posted over a pending one:
+ * -EBUSY (with @final_mark the pending MARK) if the control's MARK is not
+ * zero, and nothing is written.
  */
 struct ipuxcom_ioc_hsp_mark {
 	__u32 size;
@@ -477,7 +518,7 @@ struct ipuxcom_ioc_tdi_sram {
  * @size: sizeof(struct ipuxcom_ioc_hostx_setup)
  * @flags: must be zero
  * @npages: 1 .. IPUXCOM_HOSTX_MAX_PAGES
- * @timeout_ns: for the GS2 wait; 0 = 5 s
+ * @timeout_ns: for the GS2 wait; 0 = 10 s
  * @page_bytes: in: size of page i, a multiple of 4096, at most 64 MiB
  * @attach_order: in: the order the pages are attached in (a permutation)
  * @mark: out: GS2 MARK as last read
@@ -506,7 +547,7 @@ struct ipuxcom_ioc_hostx_setup {
  * @flags: must be zero
  * @phases: 1 .. 0xffff: the call's phase count (from the manifest)
  * @done: out: phases completed
- * @timeout_ns: per phase; 0 = 5 s
+ * @timeout_ns: per phase; 0 = 10 s
  * @mark: out: GS2 MARK as last read
  * @reserved: must be zero
  *

@@ -444,9 +444,14 @@ TEST_F(dp, load_batch_diagnoses_the_buffer)
 	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_LOAD_BATCH, &lb));
 	EXPECT_EQ(IPUXCOM_FRAME_ERR_DESC_COUNT, lb.bad_reason);
 	EXPECT_EQ(0, lb.bad_tile);
-	/* tile 0 fine by count but its second frame runs past the buffer */
-	desc[0] = xa.bytes - 1024;
-	desc[1] = 2;
+	/* 16 frames: below the 17 (0x4134 bytes) the recorded loads used */
+	desc[0] = 0x1000;
+	desc[1] = 16;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_LOAD_BATCH, &lb));
+	EXPECT_EQ(IPUXCOM_FRAME_ERR_DESC_COUNT, lb.bad_reason);
+	/* tile 0 fine by count but its last frame runs past the buffer */
+	desc[0] = xa.bytes - 16 * 1024;
+	desc[1] = 17;
 	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_LOAD_BATCH, &lb));
 	EXPECT_EQ(IPUXCOM_FRAME_ERR_DESC_OFFSET, lb.bad_reason);
 	/* inside the descriptor area */

@@ -19,6 +19,7 @@
 #include "kselftest_harness.h"
 
 #include "c600_sim.h"
+#include "frames_testlib.h"
 
 /* [S "Direct Attach And Autoloader"], FACTS.md */
 #define AUTOLDCSR	0x2068
@@ -33,7 +34,7 @@
 #define LOADING		0x07fffffau
 #define BUF_BUS		0x100000000ull
 #define FRAMES		17	/* 0x4134 bytes, the peer's minimum payload */
-#define BATCH_BYTES	(0x1000 + 64 * FRAMES * 1024)
+#define BATCH_BYTES	IXT_BATCH_BYTES(FRAMES)
 
 FIXTURE(load) {
 	struct c600_sim *sim;
@@ -84,48 +85,6 @@ static bool mark(struct c600_sim *sim, uint32_t m)
 	return wait_clear(sim, GS1, 0xffff);
 }
 
-static uint32_t payload_word(uint32_t tile, uint32_t i)
-{
-	return tile * 0x10001u ^ i * 0x9e3779b9u;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-/*
- * Batch @b as the SDK leaves the buffer [S "Secondary Loader Frames"]:
- * the whole buffer zeroed, 64 descriptors {offset, count}, frames from
- * 0x1000 with chunk index, physical tile, final flag (byte 11 = 8),
- * reserved zero, 992 payload bytes, 16 bytes of 0xff.
- */
-static void write_batch(uint8_t *buf, uint32_t b, uint32_t frames)
-{
-	uint32_t off = 0x1000;
-
-	memset(buf, 0, BATCH_BYTES);
-	for (uint32_t i = 0; i < 64; i++) {
-		uint32_t tile = b * 64 + i;
-
-		put32(buf + i * 8, off);
-		put32(buf + i * 8 + 4, frames);
-		for (uint32_t k = 0; k < frames; k++, off += 1024) {
-			uint8_t *f = buf + off;
-
-			put32(f, k);
-			put32(f + 4, tile);
-			put32(f + 8, k == frames - 1 ? 0x08000000u : 0);
-			for (uint32_t w = 0; w < 992 / 4; w++)
-				put32(f + 16 + w * 4, payload_word(tile, k * 248 + w));
-			memset(f + 1008, 0xff, 16);
-		}
-	}
-}
-
 /* The seed's 948-byte bootloader padded to 1 KiB, and its exact words. */
 static bool autoload_as_recorded(struct c600_sim *sim)
 {
@@ -174,7 +133,7 @@ static int load_batches(struct c600_sim *sim, uint8_t *buf, enum order o, uint32
 	if (!prepare(sim, o))
 		return -1;
 	for (uint32_t b = 0; b < 23; b++) {
-		write_batch(buf, b, frames);
+		ixt_write_batch(buf, b, frames);
 		if (!mark(sim, 1))
 			return (int)b + 1;
 	}
@@ -209,7 +168,7 @@ static void expect_loaded(struct __test_metadata *_metadata, struct c600_sim *si
 			uint8_t w[4];
 
 			ASSERT_EQ(0, c600_sim_sram_read(sim, tiles[t], 0x4c010 + i * 4, w, 4));
-			ASSERT_EQ(payload_word(tiles[t], i),
+			ASSERT_EQ(ixt_payload_word(tiles[t], i),
 				  (uint32_t)w[0] | w[1] << 8 | w[2] << 16 | (uint32_t)w[3] << 24)
 				TH_LOG("tile %u word %u", tiles[t], i);
 		}
@@ -269,7 +228,7 @@ TEST_F(load, secondary_controls_not_armed_stall_batch_0)
 	ASSERT_EQ(0, c600_sim_buffer_attach(self->sim, 0, BUF_BUS, BATCH_BYTES));
 	for (int i = 0; i < 8; i++)
 		wr(self->sim, DCXCR_PRI(i), LOADING);
-	write_batch(self->buf, 0, FRAMES);
+	ixt_write_batch(self->buf, 0, FRAMES);
 	EXPECT_FALSE(mark(self->sim, 1));
 	EXPECT_EQ(0, self->sim->stats.load_batches);
 	/* one secondary missing is enough */
@@ -288,12 +247,12 @@ TEST_F(load, no_descriptor_table_stalls)
 {
 	ASSERT_TRUE(autoload_as_recorded(self->sim));
 	ASSERT_TRUE(prepare(self->sim, PEER));
-	write_batch(self->buf, 0, FRAMES);
+	ixt_write_batch(self->buf, 0, FRAMES);
 	memset(self->buf, 0, 0x1000);
 	EXPECT_FALSE(mark(self->sim, 1));
 	EXPECT_EQ(0, self->sim->stats.load_batches);
 	/* the same batch with its table loads */
-	write_batch(self->buf, 0, FRAMES);
+	ixt_write_batch(self->buf, 0, FRAMES);
 	wr(self->sim, GS1, 0);
 	EXPECT_TRUE(mark(self->sim, 1));
 }
@@ -308,7 +267,7 @@ TEST_F(load, unrecorded_primary_value_refused)
 		wr(self->sim, DCXCR_SEC(i), LOADING);
 	}
 	wr(self->sim, DCXCR_PRI(3), 0x0020820a);	/* the secondary's operational word */
-	write_batch(self->buf, 0, FRAMES);
+	ixt_write_batch(self->buf, 0, FRAMES);
 	EXPECT_FALSE(mark(self->sim, 1));
 }
 
@@ -319,7 +278,7 @@ TEST_F(load, frame_count_floor_is_17)
 	EXPECT_EQ(1, load_batches(self->sim, self->buf, SEED, FRAMES - 1));
 	EXPECT_EQ(1, self->sim->stats.rejected_batches);
 	wr(self->sim, GS1, 0);
-	write_batch(self->buf, 0, FRAMES);
+	ixt_write_batch(self->buf, 0, FRAMES);
 	EXPECT_TRUE(mark(self->sim, 1));
 	EXPECT_EQ(1, self->sim->stats.load_batches);
 }

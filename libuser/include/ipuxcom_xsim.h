@@ -115,6 +115,13 @@ enum ipuxcom_xsim_kind {
 	/* A PIC set before the first write that uses it (count 52: one event
 	 * early); harmless under the model when no other write lands between. */
 	IPUXCOM_XSIM_N_PIC_EARLY,
+	/* -- errors added later (kept after the notes so that no value moves) -- */
+	/* A word taken in this phase is taken or written at or after the phase
+	 * end: the last br $m10 of any tile of the phase. Past it every tile
+	 * can reach the next sync, so the next phase could overlap the word
+	 * (modelled: the phase ends when its last row returns). Words that no
+	 * tile takes are not checked: they are dropped (docs/exchange-verifier.md). */
+	IPUXCOM_XSIM_H_IN_FLIGHT_AT_SYNC,
 	IPUXCOM_XSIM_KIND_MAX
 };
 

@@ -5,7 +5,9 @@
  *
  *   t[i]        = TimeToMux(s, r[i])
  *   start       = max(0, -min t[i])
- *   sendDelay   = start - 1            (-1: delay omitted, send at event 0)
+ *   sendDelay   = start - 1            (-1: delay omitted, send at event 0;
+ *                                       no trailing delay at short counts:
+ *                                       docs/exchange-plans.md "Short sender rows")
  *   recvTime[i] = start + t[i]
  * scheduleOffset adds the same number of events to the send and to every
  * receive time, so streams placed at different offsets do not overlap [S

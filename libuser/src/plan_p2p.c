@@ -11,9 +11,12 @@
  * 111 - T = -1, i.e. zero events: the delay is omitted and the send is the
  * first event after sync, so the first word still reaches the receiver's
  * mux at event 112. The notes add that such routes "may add a short
- * trailing delay" without saying when; the sender's total event count is
- * the same with or without the leading delay (112 - T = 0 events), so no
- * trailing delay is emitted (modelled).
+ * trailing delay" without saying when. None is emitted, here or for the
+ * other short rows (T >= 107 + count, where the peer stack pads the row to
+ * six events): the last word has left when br $m10 issues (one event per
+ * word [RE]), and the phase ends with the receiver's row, 7 events after
+ * its last write, never with the sender's; the verifier's phase-boundary
+ * check agrees (xsim_tail_test; docs/exchange-plans.md "Short sender rows").
  *
  * Rows are nine words: the notes' "fixed nine-word sender row" [S "Serialized
  * Fan-Out"] and their sender listing (sync, delay, send, br, five zeros);

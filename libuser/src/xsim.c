@@ -65,6 +65,7 @@ static const struct {
 	[IPUXCOM_XSIM_H_PHASE_LENGTH] = { "phase-length", IPUXCOM_XSIM_ERROR },
 	[IPUXCOM_XSIM_N_IDLE_WINDOW] = { "idle-window", IPUXCOM_XSIM_NOTE },
 	[IPUXCOM_XSIM_N_PIC_EARLY] = { "pic-early", IPUXCOM_XSIM_NOTE },
+	[IPUXCOM_XSIM_H_IN_FLIGHT_AT_SYNC] = { "in-flight-at-sync", IPUXCOM_XSIM_ERROR },
 };
 
 const char *ipuxcom_xsim_kind_name(uint32_t kind)

@@ -29,7 +29,10 @@
  *  - sends read the SRAM as it was at the start of the phase; the phase's
  *    writes are applied after every word has moved;
  *  - words of non-exchange instructions take one event and are reported;
- *  - rows of one tile are overlaid (see ipuxcom_xsim.h).
+ *  - rows of one tile are overlaid (see ipuxcom_xsim.h);
+ *  - the phase ends at the last br $m10 of any tile: a word taken in the
+ *    phase must be written before it (in-flight-at-sync), whichever tile's
+ *    row is the last; words no tile takes are dropped and not checked.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -324,6 +327,7 @@ struct ixc_xrx {
 	size_t pj;			/* PIC in effect + 1 (0: none yet) */
 	uint32_t pk;			/* writes through it so far */
 	uint32_t decl0, decl1;		/* its declarations in decl_order */
+	int32_t phase_end;		/* the last br $m10 of any tile (modelled) */
 	bool failed;
 };
 
@@ -397,6 +401,19 @@ static void ixc_xcapture(struct ixc_xrx *rx, uint32_t s, int32_t event, int32_t 
 		ixc_xhazard(sim, H(H_WRITE_AFTER_END), d, s, w, wprog, wword,
 			    "write at event %d, at or after the tile's br $m10 (event %d): the row "
 			    "returned before its data landed (inferred hazard)", w, sim->tile_end[d]);
+	/*
+	 * The phase boundary (modelled): the phase ends when its last row
+	 * returns; from then on every tile may be at the next sync, so a word
+	 * still moving to its write could meet the next phase. Which tile's
+	 * row is the last one does not matter: a sender that returns early is
+	 * covered by any later row (docs/exchange-plans.md "trailing delay").
+	 */
+	if (w >= rx->phase_end)
+		ixc_xhazard(sim, H(H_IN_FLIGHT_AT_SYNC), d, s, w, wprog, wword,
+			    "word of physical %u (sent at event %d) taken at event %d, written at "
+			    "event %d: at or after the phase end, the last br $m10 of any tile "
+			    "(event %d); the next phase could overlap it (modelled)", s, send_event,
+			    event, w, rx->phase_end);
 	if (!ixc_xin_sram(addr, 4)) {
 		ixc_xhazard(sim, H(H_WRITE_OUTSIDE), d, s, w, pic->prog, pic->word,
 			    "write to 0x%x (PIC set at event %d + %u words) outside tile SRAM "
@@ -532,10 +549,11 @@ static void ixc_xwindow(struct ixc_xrx *rx, uint32_t s, int32_t w0, int32_t w1, 
 }
 
 /* Walk the mux settings of tile @d. */
-static void ixc_xreceive(struct ipuxcom_xsim *sim, uint32_t d, int32_t horizon, bool *failed)
+static void ixc_xreceive(struct ipuxcom_xsim *sim, uint32_t d, int32_t horizon,
+			 int32_t phase_end, bool *failed)
 {
 	struct ixc_xrx rx = {
-		.sim = sim, .d = d,
+		.sim = sim, .d = d, .phase_end = phase_end,
 		.latency = (int32_t)(IPUXCOM_XSIM_WRITE_LATENCY + 2 * ixc_phys_row(d)),
 		.pics = &sim->pic[sim->pic_first[d]],
 		.npics = sim->pic_first[d + 1] - sim->pic_first[d],
@@ -615,7 +633,7 @@ int ixc_xsim_run(struct ipuxcom_xsim *sim, struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_xsim_result *res = &sim->res;
 	bool failed = false;
-	int32_t horizon = (int32_t)sim->max_events, last = 0;
+	int32_t horizon = (int32_t)sim->max_events, last = 0, phase_end = 0;
 
 	ixc_xsim_clear_run(sim);
 	if (!ixc_xprepare(sim))
@@ -628,6 +646,8 @@ int ixc_xsim_run(struct ipuxcom_xsim *sim, struct ipuxcom_plan_error *err)
 
 		if (end > sim->tile_end[t])
 			sim->tile_end[t] = end;
+		if (end > phase_end)
+			phase_end = end;
 	}
 	if (failed)
 		goto nomem;
@@ -662,7 +682,7 @@ int ixc_xsim_run(struct ipuxcom_xsim *sim, struct ipuxcom_plan_error *err)
 	}
 	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
 		if (sim->mux_first[t + 1] > sim->mux_first[t])
-			ixc_xreceive(sim, t, horizon, &failed);
+			ixc_xreceive(sim, t, horizon, phase_end, &failed);
 		if (sim->send_first[t + 1] > sim->send_first[t] ||
 		    sim->mux_first[t + 1] > sim->mux_first[t])
 			res->active_tiles++;

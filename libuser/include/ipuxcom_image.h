@@ -302,7 +302,7 @@ IPUXCOM_API int ipuxcom_image_redirect(const struct ipuxcom_image *img,
 
 /* Secondary-loader transport layout [S "Secondary Loader Frames"]. */
 #define IPUXCOM_FRAMES_DESC_AREA	0x1000u	/* descriptor area; frames start here */
-#define IPUXCOM_FRAMES_DESC_ENTRIES	64u	/* {u32 offset, u32 count} at 0..511 */
+#define IPUXCOM_FRAMES_DESC_ENTRIES	64u	/* {u32 offset, u32 count} at 0..511; = batch tiles */
 #define IPUXCOM_FRAME_SIZE		1024u
 #define IPUXCOM_FRAME_HEADER		16u	/* chunk, tile, flags, reserved */
 #define IPUXCOM_FRAME_PAYLOAD		992u
@@ -315,29 +315,41 @@ IPUXCOM_API int ipuxcom_image_redirect(const struct ipuxcom_image *img,
  * acknowledge a one-frame application [FACTS.md].
  */
 #define IPUXCOM_FRAMES_MIN_PAYLOAD	0x4134u
+/*
+ * So every tile has at least ceil(0x4134 / 992) = 17 frames: the frame
+ * counts the library writes, and the module and simulator accept, are
+ * IPUXCOM_FRAMES_MIN_PER_TILE .. IPUXCOM_FRAMES_MAX_PER_TILE (17..643).
+ */
+#define IPUXCOM_FRAMES_MIN_PER_TILE	17u
 
 /*
- * Frames for an image of @image_size bytes: ceil(max(size, 0x4134) / 992).
+ * Frames for an image of @image_size bytes: ceil(max(size, 0x4134) / 992),
+ * so 17 (IPUXCOM_FRAMES_MIN_PER_TILE) for any image up to 0x4134 bytes.
  * -EINVAL for 0, -EFBIG beyond 643 frames.
  */
 IPUXCOM_API int ipuxcom_frames_per_tile(uint32_t image_size, uint32_t *frames,
 					struct ipuxcom_errmsg *em);
 
 /*
- * Bytes of the transport buffer for physical tiles @first .. @last (at
- * most 64, within the image): the descriptor area plus their frames.
+ * Bytes of the transport buffer for physical tiles @first .. @last (within
+ * the image and within one 64-tile batch, 64 b .. 64 b + 63): the
+ * descriptor area plus their frames. -EINVAL for a range crossing a batch
+ * boundary, naming both tiles.
  */
 IPUXCOM_API int ipuxcom_frames_batch_size(const struct ipuxcom_image *img, uint32_t first,
 					  uint32_t last, size_t *size,
 					  struct ipuxcom_errmsg *em);
 
 /*
- * Write the descriptor area and the frames of tiles @first .. @last
- * straight into @buf (@len >= ipuxcom_frames_batch_size()): each tile's
- * image is reconstructed inside its frames' payloads and its CRC32
- * checked. Descriptor entry i describes tile first + i. The image's load
- * base must be IPUXCOM_IMG_PAYLOAD_BASE, where the loader puts payload.
- * Bytes of @buf past the batch size are not touched.
+ * Write the descriptor area and the frames of tiles @first .. @last (one
+ * batch, as for ipuxcom_frames_batch_size()) straight into @buf (@len >=
+ * ipuxcom_frames_batch_size()): each tile's image is reconstructed inside
+ * its frames' payloads and its CRC32 checked. Descriptor entry i
+ * describes the batch's tile i, i.e. tile t is in slot t % 64, as a real
+ * batch has it: for 70..75, tile 70 is in slot 6 and slots 0..5 and
+ * 12..63 are zero. Frames start at 0x1000, tile after tile from @first.
+ * The image's load base must be IPUXCOM_IMG_PAYLOAD_BASE, where the
+ * loader puts payload. Bytes of @buf past the batch size are not touched.
  */
 IPUXCOM_API int ipuxcom_frames_build(const struct ipuxcom_image *img, uint32_t first,
 				     uint32_t last, void *buf, size_t len,

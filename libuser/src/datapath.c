@@ -115,7 +115,7 @@ const char *ipuxcom_frame_error_name(uint32_t reason)
 	static const char *const names[] = {
 		[IPUXCOM_FRAME_ERR_OK] = "no error",
 		[IPUXCOM_FRAME_ERR_DESC_TAIL] = "non-zero bytes after the 64 descriptors",
-		[IPUXCOM_FRAME_ERR_DESC_COUNT] = "frame count outside 2..643",
+		[IPUXCOM_FRAME_ERR_DESC_COUNT] = "frame count outside 17..643",
 		[IPUXCOM_FRAME_ERR_DESC_OFFSET] = "frame offset inside the descriptor area, unaligned or past the buffer",
 		[IPUXCOM_FRAME_ERR_CHUNK] = "chunk index differs from the frame number",
 		[IPUXCOM_FRAME_ERR_TILE] = "tile id differs from the descriptor's tile",

@@ -9,6 +9,7 @@
  *  - Secondary-loader frames: the 4 KiB descriptor area and 1 KiB frames
  *    of one batch of up to 64 physical tiles, written straight into a
  *    caller-given (e.g. mmap'ed transport) buffer.
+ *  - The tile bootloader for the autoloader, from the SDK's ELF or raw.
  *  - IPUCFG1 ordered config-BAR writes: reader, writer, register naming.
  *  - Host-sync manifests (.ipuhsp): docs/ipuhsp-format.md.
  *
@@ -248,6 +249,55 @@ IPUXCOM_API int ipuxcom_tile_elf_parse(const void *data, size_t len,
 				       struct ipuxcom_errmsg *em);
 /* Frees out->image and zeroes *elf; NULL is a no-op. */
 IPUXCOM_API void ipuxcom_tile_elf_release(struct ipuxcom_tile_elf *elf);
+
+/* ------------------------------------------------------- tile bootloader */
+
+/*
+ * Where the tile bootloader is linked: the peer loader "takes it from the
+ * PT_LOAD at 0x4c000 of the bootloader ELF" [RE, FACTS.md "The load as
+ * run on a real C600", step 3]; [S "Direct Attach And Autoloader"]: its
+ * loader "parses and checks the ELF" and installs a 1-4 KiB image
+ * (IPUXCOM_AUTOLOAD_MAX_BYTES). 0x4c000 is also the start of tile SRAM.
+ */
+#define IPUXCOM_BOOTLOADER_ADDR		0x4c000u
+
+/* A tile bootloader as ipuxcom_autoload() takes it. */
+struct ipuxcom_bootloader {
+	uint8_t *image;		/* malloc'ed, @size bytes */
+	size_t size;		/* 1 .. IPUXCOM_AUTOLOAD_MAX_BYTES */
+	bool from_elf;		/* true: taken from an ELF; false: raw input */
+	uint32_t segment;	/* ELF: program header index of the segment */
+	size_t file_bytes;	/* ELF: p_filesz (the rest is zero-fill); raw: size */
+};
+
+/*
+ * Read a tile bootloader given either as the ELF the SDK ships or as the
+ * raw image. Input starting with the ELF magic \x7fELF is an ELF, read
+ * with libelf: it must be ELFCLASS32 and little-endian (the IPU's tile
+ * bootloader is a 32-bit little-endian ELF; e_machine and e_type are not
+ * checked, the notes record neither), and exactly one PT_LOAD segment
+ * must have p_vaddr IPUXCOM_BOOTLOADER_ADDR (p_vaddr, the linked address,
+ * as for tile ELFs; p_paddr is ignored). The image is that segment's
+ * memory image: its p_filesz file bytes followed by zeros up to p_memsz,
+ * since the autoloader stages the whole image; other segments are
+ * ignored. Any other input is the raw image, passed through unchanged.
+ * Either way the image must be 1 .. IPUXCOM_AUTOLOAD_MAX_BYTES bytes.
+ *
+ * Errors: -EBADMSG for an ELF that is not 32-bit or not little-endian,
+ * has no PT_LOAD at 0x4c000 (the message names the PT_LOAD segments found)
+ * or more than one, is truncated (headers or the segment's file bytes past
+ * the end of the data) or has p_filesz > p_memsz, and for an empty image;
+ * -EFBIG for an image larger than 4096 bytes (naming its size).
+ * Release with ipuxcom_bootloader_release().
+ */
+IPUXCOM_API int ipuxcom_bootloader_parse(const void *data, size_t len,
+					 struct ipuxcom_bootloader *out,
+					 struct ipuxcom_errmsg *em);
+/* The same from file @path (messages start with the path). */
+IPUXCOM_API int ipuxcom_bootloader_load(const char *path, struct ipuxcom_bootloader *out,
+					struct ipuxcom_errmsg *em);
+/* Frees bl->image and zeroes *bl; NULL is a no-op. */
+IPUXCOM_API void ipuxcom_bootloader_release(struct ipuxcom_bootloader *bl);
 
 /* ------------------------------------------------------------- redirect */
 

@@ -130,6 +130,11 @@ static int ixc_boot_elf(const uint8_t *data, size_t len, struct ipuxcom_bootload
 			      (unsigned int)eh.e_phentsize, (uint64_t)eh.e_phoff, len);
 		goto out;
 	}
+	if (phnum && eh.e_phentsize != sizeof(Elf32_Phdr)) {
+		err = ixc_err(em, -EBADMSG, "program header size %u, not the ELF32 %zu bytes",
+			      (unsigned int)eh.e_phentsize, sizeof(Elf32_Phdr));
+		goto out;
+	}
 	if (phnum > IXC_BOOT_MAX_PHDRS) {
 		err = ixc_err(em, -EBADMSG, "%zu program headers (at most %d)", phnum,
 			      IXC_BOOT_MAX_PHDRS);

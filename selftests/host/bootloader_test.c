@@ -17,6 +17,7 @@
 #include "kselftest_harness.h"
 
 #include <elf.h>
+#include <stddef.h>
 
 #include <ipuxcom.h>
 
@@ -397,6 +398,11 @@ TEST_F(boot, truncated_and_inconsistent)
 	EXPECT_EQ(-EBADMSG, ipuxcom_bootloader_parse(self->elf, 0x40, &bl, &em));
 	EXPECT_MSG(em, "truncated ELF: 2 program headers of 32 bytes at 0x34 run past the end "
 		   "of the 0x40-byte file");
+	/* A program header size that is not ELF32's. */
+	memcpy(copy, self->elf, self->len);
+	copy[offsetof(Elf32_Ehdr, e_phentsize)] = 40;
+	EXPECT_EQ(-EBADMSG, ipuxcom_bootloader_parse(copy, self->len, &bl, &em));
+	EXPECT_MSG(em, "program header size 40, not the ELF32 32 bytes");
 	/* Inside the identification. */
 	EXPECT_EQ(-EBADMSG, ipuxcom_bootloader_parse(self->elf, 10, &bl, &em));
 	EXPECT_MSG(em, "truncated ELF: 10 bytes, shorter than the 16-byte ELF identification");

@@ -141,7 +141,10 @@ static const struct cli_cmd frames_cmds[] = {
 			"of {first frame's byte offset, frame count}, zero after) and, from\n"
 			"0x1000, each tile's 1 KiB frames (chunk index, physical tile, flags with\n"
 			"byte 11 = 8 on the final frame, reserved, 992 image bytes, 16 bytes of\n"
-			"0xff). A range crossing a 64-tile boundary (0-63, 64-127, ...) is\n"
+			"0xff). Descriptor slot i describes tile i of the tile's 64-tile batch\n"
+			"(0-63, 64-127, ...), i.e. tile T is in slot T - (T rounded down to a\n"
+			"multiple of 64), as in a real batch: for 70..75 tile 70 is in slot 6\n"
+			"and the other slots are zero. A range crossing a batch boundary is\n"
 			"written as one such buffer per batch, one after the other.\n"
 			"Each tile's image is reconstructed and its CRC32 checked.",
 		.run = frames_run,

@@ -21,7 +21,7 @@ static bool quiet;
 
 static const struct cli_opt load_opts[] = {
 	{ .lname = "bootloader", .sname = 'b', .arg = "FILE",
-	  .help = "raw tile bootloader image, 1..4096 bytes (required)", .value = &boot_arg },
+	  .help = "tile bootloader, the SDK's ELF or raw (required)", .value = &boot_arg },
 	{ .lname = "config", .sname = 'c', .arg = "FILE",
 	  .help = "IPUCFG1 file applied first (needs CAP_SYS_RAWIO)", .value = &cfg_arg },
 	{ .lname = "cfg-hsp", .arg = "MODE",
@@ -277,8 +277,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	struct ipuxcom_image *img = NULL;
 	struct ipuxcom_errmsg em;
 	struct ipuxcom *ipu = NULL;
-	void *boot = NULL;
-	size_t boot_len = 0;
+	struct ipuxcom_bootloader boot = { 0 };
 	uint32_t ms = 0, nrecs = 0;
 	static struct hostx_spec specs[HOSTX_MAX_CALLS];
 	static struct ipuxcom_hsp_manifest manifest;
@@ -316,11 +315,10 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 		return cli_usage_err(call, "--cfg-hsp needs -c FILE");
 
 	rc = CLI_EXIT_ERR;
-	err = read_file(boot_arg, IPUXCOM_AUTOLOAD_MAX_BYTES, &boot, &boot_len);
-	if (err || !boot_len) {
-		cli_err(call->what, "bootloader %s: %s", boot_arg,
-			err == -EFBIG ? "larger than 4096 bytes" :
-			err ? strerror(-err) : "empty file");
+	/* An ELF (by its magic) gives its PT_LOAD at 0x4c000; anything else is raw. */
+	err = ipuxcom_bootloader_load(boot_arg, &boot, &em);
+	if (err) {
+		cli_err(call->what, "bootloader %s", em.msg[0] ? em.msg : strerror(-err));
 		goto out;
 	}
 	err = ipuxcom_image_open(pos[0], &img, &em);
@@ -352,8 +350,8 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	}
 
 	params.image = img;
-	params.bootloader = boot;
-	params.bootloader_size = boot_len;
+	params.bootloader = boot.image;
+	params.bootloader_size = boot.size;
 	params.cfg = recs;
 	params.cfg_count = nrecs;
 	params.cfg_hsp = cfg_hsp_arg ? (uint32_t)ipuxcom_cfg_hsp_parse(cfg_hsp_arg) :
@@ -382,7 +380,7 @@ out:
 	ipuxcom_close(ipu);
 	ipuxcom_image_close(img);
 	free(recs);
-	free(boot);
+	ipuxcom_bootloader_release(&boot);
 	return rc;
 }
 
@@ -400,6 +398,11 @@ static const struct cli_cmd load_cmds[] = {
 			"GS1 mark-1 handshake, then the 0xff release transaction and the start\n"
 			"mark 23. Progress goes to stderr. On a timeout the device needs\n"
 			"'" CLI_PROG " dev reset'.\n"
+			"The bootloader FILE is either the tile bootloader ELF as the SDK ships it\n"
+			"(told apart by its \\x7fELF magic; 32-bit little-endian), of which the one\n"
+			"PT_LOAD segment at 0x4c000 is installed (its file bytes, then zeros up to\n"
+			"its memory size), or the raw image, installed unchanged. Either way it is\n"
+			"1..4096 bytes.\n"
 			"A captured config writes the HSP marks GS1/GS2 (the real C600 capture\n"
 			"ends with GS2=1, GS1=1); --cfg-hsp says what to do with those records:\n"
 			"'clear' (default) skips them and clears both marks, as the loader that\n"

@@ -156,7 +156,9 @@ struct ipuxcom_load_progress {
 
 struct ipuxcom_load_params {
 	const struct ipuxcom_image *image;	/* 1472 tiles, payload base 0x4c010 */
-	const void *bootloader;			/* raw tile bootloader, 1..4096 bytes */
+	/* raw tile bootloader, 1..4096 bytes: ipuxcom_bootloader_load() reads it
+	 * from the SDK's ELF or a raw file (struct ipuxcom_bootloader) */
+	const void *bootloader;
 	size_t bootloader_size;
 	const struct ipuxcom_cfg_record *cfg;	/* optional IPUCFG1 records */
 	uint32_t cfg_count;

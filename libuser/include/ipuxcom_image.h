@@ -9,6 +9,7 @@
  *  - Secondary-loader frames: the 4 KiB descriptor area and 1 KiB frames
  *    of one batch of up to 64 physical tiles, written straight into a
  *    caller-given (e.g. mmap'ed transport) buffer.
+ *  - The tile bootloader for the autoloader, from the SDK's ELF or raw.
  *  - IPUCFG1 ordered config-BAR writes: reader, writer, register naming.
  *  - Host-sync manifests (.ipuhsp): docs/ipuhsp-format.md.
  *
@@ -249,6 +250,55 @@ IPUXCOM_API int ipuxcom_tile_elf_parse(const void *data, size_t len,
 /* Frees out->image and zeroes *elf; NULL is a no-op. */
 IPUXCOM_API void ipuxcom_tile_elf_release(struct ipuxcom_tile_elf *elf);
 
+/* ------------------------------------------------------- tile bootloader */
+
+/*
+ * Where the tile bootloader is linked: the peer loader "takes it from the
+ * PT_LOAD at 0x4c000 of the bootloader ELF" [RE, FACTS.md "The load as
+ * run on a real C600", step 3]; [S "Direct Attach And Autoloader"]: its
+ * loader "parses and checks the ELF" and installs a 1-4 KiB image
+ * (IPUXCOM_AUTOLOAD_MAX_BYTES). 0x4c000 is also the start of tile SRAM.
+ */
+#define IPUXCOM_BOOTLOADER_ADDR		0x4c000u
+
+/* A tile bootloader as ipuxcom_autoload() takes it. */
+struct ipuxcom_bootloader {
+	uint8_t *image;		/* malloc'ed, @size bytes */
+	size_t size;		/* 1 .. IPUXCOM_AUTOLOAD_MAX_BYTES */
+	bool from_elf;		/* true: taken from an ELF; false: raw input */
+	uint32_t segment;	/* ELF: program header index of the segment */
+	size_t file_bytes;	/* ELF: p_filesz (the rest is zero-fill); raw: size */
+};
+
+/*
+ * Read a tile bootloader given either as the ELF the SDK ships or as the
+ * raw image. Input starting with the ELF magic \x7fELF is an ELF, read
+ * with libelf: it must be ELFCLASS32 and little-endian (the IPU's tile
+ * bootloader is a 32-bit little-endian ELF; e_machine and e_type are not
+ * checked, the notes record neither), and exactly one PT_LOAD segment
+ * must have p_vaddr IPUXCOM_BOOTLOADER_ADDR (p_vaddr, the linked address,
+ * as for tile ELFs; p_paddr is ignored). The image is that segment's
+ * memory image: its p_filesz file bytes followed by zeros up to p_memsz,
+ * since the autoloader stages the whole image; other segments are
+ * ignored. Any other input is the raw image, passed through unchanged.
+ * Either way the image must be 1 .. IPUXCOM_AUTOLOAD_MAX_BYTES bytes.
+ *
+ * Errors: -EBADMSG for an ELF that is not 32-bit or not little-endian,
+ * has no PT_LOAD at 0x4c000 (the message names the PT_LOAD segments found)
+ * or more than one, is truncated (headers or the segment's file bytes past
+ * the end of the data) or has p_filesz > p_memsz, and for an empty image;
+ * -EFBIG for an image larger than 4096 bytes (naming its size).
+ * Release with ipuxcom_bootloader_release().
+ */
+IPUXCOM_API int ipuxcom_bootloader_parse(const void *data, size_t len,
+					 struct ipuxcom_bootloader *out,
+					 struct ipuxcom_errmsg *em);
+/* The same from file @path (messages start with the path). */
+IPUXCOM_API int ipuxcom_bootloader_load(const char *path, struct ipuxcom_bootloader *out,
+					struct ipuxcom_errmsg *em);
+/* Frees bl->image and zeroes *bl; NULL is a no-op. */
+IPUXCOM_API void ipuxcom_bootloader_release(struct ipuxcom_bootloader *bl);
+
 /* ------------------------------------------------------------- redirect */
 
 /* Instruction words [RE via FACTS.md "Exchange"]. */
@@ -302,7 +352,7 @@ IPUXCOM_API int ipuxcom_image_redirect(const struct ipuxcom_image *img,
 
 /* Secondary-loader transport layout [S "Secondary Loader Frames"]. */
 #define IPUXCOM_FRAMES_DESC_AREA	0x1000u	/* descriptor area; frames start here */
-#define IPUXCOM_FRAMES_DESC_ENTRIES	64u	/* {u32 offset, u32 count} at 0..511 */
+#define IPUXCOM_FRAMES_DESC_ENTRIES	64u	/* {u32 offset, u32 count} at 0..511; = batch tiles */
 #define IPUXCOM_FRAME_SIZE		1024u
 #define IPUXCOM_FRAME_HEADER		16u	/* chunk, tile, flags, reserved */
 #define IPUXCOM_FRAME_PAYLOAD		992u
@@ -315,29 +365,41 @@ IPUXCOM_API int ipuxcom_image_redirect(const struct ipuxcom_image *img,
  * acknowledge a one-frame application [FACTS.md].
  */
 #define IPUXCOM_FRAMES_MIN_PAYLOAD	0x4134u
+/*
+ * So every tile has at least ceil(0x4134 / 992) = 17 frames: the frame
+ * counts the library writes, and the module and simulator accept, are
+ * IPUXCOM_FRAMES_MIN_PER_TILE .. IPUXCOM_FRAMES_MAX_PER_TILE (17..643).
+ */
+#define IPUXCOM_FRAMES_MIN_PER_TILE	17u
 
 /*
- * Frames for an image of @image_size bytes: ceil(max(size, 0x4134) / 992).
+ * Frames for an image of @image_size bytes: ceil(max(size, 0x4134) / 992),
+ * so 17 (IPUXCOM_FRAMES_MIN_PER_TILE) for any image up to 0x4134 bytes.
  * -EINVAL for 0, -EFBIG beyond 643 frames.
  */
 IPUXCOM_API int ipuxcom_frames_per_tile(uint32_t image_size, uint32_t *frames,
 					struct ipuxcom_errmsg *em);
 
 /*
- * Bytes of the transport buffer for physical tiles @first .. @last (at
- * most 64, within the image): the descriptor area plus their frames.
+ * Bytes of the transport buffer for physical tiles @first .. @last (within
+ * the image and within one 64-tile batch, 64 b .. 64 b + 63): the
+ * descriptor area plus their frames. -EINVAL for a range crossing a batch
+ * boundary, naming both tiles.
  */
 IPUXCOM_API int ipuxcom_frames_batch_size(const struct ipuxcom_image *img, uint32_t first,
 					  uint32_t last, size_t *size,
 					  struct ipuxcom_errmsg *em);
 
 /*
- * Write the descriptor area and the frames of tiles @first .. @last
- * straight into @buf (@len >= ipuxcom_frames_batch_size()): each tile's
- * image is reconstructed inside its frames' payloads and its CRC32
- * checked. Descriptor entry i describes tile first + i. The image's load
- * base must be IPUXCOM_IMG_PAYLOAD_BASE, where the loader puts payload.
- * Bytes of @buf past the batch size are not touched.
+ * Write the descriptor area and the frames of tiles @first .. @last (one
+ * batch, as for ipuxcom_frames_batch_size()) straight into @buf (@len >=
+ * ipuxcom_frames_batch_size()): each tile's image is reconstructed inside
+ * its frames' payloads and its CRC32 checked. Descriptor entry i
+ * describes the batch's tile i, i.e. tile t is in slot t % 64, as a real
+ * batch has it: for 70..75, tile 70 is in slot 6 and slots 0..5 and
+ * 12..63 are zero. Frames start at 0x1000, tile after tile from @first.
+ * The image's load base must be IPUXCOM_IMG_PAYLOAD_BASE, where the
+ * loader puts payload. Bytes of @buf past the batch size are not touched.
  */
 IPUXCOM_API int ipuxcom_frames_build(const struct ipuxcom_image *img, uint32_t first,
 				     uint32_t last, void *buf, size_t len,

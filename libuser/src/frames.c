@@ -3,7 +3,11 @@
  * Secondary-loader frames [S "Secondary Loader Frames"]:
  *
  *   0x0000  descriptor area: 64 entries {u32 byte offset of the tile's
- *           first frame, u32 frame count}; zero through 0x1000
+ *           first frame, u32 frame count}; zero through 0x1000. A batch
+ *           is 64 tiles from a multiple of 64; entry i describes the
+ *           batch's tile i (what the module checks), so a range that
+ *           does not start on a batch boundary leaves its leading (and
+ *           trailing) entries zero.
  *   0x1000  frame storage: each tile's frames contiguous, tile after tile
  *
  *   frame:  0 u32 chunk index (from 0)   4 u32 physical tile id
@@ -13,8 +17,10 @@
  * Known check [S]: a 212,980-byte image is 215 frames, 220,160 bytes.
  * Limits: at most 643 frames per tile [S, RE]; [RE] pads every payload to
  * at least 0x4134 bytes since the loader does not acknowledge a one-frame
- * application [FACTS.md]; padding is zero. Payload lands at 0x4c010
- * [S, RE], so only images with that load base can be framed.
+ * application [FACTS.md]; padding is zero. Every tile so has 17..643
+ * frames (IPUXCOM_FRAMES_MIN_PER_TILE ..), the range the module accepts.
+ * Payload lands at 0x4c010 [S, RE], so only images with that load base
+ * can be framed.
  *
  * Images are reconstructed straight into the frame payloads of the
  * caller's buffer (no intermediate copy) and their CRC32 is derived from
@@ -25,6 +31,11 @@
 #include <string.h>
 
 #include "image_internal.h"
+
+/* The minimum frame count is the minimum payload's: ceil(0x4134 / 992). */
+_Static_assert(IPUXCOM_FRAMES_MIN_PER_TILE ==
+	       (IPUXCOM_FRAMES_MIN_PAYLOAD + IPUXCOM_FRAME_PAYLOAD - 1) / IPUXCOM_FRAME_PAYLOAD,
+	       "IPUXCOM_FRAMES_MIN_PER_TILE is ceil(IPUXCOM_FRAMES_MIN_PAYLOAD / 992)");
 
 int ipuxcom_frames_per_tile(uint32_t image_size, uint32_t *frames, struct ipuxcom_errmsg *em)
 {
@@ -64,12 +75,14 @@ static int ixc_frames_check(const struct ipuxcom_image *img, uint32_t first, uin
 	if (last >= in->tile_count)
 		return ixc_err(em, -EINVAL, "tile %" PRIu32 " outside the image's tiles 0..%"
 			       PRIu32, last, in->tile_count - 1);
-	if (last - first >= IPUXCOM_FRAMES_DESC_ENTRIES)
-		return ixc_err(em, -E2BIG,
-			       "tiles %" PRIu32 "..%" PRIu32 " are %" PRIu32
-			       " tiles; one descriptor table describes at most %u", first, last,
-			       last - first + 1,
-			       IPUXCOM_FRAMES_DESC_ENTRIES);
+	if (first / IPUXCOM_FRAMES_DESC_ENTRIES != last / IPUXCOM_FRAMES_DESC_ENTRIES)
+		return ixc_err(em, -EINVAL,
+			       "tiles %" PRIu32 "..%" PRIu32 " cross a %u-tile batch boundary "
+			       "(tile %" PRIu32 " is in batch %" PRIu32 ", tile %" PRIu32
+			       " in batch %" PRIu32 "); one descriptor table describes one batch",
+			       first, last, IPUXCOM_FRAMES_DESC_ENTRIES,
+			       first, first / IPUXCOM_FRAMES_DESC_ENTRIES,
+			       last, last / IPUXCOM_FRAMES_DESC_ENTRIES);
 	if (in->load_base != IPUXCOM_IMG_PAYLOAD_BASE)
 		return ixc_err(em, -EINVAL,
 			       "image load base 0x%" PRIx32
@@ -116,7 +129,7 @@ int ipuxcom_frames_build(const struct ipuxcom_image *img, uint32_t first, uint32
 			 void *buf, size_t len, struct ipuxcom_errmsg *em)
 {
 	uint8_t *b = buf;
-	uint32_t frames, isize;
+	uint32_t frames, isize, base;
 	size_t size, off = IPUXCOM_FRAMES_DESC_AREA;
 	int err;
 
@@ -128,13 +141,15 @@ int ipuxcom_frames_build(const struct ipuxcom_image *img, uint32_t first, uint32
 		return ixc_err(em, -EINVAL, "buffer of %zu bytes; tiles %" PRIu32 "..%" PRIu32
 			       " need %zu", buf ? len : 0, first, last, size);
 	isize = img->info.image_size;
+	/* Descriptor slot of tile t: its index in its batch; other slots stay zero. */
+	base = first - first % IPUXCOM_FRAMES_DESC_ENTRIES;
 	memset(b, 0, IPUXCOM_FRAMES_DESC_AREA);
 	for (uint32_t t = first; t <= last; t++) {
 		uint8_t *tb = b + off;
 		uint32_t crc;
 
-		ixc_put_le32(b + (t - first) * 8, (uint32_t)off);
-		ixc_put_le32(b + (t - first) * 8 + 4, frames);
+		ixc_put_le32(b + (t - base) * 8, (uint32_t)off);
+		ixc_put_le32(b + (t - base) * 8 + 4, frames);
 		for (uint32_t f = 0; f < frames; f++) {
 			uint8_t *fr = tb + (size_t)f * IPUXCOM_FRAME_SIZE;
 			uint64_t start = (uint64_t)f * IPUXCOM_FRAME_PAYLOAD;

@@ -35,7 +35,7 @@ struct ixc_seg {
 	size_t index;
 };
 
-static int ixc_elf_fail(struct ipuxcom_errmsg *em, int err, const char *what)
+int ixc_elf_fail(struct ipuxcom_errmsg *em, int err, const char *what)
 {
 	return ixc_err(em, err, "%s (libelf: %s)", what, elf_errmsg(-1));
 }

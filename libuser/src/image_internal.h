@@ -159,6 +159,9 @@ int ixc_img_crc_error(const struct ipuxcom_image *img, uint32_t tile, uint32_t g
 int ixc_tile_elf_read(const void *data, size_t len, struct ipuxcom_tile_elf *info,
 		      uint8_t *dest, size_t dest_len, struct ipuxcom_errmsg *em);
 
+/* "WHAT (libelf: <elf_errmsg>)" into @em; returns @err. */
+int ixc_elf_fail(struct ipuxcom_errmsg *em, int err, const char *what);
+
 /* Decimal tile file names: "17.bin" / "t_17.elf" -> 17; -1 if not canonical. */
 long ixc_parse_tile_name(const char *name, const char *prefix, const char *suffix,
 			 uint32_t tile_count);

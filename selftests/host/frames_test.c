@@ -4,8 +4,10 @@
  * check (212,980-byte image: 215 frames, 220,160 bytes per tile), the
  * descriptor table of a full 64-tile batch (1408..1471, holding the
  * notes' tile 1409), every frame field decoded by an independent reader
- * in this file, partial ranges, the minimum payload envelope and the
- * 643-frame limit, the load-base rule, and argument errors.
+ * in this file, partial ranges (each tile in descriptor slot
+ * tile - batch start; ranges crossing a 64-tile batch refused), the
+ * minimum payload envelope and the 17..643 frame-count range, the
+ * load-base rule, and argument errors.
  */
 #include "kselftest_harness.h"
 
@@ -120,6 +122,36 @@ TEST(minimum_envelope)
 	EXPECT_MSG(em, "an empty image has no frames");
 }
 
+/*
+ * The frame-count range the library writes and the module accepts:
+ * 17 (ceil(0x4134 / 992)) for the smallest image, 643 for the largest.
+ */
+TEST(frame_count_range)
+{
+	struct ipuxcom_errmsg em;
+	char want[64];
+	uint32_t n;
+
+	EXPECT_EQ(17u, IPUXCOM_FRAMES_MIN_PER_TILE);
+	EXPECT_EQ(643u, IPUXCOM_FRAMES_MAX_PER_TILE);
+	EXPECT_EQ(IPUXCOM_FRAMES_MIN_PER_TILE,
+		  (0x4134 + IPUXCOM_FRAME_PAYLOAD - 1) / IPUXCOM_FRAME_PAYLOAD);
+	ASSERT_EQ(0, ipuxcom_frames_per_tile(1, &n, &em));
+	EXPECT_EQ(IPUXCOM_FRAMES_MIN_PER_TILE, n);
+	ASSERT_EQ(0, ipuxcom_frames_per_tile(IPUXCOM_FRAMES_MAX_PER_TILE * IPUXCOM_FRAME_PAYLOAD,
+					     &n, &em));
+	EXPECT_EQ(IPUXCOM_FRAMES_MAX_PER_TILE, n);
+	EXPECT_EQ(-EFBIG, ipuxcom_frames_per_tile(IPUXCOM_FRAMES_MAX_PER_TILE *
+						  IPUXCOM_FRAME_PAYLOAD + 1, &n, &em));
+	EXPECT_EQ(0u, n);
+	/* The module's reason for a bad count names the same range. */
+	snprintf(want, sizeof(want), "frame count outside %u..%u", IPUXCOM_FRAMES_MIN_PER_TILE,
+		 IPUXCOM_FRAMES_MAX_PER_TILE);
+	EXPECT_STREQ(want, ipuxcom_frame_error_name(IPUXCOM_FRAME_ERR_DESC_COUNT));
+	EXPECT_STREQ("frame count outside 17..643",
+		     ipuxcom_frame_error_name(IPUXCOM_FRAME_ERR_DESC_COUNT));
+}
+
 TEST(frame_limit)
 {
 	struct ipuxcom_image *img;
@@ -189,7 +221,10 @@ TEST_F(notes, full_batch_descriptor_table_and_frames)
 	free(image);
 }
 
-/* The notes' byte-compared case: tile 1409 alone, 220,160 bytes of frames. */
+/*
+ * The notes' byte-compared case: tile 1409 alone, 220,160 bytes of frames,
+ * described by slot 1 of its batch (1408..1471), as in a real batch.
+ */
 TEST_F(notes, single_tile_1409)
 {
 	struct ipuxcom_errmsg em;
@@ -199,39 +234,91 @@ TEST_F(notes, single_tile_1409)
 	ASSERT_EQ(0, ipuxcom_frames_batch_size(self->img, 1409, 1409, &size, &em));
 	EXPECT_EQ(0x1000 + (size_t)NOTES_BYTES, size);
 	buf = malloc(size);
+	memset(buf, 0x5a, size);
 	ASSERT_EQ(0, ipuxcom_frames_build(self->img, 1409, 1409, buf, size, &em));
-	EXPECT_EQ(0x1000u, ixt_le32(buf));
-	EXPECT_EQ(NOTES_FRAMES, ixt_le32(buf + 4));
-	for (size_t k = 8; k < 0x1000; k++) {
-		ASSERT_EQ(0, buf[k]);
+	EXPECT_EQ(0x1000u, ixt_le32(buf + 8));
+	EXPECT_EQ(NOTES_FRAMES, ixt_le32(buf + 12));
+	for (size_t k = 0; k < 0x1000; k++) {
+		if (k >= 8 && k < 16)
+			continue;
+		ASSERT_EQ(0, buf[k]) TH_LOG("descriptor area byte 0x%zx", k);
 	}
 	ASSERT_EQ(0, ipuxcom_image_extract(self->img, 1409, image, NOTES_IMAGE, &em));
-	check_tile_frames(_metadata, buf, size, 0, 1409, image, NOTES_IMAGE, NOTES_FRAMES);
+	check_tile_frames(_metadata, buf, size, 1, 1409, image, NOTES_IMAGE, NOTES_FRAMES);
 	free(buf);
 	free(image);
 }
 
-/* Any contiguous range of up to 64 tiles, across batch boundaries too. */
-TEST_F(notes, partial_ranges)
+/*
+ * A range not starting on a 64-tile boundary: 70..75 is in batch 1
+ * (64..127), so tile 70 is in slot 6 .. tile 75 in slot 11; slots 0..5
+ * and 12..63 stay zero (also over a dirty buffer), and the frames start
+ * at 0x1000, tile after tile.
+ */
+TEST_F(notes, unaligned_range_slots)
 {
 	struct ipuxcom_errmsg em;
 	uint8_t *buf, *image = malloc(NOTES_IMAGE);
 	size_t size;
 
-	ASSERT_EQ(0, ipuxcom_frames_batch_size(self->img, 60, 67, &size, &em));
-	EXPECT_EQ(0x1000 + 8 * (size_t)NOTES_BYTES, size);
+	ASSERT_EQ(0, ipuxcom_frames_batch_size(self->img, 70, 75, &size, &em));
+	EXPECT_EQ(0x1000 + 6 * (size_t)NOTES_BYTES, size);
 	buf = malloc(size);
-	ASSERT_EQ(0, ipuxcom_frames_build(self->img, 60, 67, buf, size, &em));
-	for (uint32_t i = 0; i < 8; i++) {
-		ASSERT_EQ(0, ipuxcom_image_extract(self->img, 60 + i, image, NOTES_IMAGE, &em));
-		check_tile_frames(_metadata, buf, size, i, 60 + i, image, NOTES_IMAGE,
+	memset(buf, 0xa5, size);
+	ASSERT_EQ(0, ipuxcom_frames_build(self->img, 70, 75, buf, size, &em)) TH_LOG("%s", em.msg);
+	for (uint32_t slot = 0; slot < 64; slot++) {
+		uint32_t off = ixt_le32(buf + slot * 8), n = ixt_le32(buf + slot * 8 + 4);
+
+		if (slot >= 6 && slot <= 11) {
+			EXPECT_EQ(0x1000 + (slot - 6) * NOTES_BYTES, off) TH_LOG("slot %u", slot);
+			EXPECT_EQ(NOTES_FRAMES, n) TH_LOG("slot %u", slot);
+		} else {
+			EXPECT_EQ(0u, off) TH_LOG("slot %u", slot);
+			EXPECT_EQ(0u, n) TH_LOG("slot %u", slot);
+		}
+	}
+	for (size_t k = 512; k < 0x1000; k++) {
+		ASSERT_EQ(0, buf[k]) TH_LOG("descriptor area byte 0x%zx", k);
+	}
+	EXPECT_EQ(70u, ixt_le32(buf + 0x1000 + 4));	/* first frame: tile 70 */
+	for (uint32_t t = 70; t <= 75; t++) {
+		ASSERT_EQ(0, ipuxcom_image_extract(self->img, t, image, NOTES_IMAGE, &em));
+		check_tile_frames(_metadata, buf, size, t - 64, t, image, NOTES_IMAGE,
 				  NOTES_FRAMES);
 	}
-	for (size_t k = 64; k < 0x1000; k++) {
-		ASSERT_EQ(0, buf[k]);
-	}
+	/* The last tile of a batch alone: slot 63. */
+	ASSERT_EQ(0, ipuxcom_frames_build(self->img, 127, 127, buf, size, &em));
+	EXPECT_EQ(0x1000u, ixt_le32(buf + 63 * 8));
+	EXPECT_EQ(NOTES_FRAMES, ixt_le32(buf + 63 * 8 + 4));
+	EXPECT_EQ(0u, ixt_le32(buf));
+	EXPECT_EQ(0u, ixt_le32(buf + 4));
 	free(buf);
 	free(image);
+}
+
+/* One descriptor table is one batch: a range across a boundary is refused. */
+TEST_F(notes, range_across_batches_refused)
+{
+	struct ipuxcom_errmsg em;
+	uint8_t *buf = malloc(0x1000);
+	size_t size = 1;
+
+	memset(buf, 0x11, 0x1000);
+	EXPECT_EQ(-EINVAL, ipuxcom_frames_batch_size(self->img, 60, 67, &size, &em));
+	EXPECT_EQ(0u, size);
+	EXPECT_MSG(em, "tiles 60..67 cross a 64-tile batch boundary (tile 60 is in batch 0, "
+		   "tile 67 in batch 1); one descriptor table describes one batch");
+	EXPECT_EQ(-EINVAL, ipuxcom_frames_build(self->img, 63, 64, buf, 0x1000, &em));
+	EXPECT_MSG(em, "tiles 63..64 cross a 64-tile batch boundary (tile 63 is in batch 0, "
+		   "tile 64 in batch 1)");
+	/* Nothing written on refusal. */
+	for (size_t k = 0; k < 0x1000; k++) {
+		ASSERT_EQ(0x11, buf[k]);
+	}
+	/* Whole batches are fine, 64 tiles each. */
+	ASSERT_EQ(0, ipuxcom_frames_batch_size(self->img, 64, 127, &size, &em));
+	EXPECT_EQ(0x1000 + 64 * (size_t)NOTES_BYTES, size);
+	free(buf);
 }
 
 TEST_F(notes, range_and_buffer_errors)
@@ -244,8 +331,8 @@ TEST_F(notes, range_and_buffer_errors)
 	EXPECT_MSG(em, "first tile 5 after last tile 4");
 	EXPECT_EQ(-EINVAL, ipuxcom_frames_batch_size(self->img, 1470, 1472, &size, &em));
 	EXPECT_MSG(em, "tile 1472 outside the image's tiles 0..1471");
-	EXPECT_EQ(-E2BIG, ipuxcom_frames_batch_size(self->img, 0, 64, &size, &em));
-	EXPECT_MSG(em, "tiles 0..64 are 65 tiles; one descriptor table describes at most 64");
+	EXPECT_EQ(-EINVAL, ipuxcom_frames_batch_size(self->img, 0, 64, &size, &em));
+	EXPECT_MSG(em, "tiles 0..64 cross a 64-tile batch boundary");
 	EXPECT_EQ(-EINVAL, ipuxcom_frames_build(self->img, 0, 0, small, sizeof(small), &em));
 	EXPECT_MSG(em, "buffer of 4096 bytes; tiles 0..0 need 224256");
 	EXPECT_EQ(-EINVAL, ipuxcom_frames_build(self->img, 0, 0, NULL, 1 << 20, &em));

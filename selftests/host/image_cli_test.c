@@ -120,6 +120,7 @@ TEST_F(cli, frames_and_redirect)
 {
 	char *tool = self->tool, out[PATH_MAX + 32], red[PATH_MAX + 32];
 	uint8_t *f, want[SIZE];
+	const uint8_t *g;
 	size_t len;
 
 	TOOL_EXPECT(0, out, "packed", "image", "pack", "--raw", self->raw, "-o", self->img,
@@ -140,6 +141,44 @@ TEST_F(cli, frames_and_redirect)
 	/* Across a batch boundary: one buffer per 64-tile batch. */
 	TOOL_EXPECT(0, out, "\"batches\":2,\"frames_per_tile\":17,\"bytes_per_tile\":17408,"
 		    "\"bytes\":1191936", "frames", self->img, "60", "127", "-o", out, "--json");
+	/*
+	 * Each buffer puts its tiles in slot tile - batch start: 60..63 in
+	 * slots 60..63 of the first (slots 0..59 zero), 64..127 in slots
+	 * 0..63 of the second, which follows the first's last frame.
+	 */
+	f = ixt_read_file(out, &len);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(2 * 0x1000 + 68 * 17 * 1024u, len);
+	for (uint32_t slot = 0; slot < 60; slot++) {
+		EXPECT_EQ(0u, ixt_le32(f + slot * 8) | ixt_le32(f + slot * 8 + 4))
+			TH_LOG("first buffer, slot %u", slot);
+	}
+	for (uint32_t slot = 60; slot < 64; slot++) {
+		EXPECT_EQ(0x1000 + (slot - 60) * 17 * 1024u, ixt_le32(f + slot * 8));
+		EXPECT_EQ(17u, ixt_le32(f + slot * 8 + 4));
+	}
+	EXPECT_EQ(60u, ixt_le32(f + 0x1000 + 4));	/* first frame's tile id */
+	g = f + 0x1000 + 4 * 17 * 1024;			/* the second buffer */
+	for (uint32_t slot = 0; slot < 64; slot++) {
+		EXPECT_EQ(0x1000 + slot * 17 * 1024u, ixt_le32(g + slot * 8));
+		EXPECT_EQ(17u, ixt_le32(g + slot * 8 + 4));
+	}
+	EXPECT_EQ(64u, ixt_le32(g + 0x1000 + 4));
+	EXPECT_EQ(127u, ixt_le32(g + 0x1000 + 63 * 17 * 1024 + 4));
+	free(f);
+	/* A range inside one batch not starting on its boundary: one buffer, slots 6..11. */
+	TOOL_EXPECT(0, out, "tiles 70..75 in 1 batch", "frames", self->img, "70", "75", "-o", out);
+	f = ixt_read_file(out, &len);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0x1000 + 6 * 17 * 1024u, len);
+	EXPECT_EQ(0u, ixt_le32(f + 5 * 8 + 4));
+	EXPECT_EQ(0x1000u, ixt_le32(f + 6 * 8));
+	EXPECT_EQ(17u, ixt_le32(f + 6 * 8 + 4));
+	EXPECT_EQ(17u, ixt_le32(f + 11 * 8 + 4));
+	EXPECT_EQ(0u, ixt_le32(f + 12 * 8 + 4));
+	EXPECT_EQ(70u, ixt_le32(f + 0x1000 + 4));
+	free(f);
+	TOOL_EXPECT(0, out, "slot 6", "frames", "--help");
 	TOOL_EXPECT(2, err, "first tile 9 after last tile 8", "frames", self->img, "9", "8", "-o",
 		    out);
 	TOOL_EXPECT(2, err, "invalid last tile '1472'", "frames", self->img, "0", "1472", "-o",

@@ -162,8 +162,35 @@ static void capture_load(struct __test_metadata *_metadata, FIXTURE_DATA(seq) *s
 	ASSERT_EQ(0, ipuxcom_cfg_load(self->out, recs, n, &em)) TH_LOG("%s", em.msg);
 }
 
+/*
+ * The bootloader as an ELF32 with its PT_LOAD at 0x4c000 [RE, FACTS.md
+ * step 3] holding the same 948 bytes, written by hand (no toolchain in the
+ * VM): header, one program header, the segment.
+ */
+static int write_boot_elf(const char *path)
+{
+	uint8_t f[52 + 32 + BOOT948] = { 0x7f, 'E', 'L', 'F', 1, 1, 1 };
+
+	ixt_put32(f + 16, 2 | 0u << 16);	/* e_type EXEC, e_machine none */
+	ixt_put32(f + 20, 1);			/* e_version */
+	ixt_put32(f + 24, 0x4c000);		/* e_entry */
+	ixt_put32(f + 28, 52);			/* e_phoff */
+	ixt_put32(f + 40, 52 | 32u << 16);	/* e_ehsize, e_phentsize */
+	ixt_put32(f + 44, 1 | 40u << 16);	/* e_phnum, e_shentsize */
+	ixt_put32(f + 52, 1);			/* PT_LOAD */
+	ixt_put32(f + 56, 84);			/* p_offset */
+	ixt_put32(f + 60, 0x4c000);		/* p_vaddr */
+	ixt_put32(f + 64, 0x4c000);		/* p_paddr */
+	ixt_put32(f + 68, BOOT948);		/* p_filesz */
+	ixt_put32(f + 72, BOOT948);		/* p_memsz */
+	ixt_put32(f + 76, 5);			/* R+X */
+	ixt_put32(f + 80, 4);
+	boot948(f + 84);
+	return ixt_write_file(path, f, sizeof(f));
+}
+
 /* The seed's autoloader words, exactly, for its 948-byte bootloader. */
-TEST_F_TIMEOUT(seq, autoloader_words_are_the_seeds, 120)
+static void expect_seed_autoloader(struct __test_metadata *_metadata, FIXTURE_DATA(seq) *self)
 {
 	struct ipuxcom_cfg_record *r = NULL;
 	uint8_t b[1024] = { 0 };
@@ -204,6 +231,18 @@ TEST_F_TIMEOUT(seq, autoloader_words_are_the_seeds, 120)
 	/* the posted data writes were flushed by a read after every 32 words */
 	EXPECT_EQ(32, ixt_sim_stat(self->dev, "autold_max_unflushed"));
 	free(r);
+}
+
+TEST_F_TIMEOUT(seq, autoloader_words_are_the_seeds, 120)
+{
+	expect_seed_autoloader(_metadata, self);
+}
+
+/* `-b` with the SDK's form of the same bootloader: the same words. */
+TEST_F_TIMEOUT(seq, elf_bootloader_gives_the_same_words, 120)
+{
+	ASSERT_EQ(0, write_boot_elf(self->boot));
+	expect_seed_autoloader(_metadata, self);
 }
 
 /* Transport and marks, in the order the hardware record has them. */

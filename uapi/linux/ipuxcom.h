@@ -458,7 +458,7 @@ struct ipuxcom_ioc_tdi_exec {
  * @addr: tile SRAM byte address, 4-byte aligned
  * @count: words, 1 .. IPUXCOM_TDI_SRAM_MAX_WORDS
  * @data: user pointer to @count __u32
- * @timeout_ns: per injected instruction; 0 = 100 ms
+ * @timeout_ns: per wait (the stop, each injected instruction); 0 = 100 ms
  * @done: out: words transferred
  * @tdi_sts: out: TDI_STS at the end
  *

@@ -54,6 +54,25 @@
 /* TDI register r of physical tile t [S "Debug Readback Pivot"]. */
 #define C600_TDI_BASE			0x30000
 #define C600_TDI_TILE_STRIDE		0x40
+/* DBG_RBRK: context select bits 0-6 [S]. */
+#define C600_DBG_RBRK_CTX(c)		BIT(c)
+/*
+ * CTXT_STS field of context c: MODELLED, the encoding is not in the
+ * record. 2 bits per context at bit 2c: 0 inactive, 1 running, 2 stopped.
+ * [S] records only that an inactive context cannot execute an injected
+ * instruction.
+ */
+#define C600_CTXT_STS_MASK(c)		(3u << (2 * (c)))
+#define C600_CTXT_STS_FIELD(c, v)	((u32)(v) << (2 * (c)))
+#define C600_CTXT_INACTIVE		0
+#define C600_CTXT_RUNNING		1
+#define C600_CTXT_STOPPED		2
+/*
+ * DBG_ECSR (5) / DBG_ECLR (6): indices [S]; the fields are MODELLED: bit c
+ * of DBG_ECSR is context c's debug-exception status, and writing bit c to
+ * DBG_ECLR clears it.
+ */
+#define C600_DBG_EXC_CTX(c)		BIT(c)
 
 /* Injectable instructions [S, RE]. */
 #define C600_INSN_GET_M0_DBG_DATA	0x41000070u
@@ -61,6 +80,13 @@
 #define C600_INSN_LD32_M0_M15_M1	0x01f01000u
 #define C600_INSN_ST32_M0_AT_M1		0x4f10f000u
 #define C600_INSN_PUT_DBG_DATA_M0	0x43008070u
+/*
+ * put $DBG_DATA, $m1: INFERRED, not in the record. put $DBG_DATA,$m0 is
+ * 0x43008070 and br $mN is 0x43000000 | N<<20 [RE, FACTS.md]: the same
+ * 0x43 opcode with the register field at bit 20 gives 0x43108070. The one
+ * unrecorded encoding of the read path; it saves $m1.
+ */
+#define C600_INSN_PUT_DBG_DATA_M1	0x43108070u
 
 /* Tile SRAM [RE]. */
 #define C600_SRAM_BASE			0x4c000u

@@ -69,6 +69,9 @@ int ipuxcom_require_state(struct ipuxcom_device *dev, u32 state_mask)
 	return BIT(ipuxcom_state(dev)) & state_mask ? 0 : -EBADFD;
 }
 
+static int ipuxcom_poll_cond(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 value,
+			     bool equal, u64 timeout_ns, u32 *last);
+
 /*
  * Poll @offset until (value & @mask) == @want. Bounded by @timeout_ns and
  * ended by a fatal signal or by the device being unregistered. A wait that
@@ -78,6 +81,19 @@ int ipuxcom_require_state(struct ipuxcom_device *dev, u32 state_mask)
 int ipuxcom_poll(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 want,
 		 u64 timeout_ns, u32 *last)
 {
+	return ipuxcom_poll_cond(dev, offset, mask, want, true, timeout_ns, last);
+}
+
+/* As ipuxcom_poll(), until (value & @mask) != @unwanted. */
+int ipuxcom_poll_ne(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 unwanted,
+		    u64 timeout_ns, u32 *last)
+{
+	return ipuxcom_poll_cond(dev, offset, mask, unwanted, false, timeout_ns, last);
+}
+
+static int ipuxcom_poll_cond(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 value,
+			     bool equal, u64 timeout_ns, u32 *last)
+{
 	u64 start = ktime_get_ns(), deadline = start + timeout_ns;
 	unsigned int spins = 0;
 	int ret;
@@ -86,7 +102,7 @@ int ipuxcom_poll(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 want,
 		ret = ipuxcom_rd(dev, offset, last);
 		if (ret)
 			return ret;
-		if ((*last & mask) == want) {
+		if (((*last & mask) == value) == equal) {
 			trace_ipuxcom_wait_done(dev->id, offset, *last, 0, ktime_get_ns() - start);
 			return 0;
 		}

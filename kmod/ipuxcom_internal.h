@@ -134,6 +134,8 @@ int ipuxcom_rd(struct ipuxcom_device *dev, u32 offset, u32 *value);
 int ipuxcom_wr(struct ipuxcom_device *dev, u32 offset, u32 value);
 int ipuxcom_poll(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 want,
 		 u64 timeout_ns, u32 *last);
+int ipuxcom_poll_ne(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 unwanted,
+		    u64 timeout_ns, u32 *last);
 u64 ipuxcom_timeout(u64 requested_ns, u64 default_ns);
 u32 ipuxcom_state(struct ipuxcom_device *dev);
 void ipuxcom_set_state(struct ipuxcom_device *dev, u32 state);

@@ -4,11 +4,33 @@
  * injection on a stopped context, and tile SRAM read/write through
  * injected loads and stores.
  *
- * Injection, as the notes' direct implementation does it: stop the
- * context through DBG_RBRK, write the instruction owner and the
- * instruction, wait for TDI completion (TDI_STS busy clear), and restore
- * the run-break state found. Only TDI_STS bits are interpreted; CTXT_STS
- * encoding is not documented and is not relied on.
+ * Every command is one session that leaves the tile as it found it
+ * ([S]: "restore the thread state"; FACTS.md "TDI SRAM access"):
+ *
+ *   begin:  read DBG_RBRK, DBG_ECSR and DBG_IOWNER; set the context's
+ *           run-break bit; poll CTXT_STS until the context's field is no
+ *           longer running (bounded by the command's timeout). An inactive
+ *           context cannot execute an injected instruction [S]: -ENOEXEC
+ *           before anything is injected. Then DBG_IOWNER = context.
+ *           SRAM transfers also save DBG_DATA and then $m0 and $m1 with
+ *           put $DBG_DATA,$m0 / put $DBG_DATA,$m1 (the latter INFERRED,
+ *           see c600_regs.h).
+ *   inject: clear the TDI_STS error bits (sticky), write DBG_IEXEC, wait
+ *           for TDI_STS busy to clear, interpret the error bits.
+ *   end:    on every path, whatever was read at begin is written back:
+ *           $m0/$m1 with get $m0/$m1,$DBG_DATA (unless an injection never
+ *           completed: another would be a double issue, and the device is
+ *           already NEEDS_RESET), DBG_DATA, DBG_IOWNER; the context's
+ *           DBG_ECSR bit is cleared through DBG_ECLR if the session raised
+ *           it; TDI_STS errors are cleared; DBG_RBRK last, which releases
+ *           the context. Nothing read is nothing written: a failed first
+ *           read of DBG_RBRK writes nothing back.
+ *
+ * The first error is returned; a failed restore does not mask it but
+ * marks the device NEEDS_RESET. TDI_EXEC is the user's raw injection: its
+ * effect on $m registers and DBG_DATA is the point and is kept, so it
+ * does not save them. The CTXT_STS encoding and the DBG_ECSR/DBG_ECLR
+ * fields are modelled (c600_regs.h).
  */
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -28,14 +50,28 @@ struct tdi_session {
 	struct ipuxcom_device *dev;
 	u32 tile;
 	u32 context;
-	u32 saved_rbrk;
 	u64 timeout_ns;
-	u32 sts;
+	u32 sts;		/* TDI_STS after the last injection */
+	bool save_m;		/* save/restore $m0, $m1 and DBG_DATA */
+	bool stuck;		/* an injection never completed */
+	/* Found at begin; each is written back only if it was read. */
+	bool have_rbrk, have_ecsr, have_owner, have_data, have_m;
+	u32 rbrk, ecsr, owner, data, m0, m1;
 };
 
 static u32 tdi_reg(u32 tile, u32 reg)
 {
 	return C600_TDI_BASE + tile * C600_TDI_TILE_STRIDE + reg * 4;
+}
+
+static int tdi_rd(struct tdi_session *s, u32 reg, u32 *value)
+{
+	return ipuxcom_rd(s->dev, tdi_reg(s->tile, reg), value);
+}
+
+static int tdi_wr(struct tdi_session *s, u32 reg, u32 value)
+{
+	return ipuxcom_wr(s->dev, tdi_reg(s->tile, reg), value);
 }
 
 /*
@@ -49,58 +85,138 @@ static int tdi_check_target(struct ipuxcom_device *dev, u32 tile, u32 context)
 	return 0;
 }
 
-static int tdi_begin(struct tdi_session *s)
-{
-	struct ipuxcom_device *dev = s->dev;
-	int ret;
-
-	ret = ipuxcom_rd(dev, tdi_reg(s->tile, IPUXCOM_TDI_DBG_RBRK), &s->saved_rbrk);
-	if (!ret)
-		ret = ipuxcom_wr(dev, tdi_reg(s->tile, IPUXCOM_TDI_DBG_RBRK),
-				 s->saved_rbrk | BIT(s->context));
-	if (!ret)
-		ret = ipuxcom_wr(dev, tdi_reg(s->tile, IPUXCOM_TDI_DBG_IOWNER), s->context);
-	return ret;
-}
-
-/* Restore the run-break state; keeps the first error of the session. */
-static int tdi_end(struct tdi_session *s, int ret)
-{
-	int r = ipuxcom_wr(s->dev, tdi_reg(s->tile, IPUXCOM_TDI_DBG_RBRK), s->saved_rbrk);
-
-	return ret ?: r;
-}
-
-static int tdi_set_data(struct tdi_session *s, u32 value)
-{
-	return ipuxcom_wr(s->dev, tdi_reg(s->tile, IPUXCOM_TDI_DBG_DATA), value);
-}
-
-static int tdi_get_data(struct tdi_session *s, u32 *value)
-{
-	return ipuxcom_rd(s->dev, tdi_reg(s->tile, IPUXCOM_TDI_DBG_DATA), value);
-}
-
 static int tdi_inject(struct tdi_session *s, u32 insn)
 {
 	struct ipuxcom_device *dev = s->dev;
-	u32 sts_reg = tdi_reg(s->tile, IPUXCOM_TDI_TDI_STS);
 	int ret;
 
-	ret = ipuxcom_wr(dev, tdi_reg(s->tile, IPUXCOM_TDI_DBG_IEXEC), insn);
+	/* Error bits are sticky: clear them so TDI_STS reports this instruction. */
+	ret = tdi_wr(s, IPUXCOM_TDI_TDI_CLR, TDI_STS_ERRORS);
+	if (!ret)
+		ret = tdi_wr(s, IPUXCOM_TDI_DBG_IEXEC, insn);
 	if (ret)
 		return ret;
-	ret = ipuxcom_poll(dev, sts_reg, IPUXCOM_TDI_STS_BUSY, 0, s->timeout_ns, &s->sts);
+	ret = ipuxcom_poll(dev, tdi_reg(s->tile, IPUXCOM_TDI_TDI_STS), IPUXCOM_TDI_STS_BUSY, 0,
+			   s->timeout_ns, &s->sts);
 	trace_ipuxcom_tdi_inject(dev->id, s->tile, s->context, insn, s->sts);
-	if (ret)
+	if (ret) {
+		s->stuck = true;
 		return ret;
+	}
 	if (!(s->sts & TDI_STS_ERRORS))
 		return 0;
-	/* Clear the sticky error bits so the next injection starts clean. */
-	ret = ipuxcom_wr(dev, tdi_reg(s->tile, IPUXCOM_TDI_TDI_CLR), s->sts & TDI_STS_ERRORS);
+	return s->sts & IPUXCOM_TDI_STS_NOT_QUIESCENT ? -ENOEXEC : -EILSEQ;
+}
+
+/* Inject put $DBG_DATA,$mN and read the value out. */
+static int tdi_get_m(struct tdi_session *s, u32 insn, u32 *value)
+{
+	int ret = tdi_inject(s, insn);
+
+	return ret ?: tdi_rd(s, IPUXCOM_TDI_DBG_DATA, value);
+}
+
+/* DBG_DATA = @value, then inject get $mN,$DBG_DATA. */
+static int tdi_set_m(struct tdi_session *s, u32 insn, u32 value)
+{
+	int ret = tdi_wr(s, IPUXCOM_TDI_DBG_DATA, value);
+
+	return ret ?: tdi_inject(s, insn);
+}
+
+/* Stop the context and wait until CTXT_STS says it is stopped. */
+static int tdi_stop(struct tdi_session *s)
+{
+	u32 ctx = s->context, mask = C600_CTXT_STS_MASK(ctx), v;
+	int ret;
+
+	ret = tdi_wr(s, IPUXCOM_TDI_DBG_RBRK, s->rbrk | C600_DBG_RBRK_CTX(ctx));
+	if (!ret)
+		ret = ipuxcom_poll_ne(s->dev, tdi_reg(s->tile, IPUXCOM_TDI_CTXT_STS), mask,
+				      C600_CTXT_STS_FIELD(ctx, C600_CTXT_RUNNING),
+				      s->timeout_ns, &v);
 	if (ret)
 		return ret;
-	return s->sts & IPUXCOM_TDI_STS_NOT_QUIESCENT ? -ENOEXEC : -EILSEQ;
+	/* Inactive (or an unknown state): nothing can execute there [S]. */
+	if ((v & mask) != C600_CTXT_STS_FIELD(ctx, C600_CTXT_STOPPED))
+		return -ENOEXEC;
+	return 0;
+}
+
+static int tdi_begin(struct tdi_session *s)
+{
+	int ret;
+
+	ret = tdi_rd(s, IPUXCOM_TDI_DBG_RBRK, &s->rbrk);
+	if (ret)
+		return ret;
+	s->have_rbrk = true;
+	ret = tdi_rd(s, IPUXCOM_TDI_DBG_ECSR, &s->ecsr);
+	if (ret)
+		return ret;
+	s->have_ecsr = true;
+	ret = tdi_rd(s, IPUXCOM_TDI_DBG_IOWNER, &s->owner);
+	if (ret)
+		return ret;
+	s->have_owner = true;
+	ret = tdi_stop(s);
+	if (!ret)
+		ret = tdi_wr(s, IPUXCOM_TDI_DBG_IOWNER, s->context);
+	if (ret || !s->save_m)
+		return ret;
+	ret = tdi_rd(s, IPUXCOM_TDI_DBG_DATA, &s->data);
+	if (ret)
+		return ret;
+	s->have_data = true;
+	/* Saving reads the registers only: a failure here leaves them as they were. */
+	ret = tdi_get_m(s, C600_INSN_PUT_DBG_DATA_M0, &s->m0);
+	if (!ret)
+		ret = tdi_get_m(s, C600_INSN_PUT_DBG_DATA_M1, &s->m1);
+	if (!ret)
+		s->have_m = true;
+	return ret;
+}
+
+static void tdi_keep_first(int *first, int ret)
+{
+	if (!*first)
+		*first = ret;
+}
+
+/* Put back what tdi_begin() found, on every path; returns the first error. */
+static int tdi_end(struct tdi_session *s, int ret)
+{
+	u32 exc = C600_DBG_EXC_CTX(s->context), sts = s->sts, ecsr;
+	int r = 0, e;
+
+	if (s->have_m && !s->stuck) {
+		e = tdi_set_m(s, C600_INSN_GET_M0_DBG_DATA, s->m0);
+		tdi_keep_first(&r, e);
+		e = tdi_set_m(s, C600_INSN_GET_M1_DBG_DATA, s->m1);
+		tdi_keep_first(&r, e);
+		s->sts = sts;	/* report the transfer's status, not the restore's */
+	}
+	if (s->have_data)
+		tdi_keep_first(&r, tdi_wr(s, IPUXCOM_TDI_DBG_DATA, s->data));
+	if (s->have_owner)
+		tdi_keep_first(&r, tdi_wr(s, IPUXCOM_TDI_DBG_IOWNER, s->owner));
+	/* Clear a debug exception this session raised; keep one found. */
+	if (s->have_ecsr && !(s->ecsr & exc)) {
+		e = tdi_rd(s, IPUXCOM_TDI_DBG_ECSR, &ecsr);
+		if (!e && (ecsr & exc))
+			e = tdi_wr(s, IPUXCOM_TDI_DBG_ECLR, exc);
+		tdi_keep_first(&r, e);
+	}
+	if (s->have_rbrk) {
+		tdi_keep_first(&r, tdi_wr(s, IPUXCOM_TDI_TDI_CLR, TDI_STS_ERRORS));
+		tdi_keep_first(&r, tdi_wr(s, IPUXCOM_TDI_DBG_RBRK, s->rbrk));
+	}
+	if (r) {
+		pr_warn_ratelimited("ipuxcom%u: tile %u context %u: TDI state not restored (%d)\n",
+				    s->dev->id, s->tile, s->context, r);
+		ipuxcom_set_state(s->dev, IPUXCOM_DEV_STATE_NEEDS_RESET);
+	}
+	return ret ?: r;
 }
 
 int ipuxcom_cmd_tdi_read_regs(struct ipuxcom_device *dev, void *arg)
@@ -138,16 +254,15 @@ int ipuxcom_cmd_tdi_exec(struct ipuxcom_device *dev, void *arg)
 	if (ret)
 		return ret;
 	ret = tdi_begin(&s);
-	if (ret)
-		return ret;
-	if (te->flags & IPUXCOM_TDI_F_SET_DATA)
-		ret = tdi_set_data(&s, te->data_in);
+	if (!ret && (te->flags & IPUXCOM_TDI_F_SET_DATA))
+		ret = tdi_wr(&s, IPUXCOM_TDI_DBG_DATA, te->data_in);
 	if (!ret)
 		ret = tdi_inject(&s, te->insn);
 	if (!ret)
-		ret = tdi_get_data(&s, &te->data_out);
+		ret = tdi_rd(&s, IPUXCOM_TDI_DBG_DATA, &te->data_out);
+	ret = tdi_end(&s, ret);
 	te->tdi_sts = s.sts;
-	return tdi_end(&s, ret);
+	return ret;
 }
 
 static int tdi_check_sram(struct ipuxcom_ioc_tdi_sram *ts)
@@ -159,37 +274,31 @@ static int tdi_check_sram(struct ipuxcom_ioc_tdi_sram *ts)
 	return 0;
 }
 
-/* One word through the stopped context: ld32 (read) or st32 (write). */
+/*
+ * One word through the stopped context [S, FACTS.md]: get $m1,$DBG_DATA
+ * (address), then ld32 + put $DBG_DATA,$m0 (read) or get $m0,$DBG_DATA +
+ * st32 (write). Clobbers $m0/$m1; tdi_end() restores them.
+ */
 static int tdi_word(struct tdi_session *s, u32 addr, u32 *value, bool write)
 {
 	int ret;
 
-	ret = tdi_set_data(s, addr);
-	if (!ret)
-		ret = tdi_inject(s, C600_INSN_GET_M1_DBG_DATA);
+	ret = tdi_set_m(s, C600_INSN_GET_M1_DBG_DATA, addr);
 	if (ret)
 		return ret;
 	if (write) {
-		ret = tdi_set_data(s, *value);
-		if (!ret)
-			ret = tdi_inject(s, C600_INSN_GET_M0_DBG_DATA);
-		if (!ret)
-			ret = tdi_inject(s, C600_INSN_ST32_M0_AT_M1);
-		return ret;
+		ret = tdi_set_m(s, C600_INSN_GET_M0_DBG_DATA, *value);
+		return ret ?: tdi_inject(s, C600_INSN_ST32_M0_AT_M1);
 	}
 	ret = tdi_inject(s, C600_INSN_LD32_M0_M15_M1);
-	if (!ret)
-		ret = tdi_inject(s, C600_INSN_PUT_DBG_DATA_M0);
-	if (!ret)
-		ret = tdi_get_data(s, value);
-	return ret;
+	return ret ?: tdi_get_m(s, C600_INSN_PUT_DBG_DATA_M0, value);
 }
 
 static int tdi_sram(struct ipuxcom_device *dev, struct ipuxcom_ioc_tdi_sram *ts,
 		    bool write)
 {
 	struct tdi_session s = {
-		.dev = dev, .tile = ts->tile, .context = ts->context,
+		.dev = dev, .tile = ts->tile, .context = ts->context, .save_m = true,
 		.timeout_ns = ipuxcom_timeout(ts->timeout_ns, TDI_DEFAULT_TIMEOUT_NS),
 	};
 	u32 __user *udata = u64_to_user_ptr(ts->data);
@@ -226,9 +335,10 @@ static int tdi_sram(struct ipuxcom_device *dev, struct ipuxcom_ioc_tdi_sram *ts,
 		else
 			ts->done += i;
 	}
-	ts->tdi_sts = s.sts;
 	kfree(words);
-	return tdi_end(&s, ret);
+	ret = tdi_end(&s, ret);
+	ts->tdi_sts = s.sts;
+	return ret;
 }
 
 int ipuxcom_cmd_tdi_read_sram(struct ipuxcom_device *dev, void *arg)

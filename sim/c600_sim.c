@@ -666,18 +666,33 @@ static u32 sim_hsp_read(struct c600_sim *sim, unsigned int gs)
 
 /* -------------------------------------------------------------------- TDI */
 
-static u32 sim_ctxt_sts(const struct c600_tile_state *ts)
+/*
+ * CTXT_STS, 2 bits per context (modelled encoding). A run-break stop takes
+ * effect over time (modelled): the context keeps reporting running for
+ * sim->latency reads of this register and only then reports stopped, so a
+ * module must wait for the stop before it injects. With the ctx_no_stop
+ * fault the stop never takes effect.
+ */
+static u32 sim_ctxt_sts(struct c600_sim *sim, struct c600_tile_state *ts)
 {
 	u32 v = 0;
 	unsigned int c;
 
-	for (c = 0; c < C600_SIM_CONTEXTS; c++)
-		v |= (u32)ts->ctx[c] << (2 * c);
+	for (c = 0; c < C600_SIM_CONTEXTS; c++) {
+		if (ts->stop_reads[c] && !sim->faults.ctx_no_stop &&
+		    --ts->stop_reads[c] == 0)
+			ts->ctx[c] = C600_CTX_STOPPED;
+		v |= (u32)ts->ctx[c] << SIM_CTXT_STS_SHIFT(c);
+	}
 	return v;
 }
 
-/* DBG_RBRK context bits stop running contexts and release stopped ones. */
-static void sim_rbrk_write(struct c600_tile_state *ts, u32 value)
+/*
+ * DBG_RBRK context bits [S] stop running contexts (after a modelled delay,
+ * see sim_ctxt_sts()) and release stopped or stopping ones at once
+ * (modelled). Inactive contexts stay inactive.
+ */
+static void sim_rbrk_write(struct c600_sim *sim, struct c600_tile_state *ts, u32 value)
 {
 	unsigned int c;
 
@@ -685,10 +700,16 @@ static void sim_rbrk_write(struct c600_tile_state *ts, u32 value)
 	for (c = 0; c < C600_SIM_CONTEXTS; c++) {
 		bool stop = value & (1u << c);
 
-		if (stop && ts->ctx[c] == C600_CTX_RUNNING)
-			ts->ctx[c] = C600_CTX_STOPPED;
-		else if (!stop && ts->ctx[c] == C600_CTX_STOPPED)
-			ts->ctx[c] = C600_CTX_RUNNING;
+		if (!stop) {
+			ts->stop_reads[c] = 0;
+			if (ts->ctx[c] == C600_CTX_STOPPED)
+				ts->ctx[c] = C600_CTX_RUNNING;
+		} else if (ts->ctx[c] == C600_CTX_RUNNING && !ts->stop_reads[c]) {
+			if (!sim->latency && !sim->faults.ctx_no_stop)
+				ts->ctx[c] = C600_CTX_STOPPED;
+			else
+				ts->stop_reads[c] = sim->latency + 1;
+		}
 	}
 }
 
@@ -700,9 +721,15 @@ static u32 sim_tdi_execute(struct c600_sim *sim, u16 phys, u32 insn)
 	u32 *m, *data = &ts->tdi[SIM_TDI_DBG_DATA];
 	u8 word[4];
 
-	/* An inactive or running context cannot execute [S] (bit: modelled). */
+	/*
+	 * An inactive or running (or still stopping) context cannot execute
+	 * [S] (status bit: modelled).
+	 */
 	if (owner >= C600_SIM_CONTEXTS || ts->ctx[owner] != C600_CTX_STOPPED)
 		return SIM_TDI_STS_NOT_QUIESCENT;
+	/* The tdi_fail_at fault: this injection fails and does nothing. */
+	if (sim->faults.tdi_fail_at && --sim->faults.tdi_fail_at == 0)
+		return SIM_TDI_STS_INVALID;
 	m = ts->m[owner];
 	switch (insn) {
 	case SIM_INSN_GET_M0_PC:
@@ -732,6 +759,9 @@ static u32 sim_tdi_execute(struct c600_sim *sim, u16 phys, u32 insn)
 	case SIM_INSN_PUT_DBG_DATA_M0:
 		*data = m[0];
 		break;
+	case SIM_INSN_PUT_DBG_DATA_M1:	/* inferred encoding, see c600_sim_regs.h */
+		*data = m[1];
+		break;
 	case SIM_INSN_NOP:
 		m[15] = 0;
 		break;
@@ -745,20 +775,36 @@ static void sim_tdi_write(struct c600_sim *sim, u16 phys, u32 reg, u32 value)
 {
 	struct c600_tile_state *ts = &sim->ts[phys];
 
+	u32 owner = ts->tdi[SIM_TDI_DBG_IOWNER], sts;
+
 	switch (reg) {
 	case SIM_TDI_CTXT_STS:
 	case SIM_TDI_TDI_STS:
+	case SIM_TDI_DBG_ECSR:
 		return;		/* status registers: writes ignored (modelled) */
 	case SIM_TDI_DBG_RBRK:
-		sim_rbrk_write(ts, value);
+		sim_rbrk_write(sim, ts, value);
+		return;
+	case SIM_TDI_DBG_ECLR:
+		/* Write-one-to-clear of DBG_ECSR context bits; reads 0 (modelled). */
+		ts->tdi[SIM_TDI_DBG_ECSR] &= ~(value & SIM_DBG_EXC_CTX_MASK);
 		return;
 	case SIM_TDI_TDI_CLR:
-		ts->tdi[SIM_TDI_TDI_STS] &= ~value;
+		/* TDI_STS error bits are sticky until cleared here (modelled). */
+		ts->tdi[SIM_TDI_TDI_STS] &= ~(value & ~SIM_TDI_STS_BUSY);
 		return;
 	case SIM_TDI_DBG_IEXEC:
 		ts->tdi[reg] = value;
-		ts->tdi[SIM_TDI_TDI_STS] |= sim_tdi_execute(sim, phys, value) |
-					    SIM_TDI_STS_BUSY;
+		/* A second instruction while one is in flight (modelled). */
+		if (ts->tdi[SIM_TDI_TDI_STS] & SIM_TDI_STS_BUSY) {
+			ts->tdi[SIM_TDI_TDI_STS] |= SIM_TDI_STS_DOUBLE_ISSUE;
+			return;
+		}
+		sts = sim_tdi_execute(sim, phys, value);
+		/* A faulting instruction raises the context's debug exception (modelled). */
+		if ((sts & SIM_TDI_STS_INVALID) && owner < C600_SIM_CONTEXTS)
+			ts->tdi[SIM_TDI_DBG_ECSR] |= 1u << owner;
+		ts->tdi[SIM_TDI_TDI_STS] |= sts | SIM_TDI_STS_BUSY;
 		ts->tdi_busy_reads = sim->faults.tdi_busy ? 0 : sim->latency + 1;
 		return;
 	default:
@@ -772,7 +818,7 @@ static u32 sim_tdi_read(struct c600_sim *sim, u16 phys, u32 reg)
 
 	switch (reg) {
 	case SIM_TDI_CTXT_STS:
-		return sim_ctxt_sts(ts);
+		return sim_ctxt_sts(sim, ts);
 	case SIM_TDI_TDI_STS:
 		if (ts->tdi_busy_reads && --ts->tdi_busy_reads == 0)
 			ts->tdi[reg] &= ~SIM_TDI_STS_BUSY;

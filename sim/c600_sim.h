@@ -86,6 +86,11 @@ struct c600_tile_state {
 	u32 tdi[SIM_TDI_NREGS];
 	u32 tdi_busy_reads;		/* reads of TDI_STS until BUSY clears */
 	u8 ctx[C600_SIM_CONTEXTS];	/* enum c600_ctx_state */
+	/*
+	 * Reads of CTXT_STS until a run-break stop takes effect (modelled):
+	 * a stopping context still reports running and cannot execute.
+	 */
+	u32 stop_reads[C600_SIM_CONTEXTS];
 	u32 m[C600_SIM_CONTEXTS][16];
 	u32 pc[C600_SIM_CONTEXTS];
 };
@@ -146,6 +151,12 @@ struct c600_sim_faults {
 	bool stuck_mark;	/* HSP marks never return to zero */
 	bool tdi_busy;		/* TDI_STS BUSY never clears */
 	bool dma_error;		/* device reads of host memory fail */
+	bool ctx_no_stop;	/* a DBG_RBRK stop never takes effect */
+	/*
+	 * One-shot: the Nth injected instruction from now fails with TDI_STS
+	 * invalid instruction and does nothing; counts down, 0 = off.
+	 */
+	u32 tdi_fail_at;
 };
 
 struct c600_hsp_state {

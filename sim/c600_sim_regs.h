@@ -87,6 +87,19 @@ enum sim_tdi_reg {
 
 /* DBG_RBRK: context select bits 0-6 [S]. */
 #define SIM_RBRK_CTX_MASK		0x7fu
+/*
+ * CTXT_STS: 2 bits per context, context c at bits 2c+1..2c, 0 inactive,
+ * 1 running, 2 stopped (modelled: the encoding is not in the record;
+ * values are enum c600_ctx_state).
+ */
+#define SIM_CTXT_STS_SHIFT(c)		(2 * (c))
+/*
+ * DBG_ECSR / DBG_ECLR (indices 5 and 6 are recorded [S]; the fields are
+ * not): bit c of DBG_ECSR is context c's debug-exception status, set
+ * when an instruction injected into c faults; writing bit c to DBG_ECLR
+ * clears it. DBG_ECLR reads as zero (all modelled).
+ */
+#define SIM_DBG_EXC_CTX_MASK		0x7fu
 /* TDI_STS bits [S]. */
 #define SIM_TDI_STS_NOT_QUIESCENT	BIT(0)
 #define SIM_TDI_STS_INVALID		BIT(1)
@@ -100,6 +113,13 @@ enum sim_tdi_reg {
 #define SIM_INSN_LD32_M0_M15_M1		0x01f01000u
 #define SIM_INSN_ST32_M0_AT_M1		0x4f10f000u
 #define SIM_INSN_PUT_DBG_DATA_M0	0x43008070u
+/*
+ * put $DBG_DATA, $m1: INFERRED, not recorded. From put $DBG_DATA,$m0 =
+ * 0x43008070 and br $mN = 0x43000000 | N<<20 [RE, FACTS.md]: same 0x43
+ * opcode, source register field at bit 20. The one unrecorded encoding
+ * the read path uses (to save $m1).
+ */
+#define SIM_INSN_PUT_DBG_DATA_M1	0x43108070u
 #define SIM_INSN_NOP			0x44f0f3f1u	/* zero $m15 */
 
 /* Tile SRAM: from 0x4c000, 624 KiB, 16 KiB memory elements [RE]. */

@@ -13,8 +13,9 @@
  * LOADER) and check what the core and the library then do.
  *
  * Per device, debugfs (ipuxcom_sim/devN/) has the fault knobs of the model
- * (stuck_go, stuck_mark, tdi_busy, dma_error), its register latency, and
- * "stats": the sequence counters tests compare with the design notes.
+ * (stuck_go, stuck_mark, tdi_busy, dma_error, ctx_no_stop, and the
+ * one-shot counter tdi_fail_at), its register latency, and "stats": the
+ * sequence counters tests compare with the design notes.
  */
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
@@ -202,6 +203,8 @@ static void sim_debugfs_add(struct sim_device *sd)
 	debugfs_create_bool("stuck_mark", 0600, sd->debugfs, &fl->stuck_mark);
 	debugfs_create_bool("tdi_busy", 0600, sd->debugfs, &fl->tdi_busy);
 	debugfs_create_bool("dma_error", 0600, sd->debugfs, &fl->dma_error);
+	debugfs_create_bool("ctx_no_stop", 0600, sd->debugfs, &fl->ctx_no_stop);
+	debugfs_create_u32("tdi_fail_at", 0600, sd->debugfs, &fl->tdi_fail_at);
 	debugfs_create_u32("latency", 0600, sd->debugfs, &sd->model->latency);
 	debugfs_create_file("stats", 0400, sd->debugfs, sd, &sim_stats_fops);
 }

@@ -127,7 +127,9 @@ IPUXCOM_API const char *ipuxcom_tdi_reg_name(uint32_t reg);
  * Inject @insn into @context of physical tile @tile (needs CAP_SYS_RAWIO).
  * @data_in, if not NULL, is written to DBG_DATA first; *data_out and
  * *tdi_sts (if not NULL) get DBG_DATA and TDI_STS afterwards.
- * -ENOEXEC: the context cannot execute; -EILSEQ: invalid instruction.
+ * -ENOEXEC: the context cannot execute (inactive, or not quiescent);
+ * -EILSEQ: invalid instruction. The instruction's effect persists; the
+ * run-break state is restored on every path (docs/tdi.md).
  */
 IPUXCOM_API int ipuxcom_tdi_exec(struct ipuxcom *ipu, uint32_t tile, uint32_t context,
 				 uint32_t insn, const uint32_t *data_in, uint32_t *data_out,
@@ -136,7 +138,8 @@ IPUXCOM_API int ipuxcom_tdi_exec(struct ipuxcom *ipu, uint32_t tile, uint32_t co
 /*
  * @count words of tile SRAM at byte address @addr of physical tile @tile,
  * through the supervisor context (0). *done (if not NULL) gets the words
- * transferred, also on failure. Writing needs CAP_SYS_RAWIO.
+ * transferred, also on failure. Writing needs CAP_SYS_RAWIO. $m0, $m1,
+ * DBG_DATA and the run-break state are restored, also on failure.
  */
 IPUXCOM_API int ipuxcom_tdi_read_sram(struct ipuxcom *ipu, uint32_t tile, uint32_t addr,
 				      uint32_t *words, uint32_t count, uint32_t *done);

@@ -182,7 +182,9 @@ static inline long ixt_sim_stat(uint32_t dev_id, const char *name)
 
 static inline void ixt_sim_clear_faults(uint32_t dev_id)
 {
-	static const char *const knobs[] = { "stuck_go", "stuck_mark", "tdi_busy", "dma_error" };
+	static const char *const knobs[] = {
+		"stuck_go", "stuck_mark", "tdi_busy", "dma_error", "ctx_no_stop", "tdi_fail_at",
+	};
 
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
 		ixt_sim_knob(dev_id, knobs[i], 0);

@@ -451,12 +451,30 @@ struct ipuxcom_ioc_tdi_regs {
  * @data_in: DBG_DATA value with IPUXCOM_TDI_F_SET_DATA
  * @timeout_ns: 0 = 100 ms
  * @data_out: out: DBG_DATA after the instruction
- * @tdi_sts: out: TDI_STS after the instruction
+ * @tdi_sts: out: TDI_STS after the instruction; 0 if none was injected
  *
- * Stops the context, injects @insn, waits for TDI completion, and restores
- * the run-break state it found. -ENOEXEC if the context cannot execute
- * (TDI_STS context-not-quiescent), -EILSEQ if the instruction or its
- * address was invalid. Needs CAP_SYS_RAWIO.
+ * A TDI session (same for TDI_READ_SRAM/TDI_WRITE_SRAM): sets the
+ * context's DBG_RBRK bit and polls CTXT_STS until the context is no
+ * longer running (bounded by @timeout_ns), clears the sticky TDI_STS
+ * error bits before each injection, injects @insn and waits for TDI_STS
+ * busy to clear. On every path, success or failure, it then writes back
+ * what it read at the start: DBG_IOWNER and DBG_RBRK exactly as found
+ * (which releases the context), clears a DBG_ECSR debug exception of the
+ * context that the session raised (through DBG_ECLR; one found is kept)
+ * and leaves the TDI_STS error bits clear. If DBG_RBRK could not be read,
+ * nothing is written back. The instruction's own effect ($m registers,
+ * DBG_DATA) is the point of TDI_EXEC and is not undone.
+ *
+ * Errors: -ENOEXEC if the context cannot execute: inactive (seen in
+ * CTXT_STS before anything is injected) or TDI_STS context-not-quiescent;
+ * -EILSEQ if the instruction or its address was invalid; -ETIMEDOUT if
+ * the context did not stop or TDI stayed busy (the device is then
+ * NEEDS_RESET, as after every timed-out wait). The first error is
+ * returned; if restoring the state fails, the command fails too (with the
+ * first error, or the restore's if there was none) and the device is
+ * marked NEEDS_RESET. The CTXT_STS encoding (2 bits per context: 0
+ * inactive, 1 running, 2 stopped) and the DBG_ECSR/DBG_ECLR fields (bit
+ * per context) are modelled, not recorded. Needs CAP_SYS_RAWIO.
  */
 struct ipuxcom_ioc_tdi_exec {
 	__u32 size;
@@ -481,14 +499,22 @@ struct ipuxcom_ioc_tdi_exec {
  * @addr: tile SRAM byte address, 4-byte aligned
  * @count: words, 1 .. IPUXCOM_TDI_SRAM_MAX_WORDS
  * @data: user pointer to @count __u32
- * @timeout_ns: per injected instruction; 0 = 100 ms
+ * @timeout_ns: per wait (the stop, each injected instruction); 0 = 100 ms
  * @done: out: words transferred
  * @tdi_sts: out: TDI_STS at the end
  *
  * TDI_READ_SRAM uses get $m1,$DBG_DATA; ld32; put $DBG_DATA,$m0 on the
  * stopped context. TDI_WRITE_SRAM (needs CAP_SYS_RAWIO) uses
- * get $m1,$DBG_DATA; get $m0,$DBG_DATA; st32. The context's previous
- * run-break state is restored.
+ * get $m1,$DBG_DATA; get $m0,$DBG_DATA; st32. Both leave the tile as they
+ * found it: the session of struct ipuxcom_ioc_tdi_exec, and in addition
+ * DBG_DATA, $m0 and $m1 are saved after the stop (put $DBG_DATA,$m0 and
+ * put $DBG_DATA,$m1; the encoding of the latter, 0x43108070, is inferred,
+ * not recorded) and restored with get $m0/$m1,$DBG_DATA before the
+ * run-break is, including after an injection failed mid-transfer. They
+ * are not restored after a timed-out injection (another would be a double
+ * issue; the device is NEEDS_RESET). @done counts the words transferred
+ * before an error; @tdi_sts is the transfer's, not the restore's. Errors
+ * as for TDI_EXEC.
  */
 struct ipuxcom_ioc_tdi_sram {
 	__u32 size;

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TDI sessions leave the tile as they found it ([S "Debug Readback Pivot"]:
+ * "restore the thread state"; FACTS.md "TDI SRAM access"): a TDI SRAM read
+ * or write keeps $m0, $m1, DBG_RBRK, CTXT_STS, DBG_DATA, DBG_IOWNER,
+ * DBG_ECSR and TDI_STS as found, and so does every failure path the
+ * simulator's fault knobs reach (a context that never stops, an injection
+ * that fails mid-transfer, a restore that fails, TDI stuck busy).
+ * Simulator only: skipped on hardware.
+ */
+#include "kselftest_harness.h"
+
+#include "ipuxcom_test.h"
+
+#define BOOT_BYTES	948
+#define SRAM_BASE	0x4c000u
+#define ADDR		0x52000u
+#define TILE		9
+#define CTX		0
+#define SHORT_NS	(20ULL * 1000 * 1000)
+/* TDI register r of physical tile t [S "Debug Readback Pivot"]. */
+#define TDI_REG(t, r)	(0x30000u + (t) * 0x40u + (r) * 4u)
+
+/* Injectable instructions [S, FACTS.md]. */
+#define GET_M0_DBG_DATA	0x41000070u
+#define GET_M1_DBG_DATA	0x41010070u
+#define PUT_DBG_DATA_M0	0x43008070u
+/* put $DBG_DATA,$m1: INFERRED encoding (kmod/c600_regs.h), not recorded. */
+#define PUT_DBG_DATA_M1	0x43108070u
+#define NOP		0x44f0f3f1u
+
+#define M0		0x12345678u
+#define M1		0x0badcafeu
+/* A found run-break: ATOV (bit 30 [S]) and inactive context 3 stopped. */
+#define RBRK_FOUND	0x40000008u
+
+static int do_autoload(int fd, const void *img, uint32_t len)
+{
+	struct ipuxcom_ioc_autoload al = {
+		.size = sizeof(al), .image = (uintptr_t)img, .image_size = len,
+	};
+
+	return ixt_ioctl(fd, IPUXCOM_IOC_AUTOLOAD, &al);
+}
+
+static int sram_io(int fd, unsigned long cmd, uint32_t addr, uint32_t *words, uint32_t count,
+		   struct ipuxcom_ioc_tdi_sram *out)
+{
+	struct ipuxcom_ioc_tdi_sram ts = {
+		.size = sizeof(ts), .tile = TILE, .context = CTX, .addr = addr,
+		.count = count, .data = (uintptr_t)words, .timeout_ns = SHORT_NS,
+	};
+	int ret = ixt_ioctl(fd, cmd, &ts);
+
+	if (out)
+		*out = ts;
+	return ret;
+}
+
+static int exec(int fd, uint32_t insn, int set_data, uint32_t data_in,
+		struct ipuxcom_ioc_tdi_exec *out)
+{
+	struct ipuxcom_ioc_tdi_exec te = {
+		.size = sizeof(te), .tile = TILE, .context = CTX, .insn = insn,
+		.flags = set_data ? IPUXCOM_TDI_F_SET_DATA : 0, .data_in = data_in,
+		.timeout_ns = SHORT_NS,
+	};
+	int ret = ixt_ioctl(fd, IPUXCOM_IOC_TDI_EXEC, &te);
+
+	if (out)
+		*out = te;
+	return ret;
+}
+
+/* $mN read out with put $DBG_DATA,$mN; 0xffffffff if the exec failed. */
+static uint32_t read_m(int fd, uint32_t put_insn)
+{
+	struct ipuxcom_ioc_tdi_exec te;
+
+	return exec(fd, put_insn, 0, 0, &te) ? 0xffffffffu : te.data_out;
+}
+
+static int regs(int fd, struct ipuxcom_ioc_tdi_regs *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	r->tile = TILE;
+	return ixt_ioctl(fd, IPUXCOM_IOC_TDI_READ_REGS, r);
+}
+
+/* The registers a session must leave as found (TDI_READ_REGS works in NEEDS_RESET). */
+#define EXPECT_REGS_AS_FOUND(before, after) do {					\
+	static const int _keep[] = {							\
+		IPUXCOM_TDI_CTXT_STS, IPUXCOM_TDI_DBG_RBRK, IPUXCOM_TDI_DBG_IOWNER,	\
+		IPUXCOM_TDI_DBG_ECSR, IPUXCOM_TDI_DBG_DATA, IPUXCOM_TDI_TDI_STS,	\
+	};										\
+	for (size_t _i = 0; _i < sizeof(_keep) / sizeof(_keep[0]); _i++) {		\
+		EXPECT_EQ((before).regs[_keep[_i]], (after).regs[_keep[_i]])		\
+			TH_LOG("TDI register %d changed", _keep[_i]);			\
+	}										\
+} while (0)
+
+FIXTURE(tr) {
+	int fd;
+	uint32_t dev;
+	uint8_t boot[BOOT_BYTES];
+	struct ipuxcom_ioc_tdi_regs before;
+};
+
+/* Loaded tiles (context 0 running), $m0/$m1 set, a non-zero run-break found. */
+FIXTURE_SETUP(tr)
+{
+	self->fd = -1;
+	if (!ixt_have_device())
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
+	IXT_REQUIRE_SIM();
+	self->dev = ixt_dev_id();
+	self->fd = ixt_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, ixt_attach(self->fd, self->dev));
+	ixt_sim_clear_faults(self->dev);
+	ASSERT_EQ(0, ixt_reset(self->fd));
+	for (size_t i = 0; i < sizeof(self->boot); i++)
+		self->boot[i] = (uint8_t)(i * 29 + 3);
+	ASSERT_EQ(0, do_autoload(self->fd, self->boot, BOOT_BYTES));
+	ASSERT_EQ(0, exec(self->fd, GET_M0_DBG_DATA, 1, M0, NULL));
+	ASSERT_EQ(0, exec(self->fd, GET_M1_DBG_DATA, 1, M1, NULL));
+	ASSERT_EQ(M0, read_m(self->fd, PUT_DBG_DATA_M0));
+	ASSERT_EQ(M1, read_m(self->fd, PUT_DBG_DATA_M1));
+	ASSERT_EQ(0, ixt_reg_write(self->fd, TDI_REG(TILE, IPUXCOM_TDI_DBG_RBRK),
+				   RBRK_FOUND));
+	ASSERT_EQ(0, ixt_reg_write(self->fd, TDI_REG(TILE, IPUXCOM_TDI_DBG_DATA),
+				   0x5eed5eed));
+	ASSERT_EQ(0, regs(self->fd, &self->before));
+	ASSERT_EQ(RBRK_FOUND, self->before.regs[IPUXCOM_TDI_DBG_RBRK]);
+	/* context 0 running: the modelled CTXT_STS field 1 */
+	ASSERT_EQ(1, self->before.regs[IPUXCOM_TDI_CTXT_STS] & 3);
+}
+
+FIXTURE_TEARDOWN(tr)
+{
+	if (self->fd < 0)
+		return;
+	ixt_sim_clear_faults(self->dev);
+	ixt_reset(self->fd);
+	close(self->fd);
+}
+
+/* The issue's case: $m0 = 0x12345678, TDI_READ_SRAM, $m0 still 0x12345678. */
+TEST_F(tr, read_leaves_m_registers_and_state_unchanged)
+{
+	struct ipuxcom_ioc_tdi_regs after;
+	struct ipuxcom_ioc_tdi_sram ts;
+	uint32_t w[8];
+
+	ASSERT_EQ(0, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, SRAM_BASE, w, 8, &ts));
+	EXPECT_EQ(8, ts.done);
+	EXPECT_EQ(0, memcmp(w, self->boot, sizeof(w)));
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_REGS_AS_FOUND(self->before, after);
+	EXPECT_EQ(M0, read_m(self->fd, PUT_DBG_DATA_M0));
+	EXPECT_EQ(M1, read_m(self->fd, PUT_DBG_DATA_M1));
+	EXPECT_EQ(IPUXCOM_DEV_STATE_BOOTLOADER, ixt_state(self->fd));
+}
+
+TEST_F(tr, write_leaves_m_registers_and_state_unchanged)
+{
+	struct ipuxcom_ioc_tdi_regs after;
+	uint32_t out[3] = { 0x11111111, 0x22222222, 0x33333333 }, in[3] = { 0 };
+
+	ASSERT_EQ(0, sram_io(self->fd, IPUXCOM_IOC_TDI_WRITE_SRAM, ADDR, out, 3, NULL));
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_REGS_AS_FOUND(self->before, after);
+	ASSERT_EQ(0, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, ADDR, in, 3, NULL));
+	EXPECT_EQ(0, memcmp(in, out, sizeof(in)));
+	EXPECT_EQ(M0, read_m(self->fd, PUT_DBG_DATA_M0));
+	EXPECT_EQ(M1, read_m(self->fd, PUT_DBG_DATA_M1));
+}
+
+/* TDI_EXEC's effect on $m0 is the point and persists; the run-break does not. */
+TEST_F(tr, exec_keeps_its_effect_and_restores_run_break)
+{
+	struct ipuxcom_ioc_tdi_regs after;
+
+	ASSERT_EQ(0, exec(self->fd, GET_M0_DBG_DATA, 1, 0xfeedf00d, NULL));
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_EQ(RBRK_FOUND, after.regs[IPUXCOM_TDI_DBG_RBRK]);
+	EXPECT_EQ(self->before.regs[IPUXCOM_TDI_CTXT_STS], after.regs[IPUXCOM_TDI_CTXT_STS]);
+	EXPECT_EQ(0xfeedf00d, read_m(self->fd, PUT_DBG_DATA_M0));
+	EXPECT_EQ(M1, read_m(self->fd, PUT_DBG_DATA_M1));
+}
+
+/* A faulting injection: -EILSEQ, and the exception it raised is cleared. */
+TEST_F(tr, exec_error_restores_run_break_and_clears_its_exception)
+{
+	struct ipuxcom_ioc_tdi_regs after;
+	struct ipuxcom_ioc_tdi_exec te;
+
+	EXPECT_EQ(-EILSEQ, exec(self->fd, 0xdeadbeef, 0, 0, &te));
+	EXPECT_NE(0, te.tdi_sts & IPUXCOM_TDI_STS_INVALID);
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_EQ(RBRK_FOUND, after.regs[IPUXCOM_TDI_DBG_RBRK]);
+	EXPECT_EQ(self->before.regs[IPUXCOM_TDI_CTXT_STS], after.regs[IPUXCOM_TDI_CTXT_STS]);
+	EXPECT_EQ(0, after.regs[IPUXCOM_TDI_DBG_ECSR] & (1u << CTX));
+	EXPECT_EQ(0, after.regs[IPUXCOM_TDI_TDI_STS]);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_BOOTLOADER, ixt_state(self->fd));
+	/* the sticky error does not leak into the next injection */
+	EXPECT_EQ(0, exec(self->fd, NOP, 0, 0, &te));
+	EXPECT_EQ(0, te.tdi_sts);
+}
+
+/* An inactive context cannot execute [S]: -ENOEXEC before any injection. */
+TEST_F(tr, inactive_context_fails_before_injecting)
+{
+	struct ipuxcom_ioc_tdi_regs b, after;
+	struct ipuxcom_ioc_tdi_sram ts;
+	struct ipuxcom_ioc_tdi_exec te;
+	uint32_t w[2];
+
+	ASSERT_EQ(0, ixt_reset(self->fd));
+	ASSERT_EQ(0, ixt_reg_write(self->fd, TDI_REG(TILE, IPUXCOM_TDI_DBG_RBRK),
+				   RBRK_FOUND));
+	ASSERT_EQ(0, regs(self->fd, &b));
+	EXPECT_EQ(-ENOEXEC, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, SRAM_BASE, w, 2, &ts));
+	EXPECT_EQ(0, ts.done);
+	EXPECT_EQ(0, ts.tdi_sts);
+	EXPECT_EQ(-ENOEXEC, exec(self->fd, NOP, 0, 0, &te));
+	EXPECT_EQ(0, te.tdi_sts);
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_REGS_AS_FOUND(b, after);
+	/* nothing was injected */
+	EXPECT_EQ(b.regs[IPUXCOM_TDI_DBG_IEXEC], after.regs[IPUXCOM_TDI_DBG_IEXEC]);
+	EXPECT_NE(IPUXCOM_DEV_STATE_NEEDS_RESET, ixt_state(self->fd));
+}
+
+/* Fault: the context never stops -> -ETIMEDOUT, nothing injected, all restored. */
+TEST_F(tr, context_never_stops_restores_run_break)
+{
+	struct ipuxcom_ioc_tdi_regs after;
+	struct ipuxcom_ioc_tdi_sram ts;
+	uint32_t w[2];
+
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "ctx_no_stop", 1));
+	EXPECT_EQ(-ETIMEDOUT, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, SRAM_BASE, w, 2, &ts));
+	EXPECT_EQ(0, ts.done);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_NEEDS_RESET, ixt_state(self->fd));
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_REGS_AS_FOUND(self->before, after);
+	EXPECT_EQ(self->before.regs[IPUXCOM_TDI_DBG_IEXEC], after.regs[IPUXCOM_TDI_DBG_IEXEC]);
+	EXPECT_EQ(-ETIMEDOUT, exec(self->fd, NOP, 0, 0, NULL));
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_REGS_AS_FOUND(self->before, after);
+	/* TDI works in NEEDS_RESET: the registers were never touched */
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "ctx_no_stop", 0));
+	EXPECT_EQ(M0, read_m(self->fd, PUT_DBG_DATA_M0));
+	EXPECT_EQ(M1, read_m(self->fd, PUT_DBG_DATA_M1));
+}
+
+/*
+ * Fault: an injection fails mid-read. Injections of a read: save $m0 (1),
+ * save $m1 (2), then per word k: get $m1 (3+3k), ld32 (4+3k), put (5+3k).
+ * The ld32 of word 2 is injection 10.
+ */
+TEST_F(tr, injection_error_mid_read_restores_everything)
+{
+	struct ipuxcom_ioc_tdi_regs after;
+	struct ipuxcom_ioc_tdi_sram ts;
+	uint32_t w[4] = { 0 };
+
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "tdi_fail_at", 10));
+	EXPECT_EQ(-EILSEQ, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, SRAM_BASE, w, 4, &ts));
+	EXPECT_EQ(2, ts.done);
+	EXPECT_NE(0, ts.tdi_sts & IPUXCOM_TDI_STS_INVALID);
+	EXPECT_EQ(0, memcmp(w, self->boot, 8));
+	ASSERT_EQ(0, regs(self->fd, &after));
+	/* the exception the failed ld32 raised is cleared with the rest */
+	EXPECT_REGS_AS_FOUND(self->before, after);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_BOOTLOADER, ixt_state(self->fd));
+	EXPECT_EQ(M0, read_m(self->fd, PUT_DBG_DATA_M0));
+	EXPECT_EQ(M1, read_m(self->fd, PUT_DBG_DATA_M1));
+}
+
+/* Per word k of a write: get $m1 (3+3k), get $m0 (4+3k), st32 (5+3k). */
+TEST_F(tr, injection_error_mid_write_restores_everything)
+{
+	struct ipuxcom_ioc_tdi_regs after;
+	struct ipuxcom_ioc_tdi_sram ts;
+	uint32_t out[3] = { 0xa1, 0xa2, 0xa3 };
+
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "tdi_fail_at", 8));
+	EXPECT_EQ(-EILSEQ, sram_io(self->fd, IPUXCOM_IOC_TDI_WRITE_SRAM, ADDR, out, 3, &ts));
+	EXPECT_EQ(1, ts.done);
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_REGS_AS_FOUND(self->before, after);
+	EXPECT_EQ(M0, read_m(self->fd, PUT_DBG_DATA_M0));
+	EXPECT_EQ(M1, read_m(self->fd, PUT_DBG_DATA_M1));
+}
+
+/* A failure while saving $m0 (injection 1): nothing clobbered, nothing to restore. */
+TEST_F(tr, injection_error_while_saving)
+{
+	struct ipuxcom_ioc_tdi_regs after;
+	struct ipuxcom_ioc_tdi_sram ts;
+	uint32_t w[1];
+
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "tdi_fail_at", 1));
+	EXPECT_EQ(-EILSEQ, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, SRAM_BASE, w, 1, &ts));
+	EXPECT_EQ(0, ts.done);
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_REGS_AS_FOUND(self->before, after);
+	EXPECT_EQ(M0, read_m(self->fd, PUT_DBG_DATA_M0));
+	EXPECT_EQ(M1, read_m(self->fd, PUT_DBG_DATA_M1));
+}
+
+/*
+ * A restore that fails (injection 6: get $m0 of the restore after a
+ * one-word read) is visible: the command fails, the device is
+ * NEEDS_RESET, and everything else is still restored.
+ */
+TEST_F(tr, failed_restore_marks_needs_reset)
+{
+	struct ipuxcom_ioc_tdi_regs after;
+	struct ipuxcom_ioc_tdi_sram ts;
+	uint32_t w[1];
+
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "tdi_fail_at", 6));
+	EXPECT_EQ(-EILSEQ, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, SRAM_BASE, w, 1, &ts));
+	EXPECT_EQ(1, ts.done);
+	EXPECT_EQ(0, memcmp(w, self->boot, 4));
+	EXPECT_EQ(IPUXCOM_DEV_STATE_NEEDS_RESET, ixt_state(self->fd));
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_REGS_AS_FOUND(self->before, after);
+	/* $m0 could not be put back (it holds the word read); $m1 was */
+	EXPECT_EQ(w[0], read_m(self->fd, PUT_DBG_DATA_M0));
+	EXPECT_EQ(M1, read_m(self->fd, PUT_DBG_DATA_M1));
+}
+
+/*
+ * Fault: TDI stays busy. The first injection (saving $m0) never completes:
+ * -ETIMEDOUT, NEEDS_RESET, no further injection (it would be a double
+ * issue); DBG_RBRK and CTXT_STS are restored, read back with TDI_READ_REGS
+ * (which works in NEEDS_RESET). $m0/$m1 cannot be observed while TDI is
+ * stuck (every injection needs it), and nothing had clobbered them: the
+ * only instruction issued was the save, which reads $m0.
+ */
+TEST_F(tr, tdi_busy_timeout_restores_run_break)
+{
+	struct ipuxcom_ioc_tdi_regs after;
+	struct ipuxcom_ioc_tdi_sram ts;
+	uint32_t w[2], v;
+
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "tdi_busy", 1));
+	EXPECT_EQ(-ETIMEDOUT, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, SRAM_BASE, w, 2, &ts));
+	EXPECT_EQ(0, ts.done);
+	EXPECT_NE(0, ts.tdi_sts & IPUXCOM_TDI_STS_BUSY);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_NEEDS_RESET, ixt_state(self->fd));
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_EQ(RBRK_FOUND, after.regs[IPUXCOM_TDI_DBG_RBRK]);
+	EXPECT_EQ(self->before.regs[IPUXCOM_TDI_CTXT_STS], after.regs[IPUXCOM_TDI_CTXT_STS]);
+	EXPECT_EQ(self->before.regs[IPUXCOM_TDI_DBG_IOWNER], after.regs[IPUXCOM_TDI_DBG_IOWNER]);
+	EXPECT_EQ(self->before.regs[IPUXCOM_TDI_DBG_DATA], after.regs[IPUXCOM_TDI_DBG_DATA]);
+	/* exactly one instruction issued: no double issue from a restore attempt */
+	EXPECT_EQ(0, after.regs[IPUXCOM_TDI_TDI_STS] & IPUXCOM_TDI_STS_DOUBLE_ISSUE);
+	ASSERT_EQ(0, ixt_reg_read(self->fd, TDI_REG(TILE, IPUXCOM_TDI_DBG_RBRK),
+				  &v));
+	EXPECT_EQ(RBRK_FOUND, v);
+}
+
+TEST_HARNESS_MAIN

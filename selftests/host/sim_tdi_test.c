@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The simulator's TDI registers (sim/c600_sim.c), driven register by
+ * register: what the model does that lets a device test prove a TDI read
+ * is non-destructive. A run-break stop takes sim->latency reads of
+ * CTXT_STS (modelled), an injection before the stop is not-quiescent,
+ * TDI_STS errors are sticky until TDI_CLR, a faulting injection raises the
+ * context's DBG_ECSR bit and DBG_ECLR clears it (modelled), the inferred
+ * put $DBG_DATA,$m1 saves $m1, and the ctx_no_stop / tdi_fail_at faults.
+ */
+#include "kselftest_harness.h"
+
+#include "c600_sim.h"
+
+#define TILE		5	/* physical */
+#define CTX		0
+#define STS_RUNNING	1u	/* CTXT_STS field values (modelled) */
+#define STS_STOPPED	2u
+#define ERRS		(SIM_TDI_STS_NOT_QUIESCENT | SIM_TDI_STS_INVALID | \
+			 SIM_TDI_STS_DOUBLE_ISSUE)
+
+static u32 rd(struct c600_sim *sim, u32 reg)
+{
+	u32 v = 0xdeadbeef;
+
+	if (c600_sim_bar_read(sim, SIM_TDI_BASE + TILE * SIM_TDI_TILE_STRIDE + reg * 4, &v))
+		return 0xdeadbeef;
+	return v;
+}
+
+static void wr(struct c600_sim *sim, u32 reg, u32 value)
+{
+	c600_sim_bar_write(sim, SIM_TDI_BASE + TILE * SIM_TDI_TILE_STRIDE + reg * 4, value);
+}
+
+static u32 ctx_field(struct c600_sim *sim, unsigned int ctx)
+{
+	return (rd(sim, SIM_TDI_CTXT_STS) >> SIM_CTXT_STS_SHIFT(ctx)) & 3;
+}
+
+/* Inject and wait for BUSY to clear; TDI_STS without BUSY, or ~0 if stuck. */
+static u32 inject(struct c600_sim *sim, u32 insn)
+{
+	u32 sts;
+
+	wr(sim, SIM_TDI_DBG_IEXEC, insn);
+	for (int i = 0; i < 100; i++) {
+		sts = rd(sim, SIM_TDI_TDI_STS);
+		if (!(sts & SIM_TDI_STS_BUSY))
+			return sts;
+	}
+	return ~0u;
+}
+
+/* Stop CTX and poll CTXT_STS as the module does; reads until stopped, -1 if never. */
+static int stop_and_wait(struct c600_sim *sim, u32 rbrk)
+{
+	wr(sim, SIM_TDI_DBG_RBRK, rbrk | 1u << CTX);
+	for (int i = 1; i <= 100; i++)
+		if (ctx_field(sim, CTX) != STS_RUNNING)
+			return i;
+	return -1;
+}
+
+static u32 get_m(struct c600_sim *sim, u32 put_insn)
+{
+	if (inject(sim, put_insn))
+		return 0xbad0bad0;
+	return rd(sim, SIM_TDI_DBG_DATA);
+}
+
+static u32 set_m(struct c600_sim *sim, u32 get_insn, u32 value)
+{
+	wr(sim, SIM_TDI_DBG_DATA, value);
+	return inject(sim, get_insn);
+}
+
+FIXTURE(tdi) {
+	struct c600_sim *sim;
+};
+
+FIXTURE_SETUP(tdi)
+{
+	self->sim = c600_sim_create();
+	ASSERT_NE(NULL, self->sim);
+	/* The secondary loader's context is active [S]: a running supervisor. */
+	self->sim->ts[TILE].ctx[CTX] = C600_CTX_RUNNING;
+	self->sim->ts[TILE].m[CTX][0] = 0x12345678;
+	self->sim->ts[TILE].m[CTX][1] = 0x9abcdef0;
+}
+
+FIXTURE_TEARDOWN(tdi)
+{
+	c600_sim_destroy(self->sim);
+}
+
+TEST_F(tdi, stop_takes_latency_reads_of_ctxt_sts)
+{
+	EXPECT_EQ(STS_RUNNING, ctx_field(self->sim, CTX));
+	wr(self->sim, SIM_TDI_DBG_RBRK, 1u << CTX);
+	for (u32 i = 0; i < self->sim->latency; i++) {
+		EXPECT_EQ(STS_RUNNING, ctx_field(self->sim, CTX)) TH_LOG("read %u", i);
+	}
+	EXPECT_EQ(STS_STOPPED, ctx_field(self->sim, CTX));
+	/* the other contexts are inactive and stay so */
+	EXPECT_EQ(STS_STOPPED, rd(self->sim, SIM_TDI_CTXT_STS));
+	/* clearing the run-break releases it at once */
+	wr(self->sim, SIM_TDI_DBG_RBRK, 0);
+	EXPECT_EQ(STS_RUNNING, ctx_field(self->sim, CTX));
+}
+
+TEST_F(tdi, zero_latency_stops_at_once)
+{
+	self->sim->latency = 0;
+	wr(self->sim, SIM_TDI_DBG_RBRK, 1u << CTX);
+	EXPECT_EQ(0, inject(self->sim, SIM_INSN_NOP));
+}
+
+/* A module that does not wait for the stop fails; the error is sticky. */
+TEST_F(tdi, injection_before_stop_is_not_quiescent_and_sticky)
+{
+	u32 sts;
+
+	wr(self->sim, SIM_TDI_DBG_RBRK, 1u << CTX);
+	wr(self->sim, SIM_TDI_DBG_IOWNER, CTX);
+	sts = inject(self->sim, SIM_INSN_PUT_DBG_DATA_M0);
+	EXPECT_EQ(SIM_TDI_STS_NOT_QUIESCENT, sts);
+	EXPECT_EQ(0, rd(self->sim, SIM_TDI_DBG_DATA));	/* not executed */
+	/* wait for the stop this time */
+	ASSERT_LT(0, stop_and_wait(self->sim, 0));
+	/* executes, but the stale error is still reported until cleared */
+	sts = inject(self->sim, SIM_INSN_PUT_DBG_DATA_M0);
+	EXPECT_EQ(SIM_TDI_STS_NOT_QUIESCENT, sts);
+	EXPECT_EQ(0x12345678, rd(self->sim, SIM_TDI_DBG_DATA));
+	wr(self->sim, SIM_TDI_TDI_CLR, ERRS);
+	EXPECT_EQ(0, rd(self->sim, SIM_TDI_TDI_STS));
+	EXPECT_EQ(0, inject(self->sim, SIM_INSN_NOP));
+}
+
+TEST_F(tdi, tdi_clr_does_not_clear_busy_and_second_issue_is_double)
+{
+	ASSERT_LT(0, stop_and_wait(self->sim, 0));
+	wr(self->sim, SIM_TDI_DBG_IOWNER, CTX);
+	wr(self->sim, SIM_TDI_DBG_IEXEC, SIM_INSN_NOP);
+	wr(self->sim, SIM_TDI_TDI_CLR, ~0u);
+	EXPECT_NE(0, rd(self->sim, SIM_TDI_TDI_STS) & SIM_TDI_STS_BUSY);
+	wr(self->sim, SIM_TDI_DBG_DATA, 0x55);
+	wr(self->sim, SIM_TDI_DBG_IEXEC, SIM_INSN_GET_M0_DBG_DATA);
+	EXPECT_EQ(SIM_TDI_STS_DOUBLE_ISSUE, inject(self->sim, SIM_INSN_NOP) & ERRS);
+	/* the double-issued instruction did not run */
+	EXPECT_EQ(0x12345678, self->sim->ts[TILE].m[CTX][0]);
+}
+
+/* put $DBG_DATA,$m1 (inferred 0x43108070) reads $m1 into DBG_DATA. */
+TEST_F(tdi, put_dbg_data_m1_saves_m1)
+{
+	ASSERT_EQ(0x43108070u, SIM_INSN_PUT_DBG_DATA_M1);
+	ASSERT_LT(0, stop_and_wait(self->sim, 0));
+	wr(self->sim, SIM_TDI_DBG_IOWNER, CTX);
+	EXPECT_EQ(0x9abcdef0, get_m(self->sim, SIM_INSN_PUT_DBG_DATA_M1));
+	EXPECT_EQ(0x12345678, get_m(self->sim, SIM_INSN_PUT_DBG_DATA_M0));
+}
+
+TEST_F(tdi, faulting_injection_raises_ecsr_and_eclr_clears_it)
+{
+	ASSERT_LT(0, stop_and_wait(self->sim, 0));
+	wr(self->sim, SIM_TDI_DBG_IOWNER, CTX);
+	EXPECT_EQ(0, rd(self->sim, SIM_TDI_DBG_ECSR));
+	EXPECT_EQ(SIM_TDI_STS_INVALID, inject(self->sim, 0xdeadbeef));
+	EXPECT_EQ(1u << CTX, rd(self->sim, SIM_TDI_DBG_ECSR));
+	/* DBG_ECSR is read-only; DBG_ECLR clears only the bits written, reads 0 */
+	wr(self->sim, SIM_TDI_DBG_ECSR, 0);
+	EXPECT_EQ(1u << CTX, rd(self->sim, SIM_TDI_DBG_ECSR));
+	wr(self->sim, SIM_TDI_DBG_ECLR, 1u << (CTX + 1));
+	EXPECT_EQ(1u << CTX, rd(self->sim, SIM_TDI_DBG_ECSR));
+	wr(self->sim, SIM_TDI_DBG_ECLR, 1u << CTX);
+	EXPECT_EQ(0, rd(self->sim, SIM_TDI_DBG_ECSR));
+	EXPECT_EQ(0, rd(self->sim, SIM_TDI_DBG_ECLR));
+	/* not-quiescent is not an executed fault: no exception */
+	wr(self->sim, SIM_TDI_DBG_RBRK, 0);
+	wr(self->sim, SIM_TDI_TDI_CLR, ERRS);
+	EXPECT_EQ(SIM_TDI_STS_NOT_QUIESCENT, inject(self->sim, 0xdeadbeef));
+	EXPECT_EQ(0, rd(self->sim, SIM_TDI_DBG_ECSR));
+}
+
+TEST_F(tdi, inactive_context_never_stops_nor_executes)
+{
+	self->sim->ts[TILE].ctx[CTX] = C600_CTX_INACTIVE;
+	EXPECT_EQ(1, stop_and_wait(self->sim, 0));
+	EXPECT_EQ(0, ctx_field(self->sim, CTX));
+	wr(self->sim, SIM_TDI_DBG_IOWNER, CTX);
+	EXPECT_EQ(SIM_TDI_STS_NOT_QUIESCENT, inject(self->sim, SIM_INSN_NOP));
+}
+
+TEST_F(tdi, ctx_no_stop_fault)
+{
+	self->sim->faults.ctx_no_stop = true;
+	EXPECT_EQ(-1, stop_and_wait(self->sim, 0));
+	wr(self->sim, SIM_TDI_DBG_IOWNER, CTX);
+	EXPECT_EQ(SIM_TDI_STS_NOT_QUIESCENT, inject(self->sim, SIM_INSN_NOP));
+	/* released, it is running as before */
+	wr(self->sim, SIM_TDI_DBG_RBRK, 0);
+	EXPECT_EQ(STS_RUNNING, ctx_field(self->sim, CTX));
+	/* with the fault cleared, a stop completes again */
+	self->sim->faults.ctx_no_stop = false;
+	EXPECT_LT(0, stop_and_wait(self->sim, 0));
+}
+
+TEST_F(tdi, tdi_fail_at_fails_the_nth_injection_once)
+{
+	ASSERT_LT(0, stop_and_wait(self->sim, 0));
+	wr(self->sim, SIM_TDI_DBG_IOWNER, CTX);
+	self->sim->faults.tdi_fail_at = 2;
+	EXPECT_EQ(0, set_m(self->sim, SIM_INSN_GET_M0_DBG_DATA, 0x1111));
+	EXPECT_EQ(SIM_TDI_STS_INVALID, set_m(self->sim, SIM_INSN_GET_M0_DBG_DATA, 0x2222));
+	EXPECT_EQ(0x1111, self->sim->ts[TILE].m[CTX][0]);	/* the failed one did nothing */
+	EXPECT_EQ(0, self->sim->faults.tdi_fail_at);
+	wr(self->sim, SIM_TDI_TDI_CLR, ERRS);
+	EXPECT_EQ(0, set_m(self->sim, SIM_INSN_GET_M0_DBG_DATA, 0x3333));
+	EXPECT_EQ(0x3333, self->sim->ts[TILE].m[CTX][0]);
+}
+
+/*
+ * The read sequence of FACTS.md "TDI SRAM access" against the model: wait
+ * for the stop, save $m0/$m1, read a word, restore. The word is read and
+ * $m0, $m1, DBG_RBRK and CTXT_STS end as they were. Without the restore
+ * the read is destructive, which is what the device tests guard against.
+ */
+TEST_F(tdi, careful_read_is_non_destructive)
+{
+	const u32 word = 0xa5a5c3c3, addr = 0x52000;
+	u32 rbrk0, ctxt0, m0, m1, got;
+	u8 back[4];
+
+	/* put the word in place through the store instruction itself */
+	ASSERT_LT(0, stop_and_wait(self->sim, 0));
+	wr(self->sim, SIM_TDI_DBG_IOWNER, CTX);
+	ASSERT_EQ(0, set_m(self->sim, SIM_INSN_GET_M1_DBG_DATA, addr));
+	ASSERT_EQ(0, set_m(self->sim, SIM_INSN_GET_M0_DBG_DATA, word));
+	ASSERT_EQ(0, inject(self->sim, SIM_INSN_ST32_M0_AT_M1));
+	ASSERT_EQ(0, set_m(self->sim, SIM_INSN_GET_M0_DBG_DATA, 0x12345678));
+	ASSERT_EQ(0, set_m(self->sim, SIM_INSN_GET_M1_DBG_DATA, 0x9abcdef0));
+	wr(self->sim, SIM_TDI_DBG_RBRK, 0);
+	ASSERT_EQ(0, c600_sim_sram_read(self->sim, TILE, addr, back, 4));
+	ASSERT_EQ(0xc3, back[0]);
+	ASSERT_EQ(0xa5, back[3]);
+
+	rbrk0 = rd(self->sim, SIM_TDI_DBG_RBRK);
+	ctxt0 = rd(self->sim, SIM_TDI_CTXT_STS);
+	ASSERT_LT(0, stop_and_wait(self->sim, rbrk0));
+	wr(self->sim, SIM_TDI_DBG_IOWNER, CTX);
+	m0 = get_m(self->sim, SIM_INSN_PUT_DBG_DATA_M0);
+	m1 = get_m(self->sim, SIM_INSN_PUT_DBG_DATA_M1);
+	ASSERT_EQ(0, set_m(self->sim, SIM_INSN_GET_M1_DBG_DATA, addr));
+	ASSERT_EQ(0, inject(self->sim, SIM_INSN_LD32_M0_M15_M1));
+	got = get_m(self->sim, SIM_INSN_PUT_DBG_DATA_M0);
+	EXPECT_EQ(word, got);
+	/* without restoring, the read is destructive */
+	EXPECT_EQ(word, self->sim->ts[TILE].m[CTX][0]);
+	EXPECT_EQ(addr, self->sim->ts[TILE].m[CTX][1]);
+	ASSERT_EQ(0, set_m(self->sim, SIM_INSN_GET_M0_DBG_DATA, m0));
+	ASSERT_EQ(0, set_m(self->sim, SIM_INSN_GET_M1_DBG_DATA, m1));
+	wr(self->sim, SIM_TDI_DBG_RBRK, rbrk0);
+	EXPECT_EQ(0x12345678, self->sim->ts[TILE].m[CTX][0]);
+	EXPECT_EQ(0x9abcdef0, self->sim->ts[TILE].m[CTX][1]);
+	EXPECT_EQ(rbrk0, rd(self->sim, SIM_TDI_DBG_RBRK));
+	EXPECT_EQ(ctxt0, rd(self->sim, SIM_TDI_CTXT_STS));
+}
+
+TEST_HARNESS_MAIN

@@ -627,22 +627,6 @@ static void read_small(const char *path, char *buf, size_t len)
 	fclose(f);
 }
 
-/* Device @dev idle, with no fault knob set; 0 or -errno. */
-static int reset_device(uint32_t dev)
-{
-	struct ipuxcom *ipu;
-	int err = ipuxcom_open(ixt_dev_path(), &ipu);
-
-	if (err)
-		return err;
-	err = ipuxcom_attach(ipu, dev);
-	ixt_sim_clear_faults(dev);
-	if (!err)
-		err = ipuxcom_reset(ipu, NULL);
-	ipuxcom_close(ipu);
-	return err;
-}
-
 FIXTURE_SETUP(cap)
 {
 	ssize_t n;
@@ -672,9 +656,9 @@ FIXTURE_SETUP(cap)
 	self->self_exe[n] = '\0';
 	snprintf(self->out, sizeof(self->out), "/tmp/events_test.%d.ipucfg", (int)getpid());
 	unlink(self->out);
-	ASSERT_EQ(0, reset_device(self->dev));
+	ASSERT_EQ(0, ixt_reset_device(self->dev));
 	if (self->other >= 0) {
-		ASSERT_EQ(0, reset_device((uint32_t)self->other));
+		ASSERT_EQ(0, ixt_reset_device((uint32_t)self->other));
 	}
 }
 
@@ -688,9 +672,9 @@ FIXTURE_TEARDOWN(cap)
 	read_small(self->enable, now, sizeof(now));
 	EXPECT_STREQ(self->enable_before, now);
 	unlink(self->out);
-	reset_device(self->dev);
+	ixt_reset_device(self->dev);
 	if (self->other >= 0)
-		reset_device((uint32_t)self->other);
+		ixt_reset_device((uint32_t)self->other);
 }
 
 /* The capture's file holds exactly @want, in order. */
@@ -774,8 +758,8 @@ TEST_F_TIMEOUT(cap, capture_command_records_its_writes_in_order, 60)
 	/* the other device's capture has its one write only */
 	if (self->other >= 0) {
 		snprintf(dev, sizeof(dev), "%d", self->other);
-		ASSERT_EQ(0, reset_device(self->dev));
-		ASSERT_EQ(0, reset_device((uint32_t)self->other));
+		ASSERT_EQ(0, ixt_reset_device(self->dev));
+		ASSERT_EQ(0, ixt_reset_device((uint32_t)self->other));
 		set_writer_env(self->dev, self->other);
 		ret = run_tool(r, self->tool, "cfg", "capture", "--dev", dev, "-o", self->out,
 			       "--", self->self_exe, NULL);

@@ -27,18 +27,9 @@
 #include "image_testlib.h"
 #include "load_testlib.h"
 #include "frames_testlib.h"
+#include "c600_record.h"
 
 #define TIMEOUT_NS	(2ULL * 1000 * 1000 * 1000)
-/* Offsets the test compares against, from the record [S, FACTS.md]. */
-#define AUTOLDCSR	0x2068
-#define AUTOLDTRGTR	0x206c
-#define AUTOLDDATAR	0x2070
-#define GS1		0x302c
-#define GS2		0x3030
-#define EXCHWINDOWBASER	0x3044
-#define CCSR		0x2000
-#define DCXCR_PRI(i)	(0x5404 + (i) * 0x400)
-#define DCXCR_SEC(i)	(0x1b804 + (i) * 0x400)
 /* The seed's bootloader size. */
 #define BOOT948		948
 
@@ -54,22 +45,6 @@ static const char *tool_name(void)
 	const char *env = getenv("IPUXCOM_TOOL");
 
 	return env && *env ? env : "ipuxcom";
-}
-
-/* Device idle, no fault knob set; 0 or -errno. */
-static int reset_device(uint32_t dev)
-{
-	struct ipuxcom *ipu;
-	int err = ipuxcom_open(ixt_dev_path(), &ipu);
-
-	if (err)
-		return err;
-	err = ipuxcom_attach(ipu, dev);
-	ixt_sim_clear_faults(dev);
-	if (!err)
-		err = ipuxcom_reset(ipu, NULL);
-	ipuxcom_close(ipu);
-	return err;
 }
 
 /* Index of the first record at or after @from writing @value to @off, or -1. */
@@ -125,7 +100,7 @@ FIXTURE_SETUP(seq)
 	free(file);
 	boot948(b);
 	ASSERT_EQ(0, ixt_write_file(self->boot, b, sizeof(b)));
-	ASSERT_EQ(0, reset_device(self->dev));
+	ASSERT_EQ(0, ixt_reset_device(self->dev));
 }
 
 FIXTURE_TEARDOWN(seq)
@@ -135,7 +110,7 @@ FIXTURE_TEARDOWN(seq)
 	unlink(self->img);
 	unlink(self->boot);
 	unlink(self->out);
-	reset_device(self->dev);
+	ixt_reset_device(self->dev);
 }
 
 /* `ipuxcom cfg capture -- ipuxcom load ...`: the load's config-BAR writes. */
@@ -200,7 +175,7 @@ static void expect_seed_autoloader(struct __test_metadata *_metadata, FIXTURE_DA
 	capture_load(_metadata, self, &r, &n);
 	ASSERT_NE(NULL, r);
 	boot948(b);
-	at = find_write(r, n, 0, AUTOLDCSR, 0);
+	at = find_write(r, n, 0, REC_AUTOLDCSR, 0);
 	ASSERT_LE(0, at) TH_LOG("no AUTOLDCSR = 0 in %u writes", n);
 	ASSERT_LE((uint32_t)at + 1 + 256 + 4, n);
 	/* 256 data words: the image padded with zeros to 1 KiB */
@@ -209,23 +184,23 @@ static void expect_seed_autoloader(struct __test_metadata *_metadata, FIXTURE_DA
 		uint32_t want = (uint32_t)b[i * 4] | b[i * 4 + 1] << 8 | b[i * 4 + 2] << 16 |
 				(uint32_t)b[i * 4 + 3] << 24;
 
-		ASSERT_EQ(AUTOLDDATAR, w->offset) TH_LOG("data word %u", i);
+		ASSERT_EQ(REC_AUTOLDDATAR, w->offset) TH_LOG("data word %u", i);
 		ASSERT_EQ(want, w->value) TH_LOG("data word %u", i);
 	}
 	at += 1 + 256;
-	EXPECT_EQ(AUTOLDTRGTR, r[at].offset);
+	EXPECT_EQ(REC_AUTOLDTRGTR, r[at].offset);
 	EXPECT_EQ(0x02000400, r[at].value);
-	EXPECT_EQ(AUTOLDCSR, r[at + 1].offset);
+	EXPECT_EQ(REC_AUTOLDCSR, r[at + 1].offset);
 	EXPECT_EQ(0x0010013f, r[at + 1].value);
-	EXPECT_EQ(AUTOLDTRGTR, r[at + 2].offset);
+	EXPECT_EQ(REC_AUTOLDTRGTR, r[at + 2].offset);
 	EXPECT_EQ(0x0209c001, r[at + 2].value);
-	EXPECT_EQ(AUTOLDCSR, r[at + 3].offset);
+	EXPECT_EQ(REC_AUTOLDCSR, r[at + 3].offset);
 	EXPECT_EQ(0x000b7f3f, r[at + 3].value);
 	/* no other autoloader write anywhere in the load */
 	for (uint32_t i = 0; i < n; i++) {
 		if ((int)i >= at - 257 && (int)i <= at + 3)
 			continue;
-		EXPECT_TRUE(r[i].offset < AUTOLDCSR || r[i].offset > AUTOLDDATAR)
+		EXPECT_TRUE(r[i].offset < REC_AUTOLDCSR || r[i].offset > REC_AUTOLDDATAR)
 			TH_LOG("stray autoloader write %u: 0x%x = 0x%x", i, r[i].offset, r[i].value);
 	}
 	/* the posted data writes were flushed by a read after every 32 words */
@@ -254,22 +229,22 @@ TEST_F_TIMEOUT(seq, loader_writes_follow_the_hardware_order, 120)
 
 	capture_load(_metadata, self, &r, &n);
 	ASSERT_NE(NULL, r);
-	hexopt = find_write(r, n, 0, EXCHWINDOWBASER, 0x800);
-	arm = find_write(r, n, 0, DCXCR_SEC(0), 0x07fffffa);
-	mark1 = find_write(r, n, 0, GS1, 1);
+	hexopt = find_write(r, n, 0, REC_EXCHWINDOWBASER, 0x800);
+	arm = find_write(r, n, 0, REC_DCXCR_SEC(0), 0x07fffffa);
+	mark1 = find_write(r, n, 0, REC_GS1, 1);
 	ASSERT_LE(0, hexopt);
 	ASSERT_LE(0, arm);
 	ASSERT_LE(0, mark1);
 	/* HEXOPT, then the controls and CCSR, then batch 0's mark */
 	EXPECT_LT(hexopt, arm);
 	ccsr = arm;
-	while (ccsr < (int)n && r[ccsr].offset != CCSR)
+	while (ccsr < (int)n && r[ccsr].offset != REC_CCSR)
 		ccsr++;
 	EXPECT_LT(ccsr, mark1);
 	EXPECT_EQ(0, r[ccsr].value & 0x402) TH_LOG("CCSR.NOSNOOP/ELINKECRCEN set while loading");
 	for (int i = 0; i < 8; i++) {
-		int p = find_write(r, n, hexopt, DCXCR_PRI(i), 0x07fffffa);
-		int s = find_write(r, n, hexopt, DCXCR_SEC(i), 0x07fffffa);
+		int p = find_write(r, n, hexopt, REC_DCXCR_PRI(i), 0x07fffffa);
+		int s = find_write(r, n, hexopt, REC_DCXCR_SEC(i), 0x07fffffa);
 
 		EXPECT_TRUE(p >= 0 && p < mark1) TH_LOG("primary %d not armed before batch 0", i);
 		EXPECT_TRUE(s >= 0 && s < mark1) TH_LOG("secondary %d not armed before batch 0", i);
@@ -278,16 +253,16 @@ TEST_F_TIMEOUT(seq, loader_writes_follow_the_hardware_order, 120)
 	EXPECT_EQ(0x800, ixt_sim_stat(self->dev, "loader_attach_window"));
 	EXPECT_EQ(0x800, ixt_sim_stat(self->dev, "batch0_window"));
 	/* 23 batches + the 0xff release, then the start mark */
-	EXPECT_EQ(24, count_writes(r, n, GS1, 1));
-	EXPECT_EQ(1, count_writes(r, n, GS1, 23));
-	start = find_write(r, n, 0, GS1, 23);
+	EXPECT_EQ(24, count_writes(r, n, REC_GS1, 1));
+	EXPECT_EQ(1, count_writes(r, n, REC_GS1, 23));
+	start = find_write(r, n, 0, REC_GS1, 23);
 	ASSERT_LE(0, start);
 	/* then the operational controls, CCSR, HEXOPT for the detach */
 	for (int i = 0; i < 8; i++) {
-		EXPECT_LT(start, find_write(r, n, start, DCXCR_PRI(i), 0x2));
-		EXPECT_LT(start, find_write(r, n, start, DCXCR_SEC(i), 0x0020820a));
+		EXPECT_LT(start, find_write(r, n, start, REC_DCXCR_PRI(i), 0x2));
+		EXPECT_LT(start, find_write(r, n, start, REC_DCXCR_SEC(i), 0x0020820a));
 	}
-	last = find_write(r, n, start, EXCHWINDOWBASER, 0x800);
+	last = find_write(r, n, start, REC_EXCHWINDOWBASER, 0x800);
 	EXPECT_LT(start, last);
 	EXPECT_EQ(0, ixt_sim_stat(self->dev, "gs1_pending_at_batch"));
 	EXPECT_EQ(0, ixt_sim_stat(self->dev, "rejected_batches"));
@@ -329,7 +304,7 @@ FIXTURE_TEARDOWN(lib)
 
 /* A capture's tail as on the real C600: ... GS2 = 1, GS1 = 1. */
 static const struct ipuxcom_cfg_record capture_tail[] = {
-	{ CCSR, 0x00000402 }, { GS2, 1 }, { GS1, 1 },
+	{ REC_CCSR, 0x00000402 }, { REC_GS2, 1 }, { REC_GS1, 1 },
 };
 #define NTAIL (uint32_t)(sizeof(capture_tail) / sizeof(capture_tail[0]))
 
@@ -349,9 +324,9 @@ TEST_F(lib, cfg_clear_skips_the_marks_and_clears_both)
 					   IPUXCOM_CFG_HSP_CLEAR, &res));
 	EXPECT_EQ(1, res.applied);
 	EXPECT_EQ(2, res.skipped);
-	EXPECT_EQ(0, reg(_metadata, self->ipu, GS1) & 0xffff);
-	EXPECT_EQ(0, reg(_metadata, self->ipu, GS2) & 0xffff);
-	EXPECT_EQ(0x402, reg(_metadata, self->ipu, CCSR));
+	EXPECT_EQ(0, reg(_metadata, self->ipu, REC_GS1) & 0xffff);
+	EXPECT_EQ(0, reg(_metadata, self->ipu, REC_GS2) & 0xffff);
+	EXPECT_EQ(0x402, reg(_metadata, self->ipu, REC_CCSR));
 	/* the capture's marks never reached the device */
 	EXPECT_EQ(0, ixt_sim_stat(self->dev, "mark1_transactions"));
 }
@@ -364,8 +339,8 @@ TEST_F(lib, cfg_keep_gs2_preloads_gs2_and_clears_gs1)
 					   IPUXCOM_CFG_HSP_KEEP_GS2, &res));
 	EXPECT_EQ(2, res.applied);
 	EXPECT_EQ(1, res.skipped);
-	EXPECT_EQ(0, reg(_metadata, self->ipu, GS1) & 0xffff);
-	EXPECT_EQ(1, reg(_metadata, self->ipu, GS2) & 0xffff);
+	EXPECT_EQ(0, reg(_metadata, self->ipu, REC_GS1) & 0xffff);
+	EXPECT_EQ(1, reg(_metadata, self->ipu, REC_GS2) & 0xffff);
 }
 
 static int load_with_cfg(struct ipuxcom *ipu, struct ipuxcom_image *img, uint32_t hsp,
@@ -408,7 +383,7 @@ TEST_F(lib, replayed_gs1_mark_is_refused_not_consumed)
 	/* nothing was posted over it, no batch ran, the mark is still there */
 	EXPECT_EQ(0, ixt_sim_stat(self->dev, "load_batches"));
 	EXPECT_EQ(0, ixt_sim_stat(self->dev, "gs1_pending_at_batch"));
-	EXPECT_EQ(1, reg(_metadata, self->ipu, GS1) & 0xffff);
+	EXPECT_EQ(1, reg(_metadata, self->ipu, REC_GS1) & 0xffff);
 	EXPECT_EQ(IPUXCOM_DEV_STATE_BOOTLOADER, ixt_state(ipuxcom_fd(self->ipu)));
 }
 
@@ -433,7 +408,7 @@ TEST_F_TIMEOUT(lib, hsp_mark_refuses_a_pending_mark, 120)
 	uint32_t m = 0;
 
 	ASSERT_EQ(0, ipuxcom_load(self->ipu, &p, NULL));
-	ASSERT_EQ(1, reg(_metadata, self->ipu, GS2) & 0xffff);
+	ASSERT_EQ(1, reg(_metadata, self->ipu, REC_GS2) & 0xffff);
 	EXPECT_EQ(-EBUSY, ipuxcom_hsp_mark(self->ipu, IPUXCOM_HSP_GS2, 1, false, 0, &m));
 	EXPECT_EQ(1, m);
 	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, ixt_state(ipuxcom_fd(self->ipu)));

@@ -20,18 +20,8 @@
 
 #include "c600_sim.h"
 #include "frames_testlib.h"
+#include "c600_record.h"
 
-/* [S "Direct Attach And Autoloader"], FACTS.md */
-#define AUTOLDCSR	0x2068
-#define AUTOLDTRGTR	0x206c
-#define AUTOLDDATAR	0x2070
-#define GS1		0x302c
-#define GS2		0x3030
-#define EXCHWINDOWBASER	0x3044
-#define CCSR		0x2000
-#define DCXCR_PRI(i)	(0x5404 + (i) * 0x400)
-#define DCXCR_SEC(i)	(0x1b804 + (i) * 0x400)
-#define LOADING		0x07fffffau
 #define BUF_BUS		0x100000000ull
 #define FRAMES		17	/* 0x4134 bytes, the peer's minimum payload */
 #define BATCH_BYTES	IXT_BATCH_BYTES(FRAMES)
@@ -80,27 +70,27 @@ static bool wait_clear(struct c600_sim *sim, uint32_t off, uint32_t mask)
 
 static bool mark(struct c600_sim *sim, uint32_t m)
 {
-	wr(sim, GS1, m);
-	rd(sim, GS1);		/* the peer reads the mark back */
-	return wait_clear(sim, GS1, 0xffff);
+	wr(sim, REC_GS1, m);
+	rd(sim, REC_GS1);		/* the peer reads the mark back */
+	return wait_clear(sim, REC_GS1, 0xffff);
 }
 
 /* The seed's 948-byte bootloader padded to 1 KiB, and its exact words. */
 static bool autoload_as_recorded(struct c600_sim *sim)
 {
-	wr(sim, AUTOLDCSR, 0);
+	wr(sim, REC_AUTOLDCSR, 0);
 	for (uint32_t i = 0; i < 256; i++) {
-		wr(sim, AUTOLDDATAR, i < 237 ? 0x1000u + i : 0);
+		wr(sim, REC_AUTOLDDATAR, i < 237 ? 0x1000u + i : 0);
 		if ((i + 1) % 32 == 0)
-			rd(sim, AUTOLDCSR);
+			rd(sim, REC_AUTOLDCSR);
 	}
-	wr(sim, AUTOLDTRGTR, 0x02000400);
-	wr(sim, AUTOLDCSR, 0x0010013f);
-	if (!wait_clear(sim, AUTOLDCSR, 1u << 8))
+	wr(sim, REC_AUTOLDTRGTR, 0x02000400);
+	wr(sim, REC_AUTOLDCSR, 0x0010013f);
+	if (!wait_clear(sim, REC_AUTOLDCSR, 1u << 8))
 		return false;
-	wr(sim, AUTOLDTRGTR, 0x0209c001);
-	wr(sim, AUTOLDCSR, 0x000b7f3f);
-	return wait_clear(sim, AUTOLDCSR, 1u << 8);
+	wr(sim, REC_AUTOLDTRGTR, 0x0209c001);
+	wr(sim, REC_AUTOLDCSR, 0x000b7f3f);
+	return wait_clear(sim, REC_AUTOLDCSR, 1u << 8);
 }
 
 enum order { PEER, SEED };
@@ -110,20 +100,20 @@ static bool prepare(struct c600_sim *sim, enum order o)
 {
 	uint32_t saved;
 
-	wr(sim, EXCHWINDOWBASER, 0x800);
-	rd(sim, EXCHWINDOWBASER);
+	wr(sim, REC_EXCHWINDOWBASER, 0x800);
+	rd(sim, REC_EXCHWINDOWBASER);
 	if (c600_sim_buffer_attach(sim, 0, BUF_BUS, BATCH_BYTES))
 		return false;
-	saved = rd(sim, CCSR);
+	saved = rd(sim, REC_CCSR);
 	for (int i = 0; i < 8; i++) {
-		wr(sim, DCXCR_PRI(i), LOADING);
-		wr(sim, DCXCR_SEC(i), LOADING);
+		wr(sim, REC_DCXCR_PRI(i), REC_DCXCR_LOADING);
+		wr(sim, REC_DCXCR_SEC(i), REC_DCXCR_LOADING);
 	}
-	wr(sim, CCSR, saved & ~0x402u);
-	rd(sim, CCSR);
+	wr(sim, REC_CCSR, saved & ~0x402u);
+	rd(sim, REC_CCSR);
 	if (o == PEER)
 		for (int i = 0; i < 8; i++)
-			wr(sim, DCXCR_PRI(i), 0x2);
+			wr(sim, REC_DCXCR_PRI(i), 0x2);
 	return true;
 }
 
@@ -144,11 +134,11 @@ static int load_batches(struct c600_sim *sim, uint8_t *buf, enum order o, uint32
 static bool release_and_start(struct c600_sim *sim, uint8_t *buf)
 {
 	memset(buf, 0xff, BATCH_BYTES);
-	if (!wait_clear(sim, GS1, 0xffff) || !mark(sim, 1) || !mark(sim, 23))
+	if (!wait_clear(sim, REC_GS1, 0xffff) || !mark(sim, 1) || !mark(sim, 23))
 		return false;
 	for (int i = 0; i < 8; i++) {
-		wr(sim, DCXCR_PRI(i), 0x2);
-		wr(sim, DCXCR_SEC(i), 0x0020820a);
+		wr(sim, REC_DCXCR_PRI(i), 0x2);
+		wr(sim, REC_DCXCR_SEC(i), 0x0020820a);
 	}
 	return !c600_sim_buffer_detach(sim, 0);
 }
@@ -179,10 +169,10 @@ static void expect_loaded(struct __test_metadata *_metadata, struct c600_sim *si
 TEST_F(load, peer_order_loads_every_tile)
 {
 	/* step 2: the capture without its HSP records, then both marks cleared */
-	wr(self->sim, GS1, 0);
-	wr(self->sim, GS2, 0);
-	ASSERT_EQ(0, rd(self->sim, GS1) & 0xffff);
-	ASSERT_EQ(0, rd(self->sim, GS2) & 0xffff);
+	wr(self->sim, REC_GS1, 0);
+	wr(self->sim, REC_GS2, 0);
+	ASSERT_EQ(0, rd(self->sim, REC_GS1) & 0xffff);
+	ASSERT_EQ(0, rd(self->sim, REC_GS2) & 0xffff);
 	ASSERT_TRUE(autoload_as_recorded(self->sim));
 	ASSERT_EQ(C600_PHASE_LOADER, self->sim->phase);
 	ASSERT_EQ(0, load_batches(self->sim, self->buf, PEER, FRAMES));
@@ -198,12 +188,12 @@ TEST_F(load, peer_order_loads_every_tile)
 TEST_F(load, seed_order_loads_every_tile)
 {
 	/* the capture's last two records [FACTS.md step 2] */
-	wr(self->sim, GS2, 1);
-	wr(self->sim, GS1, 1);
+	wr(self->sim, REC_GS2, 1);
+	wr(self->sim, REC_GS1, 1);
 	ASSERT_TRUE(autoload_as_recorded(self->sim));
 	/* a GS1 mark left by the replay is still pending: nothing consumed it */
-	ASSERT_EQ(1, rd(self->sim, GS1) & 0xffff);
-	wr(self->sim, GS1, 0);
+	ASSERT_EQ(1, rd(self->sim, REC_GS1) & 0xffff);
+	wr(self->sim, REC_GS1, 0);
 	ASSERT_EQ(0, load_batches(self->sim, self->buf, SEED, FRAMES));
 	EXPECT_EQ(0, self->sim->stats.primaries_operational);
 	ASSERT_TRUE(release_and_start(self->sim, self->buf));
@@ -214,7 +204,7 @@ TEST_F(load, seed_order_loads_every_tile)
 /* A batch posted over the replay's pending GS1 mark is seen by the judge. */
 TEST_F(load, pending_gs1_mark_at_batch_is_recorded)
 {
-	wr(self->sim, GS1, 1);
+	wr(self->sim, REC_GS1, 1);
 	ASSERT_TRUE(autoload_as_recorded(self->sim));
 	ASSERT_EQ(0, load_batches(self->sim, self->buf, SEED, FRAMES));
 	EXPECT_EQ(1, self->sim->stats.gs1_pending_at_batch);
@@ -224,20 +214,20 @@ TEST_F(load, pending_gs1_mark_at_batch_is_recorded)
 TEST_F(load, secondary_controls_not_armed_stall_batch_0)
 {
 	ASSERT_TRUE(autoload_as_recorded(self->sim));
-	wr(self->sim, EXCHWINDOWBASER, 0x800);
+	wr(self->sim, REC_EXCHWINDOWBASER, 0x800);
 	ASSERT_EQ(0, c600_sim_buffer_attach(self->sim, 0, BUF_BUS, BATCH_BYTES));
 	for (int i = 0; i < 8; i++)
-		wr(self->sim, DCXCR_PRI(i), LOADING);
+		wr(self->sim, REC_DCXCR_PRI(i), REC_DCXCR_LOADING);
 	ixt_write_batch(self->buf, 0, FRAMES);
 	EXPECT_FALSE(mark(self->sim, 1));
 	EXPECT_EQ(0, self->sim->stats.load_batches);
 	/* one secondary missing is enough */
 	for (int i = 0; i < 7; i++)
-		wr(self->sim, DCXCR_SEC(i), LOADING);
-	wr(self->sim, GS1, 0);
+		wr(self->sim, REC_DCXCR_SEC(i), REC_DCXCR_LOADING);
+	wr(self->sim, REC_GS1, 0);
 	EXPECT_FALSE(mark(self->sim, 1));
-	wr(self->sim, DCXCR_SEC(7), LOADING);
-	wr(self->sim, GS1, 0);
+	wr(self->sim, REC_DCXCR_SEC(7), REC_DCXCR_LOADING);
+	wr(self->sim, REC_GS1, 0);
 	EXPECT_TRUE(mark(self->sim, 1));
 	EXPECT_EQ(1, self->sim->stats.load_batches);
 }
@@ -253,7 +243,7 @@ TEST_F(load, no_descriptor_table_stalls)
 	EXPECT_EQ(0, self->sim->stats.load_batches);
 	/* the same batch with its table loads */
 	ixt_write_batch(self->buf, 0, FRAMES);
-	wr(self->sim, GS1, 0);
+	wr(self->sim, REC_GS1, 0);
 	EXPECT_TRUE(mark(self->sim, 1));
 }
 
@@ -263,10 +253,10 @@ TEST_F(load, unrecorded_primary_value_refused)
 	ASSERT_TRUE(autoload_as_recorded(self->sim));
 	ASSERT_EQ(0, c600_sim_buffer_attach(self->sim, 0, BUF_BUS, BATCH_BYTES));
 	for (int i = 0; i < 8; i++) {
-		wr(self->sim, DCXCR_PRI(i), LOADING);
-		wr(self->sim, DCXCR_SEC(i), LOADING);
+		wr(self->sim, REC_DCXCR_PRI(i), REC_DCXCR_LOADING);
+		wr(self->sim, REC_DCXCR_SEC(i), REC_DCXCR_LOADING);
 	}
-	wr(self->sim, DCXCR_PRI(3), 0x0020820a);	/* the secondary's operational word */
+	wr(self->sim, REC_DCXCR_PRI(3), 0x0020820a);	/* the secondary's operational word */
 	ixt_write_batch(self->buf, 0, FRAMES);
 	EXPECT_FALSE(mark(self->sim, 1));
 }
@@ -277,7 +267,7 @@ TEST_F(load, frame_count_floor_is_17)
 	ASSERT_TRUE(autoload_as_recorded(self->sim));
 	EXPECT_EQ(1, load_batches(self->sim, self->buf, SEED, FRAMES - 1));
 	EXPECT_EQ(1, self->sim->stats.rejected_batches);
-	wr(self->sim, GS1, 0);
+	wr(self->sim, REC_GS1, 0);
 	ixt_write_batch(self->buf, 0, FRAMES);
 	EXPECT_TRUE(mark(self->sim, 1));
 	EXPECT_EQ(1, self->sim->stats.load_batches);
@@ -286,12 +276,12 @@ TEST_F(load, frame_count_floor_is_17)
 /* The seed's words with a 948-byte image padded only to 16 bytes do not match. */
 TEST_F(load, autoloader_staging_needs_the_recorded_length)
 {
-	wr(self->sim, AUTOLDCSR, 0);
+	wr(self->sim, REC_AUTOLDCSR, 0);
 	for (uint32_t i = 0; i < 240; i++)
-		wr(self->sim, AUTOLDDATAR, i);
-	wr(self->sim, AUTOLDTRGTR, 0x02000400);
-	wr(self->sim, AUTOLDCSR, 0x0010013f);
-	EXPECT_FALSE(wait_clear(self->sim, AUTOLDCSR, 1u << 8));
+		wr(self->sim, REC_AUTOLDDATAR, i);
+	wr(self->sim, REC_AUTOLDTRGTR, 0x02000400);
+	wr(self->sim, REC_AUTOLDCSR, 0x0010013f);
+	EXPECT_FALSE(wait_clear(self->sim, REC_AUTOLDCSR, 1u << 8));
 	EXPECT_EQ(C600_PHASE_RESET, self->sim->phase);
 }
 

@@ -88,6 +88,22 @@ static inline struct ipuxcom_image *build_image(struct __test_metadata *_metadat
 	return build_image_file(_metadata, NULL, NULL);
 }
 
+/* Device @dev idle, with no fault knob set, and not attached; 0 or -errno. */
+static inline int ixt_reset_device(uint32_t dev)
+{
+	struct ipuxcom *ipu;
+	int err = ipuxcom_open(ixt_dev_path(), &ipu);
+
+	if (err)
+		return err;
+	err = ipuxcom_attach(ipu, dev);
+	ixt_sim_clear_faults(dev);
+	if (!err)
+		err = ipuxcom_reset(ipu, NULL);
+	ipuxcom_close(ipu);
+	return err;
+}
+
 /* Bootloader stand-in: the simulator installs, but does not run, it. */
 static const uint8_t boot[1024] = { 0x01, 0x02, 0x03, 0x04 };
 

@@ -2,7 +2,8 @@
 /*
  * libFuzzer target: the per-tile ELF reader (libelf underneath). An
  * accepted ELF gives an image inside tile SRAM, starting at the payload
- * base, whose entry is a word of it.
+ * base, whose entry is a word of it. The same input also goes to the
+ * bootloader reader (ELF or raw): an accepted one is 1..4096 bytes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,11 +12,29 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static void fuzz_bootloader(const uint8_t *data, size_t size)
+{
+	struct ipuxcom_bootloader bl;
+	struct ipuxcom_errmsg em;
+
+	if (ipuxcom_bootloader_parse(data, size, &bl, &em)) {
+		if (!em.msg[0] || bl.image)
+			abort();
+		return;
+	}
+	if (!bl.image || !bl.size || bl.size > IPUXCOM_AUTOLOAD_MAX_BYTES ||
+	    bl.file_bytes > bl.size)
+		abort();
+	(void)ipuxcom_crc32(0, bl.image, bl.size);
+	ipuxcom_bootloader_release(&bl);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ipuxcom_tile_elf e;
 	struct ipuxcom_errmsg em;
 
+	fuzz_bootloader(data, size);
 	if (ipuxcom_tile_elf_parse(data, size, &e, &em)) {
 		if (!em.msg[0] || e.image)
 			abort();

@@ -147,6 +147,24 @@ int ipuxcom_select_hexopt(struct ipuxcom_device *dev)
 }
 
 /*
+ * -EBUSY if a mark is pending on the general-sync control @reg (MARK not
+ * zero); *@mark gets MARK, *@value (if not NULL) the whole register.
+ */
+int ipuxcom_hsp_check_idle(struct ipuxcom_device *dev, u32 reg, u32 *mark, u32 *value)
+{
+	u32 v;
+	int ret;
+
+	ret = ipuxcom_rd(dev, reg, &v);
+	if (ret)
+		return ret;
+	*mark = v & C600_HSP_MARK;
+	if (value)
+		*value = v;
+	return *mark ? -EBUSY : 0;
+}
+
+/*
  * Post @mark on the general-sync control @reg (GS1 or GS2) and, with
  * @wait, wait for the tiles' collective response to return MARK to zero
  * [S "Secondary Loader Frames"]. Bits outside MARK are preserved.
@@ -162,12 +180,9 @@ int ipuxcom_hsp_mark(struct ipuxcom_device *dev, u32 reg, u32 mark, bool wait,
 	u32 v;
 	int ret;
 
-	ret = ipuxcom_rd(dev, reg, &v);
+	ret = ipuxcom_hsp_check_idle(dev, reg, final_mark, &v);
 	if (ret)
 		return ret;
-	*final_mark = v & C600_HSP_MARK;
-	if (*final_mark)
-		return -EBUSY;
 	trace_ipuxcom_hsp_mark(dev->id, reg, mark, wait);
 	ret = ipuxcom_wr(dev, reg, (v & ~C600_HSP_MARK) | (mark & C600_HSP_MARK));
 	if (ret)

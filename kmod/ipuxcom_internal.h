@@ -142,6 +142,7 @@ void ipuxcom_set_state(struct ipuxcom_device *dev, u32 state);
 int ipuxcom_require_state(struct ipuxcom_device *dev, u32 state_mask);
 int ipuxcom_hsp_mark(struct ipuxcom_device *dev, u32 reg, u32 mark, bool wait,
 		     u64 timeout_ns, u32 *final_mark);
+int ipuxcom_hsp_check_idle(struct ipuxcom_device *dev, u32 reg, u32 *mark, u32 *value);
 int ipuxcom_select_hexopt(struct ipuxcom_device *dev);
 
 #define IPUXCOM_STATE_BIT(s)	BIT(IPUXCOM_DEV_STATE_##s)

@@ -235,13 +235,14 @@ int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg)
 	ret = loader_check_batch(dev, lb, &frames, &extent);
 	if (ret)
 		return ret;
-	/* Never post over a pending mark, e.g. one a config replay left. */
-	ret = ipuxcom_rd(dev, C600_HSP_GS1, &lb->mark);
+	/*
+	 * Never post over a pending mark, e.g. one a config replay left:
+	 * checked before batch 0 touches anything (ipuxcom_hsp_mark() checks
+	 * again when it posts).
+	 */
+	ret = ipuxcom_hsp_check_idle(dev, C600_HSP_GS1, &lb->mark, NULL);
 	if (ret)
 		return ret;
-	lb->mark &= C600_HSP_MARK;
-	if (lb->mark)
-		return -EBUSY;
 	loader_clear_beyond(dev, extent);
 	trace_ipuxcom_load_batch(dev->id, lb->batch, frames);
 

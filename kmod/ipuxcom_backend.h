@@ -11,37 +11,51 @@
 #define IPUXCOM_BACKEND_H
 
 #include <linux/types.h>
+#include <linux/ipuxcom.h>
 
 struct device;
+struct page;
 struct ipuxcom_device;
 
 /**
- * struct ipuxcom_dma_buf - a host buffer the device can read and write
- * @vaddr: kernel virtual address; page-aligned, from vmalloc_user() or
- *	equivalent so it can be mapped into userspace
- * @bus_addr: the address the device uses for it
+ * struct ipuxcom_host_buf - a host buffer of the attached process, pinned
+ * @uaddr: its user address (what ipu_driver's BUFFER_ATTACH is given)
  * @size: bytes, a multiple of PAGE_SIZE
+ * @pages: the pinned pages (pin_user_pages(FOLL_LONGTERM | FOLL_WRITE))
+ * @npages: number of @pages
+ * @vaddr: kernel mapping of @pages (vmap), for the module and the backend
+ * @bus_addr: free for the backend's use between attach and detach
+ *
+ * The core pins and maps it (BUF_ATTACH) and unpins it; a backend only
+ * makes it visible to its device (or, for a device held through
+ * ipu_driver, does nothing: the owner's BUFFER_ATTACH does that).
  */
-struct ipuxcom_dma_buf {
+struct ipuxcom_host_buf {
+	u64 uaddr;
+	size_t size;
+	struct page **pages;
+	unsigned long npages;
 	void *vaddr;
 	u64 bus_addr;
-	size_t size;
 };
 
 /**
  * struct ipuxcom_backend_ops - what a backend provides for one device
  * @bar_read: read the 32-bit config-BAR register at byte @offset
  * @bar_write: write the 32-bit config-BAR register at byte @offset
- * @dma_alloc: allocate a zeroed, device-visible host buffer of @size bytes
- * @dma_free: free a buffer from @dma_alloc
  * @buffer_attach: make @buf the device's host buffer number @slot, as
- *	ipu_driver's BUFFER_ATTACH {index, size, address} does; slot 0 is the
- *	secondary loader's transport buffer (how the device learns the
- *	buffer's address is not documented: backends model or delegate it)
- * @buffer_detach: undo @buffer_attach for @slot
- * @exch_write: store @len bytes through the exchange BAR at @offset
- *	(/dev/ipuN_ex for ipu_driver); NULL if the backend cannot
- * @reset: return the device to its power-on state
+ *	ipu_driver's BUFFER_ATTACH {index, size, address} does (slot 0 is the
+ *	secondary loader's transport buffer). NULL for a device held through
+ *	ipu_driver: the owner attaches there.
+ * @buffer_detach: undo @buffer_attach for @slot; NULL with it
+ * @exch_write: store @len bytes through the exchange BAR at @offset; NULL
+ *	if the module cannot reach the exchange BAR (ipu_driver's
+ *	/dev/ipuN_ex: the caller stores, see @exch_stored)
+ * @exch_stored: optional, for devices without @exch_write: the caller
+ *	says it stored @len bytes at exchange-BAR @offset through its own
+ *	mapping. A card saw the stores and needs nothing; a model applies them.
+ * @reset: return the device to its power-on state; NULL for a device held
+ *	through ipu_driver, which its owner resets with RESET_DEVICE
  *
  * The core validates offsets (4-byte aligned, below config_bar_size)
  * before calling; ops may sleep. The core serialises nothing else: a
@@ -51,13 +65,21 @@ struct ipuxcom_dma_buf {
 struct ipuxcom_backend_ops {
 	int (*bar_read)(void *priv, u32 offset, u32 *value);
 	int (*bar_write)(void *priv, u32 offset, u32 value);
-	int (*dma_alloc)(void *priv, size_t size, struct ipuxcom_dma_buf *buf);
-	void (*dma_free)(void *priv, struct ipuxcom_dma_buf *buf);
-	int (*buffer_attach)(void *priv, u32 slot, const struct ipuxcom_dma_buf *buf);
-	int (*buffer_detach)(void *priv, u32 slot);
+	int (*buffer_attach)(void *priv, u32 slot, struct ipuxcom_host_buf *buf);
+	void (*buffer_detach)(void *priv, u32 slot, struct ipuxcom_host_buf *buf);
 	int (*exch_write)(void *priv, u32 offset, const void *data, size_t len);
+	int (*exch_stored)(void *priv, u32 offset, size_t len);
 	int (*reset)(void *priv);
 };
+
+/*
+ * The device is a card driven by ipu_driver (IPUXCOM_CAP_IPU_DRIVER):
+ * ATTACH takes an open /dev/ipuN of it, which must be a char device whose
+ * dev_t is that of a child of @parent named "ipu<N>" (ipu_driver creates
+ * its nodes under the PCI function it drives). @parent is then required,
+ * and must stay valid until the device is unregistered.
+ */
+#define IPUXCOM_DESC_IPU_DRIVER		BIT(0)
 
 /**
  * struct ipuxcom_device_desc - registration of one device
@@ -66,7 +88,9 @@ struct ipuxcom_backend_ops {
  * @config_bar_size: bytes of config BAR the ops accept
  * @ops: the backend's operations; must stay valid until unregistered
  * @priv: passed to every op
- * @parent: optional parent device (for dev_* logging)
+ * @parent: the device's parent (PCI function, or the stand-in's device);
+ *	for logging, and required with IPUXCOM_DESC_IPU_DRIVER
+ * @flags: IPUXCOM_DESC_*
  * @capabilities: IPUXCOM_CAP_* commands the backend can serve; commands
  *	outside it fail with -EOPNOTSUPP (0: everything the core offers)
  */
@@ -77,18 +101,16 @@ struct ipuxcom_device_desc {
 	const struct ipuxcom_backend_ops *ops;
 	void *priv;
 	struct device *parent;
+	u32 flags;
 	u64 capabilities;
 };
 
 struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc *desc);
 
-/*
- * Host buffer slots: the loader transport buffer, then host-exchange page
- * i in slot 1 + i (this numbering is the module's; backends map it).
- */
-#define IPUXCOM_SLOT_LOADER	0
-#define IPUXCOM_SLOT_HOSTX(i)	(1 + (i))
-#define IPUXCOM_SLOTS		17
+/* Host buffer slots: ipu_driver's buffer indexes (uapi IPUXCOM_BUF_SLOT_*). */
+#define IPUXCOM_SLOT_LOADER	IPUXCOM_BUF_SLOT_LOADER
+#define IPUXCOM_SLOT_HOSTX(i)	IPUXCOM_BUF_SLOT_HOSTX(i)
+#define IPUXCOM_SLOTS		IPUXCOM_BUF_SLOTS
 
 /*
  * After ipuxcom_device_unregister() returns, no op of the device is running

@@ -32,7 +32,7 @@
 #define IPUXCOM_DEVICE_PATH	"/dev/ipuxcom"
 
 /* Bumped whenever a command, struct member or flag is added. */
-#define IPUXCOM_UAPI_VERSION	3
+#define IPUXCOM_UAPI_VERSION	4
 
 #define IPUXCOM_IOC_MAGIC	0xC6
 
@@ -43,11 +43,22 @@
 #define IPUXCOM_CAP_NETLINK	_BITULL(3)	/* generic netlink "ipuxcom" */
 #define IPUXCOM_CAP_CFG		_BITULL(4)	/* CFG_APPLY */
 #define IPUXCOM_CAP_AUTOLOAD	_BITULL(5)	/* AUTOLOAD */
-#define IPUXCOM_CAP_LOADER	_BITULL(6)	/* XBUF_ALLOC, mmap, LOAD_BATCH/FINISH */
+#define IPUXCOM_CAP_LOADER	_BITULL(6)	/* BUF_ATTACH slot 0, LOAD_BATCH/FINISH */
 #define IPUXCOM_CAP_HSP		_BITULL(7)	/* HSP_MARK */
 #define IPUXCOM_CAP_TDI		_BITULL(8)	/* TDI_* */
 #define IPUXCOM_CAP_HOSTX	_BITULL(9)	/* HOSTX_SETUP, HOSTX_CALL */
 #define IPUXCOM_CAP_EXCH_WINDOW	_BITULL(10)	/* EXCH_WRITE (experimental) */
+/*
+ * Not a command but how the device is held (uapi version 4): the card is
+ * driven by Graphcore's ipu_driver, and ipuxcom acts on it only for a
+ * caller that holds it there. ATTACH then takes an open /dev/ipuN of that
+ * card (IPUXCOM_ATTACH_F_IPU_FD; DEV_QUERY and netlink name the node), host
+ * buffers are also attached with ipu_driver's BUFFER_ATTACH, RESET follows
+ * the caller's RESET_DEVICE (IPUXCOM_RESET_F_DRIVER_RESET), and
+ * exchange-window stores go through /dev/ipuN_ex (IPUXCOM_EXCH_F_SELECT /
+ * _COMPLETE). See "Devices held through ipu_driver" below.
+ */
+#define IPUXCOM_CAP_IPU_DRIVER	_BITULL(11)
 
 /* Length of backend names, including the terminating NUL. */
 #define IPUXCOM_BACKEND_NAME_LEN	16
@@ -94,21 +105,38 @@ struct ipuxcom_ioc_info {
 /**
  * struct ipuxcom_ioc_attach - bind this open file to one device
  * @size: sizeof(struct ipuxcom_ioc_attach)
- * @flags: must be zero
+ * @flags: 0, or IPUXCOM_ATTACH_F_IPU_FD
  * @dev_id: in: device id (see netlink DEV_GET or `ipuxcom dev show`)
- * @reserved: must be zero
+ * @ipu_fd: in, with IPUXCOM_ATTACH_F_IPU_FD: an open file descriptor of
+ *	ipu_driver's /dev/ipuN for this device (uapi version 4); else zero
  *
  * A device is held by at most one open file: -EBUSY if another file holds
  * it, -EALREADY if this file is already attached (to any device), -ENODEV
  * if no such device. The binding ends when the file is closed (the last
  * reference to the open file description is dropped).
+ *
+ * Devices held through ipu_driver (IPUXCOM_CAP_IPU_DRIVER): ipuxcom never
+ * touches a card its caller does not hold. The caller opens the card's
+ * /dev/ipuN (read-write), takes ipu_driver's exclusive USER_ATTACH and
+ * SET_IPU_ID on it, and passes the descriptor here. The module checks that
+ * it is that char device of the same PCI function and keeps a reference
+ * to the open file until this file is closed, so the ipu_driver session
+ * outlives the ipuxcom one. Errors: -EACCES without the flag on such a
+ * device; -EBADF if @ipu_fd is not open read-write; -EXDEV if it is not
+ * this device's /dev/ipuN; -EINVAL if the flag is given for a device not
+ * held through ipu_driver (the simulator).
  */
 struct ipuxcom_ioc_attach {
 	__u32 size;
 	__u32 flags;
 	__u32 dev_id;
-	__u32 reserved;
+	__s32 ipu_fd;
 };
+
+#define IPUXCOM_ATTACH_F_IPU_FD	(1u << 0)
+
+/* Length of an ipu_driver node name ("ipu0"), including the NUL. */
+#define IPUXCOM_IPU_NODE_LEN	16
 
 /**
  * struct ipuxcom_ioc_dev_query - describe the attached device
@@ -121,6 +149,8 @@ struct ipuxcom_ioc_attach {
  * @backend: out: NUL-terminated backend name ("sim", "hw")
  * @capabilities: out: the IPUXCOM_CAP_* commands this device's backend
  *	supports (uapi version 2); the others fail with -EOPNOTSUPP on it
+ * @ipu_node: out: for a device held through ipu_driver, the name of its
+ *	/dev node ("ipu0"); else empty (uapi version 4)
  *
  * -ENOTCONN without ATTACH; -ENODEV once the device was unregistered.
  */
@@ -133,6 +163,7 @@ struct ipuxcom_ioc_dev_query {
 	__u32 config_bar_size;
 	char backend[IPUXCOM_BACKEND_NAME_LEN];
 	__u64 capabilities;
+	char ipu_node[IPUXCOM_IPU_NODE_LEN];
 };
 
 /**
@@ -155,9 +186,17 @@ struct ipuxcom_ioc_reg {
 /**
  * struct ipuxcom_ioc_reset - reset the attached device
  * @size: sizeof(struct ipuxcom_ioc_reset)
- * @flags: must be zero
+ * @flags: 0, or IPUXCOM_RESET_F_DRIVER_RESET
  * @state: out: device state after the reset
  * @reserved: out: zero
+ *
+ * Detaches and unpins every host buffer (BUF_ATTACH), then resets the
+ * device and returns it to IDLE. A device held through ipu_driver
+ * (IPUXCOM_CAP_IPU_DRIVER) is reset by ipu_driver: the caller detaches its
+ * buffers there (BUFFER_DETACH_ALL) and issues RESET_DEVICE on its
+ * /dev/ipuN first, then calls RESET with IPUXCOM_RESET_F_DRIVER_RESET, and
+ * the module returns its own state to IDLE. Without the flag such a
+ * device answers -EOPNOTSUPP; with it, any other device -EINVAL.
  */
 struct ipuxcom_ioc_reset {
 	__u32 size;
@@ -165,6 +204,8 @@ struct ipuxcom_ioc_reset {
 	__u32 state;
 	__u32 reserved;
 };
+
+#define IPUXCOM_RESET_F_DRIVER_RESET	(1u << 0)
 
 /*
  * Bounded waits. Every command that waits takes timeout_ns (0 = the
@@ -273,25 +314,56 @@ struct ipuxcom_ioc_autoload {
 #define IPUXCOM_XBUF_DEFAULT_SIZE	0x2842000u
 #define IPUXCOM_XBUF_MAX_SIZE		0x4000000u
 
-/**
- * struct ipuxcom_ioc_xbuf_alloc - allocate the loader transport buffer
- * @size: sizeof(struct ipuxcom_ioc_xbuf_alloc)
- * @flags: must be zero
- * @bytes: in: requested size (0 = IPUXCOM_XBUF_DEFAULT_SIZE, at most
- *	IPUXCOM_XBUF_MAX_SIZE); out: allocated size (page multiple)
- * @reserved: must be zero
- * @mmap_offset: out: offset to pass to mmap(2) on this file
- *
- * One buffer per device; -EEXIST if it exists. It is zeroed, shared with
- * the device, and freed when the file is closed. Userspace writes the
- * descriptor table and frames into it directly (no copy).
+/*
+ * Host buffers (uapi version 4). The transport buffer and the
+ * host-exchange pages are the caller's own memory (anonymous or shared,
+ * page-aligned, writable): BUF_ATTACH hands one to the module, which pins
+ * it for the session (pin_user_pages(FOLL_LONGTERM), charged to the
+ * caller's RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK) and reads and writes
+ * it where the sequences need (batch checks, the 0xff release fill).
+ * Slot numbers are ipu_driver's BUFFER_ATTACH indexes: the loader's
+ * transport buffer is index 0 [RE, FACTS.md step 4]; host-exchange page i
+ * is index 1 + i (modelled: the notes do not record these indexes).
  */
-struct ipuxcom_ioc_xbuf_alloc {
+#define IPUXCOM_BUF_SLOT_LOADER		0
+#define IPUXCOM_BUF_SLOT_HOSTX(i)	(1 + (i))
+#define IPUXCOM_BUF_SLOTS		17
+#define IPUXCOM_BUF_MAX_BYTES		0x4000000u	/* 64 MiB per buffer */
+
+/**
+ * struct ipuxcom_ioc_buf - attach or detach one host buffer
+ * @size: sizeof(struct ipuxcom_ioc_buf)
+ * @flags: must be zero
+ * @index: slot, 0 .. IPUXCOM_BUF_SLOTS - 1 (ipu_driver's buffer index)
+ * @reserved: must be zero
+ * @addr: BUF_ATTACH: user address, page-aligned; BUF_DETACH: zero
+ * @bytes: BUF_ATTACH: length, a page multiple, at most
+ *	IPUXCOM_BUF_MAX_BYTES; BUF_DETACH: zero
+ *
+ * BUF_ATTACH selects HEXOPT (EXCHWINDOWBASER = 0x800, read back), pins the
+ * pages and makes them the device's buffer @index, in that order, as the
+ * hardware-proven sequence does before each attach [RE, FACTS.md steps 4
+ * and 9]. On a device held through ipu_driver the module cannot reach
+ * ipu_driver's BUFFER_ATTACH: the caller issues it on its /dev/ipuN with
+ * the same index, address and size right after BUF_ATTACH returns.
+ * Slot 0 is accepted in IDLE and BOOTLOADER (before batch 0); host slots
+ * only between HOSTX_SETUP's BEGIN and COMMIT stages, in the manifest's
+ * attach order. Errors: -EINVAL (index, alignment, size, order), -EEXIST
+ * (slot in use), -EFAULT (not writable memory of this process), -ENOMEM
+ * (RLIMIT_MEMLOCK), -EBADFD (state).
+ *
+ * BUF_DETACH unpins @index; -EBUSY while the device is reading it
+ * (slot 0 while LOADING, host pages while host exchange is set up; RESET
+ * detaches those). Every pin is also dropped when the file is closed, at
+ * RESET, and when the device is removed.
+ */
+struct ipuxcom_ioc_buf {
 	__u32 size;
 	__u32 flags;
-	__u32 bytes;
+	__u32 index;
 	__u32 reserved;
-	__u64 mmap_offset;
+	__u64 addr;
+	__u64 bytes;
 };
 
 /* Why LOAD_BATCH rejected a batch (ipuxcom_ioc_load_batch.bad_reason). */
@@ -531,18 +603,16 @@ struct ipuxcom_ioc_tdi_sram {
 
 /*
  * Host tensor exchange [S "Host Tensor Exchange"]: host pages shared with
- * the running device, and GS2 phase handoffs. Page i is mapped at mmap
- * offset IPUXCOM_MMAP_HOSTX_BASE + i * IPUXCOM_MMAP_HOSTX_STRIDE.
+ * the running device, and GS2 phase handoffs. The pages are the caller's
+ * memory, attached with BUF_ATTACH (page i in slot IPUXCOM_BUF_SLOT_HOSTX(i)).
  */
 #define IPUXCOM_HOSTX_MAX_PAGES		16
 #define IPUXCOM_HOSTX_MAX_PAGE_BYTES	0x4000000u	/* 64 MiB */
-#define IPUXCOM_MMAP_HOSTX_BASE		0x100000000ULL
-#define IPUXCOM_MMAP_HOSTX_STRIDE	0x4000000ULL
 
 /**
  * struct ipuxcom_ioc_hostx_setup - pages and the load-completion transition
  * @size: sizeof(struct ipuxcom_ioc_hostx_setup)
- * @flags: must be zero
+ * @flags: IPUXCOM_HOSTX_F_BEGIN or IPUXCOM_HOSTX_F_COMMIT (exactly one)
  * @npages: 1 .. IPUXCOM_HOSTX_MAX_PAGES
  * @timeout_ns: for the GS2 wait; 0 = 10 s
  * @page_bytes: in: size of page i, a multiple of 4096, at most 64 MiB
@@ -550,10 +620,14 @@ struct ipuxcom_ioc_tdi_sram {
  * @mark: out: GS2 MARK as last read
  * @reserved: must be zero
  *
- * Needs a running device (after LOAD_FINISH). Allocates the pages, then
- * follows the notes' order: select HEXOPT, post GS1 mark 1, wait for the
- * preloaded GS2 mark to reach zero, attach the pages in @attach_order
- * (reselecting HEXOPT before each), post the GS2 load-completion mark.
+ * The notes' order, in three steps (uapi version 4): BEGIN (needs a
+ * running device, after LOAD_FINISH) selects HEXOPT, posts GS1 mark 1 and
+ * waits for the preloaded GS2 mark to reach zero. The caller then attaches
+ * the pages in @attach_order with BUF_ATTACH (which reselects HEXOPT before
+ * each) and, on a device held through ipu_driver, ipu_driver's
+ * BUFFER_ATTACH. COMMIT, with the same members as BEGIN, checks every page
+ * is attached with its size and posts the GS2 load-completion mark. A
+ * failure after BEGIN leaves the device in NEEDS_RESET.
  */
 struct ipuxcom_ioc_hostx_setup {
 	__u32 size;
@@ -566,6 +640,9 @@ struct ipuxcom_ioc_hostx_setup {
 	__u32 mark;
 	__u32 reserved2;
 };
+
+#define IPUXCOM_HOSTX_F_BEGIN	(1u << 0)
+#define IPUXCOM_HOSTX_F_COMMIT	(1u << 1)
 
 /**
  * struct ipuxcom_ioc_hostx_call - hand GS2 phases between host and device
@@ -597,12 +674,12 @@ struct ipuxcom_ioc_hostx_call {
  * struct ipuxcom_ioc_exch_write - EXPERIMENTAL: tile SRAM write through
  *	the exchange window
  * @size: sizeof(struct ipuxcom_ioc_exch_write)
- * @flags: must be zero
+ * @flags: 0, IPUXCOM_EXCH_F_SELECT or IPUXCOM_EXCH_F_COMPLETE
  * @tile: LOGICAL tile id: the exchange window index is logical [S]
  * @addr: tile SRAM byte address, 4-byte aligned
  * @bytes: 4 .. IPUXCOM_EXCH_WRITE_MAX_BYTES, a multiple of 4
  * @tileupdr: out: TILEUPDR as last read
- * @data: user pointer to @bytes bytes
+ * @data: user pointer to @bytes bytes; zero with a flag
  * @timeout_ns: for the TILEUPDR poll; 0 = 100 ms
  *
  * The notes' sequence [S "Experimental Tile SRAM Writes"]: EXCHWINDOWBASER
@@ -613,6 +690,15 @@ struct ipuxcom_ioc_hostx_call {
  * not confirm the data reaches a running tile (their poison test timed
  * out): TILEUPDR completion is what is checked, not delivery. Needs
  * CAP_SYS_RAWIO.
+ *
+ * Without a flag the module stores @data itself (a backend that reaches
+ * the exchange BAR: the simulator). On a device held through ipu_driver
+ * the stores go through the caller's mapping of /dev/ipuN_ex: SELECT
+ * saves and selects the window (read back), the caller stores @bytes at
+ * exchange-BAR offset 0x80000 + (@addr - 0x4c000), and COMPLETE, with the
+ * same @tile, @addr and @bytes, polls TILEUPDR and restores the window.
+ * COMPLETE without a matching SELECT is -EBADFD; a flag on a device that
+ * stores itself is -EINVAL.
  */
 struct ipuxcom_ioc_exch_write {
 	__u32 size;
@@ -625,6 +711,9 @@ struct ipuxcom_ioc_exch_write {
 	__u64 timeout_ns;
 };
 
+#define IPUXCOM_EXCH_F_SELECT	(1u << 0)
+#define IPUXCOM_EXCH_F_COMPLETE	(1u << 1)
+
 enum ipuxcom_ioc_nr {
 	IPUXCOM_CMD_INFO = 0x00,
 	IPUXCOM_CMD_ATTACH = 0x01,
@@ -634,7 +723,7 @@ enum ipuxcom_ioc_nr {
 	IPUXCOM_CMD_RESET = 0x05,
 	IPUXCOM_CMD_CFG_APPLY = 0x06,
 	IPUXCOM_CMD_AUTOLOAD = 0x07,
-	IPUXCOM_CMD_XBUF_ALLOC = 0x08,
+	/* 0x08 was XBUF_ALLOC (module-allocated transport buffer) until uapi 3 */
 	IPUXCOM_CMD_LOAD_BATCH = 0x09,
 	IPUXCOM_CMD_LOAD_FINISH = 0x0a,
 	IPUXCOM_CMD_HSP_MARK = 0x0b,
@@ -645,6 +734,8 @@ enum ipuxcom_ioc_nr {
 	IPUXCOM_CMD_HOSTX_SETUP = 0x10,
 	IPUXCOM_CMD_HOSTX_CALL = 0x11,
 	IPUXCOM_CMD_EXCH_WRITE = 0x12,
+	IPUXCOM_CMD_BUF_ATTACH = 0x13,
+	IPUXCOM_CMD_BUF_DETACH = 0x14,
 };
 
 #define IPUXCOM_IOC_INFO	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_INFO)
@@ -655,7 +746,6 @@ enum ipuxcom_ioc_nr {
 #define IPUXCOM_IOC_RESET	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_RESET)
 #define IPUXCOM_IOC_CFG_APPLY	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_CFG_APPLY)
 #define IPUXCOM_IOC_AUTOLOAD	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_AUTOLOAD)
-#define IPUXCOM_IOC_XBUF_ALLOC	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_XBUF_ALLOC)
 #define IPUXCOM_IOC_LOAD_BATCH	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_LOAD_BATCH)
 #define IPUXCOM_IOC_LOAD_FINISH	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_LOAD_FINISH)
 #define IPUXCOM_IOC_HSP_MARK	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_HSP_MARK)
@@ -666,6 +756,8 @@ enum ipuxcom_ioc_nr {
 #define IPUXCOM_IOC_HOSTX_SETUP	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_HOSTX_SETUP)
 #define IPUXCOM_IOC_HOSTX_CALL	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_HOSTX_CALL)
 #define IPUXCOM_IOC_EXCH_WRITE	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_EXCH_WRITE)
+#define IPUXCOM_IOC_BUF_ATTACH	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_BUF_ATTACH)
+#define IPUXCOM_IOC_BUF_DETACH	_IO(IPUXCOM_IOC_MAGIC, IPUXCOM_CMD_BUF_DETACH)
 
 /*
  * Generic netlink family "ipuxcom".
@@ -724,6 +816,7 @@ enum ipuxcom_genl_attr {
 	IPUXCOM_A_REG,			/* u32, config-BAR offset */
 	IPUXCOM_A_VALUE,		/* u32 */
 	IPUXCOM_A_ERROR,		/* s32, negative errno or 0 */
+	IPUXCOM_A_DEV_IPU_NODE,		/* string, ipu_driver node ("ipu0"); uapi 4 */
 
 	__IPUXCOM_A_MAX,
 	IPUXCOM_A_MAX = __IPUXCOM_A_MAX - 1

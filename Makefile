@@ -54,7 +54,7 @@ LIB_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIB_PIC_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/pic/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
-.PHONY: examples bench bench-vm fuzz check-fuzz all help lib tools modules tests host-tests device-tests initramfs \
+.PHONY: examples bench bench-vm fuzz check-fuzz all help lib tools modules standin tests host-tests device-tests initramfs \
 	check check-host check-vm demo deps sparse checkpatch lint clean \
 	kver-check
 
@@ -67,7 +67,9 @@ help:
 	@echo "  demo         deps + build + boot the test VM and run the main job"
 	@echo "  check        deps + build + every test (host, host under ASan+UBSan, VM)"
 	@echo "  check-host   host tests only;  check-vm: device tests in the VM only"
-	@echo "  lint         make C=1 W=1 modules (sparse) + checkpatch --strict"
+	@echo "  standin      selftests/kmod/ipu_standin.ko, the test VM's stand-in for ipu_driver"
+	@echo "               (never installed: not in Kbuild, install or DKMS)"
+	@echo "  lint         make C=1 W=1 modules and standin (sparse) + checkpatch --strict"
 	@echo "  bench        build and run the benchmarks (bench/*.c) on the host"
 	@echo "  bench-vm     run the device benchmarks (full load, TDI) in the test VM"
 	@echo "  fuzz         run each libFuzzer target (fuzz/*_fuzz.c) for FUZZ_SECONDS (60)"
@@ -135,11 +137,23 @@ $(B)/ipuxcom: $(TOOL_SRCS) $(TOOL_HDRS) $(B)/libipuxcom.a
 modules: kver-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
+# The test stand-in for Graphcore's ipu_driver (selftests/kmod/): built
+# against the same KDIR, with the ipuxcom modules' symbols; shipped only
+# into the test VM's initramfs.
+STANDIN_DIR := $(CURDIR)/selftests/kmod
+STANDIN_KO := selftests/kmod/ipu_standin.ko
+STANDIN_KBUILD = -C $(KDIR) M=$(STANDIN_DIR) KBUILD_EXTRA_SYMBOLS=$(CURDIR)/Module.symvers
+
+standin: modules
+	$(MAKE) $(STANDIN_KBUILD) modules
+
 sparse: kver-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 W=1 modules
+	$(MAKE) $(STANDIN_KBUILD) C=2 W=1 modules
 
 CHECKPATCH := $(B)/checkpatch/checkpatch.pl
-KERNEL_SRCS = $(wildcard kmod/*.[ch] kmod/sim/*.[ch] kmod/hw/*.[ch] sim/*.[ch]) uapi/linux/ipuxcom.h
+KERNEL_SRCS = $(wildcard kmod/*.[ch] kmod/sim/*.[ch] kmod/hw/*.[ch] sim/*.[ch] selftests/kmod/*.c) \
+	uapi/linux/ipuxcom.h uapi/linux/ipuxcom_ipu_driver.h
 
 $(CHECKPATCH):
 	scripts/extract-kernel-files.sh $(B)/checkpatch scripts/checkpatch.pl \
@@ -291,11 +305,11 @@ examples: $(EXAMPLE_BINS)
 # ---------------------------------------------------------------- test VM
 # Benchmarks that need the device run in the VM (make bench-vm).
 VM_BENCH_BINS := $(B)/bench/load_bench
-VM_INPUTS := modules $(B)/ipuxcom $(EXAMPLE_BINS) $(DEVICE_TEST_BINS) $(VM_BENCH_BINS)
+VM_INPUTS := modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(DEVICE_TEST_BINS) $(VM_BENCH_BINS)
 
 initramfs: kver-check $(VM_INPUTS)
 	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(B)/vm/initramfs.cpio.gz \
-		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko" --tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
+		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
 		--tests "$(DEVICE_TEST_BINS)" --bench "$(VM_BENCH_BINS)"
 
 check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom
@@ -332,6 +346,7 @@ demo: deps
 clean:
 	rm -rf $(B)
 	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(STANDIN_DIR) clean
 
 # ---------------------------------------------------------------- install
 # `make install` / `make uninstall`, for a user (PREFIX=/usr/local) or a

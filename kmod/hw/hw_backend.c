@@ -2,14 +2,17 @@
 /*
  * ipuxcom_hw: the hardware backend. Registers one ipuxcom device ("hw")
  * for every Graphcore IPU that ipu_driver drives, next to ipu_driver and
- * without taking the PCI function from it. UNTESTED ON HARDWARE: nothing
- * in this tree has run on a card (README.md, "Hardware").
+ * without taking the PCI function from it. UNVERIFIED ON HARDWARE: nothing
+ * in this tree has run on a card (README.md, "Hardware"). In the test VM
+ * it runs against QEMU's edu device bound by the ipu_driver stand-in
+ * (selftests/kmod/ipu_standin.c), which proves the plumbing, not the card.
  *
  * What it does:
  *  - looks at every PCI function of Graphcore's vendor id 0x1d95 [RE]
- *    (no public C600 device id exists, FACTS.md), without binding to it:
- *    no pci_driver, no MODULE_DEVICE_TABLE (so udev never loads this
- *    module by itself: it is loaded by hand or not at all);
+ *    (no public C600 device id exists, FACTS.md), and at the functions
+ *    the "ids" parameter lists, without binding to any: no pci_driver, no
+ *    MODULE_DEVICE_TABLE (so udev never loads this module by itself: it is
+ *    loaded by hand or not at all);
  *  - uses a function only while ipu_driver [S "Below Poplar"] is bound to
  *    it, and only if BAR 0 is a memory BAR of at least 512 KiB;
  *  - maps the first 512 KiB of BAR 0, the config BAR (FACTS.md:
@@ -19,17 +22,26 @@
  *    device and holds its regions (request_mem_region() would fail with
  *    -EBUSY, and taking them would break ipu_driver). This module only
  *    shares the mapping, like ipu_driver's own userspace mmap of /dev/ipuN;
- *  - serves the backend ops with readl()/writel() (hw_regs.c: offset
+ *  - serves the config-BAR ops with readl()/writel() (hw_regs.c: offset
  *    checks, the notes' posted-write flush, all-ones detection);
+ *  - registers the device as held through ipu_driver
+ *    (IPUXCOM_DESC_IPU_DRIVER, parent = the PCI function): ATTACH then
+ *    needs the caller's open /dev/ipuN of this function (ipu_driver's
+ *    USER_ATTACH taken), so registers are touched only for a caller that
+ *    holds the card in ipu_driver;
  *  - follows ipu_driver through a PCI bus notifier: when ipu_driver lets
  *    go of a device (rmmod, sysfs unbind, hot removal) the ipuxcom device
  *    is unregistered first, before ipu_driver's remove disables the
  *    device; when ipu_driver binds one later, it is registered then.
  *
- * What it does not do (HW_CAPABILITIES in hw_regs.h): allocate host
- * buffers the IPU can read, or reset the card; both belong to ipu_driver
- * (BUFFER_ATTACH, RESET_DEVICE ioctls, FACTS.md), reachable only from
- * userspace. The core answers -EOPNOTSUPP for those commands.
+ * Host buffers, reset and the exchange window (HW_CAPABILITIES in
+ * hw_regs.h declares them all): the caller does the ipu_driver half
+ * itself from userspace -- BUFFER_ATTACH of the buffers the core pinned,
+ * RESET_DEVICE before the core's RESET (IPUXCOM_RESET_F_DRIVER_RESET),
+ * stores through its mapping of /dev/ipuN_ex between EXCH_WRITE's SELECT
+ * and COMPLETE -- and this backend only serves the config BAR. Whether
+ * ipu_driver's BUFFER_ATTACH indexes and HEXOPT translation behave on a
+ * card as the record says is unverified.
  *
  * Loading performs no MMIO: registers are touched only by commands of a
  * process attached to the device through /dev/ipuxcom (mode 0600).
@@ -58,8 +70,6 @@
  */
 #define hw_info(pdev, fmt, ...)	pci_info(pdev, "ipuxcom_hw: " fmt, ##__VA_ARGS__)
 #define hw_warn(pdev, fmt, ...)	pci_warn(pdev, "ipuxcom_hw: " fmt, ##__VA_ARGS__)
-#define hw_warn_once(ipu, fmt, ...)					\
-	dev_warn_once(&(ipu)->pdev->dev, "ipuxcom_hw: " fmt, ##__VA_ARGS__)
 
 /**
  * struct hw_ipu - one IPU this backend registered
@@ -89,6 +99,23 @@ static ushort hw_pci_device;
 module_param_named(pci_device, hw_pci_device, ushort, 0444);
 MODULE_PARM_DESC(pci_device, "use only Graphcore functions with this PCI device id (default 0: any)");
 
+/*
+ * For testing against a QEMU device: non-Graphcore functions to consider
+ * too, "vendor:device[,...]" in hex (like vfio-pci's ids=), e.g. QEMU's
+ * edu device 1234:11e8 bound by the ipu_driver stand-in of the selftests.
+ * The ipu_driver and BAR checks still apply to them.
+ */
+#define HW_MAX_IDS		8
+static char *hw_ids;
+module_param_named(ids, hw_ids, charp, 0444);
+MODULE_PARM_DESC(ids, "for testing against a QEMU device: also consider these non-Graphcore PCI functions, vendor:device[,...] in hex (default: none)");
+
+static struct {
+	u16 vendor;
+	u16 device;
+} hw_extra[HW_MAX_IDS];
+static unsigned int hw_nextra;
+
 static DEFINE_MUTEX(hw_lock);	/* hw_ipus */
 static LIST_HEAD(hw_ipus);
 
@@ -107,55 +134,15 @@ static int hw_bar_write(void *priv, u32 offset, u32 value)
 }
 
 /*
- * Not reachable through the core (LOADER is not declared); kept honest in
- * case a caller ever gets here: no buffer is faked.
+ * Nothing else: a card held through ipu_driver gets its host buffers
+ * attached (BUFFER_ATTACH), its resets (RESET_DEVICE) and its exchange-BAR
+ * stores (/dev/ipuN_ex) from the caller, through ipu_driver; the core pins
+ * the buffers itself and never asks this backend (IPUXCOM_DESC_IPU_DRIVER).
+ * No exch_stored: the card saw the caller's stores.
  */
-static int hw_dma_alloc(void *priv, size_t size, struct ipuxcom_dma_buf *buf)
-{
-	struct hw_ipu *ipu = priv;
-
-	hw_warn_once(ipu,
-		     "host buffers the IPU can read are allocated and attached by ipu_driver (BUFFER_ATTACH, HEXOPT), which another module cannot reach: not supported\n");
-	return -EOPNOTSUPP;
-}
-
-static void hw_dma_free(void *priv, struct ipuxcom_dma_buf *buf)
-{
-	/* hw_dma_alloc() never succeeds: nothing to free. */
-}
-
-static int hw_buffer_attach(void *priv, u32 slot, const struct ipuxcom_dma_buf *buf)
-{
-	struct hw_ipu *ipu = priv;
-
-	hw_warn_once(ipu,
-		     "buffer attach is ipu_driver's BUFFER_ATTACH ioctl, from userspace only: not supported\n");
-	return -EOPNOTSUPP;
-}
-
-static int hw_buffer_detach(void *priv, u32 slot)
-{
-	/* Nothing is ever attached by this backend. */
-	return 0;
-}
-
-static int hw_reset(void *priv)
-{
-	struct hw_ipu *ipu = priv;
-
-	hw_warn_once(ipu,
-		     "reset is ipu_driver's RESET_DEVICE ioctl, from userspace only: not supported\n");
-	return -EOPNOTSUPP;
-}
-
 static const struct ipuxcom_backend_ops hw_ops = {
 	.bar_read = hw_bar_read,
 	.bar_write = hw_bar_write,
-	.dma_alloc = hw_dma_alloc,
-	.dma_free = hw_dma_free,
-	.buffer_attach = hw_buffer_attach,
-	.buffer_detach = hw_buffer_detach,
-	.reset = hw_reset,
 };
 
 static bool hw_present(void *ctx)
@@ -184,10 +171,69 @@ static struct hw_ipu *hw_find(struct pci_dev *pdev)
 	return NULL;
 }
 
+/* Listed in "ids"? */
+static bool hw_extra_id(const struct pci_dev *pdev)
+{
+	unsigned int i;
+
+	for (i = 0; i < hw_nextra; i++)
+		if (pdev->vendor == hw_extra[i].vendor && pdev->device == hw_extra[i].device)
+			return true;
+	return false;
+}
+
+/* A function this module looks at: Graphcore's, or one "ids" lists. */
+static bool hw_candidate(const struct pci_dev *pdev)
+{
+	return pdev->vendor == HW_PCI_VENDOR_GRAPHCORE || hw_extra_id(pdev);
+}
+
+/* Parse "ids" into hw_extra; 0 or -EINVAL. */
+static int hw_parse_ids(void)
+{
+	char *p, *tok, *copy;
+	int ret = 0;
+
+	if (!hw_ids || !*hw_ids)
+		return 0;
+	copy = kstrdup(hw_ids, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	p = copy;
+	while ((tok = strsep(&p, ","))) {
+		unsigned int vendor, device;
+		char *colon = strchr(tok, ':');
+
+		if (!*tok)
+			continue;
+		if (!colon || hw_nextra == HW_MAX_IDS) {
+			ret = -EINVAL;
+			break;
+		}
+		*colon = '\0';
+		if (kstrtouint(tok, 16, &vendor) || kstrtouint(colon + 1, 16, &device) ||
+		    vendor > 0xffff || device > 0xffff) {
+			ret = -EINVAL;
+			break;
+		}
+		hw_extra[hw_nextra].vendor = vendor;
+		hw_extra[hw_nextra].device = device;
+		hw_nextra++;
+		pr_info("ipuxcom_hw: also considering PCI %04x:%04x (ids=, for testing: not a Graphcore function)\n",
+			vendor, device);
+	}
+	kfree(copy);
+	if (ret)
+		pr_err("ipuxcom_hw: bad ids=\"%s\": want at most %d vendor:device pairs in hex\n",
+		       hw_ids, HW_MAX_IDS);
+	return ret;
+}
+
 /* Why @pdev is not used, or NULL if it can be. */
 static const char *hw_refusal(struct pci_dev *pdev)
 {
-	if (hw_pci_device && pdev->device != hw_pci_device)
+	if (hw_pci_device && pdev->vendor == HW_PCI_VENDOR_GRAPHCORE &&
+	    pdev->device != hw_pci_device)
 		return "PCI device id differs from the pci_device parameter";
 	if (!hw_is_ipu_driver(pdev->dev.driver))
 		return "not driven by " HW_IPU_DRIVER;
@@ -210,6 +256,7 @@ static int hw_bind(struct pci_dev *pdev)
 		.config_bar_size = HW_CONFIG_BAR_SIZE,
 		.ops = &hw_ops,
 		.parent = &pdev->dev,
+		.flags = IPUXCOM_DESC_IPU_DRIVER,
 		.capabilities = HW_CAPABILITIES,
 	};
 	const char *why;
@@ -289,7 +336,7 @@ static int hw_pci_notify(struct notifier_block *nb, unsigned long action, void *
 	struct pci_dev *pdev = to_pci_dev(data);
 	struct hw_ipu *ipu;
 
-	if (pdev->vendor != HW_PCI_VENDOR_GRAPHCORE)
+	if (!hw_candidate(pdev))
 		return NOTIFY_DONE;
 	mutex_lock(&hw_lock);
 	switch (action) {
@@ -319,7 +366,9 @@ static void hw_scan(void)
 	unsigned int found = 0, used = 0;
 
 	/* pci_get_device() drops the reference of the device passed in. */
-	while ((pdev = pci_get_device(HW_PCI_VENDOR_GRAPHCORE, PCI_ANY_ID, pdev))) {
+	while ((pdev = pci_get_device(PCI_ANY_ID, PCI_ANY_ID, pdev))) {
+		if (!hw_candidate(pdev))
+			continue;
 		found++;
 		device_lock(&pdev->dev);
 		mutex_lock(&hw_lock);
@@ -329,8 +378,8 @@ static void hw_scan(void)
 		device_unlock(&pdev->dev);
 	}
 	if (!found)
-		pr_info("ipuxcom_hw: no Graphcore IPU found (no PCI function of vendor 0x%04x)\n",
-			HW_PCI_VENDOR_GRAPHCORE);
+		pr_info("ipuxcom_hw: no Graphcore IPU found (no PCI function of vendor 0x%04x%s)\n",
+			HW_PCI_VENDOR_GRAPHCORE, hw_nextra ? " or of ids=" : "");
 	else
 		pr_info("ipuxcom_hw: %u Graphcore PCI function(s), %u registered\n",
 			found, used);
@@ -344,6 +393,9 @@ static int __init ipuxcom_hw_init(void)
 		pr_info("ipuxcom_hw: hardware binding disabled (enable=0): no PCI device looked at\n");
 		return 0;
 	}
+	ret = hw_parse_ids();
+	if (ret)
+		return ret;
 	/* First the notifier, then the scan: no bind or unbind falls between. */
 	ret = bus_register_notifier(&pci_bus_type, &hw_pci_nb);
 	if (ret)

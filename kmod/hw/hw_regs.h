@@ -49,27 +49,27 @@ static inline void hw_mmio_write32(u32 value, void __iomem *addr)
 #define HW_C600_TILES			1472u
 
 /*
- * What the hardware backend serves (IPUXCOM_CAP_*, DEV_QUERY reports it;
- * the core answers -EOPNOTSUPP for the rest):
- *	REG, CFG, AUTOLOAD, HSP, TDI: config-BAR registers only.
+ * What the hardware backend serves (IPUXCOM_CAP_*, DEV_QUERY reports it):
+ * everything the core offers, for a card held through ipu_driver
+ * (IPUXCOM_CAP_IPU_DRIVER, uapi version 4):
+ *	REG, CFG, AUTOLOAD, HSP, TDI: config-BAR registers, by this backend.
  *	ATTACH, NETLINK: the core's, for every device.
- * Not served:
- *	LOADER: host buffers the device can read are allocated and made
- *	  visible to it (BUFFER_ATTACH, HEXOPT translation) by ipu_driver,
- *	  whose in-kernel symbols are not public (FACTS.md), so another
- *	  module cannot provide them.
- *	RESET: ipu_driver resets a card through its RESET_DEVICE ioctl
- *	  (_IOW(0xed, 45, 4 bytes), FACTS.md), from userspace only, and no
- *	  register-level reset sequence is documented.
- *	HOSTX: host-exchange pages are host buffers, as for LOADER.
- *	EXCH_WINDOW: needs the exchange BAR (/dev/ipuN_ex [S]), whose PCI
- *	  BAR number is not documented; it is not mapped (no exch_write op).
- * selftests use this set to give a simulated device the same limits.
+ *	LOADER, HOSTX: host buffers are the caller's memory; the core pins
+ *	  them (BUF_ATTACH) and the caller attaches the same pages with
+ *	  ipu_driver's BUFFER_ATTACH on its /dev/ipuN.
+ *	RESET: the caller's RESET_DEVICE on /dev/ipuN, then the core's RESET
+ *	  with IPUXCOM_RESET_F_DRIVER_RESET.
+ *	EXCH_WINDOW: the caller stores through its mapping of /dev/ipuN_ex
+ *	  between EXCH_WRITE's SELECT and COMPLETE.
+ * Unverified on hardware: the record shows these ipu_driver calls in a
+ * hardware-proven load [RE], not this module driving them.
  */
 #define HW_CAPABILITIES	(IPUXCOM_CAP_ATTACH | IPUXCOM_CAP_NETLINK |		\
 			 IPUXCOM_CAP_REG | IPUXCOM_CAP_CFG |			\
-			 IPUXCOM_CAP_AUTOLOAD | IPUXCOM_CAP_HSP |		\
-			 IPUXCOM_CAP_TDI)
+			 IPUXCOM_CAP_AUTOLOAD | IPUXCOM_CAP_LOADER |		\
+			 IPUXCOM_CAP_HSP | IPUXCOM_CAP_TDI |			\
+			 IPUXCOM_CAP_HOSTX | IPUXCOM_CAP_RESET |		\
+			 IPUXCOM_CAP_EXCH_WINDOW | IPUXCOM_CAP_IPU_DRIVER)
 
 /**
  * struct hw_regs - one mapped config BAR

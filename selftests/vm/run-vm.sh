@@ -11,6 +11,7 @@
 #   DIR/console.log  first serial port: the kernel console
 #   DIR/results.log  second serial port: the test or demo output
 #   DIR/qemu.log     QEMU's own messages
+#   DIR/monitor.log  what the QEMU monitor answered (see "Hot removal")
 #   DIR/tests.tap    (check) every test binary's TAP under "# binary: NAME";
 #                    a binary of --expect that never ran, crashed, timed out
 #                    or printed fewer results than planned gets a "not ok"
@@ -24,6 +25,20 @@
 #                    PVH entry point: TCG would spend some 6 s of a 10 s boot
 #                    decompressing the kernel. Falls back to the bzImage if
 #                    that is not possible.
+#
+# The VM has a QEMU "edu" PCI device (id edu0, 1234:11e8), which the
+# ipu_driver stand-in (selftests/kmod/ipu_standin.c, ids=1234:11e8) binds as
+# a PCI "ipu_driver" for the hardware backend's tests.
+#
+# Hot removal: the guest cannot reach the QEMU monitor, so this script
+# watches results.log while the VM runs and, for every line
+#   IPUXCOM-QEMU-MONITOR device_del ID     or
+#   IPUXCOM-QEMU-MONITOR device_add DRIVER,id=ID
+# a test prints (ID and DRIVER: letters, digits, "_,=.-" only; nothing else
+# is passed on), sends that command to the monitor (HMP, through a pipe
+# chardev). The test then waits for the guest to see the change. init
+# exports IPUXCOM_QEMU_MONITOR=1 (kernel parameter ipuxcom_vm.monitor=1) so
+# that tests know somebody listens.
 #
 # QEMU's exit status is never trusted: the VM powers itself off after the
 # IPUXCOM-VM-DONE marker, and reboots (= exits, -no-reboot) on a panic.
@@ -88,7 +103,44 @@ if [ "$pvh" = yes ]; then
 	fi
 fi
 append="console=ttyS0 panic=-1 panic_on_warn=1 oops=panic loglevel=4"
-append="$append ipuxcom_vm.mode=$mode${extra:+ $extra}"
+append="$append ipuxcom_vm.mode=$mode ipuxcom_vm.monitor=1${extra:+ $extra}"
+
+# The monitor: a pipe chardev (QEMU opens DIR.in and DIR.out read-write,
+# so neither side blocks on open).
+mkfifo "$tmp/mon.in" "$tmp/mon.out"
+: >"$outdir/monitor.log"
+# Keep the fifos open on our side too: QEMU's writes never fill a pipe
+# nobody reads, and our commands never block.
+exec 8<>"$tmp/mon.out" 9<>"$tmp/mon.in"
+cat <&8 >>"$outdir/monitor.log" &
+mon_reader=$!
+monitor_watch() {
+	local handled=0 n line cmd
+	while [ ! -e "$tmp/qemu.done" ]; do
+		sleep 0.2
+		[ -f "$results" ] || continue
+		n=$(tr -d '\r' <"$results" | grep -c '^IPUXCOM-QEMU-MONITOR ' || true)
+		[ "$n" -gt "$handled" ] || continue
+		tr -d '\r' <"$results" | grep '^IPUXCOM-QEMU-MONITOR ' |
+			tail -n +"$((handled + 1))" | head -n "$((n - handled))" |
+			while read -r _ line; do
+				case $line in
+				"device_del "* | "device_add "*) ;;
+				*) echo "run-vm: monitor: refused '$line'" >>"$outdir/monitor.log"; continue ;;
+				esac
+				cmd=${line#* }
+				if ! printf '%s' "$cmd" | grep -qE '^[A-Za-z0-9_,=.-]+$'; then
+					echo "run-vm: monitor: refused '$line'" >>"$outdir/monitor.log"
+					continue
+				fi
+				echo "run-vm: monitor: $line" >>"$outdir/monitor.log"
+				printf '%s\n' "$line" >&9
+			done
+		handled=$n
+	done
+}
+monitor_watch &
+mon_watcher=$!
 echo "run-vm: booting $kernel ($how, $mode mode, TCG, timeout ${timeout_s}s)"
 t0=$(date +%s%N)
 qrc=0
@@ -96,7 +148,14 @@ timeout -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m "$mem" -smp 2 \
 	-nodefaults -display none -no-reboot \
 	-kernel "$boot_kernel" -initrd "$initrd" -append "$append" \
 	-serial "file:$console" -serial "file:$results" \
+	-device edu,id=edu0 \
+	-chardev pipe,id=mon0,path="$tmp/mon" -mon chardev=mon0,mode=readline \
 	</dev/null >"$outdir/qemu.log" 2>&1 || qrc=$?
+touch "$tmp/qemu.done"
+wait "$mon_watcher" 2>/dev/null || true
+kill "$mon_reader" 2>/dev/null || true
+wait "$mon_reader" 2>/dev/null || true
+exec 8<&- 9>&-
 t1=$(date +%s%N)
 wall=$(((t1 - t0) / 1000000))
 wall="$((wall / 1000)).$(printf '%03d' $((wall % 1000)))"

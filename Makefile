@@ -31,7 +31,8 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
 LIB_SRCS := $(wildcard libuser/src/*.c)
-LIB_HDRS := $(wildcard libuser/include/*.h libuser/src/*.h) uapi/linux/ipuxcom.h
+LIB_HDRS := $(wildcard libuser/include/*.h libuser/src/*.h) uapi/linux/ipuxcom.h \
+	uapi/linux/ipuxcom_ipu_driver.h
 SIM_SRCS := sim/c600_sim.c
 SIM_HDRS := $(wildcard sim/*.h)
 TOOL_SRCS := $(wildcard tools/*.c)
@@ -383,7 +384,7 @@ install: lib tools
 		$(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODPROBEDIR) $(DESTDIR)$(SYSUSERSDIR)
 	$(INSTALL) -m 644 $(PUBLIC_HDRS) $(DESTDIR)$(INCLUDEDIR)/
-	$(INSTALL) -m 644 uapi/linux/ipuxcom.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	$(INSTALL) -m 644 uapi/linux/ipuxcom.h uapi/linux/ipuxcom_ipu_driver.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	$(INSTALL) -m 755 $(B)/libipuxcom.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/
 	ln -sfn libipuxcom.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libipuxcom.so.$(LIB_MAJOR)
 	ln -sfn libipuxcom.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libipuxcom.so

@@ -31,7 +31,8 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
 LIB_SRCS := $(wildcard libuser/src/*.c)
-LIB_HDRS := $(wildcard libuser/include/*.h libuser/src/*.h) uapi/linux/ipuxcom.h
+LIB_HDRS := $(wildcard libuser/include/*.h libuser/src/*.h) uapi/linux/ipuxcom.h \
+	uapi/linux/ipuxcom_ipu_driver.h
 SIM_SRCS := sim/c600_sim.c
 SIM_HDRS := $(wildcard sim/*.h)
 TOOL_SRCS := $(wildcard tools/*.c)

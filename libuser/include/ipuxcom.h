@@ -111,8 +111,8 @@ IPUXCOM_API int ipuxcom_ipu_fd(const struct ipuxcom *ipu);
 
 /*
  * What the last failed ipuxcom_attach(), ipuxcom_attach_ipu_fd(),
- * ipuxcom_reset(), ipuxcom_dev_init() or ipuxcom_exch_write() on @ipu
- * said, in words ("/dev/ipu0: USER_ATTACH: card held by another
+ * ipuxcom_reset(), ipuxcom_dev_init(), ipuxcom_load_batch(),
+ * ipuxcom_load_finish() or ipuxcom_exch_write() on @ipu said, in words ("/dev/ipu0: USER_ATTACH: card held by another
  * ipu_driver user (Poplar?)"), or "" when it said nothing more than
  * ipuxcom_strerror(). Valid until the next call on @ipu. Never NULL.
  */

@@ -140,7 +140,8 @@ sparse: kver-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 W=1 modules
 
 CHECKPATCH := $(B)/checkpatch/checkpatch.pl
-KERNEL_SRCS = $(wildcard kmod/*.[ch] kmod/sim/*.[ch] kmod/hw/*.[ch] sim/*.[ch]) uapi/linux/ipuxcom.h
+KERNEL_SRCS = $(wildcard kmod/*.[ch] kmod/sim/*.[ch] kmod/hw/*.[ch] sim/*.[ch]) uapi/linux/ipuxcom.h \
+	uapi/linux/ipuxcom_ipu_driver.h
 
 $(CHECKPATCH):
 	scripts/extract-kernel-files.sh $(B)/checkpatch scripts/checkpatch.pl \
@@ -369,7 +370,7 @@ install: lib tools
 		$(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODPROBEDIR) $(DESTDIR)$(SYSUSERSDIR)
 	$(INSTALL) -m 644 $(PUBLIC_HDRS) $(DESTDIR)$(INCLUDEDIR)/
-	$(INSTALL) -m 644 uapi/linux/ipuxcom.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	$(INSTALL) -m 644 uapi/linux/ipuxcom.h uapi/linux/ipuxcom_ipu_driver.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	$(INSTALL) -m 755 $(B)/libipuxcom.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/
 	ln -sfn libipuxcom.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libipuxcom.so.$(LIB_MAJOR)
 	ln -sfn libipuxcom.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libipuxcom.so

@@ -11,6 +11,7 @@
  */
 #include <linux/capability.h>
 #include <linux/compat.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
@@ -33,10 +34,14 @@
  * @lock: serialises ATTACH against itself
  * @dev: attached device (holds a reference), or NULL; set once, then
  *	stable until release, so handlers read it without @lock
+ * @ipu_file: for a device held through ipu_driver, the caller's open
+ *	/dev/ipuN (a reference, dropped at release): the ipu_driver session
+ *	that entitles this one outlives it
  */
 struct ipuxcom_file {
 	struct mutex lock; /* serialises ATTACH on this file */
 	struct ipuxcom_device *dev;
+	struct file *ipu_file;
 };
 
 struct ipuxcom_ioc_header {
@@ -53,7 +58,7 @@ union ipuxcom_ioc_any {
 	struct ipuxcom_ioc_reset reset;
 	struct ipuxcom_ioc_cfg_apply cfg_apply;
 	struct ipuxcom_ioc_autoload autoload;
-	struct ipuxcom_ioc_xbuf_alloc xbuf_alloc;
+	struct ipuxcom_ioc_buf buf;
 	struct ipuxcom_ioc_load_batch load_batch;
 	struct ipuxcom_ioc_load_finish load_finish;
 	struct ipuxcom_ioc_hsp_mark hsp_mark;
@@ -97,7 +102,7 @@ u64 ipuxcom_module_capabilities(void)
 	return IPUXCOM_CAP_ATTACH | IPUXCOM_CAP_REG | IPUXCOM_CAP_RESET |
 	       IPUXCOM_CAP_NETLINK | IPUXCOM_CAP_CFG | IPUXCOM_CAP_AUTOLOAD |
 	       IPUXCOM_CAP_LOADER | IPUXCOM_CAP_HSP | IPUXCOM_CAP_TDI |
-	       IPUXCOM_CAP_HOSTX | IPUXCOM_CAP_EXCH_WINDOW;
+	       IPUXCOM_CAP_HOSTX | IPUXCOM_CAP_EXCH_WINDOW | IPUXCOM_CAP_IPU_DRIVER;
 }
 
 static int ipuxcom_ioc_info(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
@@ -113,14 +118,40 @@ static int ipuxcom_ioc_info(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
 	return 0;
 }
 
+/*
+ * For a device held through ipu_driver, @ipu must be the caller's open
+ * /dev/ipuN of it (ipunode.c); a device that is not takes no descriptor.
+ */
+static int ipuxcom_attach_check_owner(struct ipuxcom_device *dev, struct file *ipu)
+{
+	int ret;
+
+	if (!dev->ipu_driver)
+		return ipu ? -EINVAL : 0;
+	if (!ipu)
+		return -EACCES;
+	ret = ipuxcom_device_enter(dev);
+	if (ret)
+		return ret;
+	ret = ipuxcom_ipu_file_check(dev, ipu);
+	ipuxcom_device_exit(dev);
+	return ret;
+}
+
 static int ipuxcom_ioc_attach(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
 {
 	struct ipuxcom_ioc_attach *at = &arg->attach;
 	struct ipuxcom_device *dev;
+	struct file *ipu = NULL;
 	int ret = 0;
 
-	if (at->reserved)
+	if (at->flags & IPUXCOM_ATTACH_F_IPU_FD) {
+		ipu = fget(at->ipu_fd);
+		if (!ipu)
+			return -EBADF;
+	} else if (at->ipu_fd) {
 		return -EINVAL;
+	}
 
 	mutex_lock(&f->lock);
 	if (f->dev) {
@@ -130,6 +161,11 @@ static int ipuxcom_ioc_attach(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg
 	dev = ipuxcom_device_get_by_id(at->dev_id);
 	if (!dev) {
 		ret = -ENODEV;
+		goto out_unlock_file;
+	}
+	ret = ipuxcom_attach_check_owner(dev, ipu);
+	if (ret) {
+		ipuxcom_device_put(dev);
 		goto out_unlock_file;
 	}
 	mutex_lock(&dev->lock);
@@ -146,10 +182,15 @@ static int ipuxcom_ioc_attach(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg
 	put_pid(dev->owner_pid);
 	dev->owner_pid = get_task_pid(current, PIDTYPE_TGID);
 	mutex_unlock(&dev->lock);
-	/* The file keeps the lookup's reference until it is released. */
+	/* The file keeps the lookup's reference, and @ipu, until released. */
+	f->ipu_file = ipu;
+	ipu = NULL;
+	/* Publish f->dev last: pairs with ipuxcom_file_dev()'s acquire. */
 	smp_store_release(&f->dev, dev);
 out_unlock_file:
 	mutex_unlock(&f->lock);
+	if (ipu)
+		fput(ipu);
 	return ret;
 }
 
@@ -166,8 +207,9 @@ static int ipuxcom_ioc_dev_query(struct ipuxcom_device *dev, void *arg)
 	q->tile_count = snap.tile_count;
 	q->config_bar_size = snap.config_bar_size;
 	q->capabilities = snap.capabilities;
-	/* snapshot zero-filled the whole name buffer: no stale bytes leak */
+	/* snapshot zero-filled the whole name buffers: no stale bytes leak */
 	memcpy(q->backend, snap.backend, sizeof(q->backend));
+	memcpy(q->ipu_node, snap.ipu_node, sizeof(q->ipu_node));
 	return 0;
 }
 
@@ -247,20 +289,59 @@ static int ipuxcom_ioc_reg_write(struct ipuxcom_device *dev, void *arg)
 	return ipuxcom_wr(dev, reg->offset, reg->value);
 }
 
+/*
+ * A device held through ipu_driver is reset by its owner there
+ * (RESET_DEVICE on /dev/ipuN, FACTS.md); the module then only returns its
+ * own state to IDLE, and says so with IPUXCOM_RESET_F_DRIVER_RESET.
+ */
 static int ipuxcom_ioc_reset(struct ipuxcom_device *dev, void *arg)
 {
 	struct ipuxcom_ioc_reset *rs = arg;
-	int ret;
+	bool by_driver = rs->flags & IPUXCOM_RESET_F_DRIVER_RESET;
+	int ret = 0;
 
-	ret = dev->ops->reset(dev->priv);
+	if (rs->reserved)
+		return -EINVAL;
+	if (by_driver != dev->ipu_driver)
+		return by_driver ? -EINVAL : -EOPNOTSUPP;
+	ipuxcom_buf_release_all(dev);
+	dev->exch.active = false;
+	if (dev->ops->reset)
+		ret = dev->ops->reset(dev->priv);
 	dev->next_batch = 0;
-	dev->hostx_ready = false;
 	ipuxcom_netlink_reset(dev, ret);
 	ipuxcom_set_state(dev, ret ? IPUXCOM_DEV_STATE_NEEDS_RESET :
 			  IPUXCOM_DEV_STATE_IDLE);
 	rs->state = ipuxcom_state(dev);
 	rs->reserved = 0;
 	return ret;
+}
+
+/* The capability a host-buffer slot belongs to. */
+static u64 ipuxcom_buf_cap(u32 slot)
+{
+	return slot == IPUXCOM_SLOT_LOADER ? IPUXCOM_CAP_LOADER : IPUXCOM_CAP_HOSTX;
+}
+
+/* Pins before taking any device lock (hostbuf.c), so not a DEV command. */
+static int ipuxcom_ioc_buf_attach(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
+{
+	struct ipuxcom_device *dev = ipuxcom_file_dev(f);
+
+	if (!dev)
+		return -ENOTCONN;
+	if (!(dev->capabilities & ipuxcom_buf_cap(arg->buf.index)))
+		return -EOPNOTSUPP;
+	return ipuxcom_buf_attach(dev, &arg->buf);
+}
+
+static int ipuxcom_ioc_buf_detach(struct ipuxcom_device *dev, void *arg)
+{
+	struct ipuxcom_ioc_buf *ba = arg;
+
+	if (!(dev->capabilities & ipuxcom_buf_cap(ba->index)))
+		return -EOPNOTSUPP;
+	return ipuxcom_buf_detach(dev, ba);
 }
 
 #define IPUXCOM_OP(type, _last, _flags, _needs, _cap)			\
@@ -289,18 +370,18 @@ static int ipuxcom_ioc_reset(struct ipuxcom_device *dev, void *arg)
  */
 static const struct ipuxcom_ioctl_op ipuxcom_ioctl_ops[] = {
 	CMD(INFO, info, reserved, 0, 0, NONE, FILE_CMD(ipuxcom_ioc_info)),
-	CMD(ATTACH, attach, reserved, 0, 0, NONE, FILE_CMD(ipuxcom_ioc_attach)),
+	CMD(ATTACH, attach, ipu_fd, IPUXCOM_ATTACH_F_IPU_FD, 0, NONE,
+	    FILE_CMD(ipuxcom_ioc_attach)),
 	CMD(DEV_QUERY, dev_query, backend, 0, IPUXCOM_NEEDS_ATTACHED, NONE,
 	    DEV_CMD(ipuxcom_ioc_dev_query)),
 	CMD(REG_READ, reg, value, 0, DEV, REG, DEV_CMD(ipuxcom_ioc_reg_read)),
 	CMD(REG_WRITE, reg, value, 0, DEV | RAWIO, REG, DEV_CMD(ipuxcom_ioc_reg_write)),
-	CMD(RESET, reset, reserved, 0, DEV, RESET, DEV_CMD(ipuxcom_ioc_reset)),
+	CMD(RESET, reset, reserved, IPUXCOM_RESET_F_DRIVER_RESET, DEV, RESET,
+	    DEV_CMD(ipuxcom_ioc_reset)),
 	CMD(CFG_APPLY, cfg_apply, skipped, IPUXCOM_CFG_F_CLEAR_HSP, DEV | RAWIO | DIAG, CFG,
 	    DEV_CMD(ipuxcom_cmd_cfg_apply)),
 	CMD(AUTOLOAD, autoload, reserved, 0, DEV | DIAG, AUTOLOAD,
 	    DEV_CMD(ipuxcom_cmd_autoload)),
-	CMD(XBUF_ALLOC, xbuf_alloc, mmap_offset, 0, DEV, LOADER,
-	    DEV_CMD(ipuxcom_cmd_xbuf_alloc)),
 	CMD(LOAD_BATCH, load_batch, reserved, 0, DEV | DIAG, LOADER,
 	    DEV_CMD(ipuxcom_cmd_load_batch)),
 	CMD(LOAD_FINISH, load_finish, stage, 0, DEV | DIAG, LOADER,
@@ -314,12 +395,15 @@ static const struct ipuxcom_ioctl_op ipuxcom_ioctl_ops[] = {
 	    DEV_CMD(ipuxcom_cmd_tdi_read_sram)),
 	CMD(TDI_WRITE_SRAM, tdi_sram, tdi_sts, 0, DEV | RAWIO | DIAG, TDI,
 	    DEV_CMD(ipuxcom_cmd_tdi_write_sram)),
-	CMD(HOSTX_SETUP, hostx_setup, reserved2, 0, DEV | DIAG, HOSTX,
+	CMD(HOSTX_SETUP, hostx_setup, reserved2, IPUXCOM_HOSTX_F_BEGIN | IPUXCOM_HOSTX_F_COMMIT,
+	    DEV | DIAG, HOSTX,
 	    DEV_CMD(ipuxcom_cmd_hostx_setup)),
 	CMD(HOSTX_CALL, hostx_call, reserved, 0, DEV | DIAG, HOSTX,
 	    DEV_CMD(ipuxcom_cmd_hostx_call)),
-	CMD(EXCH_WRITE, exch_write, timeout_ns, 0, DEV | RAWIO | DIAG, EXCH_WINDOW,
-	    DEV_CMD(ipuxcom_cmd_exch_write)),
+	CMD(EXCH_WRITE, exch_write, timeout_ns, IPUXCOM_EXCH_F_SELECT | IPUXCOM_EXCH_F_COMPLETE,
+	    DEV | RAWIO | DIAG, EXCH_WINDOW, DEV_CMD(ipuxcom_cmd_exch_write)),
+	CMD(BUF_ATTACH, buf, bytes, 0, 0, NONE, FILE_CMD(ipuxcom_ioc_buf_attach)),
+	CMD(BUF_DETACH, buf, bytes, 0, DEV, NONE, DEV_CMD(ipuxcom_ioc_buf_detach)),
 };
 
 #undef CMD
@@ -418,12 +502,21 @@ static int ipuxcom_release(struct inode *inode, struct file *filp)
 	struct ipuxcom_device *dev = f->dev;
 
 	if (dev) {
-		/* The transport buffer belongs to the attached session. */
+		/*
+		 * The pins belong to the attached session. A sequence left
+		 * half done (loading, or host pages half attached) cannot be
+		 * continued by the next owner: only RESET gets back.
+		 */
+		mutex_lock(&dev->op_lock);
 		if (!ipuxcom_device_enter(dev)) {
-			ipuxcom_xbuf_free(dev);
-			ipuxcom_hostx_free(dev);
+			if (ipuxcom_state(dev) == IPUXCOM_DEV_STATE_LOADING ||
+			    dev->hostx_stage == IPUXCOM_HOSTX_ATTACHING || dev->exch.active)
+				ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_NEEDS_RESET);
+			ipuxcom_buf_release_all(dev);
+			dev->exch.active = false;
 			ipuxcom_device_exit(dev);
 		}
+		mutex_unlock(&dev->op_lock);
 		mutex_lock(&dev->lock);
 		dev->owner = NULL;
 		put_pid(dev->owner_pid);
@@ -431,32 +524,17 @@ static int ipuxcom_release(struct inode *inode, struct file *filp)
 		mutex_unlock(&dev->lock);
 		ipuxcom_device_put(dev);
 	}
+	if (f->ipu_file)
+		fput(f->ipu_file);
 	mutex_destroy(&f->lock);
 	kfree(f);
 	return 0;
-}
-
-/*
- * Maps the loader transport buffer (XBUF_ALLOC) at offset 0 and host
- * exchange page i at IPUXCOM_MMAP_HOSTX_BASE + i * IPUXCOM_MMAP_HOSTX_STRIDE.
- */
-static int ipuxcom_mmap(struct file *filp, struct vm_area_struct *vma)
-{
-	struct ipuxcom_file *f = filp->private_data;
-	struct ipuxcom_device *dev = ipuxcom_file_dev(f);
-
-	if (!dev)
-		return -ENOTCONN;
-	if (vma->vm_pgoff)
-		return ipuxcom_hostx_mmap(dev, vma);
-	return ipuxcom_xbuf_mmap(dev, vma);
 }
 
 static const struct file_operations ipuxcom_fops = {
 	.owner = THIS_MODULE,
 	.open = ipuxcom_open,
 	.release = ipuxcom_release,
-	.mmap = ipuxcom_mmap,
 	.unlocked_ioctl = ipuxcom_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = ipuxcom_no_llseek,

@@ -8,53 +8,20 @@
  * LOAD_FINISH), posts GS1 mark 1, waits for the preloaded GS2 mark to reach
  * zero, attaches page 1 then page 0 reselecting HEXOPT before each, and
  * posts one GS2 load-completion mark; the first host call waits for that
- * mark to return to zero. HOSTX_SETUP does exactly that with the pages and
- * attach order of a host-sync manifest.
+ * mark to return to zero. HOSTX_SETUP BEGIN, the caller's BUF_ATTACHes and
+ * HOSTX_SETUP COMMIT do exactly that with the pages and attach order of a
+ * host-sync manifest; the pages are the caller's memory (hostbuf.c).
  *
  * "Select HEXOPT" is EXCHWINDOWBASER = 0x800 with a read back
  * (ipuxcom_select_hexopt(), FACTS.md "The load as run on a real C600").
  */
 #include <linux/mm.h>
-#include <linux/vmalloc.h>
+#include <linux/string.h>
 
 #include "ipuxcom_internal.h"
 #include "c600_regs.h"
 
-/* Called with the backend registered (release: entered; unregister: write lock). */
-void ipuxcom_hostx_free(struct ipuxcom_device *dev)
-{
-	u32 i;
-
-	mutex_lock(&dev->lock);
-	for (i = 0; i < dev->hpages; i++) {
-		dev->ops->buffer_detach(dev->priv, IPUXCOM_SLOT_HOSTX(i));
-		dev->ops->dma_free(dev->priv, &dev->hpage[i]);
-	}
-	dev->hpages = 0;
-	dev->hostx_ready = false;
-	mutex_unlock(&dev->lock);
-}
-
-int ipuxcom_hostx_mmap(struct ipuxcom_device *dev, struct vm_area_struct *vma)
-{
-	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
-	u32 i;
-	int ret = -ENOBUFS;
-
-	if (off < IPUXCOM_MMAP_HOSTX_BASE || (off - IPUXCOM_MMAP_HOSTX_BASE) %
-	    IPUXCOM_MMAP_HOSTX_STRIDE)
-		return -EINVAL;
-	i = (off - IPUXCOM_MMAP_HOSTX_BASE) / IPUXCOM_MMAP_HOSTX_STRIDE;
-	mutex_lock(&dev->lock);
-	if (dev->state == IPUXCOM_DEV_STATE_GONE)
-		ret = -ENODEV;
-	else if (i < dev->hpages)
-		ret = remap_vmalloc_range(vma, dev->hpage[i].vaddr, 0);
-	mutex_unlock(&dev->lock);
-	return ret;
-}
-
-static int hostx_check_setup(struct ipuxcom_device *dev, struct ipuxcom_ioc_hostx_setup *hs)
+static int hostx_check_setup(struct ipuxcom_ioc_hostx_setup *hs)
 {
 	u32 seen = 0, i;
 
@@ -74,61 +41,91 @@ static int hostx_check_setup(struct ipuxcom_device *dev, struct ipuxcom_ioc_host
 			return -EINVAL;
 		seen |= BIT(hs->attach_order[i]);
 	}
-	if (dev->hpages)
-		return -EEXIST;
-	return ipuxcom_require_state(dev, IPUXCOM_STATE_BIT(RUNNING));
+	return 0;
 }
 
-int ipuxcom_cmd_hostx_setup(struct ipuxcom_device *dev, void *arg)
+/* COMMIT repeats BEGIN's request: pages, sizes and attach order. */
+static bool hostx_same_request(const struct ipuxcom_ioc_hostx_setup *a,
+			       const struct ipuxcom_ioc_hostx_setup *b)
 {
-	struct ipuxcom_ioc_hostx_setup *hs = arg;
+	return a->npages == b->npages &&
+	       !memcmp(a->page_bytes, b->page_bytes, sizeof(a->page_bytes)) &&
+	       !memcmp(a->attach_order, b->attach_order, sizeof(a->attach_order));
+}
+
+/* The transition is half done: only a reset gets back. */
+static int hostx_fail(struct ipuxcom_device *dev, int ret)
+{
+	ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_NEEDS_RESET);
+	ipuxcom_buf_release_all(dev);
+	return ret;
+}
+
+/*
+ * BEGIN: select HEXOPT, post GS1 mark 1, wait for the preloaded GS2 mark
+ * to reach zero. The caller then attaches the pages (BUF_ATTACH selects
+ * HEXOPT before each, hostbuf.c) and COMMITs.
+ */
+static int hostx_begin(struct ipuxcom_device *dev, struct ipuxcom_ioc_hostx_setup *hs)
+{
 	u64 timeout = ipuxcom_timeout(hs->timeout_ns, C600_HSP_WAIT_NS);
-	struct ipuxcom_dma_buf bufs[IPUXCOM_HOSTX_MAX_PAGES] = {};
-	u32 i, n = 0;
 	int ret;
 
-	hs->mark = 0;
-	ret = hostx_check_setup(dev, hs);
+	if (dev->hostx_stage != IPUXCOM_HOSTX_NONE)
+		return -EEXIST;
+	ret = ipuxcom_require_state(dev, IPUXCOM_STATE_BIT(RUNNING));
 	if (ret)
 		return ret;
-	for (n = 0; n < hs->npages; n++) {
-		ret = dev->ops->dma_alloc(dev->priv, hs->page_bytes[n], &bufs[n]);
-		if (ret)
-			goto free;
-	}
-	mutex_lock(&dev->lock);
-	memcpy(dev->hpage, bufs, sizeof(bufs));
-	dev->hpages = n;
-	mutex_unlock(&dev->lock);
-
 	ret = ipuxcom_select_hexopt(dev);
 	if (!ret)
 		ret = ipuxcom_hsp_mark(dev, C600_HSP_GS1, 1, false, 0, &hs->mark);
 	if (!ret)
 		ret = ipuxcom_poll(dev, C600_HSP_GS2, C600_HSP_MARK, 0, timeout, &hs->mark);
-	for (i = 0; !ret && i < n; i++) {
-		u32 page = hs->attach_order[i];
-
-		ret = ipuxcom_select_hexopt(dev);
-		if (!ret)
-			ret = dev->ops->buffer_attach(dev->priv, IPUXCOM_SLOT_HOSTX(page),
-						      &dev->hpage[page]);
-	}
-	if (!ret)
-		ret = ipuxcom_hsp_mark(dev, C600_HSP_GS2, 1, false, 0, &hs->mark);
 	hs->mark &= C600_HSP_MARK;
-	if (ret) {
-		/* the transition is half done: only a reset gets back */
-		ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_NEEDS_RESET);
-		ipuxcom_hostx_free(dev);
-		return ret;
-	}
-	dev->hostx_ready = true;
+	if (ret)
+		return hostx_fail(dev, ret);
+	dev->hostx_req = *hs;
+	dev->hostx_next = 0;
+	dev->hostx_stage = IPUXCOM_HOSTX_ATTACHING;
 	return 0;
-free:
-	while (n--)
-		dev->ops->dma_free(dev->priv, &bufs[n]);
-	return ret;
+}
+
+/* COMMIT: every page attached as BEGIN said; post the GS2 completion mark. */
+static int hostx_commit(struct ipuxcom_device *dev, struct ipuxcom_ioc_hostx_setup *hs)
+{
+	u32 i;
+	int ret;
+
+	if (dev->hostx_stage != IPUXCOM_HOSTX_ATTACHING)
+		return -EBADFD;
+	if (!hostx_same_request(hs, &dev->hostx_req))
+		return -EINVAL;
+	for (i = 0; i < hs->npages; i++)
+		if (!ipuxcom_buf(dev, IPUXCOM_SLOT_HOSTX(i)))
+			return -ENOBUFS;
+	ret = ipuxcom_hsp_mark(dev, C600_HSP_GS2, 1, false, 0, &hs->mark);
+	hs->mark &= C600_HSP_MARK;
+	if (ret)
+		return hostx_fail(dev, ret);
+	dev->hostx_stage = IPUXCOM_HOSTX_READY;
+	return 0;
+}
+
+int ipuxcom_cmd_hostx_setup(struct ipuxcom_device *dev, void *arg)
+{
+	struct ipuxcom_ioc_hostx_setup *hs = arg;
+	u32 stage = hs->flags & (IPUXCOM_HOSTX_F_BEGIN | IPUXCOM_HOSTX_F_COMMIT);
+	int ret;
+
+	hs->mark = 0;
+	ret = hostx_check_setup(hs);
+	if (ret)
+		return ret;
+	if (stage == IPUXCOM_HOSTX_F_BEGIN)
+		return hostx_begin(dev, hs);
+	if (stage == IPUXCOM_HOSTX_F_COMMIT)
+		return hostx_commit(dev, hs);
+	return -EINVAL;		/* neither or both */
 }
 
 int ipuxcom_cmd_hostx_call(struct ipuxcom_device *dev, void *arg)
@@ -144,7 +141,7 @@ int ipuxcom_cmd_hostx_call(struct ipuxcom_device *dev, void *arg)
 	ret = ipuxcom_require_state(dev, IPUXCOM_STATE_BIT(RUNNING));
 	if (ret)
 		return ret;
-	if (!dev->hostx_ready)
+	if (dev->hostx_stage != IPUXCOM_HOSTX_READY)
 		return -ENOBUFS;
 	/* The previous handoff (or the load-completion mark) must be back to zero. */
 	ret = ipuxcom_poll(dev, C600_HSP_GS2, C600_HSP_MARK, 0, timeout, &hc->mark);

@@ -32,15 +32,16 @@ IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_info, reserved, 28);
 
 IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_attach, 16);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_attach, dev_id, 8);
-IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_attach, reserved, 12);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_attach, ipu_fd, 12);
 
-IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_dev_query, 48);
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_dev_query, 64);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, dev_id, 8);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, state, 12);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, tile_count, 16);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, config_bar_size, 20);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, backend, 24);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, capabilities, 40);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, ipu_node, 48);
 
 IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_reg, 16);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_reg, offset, 8);
@@ -64,8 +65,10 @@ IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_autoload, image_size, 16);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_autoload, timeout_ns, 24);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_autoload, csr, 32);
 
-IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_xbuf_alloc, 24);
-IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_xbuf_alloc, mmap_offset, 16);
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_buf, 32);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_buf, index, 8);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_buf, addr, 16);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_buf, bytes, 24);
 
 IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_load_batch, 40);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_load_batch, timeout_ns, 16);

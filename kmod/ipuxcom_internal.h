@@ -16,9 +16,34 @@
 /* Device ids are 0 .. IPUXCOM_MAX_DEVICES - 1. */
 #define IPUXCOM_MAX_DEVICES	256
 
+struct file;
+struct mm_struct;
 struct pid;
-struct vm_area_struct;
 struct ipuxcom_file;
+
+/* Where the load-completion transition is (HOSTX_SETUP BEGIN / COMMIT). */
+enum ipuxcom_hostx_stage {
+	IPUXCOM_HOSTX_NONE = 0,
+	IPUXCOM_HOSTX_ATTACHING,	/* after BEGIN: pages being attached */
+	IPUXCOM_HOSTX_READY,		/* after COMMIT: calls can run */
+};
+
+/**
+ * struct ipuxcom_exch_sel - an exchange-window write the caller is storing
+ *	through /dev/ipuN_ex (EXCH_WRITE SELECT, then COMPLETE)
+ * @active: SELECT done, COMPLETE not yet
+ * @tile: logical tile selected
+ * @addr: tile SRAM address of the store
+ * @bytes: length of the store
+ * @saved: EXCHWINDOWBASER before SELECT, restored by COMPLETE
+ */
+struct ipuxcom_exch_sel {
+	bool active;
+	u32 tile;
+	u32 addr;
+	u32 bytes;
+	u32 saved;
+};
 
 /**
  * struct ipuxcom_device - one registered device
@@ -27,7 +52,8 @@ struct ipuxcom_file;
  * @backend: backend name (NUL-terminated)
  * @tile_count: from the registration
  * @config_bar_size: from the registration
- * @parent: from the registration, for logging
+ * @parent: from the registration; ipu_driver's nodes are its children
+ * @ipu_driver: held through ipu_driver (IPUXCOM_DESC_IPU_DRIVER)
  * @capabilities: IPUXCOM_CAP_* the backend serves
  * @ops_lock: read-held around every backend call, write-held once by
  *	unregister to clear @ops; so "ops != NULL" under the read lock means
@@ -41,13 +67,16 @@ struct ipuxcom_file;
  * @owner: the open file attached to the device, or NULL
  * @owner_pid: thread group of the process that attached
  * @state: enum ipuxcom_dev_state
- * @xbuf: loader transport buffer (valid when @xbuf_ok); also freed by
- *	unregister under the write side of @ops_lock
- * @xbuf_ok: @xbuf is allocated
- * @hpage: host-exchange pages (HOSTX_SETUP), freed like @xbuf
- * @hpages: number of valid @hpage entries
- * @hostx_ready: the load-completion transition is done
- * @xbuf_dirty: bytes from the start of @xbuf that may be non-zero beyond
+ * @buf: pinned host buffers by slot (BUF_ATTACH); slot 0 is the loader's
+ *	transport buffer, 1 + i host-exchange page i. Changed under op_lock
+ *	and @lock; released by unregister under the write side of @ops_lock
+ * @buf_mm: the mm each @buf is charged to (a reference is held)
+ * @buf_used: bit i set when @buf[i] is attached
+ * @hostx_stage: enum ipuxcom_hostx_stage
+ * @hostx_req: the HOSTX_SETUP of BEGIN, which COMMIT must repeat
+ * @hostx_next: host pages attached since BEGIN
+ * @exch: exchange-window write in progress through /dev/ipuN_ex
+ * @xbuf_dirty: bytes from the start of buffer 0 that may be non-zero beyond
  *	what the current batch describes (the largest batch extent since the
  *	last clear, or the whole buffer after the 0xff release fill)
  * @next_batch: next LOAD_BATCH expected
@@ -60,6 +89,7 @@ struct ipuxcom_device {
 	u32 tile_count;
 	u32 config_bar_size;
 	struct device *parent;
+	bool ipu_driver;
 	u64 capabilities;
 
 	struct rw_semaphore ops_lock;
@@ -74,11 +104,13 @@ struct ipuxcom_device {
 	struct pid *owner_pid;
 	u32 state;
 
-	struct ipuxcom_dma_buf xbuf;
-	bool xbuf_ok;
-	struct ipuxcom_dma_buf hpage[IPUXCOM_HOSTX_MAX_PAGES];
-	u32 hpages;
-	bool hostx_ready;
+	struct ipuxcom_host_buf buf[IPUXCOM_SLOTS];
+	struct mm_struct *buf_mm[IPUXCOM_SLOTS];
+	u32 buf_used;
+	u32 hostx_stage;
+	struct ipuxcom_ioc_hostx_setup hostx_req;
+	u32 hostx_next;
+	struct ipuxcom_exch_sel exch;
 	u64 xbuf_dirty;
 	u32 next_batch;
 	u32 saved_ccsr;
@@ -115,6 +147,7 @@ void ipuxcom_device_exit(struct ipuxcom_device *dev);
  * @config_bar_size: config-BAR bytes
  * @backend: backend name
  * @capabilities: IPUXCOM_CAP_* of the device
+ * @ipu_node: ipu_driver's node of the device ("ipu0"), or empty
  */
 struct ipuxcom_dev_snapshot {
 	u32 id;
@@ -124,6 +157,7 @@ struct ipuxcom_dev_snapshot {
 	u32 config_bar_size;
 	char backend[IPUXCOM_BACKEND_NAME_LEN];
 	u64 capabilities;
+	char ipu_node[IPUXCOM_IPU_NODE_LEN];
 };
 
 void ipuxcom_device_snapshot(struct ipuxcom_device *dev,
@@ -154,7 +188,6 @@ int ipuxcom_select_hexopt(struct ipuxcom_device *dev);
  */
 int ipuxcom_cmd_cfg_apply(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_autoload(struct ipuxcom_device *dev, void *arg);
-int ipuxcom_cmd_xbuf_alloc(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_hsp_mark(struct ipuxcom_device *dev, void *arg);
@@ -166,13 +199,21 @@ int ipuxcom_cmd_hostx_setup(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_hostx_call(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_exch_write(struct ipuxcom_device *dev, void *arg);
 
-/* hostx.c: the host-exchange pages' life outside commands */
-int ipuxcom_hostx_mmap(struct ipuxcom_device *dev, struct vm_area_struct *vma);
-void ipuxcom_hostx_free(struct ipuxcom_device *dev);
+/*
+ * hostbuf.c: the caller's pinned host buffers. ipuxcom_buf_attach() is
+ * called with no lock held (it pins, then takes op_lock and enters the
+ * device); the others with the backend registered (op_lock held and
+ * entered, or from unregister).
+ */
+int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba);
+int ipuxcom_buf_detach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba);
+struct ipuxcom_host_buf *ipuxcom_buf(struct ipuxcom_device *dev, u32 slot);
+void ipuxcom_buf_release(struct ipuxcom_device *dev, u32 slot);
+void ipuxcom_buf_release_all(struct ipuxcom_device *dev);
 
-/* loader.c: the transport buffer's life outside commands */
-int ipuxcom_xbuf_mmap(struct ipuxcom_device *dev, struct vm_area_struct *vma);
-void ipuxcom_xbuf_free(struct ipuxcom_device *dev);
+/* ipunode.c: ipu_driver's /dev/ipuN of a device held through it */
+int ipuxcom_ipu_node_name(struct ipuxcom_device *dev, char *name, size_t len);
+int ipuxcom_ipu_file_check(struct ipuxcom_device *dev, struct file *file);
 
 /* netlink.c */
 int ipuxcom_netlink_init(void);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Secondary-loader transport [S "Secondary Loader Frames"]: the transport
- * buffer (allocated by the backend, mapped into the caller, zero copy),
+ * buffer (the caller's memory, pinned by BUF_ATTACH in slot 0: hostbuf.c),
  * LOAD_BATCH (check one 64-tile batch, arm the exchange-buffer controls,
  * mark-1 handshake on HSP GS1) and LOAD_FINISH (the 0xff release
  * transaction, start mark 23, then the operational controls).
@@ -10,9 +10,7 @@
  * checks are a diagnosis for the caller (which tile, which frame, what),
  * not a security boundary: the device only ever reads this buffer.
  */
-#include <linux/mm.h>
 #include <linux/string.h>
-#include <linux/vmalloc.h>
 
 #include "compat.h"
 #include "ipuxcom_internal.h"
@@ -45,65 +43,6 @@ static int dcxcr_program(struct ipuxcom_device *dev, bool loading)
 	return ret;
 }
 
-int ipuxcom_cmd_xbuf_alloc(struct ipuxcom_device *dev, void *arg)
-{
-	struct ipuxcom_ioc_xbuf_alloc *xa = arg;
-	u32 bytes = xa->bytes ?: IPUXCOM_XBUF_DEFAULT_SIZE;
-	struct ipuxcom_dma_buf buf = {};
-	int ret;
-
-	if (xa->reserved || bytes > IPUXCOM_XBUF_MAX_SIZE)
-		return -EINVAL;
-	if (READ_ONCE(dev->xbuf_ok))
-		return -EEXIST;
-	ret = dev->ops->dma_alloc(dev->priv, PAGE_ALIGN(bytes), &buf);
-	if (ret)
-		return ret;
-	mutex_lock(&dev->lock);
-	dev->xbuf = buf;
-	dev->xbuf_ok = true;
-	dev->xbuf_dirty = 0;	/* dma_alloc zeroes */
-	mutex_unlock(&dev->lock);
-	xa->bytes = buf.size;
-	xa->mmap_offset = 0;
-	return 0;
-}
-
-/*
- * Called with the backend still registered: from release (inside
- * ipuxcom_device_enter()) or from unregister (ops_lock held for write).
- * Pages still mapped by the caller stay valid until it unmaps them.
- */
-void ipuxcom_xbuf_free(struct ipuxcom_device *dev)
-{
-	mutex_lock(&dev->lock);
-	if (dev->xbuf_ok) {
-		dev->ops->buffer_detach(dev->priv, IPUXCOM_SLOT_LOADER);
-		dev->ops->dma_free(dev->priv, &dev->xbuf);
-		dev->xbuf_ok = false;
-	}
-	mutex_unlock(&dev->lock);
-}
-
-/*
- * mmap(2) of the transport buffer. Runs under mmap_lock, so it takes only
- * dev->lock (never held across user copies), not op_lock or ops_lock.
- */
-int ipuxcom_xbuf_mmap(struct ipuxcom_device *dev, struct vm_area_struct *vma)
-{
-	int ret = -ENOBUFS;
-
-	if (vma->vm_pgoff)
-		return -EINVAL;
-	mutex_lock(&dev->lock);
-	if (dev->state == IPUXCOM_DEV_STATE_GONE)
-		ret = -ENODEV;
-	else if (dev->xbuf_ok)
-		ret = remap_vmalloc_range(vma, dev->xbuf.vaddr, 0);
-	mutex_unlock(&dev->lock);
-	return ret;
-}
-
 static int batch_reject(struct ipuxcom_ioc_load_batch *lb, u32 tile, u32 frame,
 			enum ipuxcom_frame_error why)
 {
@@ -117,11 +56,11 @@ static int batch_reject(struct ipuxcom_ioc_load_batch *lb, u32 tile, u32 frame,
  * Check the descriptor table and every frame header and trailer of a
  * batch. *@extent gets the end of the batch's last frame in the buffer.
  */
-static int loader_check_batch(struct ipuxcom_device *dev,
+static int loader_check_batch(struct ipuxcom_host_buf *xbuf,
 			      struct ipuxcom_ioc_load_batch *lb, u32 *frames, u64 *extent)
 {
-	const u8 *buf = dev->xbuf.vaddr;
-	u64 size = dev->xbuf.size;
+	const u8 *buf = xbuf->vaddr;
+	u64 size = xbuf->size;
 	u32 first = lb->batch * IPUXCOM_LOAD_BATCH_TILES;
 	u32 i, k;
 
@@ -171,18 +110,20 @@ static int loader_check_batch(struct ipuxcom_device *dev,
  * release fill of an earlier load dirtied is cleared, so a load of equal
  * batches clears nothing after its first batch.
  */
-static void loader_clear_beyond(struct ipuxcom_device *dev, u64 extent)
+static void loader_clear_beyond(struct ipuxcom_device *dev, struct ipuxcom_host_buf *xbuf,
+				u64 extent)
 {
 	if (dev->xbuf_dirty > extent)
-		memset((u8 *)dev->xbuf.vaddr + extent, 0, dev->xbuf_dirty - extent);
+		memset((u8 *)xbuf->vaddr + extent, 0, dev->xbuf_dirty - extent);
 	dev->xbuf_dirty = extent;
 }
 
 /*
  * Before batch 0, in the hardware-proven order [RE, FACTS.md "The load as
- * run on a real C600" steps 4-5]: select HEXOPT, hand the buffer to the
- * device, save PCI_COMPLEX.CCSR, arm all 16 XB.DCXCR with request id 63,
- * clear CCSR.NOSNOOP and ELINKECRCEN and read CCSR back. The primaries
+ * run on a real C600" steps 4-5]: HEXOPT was selected and the buffer handed
+ * to the device by BUF_ATTACH (and, on a card, the caller's BUFFER_ATTACH
+ * right after it); now save PCI_COMPLEX.CCSR, arm all 16 XB.DCXCR with
+ * request id 63, clear CCSR.NOSNOOP and ELINKECRCEN and read CCSR back. The primaries
  * stay armed, as the SDK itself programs them during secondary loading
  * [S "Debug Readback Pivot"]; the peer's reqid-0 primaries also load on
  * hardware (docs/hardware-sequence.md).
@@ -192,11 +133,7 @@ static int loader_enter_loading(struct ipuxcom_device *dev)
 	u32 v;
 	int ret;
 
-	ret = ipuxcom_select_hexopt(dev);
-	if (!ret)
-		ret = dev->ops->buffer_attach(dev->priv, IPUXCOM_SLOT_LOADER, &dev->xbuf);
-	if (!ret)
-		ret = ipuxcom_rd(dev, C600_CCSR, &dev->saved_ccsr);
+	ret = ipuxcom_rd(dev, C600_CCSR, &dev->saved_ccsr);
 	if (!ret)
 		ret = dcxcr_program(dev, true);
 	if (!ret)
@@ -211,6 +148,7 @@ int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg)
 {
 	struct ipuxcom_ioc_load_batch *lb = arg;
 	u64 timeout = ipuxcom_timeout(lb->timeout_ns, C600_HSP_WAIT_NS);
+	struct ipuxcom_host_buf *xbuf;
 	u64 extent;
 	u32 frames;
 	int ret;
@@ -230,9 +168,10 @@ int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg)
 		return -EINVAL;
 	if (lb->batch != dev->next_batch)
 		return -EBADFD;		/* batches go in order */
-	if (!dev->xbuf_ok)
+	xbuf = ipuxcom_buf(dev, IPUXCOM_SLOT_LOADER);
+	if (!xbuf)
 		return -ENOBUFS;
-	ret = loader_check_batch(dev, lb, &frames, &extent);
+	ret = loader_check_batch(xbuf, lb, &frames, &extent);
 	if (ret)
 		return ret;
 	/*
@@ -243,7 +182,7 @@ int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg)
 	ret = ipuxcom_hsp_check_idle(dev, C600_HSP_GS1, &lb->mark, NULL);
 	if (ret)
 		return ret;
-	loader_clear_beyond(dev, extent);
+	loader_clear_beyond(dev, xbuf, extent);
 	trace_ipuxcom_load_batch(dev->id, lb->batch, frames);
 
 	if (lb->batch == 0) {
@@ -264,6 +203,7 @@ int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg)
 {
 	struct ipuxcom_ioc_load_finish *lf = arg;
 	u64 timeout = ipuxcom_timeout(lf->timeout_ns, C600_HSP_WAIT_NS);
+	struct ipuxcom_host_buf *xbuf;
 	u32 v;
 	int ret;
 
@@ -274,14 +214,17 @@ int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg)
 		return ret;
 	if (dev->next_batch != IPUXCOM_LOAD_BATCHES)
 		return -EBADFD;
+	xbuf = ipuxcom_buf(dev, IPUXCOM_SLOT_LOADER);
+	if (!xbuf)
+		return -ENOBUFS;
 
 	/*
 	 * The 24th mark-1 transaction: the loaders read 0xffffffff [S]. As
 	 * the hardware-proven loader does, GS1 must be back at MARK 0 first
 	 * [RE, FACTS.md step 7].
 	 */
-	memset(dev->xbuf.vaddr, 0xff, dev->xbuf.size);
-	dev->xbuf_dirty = dev->xbuf.size;
+	memset(xbuf->vaddr, 0xff, xbuf->size);
+	dev->xbuf_dirty = xbuf->size;
 	lf->stage = 1;
 	ret = ipuxcom_poll(dev, C600_HSP_GS1, C600_HSP_MARK, 0, timeout, &lf->mark);
 	if (!ret)
@@ -299,7 +242,8 @@ int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg)
 	 * After mark 23 reaches zero the SDK restores the operational
 	 * controls (request id 0 primary, 1 secondary) and CCSR, selects
 	 * HEXOPT and detaches the loader buffer [S "Host Tensor Exchange"];
-	 * the peer reads CCSR back [RE, FACTS.md step 8].
+	 * the peer reads CCSR back [RE, FACTS.md step 8]. The module's pin
+	 * ends here; on a card the caller's BUFFER_DETACH 0 follows.
 	 */
 	ret = dcxcr_program(dev, false);
 	if (!ret)
@@ -308,10 +252,9 @@ int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg)
 		ret = ipuxcom_rd(dev, C600_CCSR, &v);
 	if (!ret)
 		ret = ipuxcom_select_hexopt(dev);
-	if (!ret)
-		ret = dev->ops->buffer_detach(dev->priv, IPUXCOM_SLOT_LOADER);
 	if (ret)
 		return ret;
+	ipuxcom_buf_release(dev, IPUXCOM_SLOT_LOADER);
 	ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_RUNNING);
 	return 0;
 }

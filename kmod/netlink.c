@@ -34,7 +34,9 @@ static int ipuxcom_nl_fill_dev(struct sk_buff *skb, struct ipuxcom_device *dev,
 	    nla_put_u32(skb, IPUXCOM_A_DEV_ATTACHED_PID, snap.attached_pid) ||
 	    nla_put_u32(skb, IPUXCOM_A_DEV_TILE_COUNT, snap.tile_count) ||
 	    nla_put_u64_64bit(skb, IPUXCOM_A_DEV_CAPABILITIES, snap.capabilities,
-			      IPUXCOM_A_PAD)) {
+			      IPUXCOM_A_PAD) ||
+	    (snap.ipu_node[0] &&
+	     nla_put_string(skb, IPUXCOM_A_DEV_IPU_NODE, snap.ipu_node))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -102,6 +102,10 @@ void ipuxcom_device_snapshot(struct ipuxcom_device *dev,
 	snap->config_bar_size = dev->config_bar_size;
 	snap->capabilities = dev->capabilities;
 	strscpy(snap->backend, dev->backend, sizeof(snap->backend));
+	if (!ipuxcom_device_enter(dev)) {
+		ipuxcom_ipu_node_name(dev, snap->ipu_node, sizeof(snap->ipu_node));
+		ipuxcom_device_exit(dev);
+	}
 	mutex_lock(&dev->lock);
 	snap->state = dev->state;
 	/* pid_vnr: as the calling process sees it, 0 outside its namespace */
@@ -116,9 +120,18 @@ struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc 
 	u32 id;
 	int ret;
 
-	if (!ops || !ops->bar_read || !ops->bar_write || !ops->dma_alloc ||
-	    !ops->dma_free || !ops->buffer_attach || !ops->buffer_detach ||
-	    !ops->reset || !desc->backend ||
+	bool ipu_driver = desc->flags & IPUXCOM_DESC_IPU_DRIVER;
+
+	/*
+	 * A device held through ipu_driver is attached and reset by its
+	 * owner there, so it has no attach or reset of its own; any other
+	 * device must have both to be loadable.
+	 */
+	if (!ops || !ops->bar_read || !ops->bar_write ||
+	    (desc->flags & ~IPUXCOM_DESC_IPU_DRIVER) ||
+	    (ipu_driver && (!desc->parent || ops->buffer_attach || ops->reset)) ||
+	    (!ipu_driver && (!ops->buffer_attach || !ops->reset)) ||
+	    !ops->buffer_attach != !ops->buffer_detach || !desc->backend ||
 	    strlen(desc->backend) >= IPUXCOM_BACKEND_NAME_LEN ||
 	    !desc->tile_count || !desc->config_bar_size ||
 	    !IS_ALIGNED(desc->config_bar_size, 4))
@@ -135,9 +148,15 @@ struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc 
 	dev->tile_count = desc->tile_count;
 	dev->config_bar_size = desc->config_bar_size;
 	dev->parent = desc->parent;
-	/* A backend cannot offer more than the core implements. */
+	dev->ipu_driver = ipu_driver;
+	/*
+	 * A backend cannot offer more than the core implements; how the
+	 * device is held is the registration's flag, not a capability.
+	 */
 	dev->capabilities = (desc->capabilities ?: ipuxcom_module_capabilities()) &
-			    ipuxcom_module_capabilities();
+			    ipuxcom_module_capabilities() & ~IPUXCOM_CAP_IPU_DRIVER;
+	if (ipu_driver)
+		dev->capabilities |= IPUXCOM_CAP_IPU_DRIVER;
 	dev->ops = ops;
 	dev->priv = desc->priv;
 	dev->state = IPUXCOM_DEV_STATE_IDLE;
@@ -173,8 +192,7 @@ void ipuxcom_device_unregister(struct ipuxcom_device *dev)
 	WRITE_ONCE(dev->dying, true);
 	/* Waits for every backend call in flight; none starts afterwards. */
 	down_write(&dev->ops_lock);
-	ipuxcom_xbuf_free(dev);
-	ipuxcom_hostx_free(dev);
+	ipuxcom_buf_release_all(dev);
 	dev->ops = NULL;
 	dev->priv = NULL;
 	up_write(&dev->ops_lock);

@@ -106,56 +106,9 @@ static int hw_bar_write(void *priv, u32 offset, u32 value)
 	return hw_regs_write(&ipu->regs, offset, value);
 }
 
-/*
- * Not reachable through the core (LOADER is not declared); kept honest in
- * case a caller ever gets here: no buffer is faked.
- */
-static int hw_dma_alloc(void *priv, size_t size, struct ipuxcom_dma_buf *buf)
-{
-	struct hw_ipu *ipu = priv;
-
-	hw_warn_once(ipu,
-		     "host buffers the IPU can read are allocated and attached by ipu_driver (BUFFER_ATTACH, HEXOPT), which another module cannot reach: not supported\n");
-	return -EOPNOTSUPP;
-}
-
-static void hw_dma_free(void *priv, struct ipuxcom_dma_buf *buf)
-{
-	/* hw_dma_alloc() never succeeds: nothing to free. */
-}
-
-static int hw_buffer_attach(void *priv, u32 slot, const struct ipuxcom_dma_buf *buf)
-{
-	struct hw_ipu *ipu = priv;
-
-	hw_warn_once(ipu,
-		     "buffer attach is ipu_driver's BUFFER_ATTACH ioctl, from userspace only: not supported\n");
-	return -EOPNOTSUPP;
-}
-
-static int hw_buffer_detach(void *priv, u32 slot)
-{
-	/* Nothing is ever attached by this backend. */
-	return 0;
-}
-
-static int hw_reset(void *priv)
-{
-	struct hw_ipu *ipu = priv;
-
-	hw_warn_once(ipu,
-		     "reset is ipu_driver's RESET_DEVICE ioctl, from userspace only: not supported\n");
-	return -EOPNOTSUPP;
-}
-
 static const struct ipuxcom_backend_ops hw_ops = {
 	.bar_read = hw_bar_read,
 	.bar_write = hw_bar_write,
-	.dma_alloc = hw_dma_alloc,
-	.dma_free = hw_dma_free,
-	.buffer_attach = hw_buffer_attach,
-	.buffer_detach = hw_buffer_detach,
-	.reset = hw_reset,
 };
 
 static bool hw_present(void *ctx)
@@ -210,6 +163,7 @@ static int hw_bind(struct pci_dev *pdev)
 		.config_bar_size = HW_CONFIG_BAR_SIZE,
 		.ops = &hw_ops,
 		.parent = &pdev->dev,
+		.flags = IPUXCOM_DESC_IPU_DRIVER,
 		.capabilities = HW_CAPABILITIES,
 	};
 	const char *why;

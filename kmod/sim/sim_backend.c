@@ -77,64 +77,41 @@ static int sim_bar_write(void *priv, u32 offset, u32 value)
 	return ret;
 }
 
-static int sim_dma_alloc(void *priv, size_t size, struct ipuxcom_dma_buf *buf)
+/*
+ * ipu_driver's BUFFER_ATTACH, modelled: the caller's pinned pages (mapped
+ * by the core) become the model's host memory at a bus address of our
+ * choosing, and slot @slot points at it, so the simulated loaders read
+ * the very pages the caller wrote.
+ */
+static int sim_buffer_attach(void *priv, u32 slot, struct ipuxcom_host_buf *buf)
 {
 	struct sim_device *sd = priv;
-	size_t len = PAGE_ALIGN(size);
-	void *vaddr;
 	int ret;
 
-	if (!size)
-		return -EINVAL;
-	vaddr = vmalloc_user(len);	/* zeroed, mappable to userspace */
-	if (!vaddr)
-		return -ENOMEM;
 	mutex_lock(&sd->lock);
-	ret = c600_sim_host_map(sd->model, sd->next_bus, vaddr, len);
+	ret = c600_sim_host_map(sd->model, sd->next_bus, buf->vaddr, buf->size);
 	if (!ret) {
-		buf->vaddr = vaddr;
+		ret = c600_sim_buffer_attach(sd->model, slot, sd->next_bus, buf->size);
+		if (ret)
+			WARN_ON_ONCE(c600_sim_host_unmap(sd->model, sd->next_bus));
+	}
+	if (!ret) {
 		buf->bus_addr = sd->next_bus;
-		buf->size = len;
-		sd->next_bus += ALIGN((u64)len, SIM_BUS_ALIGN);
+		sd->next_bus += ALIGN((u64)buf->size, SIM_BUS_ALIGN);
 	}
 	mutex_unlock(&sd->lock);
-	if (ret)
-		vfree(vaddr);
 	return ret;
 }
 
-static void sim_dma_free(void *priv, struct ipuxcom_dma_buf *buf)
+static void sim_buffer_detach(void *priv, u32 slot, struct ipuxcom_host_buf *buf)
 {
 	struct sim_device *sd = priv;
 
 	mutex_lock(&sd->lock);
+	/* -ENOENT: a reset of the model already dropped the slot */
+	c600_sim_buffer_detach(sd->model, slot);
 	WARN_ON_ONCE(c600_sim_host_unmap(sd->model, buf->bus_addr));
 	mutex_unlock(&sd->lock);
-	vfree(buf->vaddr);
-	buf->vaddr = NULL;
-}
-
-static int sim_buffer_attach(void *priv, u32 slot, const struct ipuxcom_dma_buf *buf)
-{
-	struct sim_device *sd = priv;
-	int ret;
-
-	mutex_lock(&sd->lock);
-	ret = c600_sim_buffer_attach(sd->model, slot, buf->bus_addr, buf->size);
-	mutex_unlock(&sd->lock);
-	return ret;
-}
-
-static int sim_buffer_detach(void *priv, u32 slot)
-{
-	struct sim_device *sd = priv;
-	int ret;
-
-	mutex_lock(&sd->lock);
-	ret = c600_sim_buffer_detach(sd->model, slot);
-	mutex_unlock(&sd->lock);
-	/* Detaching an unattached slot is not an error for the core. */
-	return ret == -ENOENT ? 0 : ret;
 }
 
 static int sim_exch_write(void *priv, u32 offset, const void *data, size_t len)
@@ -161,8 +138,6 @@ static int sim_reset(void *priv)
 static const struct ipuxcom_backend_ops sim_ops = {
 	.bar_read = sim_bar_read,
 	.bar_write = sim_bar_write,
-	.dma_alloc = sim_dma_alloc,
-	.dma_free = sim_dma_free,
 	.buffer_attach = sim_buffer_attach,
 	.buffer_detach = sim_buffer_detach,
 	.exch_write = sim_exch_write,

@@ -26,7 +26,10 @@ static const struct {
 } commands[] = {
 	CMD(INFO, ipuxcom_ioc_info),
 	CMD(ATTACH, ipuxcom_ioc_attach),
-	/* uapi 2 appended capabilities: a uapi 1 caller's 40 bytes still work */
+	/*
+	 * uapi 2 appended capabilities, uapi 4 ipu_node: a uapi 1 caller's
+	 * 40 bytes still work
+	 */
 	{ "DEV_QUERY", IPUXCOM_IOC_DEV_QUERY, sizeof(struct ipuxcom_ioc_dev_query),
 	  offsetof(struct ipuxcom_ioc_dev_query, capabilities) },
 	CMD(REG_READ, ipuxcom_ioc_reg),
@@ -36,7 +39,6 @@ static const struct {
 	{ "CFG_APPLY", IPUXCOM_IOC_CFG_APPLY, sizeof(struct ipuxcom_ioc_cfg_apply),
 	  offsetof(struct ipuxcom_ioc_cfg_apply, hsp_reg) },
 	CMD(AUTOLOAD, ipuxcom_ioc_autoload),
-	CMD(XBUF_ALLOC, ipuxcom_ioc_xbuf_alloc),
 	CMD(LOAD_BATCH, ipuxcom_ioc_load_batch),
 	CMD(LOAD_FINISH, ipuxcom_ioc_load_finish),
 	CMD(HSP_MARK, ipuxcom_ioc_hsp_mark),
@@ -46,6 +48,9 @@ static const struct {
 	CMD(TDI_WRITE_SRAM, ipuxcom_ioc_tdi_sram),
 	CMD(HOSTX_SETUP, ipuxcom_ioc_hostx_setup),
 	CMD(HOSTX_CALL, ipuxcom_ioc_hostx_call),
+	CMD(EXCH_WRITE, ipuxcom_ioc_exch_write),
+	CMD(BUF_ATTACH, ipuxcom_ioc_buf),
+	CMD(BUF_DETACH, ipuxcom_ioc_buf),
 };
 #undef CMD
 
@@ -125,6 +130,10 @@ TEST_F(abi, unknown_flags_rejected)
 			/* the flags a command defines are tested with the command */
 			if ((commands[c].cmd == IPUXCOM_IOC_HSP_MARK && bit == 0) ||
 			    (commands[c].cmd == IPUXCOM_IOC_TDI_EXEC && bit == 0) ||
+			    (commands[c].cmd == IPUXCOM_IOC_ATTACH && bit == 0) ||
+			    (commands[c].cmd == IPUXCOM_IOC_RESET && bit == 0) ||
+			    (commands[c].cmd == IPUXCOM_IOC_HOSTX_SETUP && bit <= 1) ||
+			    (commands[c].cmd == IPUXCOM_IOC_EXCH_WRITE && bit <= 1) ||
 			    (commands[c].cmd == IPUXCOM_IOC_CFG_APPLY && bit <= 1))
 				continue;
 			memset(buf, 0, sizeof(buf));
@@ -139,13 +148,40 @@ TEST_F(abi, unknown_flags_rejected)
 TEST_F(abi, reserved_must_be_zero)
 {
 	struct ipuxcom_ioc_attach at = {
-		.size = sizeof(at), .dev_id = ixt_dev_id(), .reserved = 1,
+		.size = sizeof(at), .dev_id = ixt_dev_id(), .ipu_fd = 1,
 	};
 	struct ipuxcom_ioc_dev_query q;
 
+	/* ipu_fd is read only with IPUXCOM_ATTACH_F_IPU_FD */
 	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_ATTACH, &at));
 	/* The rejected ATTACH left the file unattached. */
 	EXPECT_EQ(-ENOTCONN, ixt_query(self->fd, &q));
+}
+
+/*
+ * A device not held through ipu_driver (the simulator) takes no /dev/ipuN
+ * descriptor, and a descriptor that is not open is refused first.
+ */
+TEST_F(abi, attach_ipu_fd_rules_on_a_plain_device)
+{
+	struct ipuxcom_ioc_attach at = {
+		.size = sizeof(at), .flags = IPUXCOM_ATTACH_F_IPU_FD, .dev_id = ixt_dev_id(),
+		.ipu_fd = -1,
+	};
+	struct ipuxcom_ioc_dev_query q;
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	IXT_REQUIRE_SIM();
+	ASSERT_LE(0, null);
+	EXPECT_EQ(-EBADF, ixt_ioctl(self->fd, IPUXCOM_IOC_ATTACH, &at));
+	at.ipu_fd = null;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_ATTACH, &at));
+	EXPECT_EQ(-ENOTCONN, ixt_query(self->fd, &q));
+	close(null);
+	ASSERT_EQ(0, ixt_attach(self->fd, ixt_dev_id()));
+	ASSERT_EQ(0, ixt_query(self->fd, &q));
+	EXPECT_EQ(0, q.capabilities & IPUXCOM_CAP_IPU_DRIVER);
+	EXPECT_EQ(0, q.ipu_node[0]);
 }
 
 TEST_F(abi, unknown_command_is_enotty)

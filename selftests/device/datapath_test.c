@@ -383,27 +383,67 @@ TEST_F(dp, killed_while_waiting_dies_promptly)
 	EXPECT_EQ(0, do_autoload(self->fd, self->boot, BOOT_BYTES, 0, NULL));
 }
 
-TEST_F(dp, transport_buffer_alloc_and_map)
+/*
+ * Host buffers are the caller's memory, pinned by BUF_ATTACH: every bad
+ * field is refused before anything is pinned, and each pin is dropped by
+ * detach and by close (the vmstat pin counters balance).
+ */
+TEST_F(dp, host_buffer_attach_rules)
 {
-	struct ipuxcom_ioc_xbuf_alloc xa = { .size = sizeof(xa) };
-	uint8_t *map;
+	size_t bytes = 1 << 20;
+	uint8_t *buf = ixt_buf_alloc(bytes);
+	struct ipuxcom_ioc_buf b = { .size = sizeof(b), .addr = (uintptr_t)buf, .bytes = bytes };
+	long pinned0 = ixt_pinned_pages();
+	void *ro;
+	int fd;
 
-	/* nothing to map before XBUF_ALLOC */
-	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, 0));
-	ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_XBUF_ALLOC, &xa));
-	EXPECT_EQ(IPUXCOM_XBUF_DEFAULT_SIZE, xa.bytes);
-	EXPECT_EQ(0, xa.mmap_offset);
-	EXPECT_EQ(-EEXIST, ixt_ioctl(self->fd, IPUXCOM_IOC_XBUF_ALLOC, &xa));
-	map = mmap(NULL, xa.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
-	ASSERT_NE(MAP_FAILED, map);
-	EXPECT_EQ(0, map[0] | map[xa.bytes - 1]);
-	map[12345] = 0x5a;
-	/* larger than the buffer, or at an offset: refused */
-	EXPECT_EQ(MAP_FAILED, mmap(NULL, xa.bytes + 4096, PROT_READ, MAP_SHARED, self->fd, 0));
-	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, 4096));
-	munmap(map, xa.bytes);
-	xa.bytes = IPUXCOM_XBUF_MAX_SIZE + 1;
-	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_XBUF_ALLOC, &xa));
+	ASSERT_NE(NULL, buf);
+	EXPECT_EQ(-EINVAL, ixt_buf_attach(self->fd, 0, buf + 8, bytes - 4096));
+	EXPECT_EQ(-EINVAL, ixt_buf_attach(self->fd, 0, buf, bytes - 8));
+	EXPECT_EQ(-EINVAL, ixt_buf_attach(self->fd, 0, buf, 0));
+	EXPECT_EQ(-EINVAL, ixt_buf_attach(self->fd, 0, buf, IPUXCOM_BUF_MAX_BYTES + 4096ULL));
+	EXPECT_EQ(-EINVAL, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOTS, buf, bytes));
+	b.reserved = 1;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_BUF_ATTACH, &b));
+	/* memory this process cannot write, or has not mapped */
+	ro = mmap(NULL, 8192, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ro);
+	EXPECT_EQ(-EFAULT, ixt_buf_attach(self->fd, 0, ro, 8192));
+	munmap(ro, 8192);
+	EXPECT_EQ(-EFAULT, ixt_buf_attach(self->fd, 0, ro, 8192));
+	/* host-exchange slots only between HOSTX_SETUP BEGIN and COMMIT */
+	EXPECT_EQ(-EBADFD, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(0), buf, bytes));
+	if (pinned0 >= 0)
+		EXPECT_EQ(pinned0, ixt_pinned_pages());
+
+	ASSERT_EQ(0, ixt_buf_attach(self->fd, 0, buf, bytes));
+	EXPECT_EQ(-EEXIST, ixt_buf_attach(self->fd, 0, buf, bytes));
+	if (pinned0 >= 0)
+		EXPECT_EQ(pinned0 + (long)(bytes / 4096), ixt_pinned_pages());
+	/* the module selected HEXOPT before attaching [FACTS.md step 4] */
+	EXPECT_EQ(0x800, ixt_sim_stat(self->dev, "loader_attach_window"));
+	b.reserved = 0;
+	b.addr = 1;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_BUF_DETACH, &b));
+	ASSERT_EQ(0, ixt_buf_detach(self->fd, 0));
+	EXPECT_EQ(-ENOENT, ixt_buf_detach(self->fd, 0));
+	if (pinned0 >= 0)
+		EXPECT_EQ(pinned0, ixt_pinned_pages());
+
+	/* a closed file drops its pins */
+	fd = ixt_open();
+	ASSERT_LE(0, fd);
+	close(self->fd);
+	self->fd = fd;
+	ASSERT_EQ(0, ixt_attach(self->fd, self->dev));
+	ASSERT_EQ(0, ixt_buf_attach(self->fd, 0, buf, bytes));
+	close(self->fd);
+	self->fd = ixt_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, ixt_attach(self->fd, self->dev));
+	if (pinned0 >= 0)
+		EXPECT_EQ(pinned0, ixt_pinned_pages());
+	munmap(buf, bytes);
 }
 
 TEST_F(dp, state_machine_rejects_out_of_order_commands)
@@ -411,7 +451,8 @@ TEST_F(dp, state_machine_rejects_out_of_order_commands)
 	struct ipuxcom_ioc_load_batch lb = { .size = sizeof(lb), .timeout_ns = SHORT_NS };
 	struct ipuxcom_ioc_load_finish lf = { .size = sizeof(lf) };
 	struct ipuxcom_ioc_hsp_mark hm = { .size = sizeof(hm), .gs = 1, .mark = 1 };
-	struct ipuxcom_ioc_xbuf_alloc xa = { .size = sizeof(xa), .bytes = 1 << 20 };
+	size_t bytes = 1 << 20;
+	void *buf = ixt_buf_alloc(bytes);
 
 	/* idle: no loading, no finishing, no marks */
 	EXPECT_EQ(-EBADFD, ixt_ioctl(self->fd, IPUXCOM_IOC_LOAD_BATCH, &lb));
@@ -420,7 +461,8 @@ TEST_F(dp, state_machine_rejects_out_of_order_commands)
 	ASSERT_EQ(0, do_autoload(self->fd, self->boot, BOOT_BYTES, 0, NULL));
 	/* bootloader: no transport buffer yet */
 	EXPECT_EQ(-ENOBUFS, ixt_ioctl(self->fd, IPUXCOM_IOC_LOAD_BATCH, &lb));
-	ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_XBUF_ALLOC, &xa));
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, ixt_buf_attach(self->fd, 0, buf, bytes));
 	/* batches go in order, from 0 */
 	lb.batch = 1;
 	EXPECT_EQ(-EBADFD, ixt_ioctl(self->fd, IPUXCOM_IOC_LOAD_BATCH, &lb));
@@ -430,19 +472,20 @@ TEST_F(dp, state_machine_rejects_out_of_order_commands)
 	EXPECT_EQ(-EBADFD, ixt_ioctl(self->fd, IPUXCOM_IOC_HSP_MARK, &hm));
 	/* the device state did not move */
 	EXPECT_EQ(IPUXCOM_DEV_STATE_BOOTLOADER, ixt_state(self->fd));
+	munmap(buf, bytes);
 }
 
 /* An all-zero transport buffer is diagnosed before any handshake. */
 TEST_F(dp, load_batch_diagnoses_the_buffer)
 {
 	struct ipuxcom_ioc_load_batch lb = { .size = sizeof(lb), .timeout_ns = SHORT_NS };
-	struct ipuxcom_ioc_xbuf_alloc xa = { .size = sizeof(xa), .bytes = 1 << 20 };
+	struct { uint32_t bytes; } xa = { 1 << 20 };
 	uint32_t *desc;
 
 	ASSERT_EQ(0, do_autoload(self->fd, self->boot, BOOT_BYTES, 0, NULL));
-	ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_XBUF_ALLOC, &xa));
-	desc = mmap(NULL, xa.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
-	ASSERT_NE(MAP_FAILED, desc);
+	desc = ixt_buf_alloc(xa.bytes);
+	ASSERT_NE(NULL, desc);
+	ASSERT_EQ(0, ixt_buf_attach(self->fd, 0, desc, xa.bytes));
 
 	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_LOAD_BATCH, &lb));
 	EXPECT_EQ(IPUXCOM_FRAME_ERR_DESC_COUNT, lb.bad_reason);

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
@@ -195,6 +196,53 @@ static inline int ixt_reset(int fd)
 	struct ipuxcom_ioc_reset rs = { .size = sizeof(rs) };
 
 	return ixt_ioctl(fd, IPUXCOM_IOC_RESET, &rs);
+}
+
+/* BUF_ATTACH of @bytes at @addr in slot @index: 0 or -errno. */
+static inline int ixt_buf_attach(int fd, uint32_t index, void *addr, uint64_t bytes)
+{
+	struct ipuxcom_ioc_buf b = {
+		.size = sizeof(b), .index = index, .addr = (uintptr_t)addr, .bytes = bytes,
+	};
+
+	return ixt_ioctl(fd, IPUXCOM_IOC_BUF_ATTACH, &b);
+}
+
+static inline int ixt_buf_detach(int fd, uint32_t index)
+{
+	struct ipuxcom_ioc_buf b = { .size = sizeof(b), .index = index };
+
+	return ixt_ioctl(fd, IPUXCOM_IOC_BUF_DETACH, &b);
+}
+
+/* Zeroed, page-aligned anonymous memory for a host buffer, or NULL. */
+static inline void *ixt_buf_alloc(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * Pages pinned right now, system-wide (FOLL_PIN acquired minus released,
+ * /proc/vmstat), or -1 if the kernel does not report them.
+ */
+static inline long ixt_pinned_pages(void)
+{
+	char line[128];
+	long acq = -1, rel = -1, v;
+	FILE *f = fopen("/proc/vmstat", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "nr_foll_pin_acquired %ld", &v) == 1)
+			acq = v;
+		else if (sscanf(line, "nr_foll_pin_released %ld", &v) == 1)
+			rel = v;
+	}
+	fclose(f);
+	return acq < 0 || rel < 0 ? -1 : acq - rel;
 }
 
 static inline uint32_t ixt_state(int fd)

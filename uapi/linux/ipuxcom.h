@@ -133,7 +133,7 @@ struct ipuxcom_ioc_attach {
 	__s32 ipu_fd;
 };
 
-#define IPUXCOM_ATTACH_F_IPU_FD	(1u << 0)
+#define IPUXCOM_ATTACH_F_IPU_FD	_BITUL(0)
 
 /* Length of an ipu_driver node name ("ipu0"), including the NUL. */
 #define IPUXCOM_IPU_NODE_LEN	16
@@ -205,7 +205,7 @@ struct ipuxcom_ioc_reset {
 	__u32 reserved;
 };
 
-#define IPUXCOM_RESET_F_DRIVER_RESET	(1u << 0)
+#define IPUXCOM_RESET_F_DRIVER_RESET	_BITUL(0)
 
 /*
  * Bounded waits. Every command that waits takes timeout_ns (0 = the
@@ -641,8 +641,8 @@ struct ipuxcom_ioc_hostx_setup {
 	__u32 reserved2;
 };
 
-#define IPUXCOM_HOSTX_F_BEGIN	(1u << 0)
-#define IPUXCOM_HOSTX_F_COMMIT	(1u << 1)
+#define IPUXCOM_HOSTX_F_BEGIN	_BITUL(0)
+#define IPUXCOM_HOSTX_F_COMMIT	_BITUL(1)
 
 /**
  * struct ipuxcom_ioc_hostx_call - hand GS2 phases between host and device
@@ -711,8 +711,8 @@ struct ipuxcom_ioc_exch_write {
 	__u64 timeout_ns;
 };
 
-#define IPUXCOM_EXCH_F_SELECT	(1u << 0)
-#define IPUXCOM_EXCH_F_COMPLETE	(1u << 1)
+#define IPUXCOM_EXCH_F_SELECT	_BITUL(0)
+#define IPUXCOM_EXCH_F_COMPLETE	_BITUL(1)
 
 enum ipuxcom_ioc_nr {
 	IPUXCOM_CMD_INFO = 0x00,

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host buffers: the caller's own memory, pinned for the session.
+ *
+ * On a card the IPU reads host buffers that ipu_driver attached
+ * (BUFFER_ATTACH {index, size, address}, FACTS.md), and only userspace can
+ * ask it to: the library allocates the transport buffer and the
+ * host-exchange pages, attaches them there, and hands the same memory to
+ * the module with BUF_ATTACH, so that the module can check each batch,
+ * fill the 0xff release transaction and clear what earlier batches left.
+ * The simulator's backend makes the same pages its device-visible buffer,
+ * so a simulated load runs the code a card runs.
+ *
+ * Pinning (pin_user_pages_fast(FOLL_LONGTERM | FOLL_WRITE)) happens before
+ * any device lock is taken: faulting in user memory can stall (userfaultfd,
+ * FUSE) and must not hold up device removal. The pages are charged to the
+ * caller's RLIMIT_MEMLOCK (account_locked_vm(), as VFIO does; CAP_IPC_LOCK
+ * bypasses it) and released on BUF_DETACH, at the end of LOAD_FINISH (slot
+ * 0), at RESET, on close and when the device is removed.
+ */
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "ipuxcom_internal.h"
+
+/* Drop the kernel mapping, the pins and the charge of @buf. */
+static void hostbuf_unpin(struct ipuxcom_host_buf *buf, struct mm_struct *mm)
+{
+	if (buf->vaddr)
+		vunmap(buf->vaddr);
+	/* The device and the module wrote them (0xff fill, host exchange). */
+	unpin_user_pages_dirty_lock(buf->pages, buf->npages, true);
+	kvfree(buf->pages);
+	if (mm) {
+		account_locked_vm(mm, buf->npages, false);
+		mmdrop(mm);
+	}
+	memset(buf, 0, sizeof(*buf));
+}
+
+/*
+ * Pin @bytes of the current process's memory at @uaddr and map it for the
+ * kernel. No lock is held: this may fault user memory in.
+ */
+static int hostbuf_pin(u64 uaddr, u64 bytes, struct ipuxcom_host_buf *buf,
+		       struct mm_struct **mmp)
+{
+	unsigned long n = bytes >> PAGE_SHIFT;
+	struct mm_struct *mm = current->mm;
+	long got;
+	int ret;
+
+	memset(buf, 0, sizeof(*buf));
+	*mmp = NULL;
+	if (!mm)
+		return -EFAULT;
+	ret = account_locked_vm(mm, n, true);
+	if (ret)
+		return ret;
+	mmgrab(mm);
+	buf->pages = kvmalloc_array(n, sizeof(*buf->pages), GFP_KERNEL_ACCOUNT);
+	if (!buf->pages) {
+		ret = -ENOMEM;
+		goto uncharge;
+	}
+	got = pin_user_pages_fast(uaddr, n, FOLL_WRITE | FOLL_LONGTERM, buf->pages);
+	if (got != n) {
+		if (got > 0)
+			unpin_user_pages(buf->pages, got);
+		kvfree(buf->pages);
+		ret = got < 0 ? got : -EFAULT;
+		goto uncharge;
+	}
+	buf->npages = n;
+	buf->uaddr = uaddr;
+	buf->size = bytes;
+	buf->vaddr = vmap(buf->pages, n, VM_MAP, PAGE_KERNEL);
+	if (!buf->vaddr) {
+		hostbuf_unpin(buf, mm);
+		return -ENOMEM;
+	}
+	*mmp = mm;
+	return 0;
+uncharge:
+	account_locked_vm(mm, n, false);
+	mmdrop(mm);
+	buf->pages = NULL;
+	return ret;
+}
+
+/* Detach slot @i from the device and release it. Backend registered. */
+static void hostbuf_release(struct ipuxcom_device *dev, u32 i)
+{
+	struct ipuxcom_host_buf buf;
+	struct mm_struct *mm;
+
+	if (!(dev->buf_used & BIT(i)))
+		return;
+	if (dev->ops->buffer_detach)
+		dev->ops->buffer_detach(dev->priv, i, &dev->buf[i]);
+	mutex_lock(&dev->lock);
+	buf = dev->buf[i];
+	mm = dev->buf_mm[i];
+	memset(&dev->buf[i], 0, sizeof(dev->buf[i]));
+	dev->buf_mm[i] = NULL;
+	dev->buf_used &= ~BIT(i);
+	mutex_unlock(&dev->lock);
+	hostbuf_unpin(&buf, mm);
+}
+
+void ipuxcom_buf_release(struct ipuxcom_device *dev, u32 slot)
+{
+	hostbuf_release(dev, slot);
+}
+
+/* Every pinned buffer. Backend registered (entered, or unregister). */
+void ipuxcom_buf_release_all(struct ipuxcom_device *dev)
+{
+	u32 i;
+
+	for (i = 0; i < IPUXCOM_SLOTS; i++)
+		hostbuf_release(dev, i);
+	dev->hostx_stage = IPUXCOM_HOSTX_NONE;
+	dev->hostx_next = 0;
+}
+
+/* Is slot @i one the device may be reading right now? */
+static int hostbuf_check_state(struct ipuxcom_device *dev, u32 i, bool attach,
+			       u64 bytes)
+{
+	u32 page;
+
+	if (i == IPUXCOM_SLOT_LOADER) {
+		if (attach)
+			return ipuxcom_require_state(dev, IPUXCOM_STATE_BIT(IDLE) |
+						     IPUXCOM_STATE_BIT(BOOTLOADER));
+		return ipuxcom_state(dev) == IPUXCOM_DEV_STATE_LOADING ? -EBUSY : 0;
+	}
+	if (!attach)
+		return dev->hostx_stage != IPUXCOM_HOSTX_NONE ? -EBUSY : 0;
+	/* Host pages: between HOSTX_SETUP BEGIN and COMMIT, in attach order. */
+	if (dev->hostx_stage != IPUXCOM_HOSTX_ATTACHING)
+		return -EBADFD;
+	if (dev->hostx_next >= dev->hostx_req.npages)
+		return -EINVAL;
+	page = dev->hostx_req.attach_order[dev->hostx_next];
+	if (i != IPUXCOM_SLOT_HOSTX(page) || bytes != dev->hostx_req.page_bytes[page])
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * BUF_ATTACH: pin first (no lock), then under op_lock select HEXOPT and
+ * make the buffer the device's, in the hardware sequence's order [RE,
+ * FACTS.md steps 4 and 9: EXCHWINDOWBASER = HEXOPT, then BUFFER_ATTACH].
+ */
+int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
+{
+	struct ipuxcom_host_buf buf;
+	struct mm_struct *mm;
+	u32 i = ba->index;
+	int ret;
+
+	if (ba->reserved || i >= IPUXCOM_SLOTS || !ba->bytes ||
+	    ba->bytes > IPUXCOM_BUF_MAX_BYTES || !PAGE_ALIGNED(ba->bytes) ||
+	    !PAGE_ALIGNED(ba->addr) || ba->addr + ba->bytes < ba->addr)
+		return -EINVAL;
+	ret = hostbuf_pin(ba->addr, ba->bytes, &buf, &mm);
+	if (ret)
+		return ret;
+
+	if (mutex_lock_killable(&dev->op_lock)) {
+		ret = -EINTR;
+		goto unpin;
+	}
+	ret = ipuxcom_device_enter(dev);
+	if (ret)
+		goto unlock;
+	ret = ipuxcom_require_state(dev, (u32)~IPUXCOM_STATE_BIT(NEEDS_RESET));
+	if (!ret && (dev->buf_used & BIT(i)))
+		ret = -EEXIST;
+	if (!ret)
+		ret = hostbuf_check_state(dev, i, true, ba->bytes);
+	if (!ret)
+		ret = ipuxcom_select_hexopt(dev);
+	if (!ret && dev->ops->buffer_attach)
+		ret = dev->ops->buffer_attach(dev->priv, i, &buf);
+	if (!ret) {
+		mutex_lock(&dev->lock);
+		dev->buf[i] = buf;
+		dev->buf_mm[i] = mm;
+		dev->buf_used |= BIT(i);
+		mutex_unlock(&dev->lock);
+		if (i == IPUXCOM_SLOT_LOADER)
+			/* unknown contents: the first batch clears beyond itself */
+			dev->xbuf_dirty = buf.size;
+		else
+			dev->hostx_next++;
+	}
+	ipuxcom_device_exit(dev);
+unlock:
+	mutex_unlock(&dev->op_lock);
+unpin:
+	if (ret)
+		hostbuf_unpin(&buf, mm);
+	return ret;
+}
+
+int ipuxcom_buf_detach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
+{
+	int ret;
+
+	if (ba->reserved || ba->addr || ba->bytes || ba->index >= IPUXCOM_SLOTS)
+		return -EINVAL;
+	if (!(dev->buf_used & BIT(ba->index)))
+		return -ENOENT;
+	ret = hostbuf_check_state(dev, ba->index, false, 0);
+	if (!ret)
+		hostbuf_release(dev, ba->index);
+	return ret;
+}
+
+/* The buffer in @slot if attached, else NULL. Under op_lock. */
+struct ipuxcom_host_buf *ipuxcom_buf(struct ipuxcom_device *dev, u32 slot)
+{
+	return dev->buf_used & BIT(slot) ? &dev->buf[slot] : NULL;
+}

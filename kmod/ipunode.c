@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ownership of a card driven by ipu_driver: ipuxcom acts on it only for a
+ * caller that holds it there, i.e. that passes an open /dev/ipuN of the
+ * same card at ATTACH (after ipu_driver's exclusive USER_ATTACH, done by
+ * the library). Only public kernel interfaces are used to check it: the
+ * file is a char device whose dev_t is that of a child of the card's
+ * device (the PCI function) named "ipu<N>" [S "Below Poplar": /dev/ipu0,
+ * /dev/ipu0_ex, /dev/ipu0_mem, /dev/ipu0_p2p]. That ipu_driver creates its
+ * nodes as children of the PCI function is how char-device drivers
+ * usually do it, and unverified on a card: if it does not, ATTACH fails
+ * with -EXDEV and nothing is touched (README.md, "Hardware").
+ */
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/string.h>
+
+#include "ipuxcom_internal.h"
+
+struct ipunode_match {
+	dev_t devt;		/* 0: the first node will do */
+	struct device *found;
+};
+
+/* "ipu" followed by decimal digits only: not ipuN_ex, _mem or _p2p. */
+static bool ipunode_is_config_node(const char *name)
+{
+	if (strncmp(name, "ipu", 3) || !name[3])
+		return false;
+	for (name += 3; *name; name++)
+		if (*name < '0' || *name > '9')
+			return false;
+	return true;
+}
+
+static int ipunode_match(struct device *child, void *data)
+{
+	struct ipunode_match *m = data;
+
+	if (!child->devt || !ipunode_is_config_node(dev_name(child)))
+		return 0;
+	if (m->devt && child->devt != m->devt)
+		return 0;
+	m->found = get_device(child);
+	return 1;
+}
+
+/* The /dev/ipuN child of @dev's parent (a reference), or NULL. */
+static struct device *ipunode_find(struct ipuxcom_device *dev, dev_t devt)
+{
+	struct ipunode_match m = { .devt = devt };
+
+	if (!dev->ipu_driver || !dev->parent)
+		return NULL;
+	device_for_each_child(dev->parent, &m, ipunode_match);
+	return m.found;
+}
+
+/*
+ * Name of the device's ipu_driver node into @name ("" if none). Inside
+ * ipuxcom_device_enter(): the parent is valid while the backend is.
+ */
+int ipuxcom_ipu_node_name(struct ipuxcom_device *dev, char *name, size_t len)
+{
+	struct device *node = ipunode_find(dev, 0);
+
+	name[0] = '\0';
+	if (!node)
+		return -ENOENT;
+	strscpy(name, dev_name(node), len);
+	put_device(node);
+	return 0;
+}
+
+/*
+ * Is @file the /dev/ipuN of @dev, open for reading and writing? Inside
+ * ipuxcom_device_enter(). -EBADF: not open read-write; -EXDEV: another file.
+ */
+int ipuxcom_ipu_file_check(struct ipuxcom_device *dev, struct file *file)
+{
+	struct inode *inode = file_inode(file);
+	struct device *node;
+
+	if ((file->f_mode & (FMODE_READ | FMODE_WRITE)) != (FMODE_READ | FMODE_WRITE))
+		return -EBADF;
+	if (!S_ISCHR(inode->i_mode))
+		return -EXDEV;
+	node = ipunode_find(dev, inode->i_rdev);
+	if (!node)
+		return -EXDEV;
+	put_device(node);
+	return 0;
+}

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module's rules for caller-owned host buffers, at the ioctl level
+ * (uapi version 4), on a simulated device:
+ *  - the load-completion transition in stages: HOSTX_SETUP BEGIN, the
+ *    pages attached with BUF_ATTACH in the manifest's attach order and
+ *    sizes, COMMIT repeating BEGIN; anything else is refused, and RESET
+ *    drops every pin;
+ *  - a file released in the middle of a load leaves the device in
+ *    NEEDS_RESET: the next owner cannot LOAD_FINISH over buffers that are
+ *    gone (the KASAN null-deref of issue 14), and RESET recovers;
+ *  - RESET and EXCH_WRITE take their ipu_driver flags only on devices held
+ *    through ipu_driver.
+ */
+#include "kselftest_harness.h"
+
+#include <sys/mman.h>
+
+#include "ipuxcom.h"
+#include "ipuxcom_test.h"
+#include "ixt_load.h"
+#include "frames_testlib.h"
+
+/* Bootloader stand-in: the simulator installs, but does not run, it. */
+static const uint8_t boot[1024] = { 0x01, 0x02, 0x03, 0x04 };
+
+#define TIMEOUT_NS	(2ULL * 1000 * 1000 * 1000)
+#define PAGE		4096u
+
+FIXTURE(stage) {
+	struct ipuxcom *ipu;
+	int fd;
+	uint32_t dev;
+	long pinned0;
+	uint8_t *page[2];
+};
+
+FIXTURE_SETUP(stage)
+{
+	char msg[300];
+
+	self->ipu = NULL;
+	self->page[0] = self->page[1] = NULL;
+	if (!ixt_have_device())
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
+	IXT_REQUIRE_SIM();
+	self->dev = ixt_dev_id();
+	self->pinned0 = ixt_pinned_pages();
+	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &self->ipu));
+	ASSERT_EQ(0, ipuxcom_attach(self->ipu, self->dev));
+	self->fd = ipuxcom_fd(self->ipu);
+	ixt_sim_clear_faults(self->dev);
+	ASSERT_EQ(0, ixt_load_small(self->ipu, msg, sizeof(msg))) TH_LOG("%s", msg);
+	/* the load's transport buffer is unpinned by LOAD_FINISH */
+	if (self->pinned0 >= 0)
+		ASSERT_EQ(self->pinned0, ixt_pinned_pages());
+	for (int i = 0; i < 2; i++) {
+		self->page[i] = ixt_buf_alloc(2 * PAGE);
+		ASSERT_NE(NULL, self->page[i]);
+	}
+}
+
+FIXTURE_TEARDOWN(stage)
+{
+	if (!self->ipu)
+		return;
+	ipuxcom_reset(self->ipu, NULL);
+	ipuxcom_close(self->ipu);
+	for (int i = 0; i < 2; i++)
+		if (self->page[i])
+			munmap(self->page[i], 2 * PAGE);
+}
+
+/* Two pages, attached page 1 then page 0 as in the notes' oracle. */
+static void stage_request(struct ipuxcom_ioc_hostx_setup *hs, uint32_t flags)
+{
+	memset(hs, 0, sizeof(*hs));
+	hs->size = sizeof(*hs);
+	hs->flags = flags;
+	hs->npages = 2;
+	hs->timeout_ns = TIMEOUT_NS;
+	hs->page_bytes[0] = PAGE;
+	hs->page_bytes[1] = 2 * PAGE;
+	hs->attach_order[0] = 1;
+	hs->attach_order[1] = 0;
+}
+
+TEST_F(stage, hostx_pages_attach_between_begin_and_commit_in_order)
+{
+	struct ipuxcom_ioc_hostx_setup hs;
+	struct ipuxcom_ioc_hostx_call hc = { .size = sizeof(hc), .phases = 1,
+					     .timeout_ns = TIMEOUT_NS };
+
+	/* neither stage, both stages, COMMIT first */
+	stage_request(&hs, 0);
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
+	stage_request(&hs, IPUXCOM_HOSTX_F_BEGIN | IPUXCOM_HOSTX_F_COMMIT);
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
+	stage_request(&hs, IPUXCOM_HOSTX_F_COMMIT);
+	EXPECT_EQ(-EBADFD, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
+	EXPECT_EQ(-ENOBUFS, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_CALL, &hc));
+
+	stage_request(&hs, IPUXCOM_HOSTX_F_BEGIN);
+	ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
+	EXPECT_EQ(-EEXIST, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
+	/* out of order, wrong size, the loader's slot: refused, nothing pinned */
+	EXPECT_EQ(-EINVAL, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(0), self->page[0], PAGE));
+	EXPECT_EQ(-EINVAL, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(1), self->page[1], PAGE));
+	EXPECT_EQ(-EBADFD, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_LOADER, self->page[1], PAGE));
+	if (self->pinned0 >= 0)
+		EXPECT_EQ(self->pinned0, ixt_pinned_pages());
+	ASSERT_EQ(0, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(1), self->page[1], 2 * PAGE));
+	/* not all pages yet */
+	stage_request(&hs, IPUXCOM_HOSTX_F_COMMIT);
+	EXPECT_EQ(-ENOBUFS, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
+	ASSERT_EQ(0, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(0), self->page[0], PAGE));
+	EXPECT_EQ(-EINVAL, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(0), self->page[0], PAGE));
+	if (self->pinned0 >= 0)
+		EXPECT_EQ(self->pinned0 + 3, ixt_pinned_pages());
+	/* COMMIT must repeat BEGIN */
+	hs.attach_order[0] = 0;
+	hs.attach_order[1] = 1;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
+	stage_request(&hs, IPUXCOM_HOSTX_F_COMMIT);
+	ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
+	/* the device owns the pages now */
+	EXPECT_EQ(-EBUSY, ixt_buf_detach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(0)));
+	EXPECT_EQ(-EEXIST, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
+
+	/* RESET drops every pin and the transition */
+	ASSERT_EQ(0, ixt_reset(self->fd));
+	if (self->pinned0 >= 0)
+		EXPECT_EQ(self->pinned0, ixt_pinned_pages());
+	EXPECT_EQ(-EBADFD, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_CALL, &hc));
+	EXPECT_EQ(-ENOENT, ixt_buf_detach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(0)));
+}
+
+/* ipu_driver's flags belong to devices held through ipu_driver. */
+TEST_F(stage, driver_flags_refused_on_a_plain_device)
+{
+	struct ipuxcom_ioc_reset rs = { .size = sizeof(rs), .flags = IPUXCOM_RESET_F_DRIVER_RESET };
+	struct ipuxcom_ioc_exch_write ew = {
+		.size = sizeof(ew), .flags = IPUXCOM_EXCH_F_SELECT, .tile = 5,
+		.addr = 0x52000, .bytes = 8,
+	};
+
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_RESET, &rs));
+	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, ixt_state(self->fd));
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_EXCH_WRITE, &ew));
+	ew.flags = IPUXCOM_EXCH_F_COMPLETE;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_EXCH_WRITE, &ew));
+}
+
+/*
+ * Issue 14's oops: all 23 batches, close without LOAD_FINISH, and the next
+ * owner's LOAD_FINISH must not touch the released buffer.
+ */
+TEST_F(stage, released_mid_load_needs_reset)
+{
+	struct ipuxcom_ioc_load_batch lb = { .size = sizeof(lb), .timeout_ns = TIMEOUT_NS };
+	struct ipuxcom_ioc_load_finish lf = { .size = sizeof(lf), .timeout_ns = TIMEOUT_NS };
+	size_t bytes = IXT_BATCH_BYTES(17);
+	uint8_t *xbuf = ixt_buf_alloc(bytes);
+	struct ipuxcom_ioc_autoload al = {
+		.size = sizeof(al), .image = (uintptr_t)boot, .image_size = sizeof(boot),
+		.timeout_ns = TIMEOUT_NS,
+	};
+
+	ASSERT_NE(NULL, xbuf);
+	ASSERT_EQ(0, ixt_reset(self->fd));
+	ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_AUTOLOAD, &al));
+	ASSERT_EQ(0, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_LOADER, xbuf, bytes));
+	for (lb.batch = 0; lb.batch < IPUXCOM_LOAD_BATCHES; lb.batch++) {
+		ixt_write_batch(xbuf, lb.batch, 17);
+		ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_LOAD_BATCH, &lb))
+			TH_LOG("batch %u", lb.batch);
+	}
+	/* no detach in the middle of a load */
+	EXPECT_EQ(-EBUSY, ixt_buf_detach(self->fd, IPUXCOM_BUF_SLOT_LOADER));
+	ipuxcom_close(self->ipu);
+	self->ipu = NULL;
+	if (self->pinned0 >= 0)
+		EXPECT_EQ(self->pinned0, ixt_pinned_pages());
+
+	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &self->ipu));
+	ASSERT_EQ(0, ipuxcom_attach(self->ipu, self->dev));
+	self->fd = ipuxcom_fd(self->ipu);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_NEEDS_RESET, ixt_state(self->fd));
+	EXPECT_EQ(-EBADFD, ixt_ioctl(self->fd, IPUXCOM_IOC_LOAD_FINISH, &lf));
+	ASSERT_EQ(0, ixt_reset(self->fd));
+	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, ixt_state(self->fd));
+	munmap(xbuf, bytes);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,831 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Devices held through ipu_driver, against the selftests' stand-in for it
+ * (selftests/kmod/ipu_standin.ko, loaded and unloaded here: never on a
+ * machine with a card, where the real ipu_driver owns /dev/ipuN).
+ *
+ * standin: simulated cards behind /dev/ipu0 and /dev/ipu1 (ipuxcom
+ *   backend "standin", IPUXCOM_CAP_IPU_DRIVER) driven by libipuxcom:
+ *  - a full 1472-tile load, an exchange-window store through
+ *    /dev/ipu0_ex and host exchange, with ipu_driver's calls in the order
+ *    of the hardware-proven stack (FACTS.md "The load as run on a real
+ *    C600": step 1's initialisation, HEXOPT selected whenever a buffer
+ *    arrives, BUFFER_DETACH 0 after the start, host pages 1 then 0);
+ *  - ATTACH refused without the /dev/ipuN (-EACCES), with a wrong one
+ *    (-EXDEV: /dev/null, /dev/ipu0_ex, the other card's /dev/ipu1) and a
+ *    read-only one (-EBADF);
+ *  - a second ipu_driver user is excluded while ipuxcom holds the card;
+ *  - no page stays pinned (/proc/vmstat FOLL_PIN counts, the stand-in's
+ *    own count) after close, after reset, after the card's removal and
+ *    after the holder is SIGKILLed mid-load; the card is reusable.
+ * edu: QEMU's edu PCI device (1234:11e8) bound by the stand-in's PCI
+ *   "ipu_driver" (ids=) and registered by ipuxcom_hw (ids=): ATTACH needs
+ *   its /dev/ipuN, REG_READ 0 reads edu's identification register through
+ *   the real MMIO path, and sysfs unbind, QEMU device_del (through
+ *   run-vm.sh's monitor relay) and module reloads end and restart
+ *   sessions cleanly. edu is not an IPU: only plumbing is checked.
+ */
+#include "kselftest_harness.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <linux/ipuxcom_ipu_driver.h>
+
+#include "ipuxcom.h"
+#include "ipuxcom_test.h"
+#include "load_testlib.h"
+
+#define STANDIN_MOD	"ipu_standin"
+#define STANDIN_DBG	"/sys/kernel/debug/ipu_standin"
+#define STANDIN_DEVICES	"/sys/module/ipu_standin/parameters/devices"
+#define TIMEOUT_NS	(5ULL * 1000 * 1000 * 1000)
+#define EDU_IDS		"ids=1234:11e8"
+#define EDU_ID_REG	0x010000edu	/* edu's register 0: version 1.0, "ed" */
+/* The loader's transport buffer [RE, FACTS.md step 4], in pages. */
+#define XBUF_PAGES	(0x2842000u / 4096)
+
+/* ------------------------------------------------------------ helpers */
+
+static int module_loaded(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/%s/initstate", name);
+	return access(path, F_OK) == 0;
+}
+
+static int load_module(const char *path, const char *params)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/* rmmod, retried while a just-closed file is still being released. */
+static int unload_module(const char *name)
+{
+	int ret = 0;
+
+	for (int i = 0; i < 50; i++) {
+		if (!module_loaded(name))
+			return 0;
+		ret = syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
+		if (ret != -EAGAIN && ret != -EBUSY)
+			return ret;
+		usleep(100 * 1000);
+	}
+	return ret;
+}
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+	ssize_t len = (ssize_t)strlen(val);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, len) != len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Whole small file into @buf (NUL-terminated); bytes read or -errno. */
+static ssize_t read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n, total = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (total < (ssize_t)len - 1 && (n = read(fd, buf + total, len - 1 - total)) > 0)
+		total += n;
+	close(fd);
+	buf[total] = '\0';
+	return total;
+}
+
+static long sc_number(unsigned int card, const char *file)
+{
+	char path[128], buf[64];
+
+	snprintf(path, sizeof(path), STANDIN_DBG "/ipu%u/%s", card, file);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return strtol(buf, NULL, 0);
+}
+
+/* A line "NAME VALUE" of the stand-in's stats of @card; -1 if absent. */
+static long sc_stat(unsigned int card, const char *name)
+{
+	char path[128], key[64];
+	long value, found = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), STANDIN_DBG "/ipu%u/stats", card);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &value) == 2)
+		if (!strcmp(key, name))
+			found = value;
+	fclose(f);
+	return found;
+}
+
+static int sc_knob(unsigned int card, const char *name, unsigned int value)
+{
+	char path[128], val[16];
+
+	snprintf(path, sizeof(path), STANDIN_DBG "/ipu%u/%s", card, name);
+	snprintf(val, sizeof(val), "%u\n", value);
+	return write_file(path, val);
+}
+
+static void sc_clear_faults(unsigned int card)
+{
+	static const char *const knobs[] = {
+		"stuck_go", "stuck_mark", "tdi_busy", "dma_error", "ctx_no_stop",
+		"tdi_fail_at", "bad_mailbox", "attach_error",
+	};
+
+	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		sc_knob(card, knobs[i], 0);
+}
+
+static void sc_log_clear(unsigned int card)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), STANDIN_DBG "/ipu%u/log", card);
+	write_file(path, "0\n");
+}
+
+#define LOG_MAX		256
+#define LOG_LINE	160
+
+struct sc_log {
+	unsigned int n;
+	char line[LOG_MAX][LOG_LINE];
+};
+
+static int sc_log_read(unsigned int card, struct sc_log *log)
+{
+	char path[128];
+	FILE *f;
+
+	log->n = 0;
+	snprintf(path, sizeof(path), STANDIN_DBG "/ipu%u/log", card);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (log->n < LOG_MAX && fgets(log->line[log->n], LOG_LINE, f)) {
+		log->line[log->n][strcspn(log->line[log->n], "\n")] = '\0';
+		if (log->line[log->n][0] != '#')
+			log->n++;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Index of the first line from @from on that starts with @prefix, or -1. */
+static int log_find(const struct sc_log *log, unsigned int from, const char *prefix)
+{
+	for (unsigned int i = from; i < log->n; i++)
+		if (!strncmp(log->line[i], prefix, strlen(prefix)))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Pages pinned system-wide, with the per-CPU vmstat deltas folded first
+ * (vm.stat_refresh): a few pages would otherwise show up only at the
+ * next periodic fold.
+ */
+static long pinned_now(void)
+{
+	write_file("/proc/sys/vm/stat_refresh", "1\n");
+	return ixt_pinned_pages();
+}
+
+/* The ipuxcom device id of stand-in card @card, or -1. */
+static long sc_dev_id(unsigned int card)
+{
+	return sc_number(card, "ipuxcom_id");
+}
+
+/* ipu_standin loaded with @params (unloaded first if it is loaded). */
+static int standin_load(const char *params)
+{
+	const char *ko = getenv("IPUXCOM_STANDIN_KO");
+	int ret;
+
+	if (!ko || !*ko)
+		return -ENOENT;
+	ret = unload_module(STANDIN_MOD);
+	if (ret)
+		return ret;
+	return load_module(ko, params);
+}
+
+/* Attach @ipu to stand-in card @card through the library; 0 or -errno. */
+static int attach_card(struct ipuxcom **ipu, unsigned int card)
+{
+	long id = sc_dev_id(card);
+	int err;
+
+	*ipu = NULL;
+	if (id < 0)
+		return -ENODEV;
+	err = ipuxcom_open(ixt_dev_path(), ipu);
+	if (!err)
+		err = ipuxcom_attach(*ipu, (uint32_t)id);
+	if (err) {
+		ipuxcom_close(*ipu);
+		*ipu = NULL;
+	}
+	return err;
+}
+
+static int do_load(struct ipuxcom *ipu, struct ipuxcom_image *img, uint64_t timeout_ns,
+		   struct ipuxcom_load_result *res)
+{
+	struct ipuxcom_load_params p = {
+		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
+		.timeout_ns = timeout_ns,
+	};
+
+	return ipuxcom_load(ipu, &p, res);
+}
+
+/* Sampled tiles' own words, read back through TDI. */
+static void check_some_tiles(struct __test_metadata *_metadata, struct ipuxcom *ipu)
+{
+	static const uint32_t tiles[] = { 0, 1, 63, 64, 700, 1407, 1470, 1471 };
+
+	for (size_t i = 0; i < sizeof(tiles) / sizeof(tiles[0]); i++) {
+		uint32_t t = tiles[i];
+
+		for (uint32_t k = 0; k < TILE_WORDS; k += 3) {
+			uint32_t w = tile_word_index(t, k), v = 0;
+
+			ASSERT_EQ(0, ipuxcom_tdi_read_sram(ipu, t, PAYLOAD_BASE + w * 4, &v, 1, NULL));
+			ASSERT_EQ(tile_word(t, k), v) TH_LOG("tile %u word %u", t, w);
+		}
+	}
+}
+
+/* Raw ATTACH of @fd to @dev with IPUXCOM_ATTACH_F_IPU_FD and @ipu_fd. */
+static int attach_with_fd(int fd, uint32_t dev, int ipu_fd)
+{
+	struct ipuxcom_ioc_attach at = {
+		.size = sizeof(at), .flags = IPUXCOM_ATTACH_F_IPU_FD, .dev_id = dev, .ipu_fd = ipu_fd,
+	};
+
+	return ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at);
+}
+
+/* Wait until the stand-in's pin count of @card and the system's are back. */
+static int wait_unpinned(unsigned int card, long baseline)
+{
+	for (int i = 0; i < 100; i++) {
+		if (sc_number(card, "pinned_pages") <= 0 && pinned_now() <= baseline)
+			return 0;
+		usleep(50 * 1000);
+	}
+	return -ETIMEDOUT;
+}
+
+/* The notes' host-exchange oracle (as hostx_test.c): page 1 is attached first. */
+static const char oracle[] =
+	"ipuhsp 1\n"
+	"page 0 size 4096\n"
+	"page 1 size 4096\n"
+	"attach 1 0\n"
+	"command page 1 offset 0x0\n"
+	"call run id 0 phases 2\n"
+	"call read id 1 phases 4\n"
+	"call write id 2 phases 4\n"
+	"input write page 0 offset 0x40 size 64\n"
+	"output read page 0 offset 0x40 size 64\n"
+	"end\n";
+
+/* ------------------------------------------------------------ simulated cards */
+
+FIXTURE(standin) {
+	long pinned0;
+};
+
+FIXTURE_SETUP(standin)
+{
+	if (!ixt_have_device())
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
+	if (!getenv("IPUXCOM_STANDIN_KO"))
+		SKIP(return, "IPUXCOM_STANDIN_KO not set: the ipu_driver stand-in is for the test VM only");
+	/* loaded for each test, unloaded after it: nothing outlives the binary */
+	ASSERT_EQ(0, standin_load("devices=2"));
+	ASSERT_LE(0, sc_dev_id(0));
+	ASSERT_LE(0, sc_dev_id(1));
+	sc_clear_faults(0);
+	sc_clear_faults(1);
+	self->pinned0 = pinned_now();
+	ASSERT_LE(0, self->pinned0) TH_LOG("no nr_foll_pin_* in /proc/vmstat");
+}
+
+FIXTURE_TEARDOWN(standin)
+{
+	if (unload_module(STANDIN_MOD))
+		TH_LOG("ipu_standin stays loaded");
+}
+
+TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
+{
+	struct ipuxcom_hsp_manifest m;
+	struct ipuxcom_init_report rep;
+	struct ipuxcom_load_result res;
+	struct ipuxcom_device_info info;
+	struct ipuxcom_errmsg em;
+	struct ipuxcom_image *img;
+	struct ipuxcom *ipu;
+	static const char *const init_order[] = {
+		"USER_ATTACH", "SET_IPU_ID", "STOP_MONITORING", "MAILBOX_WRITE_READ",
+		"START_MONITORING", "ACCUMULATE_ERRORS", "RESET_DEVICE", "SET_SECONDARY_IPU_ID",
+	};
+	uint8_t in[64], out[64];
+	struct ipuxcom_hostx_buf ib = { in, sizeof(in) }, ob = { out, sizeof(out) };
+	uint32_t words[16], back[16], tileupdr = 0;
+	struct sc_log *log;
+	int at, i, det, h2, h1;
+
+	log = calloc(1, sizeof(*log));
+	ASSERT_NE(NULL, log);
+	img = build_image(_metadata);
+	ASSERT_NE(NULL, img);
+	sc_log_clear(0);
+	ASSERT_EQ(0, attach_card(&ipu, 0));
+	ASSERT_EQ(0, ipuxcom_dev_query(ipu, &info));
+	EXPECT_STREQ("standin", info.backend);
+	EXPECT_STREQ("ipu0", info.ipu_node);
+	EXPECT_NE(0, info.capabilities & IPUXCOM_CAP_IPU_DRIVER);
+	EXPECT_LE(0, ipuxcom_ipu_fd(ipu));
+
+	/* FACTS.md step 1, from driver-idle */
+	ASSERT_EQ(0, ipuxcom_dev_init(ipu, &rep)) TH_LOG("%s", rep.msg);
+	EXPECT_EQ(1, rep.ipu_driver);
+	EXPECT_STREQ("ipu0", rep.ipu_node);
+	EXPECT_EQ(1, rep.icu_reply_valid);
+	EXPECT_EQ(IPU_DRV_ICU_REPLY_TAG, rep.icu_reply[0] & IPU_DRV_ICU_REPLY_MASK);
+
+	ASSERT_EQ(0, do_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, ixt_state(ipuxcom_fd(ipu)));
+	check_some_tiles(_metadata, ipu);
+	EXPECT_EQ(2, sc_stat(0, "autoload_transactions"));
+	EXPECT_EQ(23, sc_stat(0, "load_batches"));
+	EXPECT_EQ(24, sc_stat(0, "mark1_transactions"));
+	EXPECT_EQ(1, sc_stat(0, "start_marks"));
+	EXPECT_EQ(0, sc_stat(0, "rejected_batches"));
+	/* HEXOPT was selected when the transport buffer was attached */
+	EXPECT_EQ(0x800, sc_stat(0, "loader_attach_window") & 0x800);
+	/* LOAD_FINISH and BUFFER_DETACH 0 left nothing pinned */
+	EXPECT_EQ(0, sc_number(0, "pinned_pages"));
+	EXPECT_EQ(self->pinned0, pinned_now());
+
+	/* an exchange-window store through the caller's /dev/ipu0_ex */
+	for (i = 0; i < 16; i++)
+		words[i] = 0xe0e00000u | (uint32_t)i;
+	ASSERT_EQ(0, ipuxcom_exch_write(ipu, 0, 0x60000, words, sizeof(words), 0, &tileupdr))
+		TH_LOG("%s", ipuxcom_errmsg(ipu));
+	ASSERT_EQ(0, ipuxcom_tdi_read_sram(ipu, 0, 0x60000, back, 16, NULL));
+	EXPECT_EQ(0, memcmp(words, back, sizeof(words)));
+
+	/* host exchange: the oracle's write, run, read */
+	ASSERT_EQ(0, ipuxcom_hsp_parse(oracle, sizeof(oracle) - 1, &m, &em)) TH_LOG("%s", em.msg);
+	ASSERT_EQ(0, ipuxcom_hostx_setup(ipu, &m, TIMEOUT_NS, &em)) TH_LOG("%s", em.msg);
+	for (i = 0; i < 64; i++)
+		in[i] = (uint8_t)(i * 7 + 3);
+	memset(out, 0, sizeof(out));
+	ASSERT_EQ(0, ipuxcom_hostx_call(ipu, &m, "write", &ib, 1, NULL, 0, TIMEOUT_NS, &em))
+		TH_LOG("%s", em.msg);
+	ASSERT_EQ(0, ipuxcom_hostx_call(ipu, &m, "run", NULL, 0, NULL, 0, TIMEOUT_NS, &em))
+		TH_LOG("%s", em.msg);
+	ASSERT_EQ(0, ipuxcom_hostx_call(ipu, &m, "read", NULL, 0, &ob, 1, TIMEOUT_NS, &em))
+		TH_LOG("%s", em.msg);
+	EXPECT_EQ(0, memcmp(in, out, sizeof(in)));
+	/* the two host pages: the library's and the stand-in's pins */
+	EXPECT_EQ(2, sc_number(0, "pinned_pages"));
+	EXPECT_EQ(self->pinned0 + 4, pinned_now());
+
+	/* ipu_driver's calls, in order */
+	ASSERT_EQ(0, sc_log_read(0, log));
+	for (i = 0; i < (int)log->n; i++)
+		TH_LOG("ipu_driver: %s", log->line[i]);
+	at = 0;
+	for (i = 0; i < (int)(sizeof(init_order) / sizeof(init_order[0])); i++) {
+		int found = log_find(log, at, init_order[i]);
+
+		ASSERT_LE(0, found) TH_LOG("no %s after line %d", init_order[i], at);
+		EXPECT_NE(NULL, strstr(log->line[found], "ret=0")) TH_LOG("%s", log->line[found]);
+		if (i)	/* step 1 without anything in between */
+			EXPECT_EQ(at, found) TH_LOG("%s at %d, wanted %d", init_order[i], found, at);
+		at = found + 1;
+	}
+	EXPECT_NE(NULL, strstr(log->line[log_find(log, 0, "MAILBOX_WRITE_READ")],
+			       "sent=0x4078020e reply=0x4078"));
+	/* the load: transport buffer 0 with HEXOPT, detached after the start */
+	i = log_find(log, at, "BUFFER_ATTACH index=0 ");
+	ASSERT_LE(0, i);
+	EXPECT_NE(NULL, strstr(log->line[i], "size=0x2842000")) TH_LOG("%s", log->line[i]);
+	det = log_find(log, i, "BUFFER_DETACH arg=0 ret=0");
+	ASSERT_LT(i, det);
+	/* host exchange: page 1 (index 2), then page 0 (index 1) */
+	h2 = log_find(log, det, "BUFFER_ATTACH index=2 ");
+	h1 = log_find(log, det, "BUFFER_ATTACH index=1 ");
+	ASSERT_LT(det, h2);
+	ASSERT_LT(h2, h1);
+	/* HEXOPT (EXCHWINDOWBASER bit 11) selected when each buffer arrived */
+	for (i = 0; i < (int)log->n; i++) {
+		if (strncmp(log->line[i], "BUFFER_ATTACH", 13))
+			continue;
+		EXPECT_NE(NULL, strstr(log->line[i], "ret=0")) TH_LOG("%s", log->line[i]);
+		EXPECT_NE(0, strtoul(strstr(log->line[i], "exchwindow=") + 11, NULL, 0) & 0x800)
+			TH_LOG("%s", log->line[i]);
+	}
+
+	ipuxcom_close(ipu);
+	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
+	EXPECT_EQ(0, sc_stat(0, "holder"));
+	ipuxcom_image_close(img);
+	free(log);
+}
+
+TEST_F(standin, attach_needs_this_cards_ipu_node)
+{
+	uint32_t id0 = (uint32_t)sc_dev_id(0), id1 = (uint32_t)sc_dev_id(1);
+	int fd, nul, ex, other, ro, own;
+
+	fd = ixt_open();
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EACCES, ixt_attach(fd, id0));
+	nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+	ex = open("/dev/ipu0_ex", O_RDWR | O_CLOEXEC);
+	other = open("/dev/ipu1", O_RDWR | O_CLOEXEC);
+	ro = open("/dev/ipu0", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, nul);
+	ASSERT_LE(0, ex);
+	ASSERT_LE(0, other);
+	ASSERT_LE(0, ro);
+	EXPECT_EQ(-EXDEV, attach_with_fd(fd, id0, nul));
+	EXPECT_EQ(-EXDEV, attach_with_fd(fd, id0, ex));
+	EXPECT_EQ(-EXDEV, attach_with_fd(fd, id0, other));
+	EXPECT_EQ(-EBADF, attach_with_fd(fd, id0, ro));
+	EXPECT_EQ(-EBADF, attach_with_fd(fd, id0, 1000));
+	/* card 1's own node works for card 1, then this file is taken */
+	EXPECT_EQ(0, attach_with_fd(fd, id1, other));
+	close(fd);
+	/* the sim's plain devices refuse the flag */
+	fd = ixt_open();
+	ASSERT_LE(0, fd);
+	own = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, own);
+	EXPECT_EQ(-EINVAL, attach_with_fd(fd, ixt_dev_id(), own));
+	EXPECT_EQ(0, attach_with_fd(fd, id0, own));
+	close(fd);
+	close(own);
+	close(nul);
+	close(ex);
+	close(other);
+	close(ro);
+}
+
+TEST_F(standin, second_ipu_driver_user_excluded)
+{
+	struct ipuxcom *ipu, *second;
+	int other;
+
+	ASSERT_EQ(0, attach_card(&ipu, 0));
+	other = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, other);
+	EXPECT_EQ(-EBUSY, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
+	EXPECT_EQ(-EPERM, ixt_ioctl(other, IPU_DRV_RESET_DEVICE, 0));
+	EXPECT_EQ(-EPERM, ixt_ioctl(other, IPU_DRV_BUFFER_DETACH_ALL, 0));
+	/* and so is the library's attach */
+	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &second));
+	EXPECT_EQ(-EBUSY, ipuxcom_attach(second, (uint32_t)sc_dev_id(0)));
+	ipuxcom_close(second);
+	ipuxcom_close(ipu);
+	/* the session ended with the last reference: the card is free */
+	EXPECT_EQ(0, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
+	close(other);
+}
+
+/* A load that stops at batch 0 with the transport buffer attached. */
+static void stuck_load(struct __test_metadata *_metadata, struct ipuxcom *ipu,
+		       struct ipuxcom_image *img, unsigned int card)
+{
+	struct ipuxcom_load_result res;
+
+	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
+	ASSERT_EQ(0, sc_knob(card, "stuck_mark", 1));
+	EXPECT_EQ(-ETIMEDOUT, do_load(ipu, img, 20ULL * 1000 * 1000, &res));
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, sc_knob(card, "stuck_mark", 0));
+	/* ipu_driver's pins and the module's */
+	EXPECT_EQ(XBUF_PAGES, sc_number(card, "pinned_pages"));
+}
+
+TEST_F(standin, no_pins_after_close_reset_or_removal)
+{
+	struct ipuxcom_image *img = build_image(_metadata);
+	struct ipuxcom_load_result res;
+	struct ipuxcom *ipu;
+	uint32_t v;
+
+	ASSERT_NE(NULL, img);
+	/* close */
+	ASSERT_EQ(0, attach_card(&ipu, 0));
+	stuck_load(_metadata, ipu, img, 0);
+	EXPECT_LE(self->pinned0 + 2 * XBUF_PAGES, pinned_now());
+	ipuxcom_close(ipu);
+	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
+
+	/* reset: RESET_DEVICE through the library, then the module's RESET */
+	ASSERT_EQ(0, attach_card(&ipu, 0));
+	stuck_load(_metadata, ipu, img, 0);
+	ASSERT_EQ(0, ipuxcom_reset(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
+	EXPECT_EQ(0, sc_number(0, "pinned_pages"));
+	EXPECT_EQ(self->pinned0, pinned_now());
+	/* and the card loads again */
+	ASSERT_EQ(0, do_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	ipuxcom_close(ipu);
+	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
+
+	/* removal of card 1 (the newest) under the session */
+	ASSERT_EQ(0, attach_card(&ipu, 1));
+	stuck_load(_metadata, ipu, img, 1);
+	ASSERT_EQ(0, write_file(STANDIN_DEVICES, "1\n"));
+	EXPECT_EQ(self->pinned0, pinned_now());
+	EXPECT_EQ(-ENODEV, ipuxcom_reg_read(ipu, 0x3044, &v));
+	EXPECT_EQ(-ENODEV, ixt_ioctl(ipuxcom_ipu_fd(ipu), IPU_DRV_BUFFER_DETACH_ALL, 0));
+	ipuxcom_close(ipu);
+	EXPECT_EQ(self->pinned0, pinned_now());
+	ASSERT_EQ(0, write_file(STANDIN_DEVICES, "2\n"));
+	ASSERT_LE(0, sc_dev_id(1));
+	ASSERT_EQ(0, attach_card(&ipu, 1));
+	EXPECT_EQ(0, ipuxcom_dev_init(ipu, NULL));
+	ipuxcom_close(ipu);
+	ipuxcom_image_close(img);
+}
+
+TEST_F(standin, sigkill_mid_load_leaves_no_pins)
+{
+	struct ipuxcom_image *img = build_image(_metadata);
+	struct ipuxcom_load_result res;
+	struct ipuxcom *ipu;
+	int status, i;
+	pid_t pid;
+
+	ASSERT_NE(NULL, img);
+	ASSERT_EQ(0, sc_knob(0, "stuck_mark", 1));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (attach_card(&ipu, 0) || ipuxcom_dev_init(ipu, NULL))
+			_exit(2);
+		/* waits for the mark (killable) with the buffer pinned */
+		do_load(ipu, img, 60ULL * 1000 * 1000 * 1000, &res);
+		_exit(3);
+	}
+	for (i = 0; i < 400 && sc_number(0, "pinned_pages") < XBUF_PAGES; i++)
+		usleep(25 * 1000);
+	EXPECT_EQ(XBUF_PAGES, sc_number(0, "pinned_pages"));
+	usleep(100 * 1000);
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
+	EXPECT_EQ(0, sc_stat(0, "holder"));
+	ASSERT_EQ(0, sc_knob(0, "stuck_mark", 0));
+	/* the card is reusable after ipu_driver's reset */
+	ASSERT_EQ(0, attach_card(&ipu, 0));
+	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
+	ASSERT_EQ(0, do_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	check_some_tiles(_metadata, ipu);
+	ipuxcom_close(ipu);
+	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
+	ipuxcom_image_close(img);
+}
+
+/* A bad ICU reply stops the initialisation at its step, with the words. */
+TEST_F(standin, bad_icu_reply_refused)
+{
+	struct ipuxcom_init_report rep;
+	struct ipuxcom *ipu;
+
+	ASSERT_EQ(0, attach_card(&ipu, 0));
+	ASSERT_EQ(0, sc_knob(0, "bad_mailbox", 1));
+	EXPECT_EQ(-EPROTO, ipuxcom_dev_init(ipu, &rep));
+	EXPECT_EQ(IPUXCOM_INIT_STEP_ICU_RESET, rep.failed_step) TH_LOG("%s", rep.msg);
+	EXPECT_EQ(0xdead4078u, rep.icu_reply[0]);
+	ASSERT_EQ(0, sc_knob(0, "bad_mailbox", 0));
+	EXPECT_EQ(0, ipuxcom_dev_init(ipu, &rep)) TH_LOG("%s", rep.msg);
+	ipuxcom_close(ipu);
+}
+
+/* ------------------------------------------------------------ QEMU edu */
+
+/* sysfs directory of the edu function, or "" if there is none. */
+static void edu_find(char *path, size_t len)
+{
+	struct dirent *de;
+	DIR *d = opendir("/sys/bus/pci/devices");
+	char p[320], buf[32];
+
+	path[0] = '\0';
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/vendor", de->d_name);
+		if (read_file(p, buf, sizeof(buf)) <= 0 || strtoul(buf, NULL, 0) != 0x1234)
+			continue;
+		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/device", de->d_name);
+		if (read_file(p, buf, sizeof(buf)) <= 0 || strtoul(buf, NULL, 0) != 0x11e8)
+			continue;
+		snprintf(path, len, "/sys/bus/pci/devices/%s", de->d_name);
+		break;
+	}
+	closedir(d);
+}
+
+/* Id of the one "hw" device, or -1 (polled: registration follows binding). */
+static long hw_dev_id(void)
+{
+	for (int i = 0; i < 40; i++) {
+		struct ipuxcom_device_info *devs = NULL;
+		struct ipuxcom_nl *nl;
+		size_t n = 0;
+		long id = -1;
+
+		if (!ipuxcom_nl_open(&nl)) {
+			if (!ipuxcom_nl_dev_list(nl, &devs, &n)) {
+				for (size_t k = 0; k < n; k++)
+					if (!strcmp(devs[k].backend, "hw"))
+						id = devs[k].dev_id;
+				ipuxcom_nl_dev_list_free(devs);
+			}
+			ipuxcom_nl_close(nl);
+		}
+		if (id >= 0)
+			return id;
+		usleep(50 * 1000);
+	}
+	return -1;
+}
+
+static int wait_path(const char *path, bool present, int tenths)
+{
+	for (int i = 0; i < tenths; i++) {
+		if ((access(path, F_OK) == 0) == present)
+			return 0;
+		usleep(100 * 1000);
+	}
+	return -ETIMEDOUT;
+}
+
+/* Ask run-vm.sh to pass @cmd to QEMU's monitor. */
+static void qemu_monitor(const char *cmd)
+{
+	char line[128];
+	int n = snprintf(line, sizeof(line), "\nIPUXCOM-QEMU-MONITOR %s\n", cmd);
+
+	fflush(stdout);
+	if (write(STDOUT_FILENO, line, (size_t)n) != n)
+		perror("write");
+}
+
+/* Attach to the hw device through the library; REG_READ 0 must be edu's id. */
+static void edu_session(struct __test_metadata *_metadata, struct ipuxcom **ipu)
+{
+	struct ipuxcom_device_info info;
+	long id = hw_dev_id();
+	uint32_t v = 0;
+	int fd;
+
+	ASSERT_LE(0, id) TH_LOG("ipuxcom_hw registered no device for edu");
+	/* without the card's /dev/ipuN: refused */
+	fd = ixt_open();
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EACCES, ixt_attach(fd, (uint32_t)id));
+	close(fd);
+	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), ipu));
+	ASSERT_EQ(0, ipuxcom_attach(*ipu, (uint32_t)id)) TH_LOG("%s", ipuxcom_errmsg(*ipu));
+	ASSERT_EQ(0, ipuxcom_dev_query(*ipu, &info));
+	EXPECT_STREQ("hw", info.backend);
+	EXPECT_STREQ("ipu0", info.ipu_node);
+	ASSERT_EQ(0, ipuxcom_reg_read(*ipu, 0, &v));
+	EXPECT_EQ(EDU_ID_REG, v);
+}
+
+/* 16 pages attached through ipu_driver's BUFFER_ATTACH on the session's /dev/ipuN. */
+static void *edu_pin(struct __test_metadata *_metadata, struct ipuxcom *ipu, long base)
+{
+	void *buf = ixt_buf_alloc(16 * 4096);
+	struct ipu_drv_buffer b = { .index = 3, .size = 16 * 4096 };
+
+	if (!buf)
+		return NULL;
+	memset(buf, 1, 16 * 4096);
+	b.addr = (uintptr_t)buf;
+	EXPECT_EQ(0, ixt_ioctl(ipuxcom_ipu_fd(ipu), IPU_DRV_BUFFER_ATTACH, &b));
+	EXPECT_EQ(base + 16, pinned_now());
+	return buf;
+}
+
+TEST(edu_through_ipuxcom_hw)
+{
+	const char *hw_ko = getenv("IPUXCOM_HW_KO");
+	char edu[300], drv[400], bdf[300], path[400];
+	struct ipuxcom *ipu;
+	long base;
+	void *buf;
+	uint32_t v;
+
+	if (!ixt_have_device())
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
+	if (!getenv("IPUXCOM_STANDIN_KO") || !hw_ko)
+		SKIP(return, "IPUXCOM_STANDIN_KO/IPUXCOM_HW_KO not set: test VM only");
+	/* the last test: the simulated cards' stand-in goes whatever happens */
+	ASSERT_EQ(0, unload_module(STANDIN_MOD));
+	edu_find(edu, sizeof(edu));
+	if (!edu[0])
+		SKIP(return, "no QEMU edu device (1234:11e8)");
+	snprintf(bdf, sizeof(bdf), "%s", strrchr(edu, '/') + 1);
+	snprintf(drv, sizeof(drv), "%s/driver", edu);
+
+	ASSERT_EQ(0, unload_module("ipuxcom_hw"));
+	ASSERT_EQ(0, standin_load("devices=0 " EDU_IDS));
+	ASSERT_EQ(0, wait_path(drv, true, 20));
+	snprintf(path, sizeof(path), "%s/misc/ipu0", edu);
+	EXPECT_EQ(0, access(path, F_OK)) TH_LOG("/dev/ipu0 is not a child of %s", edu);
+	ASSERT_EQ(0, load_module(hw_ko, EDU_IDS));
+
+	/* a session with a buffer pinned by ipu_driver; then sysfs unbind under it */
+	base = pinned_now();
+	edu_session(_metadata, &ipu);
+	buf = edu_pin(_metadata, ipu, base);
+	ASSERT_EQ(0, write_file("/sys/bus/pci/drivers/ipu_driver/unbind", bdf));
+	EXPECT_EQ(-ENODEV, ipuxcom_reg_read(ipu, 0, &v));
+	EXPECT_EQ(-ENODEV, ixt_ioctl(ipuxcom_ipu_fd(ipu), IPU_DRV_BUFFER_DETACH_ALL, 0));
+	EXPECT_EQ(base, pinned_now());
+	ipuxcom_close(ipu);
+	munmap(buf, 16 * 4096);
+	EXPECT_EQ(-1, hw_dev_id());
+	ASSERT_EQ(0, write_file("/sys/bus/pci/drivers/ipu_driver/bind", bdf));
+	edu_session(_metadata, &ipu);
+
+	/* QEMU device_del under the session, through run-vm.sh */
+	if (getenv("IPUXCOM_QEMU_MONITOR")) {
+		buf = edu_pin(_metadata, ipu, base);
+		qemu_monitor("device_del edu0");
+		ASSERT_EQ(0, wait_path(edu, false, 300)) TH_LOG("edu not removed");
+		EXPECT_EQ(-ENODEV, ipuxcom_reg_read(ipu, 0, &v));
+		EXPECT_EQ(base, pinned_now());
+		ipuxcom_close(ipu);
+		munmap(buf, 16 * 4096);
+		qemu_monitor("device_add edu,id=edu0");
+		ASSERT_EQ(0, wait_path(edu, true, 300)) TH_LOG("edu not back");
+		ASSERT_EQ(0, wait_path(drv, true, 50));
+		edu_session(_metadata, &ipu);
+	} else {
+		TH_LOG("no QEMU monitor relay (IPUXCOM_QEMU_MONITOR): device_del not tried");
+	}
+	ipuxcom_close(ipu);
+
+	/* reload both */
+	ASSERT_EQ(0, unload_module("ipuxcom_hw"));
+	ASSERT_EQ(0, standin_load("devices=0 " EDU_IDS));
+	ASSERT_EQ(0, wait_path(drv, true, 20));
+	ASSERT_EQ(0, load_module(hw_ko, EDU_IDS));
+	edu_session(_metadata, &ipu);
+	ipuxcom_close(ipu);
+
+	ASSERT_EQ(0, unload_module("ipuxcom_hw"));
+	ASSERT_EQ(0, unload_module(STANDIN_MOD));
+	EXPECT_NE(0, access(drv, F_OK));
+}
+
+TEST_HARNESS_MAIN

@@ -4,7 +4,11 @@
  * limits everywhere:
  *  - hwko: without a Graphcore PCI function (the test VM), the module
  *    loads, says "no Graphcore IPU found", registers no device and
- *    unloads cleanly; with enable=0 it does not even look.
+ *    unloads cleanly; with enable=0 it does not even look. With its
+ *    ids= test parameter naming QEMU's edu function it registers that
+ *    function only while a driver named ipu_driver (the selftests'
+ *    stand-in, selftests/kmod/ipu_standin.c) drives it (sessions on it:
+ *    ipudrv_test).
  *  - hwcaps: a *simulated* device given a restricted capability set
  *    (ipuxcom_sim's "capabilities" parameter: what the hardware backend
  *    served before it layered over ipu_driver's user ABI): the core
@@ -255,6 +259,8 @@ FIXTURE_TEARDOWN(hwko)
 	/* never leave the module behind: later tests unload the core */
 	if (module_loaded("ipuxcom_hw"))
 		unload_module("ipuxcom_hw");
+	if (module_loaded("ipu_standin"))
+		unload_module("ipu_standin");
 	if (self->kfd >= 0)
 		close(self->kfd);
 	free(self->log);
@@ -301,6 +307,78 @@ TEST_F(hwko, enable_0_does_nothing)
 	EXPECT_EQ(NULL, strstr(self->log, "Graphcore PCI function"));
 	EXPECT_EQ(0, unload_module("ipuxcom_hw"));
 	EXPECT_FALSE(module_loaded("ipuxcom_hw"));
+}
+
+/* Is QEMU's edu device (1234:11e8) present? */
+static int edu_present(void)
+{
+	DIR *d = opendir("/sys/bus/pci/devices");
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		char path[300], v[16] = "", dv[16] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(v, sizeof(v), f))
+			v[0] = '\0';
+		fclose(f);
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(dv, sizeof(dv), f))
+			dv[0] = '\0';
+		fclose(f);
+		found = strtoul(v, NULL, 0) == 0x1234 && strtoul(dv, NULL, 0) == 0x11e8;
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * ids= (for testing against a QEMU device): the listed function is
+ * considered, and registered only while "ipu_driver" drives it.
+ */
+TEST_F(hwko, ids_function_used_only_under_ipu_driver)
+{
+	const char *standin = getenv("IPUXCOM_STANDIN_KO");
+
+	if (!standin || !edu_present())
+		SKIP(return, "needs QEMU's edu device and the ipu_driver stand-in (test VM)");
+	if (module_loaded("ipu_standin"))
+		SKIP(return, "ipu_standin is loaded already: this test loads it itself");
+	EXPECT_EQ(-EINVAL, load_module(self->ko, "ids=1234"));
+	EXPECT_EQ(-EINVAL, load_module(self->ko, "ids=1234:xyz"));
+	ASSERT_EQ(0, load_module(self->ko, "ids=1234:11e8"));
+	EXPECT_EQ(0, count_backend("hw"));
+	kmsg_collect(self->kfd, self->log, KMSG_BYTES);
+	EXPECT_NE(NULL, strstr(self->log, "not used: not driven by ipu_driver"))
+		TH_LOG("kernel log:\n%s", self->log);
+	/* the stand-in binds edu as "ipu_driver": followed through the notifier */
+	ASSERT_EQ(0, load_module(standin, "devices=0 ids=1234:11e8"));
+	EXPECT_EQ(1, count_backend("hw"));
+	kmsg_collect(self->kfd, self->log, KMSG_BYTES);
+	EXPECT_NE(NULL, strstr(self->log, "[1234:11e8] is ipuxcom device"))
+		TH_LOG("kernel log:\n%s", self->log);
+	EXPECT_EQ(0, unload_module("ipu_standin"));
+	EXPECT_EQ(0, count_backend("hw"));
+	/* loaded the other way round: found by the scan */
+	ASSERT_EQ(0, unload_module("ipuxcom_hw"));
+	ASSERT_EQ(0, load_module(standin, "devices=0 ids=1234:11e8"));
+	ASSERT_EQ(0, load_module(self->ko, "ids=1234:11e8"));
+	EXPECT_EQ(1, count_backend("hw"));
+	EXPECT_EQ(0, unload_module("ipuxcom_hw"));
+	EXPECT_EQ(0, count_backend("hw"));
+	EXPECT_EQ(0, unload_module("ipu_standin"));
 }
 
 /* ---------------------- a simulated device with a restricted command set */

@@ -40,7 +40,9 @@
 
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
+#include "image_testlib.h"
 #include "load_testlib.h"
+#include "c600_record.h"
 
 #define STANDIN_MOD	"ipu_standin"
 #define STANDIN_DBG	"/sys/kernel/debug/ipu_standin"
@@ -391,6 +393,15 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 	ASSERT_EQ(0, do_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, ixt_state(ipuxcom_fd(ipu)));
 	check_some_tiles(_metadata, ipu);
+	/* TDI: the register dump, an SRAM write read back */
+	{
+		uint32_t regs[IPUXCOM_TDI_NREGS], w[4] = { 1, 2, 3, 4 }, r[4] = { 0 };
+
+		ASSERT_EQ(0, ipuxcom_tdi_read_regs(ipu, 1471, regs));
+		ASSERT_EQ(0, ipuxcom_tdi_write_sram(ipu, 1471, 0x70000, w, 4, NULL));
+		ASSERT_EQ(0, ipuxcom_tdi_read_sram(ipu, 1471, 0x70000, r, 4, NULL));
+		EXPECT_EQ(0, memcmp(w, r, sizeof(w)));
+	}
 	EXPECT_EQ(2, sc_stat(0, "autoload_transactions"));
 	EXPECT_EQ(23, sc_stat(0, "load_batches"));
 	EXPECT_EQ(24, sc_stat(0, "mark1_transactions"));
@@ -628,6 +639,147 @@ TEST_F(standin, sigkill_mid_load_leaves_no_pins)
 	ipuxcom_image_close(img);
 }
 
+/*
+ * A config replay through the stand-in, its GS1/GS2 records handled as
+ * the modes say: the real capture ends with GS2 = 1, GS1 = 1 (FACTS.md
+ * step 2); cleared, the load runs; replayed, batch 0 finds GS1 pending.
+ */
+TEST_F(standin, cfg_gs_modes)
+{
+	static const struct ipuxcom_cfg_record cfg[] = {
+		{ REC_CCSR, 0x402 }, { REC_GS2, 1 }, { REC_GS1, 1 },
+	};
+	struct ipuxcom_load_params p = {
+		.bootloader = boot, .bootloader_size = sizeof(boot), .cfg = cfg,
+		.cfg_count = 3, .timeout_ns = TIMEOUT_NS,
+	};
+	struct ipuxcom_image *img = build_image(_metadata);
+	struct ipuxcom_load_result res;
+	struct ipuxcom *ipu;
+
+	ASSERT_NE(NULL, img);
+	p.image = img;
+	ASSERT_EQ(0, attach_card(&ipu, 0));
+	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
+	p.cfg_hsp = IPUXCOM_CFG_HSP_CLEAR;
+	EXPECT_EQ(0, ipuxcom_load(ipu, &p, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
+	p.cfg_hsp = IPUXCOM_CFG_HSP_REPLAY;
+	EXPECT_EQ(-EBUSY, ipuxcom_load(ipu, &p, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step);
+	EXPECT_EQ(0, sc_stat(0, "load_batches"));
+	ipuxcom_close(ipu);
+	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
+	ipuxcom_image_close(img);
+}
+
+/*
+ * `ipuxcom load --init` through the stand-in, its config-BAR writes
+ * captured at the tracepoint (`ipuxcom cfg capture`): the seed's
+ * autoloader words, HEXOPT before the controls are armed (ipu_driver's
+ * log shows the transport buffer arrived in between, with HEXOPT
+ * selected), one HEXOPT write for every BUFFER_ATTACH, 24 mark-1
+ * transactions and the start mark.
+ */
+TEST_F_TIMEOUT(standin, cli_load_captured, 120)
+{
+	const char *tool = getenv("IPUXCOM_TOOL") ? getenv("IPUXCOM_TOOL") : "ipuxcom";
+	char img_path[64], boot_path[64], out[64], dev[16];
+	struct ipuxcom_cfg_record *r = NULL;
+	struct ipuxcom_image *img;
+	struct ipuxcom_errmsg em;
+	struct sc_log *log;
+	struct ixt_run *run;
+	uint32_t n = 0, hexopts = 0, attaches = 0, i;
+	int data0, arm, buf0;
+	void *file = NULL;
+	size_t len = 0;
+
+	if (access("/sys/kernel/tracing/events/ipuxcom", F_OK))
+		SKIP(return, "no tracefs with the ipuxcom tracepoints");
+	log = calloc(1, sizeof(*log));
+	run = calloc(1, sizeof(*run));
+	ASSERT_NE(NULL, log);
+	ASSERT_NE(NULL, run);
+	snprintf(img_path, sizeof(img_path), "/tmp/ipudrv.%d.ipuimg", (int)getpid());
+	snprintf(boot_path, sizeof(boot_path), "/tmp/ipudrv.%d.boot", (int)getpid());
+	snprintf(out, sizeof(out), "/tmp/ipudrv.%d.ipucfg", (int)getpid());
+	snprintf(dev, sizeof(dev), "%ld", sc_dev_id(0));
+	img = build_image_file(_metadata, &file, &len);
+	ASSERT_NE(NULL, img);
+	ipuxcom_image_close(img);
+	ASSERT_EQ(0, ixt_write_file(img_path, file, len));
+	free(file);
+	ASSERT_EQ(0, ixt_write_file(boot_path, boot, sizeof(boot)));
+	sc_log_clear(0);
+	{
+		char *const argv[] = {
+			(char *)tool, "cfg", "capture", "--dev", dev, "-o", out, "--",
+			(char *)tool, "load", img_path, "-b", boot_path, "--dev", dev, "--init",
+			"-q", NULL,
+		};
+
+		ASSERT_EQ(0, ixt_run(argv, run));
+	}
+	EXPECT_EQ(0, run->status) TH_LOG("stdout: %s\nstderr: %s", run->out, run->err);
+	ASSERT_EQ(0, ipuxcom_cfg_load(out, &r, &n, &em)) TH_LOG("%s", em.msg);
+	unlink(img_path);
+	unlink(boot_path);
+	unlink(out);
+
+	/* the autoloader's data words are the bootloader's */
+	data0 = -1;
+	for (i = 0; i < n && data0 < 0; i++)
+		if (r[i].offset == REC_AUTOLDDATAR)
+			data0 = (int)i;
+	ASSERT_LE(0, data0);
+	for (i = 0; i < 256; i++) {
+		uint32_t want = (uint32_t)boot[i * 4] | boot[i * 4 + 1] << 8 |
+				boot[i * 4 + 2] << 16 | (uint32_t)boot[i * 4 + 3] << 24;
+
+		ASSERT_EQ(REC_AUTOLDDATAR, r[data0 + i].offset) TH_LOG("data word %u", i);
+		ASSERT_EQ(want, r[data0 + i].value) TH_LOG("data word %u", i);
+	}
+	/* HEXOPT, then (the buffer arrives, see the log) the controls armed */
+	arm = -1;
+	for (i = 0; i < n; i++) {
+		if (r[i].offset == REC_EXCHWINDOWBASER && r[i].value == 0x800)
+			hexopts++;
+		if (arm < 0 && r[i].offset == REC_DCXCR_SEC(0) && r[i].value == REC_DCXCR_LOADING)
+			arm = (int)i;
+	}
+	ASSERT_LE(0, arm);
+	for (i = 0; i < (uint32_t)arm; i++)
+		if (r[i].offset == REC_EXCHWINDOWBASER && r[i].value == 0x800)
+			break;
+	EXPECT_LT(i, (uint32_t)arm) TH_LOG("no HEXOPT before the controls were armed");
+	{
+		uint32_t m1 = 0, m23 = 0;
+
+		for (i = 0; i < n; i++) {
+			m1 += r[i].offset == REC_GS1 && r[i].value == 1;
+			m23 += r[i].offset == REC_GS1 && r[i].value == 23;
+		}
+		EXPECT_EQ(24, m1);
+		EXPECT_EQ(1, m23);
+	}
+	/* ipu_driver: step 1, then the transport buffer with HEXOPT */
+	ASSERT_EQ(0, sc_log_read(0, log));
+	ASSERT_LE(0, log_find(log, 0, "SET_SECONDARY_IPU_ID"));
+	buf0 = log_find(log, 0, "BUFFER_ATTACH index=0 ");
+	ASSERT_LT(log_find(log, 0, "SET_SECONDARY_IPU_ID"), buf0);
+	EXPECT_NE(NULL, strstr(log->line[buf0], "exchwindow=0x800 ret=0")) TH_LOG("%s", log->line[buf0]);
+	EXPECT_LT(buf0, log_find(log, buf0, "BUFFER_DETACH arg=0 ret=0"));
+	for (i = 0; i < log->n; i++)
+		attaches += !strncmp(log->line[i], "BUFFER_ATTACH", 13);
+	EXPECT_LE(attaches, hexopts);
+	EXPECT_EQ(23, sc_stat(0, "load_batches"));
+	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
+	free(r);
+	free(log);
+	free(run);
+}
+
 /* A bad ICU reply stops the initialisation at its step, with the words. */
 TEST_F(standin, bad_icu_reply_refused)
 {
@@ -738,6 +890,18 @@ static void edu_session(struct __test_metadata *_metadata, struct ipuxcom **ipu)
 	EXPECT_STREQ("ipu0", info.ipu_node);
 	ASSERT_EQ(0, ipuxcom_reg_read(*ipu, 0, &v));
 	EXPECT_EQ(EDU_ID_REG, v);
+	/* a write reaches the function: edu's liveness register inverts it */
+	ASSERT_EQ(0, ipuxcom_reg_write(*ipu, 4, 0x12345678));
+	ASSERT_EQ(0, ipuxcom_reg_read(*ipu, 4, &v));
+	EXPECT_EQ(~0x12345678u, v);
+	/*
+	 * edu answers all ones where it has no register: from a function
+	 * that is present that is a value, not a gone device; EXCHWINDOWBASER
+	 * is read back after a write (the posted-write flush) without error
+	 */
+	ASSERT_EQ(0, ipuxcom_reg_read(*ipu, REC_EXCHWINDOWBASER, &v));
+	EXPECT_EQ(0xffffffffu, v);
+	EXPECT_EQ(0, ipuxcom_reg_write(*ipu, REC_EXCHWINDOWBASER, 0x800));
 }
 
 /* 16 pages attached through ipu_driver's BUFFER_ATTACH on the session's /dev/ipuN. */

@@ -780,6 +780,92 @@ TEST_F_TIMEOUT(standin, cli_load_captured, 120)
 	free(run);
 }
 
+/* The stand-in's own rules (its header comment), so the tests above mean what they say. */
+TEST_F(standin, standin_abi_subset)
+{
+	size_t bytes = 4 * 4096;
+	uint8_t *mem = ixt_buf_alloc(bytes), *ro;
+	struct ipu_drv_buffer b = { .index = 3, .size = (uint32_t)bytes };
+	int fd = open("/dev/ipu0", O_RDWR | O_CLOEXEC), ex;
+	void *map;
+
+	ASSERT_NE(NULL, mem);
+	ASSERT_LE(0, fd);
+	b.addr = (uintptr_t)mem;
+	/* nothing but USER_ATTACH before USER_ATTACH */
+	EXPECT_EQ(-EPERM, ixt_ioctl(fd, IPU_DRV_BUFFER_ATTACH, &b));
+	EXPECT_EQ(0, ixt_ioctl(fd, IPU_DRV_USER_ATTACH, 0));
+	EXPECT_EQ(0, ixt_ioctl(fd, IPU_DRV_USER_ATTACH, 0));	/* again: still ours */
+	EXPECT_EQ(0, ixt_ioctl(fd, IPU_DRV_BUFFER_ATTACH, &b));
+	EXPECT_EQ(4, sc_number(0, "pinned_pages"));
+	EXPECT_EQ(-EEXIST, ixt_ioctl(fd, IPU_DRV_BUFFER_ATTACH, &b));
+	b.index = 17;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPU_DRV_BUFFER_ATTACH, &b));
+	b.index = 4;
+	b.addr = (uintptr_t)mem + 8;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPU_DRV_BUFFER_ATTACH, &b));
+	b.addr = (uintptr_t)mem;
+	b.size = 100;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPU_DRV_BUFFER_ATTACH, &b));
+	/* read-only memory cannot be pinned for the device to write */
+	ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ro);
+	b.addr = (uintptr_t)ro;
+	b.size = 4096;
+	EXPECT_EQ(-EFAULT, ixt_ioctl(fd, IPU_DRV_BUFFER_ATTACH, &b));
+	munmap(ro, 4096);
+	EXPECT_EQ(-ENOENT, ixt_ioctl(fd, IPU_DRV_BUFFER_DETACH, (void *)4));
+	EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPU_DRV_BUFFER_DETACH, (void *)17));
+	EXPECT_EQ(0, ixt_ioctl(fd, IPU_DRV_BUFFER_DETACH, (void *)3));
+	EXPECT_EQ(0, sc_number(0, "pinned_pages"));
+	EXPECT_EQ(-ENOTTY, ixt_ioctl(fd, _IO(IPU_DRV_IOC_MAGIC, 99), 0));
+	EXPECT_EQ(-ENOTTY, ixt_ioctl(fd, _IO('x', 1), 0));
+	/* release drops what is attached */
+	b.addr = (uintptr_t)mem;
+	b.index = 5;
+	b.size = (uint32_t)bytes;
+	EXPECT_EQ(0, ixt_ioctl(fd, IPU_DRV_BUFFER_ATTACH, &b));
+	close(fd);
+	EXPECT_EQ(0, sc_number(0, "pinned_pages"));
+	EXPECT_EQ(0, sc_stat(0, "holder"));
+	/* /dev/ipu0_ex: shared mappings of the window only, no ioctls */
+	ex = open("/dev/ipu0_ex", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, ex);
+	EXPECT_EQ(-ENOTTY, ixt_ioctl(ex, IPU_DRV_USER_ATTACH, 0));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, ex, 0));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 0x80000 + 624 * 1024 + 4096, PROT_READ, MAP_SHARED, ex, 0));
+	map = mmap(NULL, 0x80000 + 624 * 1024, PROT_READ | PROT_WRITE, MAP_SHARED, ex, 0);
+	EXPECT_NE(MAP_FAILED, map);
+	if (map != MAP_FAILED)
+		munmap(map, 0x80000 + 624 * 1024);
+	close(ex);
+	munmap(mem, bytes);
+}
+
+/* ipu_driver refuses the buffer: the library takes the module's pin back. */
+TEST_F(standin, refused_buffer_attach_leaves_no_pins)
+{
+	struct ipuxcom_image *img = build_image(_metadata);
+	struct ipuxcom_load_result res;
+	struct ipuxcom *ipu;
+
+	ASSERT_NE(NULL, img);
+	ASSERT_EQ(0, attach_card(&ipu, 0));
+	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
+	ASSERT_EQ(0, sc_knob(0, "attach_error", ENOMEM));
+	EXPECT_EQ(-ENOMEM, do_load(ipu, img, TIMEOUT_NS, &res));
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_XBUF, res.step) TH_LOG("%s", res.msg);
+	EXPECT_NE(NULL, strstr(res.msg, "BUFFER_ATTACH")) TH_LOG("%s", res.msg);
+	EXPECT_EQ(self->pinned0, pinned_now());
+	ASSERT_EQ(0, sc_knob(0, "attach_error", 0));
+	/* and the load goes through after a reset */
+	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
+	EXPECT_EQ(0, do_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	ipuxcom_close(ipu);
+	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
+	ipuxcom_image_close(img);
+}
+
 /* A bad ICU reply stops the initialisation at its step, with the words. */
 TEST_F(standin, bad_icu_reply_refused)
 {

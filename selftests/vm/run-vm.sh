@@ -85,7 +85,14 @@ mkdir -p "$outdir"
 console=$outdir/console.log results=$outdir/results.log tap=$outdir/tests.tap
 rm -f "$console" "$results" "$tap" "$outdir/qemu.log"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+mon_reader='' mon_watcher=''
+cleanup() {
+	# the monitor relay's background jobs (see "Hot removal"), if any
+	[ -z "$mon_watcher" ] || kill "$mon_watcher" 2>/dev/null || true
+	[ -z "$mon_reader" ] || kill "$mon_reader" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
 
 # ------------------------------------------------------------------ boot
 boot_kernel=$kernel how=bzImage
@@ -112,11 +119,13 @@ mkfifo "$tmp/mon.in" "$tmp/mon.out"
 # Keep the fifos open on our side too: QEMU's writes never fill a pipe
 # nobody reads, and our commands never block.
 exec 8<>"$tmp/mon.out" 9<>"$tmp/mon.in"
-cat <&8 >>"$outdir/monitor.log" &
+# (bounded, like QEMU: it never outlives a run that was killed)
+timeout -k 5 "$((timeout_s + 20))" cat <&8 >>"$outdir/monitor.log" &
 mon_reader=$!
 monitor_watch() {
 	local handled=0 n line cmd
-	while [ ! -e "$tmp/qemu.done" ]; do
+	# until QEMU is done, or this script went away without saying so
+	while [ ! -e "$tmp/qemu.done" ] && kill -0 $$ 2>/dev/null; do
 		sleep 0.2
 		[ -f "$results" ] || continue
 		n=$(tr -d '\r' <"$results" | grep -c '^IPUXCOM-QEMU-MONITOR ' || true)
@@ -155,6 +164,7 @@ touch "$tmp/qemu.done"
 wait "$mon_watcher" 2>/dev/null || true
 kill "$mon_reader" 2>/dev/null || true
 wait "$mon_reader" 2>/dev/null || true
+mon_reader='' mon_watcher=''
 exec 8<&- 9>&-
 t1=$(date +%s%N)
 wall=$(((t1 - t0) / 1000000))

@@ -128,6 +128,25 @@ TEST_F(hostx, bad_calls_refused_before_writing)
 	}
 }
 
+/* uapi 4: the pages are the library's memory, pinned from setup until a reset. */
+TEST_F(hostx, pages_pinned_until_reset)
+{
+	struct ipuxcom_errmsg em;
+	long pinned = ixt_pinned_pages();
+	uint8_t in[64] = { 1 };
+	struct ipuxcom_hostx_buf ib = { in, sizeof(in) };
+
+	ASSERT_EQ(0, ipuxcom_hostx_setup(self->ipu, &self->m, TIMEOUT_NS, &em)) TH_LOG("%s", em.msg);
+	if (pinned >= 0)
+		EXPECT_EQ(pinned + 2, ixt_pinned_pages());	/* two 4 KiB pages */
+	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
+	if (pinned >= 0)
+		EXPECT_EQ(pinned, ixt_pinned_pages());
+	/* forgotten by the library too */
+	EXPECT_EQ(-ENOBUFS, ipuxcom_hostx_call(self->ipu, &self->m, "write", &ib, 1, NULL, 0,
+					       TIMEOUT_NS, &em));
+}
+
 /* A callable id the device program does not know: the handoff never returns. */
 TEST_F(hostx, unknown_callable_id_times_out)
 {

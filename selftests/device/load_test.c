@@ -122,7 +122,6 @@ TEST_F(load, sequence_matches_the_notes)
 TEST_F(load, transport_buffer_is_library_memory_kept_across_loads)
 {
 	struct ipuxcom_load_result res;
-	long pinned = ixt_pinned_pages();
 	size_t sa, sb;
 	uint8_t *a, *b;
 
@@ -133,9 +132,11 @@ TEST_F(load, transport_buffer_is_library_memory_kept_across_loads)
 	/* the module's 0xff release fill landed in it */
 	EXPECT_EQ(0xff, a[0]);
 	EXPECT_EQ(0xff, a[sa - 1]);
-	/* LOAD_FINISH ended the pin */
-	if (pinned >= 0)
-		EXPECT_EQ(pinned, ixt_pinned_pages());
+	/*
+	 * That LOAD_FINISH ended the pin is the module's test (hoststage_test):
+	 * /proc/vmstat's nr_foll_pin_* lag by their per-CPU deltas, too much
+	 * to count one load's pages here.
+	 */
 	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
 	ASSERT_EQ(0, do_load(self->ipu, self->img, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(27, res.syscalls);	/* no mmap the second time */

@@ -107,7 +107,7 @@ TEST_F(init, dev_init_command_lists_every_step)
 		free(r);
 		SKIP(return, "no ipuxcom command (set IPUXCOM_TOOL)");
 	}
-	ASSERT_EQ(0, run_tool(r, tool, "dev", "init", "--dev", self->devstr, NULL));
+	ASSERT_EQ(0, run_tool(r, tool, "dev", "init", self->devstr, NULL));
 	EXPECT_EQ(0, r->status) TH_LOG("stderr: %s", r->err);
 	EXPECT_NE(NULL, strstr(r->out, "steps 1-6 not applicable")) TH_LOG("%s", r->out);
 	EXPECT_NE(NULL, strstr(r->out, "step 2 (ICU mailbox reset): not applicable\n"));
@@ -125,7 +125,7 @@ TEST_F(init, dev_init_command_lists_every_step)
 	/* a device held by another file: the attach fails, nothing is reset */
 	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &self->ipu));
 	ASSERT_EQ(0, ipuxcom_attach(self->ipu, self->dev));
-	ASSERT_EQ(0, run_tool(r, tool, "dev", "init", "--dev", self->devstr, NULL));
+	ASSERT_EQ(0, run_tool(r, tool, "dev", "init", self->devstr, NULL));
 	EXPECT_EQ(1, r->status);
 	EXPECT_NE(NULL, strstr(r->err, "attached by another open file")) TH_LOG("%s", r->err);
 	free(r);

@@ -5,6 +5,7 @@
  * while another process holds a device).
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include <ipuxcom.h>
 
@@ -244,13 +245,18 @@ static const struct cli_opt init_opts[] = {
 static int dev_init_run(struct cli_call *call, int argc, char **argv)
 {
 	struct ipuxcom *ipu;
+	char *pos[1];
 	int npos, rc;
 
 	init_dev_arg = NULL;
-	rc = cli_parse(call, argc, argv, init_opts, 1, true, NULL, 0, &npos);
+	rc = cli_parse(call, argc, argv, init_opts, 1, true, pos, 1, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	rc = cli_open_attached(call, init_dev_arg, &ipu);
+	/* "dev init 1", as "dev show 1" names it, or "--dev 1", as "dev reset" does. */
+	if (npos && init_dev_arg && strcmp(pos[0], init_dev_arg))
+		return cli_usage_err(call, "device given twice ('%s' and --dev '%s')", pos[0],
+				     init_dev_arg);
+	rc = cli_open_attached(call, npos ? pos[0] : init_dev_arg, &ipu);
 	if (rc)
 		return rc;
 	rc = cli_dev_init(call, ipu, false);
@@ -290,7 +296,7 @@ static const struct cli_cmd dev_cmds[] = {
 	},
 	{
 		.name = "init",
-		.args = "[--dev ID] [-j|--json]",
+		.args = "[ID|--dev ID] [-j|--json]",
 		.summary = "initialise a device from ipu_driver's idle state",
 		.description =
 			"Attach to device ID (default 0) and initialise it, the first step of a\n"

@@ -209,7 +209,7 @@ static int ixc_attach_ipu_driver(struct ipuxcom *ipu, uint32_t dev_id)
 	err = ixc_ipudrv_user_attach(fd);
 	if (err == -EBUSY) {
 		ixc_fail(ipu, err, "/dev/%s: USER_ATTACH: card held by another ipu_driver user "
-			 "(Poplar?)", di.ipu_node);
+			 "(Poplar? another ipuxcom session?)", di.ipu_node);
 		goto close;
 	}
 	if (err) {

@@ -225,13 +225,25 @@ static inline void *ixt_buf_alloc(size_t bytes)
 
 /*
  * Pages pinned right now, system-wide (FOLL_PIN acquired minus released,
- * /proc/vmstat), or -1 if the kernel does not report them.
+ * /proc/vmstat), or -1 if the kernel does not report them. The counters
+ * are folded from their per-CPU deltas first (vm.stat_refresh, root
+ * only), else they lag by up to a stat threshold per CPU.
  */
 static inline long ixt_pinned_pages(void)
 {
 	char line[128];
 	long acq = -1, rel = -1, v;
-	FILE *f = fopen("/proc/vmstat", "re");
+	int rfd = open("/proc/sys/vm/stat_refresh", O_WRONLY | O_CLOEXEC);
+	FILE *f;
+
+	if (rfd < 0)
+		return -1;
+	if (write(rfd, "1", 1) != 1) {
+		close(rfd);
+		return -1;
+	}
+	close(rfd);
+	f = fopen("/proc/vmstat", "re");
 
 	if (!f)
 		return -1;

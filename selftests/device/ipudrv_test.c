@@ -211,17 +211,6 @@ static int log_find(const struct sc_log *log, unsigned int from, const char *pre
 	return -1;
 }
 
-/*
- * Pages pinned system-wide, with the per-CPU vmstat deltas folded first
- * (vm.stat_refresh): a few pages would otherwise show up only at the
- * next periodic fold.
- */
-static long pinned_now(void)
-{
-	write_file("/proc/sys/vm/stat_refresh", "1\n");
-	return ixt_pinned_pages();
-}
-
 /* The ipuxcom device id of stand-in card @card, or -1. */
 static long sc_dev_id(unsigned int card)
 {
@@ -303,7 +292,7 @@ static int attach_with_fd(int fd, uint32_t dev, int ipu_fd)
 static int wait_unpinned(unsigned int card, long baseline)
 {
 	for (int i = 0; i < 100; i++) {
-		if (sc_number(card, "pinned_pages") <= 0 && pinned_now() <= baseline)
+		if (sc_number(card, "pinned_pages") <= 0 && ixt_pinned_pages() <= baseline)
 			return 0;
 		usleep(50 * 1000);
 	}
@@ -342,7 +331,7 @@ FIXTURE_SETUP(standin)
 	ASSERT_LE(0, sc_dev_id(1));
 	sc_clear_faults(0);
 	sc_clear_faults(1);
-	self->pinned0 = pinned_now();
+	self->pinned0 = ixt_pinned_pages();
 	ASSERT_LE(0, self->pinned0) TH_LOG("no nr_foll_pin_* in /proc/vmstat");
 }
 
@@ -411,7 +400,7 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 	EXPECT_EQ(0x800, sc_stat(0, "loader_attach_window") & 0x800);
 	/* LOAD_FINISH and BUFFER_DETACH 0 left nothing pinned */
 	EXPECT_EQ(0, sc_number(0, "pinned_pages"));
-	EXPECT_EQ(self->pinned0, pinned_now());
+	EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 
 	/* an exchange-window store through the caller's /dev/ipu0_ex */
 	for (i = 0; i < 16; i++)
@@ -436,7 +425,7 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 	EXPECT_EQ(0, memcmp(in, out, sizeof(in)));
 	/* the two host pages: the library's and the stand-in's pins */
 	EXPECT_EQ(2, sc_number(0, "pinned_pages"));
-	EXPECT_EQ(self->pinned0 + 4, pinned_now());
+	EXPECT_EQ(self->pinned0 + 4, ixt_pinned_pages());
 
 	/* ipu_driver's calls, in order */
 	ASSERT_EQ(0, sc_log_read(0, log));
@@ -567,7 +556,7 @@ TEST_F(standin, no_pins_after_close_reset_or_removal)
 	/* close */
 	ASSERT_EQ(0, attach_card(&ipu, 0));
 	stuck_load(_metadata, ipu, img, 0);
-	EXPECT_LE(self->pinned0 + 2 * XBUF_PAGES, pinned_now());
+	EXPECT_LE(self->pinned0 + 2 * XBUF_PAGES, ixt_pinned_pages());
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
 
@@ -576,7 +565,7 @@ TEST_F(standin, no_pins_after_close_reset_or_removal)
 	stuck_load(_metadata, ipu, img, 0);
 	ASSERT_EQ(0, ipuxcom_reset(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
 	EXPECT_EQ(0, sc_number(0, "pinned_pages"));
-	EXPECT_EQ(self->pinned0, pinned_now());
+	EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 	/* and the card loads again */
 	ASSERT_EQ(0, do_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	ipuxcom_close(ipu);
@@ -586,11 +575,11 @@ TEST_F(standin, no_pins_after_close_reset_or_removal)
 	ASSERT_EQ(0, attach_card(&ipu, 1));
 	stuck_load(_metadata, ipu, img, 1);
 	ASSERT_EQ(0, write_file(STANDIN_DEVICES, "1\n"));
-	EXPECT_EQ(self->pinned0, pinned_now());
+	EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 	EXPECT_EQ(-ENODEV, ipuxcom_reg_read(ipu, 0x3044, &v));
 	EXPECT_EQ(-ENODEV, ixt_ioctl(ipuxcom_ipu_fd(ipu), IPU_DRV_BUFFER_DETACH_ALL, 0));
 	ipuxcom_close(ipu);
-	EXPECT_EQ(self->pinned0, pinned_now());
+	EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 	ASSERT_EQ(0, write_file(STANDIN_DEVICES, "2\n"));
 	ASSERT_LE(0, sc_dev_id(1));
 	ASSERT_EQ(0, attach_card(&ipu, 1));
@@ -856,7 +845,7 @@ TEST_F(standin, refused_buffer_attach_leaves_no_pins)
 	EXPECT_EQ(-ENOMEM, do_load(ipu, img, TIMEOUT_NS, &res));
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_XBUF, res.step) TH_LOG("%s", res.msg);
 	EXPECT_NE(NULL, strstr(res.msg, "BUFFER_ATTACH")) TH_LOG("%s", res.msg);
-	EXPECT_EQ(self->pinned0, pinned_now());
+	EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 	ASSERT_EQ(0, sc_knob(0, "attach_error", 0));
 	/* and the load goes through after a reset */
 	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
@@ -1001,7 +990,7 @@ static void *edu_pin(struct __test_metadata *_metadata, struct ipuxcom *ipu, lon
 	memset(buf, 1, 16 * 4096);
 	b.addr = (uintptr_t)buf;
 	EXPECT_EQ(0, ixt_ioctl(ipuxcom_ipu_fd(ipu), IPU_DRV_BUFFER_ATTACH, &b));
-	EXPECT_EQ(base + 16, pinned_now());
+	EXPECT_EQ(base + 16, ixt_pinned_pages());
 	return buf;
 }
 
@@ -1034,13 +1023,13 @@ TEST(edu_through_ipuxcom_hw)
 	ASSERT_EQ(0, load_module(hw_ko, EDU_IDS));
 
 	/* a session with a buffer pinned by ipu_driver; then sysfs unbind under it */
-	base = pinned_now();
+	base = ixt_pinned_pages();
 	edu_session(_metadata, &ipu);
 	buf = edu_pin(_metadata, ipu, base);
 	ASSERT_EQ(0, write_file("/sys/bus/pci/drivers/ipu_driver/unbind", bdf));
 	EXPECT_EQ(-ENODEV, ipuxcom_reg_read(ipu, 0, &v));
 	EXPECT_EQ(-ENODEV, ixt_ioctl(ipuxcom_ipu_fd(ipu), IPU_DRV_BUFFER_DETACH_ALL, 0));
-	EXPECT_EQ(base, pinned_now());
+	EXPECT_EQ(base, ixt_pinned_pages());
 	ipuxcom_close(ipu);
 	munmap(buf, 16 * 4096);
 	EXPECT_EQ(-1, hw_dev_id());
@@ -1053,7 +1042,7 @@ TEST(edu_through_ipuxcom_hw)
 		qemu_monitor("device_del edu0");
 		ASSERT_EQ(0, wait_path(edu, false, 300)) TH_LOG("edu not removed");
 		EXPECT_EQ(-ENODEV, ipuxcom_reg_read(ipu, 0, &v));
-		EXPECT_EQ(base, pinned_now());
+		EXPECT_EQ(base, ixt_pinned_pages());
 		ipuxcom_close(ipu);
 		munmap(buf, 16 * 4096);
 		qemu_monitor("device_add edu,id=edu0");

@@ -246,7 +246,7 @@ static int sc_buf_attach(struct sc_card *card, const struct ipu_drv_buffer *arg)
 
 	lockdep_assert_held(&card->lock);
 	if (card->attach_error)
-		return -(int)card->attach_error;
+		return card->attach_error < MAX_ERRNO ? -(int)card->attach_error : -EINVAL;
 	if (arg->index >= SC_SLOTS || !arg->size || !PAGE_ALIGNED(arg->size) ||
 	    arg->size > SC_MAX_BUF_BYTES || !PAGE_ALIGNED(arg->addr) ||
 	    arg->addr + arg->size < arg->addr)
@@ -684,18 +684,20 @@ static int sc_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct sc_card *card = sc_file_card(file);
 	unsigned long len = vma->vm_end - vma->vm_start;
-	int ret;
 
-	/* The config-BAR mapping of /dev/ipuN is not modelled. */
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
 	if (vma->vm_pgoff > (SC_EX_BYTES >> PAGE_SHIFT) ||
 	    len > SC_EX_BYTES - (vma->vm_pgoff << PAGE_SHIFT))
 		return -EINVAL;
-	mutex_lock(&card->lock);
-	ret = card->gone ? -ENODEV : remap_vmalloc_range(vma, card->aperture, vma->vm_pgoff);
-	mutex_unlock(&card->lock);
-	return ret;
+	/*
+	 * No card->lock: mmap_lock is held here, and BUFFER_ATTACH takes
+	 * them the other way round. The aperture lives as long as the card,
+	 * which this open file keeps.
+	 */
+	if (READ_ONCE(card->gone))
+		return -ENODEV;
+	return remap_vmalloc_range(vma, card->aperture, vma->vm_pgoff);
 }
 
 static const struct file_operations sc_fops = {
@@ -848,7 +850,7 @@ static void sc_card_remove(struct sc_card *card)
 		card->registered = false;
 	}
 	mutex_lock(&card->lock);
-	card->gone = true;
+	WRITE_ONCE(card->gone, true);
 	sc_detach_all(card);
 	card->holder = NULL;
 	c600_sim_destroy(card->model);

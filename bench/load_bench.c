@@ -138,10 +138,10 @@ int main(void)
 	/*
 	 * Not a measurement but the load path's accounting: each image byte is
 	 * reconstructed once, in place, into its frame payload
-	 * (ipuxcom_frames_build writes into the mmap'ed transport buffer); no
+	 * (ipuxcom_frames_build writes into the library's transport buffer); no
 	 * syscall carries image bytes, and the module only reads frame headers.
 	 */
-	printf("  host copies per image byte 1 (reconstructed in place into the mapped buffer;"
+	printf("  host copies per image byte 1 (reconstructed in place into the transport buffer;"
 	       " target <= 1)\n");
 	printf("  frame bytes written/byte   %.3f (%" PRIu64 " bytes of frames: headers,"
 	       " trailers, padding)\n", (double)framed / (double)loaded, framed);

@@ -199,7 +199,11 @@ int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct i
 	err = ipuxcom_attach(*out, id);
 	if (!err)
 		return 0;
-	cli_err(call->what, "device %" PRIu32 ": %s", id, ipuxcom_strerror(err));
+	/* The library's words when it has more to say (a device held through ipu_driver). */
+	if (*ipuxcom_errmsg(*out))
+		cli_err(call->what, "device %" PRIu32 ": %s", id, ipuxcom_errmsg(*out));
+	else
+		cli_err(call->what, "device %" PRIu32 ": %s", id, ipuxcom_strerror(err));
 	ipuxcom_close(*out);
 	*out = NULL;
 	return CLI_EXIT_ERR;

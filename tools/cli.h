@@ -113,6 +113,13 @@ struct ipuxcom_nl;
 int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct ipuxcom **out);
 
 /*
+ * ipuxcom_dev_init() on an attached device, reporting each step (text on
+ * stdout unless @quiet, or one JSON object when call->json) and the
+ * failure on stderr. Returns 0 or CLI_EXIT_ERR.
+ */
+int cli_dev_init(const struct cli_call *call, struct ipuxcom *ipu, bool quiet);
+
+/*
  * Open the device node (-d PATH or IPUXCOM_DEVICE_PATH) and report any
  * failure. Returns 0 or CLI_EXIT_ERR.
  */

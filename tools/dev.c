@@ -5,6 +5,7 @@
  * while another process holds a device).
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include <ipuxcom.h>
 
@@ -30,6 +31,12 @@ static void dev_json(const struct ipuxcom_device_info *devs, size_t n)
 			if (devs[i].capabilities & (1ULL << bit))
 				json_string(&w, cli_cap_name(bit, capbuf, sizeof(capbuf)));
 		json_end_array(&w);
+		/* The ipu_driver node a device is held through; null for others. */
+		json_key(&w, "ipu_node");
+		if (devs[i].ipu_node[0])
+			json_string(&w, devs[i].ipu_node);
+		else
+			json_null(&w);
 		/* null, not 0: pid 0 is not a process. */
 		json_key(&w, "attached_pid");
 		if (devs[i].attached_pid)
@@ -62,6 +69,11 @@ static void dev_text(const struct ipuxcom_device_info *devs, size_t n)
 				continue;
 			printf("%c%s", sep, cli_cap_name(bit, capbuf, sizeof(capbuf)));
 			sep = ',';
+		}
+		if (d->ipu_node[0]) {
+			char node[sizeof(d->ipu_node)];
+
+			printf(" ipu %s", cli_printable(d->ipu_node, node, sizeof(node)));
 		}
 		putchar('\n');
 	}
@@ -128,13 +140,128 @@ static int dev_reset_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	err = ipuxcom_reset(ipu, &state);
+	if (err)
+		cli_err(call->what, "%s", *ipuxcom_errmsg(ipu) ? ipuxcom_errmsg(ipu) :
+			ipuxcom_strerror(err));
 	ipuxcom_close(ipu);
-	if (err) {
-		cli_err(call->what, "%s", ipuxcom_strerror(err));
+	if (err)
 		return CLI_EXIT_ERR;
-	}
 	printf("state %s\n", ipuxcom_dev_state_name(state));
 	return CLI_EXIT_OK;
+}
+
+static void init_json(const struct ipuxcom_init_report *rep, int err)
+{
+	struct json_writer w;
+
+	json_init(&w, stdout);
+	json_begin_object(&w);
+	json_key(&w, "ipu_driver");
+	json_bool(&w, rep->ipu_driver);
+	json_key(&w, "ipu_node");
+	if (rep->ipu_node[0])
+		json_string(&w, rep->ipu_node);
+	else
+		json_null(&w);
+	json_key(&w, "steps");
+	json_begin_array(&w);
+	for (uint32_t s = 1; s < IPUXCOM_INIT_STEPS; s++) {
+		json_begin_object(&w);
+		json_kv_uint(&w, "step", s);
+		json_kv_string(&w, "name", ipuxcom_init_step_name(s));
+		json_kv_string(&w, "status", ipuxcom_init_status_name(rep->status[s]));
+		if (rep->status[s] == IPUXCOM_INIT_FAILED)
+			/* errno as a positive number: the writer has no signed integers */
+			json_kv_uint(&w, "errno", 0u - (uint32_t)rep->error);
+		if (s == IPUXCOM_INIT_STEP_ICU_RESET && rep->icu_reply_valid) {
+			json_key(&w, "reply");
+			json_begin_array(&w);
+			for (size_t i = 0; i < sizeof(rep->icu_reply) / sizeof(rep->icu_reply[0]); i++)
+				json_uint(&w, rep->icu_reply[i]);
+			json_end_array(&w);
+		}
+		json_end_object(&w);
+	}
+	json_end_array(&w);
+	json_key(&w, "state");
+	if (err)
+		json_null(&w);
+	else
+		json_string(&w, ipuxcom_dev_state_name(rep->state));
+	json_key(&w, "error");
+	if (err)
+		json_string(&w, rep->msg[0] ? rep->msg : ipuxcom_strerror(err));
+	else
+		json_null(&w);
+	json_end_object(&w);
+	putchar('\n');
+}
+
+static void init_text(const struct ipuxcom_init_report *rep, int err)
+{
+	char node[IPUXCOM_IPU_NODE_LEN];
+
+	if (rep->ipu_driver)
+		printf("ipu_driver: /dev/%s (open, USER_ATTACH, SET_IPU_ID done at attach)\n",
+		       cli_printable(rep->ipu_node[0] ? rep->ipu_node : "ipu?", node,
+				     sizeof(node)));
+	else
+		printf("ipu_driver: device not held through it: steps 1-6 not applicable\n");
+	for (uint32_t s = 1; s < IPUXCOM_INIT_STEPS; s++) {
+		printf("step %" PRIu32 " (%s): %s", s, ipuxcom_init_step_name(s),
+		       ipuxcom_init_status_name(rep->status[s]));
+		if (s == IPUXCOM_INIT_STEP_ICU_RESET && rep->icu_reply_valid)
+			printf(", reply 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08"
+			       PRIx32 " 0x%08" PRIx32, rep->icu_reply[0], rep->icu_reply[1],
+			       rep->icu_reply[2], rep->icu_reply[3], rep->icu_reply[4]);
+		putchar('\n');
+	}
+	if (!err)
+		printf("state %s\n", ipuxcom_dev_state_name(rep->state));
+}
+
+int cli_dev_init(const struct cli_call *call, struct ipuxcom *ipu, bool quiet)
+{
+	struct ipuxcom_init_report rep;
+	int err = ipuxcom_dev_init(ipu, &rep);
+
+	if (call->json)
+		init_json(&rep, err);
+	else if (!quiet || err)
+		init_text(&rep, err);
+	if (!err)
+		return 0;
+	cli_err(call->what, "init: %s", rep.msg[0] ? rep.msg :
+		*ipuxcom_errmsg(ipu) ? ipuxcom_errmsg(ipu) : ipuxcom_strerror(err));
+	return CLI_EXIT_ERR;
+}
+
+static const char *init_dev_arg;
+
+static const struct cli_opt init_opts[] = {
+	{ .lname = "dev", .arg = "ID", .help = "device id (default 0)", .value = &init_dev_arg },
+};
+
+static int dev_init_run(struct cli_call *call, int argc, char **argv)
+{
+	struct ipuxcom *ipu;
+	char *pos[1];
+	int npos, rc;
+
+	init_dev_arg = NULL;
+	rc = cli_parse(call, argc, argv, init_opts, 1, true, pos, 1, &npos);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	/* "dev init 1", as "dev show 1" names it, or "--dev 1", as "dev reset" does. */
+	if (npos && init_dev_arg && strcmp(pos[0], init_dev_arg))
+		return cli_usage_err(call, "device given twice ('%s' and --dev '%s')", pos[0],
+				     init_dev_arg);
+	rc = cli_open_attached(call, npos ? pos[0] : init_dev_arg, &ipu);
+	if (rc)
+		return rc;
+	rc = cli_dev_init(call, ipu, false);
+	ipuxcom_close(ipu);
+	return rc ? rc : CLI_EXIT_OK;
 }
 
 static const struct cli_cmd dev_cmds[] = {
@@ -145,9 +272,11 @@ static const struct cli_cmd dev_cmds[] = {
 		.description =
 			"List every device the module knows, or only device ID, one per line:\n"
 			"  dev ID: backend NAME state STATE tiles N pid PID|- caps CAP,...\n"
+			"followed by ' ipu NODE' for a device held through ipu_driver.\n"
 			"With --json: an array of objects with the keys id, backend, state,\n"
-			"tiles, capabilities (the commands its backend serves) and\n"
-			"attached_pid (null when no process has it attached).\n"
+			"tiles, capabilities (the commands its backend serves), ipu_node (the\n"
+			"ipu_driver node, null for other devices) and attached_pid (null when\n"
+			"no process has it attached).\n"
 			"Uses generic netlink: needs neither the device node nor an attach.",
 		.run = dev_show_run,
 	},
@@ -158,9 +287,34 @@ static const struct cli_cmd dev_cmds[] = {
 		.description =
 			"Attach to device ID (default 0), reset it, and print the new state.\n"
 			"This is how a device leaves the needs-reset state after a timeout.\n"
+			"A device held through ipu_driver is reset by ipu_driver: its buffers\n"
+			"are detached (BUFFER_DETACH_ALL) and RESET_DEVICE issued on /dev/ipuN\n"
+			"before the module's state returns to idle.\n"
 			"Fails with 'device attached by another open file' while another\n"
 			"process holds the device.",
 		.run = dev_reset_run,
+	},
+	{
+		.name = "init",
+		.args = "[ID|--dev ID] [-j|--json]",
+		.summary = "initialise a device from ipu_driver's idle state",
+		.description =
+			"Attach to device ID (default 0) and initialise it, the first step of a\n"
+			"load on a real card. A device held through Graphcore's ipu_driver is\n"
+			"attached through its /dev/ipuN (open, USER_ATTACH, SET_IPU_ID), then\n"
+			"initialised there as the loader that completed loads on a C600 does:\n"
+			"  step 1 STOP_MONITORING, step 2 ICU mailbox reset (MAILBOX_WRITE_READ\n"
+			"  [0x4078020e,0,0,0,0]; word 0 of the reply must carry 0x4078 in bits\n"
+			"  31:16), step 3 START_MONITORING, step 4 ACCUMULATE_ERRORS,\n"
+			"  step 5 RESET_DEVICE 0, step 6 SET_SECONDARY_IPU_ID,\n"
+			"then step 7 resets the module's state to idle. On any other device (the\n"
+			"simulator) steps 1-6 are not applicable and step 7 is a plain reset.\n"
+			"Prints each step with done, failed, not run or not applicable, and the\n"
+			"new state; the first failing step ends it, e.g.\n"
+			"  step 2 (ICU mailbox reset): reply word 0 0x12345678, expected 0x4078xxxx\n"
+			"With --json: one object with the keys ipu_driver, ipu_node, steps (step,\n"
+			"name, status, errno when failed, reply for step 2), state and error.",
+		.run = dev_init_run,
 	},
 };
 

@@ -17,7 +17,7 @@
 #include "cli.h"
 
 static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg, *hostx_arg, *cfg_hsp_arg;
-static bool quiet;
+static bool quiet, init;
 
 static const struct cli_opt load_opts[] = {
 	{ .lname = "bootloader", .sname = 'b', .arg = "FILE",
@@ -30,6 +30,8 @@ static const struct cli_opt load_opts[] = {
 	{ .lname = "dev", .arg = "ID", .help = "device id (default 0)", .value = &dev_arg },
 	{ .lname = "timeout-ms", .arg = "MS", .help = "per handshake (default: module's)",
 	  .value = &timeout_arg },
+	{ .lname = "init", .help = "initialise the device first, as 'dev init' does",
+	  .flag = &init },
 	{ .lname = "quiet", .sname = 'q', .help = "no progress output", .flag = &quiet },
 	{ .lname = "hostx", .arg = "MANIFEST",
 	  .help = "then run CALLs through this host-sync manifest", .value = &hostx_arg },
@@ -285,7 +287,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	int npos, rc, err;
 
 	dev_arg = boot_arg = cfg_arg = timeout_arg = hostx_arg = cfg_hsp_arg = NULL;
-	quiet = false;
+	quiet = init = false;
 	rc = cli_parse(call, argc, argv, load_opts, NOPTS, false, pos, 1 + HOSTX_MAX_CALLS, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
@@ -336,6 +338,11 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	rc = cli_open_attached(call, dev_arg, &ipu);
 	if (rc)
 		goto out;
+	if (init) {
+		rc = cli_dev_init(call, ipu, quiet);
+		if (rc)
+			goto out;
+	}
 	lp.tty = isatty(STDERR_FILENO);
 	if (!quiet) {
 		/* Joined before the load starts, so no event of it is missed. */
@@ -387,17 +394,22 @@ out:
 static const struct cli_cmd load_cmds[] = {
 	{
 		.name = NULL,
-		.args = "IMAGE -b|--bootloader FILE [-c FILE [--cfg-hsp MODE]] [--dev ID] "
+		.args = "IMAGE -b|--bootloader FILE [-c FILE [--cfg-hsp MODE]] [--dev ID] [--init] "
 			"[--timeout-ms MS] [-q] [--hostx MANIFEST CALL...]",
 		.summary = "load an IPUIMG1 image onto every tile and start it",
 		.description =
 			"Attach to device ID (default 0), which must be idle, and run the whole\n"
 			"load: apply the IPUCFG1 config if given, install the bootloader with the\n"
-			"hardware autoloader, write the 23 batches of 64 tiles' loader frames into\n"
-			"the mapped transport buffer (no copy) and hand each to the loaders with a\n"
-			"GS1 mark-1 handshake, then the 0xff release transaction and the start\n"
-			"mark 23. Progress goes to stderr. On a timeout the device needs\n"
-			"'" CLI_PROG " dev reset'.\n"
+			"hardware autoloader, attach the transport buffer (this process's memory,\n"
+			"pinned by the module and charged to its RLIMIT_MEMLOCK unless it has\n"
+			"CAP_IPC_LOCK; on a device held through ipu_driver also BUFFER_ATTACHed\n"
+			"there), write the 23 batches of 64 tiles' loader frames into it (no copy)\n"
+			"and hand each to the loaders with a GS1 mark-1 handshake, then the 0xff\n"
+			"release transaction and the start mark 23. Progress goes to stderr. On a\n"
+			"timeout the device needs '" CLI_PROG " dev reset'.\n"
+			"With --init the device is first initialised as '" CLI_PROG " dev init'\n"
+			"does (from ipu_driver's idle state on a real card; a reset on the\n"
+			"simulator), its steps printed unless -q.\n"
 			"The bootloader FILE is either the tile bootloader ELF as the SDK ships it\n"
 			"(told apart by its \\x7fELF magic; 32-bit little-endian), of which the one\n"
 			"PT_LOAD segment at 0x4c000 is installed (its file bytes, then zeros up to\n"
@@ -410,8 +422,9 @@ static const struct cli_cmd load_cmds[] = {
 			"notes' preloaded GS2 mark) and clears GS1; 'replay' writes them all, and\n"
 			"a GS1 mark left pending then stops batch 0 (docs/hardware-sequence.md).\n"
 			"With --hostx MANIFEST (a .ipuhsp host-sync manifest, docs/ipuhsp-format.md)\n"
-			"the same session then attaches the manifest's host pages, runs the\n"
-			"load-completion transition and the CALLs in order, each given as\n"
+			"the same session then allocates the manifest's host pages, runs the\n"
+			"load-completion transition (attaching the pages in the manifest's order)\n"
+			"and the CALLs in order, each given as\n"
 			"NAME[:in=FILE]...[:out=FILE]... (one file per input/output slice of the\n"
 			"call, in manifest order), e.g. write:in=x.bin run read:out=y.bin.",
 		.run = load_run,

@@ -73,8 +73,50 @@ IPUXCOM_API int ipuxcom_get_info(struct ipuxcom *ipu, struct ipuxcom_info *info)
  * IPUXCOM_IOC_ATTACH: bind this file to device @dev_id until it is closed.
  * -EBUSY: another file holds it; -EALREADY: this file is already attached;
  * -ENODEV: no such device.
+ *
+ * A device held through Graphcore's ipu_driver (IPUXCOM_CAP_IPU_DRIVER,
+ * uapi version 4) is attached through its /dev/ipuN: the plain ATTACH is
+ * refused (-EACCES) for such a device, and the library then learns the
+ * node's name from netlink DEV_GET (IPUXCOM_A_DEV_IPU_NODE), opens
+ * /dev/NODE read-write and close-on-exec, takes ipu_driver's exclusive
+ * USER_ATTACH and SET_IPU_ID (id 0, as the hardware-proven stack does:
+ * modelled for a second card) and attaches with IPUXCOM_ATTACH_F_IPU_FD.
+ * The handle keeps that descriptor (ipuxcom_ipu_fd()) and closes it in
+ * ipuxcom_close(), after the ipuxcom file. Further errors, each explained
+ * by ipuxcom_errmsg(): -EBUSY from USER_ATTACH (the card is held by
+ * another ipu_driver user, e.g. Poplar), -ENOENT/-EACCES opening the node,
+ * -EXDEV (the node is not this device's), -EPROTO (netlink does not name
+ * the node), or the netlink error.
  */
 IPUXCOM_API int ipuxcom_attach(struct ipuxcom *ipu, uint32_t dev_id);
+
+/*
+ * ipuxcom_attach() for a caller that manages the card's ipu_driver
+ * session itself: @ipu_fd is its open (read-write) /dev/ipuN, on which it
+ * has done USER_ATTACH and SET_IPU_ID. The handle uses it (buffers,
+ * reset, ipuxcom_dev_init()) but never closes it: it must stay open until
+ * ipuxcom_close(). ATTACH's errors: -EBADF (@ipu_fd not open read-write),
+ * -EXDEV (not this device's /dev/ipuN), -EINVAL (the device is not held
+ * through ipu_driver: use ipuxcom_attach()).
+ */
+IPUXCOM_API int ipuxcom_attach_ipu_fd(struct ipuxcom *ipu, uint32_t dev_id, int ipu_fd);
+
+/*
+ * The /dev/ipuN descriptor the attached device is held through (owned by
+ * the handle when ipuxcom_attach() opened it), -ENODEV when the device is
+ * not held through ipu_driver (the simulator) or the handle is not
+ * attached, -EINVAL for NULL.
+ */
+IPUXCOM_API int ipuxcom_ipu_fd(const struct ipuxcom *ipu);
+
+/*
+ * What the last failed ipuxcom_attach(), ipuxcom_attach_ipu_fd(),
+ * ipuxcom_reset(), ipuxcom_dev_init(), ipuxcom_load_batch(),
+ * ipuxcom_load_finish() or ipuxcom_exch_write() on @ipu said, in words ("/dev/ipu0: USER_ATTACH: card held by another
+ * ipu_driver user (Poplar?)"), or "" when it said nothing more than
+ * ipuxcom_strerror(). Valid until the next call on @ipu. Never NULL.
+ */
+IPUXCOM_API const char *ipuxcom_errmsg(const struct ipuxcom *ipu);
 
 struct ipuxcom_device_info {
 	uint32_t dev_id;
@@ -84,6 +126,8 @@ struct ipuxcom_device_info {
 	uint32_t attached_pid;		/* 0: not attached; always 0 from ipuxcom_dev_query() */
 	uint64_t capabilities;		/* IPUXCOM_CAP_* the device supports; 0 if unreported */
 	char backend[IPUXCOM_BACKEND_NAME_LEN];	/* NUL-terminated */
+	/* uapi 4: a device held through ipu_driver: its /dev node ("ipu0"); else "" */
+	char ipu_node[IPUXCOM_IPU_NODE_LEN];
 };
 
 /* IPUXCOM_IOC_DEV_QUERY: describe the attached device (-ENOTCONN if none). */
@@ -97,8 +141,78 @@ IPUXCOM_API int ipuxcom_dev_query(struct ipuxcom *ipu, struct ipuxcom_device_inf
 IPUXCOM_API int ipuxcom_reg_read(struct ipuxcom *ipu, uint32_t offset, uint32_t *value);
 IPUXCOM_API int ipuxcom_reg_write(struct ipuxcom *ipu, uint32_t offset, uint32_t value);
 
-/* Reset the attached device; *state_out (if not NULL) gets the new state. */
+/*
+ * Reset the attached device; *state_out (if not NULL) gets the new state.
+ * On a device held through ipu_driver, ipu_driver resets it: the library
+ * issues BUFFER_DETACH_ALL and RESET_DEVICE 0 on the /dev/ipuN, then the
+ * module's RESET with IPUXCOM_RESET_F_DRIVER_RESET. Either way the module
+ * unpins every host buffer; the library then frees the host-exchange
+ * pages (ipuxcom_hostx_setup() must run again) and keeps the transport
+ * buffer's memory for the next load.
+ */
 IPUXCOM_API int ipuxcom_reset(struct ipuxcom *ipu, uint32_t *state_out);
+
+/* ------------------------------------------------------------ initialise */
+
+/*
+ * The steps of ipuxcom_dev_init(), in order. 1..6 are ipu_driver's
+ * initialisation of a card it holds in driver-idle state, as the stack
+ * whose loads completed on a C600 runs it (FACTS.md "The load as run on a
+ * real C600", step 1, after the open, USER_ATTACH and SET_IPU_ID that
+ * ipuxcom_attach() did); 7 returns the module's state to idle.
+ */
+enum ipuxcom_init_step {
+	IPUXCOM_INIT_STEP_NONE = 0,
+	IPUXCOM_INIT_STEP_STOP_MONITORING = 1,
+	IPUXCOM_INIT_STEP_ICU_RESET = 2,	/* MAILBOX_WRITE_READ [0x4078020e,0,0,0,0] */
+	IPUXCOM_INIT_STEP_START_MONITORING = 3,
+	IPUXCOM_INIT_STEP_ACCUMULATE_ERRORS = 4,
+	IPUXCOM_INIT_STEP_RESET_DEVICE = 5,	/* RESET_DEVICE 0 */
+	IPUXCOM_INIT_STEP_SECONDARY_IPU_ID = 6,	/* SET_SECONDARY_IPU_ID 0 */
+	IPUXCOM_INIT_STEP_MODULE_RESET = 7,	/* IPUXCOM_IOC_RESET */
+};
+/* Entries of ipuxcom_init_report.status (index 0 unused). */
+#define IPUXCOM_INIT_STEPS	8
+
+/* What happened to one step (ipuxcom_init_report.status[step]). */
+enum ipuxcom_init_status {
+	IPUXCOM_INIT_NOT_RUN = 0,	/* an earlier step failed */
+	IPUXCOM_INIT_DONE = 1,
+	IPUXCOM_INIT_FAILED = 2,
+	IPUXCOM_INIT_NOT_APPLICABLE = 3,	/* ipu_driver steps on a device not held by it */
+};
+
+struct ipuxcom_init_report {
+	uint32_t ipu_driver;		/* 1: held through ipu_driver (steps 1..6 apply) */
+	char ipu_node[IPUXCOM_IPU_NODE_LEN];	/* its /dev node, or "" */
+	uint32_t status[IPUXCOM_INIT_STEPS];	/* enum ipuxcom_init_status, by step */
+	uint32_t failed_step;		/* enum ipuxcom_init_step; 0 on success */
+	int32_t error;			/* the failed step's negative errno; 0 */
+	uint32_t icu_reply_valid;	/* 1: step 2 got a reply */
+	uint32_t icu_reply[5];		/* its five words */
+	uint32_t state;			/* device state after step 7 */
+	char msg[256];			/* "" on success, else "step N (NAME): what" */
+};
+
+/*
+ * Bring the attached device from driver-idle to the module's idle state,
+ * the first step of a load on a real card. On a device held through
+ * ipu_driver: steps 1..6 on its /dev/ipuN, then the module's RESET with
+ * IPUXCOM_RESET_F_DRIVER_RESET; step 2's reply must carry 0x4078 in bits
+ * 31:16 of word 0, else -EPROTO (the words are in the report). On any
+ * other device (the simulator) steps 1..6 are not applicable and step 7
+ * is a plain RESET. Stops at the first failing step. @rep (may be NULL)
+ * is filled in every case; the message also goes to ipuxcom_errmsg().
+ * Host buffers are forgotten as after ipuxcom_reset() (buffers this
+ * handle attached to ipu_driver are detached first, with
+ * BUFFER_DETACH_ALL, which is not one of the steps).
+ */
+IPUXCOM_API int ipuxcom_dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep);
+
+/* "STOP_MONITORING", "ICU mailbox reset", ... for a step; NULL if unknown. */
+IPUXCOM_API const char *ipuxcom_init_step_name(uint32_t step);
+/* "not run", "done", "failed", "not applicable"; "unknown" otherwise. */
+IPUXCOM_API const char *ipuxcom_init_status_name(uint32_t status);
 
 /* ------------------------------------------------------------------ errors */
 

@@ -85,10 +85,22 @@ IPUXCOM_API int ipuxcom_autoload(struct ipuxcom *ipu, const void *image, size_t 
 				 uint64_t timeout_ns, uint32_t *csr);
 
 /*
- * Allocate the loader transport buffer (@bytes, 0 = the notes' 40 MiB
- * IPUXCOM_XBUF_DEFAULT_SIZE) and map it; *addr and *size describe the
- * mapping, which lives until ipuxcom_close(). Frames are written straight
- * into it (ipuxcom_frames_write() of <ipuxcom_image.h>): no copy.
+ * The loader transport buffer: @bytes (0 = the notes' 40 MiB
+ * IPUXCOM_XBUF_DEFAULT_SIZE; rounded up to whole pages) of the library's
+ * own zero-filled anonymous memory, allocated on the first call and kept
+ * until ipuxcom_close(), across loads and resets. *addr and *size
+ * describe it; a later call returns the same buffer (-EEXIST, with it,
+ * when it is smaller than @bytes). Frames are written straight into it
+ * (ipuxcom_frames_build() of <ipuxcom_image.h>): no copy.
+ *
+ * The module pins it for one load (BUF_ATTACH slot 0, charged to this
+ * process's RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK; on a device held
+ * through ipu_driver also ipu_driver's BUFFER_ATTACH index 0):
+ * ipuxcom_load() attaches it after AUTOLOAD, ipuxcom_load_batch() before
+ * batch 0 if nothing did, and LOAD_FINISH (ipuxcom_load_finish(), which
+ * then issues ipu_driver's BUFFER_DETACH 0) or a reset releases it. While
+ * it is attached the module writes it too (zeroing beyond a batch's
+ * frames, the 0xff release fill).
  */
 IPUXCOM_API int ipuxcom_xbuf_map(struct ipuxcom *ipu, size_t bytes, void **addr, size_t *size);
 
@@ -101,11 +113,20 @@ struct ipuxcom_load_diag {
 	uint32_t bad_reason;	/* on -EINVAL: enum ipuxcom_frame_error */
 };
 
-/* Hand batch @batch (0..22) of the transport buffer to the loaders. */
+/*
+ * Hand batch @batch (0..22) of the transport buffer to the loaders; for
+ * batch 0, first attaches the buffer if ipuxcom_load() did not (see
+ * ipuxcom_xbuf_map(); a failure there is explained by ipuxcom_errmsg()).
+ */
 IPUXCOM_API int ipuxcom_load_batch(struct ipuxcom *ipu, uint32_t batch, uint64_t timeout_ns,
 				   struct ipuxcom_load_diag *diag);
 
-/* Release and start the tiles after all 23 batches. */
+/*
+ * Release and start the tiles after all 23 batches. The module has then
+ * released the transport buffer; on a device held through ipu_driver the
+ * library detaches it there (BUFFER_DETACH 0; a failure is returned and
+ * explained by ipuxcom_errmsg(), though the device is running).
+ */
 IPUXCOM_API int ipuxcom_load_finish(struct ipuxcom *ipu, uint64_t timeout_ns,
 				    struct ipuxcom_load_diag *diag);
 
@@ -194,10 +215,13 @@ struct ipuxcom_load_result {
 
 /*
  * The whole load of the design notes on the attached, idle device:
- * optional CFG_APPLY, AUTOLOAD, the transport buffer, 23 batches whose
- * frames are built straight into the mapped buffer, LOAD_FINISH. The
- * device is then running. @res (may be NULL) says where a failure
- * happened, with a message.
+ * optional CFG_APPLY, AUTOLOAD, the transport buffer (ipuxcom_xbuf_map(),
+ * attached to the device: IPUXCOM_LOAD_STEP_XBUF, where -ENOMEM means
+ * RLIMIT_MEMLOCK), 23 batches whose frames are built straight into it,
+ * LOAD_FINISH. The device is then running. @res (may be NULL) says where
+ * a failure happened, with a message, and counts the system calls. On a
+ * card held through ipu_driver, run ipuxcom_dev_init() first (from
+ * driver-idle).
  */
 IPUXCOM_API int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *params,
 			     struct ipuxcom_load_result *res);
@@ -208,6 +232,14 @@ IPUXCOM_API int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_para
  * (the notes' sequence, checked by TILEUPDR completion only; see
  * IPUXCOM_IOC_EXCH_WRITE). Needs CAP_SYS_RAWIO. *@tileupdr (may be NULL)
  * gets TILEUPDR as last read.
+ *
+ * On a device held through ipu_driver the library stores the words
+ * itself, between the module's EXCH_WRITE SELECT and COMPLETE, as 32-bit
+ * volatile stores (with full fences before and after) through a shared
+ * mapping of /dev/ipuN_ex at 0x80000 + (@addr - 0x4c000), made on first
+ * use and kept until ipuxcom_close(); @addr .. @addr + @bytes must lie in
+ * the 624 KiB of tile SRAM from 0x4c000 (-EINVAL before anything is
+ * issued). Failures are explained by ipuxcom_errmsg().
  */
 IPUXCOM_API int ipuxcom_exch_write(struct ipuxcom *ipu, uint32_t logical_tile, uint32_t addr,
 				   const void *data, uint32_t bytes, uint64_t timeout_ns,
@@ -219,9 +251,15 @@ struct ipuxcom_hsp_manifest;
 struct ipuxcom_errmsg;
 
 /*
- * Allocate and map the manifest's host pages on the attached, running
- * device and run the load-completion transition (HOSTX_SETUP). @em (may
- * be NULL) says what failed.
+ * Allocate the manifest's host pages (the library's zero-filled anonymous
+ * memory) for the attached, running device and run the load-completion
+ * transition in its three stages: HOSTX_SETUP BEGIN, each page attached in
+ * the manifest's attach order (BUF_ATTACH slot 1 + page, pinned and
+ * charged to RLIMIT_MEMLOCK; on a device held through ipu_driver also its
+ * BUFFER_ATTACH at that index), HOSTX_SETUP COMMIT. On failure the pages
+ * are detached (best effort) and freed; after BEGIN the device needs a
+ * reset. The pages live until ipuxcom_close() or a reset. @em (may be
+ * NULL) says what failed.
  */
 IPUXCOM_API int ipuxcom_hostx_setup(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *m,
 				    uint64_t timeout_ns, struct ipuxcom_errmsg *em);

@@ -5,8 +5,10 @@
  * handed back also on failure, where the module filled them in.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
-#include <sys/mman.h>
+
+#include <linux/ipuxcom_ipu_driver.h>
 
 #include "ipuxcom.h"
 #include "internal.h"
@@ -92,34 +94,6 @@ int ipuxcom_autoload(struct ipuxcom *ipu, const void *image, size_t size,
 	return ret;
 }
 
-int ipuxcom_xbuf_map(struct ipuxcom *ipu, size_t bytes, void **addr, size_t *size)
-{
-	struct ipuxcom_ioc_xbuf_alloc xa = { .size = sizeof(xa) };
-	void *map;
-	int ret;
-
-	if (!ipu || !addr || !size || bytes > IPUXCOM_XBUF_MAX_SIZE)
-		return -EINVAL;
-	if (ipu->xbuf) {
-		*addr = ipu->xbuf;
-		*size = ipu->xbuf_size;
-		return bytes && bytes > ipu->xbuf_size ? -EEXIST : 0;
-	}
-	xa.bytes = (uint32_t)bytes;
-	ret = ixc_ioctl(ipu, IPUXCOM_IOC_XBUF_ALLOC, &xa);
-	if (ret)
-		return ret;
-	map = mmap(NULL, xa.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, ipu->fd,
-		   (off_t)xa.mmap_offset);
-	if (map == MAP_FAILED)
-		return -errno;
-	ipu->xbuf = map;
-	ipu->xbuf_size = xa.bytes;
-	*addr = map;
-	*size = xa.bytes;
-	return 0;
-}
-
 int ipuxcom_load_batch(struct ipuxcom *ipu, uint32_t batch, uint64_t timeout_ns,
 		       struct ipuxcom_load_diag *diag)
 {
@@ -130,6 +104,17 @@ int ipuxcom_load_batch(struct ipuxcom *ipu, uint32_t batch, uint64_t timeout_ns,
 
 	if (!ipu)
 		return -EINVAL;
+	ipu->errmsg[0] = '\0';
+	/*
+	 * A caller driving the batches itself (ipuxcom_xbuf_map(), frames,
+	 * this) gets the transport buffer attached before batch 0, as
+	 * ipuxcom_load() does after AUTOLOAD.
+	 */
+	if (batch == 0 && ipu->xbuf && !ipu->xbuf_attached) {
+		ret = ixc_xbuf_attach(ipu, NULL);
+		if (ret)
+			return ret;
+	}
 	ret = ixc_ioctl(ipu, IPUXCOM_IOC_LOAD_BATCH, &lb);
 	if (diag) {
 		memset(diag, 0, sizeof(*diag));
@@ -149,7 +134,10 @@ int ipuxcom_load_finish(struct ipuxcom *ipu, uint64_t timeout_ns,
 
 	if (!ipu)
 		return -EINVAL;
+	ipu->errmsg[0] = '\0';
 	ret = ixc_ioctl(ipu, IPUXCOM_IOC_LOAD_FINISH, &lf);
+	if (!ret)
+		ret = ixc_xbuf_finished(ipu);
 	if (diag) {
 		memset(diag, 0, sizeof(*diag));
 		diag->mark = lf.mark;
@@ -267,6 +255,73 @@ int ipuxcom_tdi_write_sram(struct ipuxcom *ipu, uint32_t tile, uint32_t addr,
 	return ixc_tdi_sram(ipu, IPUXCOM_IOC_TDI_WRITE_SRAM, tile, addr, words, count, done);
 }
 
+/*
+ * On a device held through ipu_driver the module selects the window and
+ * checks completion, and the library stores through its mapping of
+ * /dev/ipuN_ex, created on first use and kept until ipuxcom_close().
+ */
+static int ixc_exch_map(struct ipuxcom *ipu)
+{
+	struct ipuxcom_device_info di;
+	int err;
+
+	if (ipu->exch)
+		return 0;
+	if (!ipu->ipu_node[0]) {
+		err = ipuxcom_dev_query(ipu, &di);
+		if (err)
+			return ixc_fail(ipu, err, "device query (for the ipu_driver node): %s",
+					ipuxcom_strerror(err));
+		if (!ipu->ipu_node[0])
+			return ixc_fail(ipu, -EPROTO, "the module names no ipu_driver node for "
+					"this device");
+	}
+	err = ixc_ipudrv_map_exchange(ipu->ipu_node, &ipu->exch, &ipu->exch_size);
+	if (err)
+		return ixc_fail(ipu, err, "mapping /dev/%s_ex: %s", ipu->ipu_node, strerror(-err));
+	return 0;
+}
+
+static int ixc_exch_write_ipu_driver(struct ipuxcom *ipu, struct ipuxcom_ioc_exch_write *ew,
+				     const void *data)
+{
+	volatile uint32_t *dst;
+	const uint8_t *src = data;
+	int err;
+
+	/* The window covers one tile's SRAM, from 0x4c000 [S, RE]. */
+	if (ew->addr < IXC_TILE_SRAM_BASE || ew->addr % 4 || ew->bytes % 4 || !ew->bytes ||
+	    ew->bytes > IPUXCOM_EXCH_WRITE_MAX_BYTES ||
+	    ew->addr - IXC_TILE_SRAM_BASE > IXC_TILE_SRAM_BYTES - ew->bytes)
+		return ixc_fail(ipu, -EINVAL, "tile address 0x%" PRIx32 " + %" PRIu32
+				" bytes is not 4-byte aligned tile SRAM", ew->addr, ew->bytes);
+	err = ixc_exch_map(ipu);
+	if (err)
+		return err;
+	ew->flags = IPUXCOM_EXCH_F_SELECT;
+	ew->data = 0;
+	err = ixc_ioctl(ipu, IPUXCOM_IOC_EXCH_WRITE, ew);
+	if (err)
+		return ixc_fail(ipu, err, "EXCH_WRITE select (tile %" PRIu32 "): %s", ew->tile,
+				ipuxcom_strerror(err));
+	dst = (volatile uint32_t *)((uint8_t *)ipu->exch + IPU_DRV_EXCH_WINDOW_OFFSET +
+				    (ew->addr - IXC_TILE_SRAM_BASE));
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (uint32_t i = 0; i < ew->bytes / 4; i++) {
+		uint32_t w;
+
+		memcpy(&w, src + 4 * (size_t)i, sizeof(w));
+		dst[i] = w;
+	}
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	ew->flags = IPUXCOM_EXCH_F_COMPLETE;
+	err = ixc_ioctl(ipu, IPUXCOM_IOC_EXCH_WRITE, ew);
+	if (err)
+		return ixc_fail(ipu, err, "EXCH_WRITE complete (tile %" PRIu32 ", TILEUPDR 0x%08"
+				PRIx32 "): %s", ew->tile, ew->tileupdr, ipuxcom_strerror(err));
+	return 0;
+}
+
 int ipuxcom_exch_write(struct ipuxcom *ipu, uint32_t logical_tile, uint32_t addr,
 		       const void *data, uint32_t bytes, uint64_t timeout_ns, uint32_t *tileupdr)
 {
@@ -278,7 +333,11 @@ int ipuxcom_exch_write(struct ipuxcom *ipu, uint32_t logical_tile, uint32_t addr
 
 	if (!ipu || !data)
 		return -EINVAL;
-	ret = ixc_ioctl(ipu, IPUXCOM_IOC_EXCH_WRITE, &ew);
+	ipu->errmsg[0] = '\0';
+	if (ipu->ipu_fd >= 0)
+		ret = ixc_exch_write_ipu_driver(ipu, &ew, data);
+	else
+		ret = ixc_ioctl(ipu, IPUXCOM_IOC_EXCH_WRITE, &ew);
 	if (tileupdr)
 		*tileupdr = ew.tileupdr;
 	return ret;

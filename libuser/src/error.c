@@ -47,6 +47,7 @@ static const char *const ixc_errors[] = {
 	[EBADMSG] = "malformed netlink message",
 	[ERANGE] = "value out of the range the module accepts",
 	[EINTR] = "interrupted (device list changed during the dump, or a signal)",
+	[EXDEV] = "not this device's ipu_driver node (/dev/ipuN)",
 };
 
 const char *ipuxcom_strerror(int err)
@@ -73,6 +74,14 @@ static const char *const ixc_attr_names[] = {
 	IXC_ATTR_NAME(IPUXCOM_A_DEV_TILE_COUNT),
 	IXC_ATTR_NAME(IPUXCOM_A_PAD),
 	IXC_ATTR_NAME(IPUXCOM_A_DEV_CAPABILITIES),
+	IXC_ATTR_NAME(IPUXCOM_A_OLD_STATE),
+	IXC_ATTR_NAME(IPUXCOM_A_BATCH),
+	IXC_ATTR_NAME(IPUXCOM_A_BATCHES),
+	IXC_ATTR_NAME(IPUXCOM_A_BYTES),
+	IXC_ATTR_NAME(IPUXCOM_A_REG),
+	IXC_ATTR_NAME(IPUXCOM_A_VALUE),
+	IXC_ATTR_NAME(IPUXCOM_A_ERROR),
+	IXC_ATTR_NAME(IPUXCOM_A_DEV_IPU_NODE),
 };
 
 const char *ixc_nl_attr_name(unsigned int type)

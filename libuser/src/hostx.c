@@ -29,10 +29,24 @@ static int hx_err(struct ipuxcom_errmsg *em, int err, const char *fmt, ...)
 	return err;
 }
 
+/* Undo a setup that failed: detach what was attached, free the pages. */
+static void hx_unwind(struct ipuxcom *ipu, void **pages, const size_t *sizes, uint32_t npages,
+		      const uint32_t *attached, uint32_t nattached)
+{
+	for (uint32_t k = 0; k < nattached; k++)
+		ixc_buf_detach(ipu, IPUXCOM_BUF_SLOT_HOSTX(attached[k]));
+	for (uint32_t i = 0; i < npages; i++)
+		if (pages[i])
+			munmap(pages[i], sizes[i]);
+}
+
 int ipuxcom_hostx_setup(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *m,
 			uint64_t timeout_ns, struct ipuxcom_errmsg *em)
 {
 	struct ipuxcom_ioc_hostx_setup hs = { .size = sizeof(hs), .timeout_ns = timeout_ns };
+	void *pages[IPUXCOM_HOSTX_MAX_PAGES] = { 0 };
+	size_t sizes[IPUXCOM_HOSTX_MAX_PAGES] = { 0 };
+	uint32_t attached[IPUXCOM_HOSTX_MAX_PAGES], nattached = 0;
 	int err;
 
 	if (em)
@@ -52,21 +66,54 @@ int ipuxcom_hostx_setup(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *
 		hs.page_bytes[i] = m->page_size[i];
 		hs.attach_order[i] = m->attach_order[i];
 	}
+	/* The pages are this library's memory, zero-filled, pinned by BUF_ATTACH. */
+	for (uint32_t i = 0; i < m->npages; i++) {
+		void *p = mmap(NULL, m->page_size[i], PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED) {
+			err = -errno;
+			hx_unwind(ipu, pages, sizes, m->npages, attached, 0);
+			return hx_err(em, err, "allocating host page %" PRIu32 " (%" PRIu32
+				      " bytes): %s", i, m->page_size[i], strerror(-err));
+		}
+		pages[i] = p;
+		sizes[i] = m->page_size[i];
+	}
+	/* 1: HEXOPT, GS1 mark 1, the preloaded GS2 mark back to zero [S]. */
+	hs.flags = IPUXCOM_HOSTX_F_BEGIN;
 	err = ixc_ioctl(ipu, IPUXCOM_IOC_HOSTX_SETUP, &hs);
-	if (err)
+	if (err) {
+		hx_unwind(ipu, pages, sizes, m->npages, attached, 0);
 		return hx_err(em, err, "load-completion transition (GS2 mark %" PRIu32 "): %s",
 			      hs.mark, ipuxcom_strerror(err));
-	for (uint32_t i = 0; i < m->npages; i++) {
-		void *p = mmap(NULL, m->page_size[i], PROT_READ | PROT_WRITE, MAP_SHARED, ipu->fd,
-			       (off_t)(IPUXCOM_MMAP_HOSTX_BASE + i * IPUXCOM_MMAP_HOSTX_STRIDE));
-
-		if (p == MAP_FAILED)
-			return hx_err(em, -errno, "mapping host page %" PRIu32 ": %s", i,
-				      strerror(errno));
-		ipu->hpage[i] = p;
-		ipu->hpage_size[i] = m->page_size[i];
-		ipu->hpages = i + 1;
 	}
+	/* 2: the pages in the manifest's attach order, each in slot 1 + page. */
+	for (uint32_t k = 0; k < m->npages; k++) {
+		uint32_t pg = m->attach_order[k];
+
+		ipu->errmsg[0] = '\0';
+		err = ixc_buf_attach(ipu, IPUXCOM_BUF_SLOT_HOSTX(pg), pages[pg], sizes[pg], NULL);
+		if (err) {
+			hx_unwind(ipu, pages, sizes, m->npages, attached, nattached);
+			return hx_err(em, err, "host page %" PRIu32 ": %s (the device needs a reset)",
+				      pg, ipu->errmsg);
+		}
+		attached[nattached++] = pg;
+	}
+	/* 3: every page in place with its size; the GS2 load-completion mark. */
+	hs.flags = IPUXCOM_HOSTX_F_COMMIT;
+	err = ixc_ioctl(ipu, IPUXCOM_IOC_HOSTX_SETUP, &hs);
+	if (err) {
+		hx_unwind(ipu, pages, sizes, m->npages, attached, nattached);
+		return hx_err(em, err, "load-completion mark (GS2 mark %" PRIu32 "): %s",
+			      hs.mark, ipuxcom_strerror(err));
+	}
+	for (uint32_t i = 0; i < m->npages; i++) {
+		ipu->hpage[i] = pages[i];
+		ipu->hpage_size[i] = sizes[i];
+	}
+	ipu->hpages = m->npages;
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #ifndef IPUXCOM_INTERNAL_H
 #define IPUXCOM_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/ipuxcom.h>
@@ -16,17 +17,80 @@
 
 struct ipuxcom_device_info;
 
-/* An open /dev/ipuxcom (device.c), with its transport-buffer mapping. */
+/* Room for one message of ipuxcom_errmsg(). */
+#define IXC_ERRMSG_BYTES	256
+
+/*
+ * An open /dev/ipuxcom (device.c), with the host buffers the library owns
+ * (uapi version 4: they are its own memory, pinned by the module with
+ * BUF_ATTACH) and, for a device held through ipu_driver, the caller's
+ * /dev/ipuN session.
+ */
 struct ipuxcom {
 	int fd;
-	void *xbuf;		/* mmap of the loader transport buffer, or NULL */
+	/* ipu_driver: -1 unless attached with IPUXCOM_ATTACH_F_IPU_FD */
+	int ipu_fd;
+	bool ipu_fd_owned;	/* opened by ipuxcom_attach(): closed by ipuxcom_close() */
+	char ipu_node[IPUXCOM_IPU_NODE_LEN];	/* "" until known */
+	uint32_t drv_bufs;	/* bit i: index i BUFFER_ATTACHed there by the library */
+	void *exch;		/* MAP_SHARED mapping of /dev/<ipu_node>_ex, or NULL */
+	size_t exch_size;
+	/* the loader transport buffer: anonymous memory, kept across loads */
+	void *xbuf;
 	size_t xbuf_size;
-	uint32_t hpages;	/* host-exchange pages mapped (ipuxcom_hostx_setup) */
+	bool xbuf_attached;	/* in the module's slot 0 (BUF_ATTACH) right now */
+	uint32_t hpages;	/* host-exchange pages set up (ipuxcom_hostx_setup) */
 	void *hpage[IPUXCOM_HOSTX_MAX_PAGES];
 	size_t hpage_size[IPUXCOM_HOSTX_MAX_PAGES];
+	char errmsg[IXC_ERRMSG_BYTES];	/* ipuxcom_errmsg() */
 };
 
-/* ioctl() returning 0 or -errno. */
+/* Set ipu->errmsg (printf-style) and return @err. */
+__attribute__((format(printf, 3, 4)))
+int ixc_fail(struct ipuxcom *ipu, int err, const char *fmt, ...);
+
+/*
+ * Forget what a module RESET dropped: the host pages are unmapped, the
+ * transport buffer is no longer in slot 0 (its memory is kept), and
+ * nothing is attached to ipu_driver any more (the caller did
+ * BUFFER_DETACH_ALL, or nothing was).
+ */
+void ixc_forget_buffers(struct ipuxcom *ipu);
+
+/*
+ * BUF_ATTACH slot @index with @addr/@bytes, then on a device held through
+ * ipu_driver its BUFFER_ATTACH with the same index, address and size (the
+ * module's is undone if that fails). *@syscalls (may be NULL) counts the
+ * ioctls issued. Errors carry a message in ipu->errmsg.
+ */
+int ixc_buf_attach(struct ipuxcom *ipu, uint32_t index, void *addr, size_t bytes,
+		   uint32_t *syscalls);
+
+/* ixc_buf_attach() of the transport buffer (ipu->xbuf) in slot 0. */
+int ixc_xbuf_attach(struct ipuxcom *ipu, uint32_t *syscalls);
+
+/*
+ * After a successful LOAD_FINISH, which unpinned slot 0: ipu_driver's
+ * BUFFER_DETACH 0 on a device held through it (one ioctl, when the
+ * library attached it there).
+ */
+int ixc_xbuf_finished(struct ipuxcom *ipu);
+
+/*
+ * BUF_DETACH slot @index, and on a device held through ipu_driver its
+ * BUFFER_DETACH (when the library attached it there). Best effort: the
+ * first error is returned, both are tried.
+ */
+int ixc_buf_detach(struct ipuxcom *ipu, uint32_t index);
+
+/*
+ * The module's RESET: IPUXCOM_RESET_F_DRIVER_RESET on a device held
+ * through ipu_driver (whose BUFFER_DETACH_ALL and RESET_DEVICE the caller
+ * issued), then ixc_forget_buffers().
+ */
+int ixc_module_reset(struct ipuxcom *ipu, uint32_t *state_out);
+
+/* ioctl() returning 0 or -errno. *//* ioctl() returning 0 or -errno. */
 int ixc_ioctl(const struct ipuxcom *ipu, unsigned long req, void *arg);
 
 /*
@@ -113,5 +177,35 @@ int ixc_event_parse(const struct nlmsghdr *nlh, uint16_t family, struct ipuxcom_
  */
 int ixc_trace_parse_line(const char *line, size_t len, uint32_t *dev_id,
 			 struct ipuxcom_cfg_record *rec);
+
+/*
+ * ipu_driver's user ABI (ipudrv.c, uapi/linux/ipuxcom_ipu_driver.h): one
+ * ioctl each on an open /dev/ipuN, 0 or -errno.
+ */
+
+/* Mapping of /dev/ipuN_ex: the window at 0x80000 and one tile's 624 KiB of SRAM. */
+#define IXC_IPUDRV_EX_MAP_BYTES	(0x80000u + 624u * 1024u)
+/* First tile SRAM address (FACTS.md "Tiles and memory"). */
+#define IXC_TILE_SRAM_BASE	0x4c000u
+#define IXC_TILE_SRAM_BYTES	(624u * 1024u)
+
+/* A plain /dev name: 1..15 of [A-Za-z0-9_.-], not starting with '.'. */
+bool ixc_ipudrv_node_ok(const char *node);
+/* open("/dev/@node", O_RDWR | O_CLOEXEC); *@fd is -1 on failure. */
+int ixc_ipudrv_open(const char *node, int *fd);
+int ixc_ipudrv_user_attach(int fd);			/* by value: 0 */
+int ixc_ipudrv_set_ipu_id(int fd, uint32_t id);		/* by value */
+int ixc_ipudrv_buffer_attach(int fd, uint32_t index, void *addr, size_t size);
+int ixc_ipudrv_buffer_detach(int fd, uint32_t index);	/* by value */
+int ixc_ipudrv_buffer_detach_all(int fd);
+int ixc_ipudrv_reset_device(int fd);			/* by value: 0 */
+/* Five words out, five back (IPU_DRV_MAILBOX_WORDS); @recv is written also on failure. */
+int ixc_ipudrv_mailbox(int fd, const uint32_t sent[5], uint32_t recv[5]);
+int ixc_ipudrv_stop_monitoring(int fd);
+int ixc_ipudrv_start_monitoring(int fd);
+int ixc_ipudrv_accumulate_errors(int fd);
+int ixc_ipudrv_set_secondary_ipu_id(int fd);		/* pointer to a u32 0 */
+/* MAP_SHARED mapping of IXC_IPUDRV_EX_MAP_BYTES of /dev/@node_ex at offset 0. */
+int ixc_ipudrv_map_exchange(const char *node, void **map, size_t *size);
 
 #endif /* IPUXCOM_INTERNAL_H */

@@ -2,9 +2,13 @@
 /*
  * ipuxcom_load(): one image onto one device, in the order of the design
  * notes ("Direct Attach And Autoloader", "Secondary Loader Frames").
- * Frames are built in place in the mapped transport buffer, so every image
- * byte is copied once on the host, and the whole load costs
- * 4 + 23 + 1 (+1 with a config) system calls after ATTACH.
+ * Frames are built in place in the transport buffer, the library's own
+ * memory that the module pins for the load, so every image byte is copied
+ * once on the host. The whole load costs, after ATTACH: the device query,
+ * AUTOLOAD, BUF_ATTACH, 23 LOAD_BATCH and LOAD_FINISH (27), +1 with a
+ * config, +1 for the buffer's mmap on the handle's first load, and +2 on
+ * a device held through ipu_driver (its BUFFER_ATTACH and BUFFER_DETACH
+ * of index 0).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -59,10 +63,9 @@ static int load_check(const struct ipuxcom_load_params *p, struct ipuxcom_image_
 }
 
 /*
- * A device whose backend cannot provide host buffers the IPU reads (the
- * "hw" backend: on a card they are ipu_driver's, see README.md
- * "Hardware") cannot be loaded. Say so before the first command, so a
- * device that the module cannot reset is not left half-loaded.
+ * Every backend loads since uapi version 4 (host buffers are the caller's
+ * memory). A device that reports its commands without the loader's is
+ * still refused before the first command, so it is not left half-loaded.
  */
 static int load_check_device(struct ipuxcom *ipu, struct ipuxcom_load_result *res)
 {
@@ -76,9 +79,9 @@ static int load_check_device(struct ipuxcom *ipu, struct ipuxcom_load_result *re
 	/* 0: a module that does not report capabilities; the commands decide. */
 	if (di.capabilities && !(di.capabilities & IPUXCOM_CAP_LOADER))
 		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, -EOPNOTSUPP,
-				 "device %" PRIu32 " (%s backend) cannot allocate host buffers: "
-				 "ipu_driver's BUFFER_ATTACH is needed, which the module cannot "
-				 "reach; no command was sent", di.dev_id, di.backend);
+				 "device %" PRIu32 " (%s backend) does not offer the loader "
+				 "commands (IPUXCOM_CAP_LOADER); no command was sent",
+				 di.dev_id, di.backend);
 	return 0;
 }
 
@@ -123,10 +126,18 @@ int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *p,
 	if (err)
 		return load_fail(res, IPUXCOM_LOAD_STEP_AUTOLOAD, err,
 				 "autoloader (AUTOLDCSR 0x%08" PRIx32 ")", csr);
-	res->syscalls += ipu->xbuf ? 0 : 2;
+	res->syscalls += ipu->xbuf ? 0 : 1;
 	err = ipuxcom_xbuf_map(ipu, 0, &xbuf, &xsize);
 	if (err)
 		return load_fail(res, IPUXCOM_LOAD_STEP_XBUF, err, "transport buffer");
+	/* Pinned by the module (HEXOPT first) and, on ipu_driver, attached there. */
+	if (!ipu->xbuf_attached) {
+		ipu->errmsg[0] = '\0';
+		err = ixc_xbuf_attach(ipu, &res->syscalls);
+		if (err)
+			return load_fail(res, IPUXCOM_LOAD_STEP_XBUF, err, "transport buffer: %s",
+					 ipu->errmsg);
+	}
 
 	for (b = 0; b < IPUXCOM_LOAD_BATCHES; b++) {
 		uint32_t first = b * IPUXCOM_LOAD_BATCH_TILES;
@@ -164,8 +175,10 @@ int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *p,
 		if (p->progress)
 			p->progress(p->ctx, &prog);
 	}
-	res->syscalls++;
+	res->syscalls += ipu->drv_bufs & (1u << IPUXCOM_BUF_SLOT_LOADER) ? 2 : 1;
 	err = ipuxcom_load_finish(ipu, p->timeout_ns, &res->diag);
+	if (err && ipu->errmsg[0])
+		return load_fail(res, IPUXCOM_LOAD_STEP_FINISH, err, "%s", ipu->errmsg);
 	if (err)
 		return load_fail(res, IPUXCOM_LOAD_STEP_FINISH, err, "%s (GS1 mark %" PRIu32 ")",
 				 res->diag.stage == 2 ? "start mark 23" :

@@ -181,6 +181,27 @@ int ixc_nl_parse_extack(const struct nlmsghdr *nlh, const struct nlmsghdr *req,
 	return error;
 }
 
+/*
+ * A string attribute into @buf of @len bytes: accepted with or without
+ * its NUL as long as it fits; empty, over-long or with bytes after the
+ * NUL: -EPROTO.
+ */
+static int ixc_get_name(const struct nlattr *attr, char *buf, size_t len)
+{
+	uint16_t plen = mnl_attr_get_payload_len(attr);
+	const char *p = mnl_attr_get_payload(attr);
+	size_t slen;
+
+	if (mnl_attr_validate(attr, MNL_TYPE_STRING) < 0)
+		return -EPROTO;
+	slen = strnlen(p, plen);
+	if (!slen || slen >= len || (slen < plen && slen + 1 != plen))
+		return -EPROTO;
+	memcpy(buf, p, slen);
+	buf[slen] = '\0';
+	return 0;
+}
+
 int ixc_nl_parse_dev(const struct nlmsghdr *nlh, uint16_t family,
 		     struct ipuxcom_device_info *out)
 {
@@ -230,21 +251,16 @@ int ixc_nl_parse_dev(const struct nlmsghdr *nlh, uint16_t family,
 				return -EPROTO;
 			dev.capabilities = mnl_attr_get_u64(attr);
 			break;
-		case IPUXCOM_A_DEV_BACKEND: {
-			uint16_t plen = mnl_attr_get_payload_len(attr);
-			size_t slen;
-
-			/* Accept it with or without the NUL, as long as it fits. */
-			if (mnl_attr_validate(attr, MNL_TYPE_STRING) < 0)
+		case IPUXCOM_A_DEV_BACKEND:
+			if (ixc_get_name(attr, dev.backend, sizeof(dev.backend)))
 				return -EPROTO;
-			slen = strnlen(mnl_attr_get_payload(attr), plen);
-			if (slen >= sizeof(dev.backend))
-				return -EPROTO;
-			memcpy(dev.backend, mnl_attr_get_payload(attr), slen);
-			dev.backend[slen] = '\0';
 			have_backend = true;
 			break;
-		}
+		case IPUXCOM_A_DEV_IPU_NODE:
+			/* uapi 4: only for a device held through ipu_driver. */
+			if (ixc_get_name(attr, dev.ipu_node, sizeof(dev.ipu_node)))
+				return -EPROTO;
+			break;
 		default:
 			/* Added by a newer module: not ours to judge. */
 			break;

@@ -128,6 +128,33 @@ TEST_F(hostx, bad_calls_refused_before_writing)
 	}
 }
 
+/*
+ * uapi 4: the pages are the library's memory, set up once per session and
+ * forgotten at a reset (which drops the module's pins), then set up again.
+ */
+TEST_F(hostx, pages_forgotten_at_reset_and_set_up_again)
+{
+	struct ipuxcom_errmsg em;
+	uint8_t in[64] = { 1 }, out[64] = { 0 };
+	struct ipuxcom_hostx_buf ib = { in, sizeof(in) }, ob = { out, sizeof(out) };
+	char msg[300];
+
+	ASSERT_EQ(0, ipuxcom_hostx_setup(self->ipu, &self->m, TIMEOUT_NS, &em)) TH_LOG("%s", em.msg);
+	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
+	EXPECT_EQ(-ENOBUFS, ipuxcom_hostx_call(self->ipu, &self->m, "write", &ib, 1, NULL, 0,
+					       TIMEOUT_NS, &em));
+	/* a new load and a new setup work on the same handle */
+	ASSERT_EQ(0, ixt_load_small(self->ipu, msg, sizeof(msg))) TH_LOG("%s", msg);
+	ASSERT_EQ(0, ipuxcom_hostx_setup(self->ipu, &self->m, TIMEOUT_NS, &em)) TH_LOG("%s", em.msg);
+	ASSERT_EQ(0, ipuxcom_hostx_call(self->ipu, &self->m, "write", &ib, 1, NULL, 0,
+					TIMEOUT_NS, &em)) TH_LOG("%s", em.msg);
+	ASSERT_EQ(0, ipuxcom_hostx_call(self->ipu, &self->m, "run", NULL, 0, NULL, 0,
+					TIMEOUT_NS, &em)) TH_LOG("%s", em.msg);
+	ASSERT_EQ(0, ipuxcom_hostx_call(self->ipu, &self->m, "read", NULL, 0, &ob, 1,
+					TIMEOUT_NS, &em)) TH_LOG("%s", em.msg);
+	EXPECT_EQ(0, memcmp(in, out, sizeof(in)));
+}
+
 /* A callable id the device program does not know: the handoff never returns. */
 TEST_F(hostx, unknown_callable_id_times_out)
 {

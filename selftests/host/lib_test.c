@@ -439,6 +439,72 @@ TEST(dev_reply_malformed)
 	EXPECT_EQ(-EPROTO, parse_dev(nlh, NLMSG_HDRLEN + 2, &d));
 }
 
+/* uapi 4: the ipu_driver node of a device held through it. */
+TEST(dev_reply_ipu_node)
+{
+	struct ipuxcom_device_info d;
+	union scratch s;
+	struct nlmsghdr *nlh;
+
+	/* absent: a device not held through ipu_driver */
+	nlh = put_dev(&s, "sim");
+	ASSERT_EQ(0, parse_dev(nlh, nlh->nlmsg_len, &d));
+	EXPECT_STREQ("", d.ipu_node);
+
+	nlh = put_dev(&s, "hw");
+	mnl_attr_put_u64(nlh, IPUXCOM_A_DEV_CAPABILITIES, IPUXCOM_CAP_IPU_DRIVER);
+	mnl_attr_put_strz(nlh, IPUXCOM_A_DEV_IPU_NODE, "ipu0");
+	ASSERT_EQ(0, parse_dev(nlh, nlh->nlmsg_len, &d));
+	EXPECT_STREQ("ipu0", d.ipu_node);
+	EXPECT_STREQ("hw", d.backend);
+	EXPECT_EQ(IPUXCOM_CAP_IPU_DRIVER, d.capabilities);
+
+	/* the longest that fits (15 + NUL), and one without its NUL */
+	nlh = put_dev(&s, "hw");
+	mnl_attr_put_strz(nlh, IPUXCOM_A_DEV_IPU_NODE, "ipu012345678901");
+	ASSERT_EQ(0, parse_dev(nlh, nlh->nlmsg_len, &d));
+	EXPECT_STREQ("ipu012345678901", d.ipu_node);
+	nlh = put_dev(&s, "hw");
+	mnl_attr_put(nlh, IPUXCOM_A_DEV_IPU_NODE, 4, "ipu7");
+	ASSERT_EQ(0, parse_dev(nlh, nlh->nlmsg_len, &d));
+	EXPECT_STREQ("ipu7", d.ipu_node);
+}
+
+TEST(dev_reply_ipu_node_malformed)
+{
+	struct ipuxcom_device_info d;
+	union scratch s;
+	struct nlmsghdr *nlh;
+
+	/* over-long: 16 characters do not fit IPUXCOM_IPU_NODE_LEN */
+	nlh = put_dev(&s, "hw");
+	mnl_attr_put_strz(nlh, IPUXCOM_A_DEV_IPU_NODE, "ipu0123456789012");
+	EXPECT_EQ(-EPROTO, parse_dev(nlh, nlh->nlmsg_len, &d));
+	EXPECT_TRUE(all_zero(&d, sizeof(d)));
+	/* 16 bytes without a NUL */
+	nlh = put_dev(&s, "hw");
+	mnl_attr_put(nlh, IPUXCOM_A_DEV_IPU_NODE, 16, "ipu0123456789012");
+	EXPECT_EQ(-EPROTO, parse_dev(nlh, nlh->nlmsg_len, &d));
+	/* empty, with and without the NUL */
+	nlh = put_dev(&s, "hw");
+	mnl_attr_put(nlh, IPUXCOM_A_DEV_IPU_NODE, 0, "");
+	EXPECT_EQ(-EPROTO, parse_dev(nlh, nlh->nlmsg_len, &d));
+	nlh = put_dev(&s, "hw");
+	mnl_attr_put_strz(nlh, IPUXCOM_A_DEV_IPU_NODE, "");
+	EXPECT_EQ(-EPROTO, parse_dev(nlh, nlh->nlmsg_len, &d));
+	/* bytes after the NUL */
+	nlh = put_dev(&s, "hw");
+	mnl_attr_put(nlh, IPUXCOM_A_DEV_IPU_NODE, 8, "ipu0\0xyz");
+	EXPECT_EQ(-EPROTO, parse_dev(nlh, nlh->nlmsg_len, &d));
+	EXPECT_TRUE(all_zero(&d, sizeof(d)));
+	/* cut inside the attribute */
+	nlh = put_dev(&s, "hw");
+	mnl_attr_put_strz(nlh, IPUXCOM_A_DEV_IPU_NODE, "ipu0");
+	EXPECT_NE(0, parse_dev(nlh, nlh->nlmsg_len - 6, &d));
+	/* extended acks name it */
+	EXPECT_STREQ("IPUXCOM_A_DEV_IPU_NODE", ixc_nl_attr_name(IPUXCOM_A_DEV_IPU_NODE));
+}
+
 TEST(strerror_names_ipuxcom_meanings)
 {
 	EXPECT_STREQ("device attached by another open file", ipuxcom_strerror(-EBUSY));
@@ -489,6 +555,10 @@ TEST(null_arguments)
 	EXPECT_EQ(-EINVAL, ipuxcom_reg_read(NULL, 0, &v));
 	EXPECT_EQ(-EINVAL, ipuxcom_reg_write(NULL, 0, 0));
 	EXPECT_EQ(-EINVAL, ipuxcom_reset(NULL, &v));
+	EXPECT_EQ(-EINVAL, ipuxcom_attach_ipu_fd(NULL, 0, 0));
+	EXPECT_EQ(-EINVAL, ipuxcom_ipu_fd(NULL));
+	EXPECT_EQ(-EINVAL, ipuxcom_dev_init(NULL, NULL));
+	EXPECT_STREQ("", ipuxcom_errmsg(NULL));
 	ipuxcom_close(NULL);
 
 	EXPECT_EQ(-EINVAL, ipuxcom_nl_open(NULL));
@@ -532,6 +602,12 @@ TEST(not_an_ipuxcom_file)
 	EXPECT_EQ(-ENOTTY, ipuxcom_reg_read(ipu, 4, &v));
 	EXPECT_EQ(-ENOTTY, ipuxcom_reg_write(ipu, 4, 1));
 	EXPECT_EQ(-ENOTTY, ipuxcom_reset(ipu, NULL));
+	/* not attached through ipu_driver */
+	EXPECT_EQ(-ENODEV, ipuxcom_ipu_fd(ipu));
+	EXPECT_EQ(-EBADF, ipuxcom_attach_ipu_fd(ipu, 0, -1));
+	EXPECT_NE(0, ipuxcom_errmsg(ipu)[0]);
+	EXPECT_EQ(-ENOTTY, ipuxcom_attach_ipu_fd(ipu, 0, fd));
+	EXPECT_EQ(-ENODEV, ipuxcom_ipu_fd(ipu));
 	ipuxcom_close(ipu);
 }
 

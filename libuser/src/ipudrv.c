@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Thin wrappers over Graphcore ipu_driver's user ABI on an open /dev/ipuN
+ * (uapi/linux/ipuxcom_ipu_driver.h): one ioctl each, passed the way the
+ * hardware-proven peer stack [RE] passes it (FACTS.md "Device and
+ * driver"). "By value" requests take the integer itself as ioctl(2)'s
+ * third argument; the others a pointer. Each returns 0 or -errno.
+ *
+ * What the values mean beyond that record is not documented: SET_IPU_ID
+ * is given 0 because [RE] gives 0 for its one card (modelled: which id a
+ * second card takes is not known), RESET_DEVICE 0 likewise, and
+ * SET_SECONDARY_IPU_ID a pointer to a u32 0.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <linux/ipuxcom_ipu_driver.h>
+
+#include "ipuxcom.h"
+#include "internal.h"
+
+static int ixc_drv_val(int fd, unsigned long req, unsigned long value)
+{
+	return ioctl(fd, req, value) < 0 ? -errno : 0;
+}
+
+static int ixc_drv_ptr(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) < 0 ? -errno : 0;
+}
+
+bool ixc_ipudrv_node_ok(const char *node)
+{
+	size_t n;
+
+	if (!node || !node[0] || node[0] == '.')
+		return false;
+	n = strnlen(node, IPUXCOM_IPU_NODE_LEN);
+	if (n >= IPUXCOM_IPU_NODE_LEN)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = node[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'))
+			return false;
+	}
+	return true;
+}
+
+/* "/dev/NODE" + @suffix into @buf; -EINVAL for a name that is not a plain node name. */
+static int ixc_drv_path(const char *node, const char *suffix, char *buf, size_t len)
+{
+	int n;
+
+	if (!ixc_ipudrv_node_ok(node))
+		return -EINVAL;
+	n = snprintf(buf, len, "/dev/%s%s", node, suffix);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int ixc_ipudrv_open(const char *node, int *fd)
+{
+	char path[32 + IPUXCOM_IPU_NODE_LEN];
+	int err = ixc_drv_path(node, "", path, sizeof(path));
+
+	*fd = -1;
+	if (err)
+		return err;
+	*fd = open(path, O_RDWR | O_CLOEXEC);
+	return *fd < 0 ? -errno : 0;
+}
+
+int ixc_ipudrv_user_attach(int fd)
+{
+	return ixc_drv_val(fd, IPU_DRV_USER_ATTACH, 0);
+}
+
+int ixc_ipudrv_set_ipu_id(int fd, uint32_t id)
+{
+	return ixc_drv_val(fd, IPU_DRV_SET_IPU_ID, id);
+}
+
+int ixc_ipudrv_buffer_attach(int fd, uint32_t index, void *addr, size_t size)
+{
+	struct ipu_drv_buffer b = { .index = index, .size = (uint32_t)size,
+				    .addr = (uintptr_t)addr };
+
+	if (size > UINT32_MAX)
+		return -EINVAL;
+	return ixc_drv_ptr(fd, IPU_DRV_BUFFER_ATTACH, &b);
+}
+
+int ixc_ipudrv_buffer_detach(int fd, uint32_t index)
+{
+	return ixc_drv_val(fd, IPU_DRV_BUFFER_DETACH, index);
+}
+
+int ixc_ipudrv_buffer_detach_all(int fd)
+{
+	return ixc_drv_val(fd, IPU_DRV_BUFFER_DETACH_ALL, 0);
+}
+
+int ixc_ipudrv_reset_device(int fd)
+{
+	return ixc_drv_val(fd, IPU_DRV_RESET_DEVICE, 0);
+}
+
+int ixc_ipudrv_mailbox(int fd, const uint32_t sent[IPU_DRV_MAILBOX_WORDS],
+		       uint32_t recv[IPU_DRV_MAILBOX_WORDS])
+{
+	uint32_t out[IPU_DRV_MAILBOX_WORDS], in[IPU_DRV_MAILBOX_WORDS] = { 0 };
+	struct ipu_drv_mailbox mb = { .sent_ptr = (uintptr_t)out, .recv_ptr = (uintptr_t)in };
+	int err;
+
+	memcpy(out, sent, sizeof(out));
+	err = ixc_drv_ptr(fd, IPU_DRV_MAILBOX_WRITE_READ, &mb);
+	memcpy(recv, in, sizeof(in));
+	return err;
+}
+
+int ixc_ipudrv_stop_monitoring(int fd)
+{
+	return ixc_drv_val(fd, IPU_DRV_STOP_MONITORING, 0);
+}
+
+int ixc_ipudrv_start_monitoring(int fd)
+{
+	return ixc_drv_val(fd, IPU_DRV_START_MONITORING, 0);
+}
+
+int ixc_ipudrv_accumulate_errors(int fd)
+{
+	return ixc_drv_val(fd, IPU_DRV_ACCUMULATE_ERRORS, 0);
+}
+
+int ixc_ipudrv_set_secondary_ipu_id(int fd)
+{
+	uint32_t id = 0;
+
+	return ixc_drv_ptr(fd, IPU_DRV_SET_SECONDARY_IPU_ID, &id);
+}
+
+int ixc_ipudrv_map_exchange(const char *node, void **map, size_t *size)
+{
+	char path[32 + IPUXCOM_IPU_NODE_LEN];
+	int err = ixc_drv_path(node, "_ex", path, sizeof(path));
+	void *p;
+	int fd;
+
+	*map = NULL;
+	*size = 0;
+	if (err)
+		return err;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	p = mmap(NULL, IXC_IPUDRV_EX_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	err = p == MAP_FAILED ? -errno : 0;
+	/* The mapping keeps the file open. */
+	close(fd);
+	if (err)
+		return err;
+	*map = p;
+	*size = IXC_IPUDRV_EX_MAP_BYTES;
+	return 0;
+}

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Initialisation from driver-idle on a device not held through ipu_driver
+ * (the simulator): ipuxcom_dev_init() is a plain module reset there and
+ * reports ipu_driver's steps as not applicable; `ipuxcom dev init` prints
+ * every step (text and JSON) and `ipuxcom load --init` loads after it.
+ * The ipu_driver path itself runs against the stand-in driver
+ * (selftests/kmod/ipu_standin), in its own tests.
+ */
+#include "kselftest_harness.h"
+
+#include <limits.h>
+#include <stdarg.h>
+
+#include "ipuxcom.h"
+#include "ipuxcom_test.h"
+#include "image_testlib.h"
+#include "ixt_load.h"
+
+/* The ipuxcom command: $IPUXCOM_TOOL, else "ipuxcom" on PATH. */
+static bool find_tool(char *path, size_t len)
+{
+	const char *env = getenv("IPUXCOM_TOOL"), *p = getenv("PATH");
+	char dirs[1024], *save = NULL;
+
+	if (env && *env) {
+		snprintf(path, len, "%s", env);
+		return access(path, X_OK) == 0;
+	}
+	snprintf(dirs, sizeof(dirs), "%s", p ? p : "/bin:/usr/bin");
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, len, "%s/ipuxcom", d);
+		if (access(path, X_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int run_tool(struct ixt_run *r, const char *tool, ...)
+{
+	char *argv[24];
+	int n = 0;
+	va_list ap;
+
+	argv[n++] = (char *)tool;
+	va_start(ap, tool);
+	while (n < 23 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	return ixt_run(argv, r);
+}
+
+FIXTURE(init) {
+	struct ipuxcom *ipu;
+	uint32_t dev;
+	char devstr[16];
+};
+
+FIXTURE_SETUP(init)
+{
+	self->ipu = NULL;
+	if (!ixt_have_device())
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
+	IXT_REQUIRE_SIM();
+	self->dev = ixt_dev_id();
+	snprintf(self->devstr, sizeof(self->devstr), "%u", self->dev);
+	ixt_sim_clear_faults(self->dev);
+}
+
+FIXTURE_TEARDOWN(init)
+{
+	ipuxcom_close(self->ipu);
+}
+
+TEST_F(init, library_init_is_a_reset_on_the_simulator)
+{
+	struct ipuxcom_init_report rep;
+	char msg[300];
+
+	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &self->ipu));
+	ASSERT_EQ(0, ipuxcom_attach(self->ipu, self->dev));
+	EXPECT_EQ(-ENODEV, ipuxcom_ipu_fd(self->ipu));
+	/* from a running device */
+	ASSERT_EQ(0, ixt_load_small(self->ipu, msg, sizeof(msg))) TH_LOG("%s", msg);
+	ASSERT_EQ(IPUXCOM_DEV_STATE_RUNNING, ixt_state(ipuxcom_fd(self->ipu)));
+	ASSERT_EQ(0, ipuxcom_dev_init(self->ipu, &rep)) TH_LOG("%s", rep.msg);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, rep.state);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, ixt_state(ipuxcom_fd(self->ipu)));
+	EXPECT_EQ(0, rep.ipu_driver);
+	for (uint32_t s = IPUXCOM_INIT_STEP_STOP_MONITORING; s <= IPUXCOM_INIT_STEP_SECONDARY_IPU_ID;
+	     s++) {
+		EXPECT_EQ(IPUXCOM_INIT_NOT_APPLICABLE, rep.status[s]);
+	}
+	EXPECT_EQ(IPUXCOM_INIT_DONE, rep.status[IPUXCOM_INIT_STEP_MODULE_RESET]);
+	/* and the device loads after it */
+	ASSERT_EQ(0, ixt_load_small(self->ipu, msg, sizeof(msg))) TH_LOG("%s", msg);
+}
+
+TEST_F(init, dev_init_command_lists_every_step)
+{
+	char tool[PATH_MAX];
+	struct ixt_run *r = calloc(1, sizeof(*r));
+
+	ASSERT_NE(NULL, r);
+	if (!find_tool(tool, sizeof(tool))) {
+		free(r);
+		SKIP(return, "no ipuxcom command (set IPUXCOM_TOOL)");
+	}
+	ASSERT_EQ(0, run_tool(r, tool, "dev", "init", self->devstr, NULL));
+	EXPECT_EQ(0, r->status) TH_LOG("stderr: %s", r->err);
+	EXPECT_NE(NULL, strstr(r->out, "steps 1-6 not applicable")) TH_LOG("%s", r->out);
+	EXPECT_NE(NULL, strstr(r->out, "step 2 (ICU mailbox reset): not applicable\n"));
+	EXPECT_NE(NULL, strstr(r->out, "step 7 (module reset): done\n")) TH_LOG("%s", r->out);
+	EXPECT_NE(NULL, strstr(r->out, "state idle\n"));
+
+	ASSERT_EQ(0, run_tool(r, tool, "dev", "init", "--dev", self->devstr, "--json", NULL));
+	EXPECT_EQ(0, r->status) TH_LOG("stderr: %s", r->err);
+	EXPECT_NE(NULL, strstr(r->out, "\"ipu_driver\":false")) TH_LOG("%s", r->out);
+	EXPECT_NE(NULL, strstr(r->out, "{\"step\":7,\"name\":\"module reset\",\"status\":\"done\"}"))
+		TH_LOG("%s", r->out);
+	EXPECT_NE(NULL, strstr(r->out, "\"state\":\"idle\""));
+	EXPECT_NE(NULL, strstr(r->out, "\"error\":null"));
+
+	/* a device held by another file: the attach fails, nothing is reset */
+	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &self->ipu));
+	ASSERT_EQ(0, ipuxcom_attach(self->ipu, self->dev));
+	ASSERT_EQ(0, run_tool(r, tool, "dev", "init", self->devstr, NULL));
+	EXPECT_EQ(1, r->status);
+	EXPECT_NE(NULL, strstr(r->err, "attached by another open file")) TH_LOG("%s", r->err);
+	free(r);
+}
+
+TEST_F(init, load_init_loads_from_any_state)
+{
+	struct ipuxcom_image_pack_params pp = {
+		.tile_count = 1472, .image_size = IXT_SMALL_IMAGE_BYTES,
+		.load_base = IPUXCOM_IMG_PAYLOAD_BASE, .entry = IPUXCOM_IMG_PAYLOAD_BASE,
+	};
+	static const uint8_t boot[1024];
+	char tool[PATH_MAX], img_path[] = "/tmp/devinit-img-XXXXXX", boot_path[] =
+		"/tmp/devinit-boot-XXXXXX";
+	struct ixt_run *r = calloc(1, sizeof(*r));
+	struct ipuxcom_errmsg em = { "" };
+	void *file = NULL;
+	size_t len = 0;
+	int fd;
+
+	ASSERT_NE(NULL, r);
+	if (!find_tool(tool, sizeof(tool))) {
+		free(r);
+		SKIP(return, "no ipuxcom command (set IPUXCOM_TOOL)");
+	}
+	ASSERT_EQ(0, ipuxcom_image_pack(&pp, ixt_small_source, NULL, &file, &len, &em))
+		TH_LOG("%s", em.msg);
+	fd = mkstemp(img_path);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)len, write(fd, file, len));
+	close(fd);
+	free(file);
+	fd = mkstemp(boot_path);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)sizeof(boot), write(fd, boot, sizeof(boot)));
+	close(fd);
+
+	/* twice: the second starts from the first one's running device */
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, run_tool(r, tool, "load", img_path, "-b", boot_path, "--dev",
+				      self->devstr, "--init", NULL));
+		EXPECT_EQ(0, r->status) TH_LOG("run %d: stderr: %s", i, r->err);
+		EXPECT_NE(NULL, strstr(r->out, "step 7 (module reset): done\n")) TH_LOG("%s", r->out);
+		EXPECT_NE(NULL, strstr(r->out, "loaded ")) TH_LOG("%s", r->out);
+	}
+	/* without --init a running device is refused */
+	ASSERT_EQ(0, run_tool(r, tool, "load", img_path, "-b", boot_path, "--dev", self->devstr,
+			      "-q", NULL));
+	EXPECT_EQ(1, r->status);
+	unlink(img_path);
+	unlink(boot_path);
+	free(r);
+}
+
+TEST_HARNESS_MAIN

@@ -423,6 +423,7 @@ install-system:
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(PUBLIC_HDRS))) \
 		$(DESTDIR)$(INCLUDEDIR)/linux/ipuxcom.h \
+		$(DESTDIR)$(INCLUDEDIR)/linux/ipuxcom_ipu_driver.h \
 		$(DESTDIR)$(LIBDIR)/libipuxcom.so.$(LIB_VERSION) \
 		$(DESTDIR)$(LIBDIR)/libipuxcom.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libipuxcom.so \
 		$(DESTDIR)$(LIBDIR)/libipuxcom.a $(DESTDIR)$(PKGCONFIGDIR)/libipuxcom.pc \

@@ -102,7 +102,7 @@ u64 ipuxcom_module_capabilities(void)
 	return IPUXCOM_CAP_ATTACH | IPUXCOM_CAP_REG | IPUXCOM_CAP_RESET |
 	       IPUXCOM_CAP_NETLINK | IPUXCOM_CAP_CFG | IPUXCOM_CAP_AUTOLOAD |
 	       IPUXCOM_CAP_LOADER | IPUXCOM_CAP_HSP | IPUXCOM_CAP_TDI |
-	       IPUXCOM_CAP_HOSTX | IPUXCOM_CAP_EXCH_WINDOW | IPUXCOM_CAP_IPU_DRIVER;
+	       IPUXCOM_CAP_HOSTX | IPUXCOM_CAP_EXCH_WINDOW;
 }
 
 static int ipuxcom_ioc_info(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)

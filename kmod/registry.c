@@ -154,7 +154,7 @@ struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc 
 	 * device is held is the registration's flag, not a capability.
 	 */
 	dev->capabilities = (desc->capabilities ?: ipuxcom_module_capabilities()) &
-			    ipuxcom_module_capabilities() & ~IPUXCOM_CAP_IPU_DRIVER;
+			    ipuxcom_module_capabilities();
 	if (ipu_driver)
 		dev->capabilities |= IPUXCOM_CAP_IPU_DRIVER;
 	dev->ops = ops;

@@ -24,6 +24,7 @@ static const struct {
 	{ IPUXCOM_CAP_TDI, "tdi" },
 	{ IPUXCOM_CAP_HOSTX, "hostx" },
 	{ IPUXCOM_CAP_EXCH_WINDOW, "exch-window" },
+	{ IPUXCOM_CAP_IPU_DRIVER, "ipu-driver" },
 };
 
 /* A newer module may set bits this tool does not know: show them as "bitN". */

@@ -137,7 +137,10 @@ int ipuxcom_get_info(struct ipuxcom *ipu, struct ipuxcom_info *info)
 	return 0;
 }
 
-/* IPUXCOM_IOC_ATTACH, with IPUXCOM_ATTACH_F_IPU_FD when @ipu_fd >= 0; explains ATTACH's errors. */
+/*
+ * IPUXCOM_IOC_ATTACH, with IPUXCOM_ATTACH_F_IPU_FD when @ipu_fd >= 0;
+ * explains ATTACH's errors (without the device id, which the caller has).
+ */
 static int ixc_attach_ioctl(struct ipuxcom *ipu, uint32_t dev_id, int ipu_fd)
 {
 	struct ipuxcom_ioc_attach ioc = { .size = sizeof(ioc), .dev_id = dev_id };
@@ -150,20 +153,19 @@ static int ixc_attach_ioctl(struct ipuxcom *ipu, uint32_t dev_id, int ipu_fd)
 	err = ixc_ioctl(ipu, IPUXCOM_IOC_ATTACH, &ioc);
 	switch (err) {
 	case -EBUSY:
-		return ixc_fail(ipu, err, "device %" PRIu32 " is attached by another open file "
-				"of the ipuxcom node", dev_id);
+		return ixc_fail(ipu, err, "attached by another open file of the ipuxcom node");
 	case -EACCES:
-		return ixc_fail(ipu, err, "device %" PRIu32 " is held through ipu_driver: ATTACH "
-				"needs an open /dev/ipuN of it (IPUXCOM_ATTACH_F_IPU_FD)", dev_id);
+		return ixc_fail(ipu, err, "held through ipu_driver: ATTACH needs an open /dev/ipuN "
+				"of it (IPUXCOM_ATTACH_F_IPU_FD)");
 	case -EXDEV:
-		return ixc_fail(ipu, err, "the ipu_driver descriptor is not device %" PRIu32
-				"'s /dev/ipuN (another card, or not ipu_driver's node)", dev_id);
+		return ixc_fail(ipu, err, "the ipu_driver descriptor is not this device's /dev/ipuN "
+				"(another card, or not ipu_driver's node)");
 	case -EBADF:
 		return ixc_fail(ipu, err, "the ipu_driver descriptor is not open read-write");
 	case -EINVAL:
 		if (ipu_fd >= 0)
-			return ixc_fail(ipu, err, "device %" PRIu32 " is not held through ipu_driver: "
-					"attach it without a /dev/ipuN (ipuxcom_attach)", dev_id);
+			return ixc_fail(ipu, err, "not held through ipu_driver: attach it without "
+					"a /dev/ipuN (ipuxcom_attach)");
 		break;
 	default:
 		break;
@@ -187,13 +189,11 @@ static int ixc_attach_ipu_driver(struct ipuxcom *ipu, uint32_t dev_id)
 		ipuxcom_nl_close(nl);
 	}
 	if (err)
-		return ixc_fail(ipu, err, "device %" PRIu32 " is held through ipu_driver, and "
-				"netlink DEV_GET, which names its /dev/ipuN, failed: %s", dev_id,
-				ipuxcom_strerror(err));
+		return ixc_fail(ipu, err, "held through ipu_driver, and netlink DEV_GET, which "
+				"names its /dev/ipuN, failed: %s", ipuxcom_strerror(err));
 	if (!(di.capabilities & IPUXCOM_CAP_IPU_DRIVER) || !di.ipu_node[0])
-		return ixc_fail(ipu, -EPROTO, "device %" PRIu32 " refused a plain ATTACH as held "
-				"through ipu_driver, but netlink names no ipu_driver node for it",
-				dev_id);
+		return ixc_fail(ipu, -EPROTO, "a plain ATTACH was refused as for a device held "
+				"through ipu_driver, but netlink names no ipu_driver node for it");
 	err = ixc_ipudrv_open(di.ipu_node, &fd);
 	if (err == -ENOENT)
 		return ixc_fail(ipu, err, "/dev/%s: no such node (is ipu_driver loaded, and udev "

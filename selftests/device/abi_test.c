@@ -158,29 +158,37 @@ TEST_F(abi, reserved_must_be_zero)
 	EXPECT_EQ(-ENOTCONN, ixt_query(self->fd, &q));
 }
 
+/* ATTACH of device @dev with the /dev/ipuN descriptor @ipu_fd. */
+static int attach_with_ipu_fd(int fd, uint32_t dev, int ipu_fd)
+{
+	struct ipuxcom_ioc_attach at = {
+		.size = sizeof(at), .flags = IPUXCOM_ATTACH_F_IPU_FD, .dev_id = dev,
+		.ipu_fd = ipu_fd,
+	};
+
+	return ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at);
+}
+
 /*
  * A device not held through ipu_driver (the simulator) takes no /dev/ipuN
  * descriptor, and a descriptor that is not open is refused first.
  */
 TEST_F(abi, attach_ipu_fd_rules_on_a_plain_device)
 {
-	struct ipuxcom_ioc_attach at = {
-		.size = sizeof(at), .flags = IPUXCOM_ATTACH_F_IPU_FD, .dev_id = ixt_dev_id(),
-		.ipu_fd = -1,
-	};
 	struct ipuxcom_ioc_dev_query q;
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	int null, ret;
 
 	IXT_REQUIRE_SIM();
+	EXPECT_EQ(-EBADF, attach_with_ipu_fd(self->fd, ixt_dev_id(), -1));
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, null);
-	EXPECT_EQ(-EBADF, ixt_ioctl(self->fd, IPUXCOM_IOC_ATTACH, &at));
-	at.ipu_fd = null;
-	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_ATTACH, &at));
-	EXPECT_EQ(-ENOTCONN, ixt_query(self->fd, &q));
+	ret = attach_with_ipu_fd(self->fd, ixt_dev_id(), null);
 	close(null);
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_EQ(-ENOTCONN, ixt_query(self->fd, &q));
 	ASSERT_EQ(0, ixt_attach(self->fd, ixt_dev_id()));
 	ASSERT_EQ(0, ixt_query(self->fd, &q));
-	EXPECT_EQ(0, q.capabilities & IPUXCOM_CAP_IPU_DRIVER);
+	EXPECT_EQ(0, (int)!!(q.capabilities & IPUXCOM_CAP_IPU_DRIVER));
 	EXPECT_EQ(0, q.ipu_node[0]);
 }
 

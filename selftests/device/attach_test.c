@@ -257,6 +257,9 @@ TEST_F(attach, reset_restores_power_on_state)
 	memset(&rs, 0xa5, sizeof(rs));
 	rs.size = sizeof(rs);
 	rs.flags = 0;
+	/* reserved is an input that must be zero, like every reserved member */
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_RESET, &rs));
+	rs.reserved = 0;
 	ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_RESET, &rs));
 	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, rs.state);
 	EXPECT_EQ(0, rs.reserved);

@@ -114,7 +114,7 @@ TEST_F(stage, hostx_pages_attach_between_begin_and_commit_in_order)
 	stage_request(&hs, IPUXCOM_HOSTX_F_COMMIT);
 	EXPECT_EQ(-ENOBUFS, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
 	ASSERT_EQ(0, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(0), self->page[0], PAGE));
-	EXPECT_EQ(-EINVAL, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(0), self->page[0], PAGE));
+	EXPECT_EQ(-EEXIST, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(0), self->page[0], PAGE));
 	if (self->pinned0 >= 0)
 		EXPECT_EQ(self->pinned0 + 3, ixt_pinned_pages());
 	/* COMMIT must repeat BEGIN */
@@ -125,6 +125,8 @@ TEST_F(stage, hostx_pages_attach_between_begin_and_commit_in_order)
 	ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
 	/* the device owns the pages now */
 	EXPECT_EQ(-EBUSY, ixt_buf_detach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(0)));
+	EXPECT_EQ(-EBADFD, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
+	stage_request(&hs, IPUXCOM_HOSTX_F_BEGIN);
 	EXPECT_EQ(-EEXIST, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
 
 	/* RESET drops every pin and the transition */

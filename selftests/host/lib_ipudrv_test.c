@@ -454,7 +454,7 @@ TEST_F(drv, attach_passes_the_descriptor)
 	fake.mod_fd = ipuxcom_fd(other);
 	fake.ncalls = 0;
 	EXPECT_EQ(-EXDEV, ipuxcom_attach_ipu_fd(other, 0, fake.mod_fd));
-	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(other), "not device 0's /dev/ipuN"))
+	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(other), "not this device's /dev/ipuN"))
 		TH_LOG("%s", ipuxcom_errmsg(other));
 	ASSERT_EQ(1, fake.ncalls);
 	EXPECT_EQ(IPUXCOM_ATTACH_F_IPU_FD, fake.log[0].flags);

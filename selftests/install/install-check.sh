@@ -46,6 +46,7 @@ expected_files() {
 	{
 		for h in "$top"/libuser/include/*.h; do echo "$i/${h##*/}"; done
 		echo "$i/linux/ipuxcom.h"
+		echo "$i/linux/ipuxcom_ipu_driver.h"
 		echo "$l/libipuxcom.so.$version"
 		echo "$l/libipuxcom.so.$major"
 		echo "$l/libipuxcom.so"

@@ -56,7 +56,8 @@
  * buffers are also attached with ipu_driver's BUFFER_ATTACH, RESET follows
  * the caller's RESET_DEVICE (IPUXCOM_RESET_F_DRIVER_RESET), and
  * exchange-window stores go through /dev/ipuN_ex (IPUXCOM_EXCH_F_SELECT /
- * _COMPLETE). See "Devices held through ipu_driver" below.
+ * _COMPLETE). See struct ipuxcom_ioc_attach. Reported per device (DEV_QUERY,
+ * netlink), never by INFO.
  */
 #define IPUXCOM_CAP_IPU_DRIVER	_BITULL(11)
 
@@ -187,8 +188,8 @@ struct ipuxcom_ioc_reg {
  * struct ipuxcom_ioc_reset - reset the attached device
  * @size: sizeof(struct ipuxcom_ioc_reset)
  * @flags: 0, or IPUXCOM_RESET_F_DRIVER_RESET
- * @state: out: device state after the reset
- * @reserved: out: zero
+ * @state: out: device state after the reset (its input is ignored)
+ * @reserved: must be zero (uapi version 4; an output before)
  *
  * Detaches and unpins every host buffer (BUF_ATTACH), then resets the
  * device and returns it to IDLE. A device held through ipu_driver

@@ -72,32 +72,36 @@ static int autoload_go(struct ipuxcom_device *dev, u32 trgtr, u32 csr,
 	return ret;
 }
 
-int ipuxcom_cmd_autoload(struct ipuxcom_device *dev, void *arg)
+/*
+ * The image, padded with zeros to whole KiB: 948 bytes become 1 KiB, 256
+ * words [S]. Staged before any lock (core.c).
+ */
+int ipuxcom_autoload_payload(void *arg, struct ipuxcom_payload *pl)
 {
 	struct ipuxcom_ioc_autoload *al = arg;
-	u64 timeout = ipuxcom_timeout(al->timeout_ns, AUTOLOAD_DEFAULT_TIMEOUT_NS);
-	u32 bytes, i;
-	__le32 *words;
-	int ret;
 
 	al->stage = 0;
 	al->csr = 0;
 	if (al->reserved || !al->image_size ||
 	    al->image_size > IPUXCOM_AUTOLOAD_MAX_BYTES)
 		return -EINVAL;
+	pl->uptr = u64_to_user_ptr(al->image);
+	pl->copy_in = al->image_size;
+	pl->len = ALIGN(al->image_size, AUTOLOAD_PAD);
+	return 0;
+}
+
+int ipuxcom_cmd_autoload(struct ipuxcom_device *dev, void *arg, struct ipuxcom_payload *pl)
+{
+	struct ipuxcom_ioc_autoload *al = arg;
+	u64 timeout = ipuxcom_timeout(al->timeout_ns, AUTOLOAD_DEFAULT_TIMEOUT_NS);
+	const __le32 *words = pl->kbuf;
+	u32 bytes = pl->len, i;
+	int ret;
+
 	ret = ipuxcom_require_state(dev, IPUXCOM_STATE_BIT(IDLE));
 	if (ret)
 		return ret;
-	/* Pad to whole KiB: 948 bytes become 1 KiB, 256 words [S]. */
-	bytes = ALIGN(al->image_size, AUTOLOAD_PAD);
-	words = kzalloc(bytes, GFP_KERNEL);
-	if (!words)
-		return -ENOMEM;
-	if (copy_from_user(words, u64_to_user_ptr(al->image), al->image_size)) {
-		ret = -EFAULT;
-		goto out;
-	}
-
 	ret = ipuxcom_wr(dev, C600_AUTOLDCSR, 0);
 	for (i = 0; !ret && i < bytes / 4; i++) {
 		ret = ipuxcom_wr(dev, C600_AUTOLDDATAR, le32_to_cpu(words[i]));
@@ -105,20 +109,18 @@ int ipuxcom_cmd_autoload(struct ipuxcom_device *dev, void *arg)
 			ret = ipuxcom_rd(dev, C600_AUTOLDCSR, &al->csr);
 	}
 	if (ret)
-		goto out;
+		return ret;
 	al->stage = 1;
 	ret = autoload_go(dev, AUTOLOAD_STAGE_TRGTR | bytes,
 			  autoload_stage_csr(bytes), timeout, &al->csr);
 	if (ret)
-		goto out;
+		return ret;
 	al->stage = 2;
 	ret = autoload_go(dev, AUTOLOAD_DELIVER_TRGTR,
 			  autoload_deliver_csr(bytes, dev->tile_count - 1), timeout, &al->csr);
 	if (ret)
-		goto out;
+		return ret;
 	al->stage = 0;
 	ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_BOOTLOADER);
-out:
-	kfree(words);
-	return ret;
+	return 0;
 }

@@ -17,16 +17,6 @@
 #include "ipuxcom_internal.h"
 #include "c600_regs.h"
 
-/* Records copied from userspace per step, to bound the allocation. */
-#define CFG_CHUNK	256
-
-static int cfg_read_chunk(struct ipuxcom_cfg_record *dst, u64 uptr, u32 first, u32 n)
-{
-	const void __user *src = u64_to_user_ptr(uptr + (u64)first * sizeof(*dst));
-
-	return copy_from_user(dst, src, n * sizeof(*dst)) ? -EFAULT : 0;
-}
-
 /* Whether @flags keep record @r from being written. */
 static bool cfg_skipped(u32 flags, const struct ipuxcom_cfg_record *r)
 {
@@ -54,12 +44,10 @@ static int cfg_clear_mark(struct ipuxcom_device *dev, struct ipuxcom_ioc_cfg_app
 	return ret;
 }
 
-int ipuxcom_cmd_cfg_apply(struct ipuxcom_device *dev, void *arg)
+/* The records, staged before any lock (core.c). */
+int ipuxcom_cfg_payload(void *arg, struct ipuxcom_payload *pl)
 {
 	struct ipuxcom_ioc_cfg_apply *ca = arg;
-	struct ipuxcom_cfg_record *rec, first = {};
-	u32 i, j, n, undocumented = 0;
-	int ret;
 
 	ca->applied = 0;
 	ca->bad_index = 0;
@@ -68,67 +56,49 @@ int ipuxcom_cmd_cfg_apply(struct ipuxcom_device *dev, void *arg)
 	ca->hsp_mark = 0;
 	if (!ca->count || ca->count > IPUXCOM_CFG_MAX_RECORDS)
 		return -EINVAL;
+	pl->uptr = u64_to_user_ptr(ca->records);
+	pl->len = (size_t)ca->count * sizeof(struct ipuxcom_cfg_record);
+	pl->copy_in = pl->len;
+	return 0;
+}
+
+int ipuxcom_cmd_cfg_apply(struct ipuxcom_device *dev, void *arg, struct ipuxcom_payload *pl)
+{
+	struct ipuxcom_ioc_cfg_apply *ca = arg;
+	const struct ipuxcom_cfg_record *rec = pl->kbuf;
+	struct ipuxcom_cfg_record first = {};
+	u32 i, undocumented = 0;
+	int ret;
+
 	ret = ipuxcom_require_state(dev, IPUXCOM_STATE_BIT(IDLE));
 	if (ret)
 		return ret;
-	rec = kmalloc_array(CFG_CHUNK, sizeof(*rec), GFP_KERNEL);
-	if (!rec)
-		return -ENOMEM;
-
-	/* Pass 1: validate every offset. */
-	for (i = 0; i < ca->count; i += n) {
-		n = min_t(u32, CFG_CHUNK, ca->count - i);
-		ret = cfg_read_chunk(rec, ca->records, i, n);
-		if (ret)
-			goto out;
-		for (j = 0; j < n; j++) {
-			if (!IS_ALIGNED(rec[j].offset, 4) ||
-			    rec[j].offset > dev->config_bar_size - 4) {
-				ca->bad_index = i + j;
-				ret = -EINVAL;
-				goto out;
-			}
-			if (!ipuxcom_reg_documented(dev, rec[j].offset) && !undocumented++)
-				first = rec[j];
+	/* Validate every offset before the first write. */
+	for (i = 0; i < ca->count; i++) {
+		if (!IS_ALIGNED(rec[i].offset, 4) || rec[i].offset > dev->config_bar_size - 4) {
+			ca->bad_index = i;
+			return -EINVAL;
 		}
+		if (!ipuxcom_reg_documented(dev, rec[i].offset) && !undocumented++)
+			first = rec[i];
 	}
-	/*
-	 * Logged before the first write. (A caller that changes the records
-	 * between the passes, which needs CAP_SYS_RAWIO, only makes its own
-	 * log line wrong.)
-	 */
 	if (undocumented)
 		ipuxcom_audit_raw_write(dev, "CFG_APPLY", undocumented, first.offset, first.value);
-	/* Pass 2: write in order. Userspace could change the array between
-	 * the passes, so offsets are checked again (cheaply) as we go.
-	 */
-	for (i = 0; i < ca->count; i += n) {
-		n = min_t(u32, CFG_CHUNK, ca->count - i);
-		ret = cfg_read_chunk(rec, ca->records, i, n);
-		if (ret)
-			goto out;
-		for (j = 0; j < n; j++) {
-			if (!IS_ALIGNED(rec[j].offset, 4) ||
-			    rec[j].offset > dev->config_bar_size - 4) {
-				ca->bad_index = i + j;
-				ret = -EINVAL;
-				goto out;
-			}
-			if (cfg_skipped(ca->flags, &rec[j])) {
-				ca->skipped++;
-				continue;
-			}
-			ret = ipuxcom_wr(dev, rec[j].offset, rec[j].value);
-			if (ret)
-				goto out;
-			ca->applied++;
+	for (i = 0; i < ca->count; i++) {
+		if (cfg_skipped(ca->flags, &rec[i])) {
+			ca->skipped++;
+			continue;
 		}
+		ret = ipuxcom_wr(dev, rec[i].offset, rec[i].value);
+		if (ret)
+			return ret;
+		ca->applied++;
+		if (!(i % 1024))
+			cond_resched();
 	}
 	if (ca->flags & IPUXCOM_CFG_F_CLEAR_GS1)
 		ret = cfg_clear_mark(dev, ca, C600_HSP_GS1);
 	if (!ret && (ca->flags & IPUXCOM_CFG_F_CLEAR_GS2))
 		ret = cfg_clear_mark(dev, ca, C600_HSP_GS2);
-out:
-	kfree(rec);
 	return ret;
 }

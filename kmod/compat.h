@@ -62,4 +62,15 @@
 #define ipuxcom_no_llseek	no_llseek
 #endif
 
+/*
+ * Linux 6.7 lets a generic-netlink multicast group require a capability
+ * to listen (GENL_MCAST_CAP_SYS_ADMIN); before, anyone may, so our events
+ * carry no per-process data.
+ */
+#if IPUXCOM_LINUX_AT_LEAST(6, 7, 0)
+#define IPUXCOM_MCGRP_ADMIN_ONLY	.flags = GENL_MCAST_CAP_SYS_ADMIN
+#else
+#define IPUXCOM_MCGRP_ADMIN_ONLY
+#endif
+
 #endif /* IPUXCOM_COMPAT_H */

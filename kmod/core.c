@@ -72,13 +72,21 @@ union ipuxcom_ioc_any {
 
 /* What a command needs before its handler runs (ipuxcom_ioctl_op.needs). */
 enum {
-	/* f->dev attached; handler gets it, no locks held */
-	IPUXCOM_NEEDS_ATTACHED = BIT(0),
-	/* attached, op_lock held and inside ipuxcom_device_enter() */
+	/*
+	 * Without a flag a device command runs attached, with no locks held
+	 * (DEV_QUERY); with this one, op_lock held and inside
+	 * ipuxcom_device_enter()
+	 */
 	IPUXCOM_NEEDS_DEVICE = BIT(1),
 	IPUXCOM_NEEDS_RAWIO = BIT(2),
 	/* copy the struct back even when the handler fails (diagnostics) */
 	IPUXCOM_OUT_ON_ERROR = BIT(3),
+	/*
+	 * ... and even when the device went away or a signal came: the
+	 * struct reports progress the caller must not lose (words already
+	 * in its buffer)
+	 */
+	IPUXCOM_OUT_ALWAYS = BIT(4),
 };
 
 struct ipuxcom_ioctl_op {
@@ -89,6 +97,9 @@ struct ipuxcom_ioctl_op {
 	u64 cap;	/* IPUXCOM_CAP_* the device must have; 0: none */
 	int (*file_handler)(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg);
 	int (*dev_handler)(struct ipuxcom_device *dev, void *arg);
+	/* commands that move user data: sized before, staged around the locks */
+	int (*payload)(void *arg, struct ipuxcom_payload *pl);
+	int (*pl_handler)(struct ipuxcom_device *dev, void *arg, struct ipuxcom_payload *pl);
 };
 
 static struct ipuxcom_device *ipuxcom_file_dev(struct ipuxcom_file *f)
@@ -109,7 +120,9 @@ static int ipuxcom_ioc_info(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
 {
 	struct ipuxcom_ioc_info *info = &arg->info;
 
-	/* Every member after flags is an output: overwrite all of them. */
+	if (info->reserved)
+		return -EINVAL;
+	/* Every other member after flags is an output: overwrite all of them. */
 	info->uapi_version = IPUXCOM_UAPI_VERSION;
 	info->device_count = ipuxcom_device_count();
 	info->capabilities = ipuxcom_module_capabilities();
@@ -229,6 +242,9 @@ static int ipuxcom_ioc_reg_read(struct ipuxcom_device *dev, void *arg)
 	ret = ipuxcom_check_reg(dev, reg->offset);
 	if (ret)
 		return ret;
+	/* A read can have side effects on hardware: only documented ones are free. */
+	if (!ipuxcom_reg_documented(dev, reg->offset) && !capable(CAP_SYS_RAWIO))
+		return -EPERM;
 	ret = ipuxcom_rd(dev, reg->offset, &value);
 	reg->value = value;
 	return ret;
@@ -332,6 +348,9 @@ static int ipuxcom_ioc_buf_attach(struct ipuxcom_file *f, union ipuxcom_ioc_any 
 		return -ENOTCONN;
 	if (!(dev->capabilities & ipuxcom_buf_cap(arg->buf.index)))
 		return -EOPNOTSUPP;
+	/* The transport buffer carries code for every tile, as AUTOLOAD does. */
+	if (arg->buf.index == IPUXCOM_SLOT_LOADER && !capable(CAP_SYS_RAWIO))
+		return -EPERM;
 	return ipuxcom_buf_attach(dev, &arg->buf);
 }
 
@@ -354,6 +373,7 @@ static int ipuxcom_ioc_buf_detach(struct ipuxcom_device *dev, void *arg)
 #define DEV	IPUXCOM_NEEDS_DEVICE
 #define RAWIO	IPUXCOM_NEEDS_RAWIO
 #define DIAG	IPUXCOM_OUT_ON_ERROR
+#define ALWAYS	IPUXCOM_OUT_ALWAYS
 #define CMD(nr, type, last, flags, needs, cap, handler)			\
 	[IPUXCOM_CMD_##nr] = {							\
 		IPUXCOM_OP(struct ipuxcom_ioc_##type, last, flags, needs,	\
@@ -363,6 +383,7 @@ static int ipuxcom_ioc_buf_detach(struct ipuxcom_device *dev, void *arg)
 #define IPUXCOM_CAP_NONE	0
 #define FILE_CMD(f)	.file_handler = (f)
 #define DEV_CMD(f)	.dev_handler = (f)
+#define PL_CMD(f, sizer)	.pl_handler = (f), .payload = (sizer)
 
 /*
  * min_size: the struct as it was when the command was introduced.
@@ -372,36 +393,37 @@ static const struct ipuxcom_ioctl_op ipuxcom_ioctl_ops[] = {
 	CMD(INFO, info, reserved, 0, 0, NONE, FILE_CMD(ipuxcom_ioc_info)),
 	CMD(ATTACH, attach, ipu_fd, IPUXCOM_ATTACH_F_IPU_FD, 0, NONE,
 	    FILE_CMD(ipuxcom_ioc_attach)),
-	CMD(DEV_QUERY, dev_query, backend, 0, IPUXCOM_NEEDS_ATTACHED, NONE,
+	CMD(DEV_QUERY, dev_query, backend, 0, 0, NONE,
 	    DEV_CMD(ipuxcom_ioc_dev_query)),
 	CMD(REG_READ, reg, value, 0, DEV, REG, DEV_CMD(ipuxcom_ioc_reg_read)),
 	CMD(REG_WRITE, reg, value, 0, DEV | RAWIO, REG, DEV_CMD(ipuxcom_ioc_reg_write)),
 	CMD(RESET, reset, reserved, IPUXCOM_RESET_F_DRIVER_RESET, DEV, RESET,
 	    DEV_CMD(ipuxcom_ioc_reset)),
 	CMD(CFG_APPLY, cfg_apply, skipped, IPUXCOM_CFG_F_CLEAR_HSP, DEV | RAWIO | DIAG, CFG,
-	    DEV_CMD(ipuxcom_cmd_cfg_apply)),
-	CMD(AUTOLOAD, autoload, reserved, 0, DEV | DIAG, AUTOLOAD,
-	    DEV_CMD(ipuxcom_cmd_autoload)),
-	CMD(LOAD_BATCH, load_batch, reserved, 0, DEV | DIAG, LOADER,
+	    PL_CMD(ipuxcom_cmd_cfg_apply, ipuxcom_cfg_payload)),
+	CMD(AUTOLOAD, autoload, reserved, 0, DEV | RAWIO | DIAG, AUTOLOAD,
+	    PL_CMD(ipuxcom_cmd_autoload, ipuxcom_autoload_payload)),
+	CMD(LOAD_BATCH, load_batch, reserved, 0, DEV | RAWIO | DIAG, LOADER,
 	    DEV_CMD(ipuxcom_cmd_load_batch)),
-	CMD(LOAD_FINISH, load_finish, stage, 0, DEV | DIAG, LOADER,
+	CMD(LOAD_FINISH, load_finish, stage, 0, DEV | RAWIO | DIAG, LOADER,
 	    DEV_CMD(ipuxcom_cmd_load_finish)),
-	CMD(HSP_MARK, hsp_mark, reserved, IPUXCOM_HSP_F_WAIT, DEV | DIAG, HSP,
+	CMD(HSP_MARK, hsp_mark, reserved, IPUXCOM_HSP_F_WAIT, DEV | RAWIO | DIAG, HSP,
 	    DEV_CMD(ipuxcom_cmd_hsp_mark)),
 	CMD(TDI_READ_REGS, tdi_regs, regs, 0, DEV, TDI, DEV_CMD(ipuxcom_cmd_tdi_read_regs)),
 	CMD(TDI_EXEC, tdi_exec, tdi_sts, IPUXCOM_TDI_F_SET_DATA, DEV | RAWIO | DIAG, TDI,
 	    DEV_CMD(ipuxcom_cmd_tdi_exec)),
-	CMD(TDI_READ_SRAM, tdi_sram, tdi_sts, 0, DEV | DIAG, TDI,
-	    DEV_CMD(ipuxcom_cmd_tdi_read_sram)),
-	CMD(TDI_WRITE_SRAM, tdi_sram, tdi_sts, 0, DEV | RAWIO | DIAG, TDI,
-	    DEV_CMD(ipuxcom_cmd_tdi_write_sram)),
+	CMD(TDI_READ_SRAM, tdi_sram, tdi_sts, 0, DEV | DIAG | ALWAYS, TDI,
+	    PL_CMD(ipuxcom_cmd_tdi_read_sram, ipuxcom_tdi_read_payload)),
+	CMD(TDI_WRITE_SRAM, tdi_sram, tdi_sts, 0, DEV | RAWIO | DIAG | ALWAYS, TDI,
+	    PL_CMD(ipuxcom_cmd_tdi_write_sram, ipuxcom_tdi_write_payload)),
 	CMD(HOSTX_SETUP, hostx_setup, reserved2, IPUXCOM_HOSTX_F_BEGIN | IPUXCOM_HOSTX_F_COMMIT,
 	    DEV | DIAG, HOSTX,
 	    DEV_CMD(ipuxcom_cmd_hostx_setup)),
 	CMD(HOSTX_CALL, hostx_call, reserved, 0, DEV | DIAG, HOSTX,
 	    DEV_CMD(ipuxcom_cmd_hostx_call)),
 	CMD(EXCH_WRITE, exch_write, timeout_ns, IPUXCOM_EXCH_F_SELECT | IPUXCOM_EXCH_F_COMPLETE,
-	    DEV | RAWIO | DIAG, EXCH_WINDOW, DEV_CMD(ipuxcom_cmd_exch_write)),
+	    DEV | RAWIO | DIAG, EXCH_WINDOW,
+	    PL_CMD(ipuxcom_cmd_exch_write, ipuxcom_exch_payload)),
 	CMD(BUF_ATTACH, buf, bytes, 0, 0, NONE, FILE_CMD(ipuxcom_ioc_buf_attach)),
 	CMD(BUF_DETACH, buf, bytes, 0, DEV, NONE, DEV_CMD(ipuxcom_ioc_buf_detach)),
 };
@@ -409,16 +431,62 @@ static const struct ipuxcom_ioctl_op ipuxcom_ioctl_ops[] = {
 #undef CMD
 #undef FILE_CMD
 #undef DEV_CMD
+#undef PL_CMD
+#undef ALWAYS
 #undef IPUXCOM_CAP_NONE
 #undef DEV
 #undef RAWIO
 #undef DIAG
+
+/*
+ * Stage a command's user data before any lock is taken (copy in), and
+ * hand back what it produced after they are dropped (copy out): user
+ * memory is never touched under op_lock or the removal lock.
+ */
+static int ipuxcom_payload_in(const struct ipuxcom_ioctl_op *op, void *arg,
+			      struct ipuxcom_payload *pl)
+{
+	int ret;
+
+	memset(pl, 0, sizeof(*pl));
+	if (!op->payload)
+		return 0;
+	ret = op->payload(arg, pl);
+	if (ret || !pl->len)
+		return ret;
+	if (WARN_ON_ONCE(pl->len > IPUXCOM_PAYLOAD_MAX || pl->copy_in > pl->len))
+		return -EINVAL;
+	pl->kbuf = kvzalloc(pl->len, GFP_KERNEL_ACCOUNT);
+	if (!pl->kbuf)
+		return -ENOMEM;
+	if (pl->copy_in && copy_from_user(pl->kbuf, pl->uptr, pl->copy_in))
+		return -EFAULT;
+	return 0;
+}
+
+static int ipuxcom_payload_out(struct ipuxcom_payload *pl, int ret)
+{
+	size_t copied = 0;
+
+	if (pl->out && pl->done) {
+		copied = pl->done - copy_to_user(pl->uptr, pl->kbuf, pl->done);
+		if (copied != pl->done)
+			ret = ret ?: -EFAULT;
+	}
+	/* Progress counts what reached the caller's buffer, nothing more. */
+	if (pl->progress && pl->out)
+		*pl->progress = copied / pl->unit;
+	kvfree(pl->kbuf);
+	pl->kbuf = NULL;
+	return ret;
+}
 
 /* Run a device command with what its table entry asks for held. */
 static int ipuxcom_run_dev_handler(struct ipuxcom_file *f,
 				   const struct ipuxcom_ioctl_op *op, void *arg)
 {
 	struct ipuxcom_device *dev = ipuxcom_file_dev(f);
+	struct ipuxcom_payload pl;
 	int ret;
 
 	if (!dev)
@@ -427,15 +495,25 @@ static int ipuxcom_run_dev_handler(struct ipuxcom_file *f,
 		return -EOPNOTSUPP;
 	if (!(op->needs & IPUXCOM_NEEDS_DEVICE))
 		return op->dev_handler(dev, arg);
-	if (mutex_lock_killable(&dev->op_lock))
-		return -EINTR;
+	ret = ipuxcom_payload_in(op, arg, &pl);
+	if (ret)
+		goto out;
+	if (mutex_lock_killable(&dev->op_lock)) {
+		ret = -EINTR;
+		goto out;
+	}
 	ret = ipuxcom_device_enter(dev);
 	if (!ret) {
-		ret = op->dev_handler(dev, arg);
+		dev->cmd_deadline = ktime_get_ns() + IPUXCOM_CMD_WAIT_MAX_NS;
+		if (op->pl_handler)
+			ret = op->pl_handler(dev, arg, &pl);
+		else
+			ret = op->dev_handler(dev, arg);
 		ipuxcom_device_exit(dev);
 	}
 	mutex_unlock(&dev->op_lock);
-	return ret;
+out:
+	return ipuxcom_payload_out(&pl, ret);
 }
 
 static long ipuxcom_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
@@ -462,6 +540,9 @@ static long ipuxcom_ioctl(struct file *filp, unsigned int cmd, unsigned long arg
 		return -EFAULT;
 	if (usize < op->min_size)
 		return -EINVAL;
+	/* As openat2(2) and clone3(2): no struct of ours grows past a page. */
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
 	/* Zero-extends a shorter struct, -E2BIG for a non-zero unknown tail. */
 	ret = copy_struct_from_user(&buf, op->size, uarg, usize);
 	if (ret)
@@ -476,8 +557,9 @@ static long ipuxcom_ioctl(struct file *filp, unsigned int cmd, unsigned long arg
 	else
 		ret = ipuxcom_run_dev_handler(f, op, &buf);
 	/* A handler that ran wrote every output member; inputs are echoed. */
-	if (ret && (!(op->needs & IPUXCOM_OUT_ON_ERROR) || ret == -ENOTCONN ||
-		    ret == -ENODEV || ret == -EINTR))
+	if (ret && !(op->needs & IPUXCOM_OUT_ALWAYS && ret != -ENOTCONN) &&
+	    (!(op->needs & IPUXCOM_OUT_ON_ERROR) || ret == -ENOTCONN ||
+	     ret == -ENODEV || ret == -EINTR))
 		return ret;
 	if (copy_to_user(uarg, &buf, min_t(u32, usize, op->size)))
 		return -EFAULT;
@@ -551,22 +633,20 @@ static int __init ipuxcom_init(void)
 {
 	int ret;
 
-	ret = misc_register(&ipuxcom_misc);
+	/* The user-visible node last, once everything behind it works. */
+	ret = ipuxcom_netlink_init();
 	if (ret)
 		return ret;
-	ret = ipuxcom_netlink_init();
-	if (ret) {
-		misc_deregister(&ipuxcom_misc);
-		return ret;
-	}
-	pr_info("ipuxcom: uapi version %u loaded\n", IPUXCOM_UAPI_VERSION);
-	return 0;
+	ret = misc_register(&ipuxcom_misc);
+	if (ret)
+		ipuxcom_netlink_exit();
+	return ret;
 }
 
 static void __exit ipuxcom_exit(void)
 {
-	ipuxcom_netlink_exit();
 	misc_deregister(&ipuxcom_misc);
+	ipuxcom_netlink_exit();
 	/* Backends depend on our symbols, so they are all gone by now. */
 	WARN_ON(!ipuxcom_registry_empty());
 }

@@ -5,6 +5,7 @@
  * ipuxcom_device_enter(), so dev->ops is valid throughout.
  */
 #include <linux/delay.h>
+#include <linux/iopoll.h>
 #include <linux/ktime.h>
 #include <linux/sched/signal.h>
 
@@ -74,9 +75,10 @@ static int ipuxcom_poll_cond(struct ipuxcom_device *dev, u32 offset, u32 mask, u
 
 /*
  * Poll @offset until (value & @mask) == @want. Bounded by @timeout_ns and
- * ended by a fatal signal or by the device being unregistered. A wait that
- * times out or is killed leaves the hardware mid-sequence, so the device
- * is marked as needing a reset. *@last gets the last value read.
+ * by what is left of the command's total budget (IPUXCOM_CMD_WAIT_MAX_NS),
+ * and ended by any signal or by the device being unregistered. A wait that
+ * times out or is interrupted leaves the hardware mid-sequence, so the
+ * device is marked as needing a reset. *@last gets the last value read.
  */
 int ipuxcom_poll(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 want,
 		 u64 timeout_ns, u32 *last)
@@ -91,37 +93,57 @@ int ipuxcom_poll_ne(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 unwant
 	return ipuxcom_poll_cond(dev, offset, mask, unwanted, false, timeout_ns, last);
 }
 
+/* Reads that spin before the wait starts sleeping (completions are quick). */
+#define IPUXCOM_POLL_SPINS	32
+/* Sleep between reads once spinning did not do (read_poll_timeout). */
+#define IPUXCOM_POLL_SLEEP_US	50
+
+/* One read of a wait: 0 to go on, 1 when done, or -errno to stop. */
+static int ipuxcom_poll_once(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 value,
+			     bool equal, u64 deadline, u32 *last)
+{
+	int ret = ipuxcom_rd(dev, offset, last);
+
+	if (ret)
+		return ret;
+	if (((*last & mask) == value) == equal)
+		return 1;
+	if (READ_ONCE(dev->dying))
+		return -ENODEV;
+	/* Any signal: a sequence half done cannot be restarted. */
+	if (signal_pending(current))
+		return -EINTR;
+	if (ktime_get_ns() > deadline)
+		return -ETIMEDOUT;
+	return 0;
+}
+
 static int ipuxcom_poll_cond(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 value,
 			     bool equal, u64 timeout_ns, u32 *last)
 {
-	u64 start = ktime_get_ns(), deadline = start + timeout_ns;
+	u64 start = ktime_get_ns();
+	/* each wait within its timeout, all of a command's within its budget */
+	u64 deadline = dev->cmd_deadline ? min(start + timeout_ns, dev->cmd_deadline) :
+			start + timeout_ns;
 	unsigned int spins = 0;
-	int ret;
+	int ret, err;
 
-	for (;;) {
-		ret = ipuxcom_rd(dev, offset, last);
-		if (ret)
-			return ret;
-		if (((*last & mask) == value) == equal) {
-			trace_ipuxcom_wait_done(dev->id, offset, *last, 0, ktime_get_ns() - start);
-			return 0;
-		}
-		if (READ_ONCE(dev->dying))
-			return -ENODEV;
-		if (fatal_signal_pending(current)) {
-			ret = -EINTR;
-			break;
-		}
-		if (ktime_get_ns() > deadline) {
-			ret = -ETIMEDOUT;
-			break;
-		}
-		/* Most completions come within a few reads; then back off. */
-		if (++spins > 32)
-			usleep_range(20, 100);
-		else
-			cpu_relax();
+	do {
+		ret = ipuxcom_poll_once(dev, offset, mask, value, equal, deadline, last);
+		cpu_relax();
+	} while (!ret && ++spins < IPUXCOM_POLL_SPINS);
+	if (!ret) {
+		err = read_poll_timeout(ipuxcom_poll_once, ret, ret, IPUXCOM_POLL_SLEEP_US, 0,
+					false, dev, offset, mask, value, equal, deadline, last);
+		if (err)	/* cannot happen without a timeout; keep it honest */
+			ret = err;
 	}
+	if (ret == 1) {
+		trace_ipuxcom_wait_done(dev->id, offset, *last, 0, ktime_get_ns() - start);
+		return 0;
+	}
+	if (ret == -ENODEV || (ret != -ETIMEDOUT && ret != -EINTR))
+		return ret;
 	trace_ipuxcom_wait_done(dev->id, offset, *last, ret, ktime_get_ns() - start);
 	ipuxcom_netlink_timeout(dev, offset, *last, ret);
 	ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_NEEDS_RESET);

@@ -16,7 +16,6 @@
  * EXCH_WRITE SELECT and COMPLETE, and the module does the rest.
  */
 #include <linux/bitfield.h>
-#include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "ipuxcom_internal.h"
@@ -115,32 +114,40 @@ static int exch_by_caller(struct ipuxcom_device *dev, struct ipuxcom_ioc_exch_wr
 	return ret ?: r;
 }
 
-int ipuxcom_cmd_exch_write(struct ipuxcom_device *dev, void *arg)
+/* The data of a one-shot write, staged before any lock (core.c). */
+int ipuxcom_exch_payload(void *arg, struct ipuxcom_payload *pl)
+{
+	struct ipuxcom_ioc_exch_write *ew = arg;
+
+	ew->tileupdr = 0;
+	if (ew->flags)
+		return 0;	/* the caller stores: nothing to stage */
+	if (!ew->bytes || !IS_ALIGNED(ew->bytes, 4) || ew->bytes > IPUXCOM_EXCH_WRITE_MAX_BYTES)
+		return -EINVAL;
+	pl->uptr = u64_to_user_ptr(ew->data);
+	pl->len = ew->bytes;
+	pl->copy_in = ew->bytes;
+	return 0;
+}
+
+int ipuxcom_cmd_exch_write(struct ipuxcom_device *dev, void *arg, struct ipuxcom_payload *pl)
 {
 	struct ipuxcom_ioc_exch_write *ew = arg;
 	u32 saved;
-	void *buf;
 	int ret, r;
 
-	ew->tileupdr = 0;
 	ret = exch_check(dev, ew);
 	if (ret)
 		return ret;
 	if (ew->flags)
 		return exch_by_caller(dev, ew);
-	buf = memdup_user(u64_to_user_ptr(ew->data), ew->bytes);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
 	ret = ipuxcom_rd(dev, C600_EXCHWINDOWBASER, &saved);
 	if (ret)
-		goto out;
+		return ret;
 	ret = exch_window(dev, ew->tile);
 	if (!ret)
 		ret = dev->ops->exch_write(dev->priv, C600_EXCH_WINDOW + ew->addr - C600_SRAM_BASE,
-					   buf, ew->bytes);
+					   pl->kbuf, ew->bytes);
 	r = exch_complete(dev, ew, saved, !ret);
-	ret = ret ?: r;
-out:
-	kfree(buf);
-	return ret;
+	return ret ?: r;
 }

@@ -76,6 +76,7 @@ struct ipuxcom_exch_sel {
  * @hostx_req: the HOSTX_SETUP of BEGIN, which COMMIT must repeat
  * @hostx_next: host pages attached since BEGIN
  * @exch: exchange-window write in progress through /dev/ipuN_ex
+ * @cmd_deadline: ktime (ns) by which the running command's waits end
  * @xbuf_dirty: bytes from the start of buffer 0 that may be non-zero beyond
  *	what the current batch describes (the largest batch extent since the
  *	last clear, or the whole buffer after the 0xff release fill)
@@ -111,6 +112,7 @@ struct ipuxcom_device {
 	struct ipuxcom_ioc_hostx_setup hostx_req;
 	u32 hostx_next;
 	struct ipuxcom_exch_sel exch;
+	u64 cmd_deadline;
 	u64 xbuf_dirty;
 	u32 next_batch;
 	u32 saved_ccsr;
@@ -142,6 +144,7 @@ void ipuxcom_device_exit(struct ipuxcom_device *dev);
  * struct ipuxcom_dev_snapshot - a consistent view of a device for reporting
  * @id: device id
  * @state: enum ipuxcom_dev_state
+ * @attached: a file is attached
  * @attached_pid: attaching process in the caller's pid namespace, 0 if none
  * @tile_count: tiles
  * @config_bar_size: config-BAR bytes
@@ -152,6 +155,7 @@ void ipuxcom_device_exit(struct ipuxcom_device *dev);
 struct ipuxcom_dev_snapshot {
 	u32 id;
 	u32 state;
+	u32 attached;
 	u32 attached_pid;
 	u32 tile_count;
 	u32 config_bar_size;
@@ -181,23 +185,75 @@ int ipuxcom_select_hexopt(struct ipuxcom_device *dev);
 
 #define IPUXCOM_STATE_BIT(s)	BIT(IPUXCOM_DEV_STATE_##s)
 
+/**
+ * struct ipuxcom_payload - the user memory a command reads or fills,
+ *	staged in kernel memory so that no user copy happens while the
+ *	command holds the device's locks (a stalled page fault, say on a
+ *	userfaultfd or FUSE page, must not hold up device removal)
+ * @uptr: the user buffer
+ * @copy_in: bytes copied from @uptr into @kbuf before the command
+ * @len: bytes of @kbuf (zeroed beyond @copy_in); at most
+ *	IPUXCOM_PAYLOAD_MAX, charged to the caller's memory cgroup
+ * @out: after the command, @done bytes of @kbuf go back to @uptr
+ * @done: bytes the command produced (@out)
+ * @progress: if set, an output member counting @unit-byte items, set to
+ *	what actually reached the user buffer
+ * @unit: bytes per @progress item
+ * @kbuf: the kernel copy; the command handler's to read or fill
+ */
+struct ipuxcom_payload {
+	void __user *uptr;
+	size_t copy_in;
+	size_t len;
+	bool out;
+	size_t done;
+	u32 *progress;
+	u32 unit;
+	void *kbuf;
+};
+
+/* Largest staged payload: CFG_APPLY's 65536 records of 8 bytes. */
+#define IPUXCOM_PAYLOAD_MAX	(IPUXCOM_CFG_MAX_RECORDS * sizeof(struct ipuxcom_cfg_record))
+
+/*
+ * The total of all waits of one command: each wait is bounded by its
+ * timeout_ns, and a command never waits longer than this in all (a
+ * HOSTX_CALL of many phases, a TDI transfer of many words).
+ */
+#define IPUXCOM_CMD_WAIT_MAX_NS	IPUXCOM_CMD_TOTAL_WAIT_MAX_NS
+
 /*
  * Command handlers, one file per mechanism. @dev is the attached device,
  * entered (ops valid) and with op_lock held; @arg the zero-extended
  * kernel copy of the command's struct.
  */
-int ipuxcom_cmd_cfg_apply(struct ipuxcom_device *dev, void *arg);
-int ipuxcom_cmd_autoload(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_cfg_apply(struct ipuxcom_device *dev, void *arg,
+			  struct ipuxcom_payload *pl);
+int ipuxcom_cmd_autoload(struct ipuxcom_device *dev, void *arg,
+			 struct ipuxcom_payload *pl);
 int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_hsp_mark(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_tdi_read_regs(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_tdi_exec(struct ipuxcom_device *dev, void *arg);
-int ipuxcom_cmd_tdi_read_sram(struct ipuxcom_device *dev, void *arg);
-int ipuxcom_cmd_tdi_write_sram(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_tdi_read_sram(struct ipuxcom_device *dev, void *arg,
+			      struct ipuxcom_payload *pl);
+int ipuxcom_cmd_tdi_write_sram(struct ipuxcom_device *dev, void *arg,
+			       struct ipuxcom_payload *pl);
 int ipuxcom_cmd_hostx_setup(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_hostx_call(struct ipuxcom_device *dev, void *arg);
-int ipuxcom_cmd_exch_write(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_exch_write(struct ipuxcom_device *dev, void *arg,
+			   struct ipuxcom_payload *pl);
+
+/*
+ * Payload sizers, called before any lock: validate what decides the size
+ * and describe the user memory (kmod/<mechanism>.c).
+ */
+int ipuxcom_autoload_payload(void *arg, struct ipuxcom_payload *pl);
+int ipuxcom_cfg_payload(void *arg, struct ipuxcom_payload *pl);
+int ipuxcom_tdi_read_payload(void *arg, struct ipuxcom_payload *pl);
+int ipuxcom_tdi_write_payload(void *arg, struct ipuxcom_payload *pl);
+int ipuxcom_exch_payload(void *arg, struct ipuxcom_payload *pl);
 
 /*
  * hostbuf.c: the caller's pinned host buffers. ipuxcom_buf_attach() is

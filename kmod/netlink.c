@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 
+#include "compat.h"
 #include "ipuxcom_internal.h"
 
 static const struct nla_policy ipuxcom_nl_policy[IPUXCOM_A_MAX + 1] = {
@@ -18,8 +19,12 @@ static const struct nla_policy ipuxcom_nl_policy[IPUXCOM_A_MAX + 1] = {
 
 static struct genl_family ipuxcom_genl_family;
 
+/*
+ * @show_pid: the requester may see which process holds the device
+ * (CAP_NET_ADMIN); everyone else learns only that one does.
+ */
 static int ipuxcom_nl_fill_dev(struct sk_buff *skb, struct ipuxcom_device *dev,
-			       u32 portid, u32 seq, int flags, u8 cmd)
+			       u32 portid, u32 seq, int flags, u8 cmd, bool show_pid)
 {
 	struct ipuxcom_dev_snapshot snap;
 	void *hdr;
@@ -31,7 +36,8 @@ static int ipuxcom_nl_fill_dev(struct sk_buff *skb, struct ipuxcom_device *dev,
 	if (nla_put_u32(skb, IPUXCOM_A_DEV_ID, snap.id) ||
 	    nla_put_string(skb, IPUXCOM_A_DEV_BACKEND, snap.backend) ||
 	    nla_put_u32(skb, IPUXCOM_A_DEV_STATE, snap.state) ||
-	    nla_put_u32(skb, IPUXCOM_A_DEV_ATTACHED_PID, snap.attached_pid) ||
+	    nla_put_u32(skb, IPUXCOM_A_DEV_ATTACHED, snap.attached) ||
+	    (show_pid && nla_put_u32(skb, IPUXCOM_A_DEV_ATTACHED_PID, snap.attached_pid)) ||
 	    nla_put_u32(skb, IPUXCOM_A_DEV_TILE_COUNT, snap.tile_count) ||
 	    nla_put_u64_64bit(skb, IPUXCOM_A_DEV_CAPABILITIES, snap.capabilities,
 			      IPUXCOM_A_PAD) ||
@@ -64,7 +70,7 @@ static int ipuxcom_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	}
 	ret = ipuxcom_nl_fill_dev(msg, dev, info->snd_portid, info->snd_seq, 0,
-				  IPUXCOM_GENL_CMD_DEV_GET);
+				  IPUXCOM_GENL_CMD_DEV_GET, netlink_capable(skb, CAP_NET_ADMIN));
 	ipuxcom_device_put(dev);
 	if (ret) {
 		nlmsg_free(msg);
@@ -82,7 +88,8 @@ static int ipuxcom_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callbac
 	while ((dev = ipuxcom_device_get_next(&index))) {
 		ret = ipuxcom_nl_fill_dev(skb, dev, NETLINK_CB(cb->skb).portid,
 					  cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					  IPUXCOM_GENL_CMD_DEV_GET);
+					  IPUXCOM_GENL_CMD_DEV_GET,
+					  netlink_capable(cb->skb, CAP_NET_ADMIN));
 		ipuxcom_device_put(dev);
 		if (ret) {
 			/* retry this device in the next skb */
@@ -97,8 +104,12 @@ static int ipuxcom_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callbac
 	return ret ?: skb->len;
 }
 
+/*
+ * Events say what the devices do (state, load progress, timeouts), never
+ * who: where the kernel can, listening needs CAP_SYS_ADMIN (compat.h).
+ */
 static const struct genl_multicast_group ipuxcom_nl_mcgrps[] = {
-	{ .name = IPUXCOM_GENL_MCGRP_EVENTS },
+	{ .name = IPUXCOM_GENL_MCGRP_EVENTS, IPUXCOM_MCGRP_ADMIN_ONLY },
 };
 
 static const struct genl_small_ops ipuxcom_nl_ops[] = {
@@ -213,7 +224,8 @@ void ipuxcom_netlink_device(struct ipuxcom_device *dev, bool added)
 	skb = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	if (ipuxcom_nl_fill_dev(skb, dev, 0, 0, 0, IPUXCOM_GENL_CMD_DEV_NEW)) {
+	/* to every listener: no pid (a new device has none anyway) */
+	if (ipuxcom_nl_fill_dev(skb, dev, 0, 0, 0, IPUXCOM_GENL_CMD_DEV_NEW, false)) {
 		nlmsg_free(skb);
 		return;
 	}

@@ -109,6 +109,7 @@ void ipuxcom_device_snapshot(struct ipuxcom_device *dev,
 	mutex_lock(&dev->lock);
 	snap->state = dev->state;
 	/* pid_vnr: as the calling process sees it, 0 outside its namespace */
+	snap->attached = !!dev->owner;
 	snap->attached_pid = dev->owner ? pid_vnr(dev->owner_pid) : 0;
 	mutex_unlock(&dev->lock);
 }
@@ -176,8 +177,8 @@ struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc 
 	dev->id = id;
 	atomic_inc(&ipuxcom_ndevices);
 	xa_store(&ipuxcom_devices, id, dev, GFP_KERNEL);
-	pr_info("ipuxcom: device %u registered (backend %s, %u tiles)\n",
-		id, dev->backend, dev->tile_count);
+	pr_debug("ipuxcom: device %u registered (backend %s, %u tiles)\n",
+		 id, dev->backend, dev->tile_count);
 	ipuxcom_netlink_device(dev, true);
 	return dev;
 }
@@ -201,7 +202,7 @@ void ipuxcom_device_unregister(struct ipuxcom_device *dev)
 	dev->state = IPUXCOM_DEV_STATE_GONE;
 	mutex_unlock(&dev->lock);
 
-	pr_info("ipuxcom: device %u unregistered\n", dev->id);
+	pr_debug("ipuxcom: device %u unregistered\n", dev->id);
 	ipuxcom_netlink_device(dev, false);
 	ipuxcom_device_put(dev);
 }

@@ -40,7 +40,7 @@
 #include "c600_regs.h"
 
 #define TDI_DEFAULT_TIMEOUT_NS	(100ULL * NSEC_PER_MSEC)
-/* Words per user copy in SRAM transfers. */
+/* Words of an SRAM transfer between two cond_resched(). */
 #define TDI_CHUNK_WORDS		256
 #define TDI_STS_ERRORS		(IPUXCOM_TDI_STS_NOT_QUIESCENT | \
 				 IPUXCOM_TDI_STS_INVALID | \
@@ -294,59 +294,77 @@ static int tdi_word(struct tdi_session *s, u32 addr, u32 *value, bool write)
 	return ret ?: tdi_get_m(s, C600_INSN_PUT_DBG_DATA_M0, value);
 }
 
+/*
+ * The words, staged before any lock (core.c): a write's come in, a read's
+ * go out afterwards, and done then counts the words that reached the
+ * caller's buffer, on every return.
+ */
+static int tdi_payload(void *arg, struct ipuxcom_payload *pl, bool write)
+{
+	struct ipuxcom_ioc_tdi_sram *ts = arg;
+	int ret;
+
+	ts->done = 0;
+	ts->tdi_sts = 0;
+	ret = tdi_check_sram(ts);
+	if (ret)
+		return ret;
+	pl->uptr = u64_to_user_ptr(ts->data);
+	pl->len = (size_t)ts->count * 4;
+	if (write) {
+		pl->copy_in = pl->len;
+	} else {
+		pl->out = true;
+		pl->progress = &ts->done;
+		pl->unit = 4;
+	}
+	return 0;
+}
+
+int ipuxcom_tdi_read_payload(void *arg, struct ipuxcom_payload *pl)
+{
+	return tdi_payload(arg, pl, false);
+}
+
+int ipuxcom_tdi_write_payload(void *arg, struct ipuxcom_payload *pl)
+{
+	return tdi_payload(arg, pl, true);
+}
+
 static int tdi_sram(struct ipuxcom_device *dev, struct ipuxcom_ioc_tdi_sram *ts,
-		    bool write)
+		    struct ipuxcom_payload *pl, bool write)
 {
 	struct tdi_session s = {
 		.dev = dev, .tile = ts->tile, .context = ts->context, .save_m = true,
 		.timeout_ns = ipuxcom_timeout(ts->timeout_ns, TDI_DEFAULT_TIMEOUT_NS),
 	};
-	u32 __user *udata = u64_to_user_ptr(ts->data);
-	u32 *words, i, n;
+	u32 *words = pl->kbuf;
 	int ret;
 
-	ts->done = 0;
-	ts->tdi_sts = 0;
-	if (ts->flags)
-		return -EINVAL;
 	ret = tdi_check_target(dev, ts->tile, ts->context);
-	if (!ret)
-		ret = tdi_check_sram(ts);
 	if (ret)
 		return ret;
-	words = kmalloc_array(TDI_CHUNK_WORDS, sizeof(*words), GFP_KERNEL);
-	if (!words)
-		return -ENOMEM;
 	ret = tdi_begin(&s);
+	/* Exactly the words that went through count, even on error. */
 	while (!ret && ts->done < ts->count) {
-		n = min_t(u32, TDI_CHUNK_WORDS, ts->count - ts->done);
-		if (write && copy_from_user(words, udata + ts->done, n * 4)) {
-			ret = -EFAULT;
-			break;
-		}
-		for (i = 0; i < n; i++) {
-			ret = tdi_word(&s, ts->addr + (ts->done + i) * 4, &words[i], write);
-			if (ret)
-				break;
-		}
-		/* Report exactly the words that went through, even on error. */
-		if (!write && i && copy_to_user(udata + ts->done, words, i * 4))
-			ret = -EFAULT;
-		else
-			ts->done += i;
+		ret = tdi_word(&s, ts->addr + ts->done * 4, &words[ts->done], write);
+		if (!ret)
+			ts->done++;
+		if (!(ts->done % TDI_CHUNK_WORDS))
+			cond_resched();
 	}
-	kfree(words);
+	pl->done = (size_t)ts->done * 4;
 	ret = tdi_end(&s, ret);
 	ts->tdi_sts = s.sts;
 	return ret;
 }
 
-int ipuxcom_cmd_tdi_read_sram(struct ipuxcom_device *dev, void *arg)
+int ipuxcom_cmd_tdi_read_sram(struct ipuxcom_device *dev, void *arg, struct ipuxcom_payload *pl)
 {
-	return tdi_sram(dev, arg, false);
+	return tdi_sram(dev, arg, pl, false);
 }
 
-int ipuxcom_cmd_tdi_write_sram(struct ipuxcom_device *dev, void *arg)
+int ipuxcom_cmd_tdi_write_sram(struct ipuxcom_device *dev, void *arg, struct ipuxcom_payload *pl)
 {
-	return tdi_sram(dev, arg, true);
+	return tdi_sram(dev, arg, pl, true);
 }

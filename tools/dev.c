@@ -37,7 +37,9 @@ static void dev_json(const struct ipuxcom_device_info *devs, size_t n)
 			json_string(&w, devs[i].ipu_node);
 		else
 			json_null(&w);
-		/* null, not 0: pid 0 is not a process. */
+		json_key(&w, "attached");
+		json_bool(&w, devs[i].attached != 0);
+		/* null, not 0: pid 0 is not a process (or it is not shown to us) */
 		json_key(&w, "attached_pid");
 		if (devs[i].attached_pid)
 			json_uint(&w, devs[i].attached_pid);
@@ -59,6 +61,8 @@ static void dev_text(const struct ipuxcom_device_info *devs, size_t n)
 		       ipuxcom_dev_state_name(d->state), d->tile_count);
 		if (d->attached_pid)
 			printf("%" PRIu32, d->attached_pid);
+		else if (d->attached)
+			fputs("hidden", stdout);	/* attached; the pid needs CAP_NET_ADMIN */
 		else
 			putchar('-');
 		fputs(" caps", stdout);
@@ -271,12 +275,15 @@ static const struct cli_cmd dev_cmds[] = {
 		.summary = "list the devices, or show device ID",
 		.description =
 			"List every device the module knows, or only device ID, one per line:\n"
-			"  dev ID: backend NAME state STATE tiles N pid PID|- caps CAP,...\n"
+			"  dev ID: backend NAME state STATE tiles N pid PID|hidden|- caps CAP,...\n"
 			"followed by ' ipu NODE' for a device held through ipu_driver.\n"
+			"The pid of the attached process is shown to callers with\n"
+			"CAP_NET_ADMIN; others see 'hidden' for an attached device.\n"
 			"With --json: an array of objects with the keys id, backend, state,\n"
 			"tiles, capabilities (the commands its backend serves), ipu_node (the\n"
-			"ipu_driver node, null for other devices) and attached_pid (null when\n"
-			"no process has it attached).\n"
+			"ipu_driver node, null for other devices), attached (true when a\n"
+			"process has it attached) and attached_pid (null when none, or when\n"
+			"not shown to this caller).\n"
 			"Uses generic netlink: needs neither the device node nor an attach.",
 		.run = dev_show_run,
 	},

@@ -415,7 +415,6 @@ static void __exit ipuxcom_hw_exit(void)
 	list_for_each_entry_safe(ipu, tmp, &hw_ipus, node)
 		hw_unbind(ipu);
 	mutex_unlock(&hw_lock);
-	pr_info("ipuxcom_hw: unloaded\n");
 }
 
 module_init(ipuxcom_hw_init);

@@ -123,11 +123,18 @@ struct ipuxcom_device_info {
 	uint32_t state;			/* enum ipuxcom_dev_state */
 	uint32_t tile_count;
 	uint32_t config_bar_size;	/* bytes; 0 when read over netlink */
-	uint32_t attached_pid;		/* 0: not attached; always 0 from ipuxcom_dev_query() */
+	/*
+	 * 0: not attached, or not shown: uapi 4 reports the pid over netlink
+	 * only to callers with CAP_NET_ADMIN (see @attached); always 0 from
+	 * ipuxcom_dev_query()
+	 */
+	uint32_t attached_pid;
 	uint64_t capabilities;		/* IPUXCOM_CAP_* the device supports; 0 if unreported */
 	char backend[IPUXCOM_BACKEND_NAME_LEN];	/* NUL-terminated */
 	/* uapi 4: a device held through ipu_driver: its /dev node ("ipu0"); else "" */
 	char ipu_node[IPUXCOM_IPU_NODE_LEN];
+	/* uapi 4, netlink: 1 when a file holds the device, whoever may see its pid */
+	uint32_t attached;
 };
 
 /* IPUXCOM_IOC_DEV_QUERY: describe the attached device (-ENOTCONN if none). */

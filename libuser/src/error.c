@@ -82,6 +82,7 @@ static const char *const ixc_attr_names[] = {
 	IXC_ATTR_NAME(IPUXCOM_A_VALUE),
 	IXC_ATTR_NAME(IPUXCOM_A_ERROR),
 	IXC_ATTR_NAME(IPUXCOM_A_DEV_IPU_NODE),
+	IXC_ATTR_NAME(IPUXCOM_A_DEV_ATTACHED),
 };
 
 const char *ixc_nl_attr_name(unsigned int type)

@@ -243,6 +243,9 @@ int ixc_nl_parse_dev(const struct nlmsghdr *nlh, uint16_t family,
 		case IPUXCOM_A_DEV_ATTACHED_PID:
 			u32 = &dev.attached_pid;
 			break;
+		case IPUXCOM_A_DEV_ATTACHED:
+			u32 = &dev.attached;
+			break;
 		case IPUXCOM_A_DEV_TILE_COUNT:
 			u32 = &dev.tile_count;
 			break;
@@ -277,6 +280,9 @@ int ixc_nl_parse_dev(const struct nlmsghdr *nlh, uint16_t family,
 	}
 	if (!have_id || !have_state || !have_backend)
 		return -EPROTO;
+	/* A module before uapi 4 says "attached" only with the pid. */
+	if (dev.attached_pid)
+		dev.attached = 1;
 	*out = dev;
 	return 0;
 }

@@ -286,8 +286,6 @@ TEST_F(hwko, loads_without_a_card_and_unloads)
 	EXPECT_EQ(0, unload_module("ipuxcom_hw"));
 	EXPECT_FALSE(module_loaded("ipuxcom_hw"));
 	EXPECT_EQ(before, device_count());
-	kmsg_collect(self->kfd, self->log, KMSG_BYTES);
-	EXPECT_NE(NULL, strstr(self->log, "ipuxcom_hw: unloaded")) TH_LOG("%s", self->log);
 	/* and again: nothing was left registered that a reload would trip on */
 	ASSERT_EQ(0, load_module(self->ko, ""));
 	EXPECT_EQ(0, unload_module("ipuxcom_hw"));

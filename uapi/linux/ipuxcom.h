@@ -36,6 +36,53 @@
 
 #define IPUXCOM_IOC_MAGIC	0xC6
 
+/*
+ * Privileges (uapi version 4). Opening /dev/ipuxcom is governed by its
+ * mode (0600 root, or 0660 group ipuxcom with the installed udev rule);
+ * beyond that, what can change what a tile runs, or touch registers
+ * nothing vouches for, needs CAP_SYS_RAWIO, as a raw register write does:
+ *
+ *   command                  needs            why
+ *   INFO, ATTACH, DEV_QUERY  -                queries; one attached file
+ *                                             per device
+ *   REG_READ                 - / RAWIO        documented registers (FACTS.md
+ *                                             table) free; any other offset
+ *                                             RAWIO (reads can have side
+ *                                             effects on hardware)
+ *   REG_WRITE, CFG_APPLY     RAWIO            raw config writes
+ *   AUTOLOAD                 RAWIO            installs the bootloader on
+ *                                             every tile
+ *   BUF_ATTACH slot 0        RAWIO            the transport buffer carries
+ *                                             every tile's code
+ *   LOAD_BATCH, LOAD_FINISH  RAWIO            hand code to the loaders and
+ *                                             start it
+ *   HSP_MARK                 RAWIO            a raw sync mark moves every
+ *                                             tile's program along
+ *   TDI_EXEC, TDI_WRITE_SRAM RAWIO            arbitrary instructions/stores
+ *   EXCH_WRITE               RAWIO            raw tile SRAM stores
+ *   TDI_READ_REGS,           -                reads; a SRAM read stops and
+ *   TDI_READ_SRAM                             restores the context it uses
+ *                                             (docs/tdi.md)
+ *   BUF_ATTACH host slots,   -                the host-exchange protocol of
+ *   BUF_DETACH, HOSTX_SETUP,                  a loaded application: only
+ *   HOSTX_CALL                                after a RAWIO load
+ *   RESET                    -                returns the device to IDLE
+ *                                             (on a card, after the caller's
+ *                                             own RESET_DEVICE)
+ *
+ * Missing privileges give -EPERM before the device is touched. Generic
+ * netlink: DEV_GET is open to all, but IPUXCOM_A_DEV_ATTACHED_PID only to
+ * callers with CAP_NET_ADMIN (others get IPUXCOM_A_DEV_ATTACHED); the
+ * "events" group carries no per-process data and, on kernels that can
+ * restrict it (6.7 and later), needs CAP_SYS_ADMIN to listen.
+ *
+ * Memory: a command stages its user data (at most 512 KiB: CFG_APPLY's
+ * records) in kernel memory charged to the caller's memory cgroup; host
+ * buffers are the caller's own pages, pinned and charged to its
+ * RLIMIT_MEMLOCK (at most IPUXCOM_BUF_SLOTS of IPUXCOM_BUF_MAX_BYTES per
+ * device).
+ */
+
 /* Capability bits reported by IPUXCOM_IOC_INFO. */
 #define IPUXCOM_CAP_ATTACH	_BITULL(0)	/* exclusive ATTACH/close release */
 #define IPUXCOM_CAP_REG		_BITULL(1)	/* REG_READ / REG_WRITE */
@@ -88,10 +135,10 @@ enum ipuxcom_dev_state {
  * @device_count: out: devices registered right now
  * @capabilities: out: IPUXCOM_CAP_* bits
  * @max_config_bar: out: config-BAR size in bytes (512 KiB on the C600)
- * @reserved: out: zero
+ * @reserved: must be zero (uapi version 4; an output before)
  *
- * Needs no ATTACH. All members after @flags are outputs; their input
- * values are ignored.
+ * Needs no ATTACH. The other members after @flags are outputs; their
+ * input values are ignored.
  */
 struct ipuxcom_ioc_info {
 	__u32 size;
@@ -210,12 +257,19 @@ struct ipuxcom_ioc_reset {
 
 /*
  * Bounded waits. Every command that waits takes timeout_ns (0 = the
- * command's default) and fails with -ETIMEDOUT, the observed register
- * state in its output members, once it has passed; the device is then in
- * IPUXCOM_DEV_STATE_NEEDS_RESET until RESET. Waits end early with -EINTR
- * when the caller is killed (the device then needs a reset too).
+ * command's default; values above IPUXCOM_TIMEOUT_MAX_NS are clamped to
+ * it) for each of its waits, and fails with -ETIMEDOUT, the observed
+ * register state in its output members, once one has passed. A command's
+ * waits together never exceed IPUXCOM_CMD_TOTAL_WAIT_MAX_NS (uapi version
+ * 4): a HOSTX_CALL of many phases or a TDI transfer of many words that
+ * reaches it fails with -ETIMEDOUT and reports its progress. Waits end
+ * early with -EINTR on any signal (uapi version 4; only a fatal one
+ * before), since a sequence half done cannot be restarted. After a wait
+ * that timed out or was interrupted the device is in
+ * IPUXCOM_DEV_STATE_NEEDS_RESET until RESET.
  */
-#define IPUXCOM_TIMEOUT_MAX_NS	(60ULL * 1000 * 1000 * 1000)
+#define IPUXCOM_TIMEOUT_MAX_NS		(60ULL * 1000 * 1000 * 1000)
+#define IPUXCOM_CMD_TOTAL_WAIT_MAX_NS	(120ULL * 1000 * 1000 * 1000)
 
 /**
  * struct ipuxcom_cfg_record - one config-BAR write (an IPUCFG1 record)
@@ -289,7 +343,7 @@ struct ipuxcom_ioc_cfg_apply {
  * @stage: out: on -ETIMEDOUT, which GO transaction did not finish (1 or 2)
  * @timeout_ns: per GO wait; 0 = 2 s (the hardware-proven loader's wait)
  * @csr: out: AUTOLDCSR as last read
- * @reserved: out: zero
+ * @reserved: must be zero
  *
  * Runs the hardware-autoloader sequence of the design notes: the image is
  * zero-padded to a multiple of 1 KiB and written word by word to
@@ -394,14 +448,15 @@ enum ipuxcom_frame_error {
  * @bad_tile: out: on -EINVAL, physical tile whose frames are wrong
  * @bad_frame: out: on -EINVAL, frame index within that tile
  * @bad_reason: out: on -EINVAL, enum ipuxcom_frame_error
- * @reserved: out: zero
+ * @reserved: must be zero
  *
  * The transport buffer holds the batch's descriptor table (64 entries of
  * {frame byte offset, frame count}, 17..643 frames each) and frames. The
  * module checks them and zeroes whatever an earlier batch or load left
  * beyond this batch's frames, so the loaders find the buffer as the SDK
- * leaves it. Batch 0 first selects HEXOPT in EXCHWINDOWBASER, hands the
- * buffer to the device, arms the 16 exchange-buffer controls and clears
+ * leaves it. The buffer is the caller's, attached in slot 0 with
+ * BUF_ATTACH (which selects HEXOPT first) before batch 0; -ENOBUFS
+ * without it. Batch 0 arms the 16 exchange-buffer controls and clears
  * PCI_COMPLEX.CCSR.NOSNOOP/ELINKECRCEN. Then GS1 mark 1 is posted and the
  * loaders must return it to zero. A GS1 mark already pending (e.g. left by
  * a config replay) is never posted over: -EBUSY, @mark says which, and
@@ -620,6 +675,7 @@ struct ipuxcom_ioc_tdi_sram {
  * @attach_order: in: the order the pages are attached in (a permutation)
  * @mark: out: GS2 MARK as last read
  * @reserved: must be zero
+ * @reserved2: must be zero
  *
  * The notes' order, in three steps (uapi version 4): BEGIN (needs a
  * running device, after LOAD_FINISH) selects HEXOPT, posts GS1 mark 1 and
@@ -806,7 +862,8 @@ enum ipuxcom_genl_attr {
 	IPUXCOM_A_DEV_ID,		/* u32 */
 	IPUXCOM_A_DEV_BACKEND,		/* string */
 	IPUXCOM_A_DEV_STATE,		/* u32, enum ipuxcom_dev_state */
-	IPUXCOM_A_DEV_ATTACHED_PID,	/* u32, 0 when not attached */
+	/* u32, 0 when not attached; uapi 4: only to callers with CAP_NET_ADMIN */
+	IPUXCOM_A_DEV_ATTACHED_PID,
 	IPUXCOM_A_DEV_TILE_COUNT,	/* u32 */
 	IPUXCOM_A_PAD,			/* alignment padding for u64 attributes */
 	IPUXCOM_A_DEV_CAPABILITIES,	/* u64, IPUXCOM_CAP_* of the device */
@@ -818,6 +875,7 @@ enum ipuxcom_genl_attr {
 	IPUXCOM_A_VALUE,		/* u32 */
 	IPUXCOM_A_ERROR,		/* s32, negative errno or 0 */
 	IPUXCOM_A_DEV_IPU_NODE,		/* string, ipu_driver node ("ipu0"); uapi 4 */
+	IPUXCOM_A_DEV_ATTACHED,		/* u32, 1 when a file is attached; uapi 4 */
 
 	__IPUXCOM_A_MAX,
 	IPUXCOM_A_MAX = __IPUXCOM_A_MAX - 1

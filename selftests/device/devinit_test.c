@@ -36,21 +36,6 @@ static bool find_tool(char *path, size_t len)
 	return false;
 }
 
-static int run_tool(struct ixt_run *r, const char *tool, ...)
-{
-	char *argv[24];
-	int n = 0;
-	va_list ap;
-
-	argv[n++] = (char *)tool;
-	va_start(ap, tool);
-	while (n < 23 && (argv[n] = va_arg(ap, char *)))
-		n++;
-	va_end(ap);
-	argv[n] = NULL;
-	return ixt_run(argv, r);
-}
-
 FIXTURE(init) {
 	struct ipuxcom *ipu;
 	uint32_t dev;
@@ -107,14 +92,14 @@ TEST_F(init, dev_init_command_lists_every_step)
 		free(r);
 		SKIP(return, "no ipuxcom command (set IPUXCOM_TOOL)");
 	}
-	ASSERT_EQ(0, run_tool(r, tool, "dev", "init", self->devstr, NULL));
+	ASSERT_EQ(0, ixt_run_tool(r, tool, "dev", "init", self->devstr, NULL));
 	EXPECT_EQ(0, r->status) TH_LOG("stderr: %s", r->err);
 	EXPECT_NE(NULL, strstr(r->out, "steps 1-6 not applicable")) TH_LOG("%s", r->out);
 	EXPECT_NE(NULL, strstr(r->out, "step 2 (ICU mailbox reset): not applicable\n"));
 	EXPECT_NE(NULL, strstr(r->out, "step 7 (module reset): done\n")) TH_LOG("%s", r->out);
 	EXPECT_NE(NULL, strstr(r->out, "state idle\n"));
 
-	ASSERT_EQ(0, run_tool(r, tool, "dev", "init", "--dev", self->devstr, "--json", NULL));
+	ASSERT_EQ(0, ixt_run_tool(r, tool, "dev", "init", "--dev", self->devstr, "--json", NULL));
 	EXPECT_EQ(0, r->status) TH_LOG("stderr: %s", r->err);
 	EXPECT_NE(NULL, strstr(r->out, "\"ipu_driver\":false")) TH_LOG("%s", r->out);
 	EXPECT_NE(NULL, strstr(r->out, "{\"step\":7,\"name\":\"module reset\",\"status\":\"done\"}"))
@@ -125,7 +110,7 @@ TEST_F(init, dev_init_command_lists_every_step)
 	/* a device held by another file: the attach fails, nothing is reset */
 	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &self->ipu));
 	ASSERT_EQ(0, ipuxcom_attach(self->ipu, self->dev));
-	ASSERT_EQ(0, run_tool(r, tool, "dev", "init", self->devstr, NULL));
+	ASSERT_EQ(0, ixt_run_tool(r, tool, "dev", "init", self->devstr, NULL));
 	EXPECT_EQ(1, r->status);
 	EXPECT_NE(NULL, strstr(r->err, "attached by another open file")) TH_LOG("%s", r->err);
 	free(r);
@@ -165,14 +150,14 @@ TEST_F(init, load_init_loads_from_any_state)
 
 	/* twice: the second starts from the first one's running device */
 	for (int i = 0; i < 2; i++) {
-		ASSERT_EQ(0, run_tool(r, tool, "load", img_path, "-b", boot_path, "--dev",
+		ASSERT_EQ(0, ixt_run_tool(r, tool, "load", img_path, "-b", boot_path, "--dev",
 				      self->devstr, "--init", NULL));
 		EXPECT_EQ(0, r->status) TH_LOG("run %d: stderr: %s", i, r->err);
 		EXPECT_NE(NULL, strstr(r->out, "step 7 (module reset): done\n")) TH_LOG("%s", r->out);
 		EXPECT_NE(NULL, strstr(r->out, "loaded ")) TH_LOG("%s", r->out);
 	}
 	/* without --init a running device is refused */
-	ASSERT_EQ(0, run_tool(r, tool, "load", img_path, "-b", boot_path, "--dev", self->devstr,
+	ASSERT_EQ(0, ixt_run_tool(r, tool, "load", img_path, "-b", boot_path, "--dev", self->devstr,
 			      "-q", NULL));
 	EXPECT_EQ(1, r->status);
 	unlink(img_path);

@@ -274,22 +274,6 @@ static int count_lines(const char *s)
 	return n;
 }
 
-/* Run @tool with the NULL-terminated arguments after it, capturing its output. */
-static int run_tool(struct ixt_run *r, const char *tool, ...)
-{
-	char *argv[24];
-	int n = 0;
-	va_list ap;
-
-	argv[n++] = (char *)tool;
-	va_start(ap, tool);
-	while (n < 23 && (argv[n] = va_arg(ap, char *)))
-		n++;
-	va_end(ap);
-	argv[n] = NULL;
-	return ixt_run(argv, r);
-}
-
 /* ------------------------------------------------------- the fixture */
 
 FIXTURE(ev) {
@@ -331,17 +315,6 @@ FIXTURE_TEARDOWN(ev)
 	free(self->file);
 }
 
-static int do_load(struct ipuxcom *ipu, struct ipuxcom_image *img, uint64_t timeout_ns,
-		   struct ipuxcom_load_result *res)
-{
-	struct ipuxcom_load_params p = {
-		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
-		.timeout_ns = timeout_ns,
-	};
-
-	return ipuxcom_load(ipu, &p, res);
-}
-
 TEST_F_TIMEOUT(ev, monitor_sees_every_progress_event_in_order, 120)
 {
 	static const uint32_t states[][2] = {
@@ -359,7 +332,7 @@ TEST_F_TIMEOUT(ev, monitor_sees_every_progress_event_in_order, 120)
 	ASSERT_NE(NULL, evs);
 	ASSERT_EQ(0, watcher_start(&w, self->dev, IPUXCOM_GENL_CMD_STATE,
 				   IPUXCOM_DEV_STATE_RUNNING));
-	ASSERT_EQ(0, do_load(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	n = watcher_collect(&w, evs, MAX_EVENTS, &status);
 	EXPECT_EQ(0, status);
 
@@ -413,7 +386,7 @@ TEST_F_TIMEOUT(ev, timeout_event_has_the_observed_mark_then_reset, 120)
 	ASSERT_EQ(0, watcher_start(&w, self->dev, IPUXCOM_GENL_CMD_STATE,
 				   IPUXCOM_DEV_STATE_IDLE));
 	ASSERT_EQ(0, ixt_sim_knob(self->dev, "stuck_mark", 1));
-	EXPECT_EQ(-ETIMEDOUT, do_load(self->ipu, self->img, 200 * 1000 * 1000, &res));
+	EXPECT_EQ(-ETIMEDOUT, ixt_load_image(self->ipu, self->img, 200 * 1000 * 1000, &res));
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step);
 	EXPECT_EQ(1, res.diag.mark);
 	ASSERT_EQ(0, ixt_sim_knob(self->dev, "stuck_mark", 0));
@@ -486,7 +459,7 @@ TEST_F_TIMEOUT(ev, monitor_command_prints_events, 120)
 	snprintf(want, sizeof(want), "dev %u: reset\n", self->dev);
 	EXPECT_EQ(0, strncmp(out, want, strlen(want))) TH_LOG("%s", out);
 
-	ASSERT_EQ(0, do_load(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	snprintf(want, sizeof(want), "dev %u: state loading -> running\n", self->dev);
 	for (int64_t end = now_ms() + 30000; !strstr(out, want) && now_ms() < end;)
 		if (!read_some(fd, out, 65536, &pos, 200))
@@ -576,7 +549,7 @@ TEST_F_TIMEOUT(ev, load_command_draws_progress_from_events, 120)
 	/* the command attaches itself */
 	ipuxcom_close(self->ipu);
 	self->ipu = NULL;
-	ret = run_tool(r, self->tool, "load", img_path, "-b", boot_path, "--dev", dev, NULL);
+	ret = ixt_run_tool(r, self->tool, "load", img_path, "-b", boot_path, "--dev", dev, NULL);
 	unlink(img_path);
 	unlink(boot_path);
 	ASSERT_EQ(0, ret);
@@ -744,7 +717,7 @@ TEST_F_TIMEOUT(cap, capture_command_records_its_writes_in_order, 60)
 	expected_writes(want);
 	snprintf(dev, sizeof(dev), "%u", self->dev);
 	set_writer_env(self->dev, self->other);
-	ret = run_tool(r, self->tool, "cfg", "capture", "--dev", dev, "-o", self->out, "--",
+	ret = ixt_run_tool(r, self->tool, "cfg", "capture", "--dev", dev, "-o", self->out, "--",
 		       self->self_exe, NULL);
 	clear_writer_env();
 	ASSERT_EQ(0, ret);
@@ -761,7 +734,7 @@ TEST_F_TIMEOUT(cap, capture_command_records_its_writes_in_order, 60)
 		ASSERT_EQ(0, ixt_reset_device(self->dev));
 		ASSERT_EQ(0, ixt_reset_device((uint32_t)self->other));
 		set_writer_env(self->dev, self->other);
-		ret = run_tool(r, self->tool, "cfg", "capture", "--dev", dev, "-o", self->out,
+		ret = ixt_run_tool(r, self->tool, "cfg", "capture", "--dev", dev, "-o", self->out,
 			       "--", self->self_exe, NULL);
 		clear_writer_env();
 		ASSERT_EQ(0, ret);
@@ -780,22 +753,22 @@ TEST_F_TIMEOUT(cap, capture_between_start_and_stop, 60)
 	ASSERT_NE(NULL, r);
 	expected_writes(want);
 	snprintf(dev, sizeof(dev), "%u", self->dev);
-	ASSERT_EQ(0, run_tool(r, self->tool, "cfg", "capture", "start", "--dev", dev, NULL));
+	ASSERT_EQ(0, ixt_run_tool(r, self->tool, "cfg", "capture", "start", "--dev", dev, NULL));
 	EXPECT_EQ(0, r->status) TH_LOG("stderr: %s", r->err);
 	EXPECT_NE(NULL, strstr(r->out, "capturing the config writes of device"));
 	/* one span at a time */
-	ASSERT_EQ(0, run_tool(r, self->tool, "cfg", "capture", "start", "--dev", dev, NULL));
+	ASSERT_EQ(0, ixt_run_tool(r, self->tool, "cfg", "capture", "start", "--dev", dev, NULL));
 	EXPECT_EQ(1, r->status);
 	EXPECT_NE(NULL, strstr(r->err, "a capture is already running")) TH_LOG("%s", r->err);
 	/* the writes, from this very process this time */
 	EXPECT_EQ(0, do_writes(self->dev, self->other));
-	ASSERT_EQ(0, run_tool(r, self->tool, "cfg", "capture", "stop", "-o", self->out, NULL));
+	ASSERT_EQ(0, ixt_run_tool(r, self->tool, "cfg", "capture", "stop", "-o", self->out, NULL));
 	EXPECT_EQ(0, r->status) TH_LOG("stdout: %s\nstderr: %s", r->out, r->err);
 	EXPECT_NE(NULL, strstr(r->out, "config writes of device")) TH_LOG("%s", r->out);
 	expect_capture(_metadata, self->out, want, NWRITES);
 	EXPECT_FALSE(instances_left());
 	/* nothing left to stop */
-	ASSERT_EQ(0, run_tool(r, self->tool, "cfg", "capture", "stop", "-o", self->out, NULL));
+	ASSERT_EQ(0, ixt_run_tool(r, self->tool, "cfg", "capture", "stop", "-o", self->out, NULL));
 	EXPECT_EQ(1, r->status);
 	EXPECT_NE(NULL, strstr(r->err, "no capture running")) TH_LOG("%s", r->err);
 	free(r);
@@ -809,18 +782,18 @@ TEST_F_TIMEOUT(cap, capture_failures_write_nothing, 60)
 
 	ASSERT_NE(NULL, r);
 	snprintf(dev, sizeof(dev), "%u", self->dev);
-	ASSERT_EQ(0, run_tool(r, self->tool, "cfg", "capture", "--dev", dev, "-o", self->out,
+	ASSERT_EQ(0, ixt_run_tool(r, self->tool, "cfg", "capture", "--dev", dev, "-o", self->out,
 			      "--", "sh", "-c", "exit 3", NULL));
 	EXPECT_EQ(1, r->status);
 	EXPECT_NE(NULL, strstr(r->err, "failed with exit status 3")) TH_LOG("%s", r->err);
 	EXPECT_NE(0, stat(self->out, &st));
-	ASSERT_EQ(0, run_tool(r, self->tool, "cfg", "capture", "--dev", dev, "-o", self->out,
+	ASSERT_EQ(0, ixt_run_tool(r, self->tool, "cfg", "capture", "--dev", dev, "-o", self->out,
 			      "--", "true", NULL));
 	EXPECT_EQ(1, r->status);
 	snprintf(msg, sizeof(msg), "no config writes captured on device %u", self->dev);
 	EXPECT_NE(NULL, strstr(r->err, msg)) TH_LOG("%s", r->err);
 	EXPECT_NE(0, stat(self->out, &st));
-	ASSERT_EQ(0, run_tool(r, self->tool, "cfg", "capture", "-o", self->out,
+	ASSERT_EQ(0, ixt_run_tool(r, self->tool, "cfg", "capture", "-o", self->out,
 			      "--", "/nonexistent/program", NULL));
 	EXPECT_EQ(1, r->status);
 	EXPECT_NE(NULL, strstr(r->err, "cannot run '/nonexistent/program'"))

@@ -11,20 +11,11 @@
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
 #include "ixt_load.h"
+#include "ixt_hsp_oracle.h"
 
 /* The notes' sdk_host_tensor_oracle, in docs/ipuhsp-format.md syntax. */
 static const char oracle[] =
-	"ipuhsp 1\n"
-	"page 0 size 4096\n"
-	"page 1 size 4096\n"
-	"attach 1 0\n"
-	"command page 1 offset 0x0\n"
-	"call run id 0 phases 2\n"
-	"call read id 1 phases 4\n"
-	"call write id 2 phases 4\n"
-	"input write page 0 offset 0x40 size 64\n"
-	"output read page 0 offset 0x40 size 64\n"
-	"end\n";
+	IXT_HSP_ORACLE;
 
 #define TIMEOUT_NS	(2ULL * 1000 * 1000 * 1000)
 

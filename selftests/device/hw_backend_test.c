@@ -33,6 +33,7 @@
 
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
+#include "ixt_modules.h"
 #include "hw/hw_regs.h"
 
 #define HW_PARAM(p)		"/sys/module/ipuxcom_hw/parameters/" p
@@ -41,31 +42,6 @@
 #define KMSG_BYTES		65536
 
 /* ------------------------------------------------------------ helpers */
-
-static int module_loaded(const char *name)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/module/%s/initstate", name);
-	return access(path, F_OK) == 0;
-}
-
-static int load_module(const char *path, const char *params)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-static int unload_module(const char *name)
-{
-	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
-}
 
 /* First character of a sysfs file ('Y'/'N' for a bool parameter), or 0. */
 static char sysfs_char(const char *path)
@@ -81,44 +57,10 @@ static char sysfs_char(const char *path)
 	return c;
 }
 
-static int write_sysfs(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-	ssize_t len = (ssize_t)strlen(val);
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, (size_t)len) != len)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /* Is there any PCI function of Graphcore's vendor id (0x1d95, FACTS.md)? */
 static int graphcore_present(void)
 {
-	DIR *d = opendir("/sys/bus/pci/devices");
-	struct dirent *e;
-	int found = 0;
-
-	if (!d)
-		return 0;
-	while (!found && (e = readdir(d))) {
-		char path[300], buf[16] = "";
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f) && strtoul(buf, NULL, 0) == HW_PCI_VENDOR_GRAPHCORE)
-			found = 1;
-		fclose(f);
-	}
-	closedir(d);
-	return found;
+	return ixt_pci_find(HW_PCI_VENDOR_GRAPHCORE, -1, NULL, 0);
 }
 
 /* /dev/kmsg positioned after the last record: later reads see new ones only. */
@@ -246,7 +188,7 @@ FIXTURE_SETUP(hwko)
 		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
 	if (!self->ko || access(self->ko, R_OK))
 		SKIP(return, "IPUXCOM_HW_KO not set or unreadable");
-	if (module_loaded("ipuxcom_hw"))
+	if (ixt_module_loaded("ipuxcom_hw"))
 		SKIP(return, "ipuxcom_hw is loaded already: this test loads it itself");
 	if (graphcore_present())
 		SKIP(return, "a Graphcore PCI function is present: this test is for machines without a card");
@@ -259,10 +201,10 @@ FIXTURE_SETUP(hwko)
 FIXTURE_TEARDOWN(hwko)
 {
 	/* never leave the module behind: later tests unload the core */
-	if (module_loaded("ipuxcom_hw"))
-		unload_module("ipuxcom_hw");
-	if (module_loaded("ipu_standin"))
-		unload_module("ipu_standin");
+	if (ixt_module_loaded("ipuxcom_hw"))
+		ixt_unload_module("ipuxcom_hw");
+	if (ixt_module_loaded("ipu_standin"))
+		ixt_unload_module("ipu_standin");
 	if (self->kfd >= 0)
 		close(self->kfd);
 	free(self->log);
@@ -272,8 +214,8 @@ TEST_F(hwko, loads_without_a_card_and_unloads)
 {
 	uint32_t before = device_count();
 
-	ASSERT_EQ(0, load_module(self->ko, ""));
-	EXPECT_TRUE(module_loaded("ipuxcom_hw"));
+	ASSERT_EQ(0, ixt_load_module(self->ko, ""));
+	EXPECT_TRUE(ixt_module_loaded("ipuxcom_hw"));
 	EXPECT_EQ('Y', sysfs_char(HW_PARAM("enable")));
 	/* it uses the core's exported symbols: the core is pinned */
 	EXPECT_EQ(0, access("/sys/module/ipuxcom/holders/ipuxcom_hw", F_OK));
@@ -283,19 +225,19 @@ TEST_F(hwko, loads_without_a_card_and_unloads)
 	EXPECT_NE(NULL, strstr(self->log, "ipuxcom_hw: no Graphcore IPU found"))
 		TH_LOG("kernel log:\n%s", self->log);
 
-	EXPECT_EQ(0, unload_module("ipuxcom_hw"));
-	EXPECT_FALSE(module_loaded("ipuxcom_hw"));
+	EXPECT_EQ(0, ixt_unload_module("ipuxcom_hw"));
+	EXPECT_FALSE(ixt_module_loaded("ipuxcom_hw"));
 	EXPECT_EQ(before, device_count());
 	/* and again: nothing was left registered that a reload would trip on */
-	ASSERT_EQ(0, load_module(self->ko, ""));
-	EXPECT_EQ(0, unload_module("ipuxcom_hw"));
+	ASSERT_EQ(0, ixt_load_module(self->ko, ""));
+	EXPECT_EQ(0, ixt_unload_module("ipuxcom_hw"));
 }
 
 TEST_F(hwko, enable_0_does_nothing)
 {
 	uint32_t before = device_count();
 
-	ASSERT_EQ(0, load_module(self->ko, "enable=0"));
+	ASSERT_EQ(0, ixt_load_module(self->ko, "enable=0"));
 	EXPECT_EQ('N', sysfs_char(HW_PARAM("enable")));
 	EXPECT_EQ(before, device_count());
 	EXPECT_EQ(0, count_backend("hw"));
@@ -305,43 +247,14 @@ TEST_F(hwko, enable_0_does_nothing)
 	/* it did not even look at the PCI bus */
 	EXPECT_EQ(NULL, strstr(self->log, "Graphcore IPU found"));
 	EXPECT_EQ(NULL, strstr(self->log, "Graphcore PCI function"));
-	EXPECT_EQ(0, unload_module("ipuxcom_hw"));
-	EXPECT_FALSE(module_loaded("ipuxcom_hw"));
+	EXPECT_EQ(0, ixt_unload_module("ipuxcom_hw"));
+	EXPECT_FALSE(ixt_module_loaded("ipuxcom_hw"));
 }
 
 /* Is QEMU's edu device (1234:11e8) present? */
 static int edu_present(void)
 {
-	DIR *d = opendir("/sys/bus/pci/devices");
-	struct dirent *e;
-	int found = 0;
-
-	if (!d)
-		return 0;
-	while (!found && (e = readdir(d))) {
-		char path[300], v[16] = "", dv[16] = "";
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (!fgets(v, sizeof(v), f))
-			v[0] = '\0';
-		fclose(f);
-		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (!fgets(dv, sizeof(dv), f))
-			dv[0] = '\0';
-		fclose(f);
-		found = strtoul(v, NULL, 0) == 0x1234 && strtoul(dv, NULL, 0) == 0x11e8;
-	}
-	closedir(d);
-	return found;
+	return ixt_pci_find(0x1234, 0x11e8, NULL, 0);
 }
 
 /*
@@ -354,31 +267,31 @@ TEST_F(hwko, ids_function_used_only_under_ipu_driver)
 
 	if (!standin || !edu_present())
 		SKIP(return, "needs QEMU's edu device and the ipu_driver stand-in (test VM)");
-	if (module_loaded("ipu_standin"))
+	if (ixt_module_loaded("ipu_standin"))
 		SKIP(return, "ipu_standin is loaded already: this test loads it itself");
-	EXPECT_EQ(-EINVAL, load_module(self->ko, "ids=1234"));
-	EXPECT_EQ(-EINVAL, load_module(self->ko, "ids=1234:xyz"));
-	ASSERT_EQ(0, load_module(self->ko, "ids=1234:11e8"));
+	EXPECT_EQ(-EINVAL, ixt_load_module(self->ko, "ids=1234"));
+	EXPECT_EQ(-EINVAL, ixt_load_module(self->ko, "ids=1234:xyz"));
+	ASSERT_EQ(0, ixt_load_module(self->ko, "ids=1234:11e8"));
 	EXPECT_EQ(0, count_backend("hw"));
 	kmsg_collect(self->kfd, self->log, KMSG_BYTES);
 	EXPECT_NE(NULL, strstr(self->log, "not used: not driven by ipu_driver"))
 		TH_LOG("kernel log:\n%s", self->log);
 	/* the stand-in binds edu as "ipu_driver": followed through the notifier */
-	ASSERT_EQ(0, load_module(standin, "devices=0 ids=1234:11e8"));
+	ASSERT_EQ(0, ixt_load_module(standin, "devices=0 ids=1234:11e8"));
 	EXPECT_EQ(1, count_backend("hw"));
 	kmsg_collect(self->kfd, self->log, KMSG_BYTES);
 	EXPECT_NE(NULL, strstr(self->log, "[1234:11e8] is ipuxcom device"))
 		TH_LOG("kernel log:\n%s", self->log);
-	EXPECT_EQ(0, unload_module("ipu_standin"));
+	EXPECT_EQ(0, ixt_unload_module("ipu_standin"));
 	EXPECT_EQ(0, count_backend("hw"));
 	/* loaded the other way round: found by the scan */
-	ASSERT_EQ(0, unload_module("ipuxcom_hw"));
-	ASSERT_EQ(0, load_module(standin, "devices=0 ids=1234:11e8"));
-	ASSERT_EQ(0, load_module(self->ko, "ids=1234:11e8"));
+	ASSERT_EQ(0, ixt_unload_module("ipuxcom_hw"));
+	ASSERT_EQ(0, ixt_load_module(standin, "devices=0 ids=1234:11e8"));
+	ASSERT_EQ(0, ixt_load_module(self->ko, "ids=1234:11e8"));
 	EXPECT_EQ(1, count_backend("hw"));
-	EXPECT_EQ(0, unload_module("ipuxcom_hw"));
+	EXPECT_EQ(0, ixt_unload_module("ipuxcom_hw"));
 	EXPECT_EQ(0, count_backend("hw"));
-	EXPECT_EQ(0, unload_module("ipu_standin"));
+	EXPECT_EQ(0, ixt_unload_module("ipu_standin"));
 }
 
 /* ---------------------- a simulated device with a restricted command set */
@@ -415,10 +328,10 @@ FIXTURE_SETUP(hwcaps)
 	self->before = ixt_sim_devices();
 	sim_device_ids(self->ids);
 	snprintf(caps, sizeof(caps), "%llu", (unsigned long long)LIMITED_CAPS);
-	ASSERT_EQ(0, write_sysfs(SIM_CAPS_PARAM, caps));
+	ASSERT_EQ(0, ixt_write_sysfs(SIM_CAPS_PARAM, caps));
 	ret = ixt_set_sim_devices(self->before + 1);
 	/* devices added later get everything again */
-	ASSERT_EQ(0, write_sysfs(SIM_CAPS_PARAM, "0"));
+	ASSERT_EQ(0, ixt_write_sysfs(SIM_CAPS_PARAM, "0"));
 	ASSERT_EQ(0, ret);
 	self->dev = added_sim_device(self->ids);
 	ASSERT_LE(0, self->dev);

@@ -40,9 +40,11 @@
 
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
+#include "ixt_modules.h"
 #include "image_testlib.h"
 #include "load_testlib.h"
 #include "c600_record.h"
+#include "ixt_hsp_oracle.h"
 
 #define STANDIN_MOD	"ipu_standin"
 #define STANDIN_DBG	"/sys/kernel/debug/ipu_standin"
@@ -55,76 +57,12 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static int module_loaded(const char *name)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/module/%s/initstate", name);
-	return access(path, F_OK) == 0;
-}
-
-static int load_module(const char *path, const char *params)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-/* rmmod, retried while a just-closed file is still being released. */
-static int unload_module(const char *name)
-{
-	int ret = 0;
-
-	for (int i = 0; i < 50; i++) {
-		if (!module_loaded(name))
-			return 0;
-		ret = syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
-		if (ret != -EAGAIN && ret != -EBUSY)
-			return ret;
-		usleep(100 * 1000);
-	}
-	return ret;
-}
-
-static int write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-	ssize_t len = (ssize_t)strlen(val);
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, len) != len)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/* Whole small file into @buf (NUL-terminated); bytes read or -errno. */
-static ssize_t read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n, total = 0;
-
-	if (fd < 0)
-		return -errno;
-	while (total < (ssize_t)len - 1 && (n = read(fd, buf + total, len - 1 - total)) > 0)
-		total += n;
-	close(fd);
-	buf[total] = '\0';
-	return total;
-}
-
 static long sc_number(unsigned int card, const char *file)
 {
 	char path[128], buf[64];
 
 	snprintf(path, sizeof(path), STANDIN_DBG "/ipu%u/%s", card, file);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
+	if (ixt_read_sysfs(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	return strtol(buf, NULL, 0);
 }
@@ -132,19 +70,10 @@ static long sc_number(unsigned int card, const char *file)
 /* A line "NAME VALUE" of the stand-in's stats of @card; -1 if absent. */
 static long sc_stat(unsigned int card, const char *name)
 {
-	char path[128], key[64];
-	long value, found = -1;
-	FILE *f;
+	char path[128];
 
 	snprintf(path, sizeof(path), STANDIN_DBG "/ipu%u/stats", card);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &value) == 2)
-		if (!strcmp(key, name))
-			found = value;
-	fclose(f);
-	return found;
+	return ixt_stat_line(path, name);
 }
 
 static int sc_knob(unsigned int card, const char *name, unsigned int value)
@@ -153,7 +82,7 @@ static int sc_knob(unsigned int card, const char *name, unsigned int value)
 
 	snprintf(path, sizeof(path), STANDIN_DBG "/ipu%u/%s", card, name);
 	snprintf(val, sizeof(val), "%u\n", value);
-	return write_file(path, val);
+	return ixt_write_sysfs(path, val);
 }
 
 static void sc_clear_faults(unsigned int card)
@@ -172,7 +101,7 @@ static void sc_log_clear(unsigned int card)
 	char path[128];
 
 	snprintf(path, sizeof(path), STANDIN_DBG "/ipu%u/log", card);
-	write_file(path, "0\n");
+	ixt_write_sysfs(path, "0\n");
 }
 
 #define LOG_MAX		256
@@ -225,10 +154,10 @@ static int standin_load(const char *params)
 
 	if (!ko || !*ko)
 		return -ENOENT;
-	ret = unload_module(STANDIN_MOD);
+	ret = ixt_unload_module_wait(STANDIN_MOD);
 	if (ret)
 		return ret;
-	return load_module(ko, params);
+	return ixt_load_module(ko, params);
 }
 
 /* Attach @ipu to stand-in card @card through the library; 0 or -errno. */
@@ -248,17 +177,6 @@ static int attach_card(struct ipuxcom **ipu, unsigned int card)
 		*ipu = NULL;
 	}
 	return err;
-}
-
-static int do_load(struct ipuxcom *ipu, struct ipuxcom_image *img, uint64_t timeout_ns,
-		   struct ipuxcom_load_result *res)
-{
-	struct ipuxcom_load_params p = {
-		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
-		.timeout_ns = timeout_ns,
-	};
-
-	return ipuxcom_load(ipu, &p, res);
 }
 
 /* Sampled tiles' own words, read back through TDI. */
@@ -299,19 +217,9 @@ static int wait_unpinned(unsigned int card, long baseline)
 	return -ETIMEDOUT;
 }
 
-/* The notes' host-exchange oracle (as hostx_test.c): page 1 is attached first. */
+/* The notes' host-exchange oracle (ixt_hsp_oracle.h): page 1 is attached first. */
 static const char oracle[] =
-	"ipuhsp 1\n"
-	"page 0 size 4096\n"
-	"page 1 size 4096\n"
-	"attach 1 0\n"
-	"command page 1 offset 0x0\n"
-	"call run id 0 phases 2\n"
-	"call read id 1 phases 4\n"
-	"call write id 2 phases 4\n"
-	"input write page 0 offset 0x40 size 64\n"
-	"output read page 0 offset 0x40 size 64\n"
-	"end\n";
+	IXT_HSP_ORACLE;
 
 /* ------------------------------------------------------------ simulated cards */
 
@@ -337,7 +245,7 @@ FIXTURE_SETUP(standin)
 
 FIXTURE_TEARDOWN(standin)
 {
-	if (unload_module(STANDIN_MOD))
+	if (ixt_unload_module_wait(STANDIN_MOD))
 		TH_LOG("ipu_standin stays loaded");
 }
 
@@ -379,7 +287,7 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 	EXPECT_EQ(1, rep.icu_reply_valid);
 	EXPECT_EQ(IPU_DRV_ICU_REPLY_TAG, rep.icu_reply[0] & IPU_DRV_ICU_REPLY_MASK);
 
-	ASSERT_EQ(0, do_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, ixt_load_image(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, ixt_state(ipuxcom_fd(ipu)));
 	check_some_tiles(_metadata, ipu);
 	/* TDI: the register dump, an SRAM write read back */
@@ -538,7 +446,7 @@ static void stuck_load(struct __test_metadata *_metadata, struct ipuxcom *ipu,
 
 	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
 	ASSERT_EQ(0, sc_knob(card, "stuck_mark", 1));
-	EXPECT_EQ(-ETIMEDOUT, do_load(ipu, img, 20ULL * 1000 * 1000, &res));
+	EXPECT_EQ(-ETIMEDOUT, ixt_load_image(ipu, img, 20ULL * 1000 * 1000, &res));
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step) TH_LOG("%s", res.msg);
 	ASSERT_EQ(0, sc_knob(card, "stuck_mark", 0));
 	/* ipu_driver's pins and the module's */
@@ -567,20 +475,20 @@ TEST_F(standin, no_pins_after_close_reset_or_removal)
 	EXPECT_EQ(0, sc_number(0, "pinned_pages"));
 	EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 	/* and the card loads again */
-	ASSERT_EQ(0, do_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, ixt_load_image(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
 
 	/* removal of card 1 (the newest) under the session */
 	ASSERT_EQ(0, attach_card(&ipu, 1));
 	stuck_load(_metadata, ipu, img, 1);
-	ASSERT_EQ(0, write_file(STANDIN_DEVICES, "1\n"));
+	ASSERT_EQ(0, ixt_write_sysfs(STANDIN_DEVICES, "1\n"));
 	EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 	EXPECT_EQ(-ENODEV, ipuxcom_reg_read(ipu, 0x3044, &v));
 	EXPECT_EQ(-ENODEV, ixt_ioctl(ipuxcom_ipu_fd(ipu), IPU_DRV_BUFFER_DETACH_ALL, 0));
 	ipuxcom_close(ipu);
 	EXPECT_EQ(self->pinned0, ixt_pinned_pages());
-	ASSERT_EQ(0, write_file(STANDIN_DEVICES, "2\n"));
+	ASSERT_EQ(0, ixt_write_sysfs(STANDIN_DEVICES, "2\n"));
 	ASSERT_LE(0, sc_dev_id(1));
 	ASSERT_EQ(0, attach_card(&ipu, 1));
 	EXPECT_EQ(0, ipuxcom_dev_init(ipu, NULL));
@@ -605,7 +513,7 @@ TEST_F(standin, sigkill_mid_load_leaves_no_pins)
 		if (attach_card(&ipu, 0) || ipuxcom_dev_init(ipu, NULL))
 			_exit(2);
 		/* waits for the mark (killable) with the buffer pinned */
-		do_load(ipu, img, 60ULL * 1000 * 1000 * 1000, &res);
+		ixt_load_image(ipu, img, 60ULL * 1000 * 1000 * 1000, &res);
 		_exit(3);
 	}
 	for (i = 0; i < 400 && sc_number(0, "pinned_pages") < XBUF_PAGES; i++)
@@ -621,7 +529,7 @@ TEST_F(standin, sigkill_mid_load_leaves_no_pins)
 	/* the card is reusable after ipu_driver's reset */
 	ASSERT_EQ(0, attach_card(&ipu, 0));
 	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
-	ASSERT_EQ(0, do_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, ixt_load_image(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	check_some_tiles(_metadata, ipu);
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
@@ -842,14 +750,14 @@ TEST_F(standin, refused_buffer_attach_leaves_no_pins)
 	ASSERT_EQ(0, attach_card(&ipu, 0));
 	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
 	ASSERT_EQ(0, sc_knob(0, "attach_error", ENOMEM));
-	EXPECT_EQ(-ENOMEM, do_load(ipu, img, TIMEOUT_NS, &res));
+	EXPECT_EQ(-ENOMEM, ixt_load_image(ipu, img, TIMEOUT_NS, &res));
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_XBUF, res.step) TH_LOG("%s", res.msg);
 	EXPECT_NE(NULL, strstr(res.msg, "BUFFER_ATTACH")) TH_LOG("%s", res.msg);
 	EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 	ASSERT_EQ(0, sc_knob(0, "attach_error", 0));
 	/* and the load goes through after a reset */
 	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
-	EXPECT_EQ(0, do_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(0, ixt_load_image(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
 	ipuxcom_image_close(img);
@@ -872,31 +780,6 @@ TEST_F(standin, bad_icu_reply_refused)
 }
 
 /* ------------------------------------------------------------ QEMU edu */
-
-/* sysfs directory of the edu function, or "" if there is none. */
-static void edu_find(char *path, size_t len)
-{
-	struct dirent *de;
-	DIR *d = opendir("/sys/bus/pci/devices");
-	char p[320], buf[32];
-
-	path[0] = '\0';
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/vendor", de->d_name);
-		if (read_file(p, buf, sizeof(buf)) <= 0 || strtoul(buf, NULL, 0) != 0x1234)
-			continue;
-		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/device", de->d_name);
-		if (read_file(p, buf, sizeof(buf)) <= 0 || strtoul(buf, NULL, 0) != 0x11e8)
-			continue;
-		snprintf(path, len, "/sys/bus/pci/devices/%s", de->d_name);
-		break;
-	}
-	closedir(d);
-}
 
 /* Id of the one "hw" device, or -1 (polled: registration follows binding). */
 static long hw_dev_id(void)
@@ -1008,32 +891,32 @@ TEST(edu_through_ipuxcom_hw)
 	if (!getenv("IPUXCOM_STANDIN_KO") || !hw_ko)
 		SKIP(return, "IPUXCOM_STANDIN_KO/IPUXCOM_HW_KO not set: test VM only");
 	/* the last test: the simulated cards' stand-in goes whatever happens */
-	ASSERT_EQ(0, unload_module(STANDIN_MOD));
-	edu_find(edu, sizeof(edu));
+	ASSERT_EQ(0, ixt_unload_module_wait(STANDIN_MOD));
+	ixt_pci_find(0x1234, 0x11e8, edu, sizeof(edu));
 	if (!edu[0])
 		SKIP(return, "no QEMU edu device (1234:11e8)");
 	snprintf(bdf, sizeof(bdf), "%s", strrchr(edu, '/') + 1);
 	snprintf(drv, sizeof(drv), "%s/driver", edu);
 
-	ASSERT_EQ(0, unload_module("ipuxcom_hw"));
+	ASSERT_EQ(0, ixt_unload_module_wait("ipuxcom_hw"));
 	ASSERT_EQ(0, standin_load("devices=0 " EDU_IDS));
 	ASSERT_EQ(0, wait_path(drv, true, 20));
 	snprintf(path, sizeof(path), "%s/misc/ipu0", edu);
 	EXPECT_EQ(0, access(path, F_OK)) TH_LOG("/dev/ipu0 is not a child of %s", edu);
-	ASSERT_EQ(0, load_module(hw_ko, EDU_IDS));
+	ASSERT_EQ(0, ixt_load_module(hw_ko, EDU_IDS));
 
 	/* a session with a buffer pinned by ipu_driver; then sysfs unbind under it */
 	base = ixt_pinned_pages();
 	edu_session(_metadata, &ipu);
 	buf = edu_pin(_metadata, ipu, base);
-	ASSERT_EQ(0, write_file("/sys/bus/pci/drivers/ipu_driver/unbind", bdf));
+	ASSERT_EQ(0, ixt_write_sysfs("/sys/bus/pci/drivers/ipu_driver/unbind", bdf));
 	EXPECT_EQ(-ENODEV, ipuxcom_reg_read(ipu, 0, &v));
 	EXPECT_EQ(-ENODEV, ixt_ioctl(ipuxcom_ipu_fd(ipu), IPU_DRV_BUFFER_DETACH_ALL, 0));
 	EXPECT_EQ(base, ixt_pinned_pages());
 	ipuxcom_close(ipu);
 	munmap(buf, 16 * 4096);
 	EXPECT_EQ(-1, hw_dev_id());
-	ASSERT_EQ(0, write_file("/sys/bus/pci/drivers/ipu_driver/bind", bdf));
+	ASSERT_EQ(0, ixt_write_sysfs("/sys/bus/pci/drivers/ipu_driver/bind", bdf));
 	edu_session(_metadata, &ipu);
 
 	/* QEMU device_del under the session, through run-vm.sh */
@@ -1055,15 +938,15 @@ TEST(edu_through_ipuxcom_hw)
 	ipuxcom_close(ipu);
 
 	/* reload both */
-	ASSERT_EQ(0, unload_module("ipuxcom_hw"));
+	ASSERT_EQ(0, ixt_unload_module_wait("ipuxcom_hw"));
 	ASSERT_EQ(0, standin_load("devices=0 " EDU_IDS));
 	ASSERT_EQ(0, wait_path(drv, true, 20));
-	ASSERT_EQ(0, load_module(hw_ko, EDU_IDS));
+	ASSERT_EQ(0, ixt_load_module(hw_ko, EDU_IDS));
 	edu_session(_metadata, &ipu);
 	ipuxcom_close(ipu);
 
-	ASSERT_EQ(0, unload_module("ipuxcom_hw"));
-	ASSERT_EQ(0, unload_module(STANDIN_MOD));
+	ASSERT_EQ(0, ixt_unload_module_wait("ipuxcom_hw"));
+	ASSERT_EQ(0, ixt_unload_module_wait(STANDIN_MOD));
 	EXPECT_NE(0, access(drv, F_OK));
 }
 

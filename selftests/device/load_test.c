@@ -51,17 +51,6 @@ FIXTURE_TEARDOWN(load)
 	ipuxcom_image_close(self->img);
 }
 
-static int do_load(struct ipuxcom *ipu, struct ipuxcom_image *img,
-		   struct ipuxcom_load_result *res)
-{
-	struct ipuxcom_load_params p = {
-		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
-		.timeout_ns = TIMEOUT_NS,
-	};
-
-	return ipuxcom_load(ipu, &p, res);
-}
-
 /* Every tile's own words and a common word read back as loaded. */
 static void check_tiles(struct __test_metadata *_metadata, struct ipuxcom *ipu)
 {
@@ -81,7 +70,7 @@ TEST_F(load, full_load_reads_back_on_every_tile)
 	struct ipuxcom_load_result res;
 	uint32_t first[8], want[8];
 
-	ASSERT_EQ(0, do_load(self->ipu, self->img, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, ixt_state(ipuxcom_fd(self->ipu)));
 	check_tiles(_metadata, self->ipu);
 	/* the first payload word lands at 0x4c010, not 0x4c000 */
@@ -100,7 +89,7 @@ TEST_F(load, sequence_matches_the_notes)
 	struct ipuxcom_load_result res;
 	uint32_t v;
 
-	ASSERT_EQ(0, do_load(self->ipu, self->img, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(2, ixt_sim_stat(self->dev, "autoload_transactions"));
 	EXPECT_EQ(23, ixt_sim_stat(self->dev, "load_batches"));
 	EXPECT_EQ(24, ixt_sim_stat(self->dev, "mark1_transactions"));
@@ -125,7 +114,7 @@ TEST_F(load, transport_buffer_is_library_memory_kept_across_loads)
 	size_t sa, sb;
 	uint8_t *a, *b;
 
-	ASSERT_EQ(0, do_load(self->ipu, self->img, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(28, res.syscalls);	/* query, AUTOLOAD, mmap, BUF_ATTACH, 23, FINISH */
 	ASSERT_EQ(0, ipuxcom_xbuf_map(self->ipu, 0, (void **)&a, &sa));
 	EXPECT_EQ(IPUXCOM_XBUF_DEFAULT_SIZE, sa);
@@ -138,7 +127,7 @@ TEST_F(load, transport_buffer_is_library_memory_kept_across_loads)
 	 * to count one load's pages here.
 	 */
 	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
-	ASSERT_EQ(0, do_load(self->ipu, self->img, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(27, res.syscalls);	/* no mmap the second time */
 	ASSERT_EQ(0, ipuxcom_xbuf_map(self->ipu, 0, (void **)&b, &sb));
 	EXPECT_EQ(a, b);
@@ -184,7 +173,7 @@ TEST_F(load, dma_error_times_out_then_reset_recovers)
 	uint32_t v = 1;
 
 	ASSERT_EQ(0, ixt_sim_knob(self->dev, "dma_error", 1));
-	EXPECT_EQ(-ETIMEDOUT, do_load(self->ipu, self->img, &res));
+	EXPECT_EQ(-ETIMEDOUT, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res));
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step);
 	EXPECT_EQ(0, res.batch);
 	EXPECT_EQ(1, res.diag.mark);
@@ -194,7 +183,7 @@ TEST_F(load, dma_error_times_out_then_reset_recovers)
 	EXPECT_EQ(0, v);
 	ASSERT_EQ(0, ixt_sim_knob(self->dev, "dma_error", 0));
 	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
-	ASSERT_EQ(0, do_load(self->ipu, self->img, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	check_tiles(_metadata, self->ipu);
 }
 
@@ -204,13 +193,13 @@ TEST_F(load, stuck_mark_times_out_then_reset_recovers)
 	struct ipuxcom_load_result res;
 
 	ASSERT_EQ(0, ixt_sim_knob(self->dev, "stuck_mark", 1));
-	EXPECT_EQ(-ETIMEDOUT, do_load(self->ipu, self->img, &res));
+	EXPECT_EQ(-ETIMEDOUT, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res));
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step);
 	EXPECT_EQ(1, res.diag.mark);
 	ASSERT_EQ(0, ixt_sim_knob(self->dev, "stuck_mark", 0));
-	EXPECT_EQ(-EBADFD, do_load(self->ipu, self->img, &res));	/* needs reset first */
+	EXPECT_EQ(-EBADFD, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res));	/* needs reset first */
 	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
-	EXPECT_EQ(0, do_load(self->ipu, self->img, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(0, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 }
 
 /* Several processes race to attach: exactly one wins and can load. */

@@ -13,6 +13,7 @@
 
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
+#include "ixt_modules.h"
 
 #define MAX_IDS	256
 
@@ -186,31 +187,6 @@ TEST_F(removal, removal_races_with_calls)
 	close(fd);
 }
 
-static int module_loaded(const char *name)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/module/%s/initstate", name);
-	return access(path, F_OK) == 0;
-}
-
-static int load_module(const char *path, const char *params)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-static int unload_module(const char *name)
-{
-	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
-}
-
 /*
  * Unloading the backend module under an attached file, then the core:
  * refused while the file is open, clean once it is closed. Restores both.
@@ -230,7 +206,7 @@ TEST(unload_modules_under_open_file)
 	if (!sim_ko || !core_ko || access(sim_ko, R_OK) || access(core_ko, R_OK))
 		SKIP(return, "IPUXCOM_SIM_KO / IPUXCOM_CORE_KO not set or unreadable");
 	/* it pins the core, and its devices would count in device_count */
-	if (module_loaded("ipuxcom_hw"))
+	if (ixt_module_loaded("ipuxcom_hw"))
 		SKIP(return, "ipuxcom_hw is loaded: the core cannot be unloaded");
 
 	ndev = ixt_sim_devices();
@@ -239,20 +215,20 @@ TEST(unload_modules_under_open_file)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ixt_attach(fd, ixt_dev_id()));
 
-	ASSERT_EQ(0, unload_module("ipuxcom_sim"));
+	ASSERT_EQ(0, ixt_unload_module("ipuxcom_sim"));
 	EXPECT_EQ(-ENODEV, ixt_query(fd, &q));
 	ASSERT_EQ(0, ixt_info(fd, &info));
 	EXPECT_EQ(0, info.device_count);
 	/* the open file pins the core */
-	EXPECT_EQ(-EWOULDBLOCK, unload_module("ipuxcom"));
-	EXPECT_TRUE(module_loaded("ipuxcom"));
+	EXPECT_EQ(-EWOULDBLOCK, ixt_unload_module("ipuxcom"));
+	EXPECT_TRUE(ixt_module_loaded("ipuxcom"));
 
 	EXPECT_EQ(0, close(fd));
-	EXPECT_EQ(0, unload_module("ipuxcom"));
-	EXPECT_FALSE(module_loaded("ipuxcom"));
+	EXPECT_EQ(0, ixt_unload_module("ipuxcom"));
+	EXPECT_FALSE(ixt_module_loaded("ipuxcom"));
 
-	ASSERT_EQ(0, load_module(core_ko, ""));
-	ASSERT_EQ(0, load_module(sim_ko, params));
+	ASSERT_EQ(0, ixt_load_module(core_ko, ""));
+	ASSERT_EQ(0, ixt_load_module(sim_ko, params));
 	EXPECT_EQ(ndev, ixt_sim_devices());
 	/* devtmpfs recreates the node for the new minor */
 	fd = ixt_open();

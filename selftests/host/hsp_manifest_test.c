@@ -11,35 +11,16 @@
 #include <ipuxcom.h>
 
 #include "image_testlib.h"
+#include "ixt_hsp_oracle.h"
 
 /* The notes' sdk_host_tensor oracle [S "Host Tensor Exchange"]. */
 static const char oracle[] =
 	"# sdk_host_tensor_oracle\n"
-	"ipuhsp 1\n"
-	"page 0 size 4096\n"
-	"page 1 size 4096\n"
-	"attach 1 0\n"
-	"command page 1 offset 0x0\n"
-	"call run id 0 phases 2\n"
-	"call read id 1 phases 4\n"
-	"call write id 2 phases 4\n"
-	"input write page 0 offset 0x40 size 64\n"
-	"output read page 0 offset 0x40 size 64\n"
-	"end\n";
+	IXT_HSP_ORACLE;
 
 static const char canonical[] =
 	"# ipuxcom host-sync manifest (docs/ipuhsp-format.md)\n"
-	"ipuhsp 1\n"
-	"page 0 size 4096\n"
-	"page 1 size 4096\n"
-	"attach 1 0\n"
-	"command page 1 offset 0x0\n"
-	"call run id 0 phases 2\n"
-	"call read id 1 phases 4\n"
-	"call write id 2 phases 4\n"
-	"input write page 0 offset 0x40 size 64\n"
-	"output read page 0 offset 0x40 size 64\n"
-	"end\n";
+	IXT_HSP_ORACLE;
 
 TEST(notes_oracle)
 {

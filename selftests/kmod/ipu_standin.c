@@ -917,6 +917,7 @@ remove:
 	return ret;
 }
 
+/* As ipuxcom_sim's "devices" on purpose: its own lock and cards, not worth an export. */
 static int sc_set_sim_cards(unsigned int want)
 {
 	int ret = 0;
@@ -1019,6 +1020,7 @@ static struct pci_driver sc_pci_driver = {
 	.remove = sc_pci_remove,
 };
 
+/* As ipuxcom_hw's ids= parsing on purpose: ipu_driver's own, not worth an export. */
 static int sc_add_ids(void)
 {
 	char *p, *ids, *tok;

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -206,6 +207,22 @@ static inline int ixt_run(char *const *argv, struct ixt_run *r)
 	ixt_slurp(out, r->out, sizeof(r->out));
 	ixt_slurp(err, r->err, sizeof(r->err));
 	return 0;
+}
+
+/* Run @tool with the NULL-terminated arguments after it (at most 22), capturing its output. */
+static inline int ixt_run_tool(struct ixt_run *r, const char *tool, ...)
+{
+	char *argv[24];
+	int n = 0;
+	va_list ap;
+
+	argv[n++] = (char *)tool;
+	va_start(ap, tool);
+	while (n < 23 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	return ixt_run(argv, r);
 }
 
 /*

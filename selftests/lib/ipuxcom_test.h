@@ -32,6 +32,8 @@
 #include <linux/capability.h>
 #include <linux/ipuxcom.h>
 
+#include "ixt_modules.h"
+
 #define SIM_DEVICES_PARAM "/sys/module/ipuxcom_sim/parameters/devices"
 
 static inline const char *ixt_dev_path(void)
@@ -166,19 +168,10 @@ static inline int ixt_sim_knob(uint32_t dev_id, const char *name, unsigned int v
 /* A counter from the simulator's stats file; -1 if absent. */
 static inline long ixt_sim_stat(uint32_t dev_id, const char *name)
 {
-	char path[128], key[64];
-	long value, found = -1;
-	FILE *f;
+	char path[128];
 
 	snprintf(path, sizeof(path), SIM_DEBUGFS "/dev%u/stats", dev_id);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &value) == 2)
-		if (!strcmp(key, name))
-			found = value;
-	fclose(f);
-	return found;
+	return ixt_stat_line(path, name);
 }
 
 static inline void ixt_sim_clear_faults(uint32_t dev_id)

@@ -97,6 +97,9 @@ TEST_F(abi, info_overwrites_every_output)
 	memset(&info, 0xa5, sizeof(info));
 	info.size = sizeof(info);
 	info.flags = 0;
+	/* reserved is the one input besides size and flags: it must be zero */
+	EXPECT_EQ(-EINVAL, ixt_ioctl(self->fd, IPUXCOM_IOC_INFO, &info));
+	info.reserved = 0;
 	ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_INFO, &info));
 	/* Byte-identical to the call made with zeroed outputs. */
 	EXPECT_EQ(0, memcmp(&clean, &info, sizeof(info)));

@@ -135,15 +135,21 @@ static inline int ixt_set_sim_devices(int n)
 }
 
 /* Drop CAP_SYS_RAWIO from this process's effective set; 0 or -1. */
-static inline int ixt_drop_cap_sys_rawio(void)
+/* Drop capability @cap from the effective set of the calling thread. */
+static inline int ixt_drop_cap(int cap)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2];
 
 	if (syscall(SYS_capget, &hdr, data))
 		return -1;
-	data[CAP_TO_INDEX(CAP_SYS_RAWIO)].effective &= ~CAP_TO_MASK(CAP_SYS_RAWIO);
+	data[CAP_TO_INDEX(cap)].effective &= ~CAP_TO_MASK(cap);
 	return syscall(SYS_capset, &hdr, data) ? -1 : 0;
+}
+
+static inline int ixt_drop_cap_sys_rawio(void)
+{
+	return ixt_drop_cap(CAP_SYS_RAWIO);
 }
 
 #define SIM_DEBUGFS "/sys/kernel/debug/ipuxcom_sim"

@@ -288,26 +288,24 @@ static int sram_write_part(struct c600_sram *s, struct c600_sram_page **slot, u3
 {
 	struct c600_sram_page *pg = *slot, *copy;
 
-	if (!pg) {
-		if (sram_zero(src, n))
-			return 0;
-		copy = sram_page_get(s);
-		if (!copy)
-			return -ENOMEM;
-		memset(copy->data, 0, C600_SRAM_PAGE_SIZE);
-	} else if (!memcmp(pg->data + in, src, n)) {
+	if (pg && !memcmp(pg->data + in, src, n))
 		return 0;	/* no change: no copy */
-	} else if (pg->refs == 1) {
+	if (pg && pg->refs == 1) {
 		sram_unhash(s, pg);
 		memcpy(pg->data + in, src, n);
 		sram_make_dirty(s, pg, slot);
 		return 0;
-	} else {
-		copy = sram_page_get(s);
-		if (!copy)
-			return -ENOMEM;
+	}
+	if (!pg && sram_zero(src, n))
+		return 0;
+	copy = sram_page_get(s);
+	if (!copy)
+		return -ENOMEM;
+	if (pg) {
 		memcpy(copy->data, pg->data, C600_SRAM_PAGE_SIZE);
 		pg->refs--;	/* shared: stays in use */
+	} else {
+		memset(copy->data, 0, C600_SRAM_PAGE_SIZE);
 	}
 	memcpy(copy->data + in, src, n);
 	*slot = copy;

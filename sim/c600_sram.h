@@ -33,7 +33,7 @@
 #endif
 
 #define C600_SRAM_PAGE_SHIFT	12
-#define C600_SRAM_PAGE_SIZE	(1u << C600_SRAM_PAGE_SHIFT)
+#define C600_SRAM_PAGE_SIZE	4096u	/* 1 << C600_SRAM_PAGE_SHIFT */
 /* Dirty pages that make the next write seal the store first. */
 #define C600_SRAM_DIRTY_MAX	256
 

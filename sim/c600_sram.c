@@ -21,6 +21,10 @@ struct c600_sram_page {
 
 #define SRAM_MIN_BUCKETS	512u
 
+#ifndef __KERNEL__
+unsigned int sim_user_fail_alloc;
+#endif
+
 /* ------------------------------------------------------------------ hash */
 
 /* xxh64's primes and round, four lanes over the page's 64-bit words. */

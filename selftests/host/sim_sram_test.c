@@ -204,6 +204,59 @@ TEST(zero_pages_are_not_stored)
 	c600_sram_free_all(&s);
 }
 
+/*
+ * A write that cannot allocate fails with -ENOMEM; what it stored before
+ * stays, nothing else changes, and the next write works.
+ */
+TEST(allocation_failure)
+{
+	static struct c600_sram_page *a[NPAGES], *b[NPAGES];
+	static uint8_t page[2 * PAGE], got[2 * PAGE];
+	struct c600_sram s = { 0 };
+	uint32_t pages;
+
+	memset(page, 0x3c, sizeof(page));
+	ASSERT_EQ(0, c600_sram_write(&s, a, 0, page, sizeof(page)));
+	ASSERT_EQ(0, c600_sram_write(&s, b, 0, page, sizeof(page)));
+	pages = s.pages;
+	/* copy on write of a shared page */
+	sim_user_fail_alloc = 1;
+	EXPECT_EQ(-ENOMEM, c600_sram_write(&s, a, 10, "x", 1));
+	EXPECT_EQ(pages, s.pages);
+	c600_sram_read(a, 0, got, sizeof(got));
+	EXPECT_EQ(0, memcmp(got, page, sizeof(got)));
+	/* a new page (the header, then the data) halfway through a write */
+	memset(got, 0x11, PAGE);
+	ASSERT_EQ(0, c600_sram_write(&s, a, 2 * PAGE, got, PAGE));
+	for (unsigned int n = 1; n <= 2; n++) {
+		sim_user_fail_alloc = n;
+		EXPECT_EQ(-ENOMEM, c600_sram_write(&s, a, 3 * PAGE - 10, page, 20));
+		c600_sram_read(a, 3 * PAGE - 10, got, 20);
+		EXPECT_EQ(0, memcmp(got, page, 10));	/* the first page's part */
+		EXPECT_EQ(0, got[10]);
+		EXPECT_EQ(NULL, a[3]);
+	}
+	/* a model write through the exchange window reports it */
+	{
+		struct c600_sim *sim = c600_sim_create();
+
+		ASSERT_NE(NULL, sim);
+		sim_user_fail_alloc = 1;
+		EXPECT_EQ(-ENOMEM, c600_sim_exch_write(sim, 0x80000, page, 16));
+		EXPECT_EQ(0, sim->stats.sram_pages);
+		EXPECT_EQ(0, c600_sim_exch_write(sim, 0x80000, page, 16));
+		EXPECT_EQ(1, sim->stats.sram_pages);
+		c600_sim_destroy(sim);
+	}
+	sim_user_fail_alloc = 0;
+	EXPECT_EQ(0, c600_sram_write(&s, a, 10, "x", 1));
+	c600_sram_read(a, 10, got, 1);
+	EXPECT_EQ('x', got[0]);
+	c600_sram_read(b, 10, got, 1);
+	EXPECT_EQ(0x3c, got[0]);
+	c600_sram_free_all(&s);
+}
+
 /* ------------------------------------------------------ whole-device loads */
 
 #define BUF_BUS		0x100000000ull

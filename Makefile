@@ -33,7 +33,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 LIB_SRCS := $(wildcard libuser/src/*.c)
 LIB_HDRS := $(wildcard libuser/include/*.h libuser/src/*.h) uapi/linux/ipuxcom.h \
 	uapi/linux/ipuxcom_ipu_driver.h
-SIM_SRCS := sim/c600_sim.c
+SIM_SRCS := sim/c600_sim.c sim/c600_sram.c
 SIM_HDRS := $(wildcard sim/*.h)
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_HDRS := $(wildcard tools/*.h)
@@ -172,11 +172,14 @@ $(KSFT_HDRS):
 		tools/testing/selftests/kselftest_harness.h \
 		tools/testing/selftests/kselftest.h
 
-$(B)/sim/c600_sim.o: $(SIM_SRCS) $(SIM_HDRS)
+SIM_OBJS := $(patsubst sim/%.c,$(B)/sim/%.o,$(SIM_SRCS))
+SIM_SAN_OBJS := $(patsubst sim/%.c,$(B)/sim/san/%.o,$(SIM_SRCS))
+
+$(B)/sim/%.o: sim/%.c $(SIM_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) -Isim -c $< -o $@
 
-$(B)/sim/san/c600_sim.o: $(SIM_SRCS) $(SIM_HDRS)
+$(B)/sim/san/%.o: sim/%.c $(SIM_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -Isim -c $< -o $@
 
@@ -184,13 +187,13 @@ TEST_DEPS := $(KSFT_HDRS) $(LIB_HDRS) $(SIM_HDRS) $(wildcard selftests/lib/*.h) 
 	$(wildcard kmod/*.h kmod/hw/*.h kmod/hw/user/*.h)
 
 # Host tests: run on the build machine, plain and under ASan+UBSan.
-$(B)/tests/host/%: selftests/host/%.c $(TEST_DEPS) $(B)/libipuxcom.a $(B)/sim/c600_sim.o
+$(B)/tests/host/%: selftests/host/%.c $(TEST_DEPS) $(B)/libipuxcom.a $(SIM_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(B)/sim/c600_sim.o $(B)/libipuxcom.a $(DEP_LIBS)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(SIM_OBJS) $(B)/libipuxcom.a $(DEP_LIBS)
 
-$(B)/tests/host-san/%: selftests/host/%.c $(TEST_DEPS) $(B)/libipuxcom-san.a $(B)/sim/san/c600_sim.o
+$(B)/tests/host-san/%: selftests/host/%.c $(TEST_DEPS) $(B)/libipuxcom-san.a $(SIM_SAN_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) $(SAN_FLAGS) -o $@ $< $(B)/sim/san/c600_sim.o \
+	$(CC) $(TEST_CFLAGS) $(SAN_FLAGS) -o $@ $< $(SIM_SAN_OBJS) \
 		$(B)/libipuxcom-san.a $(DEP_LIBS)
 
 # The hardware backend's register accessors (kmod/hw/hw_regs.c, plain C
@@ -200,14 +203,14 @@ HW_REGS_SRCS := kmod/hw/hw_regs.c
 HW_REGS_DEPS := $(HW_REGS_SRCS) $(wildcard kmod/hw/*.h kmod/hw/user/*.h)
 
 $(B)/tests/host/hw_regs_test: selftests/host/hw_regs_test.c $(HW_REGS_DEPS) $(TEST_DEPS) \
-		$(B)/sim/c600_sim.o
+		$(SIM_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(HW_REGS_SRCS) $(B)/sim/c600_sim.o
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(HW_REGS_SRCS) $(SIM_OBJS)
 
 $(B)/tests/host-san/hw_regs_test: selftests/host/hw_regs_test.c $(HW_REGS_DEPS) $(TEST_DEPS) \
-		$(B)/sim/san/c600_sim.o
+		$(SIM_SAN_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) $(SAN_FLAGS) -o $@ $< $(HW_REGS_SRCS) $(B)/sim/san/c600_sim.o
+	$(CC) $(TEST_CFLAGS) $(SAN_FLAGS) -o $@ $< $(HW_REGS_SRCS) $(SIM_SAN_OBJS)
 
 # Device tests: run in the VM (or on a machine with a card). They link the
 # static library; libmnl has no static archive in Debian, so they are

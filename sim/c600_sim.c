@@ -24,16 +24,12 @@ u16 c600_logical_to_physical(u16 logical)
 	return (u16)(row * C600_PHYS_COLS + column + lane * 2);
 }
 
+/* Every tile's SRAM back to zeros; the caller clears the page tables. */
 static void sim_free_sram(struct c600_sim *sim)
 {
-	unsigned int t, e;
-
-	for (t = 0; t < C600_TILES; t++) {
-		for (e = 0; e < SIM_SRAM_NELEMS; e++) {
-			sim_free(sim->ts[t].sram[e]);
-			sim->ts[t].sram[e] = NULL;
-		}
-	}
+	c600_sram_free_all(&sim->sram);
+	sim->stats.sram_pages = 0;
+	sim->stats.sram_bytes = 0;
 }
 
 struct c600_sim *c600_sim_create(void)
@@ -238,58 +234,37 @@ static bool sim_sram_range_ok(u32 addr, size_t len)
 	       addr - SIM_SRAM_BASE <= SIM_SRAM_SIZE - len;
 }
 
+static void sim_sram_stats(struct c600_sim *sim)
+{
+	sim->stats.sram_pages = sim->sram.pages;
+	sim->stats.sram_bytes = c600_sram_bytes(&sim->sram);
+}
+
 static int sim_sram_write(struct c600_sim *sim, u16 phys, u32 addr,
 			  const void *src, size_t len)
 {
-	struct c600_tile_state *ts = &sim->ts[phys];
-	const u8 *p = src;
+	int ret;
 
 	if (!sim_sram_range_ok(addr, len))
 		return -EFAULT;
-	while (len) {
-		u32 off = addr - SIM_SRAM_BASE;
-		u32 e = off / SIM_SRAM_ELEM, in = off % SIM_SRAM_ELEM;
-		size_t n = SIM_SRAM_ELEM - in;
+	ret = c600_sram_write(&sim->sram, sim->ts[phys].page, addr - SIM_SRAM_BASE, src, len);
+	sim_sram_stats(sim);
+	return ret;
+}
 
-		if (n > len)
-			n = len;
-		if (!ts->sram[e]) {
-			ts->sram[e] = sim_zalloc(SIM_SRAM_ELEM);
-			if (!ts->sram[e])
-				return -ENOMEM;
-		}
-		memcpy(ts->sram[e] + in, p, n);
-		p += n;
-		addr += (u32)n;
-		len -= n;
-	}
-	return 0;
+/* A tile's bulk load is done: share its pages with equal ones. */
+static void sim_sram_seal(struct c600_sim *sim)
+{
+	c600_sram_seal(&sim->sram);
+	sim_sram_stats(sim);
 }
 
 int c600_sim_sram_read(const struct c600_sim *sim, u16 phys, u32 addr,
 		       void *dst, size_t len)
 {
-	const struct c600_tile_state *ts;
-	u8 *p = dst;
-
 	if (phys >= C600_TILES || !sim_sram_range_ok(addr, len))
 		return -EFAULT;
-	ts = &sim->ts[phys];
-	while (len) {
-		u32 off = addr - SIM_SRAM_BASE;
-		u32 e = off / SIM_SRAM_ELEM, in = off % SIM_SRAM_ELEM;
-		size_t n = SIM_SRAM_ELEM - in;
-
-		if (n > len)
-			n = len;
-		if (ts->sram[e])
-			memcpy(p, ts->sram[e] + in, n);
-		else
-			memset(p, 0, n);
-		p += n;
-		addr += (u32)n;
-		len -= n;
-	}
+	c600_sram_read(sim->ts[phys].page, addr - SIM_SRAM_BASE, dst, len);
 	return 0;
 }
 
@@ -347,6 +322,7 @@ static bool sim_autoload_go(struct c600_sim *sim, u32 csr)
 		if (sim_sram_write(sim, (u16)t, SIM_SRAM_BASE, sim->autold_image,
 				   sim->autold_image_len))
 			return false;
+		sim_sram_seal(sim);
 		/* The secondary loader's context is active [S "Debug Readback"]. */
 		sim->ts[t].ctx[0] = C600_CTX_RUNNING;
 		sim->ts[t].pc[0] = SIM_SRAM_BASE;
@@ -481,6 +457,7 @@ static bool sim_loader_batch(struct c600_sim *sim)
 					   sim->frame + SIM_FRAME_HDR, SIM_FRAME_PAYLOAD))
 				return false;
 		}
+		sim_sram_seal(sim);
 	}
 	sim->next_batch++;
 	sim->stats.load_batches++;

@@ -11,7 +11,8 @@
  * the secondary loaders consuming 64-tile batches of frames on HSP GS1
  * mark-1 transactions, the 0xff release transaction and the start mark;
  * XB.DCXCR arming; per-tile TDI registers, seven contexts, M registers and
- * exactly the documented injectable instructions; tile SRAM (sparse).
+ * exactly the documented injectable instructions; tile SRAM (4 KiB pages
+ * shared between tiles by content, copied on write: c600_sram.h).
  * Not modelled: real tile execution (a started tile just runs), the
  * notes' HSP "proxy" distinction, register reset values (zero here).
  */
@@ -23,12 +24,9 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <linux/types.h>
-#include <linux/vmalloc.h>
-#define sim_zalloc(n)	vzalloc(n)
-#define sim_free(p)	vfree(p)
-#else
-#include "user/sim_user_port.h"
 #endif
+/* Also the allocation port, sim_zalloc()/sim_free(), kernel or userspace. */
+#include "c600_sram.h"
 
 /* 1,472 tiles [S: seeds/000, "All-Tile Parallel Sum"]. */
 #define C600_TILES		1472
@@ -39,6 +37,9 @@
 #define C600_CONFIG_BAR_SIZE	0x80000
 
 #include "c600_sim_regs.h"
+
+/* 4 KiB pages of one tile's SRAM, in the page store (c600_sram.h). */
+#define C600_SIM_SRAM_PAGES	(SIM_SRAM_SIZE / C600_SRAM_PAGE_SIZE)
 
 /* Host buffers one simulated device can have mapped at once (modelled). */
 #define C600_SIM_MAX_HOST_REGIONS	24
@@ -82,7 +83,8 @@ enum c600_ctx_state {
 };
 
 struct c600_tile_state {
-	u8 *sram[SIM_SRAM_NELEMS];	/* 16 KiB elements, allocated on write */
+	/* page table into sim->sram; NULL pages read as zeros */
+	struct c600_sram_page *page[C600_SIM_SRAM_PAGES];
 	u32 tdi[SIM_TDI_NREGS];
 	u32 tdi_busy_reads;		/* reads of TDI_STS until BUSY clears */
 	u8 ctx[C600_SIM_CONTEXTS];	/* enum c600_ctx_state */
@@ -186,6 +188,12 @@ struct c600_sim_stats {
 	u32 gs1_pending_at_batch;
 	/* 1 when the last batch ran with the primaries at request id 0 */
 	u32 primaries_operational;
+	/*
+	 * Tile SRAM footprint: distinct 4 KiB pages the page store holds
+	 * (shared by content across tiles), and bytes of page data allocated.
+	 */
+	u32 sram_pages;
+	u32 sram_bytes;
 };
 
 struct c600_sim {
@@ -195,6 +203,7 @@ struct c600_sim {
 	struct c600_tile_state *ts;		/* indexed by physical id */
 	struct c600_host_region host[C600_SIM_MAX_HOST_REGIONS];
 	struct c600_buffer_slot slot[C600_SIM_BUFFER_SLOTS];
+	struct c600_sram sram;			/* every tile's SRAM pages */
 
 	u32 latency;
 	struct c600_sim_faults faults;

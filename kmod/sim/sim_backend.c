@@ -162,6 +162,8 @@ static int sim_stats_show(struct seq_file *m, void *unused)
 		   sim->stats.autold_max_unflushed, sim->stats.loader_attach_window,
 		   sim->stats.batch0_window, sim->stats.gs1_pending_at_batch,
 		   sim->stats.primaries_operational, sim->gs[0].value, sim->gs[1].value);
+	seq_printf(m, "sram_pages %u\nsram_bytes %u\n",
+		   sim->stats.sram_pages, sim->stats.sram_bytes);
 	mutex_unlock(&sd->lock);
 	return 0;
 }

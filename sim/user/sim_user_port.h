@@ -20,7 +20,19 @@ typedef uint64_t u64;
 
 #define BIT(n)		(1u << (n))
 
-#define sim_zalloc(n)	calloc(1, (n))
+/*
+ * Tests make the Nth allocation from now fail (counts down; 0: none
+ * fails). Defined in c600_sram.c.
+ */
+extern unsigned int sim_user_fail_alloc;
+
+static inline void *sim_zalloc(size_t n)
+{
+	if (sim_user_fail_alloc && !--sim_user_fail_alloc)
+		return NULL;
+	return calloc(1, n);
+}
+
 #define sim_free(p)	free(p)
 
 #endif /* SIM_USER_PORT_H */

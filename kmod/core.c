@@ -26,6 +26,21 @@
 #include "ipuxcom_internal.h"
 #include "c600_regs.h"
 
+/*
+ * The total wait budget of a command (uapi IPUXCOM_CMD_TOTAL_WAIT_MAX_NS).
+ * Root may lower it, e.g. for tests of the bound itself; it never rises
+ * above the documented maximum.
+ */
+static unsigned int cmd_wait_max_ms = IPUXCOM_CMD_TOTAL_WAIT_MAX_NS / NSEC_PER_MSEC;
+module_param(cmd_wait_max_ms, uint, 0644);
+MODULE_PARM_DESC(cmd_wait_max_ms, "total of one command's waits, in ms (default and maximum 120000)");
+
+u64 ipuxcom_cmd_wait_max_ns(void)
+{
+	return min_t(u64, (u64)READ_ONCE(cmd_wait_max_ms) * NSEC_PER_MSEC,
+		     IPUXCOM_CMD_TOTAL_WAIT_MAX_NS);
+}
+
 /* Config BAR of a C600: mmap(/dev/ipuN, 0, 0x80000) [RE], FACTS.md. */
 #define IPUXCOM_MAX_CONFIG_BAR	0x80000
 
@@ -504,7 +519,7 @@ static int ipuxcom_run_dev_handler(struct ipuxcom_file *f,
 	}
 	ret = ipuxcom_device_enter(dev);
 	if (!ret) {
-		dev->cmd_deadline = ktime_get_ns() + IPUXCOM_CMD_WAIT_MAX_NS;
+		dev->cmd_deadline = ktime_get_ns() + ipuxcom_cmd_wait_max_ns();
 		if (op->pl_handler)
 			ret = op->pl_handler(dev, arg, &pl);
 		else

@@ -75,7 +75,7 @@ static int ipuxcom_poll_cond(struct ipuxcom_device *dev, u32 offset, u32 mask, u
 
 /*
  * Poll @offset until (value & @mask) == @want. Bounded by @timeout_ns and
- * by what is left of the command's total budget (IPUXCOM_CMD_WAIT_MAX_NS),
+ * by what is left of the command's total budget (ipuxcom_cmd_wait_max_ns()),
  * and ended by any signal or by the device being unregistered. A wait that
  * times out or is interrupted leaves the hardware mid-sequence, so the
  * device is marked as needing a reset. *@last gets the last value read.

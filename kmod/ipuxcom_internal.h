@@ -216,11 +216,13 @@ struct ipuxcom_payload {
 #define IPUXCOM_PAYLOAD_MAX	(IPUXCOM_CFG_MAX_RECORDS * sizeof(struct ipuxcom_cfg_record))
 
 /*
- * The total of all waits of one command: each wait is bounded by its
- * timeout_ns, and a command never waits longer than this in all (a
- * HOSTX_CALL of many phases, a TDI transfer of many words).
+ * The total of all waits of one command, in ns: each wait is bounded by
+ * its timeout_ns, and a command never waits longer than this in all (a
+ * HOSTX_CALL of many phases, a TDI transfer of many words). The module
+ * parameter cmd_wait_max_ms (core.c), IPUXCOM_CMD_TOTAL_WAIT_MAX_NS by
+ * default and never above it.
  */
-#define IPUXCOM_CMD_WAIT_MAX_NS	IPUXCOM_CMD_TOTAL_WAIT_MAX_NS
+u64 ipuxcom_cmd_wait_max_ns(void);
 
 /*
  * Command handlers, one file per mechanism. @dev is the attached device,

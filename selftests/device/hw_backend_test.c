@@ -33,12 +33,12 @@
 
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
+#include "ixt_simdev.h"
 #include "ixt_modules.h"
 #include "hw/hw_regs.h"
 
 #define HW_PARAM(p)		"/sys/module/ipuxcom_hw/parameters/" p
 #define SIM_CAPS_PARAM		"/sys/module/ipuxcom_sim/parameters/capabilities"
-#define MAX_IDS			256
 #define KMSG_BYTES		65536
 
 /* ------------------------------------------------------------ helpers */
@@ -122,41 +122,6 @@ static int count_backend(const char *backend)
 	}
 	ipuxcom_nl_close(nl);
 	return count;
-}
-
-static void sim_device_ids(unsigned char ids[MAX_IDS])
-{
-	struct ipuxcom_device_info *devs = NULL;
-	struct ipuxcom_nl *nl;
-	size_t n = 0;
-
-	memset(ids, 0, MAX_IDS);
-	if (ipuxcom_nl_open(&nl))
-		return;
-	if (ipuxcom_nl_dev_list(nl, &devs, &n) == 0) {
-		for (size_t i = 0; i < n; i++)
-			if (devs[i].dev_id < MAX_IDS && !strcmp(devs[i].backend, "sim"))
-				ids[devs[i].dev_id] = 1;
-		ipuxcom_nl_dev_list_free(devs);
-	}
-	ipuxcom_nl_close(nl);
-}
-
-/* The one simulated device not in @before; -1 unless exactly one. */
-static int added_sim_device(const unsigned char before[MAX_IDS])
-{
-	unsigned char now[MAX_IDS];
-	int id = -1;
-
-	sim_device_ids(now);
-	for (int i = 0; i < MAX_IDS; i++) {
-		if (now[i] && !before[i]) {
-			if (id >= 0)
-				return -1;
-			id = i;
-		}
-	}
-	return id;
 }
 
 static uint32_t device_count(void)
@@ -309,7 +274,7 @@ TEST_F(hwko, ids_function_used_only_under_ipu_driver)
 FIXTURE(hwcaps) {
 	int before;
 	int dev;
-	unsigned char ids[MAX_IDS];
+	unsigned char ids[IXT_MAX_IDS];
 	struct ipuxcom *ipu;
 };
 
@@ -326,14 +291,14 @@ FIXTURE_SETUP(hwcaps)
 	if (access(SIM_CAPS_PARAM, W_OK))
 		SKIP(return, "ipuxcom_sim has no capabilities parameter");
 	self->before = ixt_sim_devices();
-	sim_device_ids(self->ids);
+	ixt_sim_device_ids(self->ids);
 	snprintf(caps, sizeof(caps), "%llu", (unsigned long long)LIMITED_CAPS);
 	ASSERT_EQ(0, ixt_write_sysfs(SIM_CAPS_PARAM, caps));
 	ret = ixt_set_sim_devices(self->before + 1);
 	/* devices added later get everything again */
 	ASSERT_EQ(0, ixt_write_sysfs(SIM_CAPS_PARAM, "0"));
 	ASSERT_EQ(0, ret);
-	self->dev = added_sim_device(self->ids);
+	self->dev = ixt_added_sim_device(self->ids);
 	ASSERT_LE(0, self->dev);
 	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &self->ipu));
 	ASSERT_EQ(0, ipuxcom_attach(self->ipu, (uint32_t)self->dev));

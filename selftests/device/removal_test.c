@@ -13,54 +13,14 @@
 
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
+#include "ixt_simdev.h"
 #include "ixt_modules.h"
 
-#define MAX_IDS	256
-
-/* Mark in @ids[] the ids of the simulated devices now registered. */
-static void sim_device_ids(unsigned char ids[MAX_IDS])
-{
-	struct ipuxcom_device_info *devs = NULL;
-	struct ipuxcom_nl *nl;
-	size_t n = 0;
-
-	memset(ids, 0, MAX_IDS);
-	if (ipuxcom_nl_open(&nl))
-		return;
-	if (ipuxcom_nl_dev_list(nl, &devs, &n) == 0) {
-		for (size_t i = 0; i < n; i++)
-			if (devs[i].dev_id < MAX_IDS && !strcmp(devs[i].backend, "sim"))
-				ids[devs[i].dev_id] = 1;
-		ipuxcom_nl_dev_list_free(devs);
-	}
-	ipuxcom_nl_close(nl);
-}
-
-/*
- * The simulated device that is not in @before, i.e. the one just added
- * (not "the highest id": ids are reused, and on a machine with a card a
- * higher id may be a hardware device); -1 unless there is exactly one.
- */
-static int added_sim_device(const unsigned char before[MAX_IDS])
-{
-	unsigned char now[MAX_IDS];
-	int id = -1;
-
-	sim_device_ids(now);
-	for (int i = 0; i < MAX_IDS; i++) {
-		if (now[i] && !before[i]) {
-			if (id >= 0)
-				return -1;
-			id = i;
-		}
-	}
-	return id;
-}
 
 FIXTURE(removal) {
 	int before;	/* simulated devices before the test */
 	int dev_id;	/* the device this test adds and removes */
-	unsigned char ids[MAX_IDS];	/* simulated device ids before the test */
+	unsigned char ids[IXT_MAX_IDS];	/* simulated device ids before the test */
 };
 
 FIXTURE_SETUP(removal)
@@ -70,9 +30,9 @@ FIXTURE_SETUP(removal)
 		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
 	IXT_REQUIRE_SIM();
 	self->before = ixt_sim_devices();
-	sim_device_ids(self->ids);
+	ixt_sim_device_ids(self->ids);
 	ASSERT_EQ(0, ixt_set_sim_devices(self->before + 1));
-	self->dev_id = added_sim_device(self->ids);
+	self->dev_id = ixt_added_sim_device(self->ids);
 	ASSERT_LE(0, self->dev_id);
 }
 
@@ -120,7 +80,7 @@ TEST_F(removal, calls_after_removal_enodev)
 
 	/* A new device takes the free id, with a fresh register file. */
 	ASSERT_EQ(0, ixt_set_sim_devices(self->before + 1));
-	ASSERT_EQ(self->dev_id, added_sim_device(self->ids));
+	ASSERT_EQ(self->dev_id, ixt_added_sim_device(self->ids));
 	ASSERT_EQ(0, ixt_attach(fresh, (uint32_t)self->dev_id));
 	ASSERT_EQ(0, ixt_reg_read(fresh, 0x100, &v));
 	EXPECT_EQ(0, v);

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a command may wait for, and what it may not (issue 14), on a
+ * simulated device of the test's own (added, then removed under it):
+ *  - user memory: a command whose user buffer is stalled (a userfaultfd
+ *    page nobody serves) must not hold up device removal; the data is
+ *    copied before and after the device's locks, never under them;
+ *  - progress: a TDI SRAM read ended by removal says how many words are
+ *    in the caller's buffer, and exactly those are;
+ *  - any signal ends a wait (-EINTR), not only a fatal one;
+ *  - a command's waits together stay within the module's budget
+ *    (cmd_wait_max_ms), however many steps it has.
+ */
+#include "kselftest_harness.h"
+
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "ipuxcom.h"
+#include "ipuxcom_test.h"
+#include "ixt_simdev.h"
+
+#define BUDGET_PARAM	"/sys/module/ipuxcom/parameters/cmd_wait_max_ms"
+#define PAGE		4096u
+#define TDI_WORDS	65536u
+
+static uint32_t boot[256];	/* 1 KiB autoload image: word i = i * 0x01010101 */
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static int write_param(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, v, strlen(v));
+	close(fd);
+	return n == (ssize_t)strlen(v) ? 0 : -EIO;
+}
+
+static int do_autoload(int fd)
+{
+	struct ipuxcom_ioc_autoload al = {
+		.size = sizeof(al), .image = (uintptr_t)boot, .image_size = sizeof(boot),
+	};
+
+	return ixt_ioctl(fd, IPUXCOM_IOC_AUTOLOAD, &al);
+}
+
+FIXTURE(uw) {
+	int before;		/* simulated devices before the test */
+	int dev;		/* ours, the newest */
+	int fd;
+	bool removed;
+};
+
+FIXTURE_SETUP(uw)
+{
+	unsigned char ids[IXT_MAX_IDS];
+
+	self->before = -1;
+	self->fd = -1;
+	self->removed = false;
+	for (unsigned int i = 0; i < 256; i++)
+		boot[i] = i * 0x01010101u;
+	if (!ixt_have_device())
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
+	IXT_REQUIRE_SIM();
+	self->before = ixt_sim_devices();
+	ixt_sim_device_ids(ids);
+	ASSERT_EQ(0, ixt_set_sim_devices(self->before + 1));
+	self->dev = ixt_added_sim_device(ids);
+	ASSERT_LE(0, self->dev);
+	self->fd = ixt_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, ixt_attach(self->fd, (uint32_t)self->dev));
+}
+
+FIXTURE_TEARDOWN(uw)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->before >= 0 && !self->removed)
+		EXPECT_EQ(0, ixt_set_sim_devices(self->before));
+	write_param(BUDGET_PARAM, "120000");
+}
+
+/* ----------------------------------------------- stalled user memory */
+
+struct stalled {
+	int fd;
+	unsigned long cmd;
+	void *arg;
+	int ret;
+	bool done;
+};
+
+static void *stalled_thread(void *p)
+{
+	struct stalled *st = p;
+
+	st->ret = ixt_ioctl(st->fd, st->cmd, st->arg);
+	__atomic_store_n(&st->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+struct remover {
+	int to;
+	int ret;
+	bool done;
+};
+
+static void *remover_thread(void *p)
+{
+	struct remover *r = p;
+
+	r->ret = ixt_set_sim_devices(r->to);
+	__atomic_store_n(&r->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Wait up to @secs for *@flag; true if it was set. */
+static bool wait_flag(bool *flag, double secs)
+{
+	double end = now_s() + secs;
+
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+		if (now_s() > end)
+			return false;
+		usleep(10 * 1000);
+	}
+	return true;
+}
+
+/*
+ * @cmd with @arg, whose user buffer is the page at @stall (registered with
+ * @uffd): once the command faults on it, remove the device, which must
+ * finish while the fault is still unserved; then serve the page (zeros).
+ * Returns the command's result in *@cmd_ret.
+ */
+static void stall_and_remove(struct __test_metadata *_metadata, FIXTURE_DATA(uw) *self,
+			     int uffd, void *stall, unsigned long cmd, void *arg, int *cmd_ret)
+{
+	struct stalled st = { .fd = self->fd, .cmd = cmd, .arg = arg };
+	struct remover rm = { .to = self->before };
+	struct uffdio_zeropage zp = { .range = { (uintptr_t)stall, PAGE } };
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg msg;
+	pthread_t t, r;
+	bool removed;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, stalled_thread, &st));
+	/* the command is stuck in the fault: the event says so */
+	ASSERT_EQ(1, poll(&pfd, 1, 5000)) TH_LOG("the command never touched its buffer");
+	ASSERT_EQ(sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	EXPECT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+	EXPECT_FALSE(__atomic_load_n(&st.done, __ATOMIC_ACQUIRE));
+
+	ASSERT_EQ(0, pthread_create(&r, NULL, remover_thread, &rm));
+	removed = wait_flag(&rm.done, 5.0);
+	EXPECT_TRUE(removed) TH_LOG("device removal waited for a stalled user copy");
+	/* serve the page either way, so nothing stays stuck */
+	EXPECT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zp));
+	pthread_join(t, NULL);
+	pthread_join(r, NULL);
+	EXPECT_EQ(0, rm.ret);
+	self->removed = true;
+	*cmd_ret = st.ret;
+}
+
+/* A userfaultfd-backed page nobody serves yet; -errno if not possible. */
+static int uffd_page(void **page)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	void *p;
+	int uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+
+	if (uffd < 0)
+		return -errno;
+	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	reg.range.start = (uintptr_t)p;
+	reg.range.len = PAGE;
+	if (p == MAP_FAILED || ioctl(uffd, UFFDIO_API, &api) ||
+	    ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+		int err = -errno;
+
+		close(uffd);
+		return err;
+	}
+	*page = p;
+	return uffd;
+}
+
+#define NEED_UFFD(uffd, page) do {						\
+	(uffd) = uffd_page(&(page));						\
+	if ((uffd) < 0)								\
+		SKIP(return, "userfaultfd unavailable (%d)", (uffd));		\
+} while (0)
+
+TEST_F(uw, removal_not_held_by_autoload_user_copy)
+{
+	struct ipuxcom_ioc_autoload al = { .size = sizeof(al), .image_size = 1024 };
+	void *page;
+	int uffd, ret;
+
+	NEED_UFFD(uffd, page);
+	al.image = (uintptr_t)page;
+	stall_and_remove(_metadata, self, uffd, page, IPUXCOM_IOC_AUTOLOAD, &al, &ret);
+	EXPECT_EQ(-ENODEV, ret);
+	close(uffd);
+}
+
+TEST_F(uw, removal_not_held_by_cfg_apply_user_copy)
+{
+	struct ipuxcom_ioc_cfg_apply ca = { .size = sizeof(ca), .count = 16 };
+	void *page;
+	int uffd, ret;
+
+	NEED_UFFD(uffd, page);
+	ca.records = (uintptr_t)page;
+	stall_and_remove(_metadata, self, uffd, page, IPUXCOM_IOC_CFG_APPLY, &ca, &ret);
+	EXPECT_EQ(-ENODEV, ret);
+	close(uffd);
+}
+
+TEST_F(uw, removal_not_held_by_tdi_write_user_copy)
+{
+	struct ipuxcom_ioc_tdi_sram ts = {
+		.size = sizeof(ts), .tile = 0, .addr = 0x52000, .count = 16,
+	};
+	void *page;
+	int uffd, ret;
+
+	ASSERT_EQ(0, do_autoload(self->fd));
+	NEED_UFFD(uffd, page);
+	ts.data = (uintptr_t)page;
+	stall_and_remove(_metadata, self, uffd, page, IPUXCOM_IOC_TDI_WRITE_SRAM, &ts, &ret);
+	EXPECT_EQ(-ENODEV, ret);
+	EXPECT_EQ(0, ts.done);	/* nothing went through */
+	close(uffd);
+}
+
+TEST_F(uw, removal_not_held_by_exch_write_user_copy)
+{
+	struct ipuxcom_ioc_exch_write ew = {
+		.size = sizeof(ew), .tile = 0, .addr = 0x52000, .bytes = 64,
+	};
+	void *page;
+	int uffd, ret;
+
+	NEED_UFFD(uffd, page);
+	ew.data = (uintptr_t)page;
+	stall_and_remove(_metadata, self, uffd, page, IPUXCOM_IOC_EXCH_WRITE, &ew, &ret);
+	EXPECT_EQ(-ENODEV, ret);
+	close(uffd);
+}
+
+/* A read's words go out after the locks: removal meanwhile is fine. */
+TEST_F(uw, removal_not_held_by_tdi_read_user_copy)
+{
+	struct ipuxcom_ioc_tdi_sram ts = {
+		.size = sizeof(ts), .tile = 0, .addr = 0x4c000, .count = 16,
+	};
+	void *page;
+	int uffd, ret;
+
+	ASSERT_EQ(0, do_autoload(self->fd));
+	NEED_UFFD(uffd, page);
+	ts.data = (uintptr_t)page;
+	stall_and_remove(_metadata, self, uffd, page, IPUXCOM_IOC_TDI_READ_SRAM, &ts, &ret);
+	/* the words were read before the device went; the copy came after */
+	EXPECT_EQ(0, ret);
+	EXPECT_EQ(16, ts.done);
+	EXPECT_EQ(0, memcmp(page, boot, 16 * 4));
+	close(uffd);
+}
+
+/* ------------------------------------------------ progress on removal */
+
+struct reader {
+	int fd;
+	struct ipuxcom_ioc_tdi_sram ts;
+	int ret;
+	bool done;
+};
+
+static void *reader_thread(void *p)
+{
+	struct reader *rd = p;
+
+	rd->ret = ixt_ioctl(rd->fd, IPUXCOM_IOC_TDI_READ_SRAM, &rd->ts);
+	__atomic_store_n(&rd->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* First word of @words[0..n) that is not what tile 0 holds, or n. */
+static uint32_t first_difference(const uint32_t *words, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (words[i] != (i < 256 ? boot[i] : 0))
+			return i;
+	return n;
+}
+
+/* First word at or after @from that the read overwrote, or TDI_WORDS. */
+static uint32_t first_untouched_end(const uint32_t *words, uint32_t from)
+{
+	for (uint32_t i = from; i < TDI_WORDS; i++)
+		if (words[i] != 0xa5a5a5a5u)
+			return i;
+	return TDI_WORDS;
+}
+
+TEST_F(uw, tdi_read_ended_by_removal_reports_its_progress)
+{
+	uint32_t *words = calloc(TDI_WORDS, 4);
+	struct reader rd = { .fd = self->fd };
+	pthread_t t;
+
+	ASSERT_NE(NULL, words);
+	memset(words, 0xa5, TDI_WORDS * 4);
+	ASSERT_EQ(0, do_autoload(self->fd));
+	/* slow enough that removal comes in the middle */
+	ASSERT_EQ(0, ixt_sim_knob((uint32_t)self->dev, "latency", 40));
+	rd.ts = (struct ipuxcom_ioc_tdi_sram){
+		.size = sizeof(rd.ts), .tile = 0, .addr = 0x4c000, .count = TDI_WORDS,
+		.data = (uintptr_t)words, .done = 0xdead,
+	};
+	ASSERT_EQ(0, pthread_create(&t, NULL, reader_thread, &rd));
+	usleep(300 * 1000);
+	EXPECT_FALSE(__atomic_load_n(&rd.done, __ATOMIC_ACQUIRE)) TH_LOG("read finished too fast");
+	ASSERT_EQ(0, ixt_set_sim_devices(self->before));
+	self->removed = true;
+	pthread_join(t, NULL);
+	EXPECT_EQ(-ENODEV, rd.ret);
+	ASSERT_LT(0, rd.ts.done);
+	ASSERT_GT(TDI_WORDS, rd.ts.done);
+	/* exactly done words arrived: the image, then zeros; nothing beyond */
+	EXPECT_EQ(rd.ts.done, first_difference(words, rd.ts.done));
+	EXPECT_EQ(TDI_WORDS, first_untouched_end(words, rd.ts.done));
+	free(words);
+}
+
+/* ----------------------------------------------------- signals, budget */
+
+static void on_alarm(int sig)
+{
+}
+
+TEST_F(uw, any_signal_ends_a_wait)
+{
+	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = SA_RESTART };
+	struct itimerval it = { .it_value = { .tv_usec = 200 * 1000 } };
+	struct ipuxcom_ioc_autoload al = {
+		.size = sizeof(al), .image = (uintptr_t)boot, .image_size = sizeof(boot),
+		.timeout_ns = 20ULL * 1000 * 1000 * 1000,
+	};
+	double t0;
+	int ret;
+
+	ASSERT_EQ(0, ixt_sim_knob((uint32_t)self->dev, "stuck_go", 1));
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, NULL));
+	t0 = now_s();
+	ret = ixt_ioctl(self->fd, IPUXCOM_IOC_AUTOLOAD, &al);
+	/* not a fatal signal, and SA_RESTART: still the wait ends, -EINTR */
+	EXPECT_EQ(-EINTR, ret);
+	EXPECT_GT(5.0, now_s() - t0);
+	signal(SIGALRM, SIG_DFL);
+	/* half a sequence: only a reset gets back */
+	EXPECT_EQ(IPUXCOM_DEV_STATE_NEEDS_RESET, ixt_state(self->fd));
+	ixt_sim_knob((uint32_t)self->dev, "stuck_go", 0);
+	EXPECT_EQ(0, ixt_reset(self->fd));
+}
+
+TEST_F(uw, a_command_waits_at_most_its_budget)
+{
+	uint32_t *words = calloc(TDI_WORDS, 4);
+	struct ipuxcom_ioc_tdi_sram ts = {
+		.size = sizeof(ts), .tile = 0, .addr = 0x4c000, .count = TDI_WORDS,
+		.data = (uintptr_t)words,
+		.timeout_ns = 10ULL * 1000 * 1000 * 1000,	/* per wait: far away */
+	};
+	double t0, took;
+	int ret;
+
+	ASSERT_NE(NULL, words);
+	if (access(BUDGET_PARAM, W_OK))
+		SKIP(return, "no %s", BUDGET_PARAM);
+	ASSERT_EQ(0, do_autoload(self->fd));
+	ASSERT_EQ(0, ixt_sim_knob((uint32_t)self->dev, "latency", 40));
+	ASSERT_EQ(0, write_param(BUDGET_PARAM, "300"));
+	t0 = now_s();
+	ret = ixt_ioctl(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, &ts);
+	took = now_s() - t0;
+	EXPECT_EQ(-ETIMEDOUT, ret);
+	/* the budget ended it part way, with its progress */
+	EXPECT_LT(0, ts.done);
+	EXPECT_GT(TDI_WORDS, ts.done);
+	EXPECT_GT(5.0, took) TH_LOG("took %.2f s with a 0.3 s budget", took);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_NEEDS_RESET, ixt_state(self->fd));
+	/* never above the documented maximum */
+	ASSERT_EQ(0, write_param(BUDGET_PARAM, "99999999"));
+	EXPECT_EQ(0, ixt_reset(self->fd));
+	free(words);
+}
+
+TEST_HARNESS_MAIN

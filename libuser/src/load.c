@@ -113,6 +113,9 @@ int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *p,
 	if (p->cfg_count) {
 		res->syscalls++;
 		err = ipuxcom_cfg_apply_hsp(ipu, p->cfg, p->cfg_count, p->cfg_hsp, &cr);
+		if (err == -EPERM)
+			return load_fail(res, IPUXCOM_LOAD_STEP_CFG, err,
+					 "config: raw register writes need CAP_SYS_RAWIO");
 		if (err == -EBUSY)
 			return load_fail(res, IPUXCOM_LOAD_STEP_CFG, err,
 					 "config: %s MARK reads %" PRIu32 " after clearing it",
@@ -123,6 +126,10 @@ int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *p,
 	}
 	res->syscalls++;
 	err = ipuxcom_autoload(ipu, p->bootloader, p->bootloader_size, p->timeout_ns, &csr);
+	if (err == -EPERM)
+		return load_fail(res, IPUXCOM_LOAD_STEP_AUTOLOAD, err,
+				 "loading installs code on every tile: it needs CAP_SYS_RAWIO "
+				 "(run as root); nothing was written");
 	if (err)
 		return load_fail(res, IPUXCOM_LOAD_STEP_AUTOLOAD, err,
 				 "autoloader (AUTOLDCSR 0x%08" PRIx32 ")", csr);

@@ -242,6 +242,30 @@ TEST_F(abi, longer_struct_zero_tail_accepted)
 	EXPECT_EQ(sizeof(big), big.info.size);
 }
 
+/*
+ * A struct declared larger than a page is refused whatever its tail, as
+ * openat2(2) and clone3(2) do; and the node maps nothing (host buffers
+ * are the caller's memory since uapi 4).
+ */
+TEST_F(abi, struct_over_a_page_e2big_and_no_mmap)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *big = calloc(1, 2 * page);
+	void *map;
+
+	ASSERT_NE(NULL, big);
+	((uint32_t *)big)[0] = (uint32_t)page + 8;
+	EXPECT_EQ(-E2BIG, ixt_ioctl(self->fd, IPUXCOM_IOC_INFO, big));
+	((uint32_t *)big)[0] = (uint32_t)page;
+	EXPECT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_INFO, big));
+	free(big);
+	ASSERT_EQ(0, ixt_attach(self->fd, ixt_dev_id()));
+	map = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+	EXPECT_EQ(MAP_FAILED, map);
+	map = mmap(NULL, page, PROT_READ, MAP_PRIVATE, self->fd, 0);
+	EXPECT_EQ(MAP_FAILED, map);
+}
+
 /* ... and fails with E2BIG, unmodified, when the tail is not zero. */
 TEST_F(abi, longer_struct_nonzero_tail_e2big)
 {

@@ -15,6 +15,8 @@
 #include "kselftest_harness.h"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
@@ -135,6 +137,43 @@ TEST_F(stage, hostx_pages_attach_between_begin_and_commit_in_order)
 		EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 	EXPECT_EQ(-EBADFD, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_CALL, &hc));
 	EXPECT_EQ(-ENOENT, ixt_buf_detach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(0)));
+}
+
+/*
+ * Pins are charged to the caller's RLIMIT_MEMLOCK: without CAP_IPC_LOCK a
+ * buffer above the limit is -ENOMEM and nothing stays pinned; within it,
+ * attached.
+ */
+TEST_F(stage, pins_are_charged_to_rlimit_memlock)
+{
+	size_t bytes = 1 << 20;
+	void *buf = ixt_buf_alloc(bytes);
+	pid_t child;
+	int status;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, ixt_reset(self->fd));	/* slot 0 wants an idle device */
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		struct rlimit lim = { 256 * 1024, 256 * 1024 };
+
+		if (ixt_drop_cap(CAP_IPC_LOCK) || setrlimit(RLIMIT_MEMLOCK, &lim))
+			_exit(10);
+		if (ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_LOADER, buf, bytes) != -ENOMEM)
+			_exit(11);
+		if (ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_LOADER, buf, 128 * 1024))
+			_exit(12);
+		if (ixt_buf_detach(self->fd, IPUXCOM_BUF_SLOT_LOADER))
+			_exit(13);
+		_exit(0);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("child step %d", WEXITSTATUS(status));
+	if (self->pinned0 >= 0)
+		EXPECT_EQ(self->pinned0, ixt_pinned_pages());
+	munmap(buf, bytes);
 }
 
 /* ipu_driver's flags belong to devices held through ipu_driver. */

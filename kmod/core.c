@@ -513,8 +513,12 @@ static int ipuxcom_run_dev_handler(struct ipuxcom_file *f,
 	ret = ipuxcom_payload_in(op, arg, &pl);
 	if (ret)
 		goto out;
-	if (mutex_lock_killable(&dev->op_lock)) {
-		ret = -EINTR;
+	/*
+	 * Another command of the device may run for up to its budget: any
+	 * signal ends this wait, and nothing was done yet, so it restarts.
+	 */
+	if (mutex_lock_interruptible(&dev->op_lock)) {
+		ret = -ERESTARTSYS;
 		goto out;
 	}
 	ret = ipuxcom_device_enter(dev);
@@ -574,7 +578,7 @@ static long ipuxcom_ioctl(struct file *filp, unsigned int cmd, unsigned long arg
 	/* A handler that ran wrote every output member; inputs are echoed. */
 	if (ret && !(op->needs & IPUXCOM_OUT_ALWAYS && ret != -ENOTCONN) &&
 	    (!(op->needs & IPUXCOM_OUT_ON_ERROR) || ret == -ENOTCONN ||
-	     ret == -ENODEV || ret == -EINTR))
+	     ret == -ENODEV || ret == -EINTR || ret == -ERESTARTSYS))
 		return ret;
 	if (copy_to_user(uarg, &buf, min_t(u32, usize, op->size)))
 		return -EFAULT;

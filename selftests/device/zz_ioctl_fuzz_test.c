@@ -19,6 +19,9 @@
  *    LOAD_FINISH, HOSTX_SETUP BEGIN, two host pages, COMMIT, HOSTX_CALL)
  *    abandoned after a random step, then: nothing (keep fuzzing in that
  *    state), close and re-attach, munmap the transport buffer, or RESET;
+ *  - the backend's fault knobs (stuck GO/mark, TDI busy/failing, DMA
+ *    error, context not stopping; the stand-in's refused BUFFER_ATTACH)
+ *    set for a few dozen ops at a time, single-threaded;
  *  - host buffers munmapped, replaced (MAP_FIXED), made read-only or
  *    MADV_DONTNEED'ed while attached; mmap of /dev/ipuxcom must fail;
  *  - standin_card: the same through ipu_driver's stand-in (ATTACH with
@@ -68,7 +71,8 @@
 
 #define PAGE		4096u
 #define MS		(1000ULL * 1000)
-#define SEQ_TIMEOUT_NS	(2000 * MS)
+/* a fault knob may be set: then the sequence's waits are short too */
+#define SEQ_TIMEOUT_NS	(z->knob_ops ? 20 * MS : 2000 * MS)
 #define DATA_BYTES	(256u * 1024)	/* TDI_SRAM_MAX_WORDS * 4 */
 #define NPOOL		4
 #define FRAMES		17
@@ -196,6 +200,9 @@ struct fz {
 	uint8_t *xbuf;		/* the sequences' transport buffer, or NULL */
 	uint8_t **batches;	/* the 23 batches, prepared once (shared) */
 	void *owner;		/* concurrent: struct conc */
+	bool knobs;		/* may set the backend's fault knobs */
+	uint32_t knob_ops;	/* a fault knob is set for this many more ops */
+	uint64_t knob_sets;
 	/* results */
 	int failed;
 	char why[512];
@@ -1126,6 +1133,72 @@ static void fz_mmap_op(struct fz *z)
 	}
 }
 
+/* ------------------------------------------------------------ faults */
+
+static int knob_write(const char *dir, const char *name, unsigned int value)
+{
+	char path[160], buf[16];
+	int fd, len, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = snprintf(buf, sizeof(buf), "%u\n", value);
+	if (write(fd, buf, (size_t)len) != len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static void knob_dir(const struct fz *z, char *dir, size_t len)
+{
+	if (z->card)
+		snprintf(dir, len, STANDIN_DBG "/ipu0");
+	else
+		snprintf(dir, len, SIM_DEBUGFS "/dev%u", z->dev);
+}
+
+static void fz_knobs_clear(struct fz *z)
+{
+	static const char *const names[] = {
+		"stuck_go", "stuck_mark", "tdi_busy", "dma_error", "ctx_no_stop",
+		"tdi_fail_at", "bad_mailbox", "attach_error",
+	};
+	char dir[96];
+
+	knob_dir(z, dir, sizeof(dir));
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (i < 6 || z->card)
+			knob_write(dir, names[i], 0);
+	z->knob_ops = 0;
+}
+
+/* Set one fault knob of the backend for a few dozen ops (error paths). */
+static void fz_knob(struct fz *z)
+{
+	static const char *const names[] = {
+		"stuck_go", "stuck_mark", "tdi_busy", "dma_error", "ctx_no_stop", "tdi_fail_at",
+		"attach_error",
+	};
+	static const unsigned int attach_errors[] = { ENOMEM, EBUSY, EINVAL, EFAULT };
+	struct rng *r = &z->r;
+	unsigned int i = rbelow(r, z->card ? 7 : 6), v = 1;
+	char dir[96];
+
+	if (i == 5)
+		v = 1 + rbelow(r, 40);
+	else if (i == 6)
+		v = attach_errors[rbelow(r, 4)];
+	knob_dir(z, dir, sizeof(dir));
+	if (!knob_write(dir, names[i], v)) {
+		z->knob_sets++;
+		z->knob_ops = 1 + rbelow(r, 60);
+		if (z->trace_on)
+			printf("# knob %s = %u for %u ops\n", names[i], v, z->knob_ops);
+	}
+}
+
 /* ------------------------------------------------------------ loops */
 
 static void fz_step(struct fz *z)
@@ -1134,6 +1207,12 @@ static void fz_step(struct fz *z)
 	uint32_t k = rbelow(r, 1000);
 
 	z->ops++;
+	if (z->knob_ops && !--z->knob_ops)
+		fz_knobs_clear(z);
+	if (z->knobs && k >= 998 && !z->knob_ops) {
+		fz_knob(z);
+		return;
+	}
 	if (k < 1)
 		fz_sequence(z);
 	else if (k < 2)
@@ -1153,12 +1232,12 @@ static void fz_report(struct __test_metadata *_metadata, struct fz *z, const cha
 
 	printf("# %s: %llu ioctls (%llu ok, %llu failed as documented), %llu ops in %.1f s"
 	       " (%.0f ioctls/s); sequences %llu started, %llu complete; %llu mmap ops;"
-	       " slowest ioctl %.1f ms (%s)\n",
+	       " %llu fault knobs set; slowest ioctl %.1f ms (%s)\n",
 	       what, (unsigned long long)z->ioctls, (unsigned long long)z->n_ok,
 	       (unsigned long long)z->n_err, (unsigned long long)z->ops, secs,
 	       secs > 0 ? (double)z->ioctls / secs : 0.0, (unsigned long long)z->seq_started,
 	       (unsigned long long)z->seq_done, (unsigned long long)z->mmaps,
-	       (double)z->slow_ns / 1e6, z->slow_what);
+	       (unsigned long long)z->knob_sets, (double)z->slow_ns / 1e6, z->slow_what);
 	printf("#   time in:");
 	for (unsigned int i = 0; i <= NCMDS; i++)
 		if (z->cmd_ns[i] >= 100 * MS)
@@ -1380,10 +1459,12 @@ TEST_F_TIMEOUT(fuzz, single_thread_sim, 7200)
 	ASSERT_NE(NULL, z);
 	ASSERT_EQ(0, fz_init(z, fuzz_seed, self->trace));
 	z->dev = ixt_dev_id();
+	z->knobs = true;
 	z->fd = ixt_open();
 	ASSERT_LE(0, z->fd);
 	ASSERT_EQ(0, fz_attach(z));
 	fz_run(z, self->ioctls);
+	fz_knobs_clear(z);
 	fz_report(_metadata, z, "single_thread_sim", t0);
 	close(z->fd);
 	fz_mem_free(z);
@@ -1466,6 +1547,7 @@ TEST_F_TIMEOUT(fuzz, standin_card, 7200)
 	ASSERT_NE(NULL, z);
 	ASSERT_EQ(0, fz_init(z, fuzz_seed ^ 0xca4d, self->trace));
 	z->card = true;
+	z->knobs = true;
 	z->dev = (uint32_t)id;
 	ASSERT_EQ(0, card_open_ipu(z));
 	z->fd = ixt_open();
@@ -1473,6 +1555,7 @@ TEST_F_TIMEOUT(fuzz, standin_card, 7200)
 	ASSERT_EQ(0, fz_attach(z));
 	t0 = now_ns();
 	fz_run(z, self->ioctls / 4);
+	fz_knobs_clear(z);
 	fz_report(_metadata, z, "standin_card", t0);
 	close(z->fd);
 	if (z->ipu_fd >= 0)

@@ -29,6 +29,11 @@
  *    /dev/ipu0 with the module's calls and at random, mmap of /dev/ipu0_ex
  *    at random offsets, EXCH_WRITE SELECT/COMPLETE, closing /dev/ipu0
  *    under the session).
+ * user_memory_stall: each command that takes a user pointer gets one into
+ * a page whose fault userfaultfd holds for STALL_S seconds, and the device
+ * is removed meanwhile: removal must not wait for the caller's memory (a
+ * copy from user memory under the device's locks would make it wait, in D
+ * state: a hung task with a longer stall).
  * concurrent: worker threads sharing one attached file, a thread adding
  * and removing simulated devices (and using them as they go), a netlink
  * thread dumping, sending garbage and reading the events group.
@@ -55,6 +60,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -63,6 +69,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <linux/ipuxcom_ipu_driver.h>
+#include <linux/userfaultfd.h>
 
 #include "ipuxcom.h"
 #include "ipuxcom_events.h"
@@ -1872,6 +1879,231 @@ TEST_F_TIMEOUT(fuzz, concurrent, 7200)
 	check_device_sane(_metadata, c->dev + 1, -1);
 	check_pins(_metadata, self->pinned0);
 	free(c);
+}
+
+/* ------------------------------------------------------------ user memory stalls */
+
+#define STALL_S		3
+
+struct stall {
+	int uffd;
+	uint8_t *area;		/* PAGE, registered: its first touch faults to us */
+	uint8_t *src;		/* what the page becomes */
+	pthread_t th;
+	atomic_int faulted;
+	atomic_bool release;
+};
+
+static void *stall_main(void *arg)
+{
+	struct stall *st = arg;
+	struct uffd_msg msg;
+	struct pollfd pfd = { .fd = st->uffd, .events = POLLIN };
+	uint64_t t0 = 0;
+
+	for (;;) {
+		if (poll(&pfd, 1, 100) < 0 && errno != EINTR)
+			break;
+		if (read(st->uffd, &msg, sizeof(msg)) == (ssize_t)sizeof(msg) &&
+		    msg.event == UFFD_EVENT_PAGEFAULT) {
+			struct uffdio_copy cp = {
+				.dst = msg.arg.pagefault.address & ~(uint64_t)(PAGE - 1),
+				.src = (uintptr_t)st->src, .len = PAGE,
+			};
+
+			atomic_store(&st->faulted, 1);
+			t0 = now_ns();
+			while (!atomic_load(&st->release) && now_ns() - t0 < STALL_S * 1000000000ull)
+				usleep(10 * 1000);
+			ioctl(st->uffd, UFFDIO_COPY, &cp);
+			return NULL;
+		}
+		if (atomic_load(&st->release))
+			return NULL;
+	}
+	return NULL;
+}
+
+static int stall_start(struct stall *st, const void *content)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+
+	memset(st, 0, sizeof(*st));
+	st->uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (st->uffd < 0)
+		return -errno;
+	st->area = map_anon(PAGE, PROT_READ | PROT_WRITE);
+	st->src = map_anon(PAGE, PROT_READ | PROT_WRITE);
+	if (!st->area || !st->src || ioctl(st->uffd, UFFDIO_API, &api))
+		return -errno ? -errno : -ENOMEM;
+	memcpy(st->src, content, PAGE);
+	reg.range.start = (uintptr_t)st->area;
+	reg.range.len = PAGE;
+	if (ioctl(st->uffd, UFFDIO_REGISTER, &reg))
+		return -errno;
+	return pthread_create(&st->th, NULL, stall_main, st) ? -EAGAIN : 0;
+}
+
+static void stall_stop(struct stall *st)
+{
+	atomic_store(&st->release, true);
+	pthread_join(st->th, NULL);
+	close(st->uffd);
+	munmap(st->area, PAGE);
+	munmap(st->src, PAGE);
+}
+
+struct stalled_call {
+	int fd;
+	unsigned long cmd;
+	void *arg;
+	int ret;
+};
+
+static void *stalled_call_main(void *arg)
+{
+	struct stalled_call *sc = arg;
+
+	sc->ret = ixt_ioctl(sc->fd, sc->cmd, sc->arg);
+	return NULL;
+}
+
+/* A simulated device added for the test (not @a or @b); its id or -1. */
+static long sim_add_device(uint32_t a, uint32_t b)
+{
+	struct ipuxcom_device_info *devs = NULL;
+	struct ipuxcom_nl *nl = NULL;
+	size_t n = 0;
+	long id = -1;
+
+	if (ixt_set_sim_devices(3))
+		return -1;
+	if (!ipuxcom_nl_open(&nl) && !ipuxcom_nl_dev_list(nl, &devs, &n)) {
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(devs[i].backend, "sim") && devs[i].dev_id != a &&
+			    devs[i].dev_id != b)
+				id = devs[i].dev_id;
+		ipuxcom_nl_dev_list_free(devs);
+	}
+	ipuxcom_nl_close(nl);
+	return id;
+}
+
+TEST_F_TIMEOUT(fuzz, user_memory_stall, 600)
+{
+	static const uint8_t boot[1024] = { 1, 2, 3, 4 };
+	static const char *const names[] = {
+		"CFG_APPLY records", "AUTOLOAD image", "TDI_WRITE_SRAM data", "TDI_READ_SRAM data",
+		"EXCH_WRITE data", "BUF_ATTACH pages", "the ioctl struct (REG_READ)",
+	};
+	uint32_t dev0 = ixt_dev_id(), dev1 = ixt_dev_id() + 1;
+	int sim0 = ixt_sim_devices(), bad = 0;
+	uint8_t *page = map_anon(PAGE, PROT_READ | PROT_WRITE);
+
+	if (!self->ready)
+		return;
+	ASSERT_NE(NULL, page);
+	ASSERT_LE(2, sim0);
+	for (unsigned int c = 0; c < sizeof(names) / sizeof(names[0]); c++) {
+		union {
+			struct ipuxcom_ioc_cfg_apply ca;
+			struct ipuxcom_ioc_autoload al;
+			struct ipuxcom_ioc_tdi_sram ts;
+			struct ipuxcom_ioc_exch_write ew;
+			struct ipuxcom_ioc_buf b;
+			struct ipuxcom_ioc_reg rg;
+		} u;
+		struct stalled_call sc = { .arg = &u };
+		struct ipuxcom_ioc_autoload al = {
+			.size = sizeof(al), .image = (uintptr_t)boot, .image_size = sizeof(boot),
+		};
+		struct stall st;
+		pthread_t th;
+		uint64_t t0, removal_ns;
+		long id;
+		int ret;
+
+		memset(&u, 0, sizeof(u));
+		memset(page, 0, PAGE);
+		id = sim_add_device(dev0, dev1);
+		ASSERT_LE(0, id) TH_LOG("no simulated device added");
+		sc.fd = ixt_open();
+		ASSERT_LE(0, sc.fd);
+		ASSERT_EQ(0, ixt_attach(sc.fd, (uint32_t)id));
+		ASSERT_EQ(0, ixt_reset(sc.fd));
+		if (c >= 2 && c <= 4)	/* the tiles run the bootloader: TDI works */
+			ASSERT_EQ(0, ixt_ioctl(sc.fd, IPUXCOM_IOC_AUTOLOAD, &al));
+		if (c == 0)	/* one valid record */
+			((struct ipuxcom_cfg_record *)page)[0].offset = 0x100;
+		if (c == 6)
+			((struct ipuxcom_ioc_reg *)page)->size = sizeof(struct ipuxcom_ioc_reg);
+		ret = stall_start(&st, page);
+		if (ret) {
+			close(sc.fd);
+			ixt_set_sim_devices(sim0);
+			SKIP(return, "userfaultfd: %s", strerror(-ret));
+		}
+		switch (c) {
+		case 0:
+			u.ca = (struct ipuxcom_ioc_cfg_apply){ .size = sizeof(u.ca),
+				.records = (uintptr_t)st.area, .count = 1 };
+			sc.cmd = IPUXCOM_IOC_CFG_APPLY;
+			break;
+		case 1:
+			u.al = (struct ipuxcom_ioc_autoload){ .size = sizeof(u.al),
+				.image = (uintptr_t)st.area, .image_size = 1024 };
+			sc.cmd = IPUXCOM_IOC_AUTOLOAD;
+			break;
+		case 2:
+		case 3:
+			u.ts = (struct ipuxcom_ioc_tdi_sram){ .size = sizeof(u.ts), .tile = 5,
+				.addr = 0x60000, .count = 16, .data = (uintptr_t)st.area };
+			sc.cmd = c == 2 ? IPUXCOM_IOC_TDI_WRITE_SRAM : IPUXCOM_IOC_TDI_READ_SRAM;
+			break;
+		case 4:
+			u.ew = (struct ipuxcom_ioc_exch_write){ .size = sizeof(u.ew), .tile = 5,
+				.addr = 0x60000, .bytes = 64, .data = (uintptr_t)st.area };
+			sc.cmd = IPUXCOM_IOC_EXCH_WRITE;
+			break;
+		case 5:
+			u.b = (struct ipuxcom_ioc_buf){ .size = sizeof(u.b), .index = 0,
+				.addr = (uintptr_t)st.area, .bytes = PAGE };
+			sc.cmd = IPUXCOM_IOC_BUF_ATTACH;
+			break;
+		default:
+			sc.arg = st.area;
+			sc.cmd = IPUXCOM_IOC_REG_READ;
+			break;
+		}
+		ASSERT_EQ(0, pthread_create(&th, NULL, stalled_call_main, &sc));
+		for (int i = 0; i < 200 && !atomic_load(&st.faulted); i++)
+			usleep(10 * 1000);
+		t0 = now_ns();
+		if (atomic_load(&st.faulted))
+			EXPECT_EQ(0, ixt_set_sim_devices(2));	/* removes device @id */
+		removal_ns = now_ns() - t0;
+		stall_stop(&st);
+		pthread_join(th, NULL);
+		close(sc.fd);
+		ixt_set_sim_devices(2);
+		printf("# %s: %s; device removal took %.3f s; the call returned %d\n", names[c],
+		       st.faulted ? "stalled in a user-memory fault" : "never touched the page",
+		       (double)removal_ns / 1e9, sc.ret);
+		if (sc.ret && sc.ret != -ENODEV && sc.ret != -EFAULT && !ipuxcom_errno_ok(
+			_IOC_NR(sc.cmd), -sc.ret)) {
+			TH_LOG("%s: undocumented %d", names[c], sc.ret);
+			bad++;
+		}
+		if (removal_ns > (STALL_S * 1000000000ull) / 2) {
+			TH_LOG("%s: device removal waited %.1f s for the caller's stalled user memory:"
+			       " copied under the device's locks", names[c], (double)removal_ns / 1e9);
+			bad++;
+		}
+	}
+	munmap(page, PAGE);
+	EXPECT_EQ(0, ixt_set_sim_devices(sim0));
+	EXPECT_EQ(0, bad);
 }
 
 TEST_HARNESS_MAIN

@@ -201,6 +201,7 @@ struct fz {
 	uint8_t *data;		/* DATA_BYTES, then a guard page */
 	uint8_t *ro;		/* a read-only page */
 	uintptr_t hole;		/* an unmapped page */
+	int odd_fd[4];		/* files that are not this card's /dev/ipuN */
 	uint8_t *pool[NPOOL];
 	size_t pool_bytes[NPOOL];
 	bool pool_mapped[NPOOL];
@@ -396,6 +397,18 @@ static int fz_mem_init(struct fz *z)
 	mprotect(z->ro, PAGE, PROT_READ);
 	for (unsigned int i = 0; i < NPOOL; i++)
 		pool_map(z, i);
+	{
+		int p[2] = { -1, -1 };
+
+		if (pipe2(p, O_CLOEXEC))
+			p[0] = p[1] = -1;
+		if (p[0] >= 0)
+			close(p[0]);
+		z->odd_fd[0] = p[1];
+	}
+	z->odd_fd[1] = open("/dev/null", O_RDWR | O_CLOEXEC);
+	z->odd_fd[2] = open("/dev/ipu0_ex", O_RDWR | O_CLOEXEC);
+	z->odd_fd[3] = open("/dev/ipu0", O_PATH | O_CLOEXEC);
 	return 0;
 }
 
@@ -412,6 +425,10 @@ static void fz_mem_free(struct fz *z)
 			munmap(z->pool[i], z->pool_bytes[i]);
 	if (z->xbuf)
 		munmap(z->xbuf, XBUF_BYTES);
+	for (unsigned int i = 0; i < 4; i++)
+		if (z->odd_fd[i] >= 0)
+			close(z->odd_fd[i]);
+	memset(z->odd_fd, 0xff, sizeof(z->odd_fd));
 	z->scratch = z->data = z->ro = z->xbuf = NULL;
 	memset(z->pool, 0, sizeof(z->pool));
 }
@@ -523,8 +540,12 @@ static void fz_template(struct fz *z, unsigned int nr, uint8_t *a)
 		at->dev_id = rbelow(r, 4) ? z->dev : r_u32(r);
 		if (z->card ? rbelow(r, 4) : !rbelow(r, 8)) {
 			at->flags = IPUXCOM_ATTACH_F_IPU_FD;
-			at->ipu_fd = rbelow(r, 3) && z->ipu_fd >= 0 ? z->ipu_fd :
-				     (int32_t)r_u32(r);
+			switch (rbelow(r, 6)) {
+			case 0: case 1: at->ipu_fd = z->ipu_fd; break;
+			case 2: at->ipu_fd = z->fd; break;	/* itself */
+			case 3: at->ipu_fd = z->odd_fd[rbelow(r, 4)]; break;
+			default: at->ipu_fd = (int32_t)r_u32(r); break;
+			}
 		}
 		break;
 	}
@@ -1120,9 +1141,9 @@ static void fz_mmap_op(struct fz *z)
 			 MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
 			z->pool_mapped[i] = false;
 		break;
-	default:	/* the card's exchange window at random offsets */
+	default:	/* the card's nodes (exchange window, BAR) at random offsets */
 		if (z->card) {
-			int ex = open("/dev/ipu0_ex", O_RDWR | O_CLOEXEC);
+			int ex = open(rbelow(r, 3) ? "/dev/ipu0_ex" : "/dev/ipu0", O_RDWR | O_CLOEXEC);
 			size_t len = PAGE * (1 + rbelow(r, 256));
 			off_t off = (off_t)PAGE * rbelow(r, 400);
 			int prot = rbelow(r, 2) ? PROT_READ : PROT_READ | PROT_WRITE;
@@ -1436,6 +1457,7 @@ static int fz_init(struct fz *z, uint64_t seed, bool trace)
 	z->r.s = seed;
 	z->fd = -1;
 	z->ipu_fd = -1;
+	memset(z->odd_fd, 0xff, sizeof(z->odd_fd));
 	z->trace_on = trace;
 	return fz_mem_init(z);
 }

@@ -218,7 +218,8 @@ struct fz {
 	uint64_t n_ok, n_err, n_enomem, seq_started, seq_done, mmaps;
 	uint64_t slow_ns;
 	char slow_what[64];
-	uint64_t cmd_ns[NCMDS + 1];	/* time spent per command; [NCMDS]: others */
+	uint64_t cmd_ns[NCMDS + 1];
+	uint64_t digest;		/* of every (command, result): same seed, same digest */	/* time spent per command; [NCMDS]: others */
 	uint64_t errs[160];
 };
 
@@ -310,6 +311,8 @@ static int fz_ioctl(struct fz *z, int fd, unsigned long cmd, const void *arg, co
 	r = ioctl(fd, cmd, arg);
 	e = r < 0 ? errno : 0;
 	dt = now_ns() - t0;
+	z->digest = (z->digest ^ (uint64_t)cmd ^ (uint64_t)(uint32_t)(r < 0 ? -e : (int)r) << 32) *
+		    0x100000001b3ull;
 	z->cmd_ns[_IOC_TYPE(cmd) == IPUXCOM_IOC_MAGIC && _IOC_NR(cmd) < NCMDS ?
 		  _IOC_NR(cmd) : NCMDS] += dt;
 	fz_trace(z, cmd, r < 0 ? -e : (int)r, what);
@@ -1466,11 +1469,13 @@ static void fz_run(struct fz *z, uint64_t ioctls)
 {
 	uint64_t t0 = now_ns(), next = 50000;
 
+	z->digest = 0xcbf29ce484222325ull;
+
 	while (z->ioctls < ioctls && z->failed < 20) {
 		fz_step(z);
 		if (z->ioctls >= next) {
-			printf("# %llu ioctls, %.1f s\n", (unsigned long long)z->ioctls,
-			       (double)(now_ns() - t0) / 1e9);
+			printf("# %llu ioctls, %.1f s, digest %016llx\n", (unsigned long long)z->ioctls,
+			       (double)(now_ns() - t0) / 1e9, (unsigned long long)z->digest);
 			fflush(stdout);
 			next += 50000;
 		}

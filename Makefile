@@ -329,7 +329,8 @@ check-vm: initramfs
 # with its defaults (200000 ioctls single-threaded, 60 s concurrent);
 # fuzz-kernel boots a VM that runs only it, for FUZZ_KERNEL_IOCTLS and
 # FUZZ_KERNEL_SECONDS. FUZZ_SEED=N repeats a run (the seed is printed as
-# "# seed N"; single-threaded, the same seed gives the same sequence).
+# "# seed N"; single-threaded, the same seed gives the same sequence);
+# FUZZ_TRACE=1 prints every ioctl (use a small FUZZ_KERNEL_IOCTLS).
 FUZZ_KERNEL_IOCTLS ?= 1000000
 FUZZ_KERNEL_SECONDS ?= 600
 FUZZ_TEST_BIN := $(B)/tests/device/zz_ioctl_fuzz_test
@@ -343,7 +344,7 @@ fuzz-kernel: kver-check modules standin $(FUZZ_TEST_BIN)
 	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/fuzz-initramfs.cpio.gz \
 		--mode check --expect zz_ioctl_fuzz_test --out $(B)/results/fuzz-kernel \
 		--timeout $$(( $(FUZZ_KERNEL_LIMIT) + 60 )) \
-		--append "ipuxcom_vm.fuzz_ioctls=$(FUZZ_KERNEL_IOCTLS) ipuxcom_vm.fuzz_seconds=$(FUZZ_KERNEL_SECONDS) ipuxcom_vm.fuzz_timeout=$(FUZZ_KERNEL_LIMIT)$(if $(FUZZ_SEED), ipuxcom_vm.fuzz_seed=$(FUZZ_SEED))"
+		--append "ipuxcom_vm.fuzz_ioctls=$(FUZZ_KERNEL_IOCTLS) ipuxcom_vm.fuzz_seconds=$(FUZZ_KERNEL_SECONDS) ipuxcom_vm.fuzz_timeout=$(FUZZ_KERNEL_LIMIT)$(if $(FUZZ_SEED), ipuxcom_vm.fuzz_seed=$(FUZZ_SEED))$(if $(FUZZ_TRACE), ipuxcom_vm.fuzz_trace=1)"
 
 check: deps
 	$(MAKE) all tests

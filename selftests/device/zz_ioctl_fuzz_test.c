@@ -51,7 +51,10 @@
  *                         standin_card does a quarter of it
  *   IPUXCOM_FUZZ_SECONDS  duration of concurrent (default 60)
  *   IPUXCOM_FUZZ_TRACE=1  print every operation (to find the last one before
- *                         a crash: rerun with the seed)
+ *                         a crash: rerun with the seed); IPUXCOM_FUZZ_TRACE_FROM
+ *                         and _TO limit it to those ioctl numbers
+ *   IPUXCOM_FUZZ_DIGEST_EVERY  progress line interval (default 50000 ioctls);
+ *                         its digest covers every (command, result) so far
  */
 #include "kselftest_harness.h"
 
@@ -195,6 +198,7 @@ struct fz {
 	bool card;		/* attached through the ipu_driver stand-in */
 	bool shared;		/* fd shared with other threads: never closed here */
 	bool trace_on;
+	uint64_t trace_from, trace_to;	/* which ioctls trace_on prints */
 	int ipu_fd;		/* card: /dev/ipu0 */
 	uint64_t ioctls, ops;
 	uint8_t *scratch;	/* PAGE read-write, then a PROT_NONE guard page */
@@ -255,7 +259,7 @@ static void fz_trace(struct fz *z, unsigned long cmd, int ret, const char *what)
 	t->cmd = cmd;
 	t->ret = ret;
 	snprintf(t->what, sizeof(t->what), "%s", what);
-	if (z->trace_on)
+	if (z->trace_on && z->ioctls >= z->trace_from && z->ioctls < z->trace_to)
 		printf("# op %llu ioctl %s (0x%lx) %s = %d\n", (unsigned long long)z->ioctls,
 		       cmd_name(cmd), cmd, what, ret);
 }
@@ -1462,14 +1466,20 @@ static int fz_init(struct fz *z, uint64_t seed, bool trace)
 	z->ipu_fd = -1;
 	memset(z->odd_fd, 0xff, sizeof(z->odd_fd));
 	z->trace_on = trace;
+	z->trace_from = env_u64("IPUXCOM_FUZZ_TRACE_FROM", 0);
+	z->trace_to = env_u64("IPUXCOM_FUZZ_TRACE_TO", ~0ull);
 	return fz_mem_init(z);
 }
 
 static void fz_run(struct fz *z, uint64_t ioctls)
 {
-	uint64_t t0 = now_ns(), next = 50000;
+	uint64_t every = env_u64("IPUXCOM_FUZZ_DIGEST_EVERY", 50000) ?: 50000;
+	uint64_t t0 = now_ns(), next = every;
 
 	z->digest = 0xcbf29ce484222325ull;
+	/* the same start for the same seed */
+	fz_knobs_clear(z);
+	fz_reset(z);
 
 	while (z->ioctls < ioctls && z->failed < 20) {
 		fz_step(z);
@@ -1477,7 +1487,7 @@ static void fz_run(struct fz *z, uint64_t ioctls)
 			printf("# %llu ioctls, %.1f s, digest %016llx\n", (unsigned long long)z->ioctls,
 			       (double)(now_ns() - t0) / 1e9, (unsigned long long)z->digest);
 			fflush(stdout);
-			next += 50000;
+			next += every;
 		}
 	}
 }

@@ -55,7 +55,7 @@ LIB_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIB_PIC_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/pic/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
-.PHONY: examples bench bench-vm fuzz check-fuzz all help lib tools modules standin tests host-tests device-tests initramfs \
+.PHONY: examples bench bench-vm fuzz check-fuzz fuzz-kernel all help lib tools modules standin tests host-tests device-tests initramfs \
 	check check-host check-vm demo deps sparse checkpatch lint clean \
 	kver-check
 
@@ -75,6 +75,8 @@ help:
 	@echo "  bench-vm     run the device benchmarks (full load, TDI) in the test VM"
 	@echo "  fuzz         run each libFuzzer target (fuzz/*_fuzz.c) for FUZZ_SECONDS (60)"
 	@echo "  check-fuzz   the same briefly (FUZZ_CHECK_SECONDS, 4), as TAP; part of check"
+	@echo "  fuzz-kernel  the VM running only the ioctl fuzzer, FUZZ_KERNEL_IOCTLS (10^6) and"
+	@echo "               FUZZ_KERNEL_SECONDS (600) concurrent; FUZZ_SEED=N repeats a run"
 	@echo "  install      library, headers, pkg-config file, command, man pages, udev rule,"
 	@echo "               modprobe.d and sysusers.d files (DESTDIR, PREFIX=$(PREFIX), LIBDIR, ...)"
 	@echo "  uninstall    remove what install installed (same variables)"
@@ -323,7 +325,29 @@ check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom
 check-vm: initramfs
 	@mkdir -p $(B)/results
 	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
-		--mode check --expect "$(DEVICE_TESTS)" --out $(B)/results/vm
+		--mode check --expect "$(DEVICE_TESTS)" --out $(B)/results/vm \
+		--timeout 600 $(if $(FUZZ_SEED),--append ipuxcom_vm.fuzz_seed=$(FUZZ_SEED))
+
+# The ioctl fuzzer (selftests/device/zz_ioctl_fuzz_test.c) runs in check-vm
+# with its defaults (200000 ioctls single-threaded, 60 s concurrent);
+# fuzz-kernel boots a VM that runs only it, for FUZZ_KERNEL_IOCTLS and
+# FUZZ_KERNEL_SECONDS. FUZZ_SEED=N repeats a run (the seed is printed as
+# "# seed N"; single-threaded, the same seed gives the same sequence);
+# FUZZ_TRACE=1 prints every ioctl (use a small FUZZ_KERNEL_IOCTLS).
+FUZZ_KERNEL_IOCTLS ?= 1000000
+FUZZ_KERNEL_SECONDS ?= 600
+FUZZ_TEST_BIN := $(B)/tests/device/zz_ioctl_fuzz_test
+# guest time: the ioctls at >= 2000/s under TCG, the concurrent run, slack
+FUZZ_KERNEL_LIMIT = $$(( $(FUZZ_KERNEL_IOCTLS) * 5 / 4 / 2000 + $(FUZZ_KERNEL_SECONDS) + 300 ))
+
+fuzz-kernel: kver-check modules standin $(FUZZ_TEST_BIN)
+	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(B)/vm/fuzz-initramfs.cpio.gz \
+		--modules "ipuxcom.ko ipuxcom_sim.ko $(STANDIN_KO)" --tests "$(FUZZ_TEST_BIN)"
+	@mkdir -p $(B)/results
+	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/fuzz-initramfs.cpio.gz \
+		--mode check --expect zz_ioctl_fuzz_test --out $(B)/results/fuzz-kernel \
+		--timeout $$(( $(FUZZ_KERNEL_LIMIT) + 60 )) \
+		--append "ipuxcom_vm.fuzz_ioctls=$(FUZZ_KERNEL_IOCTLS) ipuxcom_vm.fuzz_seconds=$(FUZZ_KERNEL_SECONDS) ipuxcom_vm.fuzz_timeout=$(FUZZ_KERNEL_LIMIT)$(if $(FUZZ_SEED), ipuxcom_vm.fuzz_seed=$(FUZZ_SEED))$(if $(FUZZ_TRACE), ipuxcom_vm.fuzz_trace=1)"
 
 check: deps
 	$(MAKE) all tests

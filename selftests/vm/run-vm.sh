@@ -17,7 +17,7 @@
 #                    or printed fewer results than planned gets a "not ok"
 #                    line, and so does the VM itself if it did not reach
 #                    IPUXCOM-VM-DONE or the kernel log shows a panic, oops,
-#                    BUG or WARNING
+#                    BUG, WARNING or hung task
 #   --append         extra kernel parameters, e.g. ipuxcom_vm.test_timeout=30
 #                    (the per-test limit of init, 120 s by default)
 #   --no-pvh         boot the bzImage as given. By default its xz payload is
@@ -187,7 +187,7 @@ elif [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 else
 	problems+=("no IPUXCOM-VM-DONE marker: the VM stopped after ${wall}s (QEMU exit status $qrc)")
 fi
-bad_re='Kernel panic|BUG:|WARNING:|Oops|general protection fault|Call Trace'
+bad_re='Kernel panic|BUG:|WARNING:|Oops|general protection fault|Call Trace|blocked for more than'
 if grep -qE "$bad_re" "$tmp/console"; then
 	first=$(grep -m 1 -E "$bad_re" "$tmp/console")
 	problems+=("kernel log: $first")

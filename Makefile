@@ -343,7 +343,8 @@ check: deps
 
 # The debug-kernel lane (selftests/debug/check-debug.sh). Not part of
 # `make check`; .ci/run runs it after check, then `make ci-summary`.
-check-debug: lib tools examples device-tests
+check-debug: deps
+	$(MAKE) lib tools examples device-tests
 	B=$(B) DEVICE_TESTS="$(DEVICE_TESTS)" DEVICE_TEST_BINS="$(DEVICE_TEST_BINS)" \
 	TOOL_BINS="$(B)/ipuxcom $(EXAMPLE_BINS)" selftests/debug/check-debug.sh
 

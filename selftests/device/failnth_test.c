@@ -23,7 +23,7 @@
  * The ioctl(2) of the library (libuser/src/device.c) is this file's ioctl
  * below: the static library's reference binds to it at link time.
  *
- * Environment: IPUXCOM_FAILNTH_BUDGET  seconds for the sweep (default 900);
+ * Environment: IPUXCOM_FAILNTH_BUDGET  seconds for the sweep (default 600);
  * past it the sweep stops and the test fails, saying how far it got.
  */
 #include <stdarg.h>
@@ -377,7 +377,7 @@ FIXTURE_TEARDOWN(failnth)
 TEST_F_TIMEOUT(failnth, load_and_host_exchange, 3600)
 {
 	const char *budget_env = getenv("IPUXCOM_FAILNTH_BUDGET");
-	double budget = budget_env ? atof(budget_env) : 900, t0 = now_s();
+	double budget = budget_env ? atof(budget_env) : 600, t0 = now_s();
 	struct ipuxcom *ipu;
 	const char *step;
 	char msg[300], why[300];

@@ -3,7 +3,7 @@
 # selftests/vm/mkinitramfs.sh and judge the run from what selftests/vm/init
 # printed on the second serial port.
 #
-# Usage: selftests/vm/run-vm.sh --kernel VMLINUZ --initrd INITRD.cpio.gz
+# Usage: selftests/vm/run-vm.sh --kernel VMLINUZ|VMLINUX --initrd INITRD.cpio.gz
 #            --mode check|demo|bench --out DIR [--expect "t1 t2 ..."]
 #            [--timeout SECONDS (300)] [--test-timeout SECONDS (120)]
 #            [--mem MB (2048)] [--append "PARAMS"] [--no-pvh]
@@ -147,6 +147,13 @@ trap cleanup EXIT
 
 # ------------------------------------------------------------------ boot
 boot_kernel=$kernel how=bzImage
+if [ "$(head -c 4 "$kernel" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+	# already a vmlinux (the debug lane's): QEMU starts it through its
+	# PVH note
+	readelf -n "$kernel" 2>/dev/null | grep -q 'type: (0x00000012)' ||
+		die "--kernel: $kernel is an ELF file without a PVH entry point (CONFIG_PVH)"
+	how=PVH pvh=no
+fi
 if [ "$pvh" = yes ]; then
 	# The payload is the first xz stream of the bzImage (Debian builds
 	# with CONFIG_KERNEL_XZ); QEMU needs the ELF note of the PVH entry

@@ -411,7 +411,17 @@ TEST_F_TIMEOUT(failnth, load_and_host_exchange, 3600)
 			err = run_sequence(&self->m, &ipu, &step, msg, sizeof(msg));
 			ioc_target = -1;
 			runs++;
-			/* the target was not reached: an earlier step failed */
+			/*
+			 * The target was not reached: the sequence made fewer
+			 * ioctls this time (a wait that polls), or an earlier
+			 * step failed.
+			 */
+			if (ioc_injected == -1 && !err) {
+				TH_LOG("command %d not reached (the sequence made %d ioctls)",
+				       c, ioc_count);
+				ASSERT_EQ(0, check_after(ipu, pinned0, why, sizeof(why))) TH_LOG("%s", why);
+				break;
+			}
 			ASSERT_NE(-1, ioc_injected)
 				TH_LOG("command %d, N=%u: never reached: %s failed first: %s: %s",
 				       c, n, step, strerror(-err), msg);

@@ -57,7 +57,7 @@ t_build=$(date +%s)
 # ---- 4. the VM
 rc=0
 selftests/vm/run-vm.sh --kernel "$KIMAGE" --initrd "$B/debug/initramfs.cpio.gz" \
-	--mode check --expect "$DEVICE_TESTS kernel_health" --out "$res" --mem 3072 \
+	--mode check --expect "$DEVICE_TESTS kernel_health" --out "$res" --mem 3072 --no-pvh \
 	--timeout "${DEBUG_VM_TIMEOUT:-2700}" --test-timeout "${DEBUG_TEST_TIMEOUT:-900}" \
 	--append "kasan.fault=panic log_buf_len=8M" || rc=$?
 t_end=$(date +%s)

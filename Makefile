@@ -216,13 +216,17 @@ $(B)/tests/host-san/hw_regs_test: selftests/host/hw_regs_test.c $(HW_REGS_DEPS) 
 # Device tests: run in the VM (or on a machine with a card). They link the
 # static library; libmnl has no static archive in Debian, so they are
 # dynamic and the initramfs builder copies their shared libraries.
+# (selftests/lib/ixt_alarm.h scales the harness's per-test time limit on a
+# slow kernel: IPUXCOM_TEST_TIMEOUT_SCALE, set in the debug lane's VM.)
+DEVICE_TEST_CFLAGS = $(TEST_CFLAGS) -include selftests/lib/ixt_alarm.h
+
 $(B)/tests/device/%: selftests/device/%.c $(TEST_DEPS) $(B)/libipuxcom.a
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -pthread -o $@ $< $(B)/libipuxcom.a $(DEP_LIBS)
+	$(CC) $(DEVICE_TEST_CFLAGS) -pthread -o $@ $< $(B)/libipuxcom.a $(DEP_LIBS)
 
 $(B)/tests/device/%_compat32: selftests/device/%.c $(TEST_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -Wno-pointer-to-int-cast -m32 -static -o $@ $<
+	$(CC) $(DEVICE_TEST_CFLAGS) -Wno-pointer-to-int-cast -m32 -static -o $@ $<
 
 HOST_TEST_BINS := $(addprefix $(B)/tests/host/,$(HOST_TESTS))
 HOST_SAN_BINS := $(addprefix $(B)/tests/host-san/,$(HOST_TESTS))

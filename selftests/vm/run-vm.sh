@@ -173,8 +173,8 @@ fi
 # CPU time there, measured next to a niced kernel build), the
 # median of three, as a factor of 1 to 6 (tenths).
 measure_scale() {
-	local i t0 t1 ts=()
-	for i in 1 2 3; do
+	local _ t0 t1 ts=()
+	for _ in 1 2 3; do
 		t0=$(date +%s%N)
 		head -c 160M /dev/zero | sha256sum >/dev/null
 		t1=$(date +%s%N)

@@ -56,7 +56,7 @@ LIB_PIC_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/pic/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
 .PHONY: examples bench bench-vm fuzz check-fuzz fuzz-kernel all help lib tools modules standin tests host-tests device-tests initramfs \
-	check check-host check-vm demo deps sparse checkpatch lint clean \
+	check check-host check-vm check-debug ci-summary demo deps sparse checkpatch lint clean \
 	kver-check
 
 all: lib tools modules examples
@@ -68,6 +68,10 @@ help:
 	@echo "  demo         deps + build + boot the test VM and run the main job"
 	@echo "  check        deps + build + every test (host, host under ASan+UBSan, VM)"
 	@echo "  check-host   host tests only;  check-vm: device tests in the VM only"
+	@echo "  check-debug  device tests, fault-injection sweep (failnth_test), load/reset soak and"
+	@echo "               kernel health (kmemleak, lockdep) in the VM on a debug kernel (KASAN,"
+	@echo "               lockdep, kmemleak, fault injection) built once from linux-source-6.1"
+	@echo "               and cached (scripts/debug-kernel.sh; ~25 min the first time)"
 	@echo "  standin      selftests/kmod/ipu_standin.ko, the test VM's stand-in for ipu_driver"
 	@echo "               (never installed: not in Kbuild, install or DKMS)"
 	@echo "  lint         make C=1 W=1 modules and standin (sparse) + checkpatch --strict"
@@ -217,13 +221,17 @@ $(B)/tests/host-san/hw_regs_test: selftests/host/hw_regs_test.c $(HW_REGS_DEPS) 
 # Device tests: run in the VM (or on a machine with a card). They link the
 # static library; libmnl has no static archive in Debian, so they are
 # dynamic and the initramfs builder copies their shared libraries.
+# (selftests/lib/ixt_alarm.h scales the harness's per-test time limit on a
+# slow kernel: IPUXCOM_TEST_TIMEOUT_SCALE, set in the debug lane's VM.)
+DEVICE_TEST_CFLAGS = $(TEST_CFLAGS) -include selftests/lib/ixt_alarm.h
+
 $(B)/tests/device/%: selftests/device/%.c $(TEST_DEPS) $(B)/libipuxcom.a
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -pthread -o $@ $< $(B)/libipuxcom.a $(DEP_LIBS)
+	$(CC) $(DEVICE_TEST_CFLAGS) -pthread -o $@ $< $(B)/libipuxcom.a $(DEP_LIBS)
 
 $(B)/tests/device/%_compat32: selftests/device/%.c $(TEST_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -Wno-pointer-to-int-cast -m32 -static -o $@ $<
+	$(CC) $(DEVICE_TEST_CFLAGS) -Wno-pointer-to-int-cast -m32 -static -o $@ $<
 
 HOST_TEST_BINS := $(addprefix $(B)/tests/host/,$(HOST_TESTS))
 HOST_SAN_BINS := $(addprefix $(B)/tests/host-san/,$(HOST_TESTS))
@@ -349,6 +357,10 @@ fuzz-kernel: kver-check modules standin $(FUZZ_TEST_BIN)
 		--timeout $$(( $(FUZZ_KERNEL_LIMIT) + 60 )) \
 		--append "ipuxcom_vm.fuzz_ioctls=$(FUZZ_KERNEL_IOCTLS) ipuxcom_vm.fuzz_seconds=$(FUZZ_KERNEL_SECONDS) ipuxcom_vm.fuzz_timeout=$(FUZZ_KERNEL_LIMIT)$(if $(FUZZ_SEED), ipuxcom_vm.fuzz_seed=$(FUZZ_SEED))$(if $(FUZZ_TRACE), ipuxcom_vm.fuzz_trace=1)"
 
+CHECK_TAPS := $(B)/results/host.tap $(B)/results/fuzz.tap $(B)/results/install.tap \
+	$(B)/results/vm/tests.tap $(B)/results/dkms.tap
+DEBUG_TAP := $(B)/results/debug/tests.tap
+
 check: deps
 	$(MAKE) all tests
 	@rc=0; \
@@ -357,10 +369,19 @@ check: deps
 	$(MAKE) check-install || rc=1; \
 	$(MAKE) check-vm || rc=1; \
 	$(MAKE) check-dkms || rc=1; \
-	selftests/tap-summary.sh $(B)/results/host.tap $(B)/results/fuzz.tap \
-		$(B)/results/install.tap $(B)/results/vm/tests.tap \
-		$(B)/results/dkms.tap || rc=1; \
+	selftests/tap-summary.sh $(CHECK_TAPS) || rc=1; \
 	exit $$rc
+
+# The debug-kernel lane (selftests/debug/check-debug.sh). Not part of
+# `make check`; .ci/run runs it after check, then `make ci-summary`.
+check-debug: deps
+	$(MAKE) lib tools examples device-tests
+	B=$(B) DEVICE_TESTS="$(DEVICE_TESTS)" DEVICE_TEST_BINS="$(DEVICE_TEST_BINS)" \
+	TOOL_BINS="$(B)/ipuxcom $(EXAMPLE_BINS)" selftests/debug/check-debug.sh
+
+# Both lanes' results summed up (the last line: N passed, N failed, N skipped).
+ci-summary:
+	@selftests/tap-summary.sh $(CHECK_TAPS) $(DEBUG_TAP)
 
 bench-vm: initramfs
 	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \

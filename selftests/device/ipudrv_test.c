@@ -877,6 +877,20 @@ static void *edu_pin(struct __test_metadata *_metadata, struct ipuxcom *ipu, lon
 	return buf;
 }
 
+/* Booted with KASAN options (the debug-kernel lane, make check-debug)? */
+static bool kernel_has_kasan(void)
+{
+	char line[4096] = "";
+	FILE *f = fopen("/proc/cmdline", "re");
+
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	return strstr(line, "kasan.") != NULL;
+}
+
 TEST(edu_through_ipuxcom_hw)
 {
 	const char *hw_ko = getenv("IPUXCOM_HW_KO");
@@ -928,6 +942,21 @@ TEST(edu_through_ipuxcom_hw)
 		EXPECT_EQ(base, ixt_pinned_pages());
 		ipuxcom_close(ipu);
 		munmap(buf, 16 * 4096);
+		if (kernel_has_kasan()) {
+			/*
+			 * The debug lane: ACPI's _PRT evaluation for the
+			 * re-added function exceeds the AML loop limit under
+			 * KASAN and lockdep in TCG (AE_AML_LOOP_TIMEOUT), so
+			 * the function comes back without its interrupt
+			 * routing. The removal under the session, the point
+			 * of this step, is checked; the re-add is in the
+			 * normal lane.
+			 */
+			TH_LOG("KASAN kernel: edu re-add and reload checked in the normal lane only");
+			ASSERT_EQ(0, ixt_unload_module_wait("ipuxcom_hw"));
+			ASSERT_EQ(0, ixt_unload_module_wait(STANDIN_MOD));
+			return;
+		}
 		qemu_monitor("device_add edu,id=edu0");
 		ASSERT_EQ(0, wait_path(edu, true, 300)) TH_LOG("edu not back");
 		ASSERT_EQ(0, wait_path(drv, true, 50));

@@ -63,4 +63,45 @@ static inline int ixt_load_small(struct ipuxcom *ipu, char *msg, size_t msglen)
 	return err;
 }
 
+/* The same image, packed once (for tests that load it many times). */
+static inline int ixt_pack_small(struct ipuxcom_image **img, char *msg, size_t msglen)
+{
+	struct ipuxcom_image_pack_params pp = {
+		.tile_count = 1472, .image_size = IXT_SMALL_IMAGE_BYTES,
+		.load_base = IPUXCOM_IMG_PAYLOAD_BASE, .entry = IPUXCOM_IMG_PAYLOAD_BASE,
+		.template_tile = 0,
+	};
+	struct ipuxcom_errmsg em = { "" };
+	void *file = NULL;
+	size_t len = 0;
+	int err;
+
+	*img = NULL;
+	err = ipuxcom_image_pack(&pp, ixt_small_source, NULL, &file, &len, &em);
+	if (!err)
+		err = ipuxcom_image_from_buffer(file, len, img, &em);
+	free(file);
+	if (err)
+		snprintf(msg, msglen, "image: %s", em.msg);
+	return err;
+}
+
+/* Load @img (ixt_pack_small) onto the attached, reset device; 0 or -errno. */
+static inline int ixt_load_image(struct ipuxcom *ipu, const struct ipuxcom_image *img,
+				 char *msg, size_t msglen)
+{
+	static const uint8_t boot[1024];
+	struct ipuxcom_load_params lp = {
+		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
+	};
+	struct ipuxcom_load_result res;
+	int err;
+
+	memset(&res, 0, sizeof(res));
+	err = ipuxcom_load(ipu, &lp, &res);
+	if (err)
+		snprintf(msg, msglen, "load: %s", res.msg);
+	return err;
+}
+
 #endif /* IXT_LOAD_H */

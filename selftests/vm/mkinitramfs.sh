@@ -5,6 +5,7 @@
 #   selftests/vm/mkinitramfs.sh --kver V --out FILE.cpio.gz \
 #       [--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko"] [--tool "build/ipuxcom ..."] \
 #       [--tests "build/tests/device/a_test ..."] [--bench "build/bench/x ..."]
+#       [--final "selftests/debug/kernel-health.sh ..."] [--moddir DIR]
 #
 #   /init                        selftests/vm/init (busybox sh, PID 1)
 #   /bin/busybox + applet links  busybox-static
@@ -20,6 +21,12 @@
 #   /demo.sh                     selftests/vm/demo.sh
 #   /tests/*                     --tests
 #   /bench/*                     --bench (programs for `make bench-vm`)
+#   /final/*                     --final: run by init after /tests/* (scripts
+#                                are copied as they are; busybox runs them)
+#   --moddir DIR                 the target kernel's module directory
+#                                (modules.builtin*, modules.dep), default
+#                                /lib/modules/V: the debug lane's kernel has
+#                                its own (make check-debug)
 #   shared libraries             of every dynamic ELF above, at their host path
 #
 # Empty --modules/--tests lists are allowed (handy to test the VM plumbing);
@@ -34,7 +41,7 @@ die() {
 	exit 1
 }
 
-kver='' out='' modules='' tool='' tests='' benches=''
+kver='' out='' modules='' tool='' tests='' benches='' finals='' moddir=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
@@ -47,6 +54,8 @@ while [ $# -gt 0 ]; do
 	--tool) tool=$2 ;;
 	--tests) tests=$2 ;;
 	--bench) benches=$2 ;;
+	--final) finals=$2 ;;
+	--moddir) moddir=$2 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 	shift 2
@@ -58,7 +67,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 orig=$(pwd)
 case $out in /*) ;; *) out=$orig/$out ;; esac
-hostmods=/lib/modules/$kver
+hostmods=${moddir:-/lib/modules/$kver}
+case $hostmods in /*) ;; *) hostmods=$orig/$hostmods ;; esac
 # depmod lives in /sbin, which is not in a normal user's PATH on Debian.
 depmod=$(command -v depmod || echo /sbin/depmod)
 busybox=$(command -v busybox || echo /bin/busybox)
@@ -170,6 +180,21 @@ for t in $tests; do
 	[ ! -e "tests/${t##*/}" ] || die "two tests named ${t##*/}"
 	install_elf "$t" "tests/${t##*/}"
 done
+if [ -n "$finals" ]; then
+	mkdir -p final
+	for t in $finals; do
+		case $t in /*) src=$t ;; *) src=$orig/$t ;; esac
+		[ -f "$src" ] || die "$t: no such file"
+		# a script keeps its name less the extension: the test's name
+		n=${t##*/}
+		case $(head -c 2 "$src") in '#!') n=${n%.sh} ;; esac
+		if head -c 4 "$src" | grep -q ELF; then
+			install_elf "$t" "final/$n"
+		else
+			install -m 755 "$src" "final/$n"
+		fi
+	done
+fi
 
 # Reproducible archive: fixed owner and timestamps, sorted entries, no gzip
 # name/time header.

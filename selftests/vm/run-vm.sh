@@ -3,10 +3,17 @@
 # selftests/vm/mkinitramfs.sh and judge the run from what selftests/vm/init
 # printed on the second serial port.
 #
-# Usage: selftests/vm/run-vm.sh --kernel VMLINUZ --initrd INITRD.cpio.gz
+# Usage: selftests/vm/run-vm.sh --kernel VMLINUZ|VMLINUX --initrd INITRD.cpio.gz
 #            --mode check|demo|bench --out DIR [--expect "t1 t2 ..."]
-#            [--timeout SECONDS (300)] [--mem MB (2048)] [--append "PARAMS"]
-#            [--no-pvh]
+#            [--timeout SECONDS (300)] [--test-timeout SECONDS (120)]
+#            [--mem MB (2048)] [--append "PARAMS"] [--no-pvh]
+#
+# Every run gets a directory of its own, DIR.runs/YYYYmmdd-HHMMSS-PID, and
+# DIR becomes a symbolic link to the newest one (so DIR/tests.tap is always
+# the last run's). A failed run's directory is marked FAILED and kept (the
+# 20 newest failed runs); of the runs that passed, the 3 newest are kept.
+# (A DIR left as a plain directory by an older run-vm.sh is moved into
+# DIR.runs/ first.)
 #
 #   DIR/console.log  first serial port: the kernel console
 #   DIR/results.log  second serial port: the test or demo output
@@ -17,9 +24,20 @@
 #                    or printed fewer results than planned gets a "not ok"
 #                    line, and so does the VM itself if it did not reach
 #                    IPUXCOM-VM-DONE or the kernel log shows a panic, oops,
-#                    BUG, WARNING or hung task
-#   --append         extra kernel parameters, e.g. ipuxcom_vm.test_timeout=30
-#                    (the per-test limit of init, 120 s by default)
+#                    BUG, WARNING, hung task or lockdep report
+#   DIR/progress.log when (seconds after QEMU started) each step began:
+#                    boot, every test binary (IPUXCOM-TEST-BEGIN/END), every
+#                    demo or bench command ("$ ...")
+#   DIR/durations.txt (check) each test binary's guest run time
+#   --timeout        the whole VM run's limit; --test-timeout: each test
+#                    binary's (init's ipuxcom_vm.test_timeout). Both are
+#                    multiplied by a slowness factor: IPUXCOM_VM_TIMEOUT_SCALE
+#                    if set, else measured on the host before the boot (a
+#                    fixed sha256 job against its time on an idle 2-CPU
+#                    machine of this project's kind, 1 to 6). A limit that
+#                    fires says which step was running and for how long.
+#   --append         extra kernel parameters (they come last, so e.g.
+#                    ipuxcom_vm.test_timeout=30 there wins over --test-timeout)
 #   --no-pvh         boot the bzImage as given. By default its xz payload is
 #                    unpacked to a plain vmlinux that QEMU starts through its
 #                    PVH entry point: TCG would spend some 6 s of a 10 s boot
@@ -55,6 +73,7 @@ die() {
 }
 
 kernel='' initrd='' mode='' outdir='' expect='' timeout_s=300 mem=2048 extra=''
+test_timeout=120
 pvh=yes
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -69,6 +88,7 @@ while [ $# -gt 0 ]; do
 	--out) outdir=$2 ;;
 	--expect) expect=$2 ;;
 	--timeout) timeout_s=$2 ;;
+	--test-timeout) test_timeout=$2 ;;
 	--mem) mem=$2 ;;
 	--append) extra=$2 ;;
 	*) usage >&2; exit 2 ;;
@@ -80,10 +100,41 @@ done
 case $mode in check | demo | bench) ;; *) die "--mode must be check, demo or bench" ;; esac
 [ -n "$outdir" ] || die "--out is required"
 
+case $timeout_s$test_timeout in *[!0-9]*) die "--timeout and --test-timeout take whole seconds" ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$outdir"
+
+# ------------------------------------------------------------------ run directory
+# A fresh directory per run; DIR -> the newest. Nothing of an earlier run,
+# failed or not, is ever written over.
+outdir=${outdir%/}
+runs=$outdir.runs
+mkdir -p "$runs"
+if [ -d "$outdir" ] && [ ! -L "$outdir" ]; then
+	mv "$outdir" "$runs/$(date -r "$outdir" +%Y%m%d-%H%M%S)-old"
+fi
+rundir=$runs/$(date +%Y%m%d-%H%M%S)-$$
+mkdir "$rundir"
+ln -sfn "$(basename "$runs")/$(basename "$rundir")" "$outdir"
+# Prune: the 3 newest runs that passed, the 20 newest that failed (a run
+# still going has neither mark and is left alone).
+prune() {
+	local d n_ok=0 n_bad=0
+	for d in $(ls -1d "$runs"/*/ 2>/dev/null | sort -r); do
+		d=${d%/}
+		[ "$d" != "$rundir" ] || continue
+		if [ -e "$d/PASSED" ]; then
+			n_ok=$((n_ok + 1))
+			[ "$n_ok" -le 3 ] || rm -rf "$d"
+		elif [ -e "$d/FAILED" ]; then
+			n_bad=$((n_bad + 1))
+			[ "$n_bad" -le 20 ] || rm -rf "$d"
+		fi
+	done
+}
+prune
+outdir=$rundir
 console=$outdir/console.log results=$outdir/results.log tap=$outdir/tests.tap
-rm -f "$console" "$results" "$tap" "$outdir/qemu.log"
+progress=$outdir/progress.log
 tmp=$(mktemp -d)
 mon_reader='' mon_watcher=''
 cleanup() {
@@ -96,6 +147,13 @@ trap cleanup EXIT
 
 # ------------------------------------------------------------------ boot
 boot_kernel=$kernel how=bzImage
+if [ "$(head -c 4 "$kernel" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+	# already a vmlinux (the debug lane's): QEMU starts it through its
+	# PVH note
+	readelf -n "$kernel" 2>/dev/null | grep -q 'type: (0x00000012)' ||
+		die "--kernel: $kernel is an ELF file without a PVH entry point (CONFIG_PVH)"
+	how=PVH pvh=no
+fi
 if [ "$pvh" = yes ]; then
 	# The payload is the first xz stream of the bzImage (Debian builds
 	# with CONFIG_KERNEL_XZ); QEMU needs the ELF note of the PVH entry
@@ -109,8 +167,37 @@ if [ "$pvh" = yes ]; then
 		echo "run-vm: cannot unpack $kernel for a PVH boot, booting it as is (slower)"
 	fi
 fi
+# ------------------------------------------------------------------ timeouts
+# How much slower than an idle machine this one is right now: a fixed
+# sha256 job (0.55 s on an idle 2-CPU machine of the project's kind: its
+# CPU time there, measured next to a niced kernel build), the
+# median of three, as a factor of 1 to 6 (tenths).
+measure_scale() {
+	local _ t0 t1 ts=()
+	for _ in 1 2 3; do
+		t0=$(date +%s%N)
+		head -c 160M /dev/zero | sha256sum >/dev/null
+		t1=$(date +%s%N)
+		ts+=($(((t1 - t0) / 1000000)))
+	done
+	# median, in ms, against the reference; tenths of a factor
+	printf '%s\n' "${ts[@]}" | sort -n | sed -n 2p |
+		awk '{ f = int($1 * 10 / 550 + 0.5); if (f < 10) f = 10; if (f > 60) f = 60; print f }'
+}
+if [ -n "${IPUXCOM_VM_TIMEOUT_SCALE:-}" ]; then
+	scale10=$(awk -v s="$IPUXCOM_VM_TIMEOUT_SCALE" 'BEGIN { f = int(s * 10 + 0.5); print (f < 1 ? 1 : f) }')
+	scale_how="IPUXCOM_VM_TIMEOUT_SCALE"
+else
+	scale10=$(measure_scale)
+	scale_how="measured"
+fi
+timeout_s=$((timeout_s * scale10 / 10))
+test_timeout=$((test_timeout * scale10 / 10))
+scale="$((scale10 / 10)).$((scale10 % 10))"
+
 append="console=ttyS0 panic=-1 panic_on_warn=1 oops=panic loglevel=4"
-append="$append ipuxcom_vm.mode=$mode ipuxcom_vm.monitor=1${extra:+ $extra}"
+append="$append ipuxcom_vm.mode=$mode ipuxcom_vm.monitor=1 ipuxcom_vm.test_timeout=$test_timeout"
+append="$append${extra:+ $extra}"
 
 # The monitor: a pipe chardev (QEMU opens DIR.in and DIR.out read-write,
 # so neither side blocks on open).
@@ -122,15 +209,26 @@ exec 8<>"$tmp/mon.out" 9<>"$tmp/mon.in"
 # (bounded, like QEMU: it never outlives a run that was killed)
 timeout -k 5 "$((timeout_s + 20))" cat <&8 >>"$outdir/monitor.log" &
 mon_reader=$!
+# Progress: when each step began, in seconds after QEMU started, for the
+# message of a timeout (DIR/progress.log; "boot" until init speaks).
+progress_re='^(IPUXCOM-TEST-BEGIN |IPUXCOM-TEST-END |IPUXCOM-DEMO-RC=|IPUXCOM-VM-DONE|\$ )'
 monitor_watch() {
-	local handled=0 n line cmd
+	local handled=0 steps=0 n line cmd now
 	# until QEMU is done, or this script went away without saying so
 	while [ ! -e "$tmp/qemu.done" ] && kill -0 $$ 2>/dev/null; do
 		sleep 0.2
 		[ -f "$results" ] || continue
-		n=$(tr -d '\r' <"$results" | grep -c '^IPUXCOM-QEMU-MONITOR ' || true)
+		tr -d '\r' <"$results" >"$tmp/watch"
+		now=$((($(date +%s%N) - t0) / 1000000000))
+		n=$(grep -cE "$progress_re" "$tmp/watch" || true)
+		if [ "$n" -gt "$steps" ]; then
+			grep -E "$progress_re" "$tmp/watch" | tail -n +"$((steps + 1))" |
+				head -n "$((n - steps))" | sed "s/^/$now /" >>"$progress"
+			steps=$n
+		fi
+		n=$(grep -c '^IPUXCOM-QEMU-MONITOR ' "$tmp/watch" || true)
 		[ "$n" -gt "$handled" ] || continue
-		tr -d '\r' <"$results" | grep '^IPUXCOM-QEMU-MONITOR ' |
+		grep '^IPUXCOM-QEMU-MONITOR ' "$tmp/watch" |
 			tail -n +"$((handled + 1))" | head -n "$((n - handled))" |
 			while read -r _ line; do
 				case $line in
@@ -148,10 +246,13 @@ monitor_watch() {
 		handled=$n
 	done
 }
+# (t0 before the watcher starts: it stamps the steps)
+echo "0 boot" >"$progress"
+t0=$(date +%s%N)
 monitor_watch &
 mon_watcher=$!
-echo "run-vm: booting $kernel ($how, $mode mode, TCG, timeout ${timeout_s}s)"
-t0=$(date +%s%N)
+echo "run-vm: booting $kernel ($how, $mode mode, TCG, timeout ${timeout_s}s, each test ${test_timeout}s: slowness factor $scale, $scale_how)"
+echo "run-vm: logs in $outdir"
 qrc=0
 timeout -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m "$mem" -smp 2 \
 	-nodefaults -display none -no-reboot \
@@ -183,11 +284,28 @@ if grep -qx 'IPUXCOM-VM-DONE' "$tmp/results"; then
 	# The results are complete; only the power-off hung.
 	[ "$qrc" -ne 124 ] || echo "run-vm: warning: the VM did not power off, killed after ${timeout_s}s"
 elif [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
-	problems+=("timeout: no IPUXCOM-VM-DONE, the VM was killed after ${timeout_s}s")
+	# Which step ran out of time: the last one progress.log saw begin.
+	last=$(tail -n 1 "$progress")
+	since=${last%% *} step=${last#* }
+	waited=$(((t1 - t0) / 1000000000 - since))
+	case $step in
+	boot)
+		if [ -s "$tmp/results" ]; then
+			step="init (before the first test)"
+		elif [ -s "$tmp/console" ]; then
+			step="boot (kernel started, init never printed; last console line: $(tail -n 1 "$tmp/console" | cut -c1-120))"
+		else
+			step="boot (no console output at all)"
+		fi ;;
+	"IPUXCOM-TEST-BEGIN "*) step="test binary ${step#IPUXCOM-TEST-BEGIN }" ;;
+	"IPUXCOM-TEST-END "*) step="init, after test binary $(echo "$step" | cut -d' ' -f2)" ;;
+	"\$ "*) step="$mode command '${step#\$ }'" ;;
+	esac
+	problems+=("timeout: the VM was killed after ${timeout_s}s (--timeout x $scale): step: $step, running for ${waited}s")
 else
 	problems+=("no IPUXCOM-VM-DONE marker: the VM stopped after ${wall}s (QEMU exit status $qrc)")
 fi
-bad_re='Kernel panic|BUG:|WARNING:|Oops|general protection fault|Call Trace|blocked for more than'
+bad_re='Kernel panic|BUG:|WARNING:|Oops|general protection fault|Call Trace|blocked for more than|possible circular locking|inconsistent lock state|suspicious RCU usage'
 if grep -qE "$bad_re" "$tmp/console"; then
 	first=$(grep -m 1 -E "$bad_re" "$tmp/console")
 	problems+=("kernel log: $first")
@@ -246,6 +364,13 @@ if [ "$mode" = check ]; then
 			echo "not ok $n vm # $p"
 		done
 	fi >>"$tap"
+	# time=SECONDS on the END markers (init): DIR/durations.txt
+	sed -n 's/^IPUXCOM-TEST-END \([^ ]*\) rc=[0-9]* time=\([0-9.]*\)s$/\2 \1/p' "$tmp/results" \
+		>"$outdir/durations.txt"
+	if [ -s "$outdir/durations.txt" ]; then
+		echo "run-vm: slowest test binaries (guest seconds):" \
+			"$(sort -rn "$outdir/durations.txt" | head -n 5 | awk '{ printf "%s %ss, ", $2, $1 }' | sed 's/, $//')"
+	fi
 	echo "run-vm: TAP in $tap"
 	"$here/../tap-summary.sh" "$tap" || failed=1
 fi
@@ -272,7 +397,10 @@ if [ "$failed" -ne 0 ]; then
 		tail -n 80 "$f" | tr -d '\r'
 	done
 	echo "----- end of logs"
-	echo "run-vm: FAILED (logs in $outdir)"
+	date >"$outdir/FAILED"
+	printf '%s\n' "${problems[@]}" >>"$outdir/FAILED"
+	echo "run-vm: FAILED (logs kept in $outdir)"
 	exit 1
 fi
+date >"$outdir/PASSED"
 echo "run-vm: $mode passed"

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Force-included into every device test binary (the Makefile's -include):
+ * the kselftest harness bounds each test case with alarm(timeout), 30 s by
+ * default. On a slow kernel (the debug lane's KASAN kernel in TCG runs the
+ * tests 5 to 20 times slower) that limit would fire on tests that are only
+ * slow, so alarm() multiplies its argument by IPUXCOM_TEST_TIMEOUT_SCALE
+ * (a whole number; unset or 1: unchanged). The VM's init exports it from
+ * the kernel parameter ipuxcom_vm.harness_scale=N (make check-debug sets
+ * it).
+ */
+#ifndef IXT_ALARM_H
+#define IXT_ALARM_H
+
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+unsigned int alarm(unsigned int seconds)
+{
+	const char *s = getenv("IPUXCOM_TEST_TIMEOUT_SCALE");
+	unsigned long f = s && *s ? strtoul(s, NULL, 10) : 1;
+
+	if (seconds && f > 1 && f < 1000)
+		seconds *= (unsigned int)f;
+	return (unsigned int)syscall(SYS_alarm, seconds);
+}
+
+#endif /* IXT_ALARM_H */

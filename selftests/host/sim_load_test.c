@@ -21,6 +21,7 @@
 #include "c600_sim.h"
 #include "frames_testlib.h"
 #include "c600_record.h"
+#include "sim_drive.h"
 
 #define BUF_BUS		0x100000000ull
 #define FRAMES		17	/* 0x4134 bytes, the peer's minimum payload */
@@ -44,53 +45,6 @@ FIXTURE_TEARDOWN(load)
 {
 	c600_sim_destroy(self->sim);
 	free(self->buf);
-}
-
-static uint32_t rd(struct c600_sim *sim, uint32_t off)
-{
-	uint32_t v = 0xdeadbeef;
-
-	c600_sim_bar_read(sim, off, &v);
-	return v;
-}
-
-static void wr(struct c600_sim *sim, uint32_t off, uint32_t v)
-{
-	c600_sim_bar_write(sim, off, v);
-}
-
-/* Poll until (reg & mask) == 0, as a bounded host wait would; true if so. */
-static bool wait_clear(struct c600_sim *sim, uint32_t off, uint32_t mask)
-{
-	for (int i = 0; i < 1000; i++)
-		if (!(rd(sim, off) & mask))
-			return true;
-	return false;
-}
-
-static bool mark(struct c600_sim *sim, uint32_t m)
-{
-	wr(sim, REC_GS1, m);
-	rd(sim, REC_GS1);		/* the peer reads the mark back */
-	return wait_clear(sim, REC_GS1, 0xffff);
-}
-
-/* The seed's 948-byte bootloader padded to 1 KiB, and its exact words. */
-static bool autoload_as_recorded(struct c600_sim *sim)
-{
-	wr(sim, REC_AUTOLDCSR, 0);
-	for (uint32_t i = 0; i < 256; i++) {
-		wr(sim, REC_AUTOLDDATAR, i < 237 ? 0x1000u + i : 0);
-		if ((i + 1) % 32 == 0)
-			rd(sim, REC_AUTOLDCSR);
-	}
-	wr(sim, REC_AUTOLDTRGTR, 0x02000400);
-	wr(sim, REC_AUTOLDCSR, 0x0010013f);
-	if (!wait_clear(sim, REC_AUTOLDCSR, 1u << 8))
-		return false;
-	wr(sim, REC_AUTOLDTRGTR, 0x0209c001);
-	wr(sim, REC_AUTOLDCSR, 0x000b7f3f);
-	return wait_clear(sim, REC_AUTOLDCSR, 1u << 8);
 }
 
 enum order { PEER, SEED };

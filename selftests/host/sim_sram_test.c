@@ -13,6 +13,8 @@
 
 #include "c600_sim.h"
 #include "c600_record.h"
+#include "frames_testlib.h"
+#include "sim_drive.h"
 
 #define PAGE		C600_SRAM_PAGE_SIZE
 #define NPAGES		C600_SIM_SRAM_PAGES
@@ -268,56 +270,6 @@ TEST(allocation_failure)
 /* Pages the image covers: from 0x4c010 through its last frame's payload. */
 #define IMG_PAGES	((0x10 + FRAMES * 992 + PAGE - 1) / PAGE)
 
-static uint32_t rd(struct c600_sim *sim, uint32_t off)
-{
-	uint32_t v = 0xdeadbeef;
-
-	c600_sim_bar_read(sim, off, &v);
-	return v;
-}
-
-static void wr(struct c600_sim *sim, uint32_t off, uint32_t v)
-{
-	c600_sim_bar_write(sim, off, v);
-}
-
-static bool wait_clear(struct c600_sim *sim, uint32_t off, uint32_t mask)
-{
-	for (int i = 0; i < 1000; i++)
-		if (!(rd(sim, off) & mask))
-			return true;
-	return false;
-}
-
-static bool mark(struct c600_sim *sim, uint32_t m)
-{
-	wr(sim, REC_GS1, m);
-	return wait_clear(sim, REC_GS1, 0xffff);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	memcpy(p, &v, 4);	/* the host is little-endian, like the device */
-}
-
-/* The seed's 948-byte bootloader padded to 1 KiB, to every tile. */
-static bool autoload(struct c600_sim *sim)
-{
-	wr(sim, REC_AUTOLDCSR, 0);
-	for (uint32_t i = 0; i < 256; i++) {
-		wr(sim, REC_AUTOLDDATAR, i < 237 ? 0x1000u + i : 0);
-		if ((i + 1) % 32 == 0)
-			rd(sim, REC_AUTOLDCSR);
-	}
-	wr(sim, REC_AUTOLDTRGTR, 0x02000400);
-	wr(sim, REC_AUTOLDCSR, 0x0010013f);
-	if (!wait_clear(sim, REC_AUTOLDCSR, 1u << 8))
-		return false;
-	wr(sim, REC_AUTOLDTRGTR, 0x0209c001);
-	wr(sim, REC_AUTOLDCSR, 0x000b7f3f);
-	return wait_clear(sim, REC_AUTOLDCSR, 1u << 8);
-}
-
 static uint8_t body[FRAMES * 992], tile_img[FRAMES * 992];
 
 /* Tile @tile's image: the shared body with @patches words of its own. */
@@ -325,7 +277,7 @@ static void make_tile_image(uint32_t tile, uint32_t patches)
 {
 	memcpy(tile_img, body, sizeof(body));
 	for (uint32_t k = 0; k < patches; k++)
-		put32(tile_img + ((tile * 4099 + k * 26111) % (IMG_BYTES - 4) & ~3u),
+		ixt_put32(tile_img + ((tile * 4099 + k * 26111) % (IMG_BYTES - 4) & ~3u),
 		      0xa5000000u | tile << 8 | k);
 }
 
@@ -338,15 +290,15 @@ static void write_batch(uint8_t *buf, uint32_t b, uint32_t patches)
 		uint32_t tile = b * 64 + i;
 
 		make_tile_image(tile, patches);
-		put32(buf + i * 8, off);
-		put32(buf + i * 8 + 4, FRAMES);
+		ixt_put32(buf + i * 8, off);
+		ixt_put32(buf + i * 8 + 4, FRAMES);
 		for (uint32_t k = 0; k < FRAMES; k++, off += 1024) {
 			uint8_t *f = buf + off;
 
-			put32(f, k);
-			put32(f + 4, tile);
-			put32(f + 8, k == FRAMES - 1 ? 0x08000000u : 0);
-			put32(f + 12, 0);
+			ixt_put32(f, k);
+			ixt_put32(f + 4, tile);
+			ixt_put32(f + 8, k == FRAMES - 1 ? 0x08000000u : 0);
+			ixt_put32(f + 12, 0);
 			memcpy(f + 16, tile_img + k * 992, 992);
 			memset(f + 1008, 0xff, 16);
 		}
@@ -358,7 +310,7 @@ static bool load(struct c600_sim *sim, uint8_t *buf, uint32_t patches)
 {
 	wr(sim, REC_GS1, 0);
 	wr(sim, REC_GS2, 0);
-	if (!autoload(sim))
+	if (!autoload_as_recorded(sim))
 		return false;
 	wr(sim, REC_EXCHWINDOWBASER, 0x800);
 	if (c600_sim_buffer_attach(sim, 0, BUF_BUS, BATCH_BYTES))
@@ -422,7 +374,7 @@ static void expect_image(struct __test_metadata *_metadata, struct c600_sim *sim
 /* 1472 identical images take one image's pages, and a reset frees them. */
 TEST_F(device, identical_tiles_share_pages)
 {
-	ASSERT_TRUE(autoload(self->sim));
+	ASSERT_TRUE(autoload_as_recorded(self->sim));
 	/* the bootloader: one page for every tile */
 	EXPECT_EQ(1, self->sim->stats.sram_pages);
 	ASSERT_TRUE(load(self->sim, self->buf, 0));

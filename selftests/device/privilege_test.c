@@ -180,15 +180,7 @@ FIXTURE_SETUP(priv)
 {
 	self->fd = -1;
 	self->page = NULL;
-	if (!ixt_have_device())
-		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
-	IXT_REQUIRE_SIM();
-	self->dev = ixt_dev_id();
-	self->fd = ixt_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ixt_attach(self->fd, self->dev));
-	ixt_sim_clear_faults(self->dev);
-	ASSERT_EQ(0, ixt_reset(self->fd));
+	IXT_SETUP_IDLE_SIM(self->fd, self->dev);
 	self->page = ixt_buf_alloc(4096);
 	ASSERT_NE(NULL, self->page);
 }

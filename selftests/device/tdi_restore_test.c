@@ -111,15 +111,7 @@ FIXTURE(tr) {
 FIXTURE_SETUP(tr)
 {
 	self->fd = -1;
-	if (!ixt_have_device())
-		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
-	IXT_REQUIRE_SIM();
-	self->dev = ixt_dev_id();
-	self->fd = ixt_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ixt_attach(self->fd, self->dev));
-	ixt_sim_clear_faults(self->dev);
-	ASSERT_EQ(0, ixt_reset(self->fd));
+	IXT_SETUP_IDLE_SIM(self->fd, self->dev);
 	for (size_t i = 0; i < sizeof(self->boot); i++)
 		self->boot[i] = (uint8_t)(i * 29 + 3);
 	ASSERT_EQ(0, do_autoload(self->fd, self->boot, BOOT_BYTES));

@@ -310,4 +310,21 @@ static inline int ixt_dev_backend(uint32_t id, char *name)
 		     ixt_dev_id(), _ixt_backend);				\
 } while (0)
 
+/*
+ * Fixture set-up of a test on the simulated device under test: skip
+ * without one, then open, attach, clear the fault knobs and RESET it, the
+ * descriptor in @fd and the id in @dev. For FIXTURE_SETUP only.
+ */
+#define IXT_SETUP_IDLE_SIM(fd, dev) do {					\
+	if (!ixt_have_device())							\
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path()); \
+	IXT_REQUIRE_SIM();							\
+	(dev) = ixt_dev_id();							\
+	(fd) = ixt_open();							\
+	ASSERT_LE(0, (fd));							\
+	ASSERT_EQ(0, ixt_attach((fd), (dev)));					\
+	ixt_sim_clear_faults(dev);						\
+	ASSERT_EQ(0, ixt_reset(fd));						\
+} while (0)
+
 #endif /* IPUXCOM_TEST_H */

@@ -17,25 +17,6 @@
 #include "image_testlib.h"
 #include "ixt_load.h"
 
-/* The ipuxcom command: $IPUXCOM_TOOL, else "ipuxcom" on PATH. */
-static bool find_tool(char *path, size_t len)
-{
-	const char *env = getenv("IPUXCOM_TOOL"), *p = getenv("PATH");
-	char dirs[1024], *save = NULL;
-
-	if (env && *env) {
-		snprintf(path, len, "%s", env);
-		return access(path, X_OK) == 0;
-	}
-	snprintf(dirs, sizeof(dirs), "%s", p ? p : "/bin:/usr/bin");
-	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(path, len, "%s/ipuxcom", d);
-		if (access(path, X_OK) == 0)
-			return true;
-	}
-	return false;
-}
-
 FIXTURE(init) {
 	struct ipuxcom *ipu;
 	uint32_t dev;
@@ -88,7 +69,7 @@ TEST_F(init, dev_init_command_lists_every_step)
 	struct ixt_run *r = calloc(1, sizeof(*r));
 
 	ASSERT_NE(NULL, r);
-	if (!find_tool(tool, sizeof(tool))) {
+	if (!ixt_find_tool_on_path(tool, sizeof(tool))) {
 		free(r);
 		SKIP(return, "no ipuxcom command (set IPUXCOM_TOOL)");
 	}
@@ -132,7 +113,7 @@ TEST_F(init, load_init_loads_from_any_state)
 	int fd;
 
 	ASSERT_NE(NULL, r);
-	if (!find_tool(tool, sizeof(tool))) {
+	if (!ixt_find_tool_on_path(tool, sizeof(tool))) {
 		free(r);
 		SKIP(return, "no ipuxcom command (set IPUXCOM_TOOL)");
 	}

@@ -205,25 +205,6 @@ static int watcher_collect(struct watcher *w, struct ipuxcom_event *evs, int max
 
 /* ----------------------------------------------- running the command */
 
-/* The ipuxcom command: $IPUXCOM_TOOL, else "ipuxcom" on PATH. */
-static bool find_tool(char *path, size_t len)
-{
-	const char *env = getenv("IPUXCOM_TOOL"), *p = getenv("PATH");
-	char dirs[1024], *save = NULL;
-
-	if (env && *env) {
-		snprintf(path, len, "%s", env);
-		return access(path, X_OK) == 0;
-	}
-	snprintf(dirs, sizeof(dirs), "%s", p ? p : "/bin:/usr/bin");
-	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(path, len, "%s/ipuxcom", d);
-		if (access(path, X_OK) == 0)
-			return true;
-	}
-	return false;
-}
-
 /* Start the command with stdout on a pipe (*@out_fd); stderr is ours. */
 static pid_t spawn(char *const *argv, int *out_fd)
 {
@@ -295,7 +276,7 @@ FIXTURE_SETUP(ev)
 		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
 	IXT_REQUIRE_SIM();
 	self->dev = ixt_dev_id();
-	self->have_tool = find_tool(self->tool, sizeof(self->tool));
+	self->have_tool = ixt_find_tool_on_path(self->tool, sizeof(self->tool));
 	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &self->ipu));
 	ASSERT_EQ(0, ipuxcom_attach(self->ipu, self->dev));
 	ixt_sim_clear_faults(self->dev);
@@ -608,7 +589,7 @@ FIXTURE_SETUP(cap)
 	if (!ixt_have_device())
 		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
 	IXT_REQUIRE_SIM();
-	if (!find_tool(self->tool, sizeof(self->tool)))
+	if (!ixt_find_tool_on_path(self->tool, sizeof(self->tool)))
 		SKIP(return, "no ipuxcom command (set IPUXCOM_TOOL)");
 	for (size_t i = 0; i < sizeof(tracefs_roots) / sizeof(tracefs_roots[0]); i++) {
 		snprintf(self->enable, sizeof(self->enable),

@@ -209,6 +209,25 @@ static inline int ixt_run(char *const *argv, struct ixt_run *r)
 	return 0;
 }
 
+/* The ipuxcom command: $IPUXCOM_TOOL, else "ipuxcom" on PATH. */
+static inline bool ixt_find_tool_on_path(char *path, size_t len)
+{
+	const char *env = getenv("IPUXCOM_TOOL"), *p = getenv("PATH");
+	char dirs[1024], *save = NULL;
+
+	if (env && *env) {
+		snprintf(path, len, "%s", env);
+		return access(path, X_OK) == 0;
+	}
+	snprintf(dirs, sizeof(dirs), "%s", p ? p : "/bin:/usr/bin");
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, len, "%s/ipuxcom", d);
+		if (access(path, X_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* Run @tool with the NULL-terminated arguments after it (at most 22), capturing its output. */
 static inline int ixt_run_tool(struct ixt_run *r, const char *tool, ...)
 {

@@ -39,7 +39,7 @@ TEST_F(cli, physical_ids_give_the_same_rows)
 
 TEST_F(cli, p2p_json)
 {
-	RUN(0, "plan", "p2p", "-p", "1440", "0", "1", "--json");
+	RUN(0, "plan", "p2p", "--physical", "1440", "0", "1", "--json");
 	HAS(out, "{\"kind\":\"p2p\",\"timing_model\":\"reconstruction\",\"count\":1,"
 		 "\"time_to_mux\":112,\"direction\":");
 	HAS(out, "\"sync_boundary\":true");
@@ -118,7 +118,7 @@ TEST_F(cli, tile_idle_and_timing)
 	RUN(0, "plan", "idle", "5", "--raw");
 	HAS(out, "0x40c00000  sans");
 	HAS(out, "0x41800001  sync 1");
-	RUN(0, "plan", "timing", "-p", "1440", "0");
+	RUN(0, "plan", "timing", "--physical", "1440", "0");
 	HAS(out, "timing reconstruction: physical 1440 -> 0: TimeToMux 112, direction");
 }
 

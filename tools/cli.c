@@ -273,9 +273,6 @@ int cli_parse(struct cli_call *call, int argc, char **argv, const struct cli_opt
 		call->listing->nopts = n;
 		return CLI_EXIT_OK;
 	}
-	if (call->dev && !call->cmd->takes_dev)
-		return cli_usage_err(call, "option '--dev' does not apply: '%s' uses no device",
-				     call->what);
 	/* The command's own "dev" may already hold a value: it is reset per run, but be sure. */
 	if (dev_opt)
 		*dev_opt->value = NULL;
@@ -286,6 +283,10 @@ int cli_parse(struct cli_call *call, int argc, char **argv, const struct cli_opt
 	}
 	if (rc != CLI_CONTINUE)
 		return rc;
+	/* A global --dev before a command that has no use for it is a mistake worth saying. */
+	if (call->dev && !call->cmd->takes_dev)
+		return cli_usage_err(call, "option '--dev' does not apply: '%s' uses no device",
+				     call->what);
 	if (dev_opt)
 		own_dev = *dev_opt->value;
 	rc = cli_merge_dev(call, own_dev ? own_dev : generic_dev);

@@ -43,6 +43,15 @@ static size_t object_names(const char **names)
 	return NOBJECTS + 1;
 }
 
+/* @name is "help" or a prefix only it has ("hel"). */
+static bool names_help(const char *name)
+{
+	const char *names[NOBJECTS + 1];
+	size_t n = object_names(names);
+
+	return cli_match(name, strlen(name), names, n) == (int)NOBJECTS;
+}
+
 /*
  * The object @name names, exactly or by an unambiguous prefix; NULL for
  * "help" (*@help set) and after reporting a usage error.
@@ -216,7 +225,7 @@ int main(int argc, char **argv)
 		      "Try '" CLI_PROG " help'.\n", stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (!strcmp(argv[i], "help"))
+	if (names_help(argv[i]))
 		return finish(run_help(&g, argc - i - 1, argv + i + 1));
 	return finish(run_object(&g, argc - i, argv + i));
 }

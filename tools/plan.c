@@ -55,10 +55,31 @@ static bool plan_parse_num(const char *s, uint32_t *out)
 	return true;
 }
 
+/*
+ * A rejection by the library. Those of a value the user typed (a tile
+ * past 1471, a count of 0, a receiver twice, a misaligned address) are
+ * usage errors, as the same mistakes caught by the command itself are;
+ * the rest (a file, a plan that cannot be built) are failures.
+ */
 static int plan_lib_err(const struct cli_call *call, const struct ipuxcom_plan_error *e)
 {
-	cli_err(call->what, "%s", e->msg[0] ? e->msg : ipuxcom_plan_strerror(e->code));
-	return CLI_EXIT_ERR;
+	const char *msg = e->msg[0] ? e->msg : ipuxcom_plan_strerror(e->code);
+
+	switch (e->code) {
+	case IPUXCOM_PLAN_E_TILE:
+	case IPUXCOM_PLAN_E_COUNT:
+	case IPUXCOM_PLAN_E_SELF:
+	case IPUXCOM_PLAN_E_DUP:
+	case IPUXCOM_PLAN_E_NRECV:
+	case IPUXCOM_PLAN_E_ALIGN:
+	case IPUXCOM_PLAN_E_ADDR:
+	case IPUXCOM_PLAN_E_ADDR_FLAG:
+	case IPUXCOM_PLAN_E_METHOD:
+		return cli_usage_err(call, "%s", msg);
+	default:
+		cli_err(call->what, "%s", msg);
+		return CLI_EXIT_ERR;
+	}
 }
 
 /* --timing FILE, or the default model. *owned is what to free. */

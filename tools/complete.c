@@ -7,6 +7,7 @@
  * completion cannot drift from what the parser accepts.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <ipuxcom.h>
@@ -94,6 +95,56 @@ static void offer_value(const struct cli_opt *opt, const char *cur)
 		puts("@files");
 }
 
+/*
+ * "--name=VALUE" being completed (@cur): the values of that option of
+ * @opts, without the "--name=" that the shell keeps. Returns false when
+ * @cur is not that.
+ */
+static bool offer_inline_value(const struct cli_opt *opts, size_t n, const char *cur)
+{
+	const char *eq = strchr(cur, '=');
+	const char *names[CLI_MAX_OPTS];
+	int i;
+
+	if (strncmp(cur, "--", 2) || !eq)
+		return false;
+	for (size_t k = 0; k < n; k++)
+		names[k] = opts[k].lname;
+	i = cli_match(cur + 2, (size_t)(eq - cur - 2), names, n);
+	if (i >= 0 && opts[i].arg)
+		offer_value(&opts[i], eq + 1);
+	return true;
+}
+
+/*
+ * bash splits "--dev=1" into "--dev", "=", "1" (COMP_WORDBREAKS has '='):
+ * join them again into @out (the words themselves, or copies in a pool),
+ * so that "--dev=" completes as the value of --dev. Returns the count.
+ */
+static int join_equals(int argc, char **argv, char **out)
+{
+	static char pool[8192];
+	size_t used = 0;
+	int n = 0;
+
+	for (int i = 0; i < argc; i++) {
+		const char *val = i + 1 < argc ? argv[i + 1] : "";
+		int w;
+
+		if (n > 0 && out[n - 1][0] == '-' && !strcmp(argv[i], "=")) {
+			w = snprintf(pool + used, sizeof(pool) - used, "%s=%s", out[n - 1], val);
+			if (w >= 0 && (size_t)w < sizeof(pool) - used) {
+				out[n - 1] = pool + used;
+				used += (size_t)w + 1;
+				i++;
+				continue;
+			}
+		}
+		out[n++] = argv[i];
+	}
+	return n;
+}
+
 static const struct cli_object *match_object(const struct cli_object *const *objs,
 					     size_t nobjs, const char *word)
 {
@@ -155,6 +206,8 @@ static void complete_cmd(const struct cli_global *g, const struct cli_object *ob
 	opt = n >= 2 ? value_opt(listing.opts, listing.nopts, words[n - 2]) : NULL;
 	if (opt)
 		offer_value(opt, cur);
+	else if (offer_inline_value(listing.opts, listing.nopts, cur))
+		;
 	else if (cur[0] == '-')
 		offer_options(listing.opts, listing.nopts, cur);
 	else if (cmd->takes_dev && cmd->args && !strncmp(cmd->args, "[ID", 3))
@@ -163,23 +216,20 @@ static void complete_cmd(const struct cli_global *g, const struct cli_object *ob
 		puts("@files");
 }
 
-int cli_complete(const struct cli_object *const *objs, size_t nobjs, int argc, char **argv)
+/* @argv[0..argc-1] after the program's name, the last (maybe "") being completed. */
+static void complete_words(const struct cli_object *const *objs, size_t nobjs, int argc,
+			   char **argv)
 {
 	struct cli_opt gopts[CLI_MAX_OPTS];
 	struct cli_global g = { 0 };
 	const struct cli_object *obj;
 	const struct cli_cmd *cmd;
-	char *empty[] = { (char *)"" };
 	bool unused;
 	size_t ng = cli_global_opts(gopts, &g, &unused, &unused);
 	const char *cur;
 	bool help = false;
 	int i = 0;
 
-	if (argc == 0) {
-		argc = 1;
-		argv = empty;
-	}
 	cur = argv[argc - 1];
 	/* The options before the object, and their values. */
 	while (i < argc - 1 && argv[i][0] == '-' && argv[i][1]) {
@@ -188,20 +238,22 @@ int cli_complete(const struct cli_object *const *objs, size_t nobjs, int argc, c
 		if (value_opt(gopts, ng, argv[i - 1])) {
 			if (i == argc - 1) {
 				offer_value(value_opt(gopts, ng, argv[i - 1]), cur);
-				return CLI_EXIT_OK;
+				return;
 			}
 			i++;
 		}
 	}
 	if (i == argc - 1) {
+		if (offer_inline_value(gopts, ng, cur))
+			return;
 		if (cur[0] == '-') {
 			offer_options(gopts, ng, cur);
-			return CLI_EXIT_OK;
+			return;
 		}
 		for (size_t k = 0; k < nobjs; k++)
 			offer(objs[k]->name, cur);
 		offer("help", cur);
-		return CLI_EXIT_OK;
+		return;
 	}
 	/* "help OBJECT [COMMAND]" completes as names only. */
 	if (!strcmp(argv[i], "help")) {
@@ -210,23 +262,38 @@ int cli_complete(const struct cli_object *const *objs, size_t nobjs, int argc, c
 		if (i == argc - 1) {
 			for (size_t k = 0; k < nobjs; k++)
 				offer(objs[k]->name, cur);
-			return CLI_EXIT_OK;
+			return;
 		}
 	}
 	obj = match_object(objs, nobjs, argv[i++]);
 	if (!obj)
-		return CLI_EXIT_OK;
+		return;
 	cmd = default_cmd(obj);
 	if (!(obj->ncmds == 1 && !obj->cmds[0].name)) {
 		if (i == argc - 1 && (help || cur[0] != '-')) {
 			offer_cmds(obj, cur);
-			return CLI_EXIT_OK;
+			return;
 		}
 		if (argv[i][0] != '-')
 			cmd = match_cmd(obj, argv[i++]);
 	}
 	if (help || !cmd)
-		return CLI_EXIT_OK;
+		return;
 	complete_cmd(&g, obj, cmd, argc - i, argv + i);
+}
+
+int cli_complete(const struct cli_object *const *objs, size_t nobjs, int argc, char **argv)
+{
+	char *empty[] = { (char *)"" }, **words;
+
+	if (argc == 0) {
+		argc = 1;
+		argv = empty;
+	}
+	words = calloc((size_t)argc, sizeof(*words));
+	if (!words)
+		return CLI_EXIT_ERR;
+	complete_words(objs, nobjs, join_equals(argc, argv, words), words);
+	free(words);
 	return CLI_EXIT_OK;
 }

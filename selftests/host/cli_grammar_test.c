@@ -370,6 +370,13 @@ TEST_F(comp, values_files_and_devices)
 	EXPECT_NE(NULL, strstr(self->r.out, file));
 	COMPLETE("image", "verify", prefix);
 	EXPECT_NE(NULL, strstr(self->r.out, file));
+	/* "--opt=VALUE", which bash splits at the '=' */
+	COMPLETE("--device", "=", prefix);
+	EXPECT_NE(NULL, strstr(self->r.out, file));
+	COMPLETE("load", "--boot", "=", prefix);
+	EXPECT_NE(NULL, strstr(self->r.out, file));
+	COMPLETE("--dev", "=", "1", "tdi", "d");
+	EXACTLY("dump\n");
 	unlink(file);
 	rmdir(dir);
 	/* --dev ID offers the running module's ids: none without it, and no files */

@@ -10,6 +10,8 @@ _ipuxcom()
 	local cur=${COMP_WORDS[COMP_CWORD]} line files=
 	local -a cands=()
 
+	# "--dev=<TAB>": bash made "=" a word of its own; the value is empty
+	[[ $cur == = ]] && cur=
 	COMPREPLY=()
 	while IFS= read -r line; do
 		if [[ $line == @files ]]; then

@@ -502,6 +502,9 @@ static int capture_stop(struct cli_call *call, int argc, char **argv)
 	rc = cli_parse(call, argc, argv, run_opts + 1, 1, false, NULL, 0, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
+	if (call->dev)
+		return cli_usage_err(call, "--dev does not apply to 'stop': it ends the running "
+				     "capture, of the device 'start' was given");
 	if (!out_arg)
 		return cli_usage_err(call, "-o FILE is required");
 	rc = check_output_dir(call, out_arg);

@@ -111,7 +111,7 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "file", out);
 		json_kv_uint(&w, "first", first);

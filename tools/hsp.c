@@ -26,11 +26,12 @@ static const char *dir_name(uint32_t dir)
 	return dir == IPUXCOM_HSP_INPUT ? "input" : "output";
 }
 
-static void show_json(const char *path, const struct ipuxcom_hsp_manifest *m)
+static void show_json(const struct cli_call *call, const char *path,
+		      const struct ipuxcom_hsp_manifest *m)
 {
 	struct json_writer w;
 
-	json_init(&w, stdout);
+	json_init_call(&w, stdout, call);
 	json_begin_object(&w);
 	json_kv_string(&w, "file", path);
 	json_kv_uint(&w, "version", IPUXCOM_HSP_VERSION);
@@ -95,7 +96,7 @@ static int hsp_show_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (call->json) {
-		show_json(pos[0], &m);
+		show_json(call, pos[0], &m);
 		return CLI_EXIT_OK;
 	}
 	if (ipuxcom_hsp_format(&m, &text, &len, &em)) {

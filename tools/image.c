@@ -291,7 +291,7 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "file", out);
 		json_kv_uint(&w, "tiles", info.tile_count);
@@ -435,7 +435,7 @@ static int image_verify_run(struct cli_call *call, int argc, char **argv)
 		return cli_usage_err(call, "expected IMG");
 	if (ipuxcom_image_open(pos[0], &img, &em)) {
 		if (call->json) {
-			json_init(&w, stdout);
+			json_init_call(&w, stdout, call);
 			json_begin_object(&w);
 			json_kv_string(&w, "file", pos[0]);
 			json_key(&w, "ok");
@@ -448,7 +448,7 @@ static int image_verify_run(struct cli_call *call, int argc, char **argv)
 	}
 	ipuxcom_image_get_info(img, &info);
 	if (call->json) {
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "file", pos[0]);
 		json_key(&w, "errors");
@@ -508,7 +508,7 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "file", pos[0]);
 		json_kv_string(&w, "format", "IPUIMG1");
@@ -642,7 +642,7 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "file", out);
 		json_kv_uint(&w, "tiles", rep.tiles);

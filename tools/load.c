@@ -428,6 +428,7 @@ static const struct cli_cmd load_cmds[] = {
 			"NAME[:in=FILE]...[:out=FILE]... (one file per input/output slice of the\n"
 			"call, in manifest order), e.g. write:in=x.bin run read:out=y.bin.",
 		.run = load_run,
+		.takes_dev = true,
 	},
 };
 

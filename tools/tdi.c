@@ -58,7 +58,7 @@ static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_uint(&w, "tile", tile);
 		json_key(&w, "registers");
@@ -120,7 +120,7 @@ static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_uint(&w, "tile", tile);
 		json_kv_uint(&w, "addr", addr);
@@ -187,6 +187,7 @@ static const struct cli_cmd tdi_cmds[] = {
 			"Read the 13 TDI registers of physical tile TILE (0..1471) and decode\n"
 			"TDI_STS. Reading does not stop the tile.",
 		.run = tdi_dump_run,
+		.takes_dev = true,
 	},
 	{
 		.name = "read",
@@ -199,6 +200,7 @@ static const struct cli_cmd tdi_cmds[] = {
 			"context, which is then let run again. The context must be active (a\n"
 			"loaded or bootloaded tile).",
 		.run = tdi_read_run,
+		.takes_dev = true,
 	},
 	{
 		.name = "write",
@@ -208,6 +210,7 @@ static const struct cli_cmd tdi_cmds[] = {
 			"Write up to 64 WORDs (decimal or 0x hex) to physical tile TILE's SRAM\n"
 			"from byte address ADDR by injecting stores. Needs CAP_SYS_RAWIO.",
 		.run = tdi_write_run,
+		.takes_dev = true,
 	},
 };
 

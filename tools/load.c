@@ -15,6 +15,7 @@
 #include <ipuxcom.h>
 
 #include "cli.h"
+#include "outfile.h"
 
 static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg, *hostx_arg, *cfg_hsp_arg;
 static bool quiet, init;
@@ -242,15 +243,8 @@ static int hostx_run_calls(const struct cli_call *call, struct ipuxcom *ipu,
 			goto free;
 		}
 		for (int i = 0; i < sp->nout; i++) {
-			FILE *f = fopen(sp->out[i], "wb");
-			bool ok = f && fwrite(out[i].data, 1, out[i].size, f) == out[i].size;
-
-			if (f && fclose(f))
-				ok = false;
-			if (!ok) {
-				cli_err(call->what, "call '%s': cannot write %s", sp->name, sp->out[i]);
+			if (outfile_write_all(call, sp->out[i], out[i].data, out[i].size))
 				goto free;
-			}
 		}
 		printf("call %s: %" PRIu32 " phases done\n", sp->name,
 		       m->calls[idx].phases);

@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -206,6 +207,14 @@ IPUXCOM_API int ipuxcom_timing_load(const char *path, struct ipuxcom_timing **ou
  */
 IPUXCOM_API int ipuxcom_timing_save(const struct ipuxcom_timing *tm, const char *path,
 				    uint32_t flags, struct ipuxcom_plan_error *err);
+
+/*
+ * The same on an open stream (a pipe, a file the caller places itself);
+ * the stream is not closed or flushed: a write error that only a later
+ * fflush() reveals is the caller's to check.
+ */
+IPUXCOM_API int ipuxcom_timing_write(const struct ipuxcom_timing *tm, FILE *f, uint32_t flags,
+				     struct ipuxcom_plan_error *err);
 
 /* Free a model from _from_table() or _load(); NULL is a no-op. */
 IPUXCOM_API void ipuxcom_timing_free(struct ipuxcom_timing *tm);

@@ -349,6 +349,19 @@ TEST_F(file, save_load_round_trip_reproduces_the_model)
 	EXPECT_EQ(self->len, n);
 	EXPECT_EQ(0, memcmp(again, self->text, self->len));
 	free(again);
+	/* ipuxcom_timing_write(): the same file on a caller's stream. */
+	f = tmpfile();
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, ipuxcom_timing_write(NULL, f, 0, NULL));
+	EXPECT_EQ(self->len, (size_t)ftell(f));
+	rewind(f);
+	again = malloc(self->len + 1);
+	ASSERT_NE(NULL, again);
+	n = fread(again, 1, self->len + 1, f);
+	fclose(f);
+	EXPECT_EQ(self->len, n);
+	EXPECT_EQ(0, memcmp(again, self->text, self->len));
+	free(again);
 }
 
 TEST_F(file, directions_model_takes_the_reconstruction_directions)
@@ -481,6 +494,10 @@ TEST(file_io_errors)
 	EXPECT_EQ(-ENOENT, ipuxcom_timing_save(NULL, "/nonexistent/table", 0, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_IO, e.code);
 	EXPECT_EQ(-EINVAL, ipuxcom_timing_save(NULL, "/tmp/x", 1, &e));
+	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
+	EXPECT_EQ(-EINVAL, ipuxcom_timing_write(NULL, NULL, 0, &e));
+	EXPECT_EQ(IPUXCOM_PLAN_E_NULL, e.code);
+	EXPECT_EQ(-EINVAL, ipuxcom_timing_write(NULL, stdout, 1, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
 	EXPECT_EQ(-EINVAL, ipuxcom_timing_load(NULL, &tm, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_NULL, e.code);

@@ -54,31 +54,12 @@ static void release(FIXTURE_DATA(msg) *self)
 TEST_F(msg, load_on_running_device_names_state)
 {
 	char msg[300], img_path[] = "/tmp/errmsg-img-XXXXXX", boot_path[] = "/tmp/errmsg-boot-XXXXXX";
-	struct ipuxcom_image_pack_params pp = {
-		.tile_count = 1472, .image_size = IXT_SMALL_IMAGE_BYTES,
-		.load_base = IPUXCOM_IMG_PAYLOAD_BASE, .entry = IPUXCOM_IMG_PAYLOAD_BASE,
-	};
-	static const uint8_t boot[1024];
-	struct ipuxcom_errmsg em = { "" };
 	char expect[64];
-	void *file = NULL;
-	size_t len = 0;
-	int fd;
 
 	ASSERT_EQ(0, ixt_load_small(self->ipu, msg, sizeof(msg))) TH_LOG("%s", msg);
 	ASSERT_EQ(IPUXCOM_DEV_STATE_RUNNING, ixt_state(ipuxcom_fd(self->ipu)));
 	release(self);
-	ASSERT_EQ(0, ipuxcom_image_pack(&pp, ixt_small_source, NULL, &file, &len, &em))
-		TH_LOG("%s", em.msg);
-	fd = mkstemp(img_path);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ((ssize_t)len, write(fd, file, len));
-	close(fd);
-	free(file);
-	fd = mkstemp(boot_path);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ((ssize_t)sizeof(boot), write(fd, boot, sizeof(boot)));
-	close(fd);
+	ASSERT_EQ(0, ixt_small_files(img_path, boot_path, msg, sizeof(msg))) TH_LOG("%s", msg);
 
 	ASSERT_EQ(0, ixt_run_tool(&self->r, self->tool, "load", img_path, "-b", boot_path,
 				  "--dev", self->devstr, "-q", NULL));

@@ -25,26 +25,20 @@ FIXTURE(msg) {
 
 FIXTURE_SETUP(msg)
 {
-	struct ipuxcom_image_pack_params pp = {
-		.tile_count = 1472, .image_size = IXT_SMALL_IMAGE_BYTES,
-		.load_base = IPUXCOM_IMG_PAYLOAD_BASE, .entry = IPUXCOM_IMG_PAYLOAD_BASE,
-	};
-	static const uint8_t boot[64];
-	struct ipuxcom_errmsg em = { "" };
-	void *file = NULL;
+	char why[300];
+	uint8_t *file;
 	size_t len = 0;
 
 	if (!ixt_find_tool(self->tool, sizeof(self->tool)))
 		SKIP(return, "ipuxcom command not built (set IPUXCOM_TOOL)");
 	ASSERT_TRUE(ixt_tmpdir(self->dir, sizeof(self->dir)));
-	snprintf(self->boot, sizeof(self->boot), "%s/boot.bin", self->dir);
-	snprintf(self->img, sizeof(self->img), "%s/good.ipuimg", self->dir);
+	snprintf(self->boot, sizeof(self->boot), "%s/boot-XXXXXX", self->dir);
+	snprintf(self->img, sizeof(self->img), "%s/good-XXXXXX", self->dir);
 	snprintf(self->trunc, sizeof(self->trunc), "%s/trunc.ipuimg", self->dir);
 	snprintf(self->bad, sizeof(self->bad), "%s/bad.file", self->dir);
-	ASSERT_EQ(0, ixt_write_file(self->boot, boot, sizeof(boot)));
-	ASSERT_EQ(0, ipuxcom_image_pack(&pp, ixt_small_source, NULL, &file, &len, &em))
-		TH_LOG("%s", em.msg);
-	ASSERT_EQ(0, ixt_write_file(self->img, file, len));
+	ASSERT_EQ(0, ixt_small_files(self->img, self->boot, why, sizeof(why))) TH_LOG("%s", why);
+	file = ixt_read_file(self->img, &len);
+	ASSERT_NE(NULL, file);
 	ASSERT_EQ(0, ixt_write_file(self->trunc, file, 20));
 	free(file);
 	ASSERT_EQ(0, ixt_write_file(self->bad, "junk\n", 5));

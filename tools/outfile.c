@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -39,9 +40,63 @@ struct outfile {
 	const char *name;	/* as the user wrote it: every message names this */
 	struct outfile_target t;
 	char tmp[PATH_MAX + 16];
+	int slot;		/* in of_temps[], or -1 */
 	FILE *f;
 	bool failed;
 };
+
+/*
+ * The temporary files open now, removed by a signal that ends the command
+ * before outfile_close() (Ctrl-C, a file size limit): a command killed
+ * half-way must not leave one behind either. A few slots: commands write
+ * their outputs one or two at a time.
+ */
+#define OF_SLOTS 4
+static char of_temps[OF_SLOTS][PATH_MAX + 16];
+static volatile sig_atomic_t of_live[OF_SLOTS];
+static const int of_signals[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGXFSZ };
+
+static void of_on_signal(int sig)
+{
+	for (int i = 0; i < OF_SLOTS; i++)
+		if (of_live[i])
+			unlink(of_temps[i]);
+	/* SA_RESETHAND restored the default: delivered again on return, it ends us as before. */
+	raise(sig);
+}
+
+/* Track @path; returns its slot or -1. The handlers only replace default dispositions. */
+static int of_track(const char *path)
+{
+	static bool installed;
+
+	if (!installed) {
+		struct sigaction sa = { .sa_handler = of_on_signal, .sa_flags = SA_RESETHAND };
+
+		installed = true;
+		sigemptyset(&sa.sa_mask);
+		for (size_t i = 0; i < sizeof(of_signals) / sizeof(of_signals[0]); i++) {
+			struct sigaction old;
+
+			if (!sigaction(of_signals[i], NULL, &old) && old.sa_handler == SIG_DFL)
+				sigaction(of_signals[i], &sa, NULL);
+		}
+	}
+	for (int i = 0; i < OF_SLOTS; i++) {
+		if (of_live[i])
+			continue;
+		snprintf(of_temps[i], sizeof(of_temps[i]), "%s", path);
+		of_live[i] = 1;
+		return i;
+	}
+	return -1;
+}
+
+static void of_untrack(int slot)
+{
+	if (slot >= 0)
+		of_live[slot] = 0;
+}
 
 /* The directory part of @path ("." for a bare name). */
 static void dir_of(const char *path, char *dir, size_t len)
@@ -229,6 +284,7 @@ static int open_temp(struct outfile *o)
 		cli_err(o->call->what, "cannot create %s: %s", o->name, strerror(errno));
 		return -1;
 	}
+	o->slot = of_track(o->tmp);
 	if (t->kind == OF_REPLACE) {
 		/* Best effort, as cp -p: only root may give a file away. Then the
 		 * mode, since a chown clears set-id bits. */
@@ -257,6 +313,7 @@ int outfile_open(const struct cli_call *call, const char *path, struct outfile *
 	}
 	o->call = call;
 	o->name = path;
+	o->slot = -1;
 	if (outfile_resolve(call, path, &o->t))
 		goto fail;
 	switch (o->t.kind) {
@@ -288,6 +345,7 @@ int outfile_open(const struct cli_call *call, const char *path, struct outfile *
 		close(fd);
 		if (o->tmp[0])
 			unlink(o->tmp);
+		of_untrack(o->slot);
 		goto fail;
 	}
 	*out = o;
@@ -343,6 +401,7 @@ int outfile_close(struct outfile *o, bool ok)
 	}
 	if (temp && !ok)
 		unlink(o->tmp);
+	of_untrack(o->slot);
 	free(o);
 	return ok ? 0 : CLI_EXIT_ERR;
 }

@@ -8,7 +8,8 @@
  *    and written in place, never created, truncated or replaced.
  *  - a regular file, or a new name: written to a temporary file in the
  *    same directory and renamed over it, so a failed command leaves the
- *    old file (or none) and no temporary; an existing file keeps its mode
+ *    old file (or none) and no temporary (also when a signal such as
+ *    SIGINT, SIGTERM or SIGXFSZ ends it); an existing file keeps its mode
  *    (and owner, when allowed), a new one gets 0666 & ~umask. A regular
  *    file in a directory the caller cannot write is truncated and written
  *    in place instead.

@@ -298,6 +298,35 @@ TEST_F(out, failed_write_keeps_old_file)
 	EXPECT_EQ(0, temporaries(self->dir));
 }
 
+/* Killed half-way by a signal (here the file size limit's SIGXFSZ): still no temporary left. */
+TEST_F(out, killed_by_signal_leaves_no_temporary)
+{
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, ixt_write_file(self->path, "old", 3));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct rlimit lim = { 64, 64 }, nocore = { 0, 0 };
+		int null = open("/dev/null", O_WRONLY);
+
+		signal(SIGXFSZ, SIG_DFL);
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		setrlimit(RLIMIT_CORE, &nocore);
+		setrlimit(RLIMIT_FSIZE, &lim);
+		execl(self->tool, self->tool, "hsp", "format", self->in, "-o", self->path,
+		      (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ) TH_LOG("status 0x%x",
+									    status);
+	EXPECT_TRUE(holds(self->path, "old"));
+	EXPECT_EQ(0, temporaries(self->dir));
+}
+
 /* cfg capture refuses an unwritable -o before running its command. */
 TEST_F(out, checked_before_work)
 {

@@ -46,7 +46,8 @@ struct ixc_errtext {
 };
 
 static const struct ixc_errtext ixc_dev_errors[] = {
-	{ ENOENT, "ipuxcom module not loaded (no device node), or no such buffer slot" },
+	{ ENOENT, "ipuxcom module not loaded (no device node); from a buffer detach: "
+		  "nothing attached in that slot" },
 	{ EACCES, "permission denied on the ipuxcom device node" },
 	{ EBUSY, "device attached by another open file, or busy with a pending mark" },
 	{ ENOTCONN, "not attached to a device" },

@@ -316,8 +316,10 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	/* An ELF (by its magic) gives its PT_LOAD at 0x4c000; anything else is raw. */
 	err = ipuxcom_bootloader_load(boot_arg, &boot, &em);
 	if (err) {
-		cli_err(call->what, "bootloader %s%s%s", em.msg[0] ? em.msg : boot_arg,
-			em.msg[0] ? "" : ": ", em.msg[0] ? "" : ipuxcom_image_strerror(err));
+		if (em.msg[0])	/* it names the file */
+			cli_err(call->what, "bootloader %s", em.msg);
+		else
+			cli_err(call->what, "bootloader %s: %s", boot_arg, ipuxcom_image_strerror(err));
 		goto out;
 	}
 	err = ipuxcom_image_open(pos[0], &img, &em);

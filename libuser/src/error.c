@@ -88,6 +88,8 @@ static const struct ixc_errtext ixc_nl_errors[] = {
 	{ EPERM, "operation not permitted on the ipuxcom netlink family" },
 	{ ENOMEM, "out of memory" },
 	{ ENOBUFS, "netlink receive buffer overrun: events were lost" },
+	{ EOPNOTSUPP, "the ipuxcom module has no events group (older than this library)" },
+	{ EAGAIN, "no event within the timeout" },
 };
 
 static const struct ixc_errtext ixc_file_errors[] = {

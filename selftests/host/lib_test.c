@@ -532,7 +532,9 @@ TEST(strerror_documented_codes_have_own_text)
 		ERANGE, EBADMSG, E2BIG, ENOTTY, EALREADY, EACCES, EBADF, EXDEV, ENOEXEC, EILSEQ,
 		EEXIST, EFAULT, ENOMEM, ENOBUFS, EINTR, EPROTO,
 	};
-	static const int nl[] = { ENOENT, ENODEV, ERANGE, EPROTO, EBADMSG, EINTR, ENOBUFS };
+	static const int nl[] = {
+		ENOENT, ENODEV, ERANGE, EPROTO, EBADMSG, EINTR, ENOBUFS, EOPNOTSUPP, EAGAIN,
+	};
 	static const int file[] = { EBADMSG, EINVAL, EFBIG, ENOMEM, ENOENT, ERANGE };
 
 	for (size_t k = 0; k < sizeof(dev) / sizeof(dev[0]); k++) {

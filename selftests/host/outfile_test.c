@@ -271,47 +271,24 @@ TEST_F(out, missing_directory_refused)
 	HAS(err, "/nope: No such file or directory");
 }
 
-/* A write that fails half-way (file size limit) keeps the old file and leaves no temporary. */
-TEST_F(out, failed_write_keeps_old_file)
+/*
+ * `hsp format IN -o PATH` under a 64-byte file size limit, so that the
+ * write fails half-way; SIGXFSZ ignored (the write fails) or default (the
+ * signal ends the command). Returns the wait status, or -1.
+ */
+static int format_limited(FIXTURE_DATA(out) *self, void (*on_xfsz)(int))
 {
 	int status;
 	pid_t pid;
 
-	ASSERT_EQ(0, ixt_write_file(self->path, "old", 3));
 	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		struct rlimit lim = { 64, 64 };
-		int null = open("/dev/null", O_WRONLY);
-
-		signal(SIGXFSZ, SIG_IGN);
-		dup2(null, STDOUT_FILENO);
-		dup2(null, STDERR_FILENO);
-		setrlimit(RLIMIT_FSIZE, &lim);
-		execl(self->tool, self->tool, "hsp", "format", self->in, "-o", self->path,
-		      (char *)NULL);
-		_exit(127);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1);
-	EXPECT_TRUE(holds(self->path, "old"));
-	EXPECT_EQ(0, temporaries(self->dir));
-}
-
-/* Killed half-way by a signal (here the file size limit's SIGXFSZ): still no temporary left. */
-TEST_F(out, killed_by_signal_leaves_no_temporary)
-{
-	int status;
-	pid_t pid;
-
-	ASSERT_EQ(0, ixt_write_file(self->path, "old", 3));
-	pid = fork();
-	ASSERT_LE(0, pid);
+	if (pid < 0)
+		return -1;
 	if (pid == 0) {
 		struct rlimit lim = { 64, 64 }, nocore = { 0, 0 };
 		int null = open("/dev/null", O_WRONLY);
 
-		signal(SIGXFSZ, SIG_DFL);
+		signal(SIGXFSZ, on_xfsz);
 		dup2(null, STDOUT_FILENO);
 		dup2(null, STDERR_FILENO);
 		setrlimit(RLIMIT_CORE, &nocore);
@@ -320,9 +297,31 @@ TEST_F(out, killed_by_signal_leaves_no_temporary)
 		      (char *)NULL);
 		_exit(127);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ) TH_LOG("status 0x%x",
-									    status);
+	return waitpid(pid, &status, 0) == pid ? status : -1;
+}
+
+/* A write that fails half-way keeps the old file and leaves no temporary. */
+TEST_F(out, failed_write_keeps_old_file)
+{
+	int status;
+
+	ASSERT_EQ(0, ixt_write_file(self->path, "old", 3));
+	status = format_limited(self, SIG_IGN);
+	EXPECT_TRUE(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 1)
+		TH_LOG("status 0x%x", status);
+	EXPECT_TRUE(holds(self->path, "old"));
+	EXPECT_EQ(0, temporaries(self->dir));
+}
+
+/* Killed half-way by a signal (the size limit's SIGXFSZ): still no temporary left. */
+TEST_F(out, killed_by_signal_leaves_no_temporary)
+{
+	int status;
+
+	ASSERT_EQ(0, ixt_write_file(self->path, "old", 3));
+	status = format_limited(self, SIG_DFL);
+	EXPECT_TRUE(status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ)
+		TH_LOG("status 0x%x", status);
 	EXPECT_TRUE(holds(self->path, "old"));
 	EXPECT_EQ(0, temporaries(self->dir));
 }

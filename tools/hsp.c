@@ -9,6 +9,7 @@
 
 #include "image_cli.h"
 #include "json.h"
+#include "outfile.h"
 
 static int load(const struct cli_call *call, const char *path, struct ipuxcom_hsp_manifest *m)
 {
@@ -155,7 +156,7 @@ static int hsp_format_run(struct cli_call *call, int argc, char **argv)
 		cli_err(call->what, "%s: %s", pos[0], em.msg);
 		return CLI_EXIT_ERR;
 	}
-	rc = imgcli_write_file(call, out ? out : "-", text, len);
+	rc = outfile_write_all(call, out ? out : "-", text, len);
 	free(text);
 	return rc;
 }

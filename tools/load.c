@@ -15,6 +15,8 @@
 #include <ipuxcom.h>
 
 #include "cli.h"
+#include "explain.h"
+#include "outfile.h"
 
 static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg, *hostx_arg, *cfg_hsp_arg;
 static bool quiet, init;
@@ -131,7 +133,7 @@ static void progress(void *ctx, const struct ipuxcom_load_progress *p)
 		if (err == -EPROTO)
 			continue;	/* a dropped event shows up as a gap below */
 		if (err) {
-			events_give_up(lp, ipuxcom_strerror(err));
+			events_give_up(lp, ipuxcom_nl_strerror(err));
 			break;
 		}
 		if (ev.type != IPUXCOM_GENL_CMD_LOAD_PROGRESS || ev.dev_id != lp->dev_id)
@@ -242,15 +244,8 @@ static int hostx_run_calls(const struct cli_call *call, struct ipuxcom *ipu,
 			goto free;
 		}
 		for (int i = 0; i < sp->nout; i++) {
-			FILE *f = fopen(sp->out[i], "wb");
-			bool ok = f && fwrite(out[i].data, 1, out[i].size, f) == out[i].size;
-
-			if (f && fclose(f))
-				ok = false;
-			if (!ok) {
-				cli_err(call->what, "call '%s': cannot write %s", sp->name, sp->out[i]);
+			if (outfile_write_all(call, sp->out[i], out[i].data, out[i].size))
 				goto free;
-			}
 		}
 		printf("call %s: %" PRIu32 " phases done\n", sp->name,
 		       m->calls[idx].phases);
@@ -281,6 +276,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	struct ipuxcom *ipu = NULL;
 	struct ipuxcom_bootloader boot = { 0 };
 	uint32_t ms = 0, nrecs = 0;
+	char why[256];
 	static struct hostx_spec specs[HOSTX_MAX_CALLS];
 	static struct ipuxcom_hsp_manifest manifest;
 	char *pos[1 + HOSTX_MAX_CALLS];
@@ -296,7 +292,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	if (hostx_arg) {
 		err = ipuxcom_hsp_load(hostx_arg, &manifest, &em);
 		if (err) {
-			cli_err(call->what, "%s", em.msg[0] ? em.msg : strerror(-err));
+			cli_file_err(call, hostx_arg, &em, err);
 			return CLI_EXIT_ERR;
 		}
 		for (int i = 1; i < npos; i++) {
@@ -320,18 +316,21 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	/* An ELF (by its magic) gives its PT_LOAD at 0x4c000; anything else is raw. */
 	err = ipuxcom_bootloader_load(boot_arg, &boot, &em);
 	if (err) {
-		cli_err(call->what, "bootloader %s", em.msg[0] ? em.msg : strerror(-err));
+		if (em.msg[0])	/* it names the file */
+			cli_err(call->what, "bootloader %s", em.msg);
+		else
+			cli_err(call->what, "bootloader %s: %s", boot_arg, ipuxcom_image_strerror(err));
 		goto out;
 	}
 	err = ipuxcom_image_open(pos[0], &img, &em);
 	if (err) {
-		cli_err(call->what, "%s: %s", pos[0], em.msg[0] ? em.msg : strerror(-err));
+		cli_file_err(call, pos[0], &em, err);
 		goto out;
 	}
 	if (cfg_arg) {
 		err = ipuxcom_cfg_load(cfg_arg, &recs, &nrecs, &em);
 		if (err) {
-			cli_err(call->what, "%s: %s", cfg_arg, em.msg[0] ? em.msg : strerror(-err));
+			cli_file_err(call, cfg_arg, &em, err);
 			goto out;
 		}
 	}
@@ -351,7 +350,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 			err = ipuxcom_monitor_open(&lp.mon);
 		if (err)
 			cli_err(call->what, "cannot watch load events (%s): progress from the "
-				"library", ipuxcom_strerror(err));
+				"library", ipuxcom_nl_strerror(err));
 		else
 			lp.dev_id = info.dev_id;
 	}
@@ -373,6 +372,8 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 		cli_err(call->what, "%s", res.msg);
 		if (err == -ETIMEDOUT)
 			cli_err(call->what, "the device now needs '" CLI_PROG " dev reset'");
+		else if (err == -EBADFD)	/* which state, and the way out of it */
+			cli_err(call->what, "%s", cli_dev_strerror(ipu, err, why, sizeof(why)));
 		rc = CLI_EXIT_ERR;
 		goto out;
 	}

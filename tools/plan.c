@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "json.h"
+#include "outfile.h"
 
 /* Positional arguments a command takes at most: SRC COUNT and every other tile. */
 #define PLAN_MAX_POS	(IPUXCOM_TILES + 2)
@@ -63,7 +64,7 @@ static bool plan_parse_num(const char *s, uint32_t *out)
  */
 static int plan_lib_err(const struct cli_call *call, const struct ipuxcom_plan_error *e)
 {
-	const char *msg = e->msg[0] ? e->msg : ipuxcom_plan_strerror(e->code);
+	const char *msg = e->msg[0] ? e->msg : ipuxcom_plan_errc_str(e->code);
 
 	switch (e->code) {
 	case IPUXCOM_PLAN_E_TILE:
@@ -730,9 +731,22 @@ static int timing_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (o.export_path) {
-		if (ipuxcom_timing_save(tm, o.export_path, 0, &e)) {
+		struct outfile *out;
+
+		rc = outfile_open(call, o.export_path, &out);
+		if (rc) {
+			ipuxcom_timing_free(owned);
+			return rc;
+		}
+		if (ipuxcom_timing_write(tm, outfile_stream(out), 0, &e)) {
+			outfile_close(out, false);
 			ipuxcom_timing_free(owned);
 			return plan_lib_err(call, &e);
+		}
+		rc = outfile_close(out, true);
+		if (rc) {
+			ipuxcom_timing_free(owned);
+			return rc;
 		}
 		if (!npos) {
 			ipuxcom_timing_free(owned);

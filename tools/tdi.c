@@ -10,6 +10,7 @@
 #include <ipuxcom.h>
 
 #include "cli.h"
+#include "explain.h"
 #include "json.h"
 
 /* Largest COUNT of one `tdi read`, as the module's limit. */
@@ -34,6 +35,7 @@ static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
 {
 	uint32_t tile, regs[IPUXCOM_TDI_NREGS];
 	struct ipuxcom *ipu;
+	char why[256];
 	char *pos[1];
 	int npos, rc, err;
 
@@ -50,11 +52,12 @@ static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	err = ipuxcom_tdi_read_regs(ipu, tile, regs);
+	if (err)
+		cli_err(call->what, "tile %" PRIu32 ": %s", tile,
+			cli_tdi_strerror(ipu, err, why, sizeof(why)));
 	ipuxcom_close(ipu);
-	if (err) {
-		cli_err(call->what, "tile %" PRIu32 ": %s", tile, ipuxcom_strerror(err));
+	if (err)
 		return CLI_EXIT_ERR;
-	}
 	if (call->json) {
 		struct json_writer w;
 
@@ -85,6 +88,7 @@ static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 {
 	uint32_t tile, addr, count = 1, done = 0, *words;
 	struct ipuxcom *ipu;
+	char why[256];
 	char *pos[3];
 	int npos, rc, err;
 
@@ -113,10 +117,11 @@ static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	}
 	err = ipuxcom_tdi_read_sram(ipu, tile, addr, words, count, &done);
-	ipuxcom_close(ipu);
 	if (err)
 		cli_err(call->what, "tile %" PRIu32 " at 0x%" PRIx32 ": %s (%" PRIu32 " of %" PRIu32
-			" words read)", tile, addr, ipuxcom_strerror(err), done, count);
+			" words read)", tile, addr, cli_tdi_strerror(ipu, err, why, sizeof(why)),
+			done, count);
+	ipuxcom_close(ipu);
 	if (call->json) {
 		struct json_writer w;
 
@@ -147,6 +152,7 @@ static int tdi_write_run(struct cli_call *call, int argc, char **argv)
 {
 	uint32_t tile, addr, done = 0, words[64];
 	struct ipuxcom *ipu;
+	char why[256];
 	char *pos[2 + 64];
 	int npos, rc, err;
 
@@ -169,13 +175,12 @@ static int tdi_write_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	err = ipuxcom_tdi_write_sram(ipu, tile, addr, words, (uint32_t)(npos - 2), &done);
-	ipuxcom_close(ipu);
-	if (err) {
+	if (err)
 		cli_err(call->what, "tile %" PRIu32 " at 0x%" PRIx32 ": %s (%" PRIu32 " of %d words "
-			"written)", tile, addr, ipuxcom_strerror(err), done, npos - 2);
-		return CLI_EXIT_ERR;
-	}
-	return CLI_EXIT_OK;
+			"written)", tile, addr, cli_tdi_strerror(ipu, err, why, sizeof(why)), done,
+			npos - 2);
+	ipuxcom_close(ipu);
+	return err ? CLI_EXIT_ERR : CLI_EXIT_OK;
 }
 
 static const struct cli_cmd tdi_cmds[] = {

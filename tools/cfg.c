@@ -10,7 +10,7 @@
 
 #include "cfg_capture.h"
 #include "image_cli.h"
-#include "json.h"
+#include "json_fmt.h"
 
 static int load(const struct cli_call *call, const char *path, struct ipuxcom_cfg_record **recs,
 		uint32_t *count)
@@ -67,8 +67,8 @@ static int cfg_inspect_run(struct cli_call *call, int argc, char **argv)
 			json_kv_string(&w, "name", b->name);
 			json_key(&w, "named");
 			json_bool(&w, b->named);
-			json_kv_uint(&w, "first", b->first);
-			json_kv_uint(&w, "last", b->last);
+			json_kv_hex32(&w, "first", b->first);
+			json_kv_hex32(&w, "last", b->last);
 			json_kv_uint(&w, "writes", b->writes);
 			json_kv_uint(&w, "registers", b->registers);
 			json_kv_uint(&w, "units", b->units);
@@ -119,8 +119,8 @@ static int cfg_dump_run(struct cli_call *call, int argc, char **argv)
 		json_begin_array(&w);
 		for (uint32_t i = 0; i < count; i++) {
 			json_begin_object(&w);
-			json_kv_uint(&w, "offset", recs[i].offset);
-			json_kv_uint(&w, "value", recs[i].value);
+			json_kv_hex32(&w, "offset", recs[i].offset);
+			json_kv_hex32(&w, "value", recs[i].value);
 			json_kv_string(&w, "register",
 				       ipuxcom_cfg_reg_name(recs[i].offset, name, sizeof(name)));
 			json_end_object(&w);

@@ -18,7 +18,7 @@
 #include <ipuxcom.h>
 
 #include "image_cli.h"
-#include "json.h"
+#include "json_fmt.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -513,14 +513,14 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 		json_kv_string(&w, "file", pos[0]);
 		json_kv_string(&w, "format", "IPUIMG1");
 		json_kv_uint(&w, "file_size", in.file_size);
-		json_kv_uint(&w, "load_base", in.load_base);
+		json_kv_hex32(&w, "load_base", in.load_base);
 		json_kv_uint(&w, "image_size", in.image_size);
-		json_kv_uint(&w, "entry", in.entry);
+		json_kv_hex32(&w, "entry", in.entry);
 		json_kv_uint(&w, "tile_count", in.tile_count);
 		json_kv_uint(&w, "template_tile", in.template_tile);
-		json_kv_uint(&w, "template_crc32", in.template_crc32);
+		json_kv_hex32(&w, "template_crc32", in.template_crc32);
 		json_kv_uint(&w, "patch_area_size", in.patch_area_size);
-		json_kv_uint(&w, "meta_crc32", in.meta_crc32);
+		json_kv_hex32(&w, "meta_crc32", in.meta_crc32);
 		json_kv_uint(&w, "patches", in.patch_count);
 		json_kv_uint(&w, "patched_bytes", in.patch_data);
 		json_kv_uint(&w, "unpatched_tiles", in.unpatched_tiles);
@@ -539,7 +539,7 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 				json_kv_uint(&w, "patch_size", ti.patch_size);
 				json_kv_uint(&w, "patches", ti.patch_count);
 				json_kv_uint(&w, "patched_bytes", ti.patch_data);
-				json_kv_uint(&w, "crc32", ti.crc32);
+				json_kv_hex32(&w, "crc32", ti.crc32);
 				json_end_object(&w);
 			}
 			json_end_array(&w);
@@ -646,8 +646,8 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 		json_begin_object(&w);
 		json_kv_string(&w, "file", out);
 		json_kv_uint(&w, "tiles", rep.tiles);
-		json_kv_uint(&w, "target_min", rep.target_min);
-		json_kv_uint(&w, "target_max", rep.target_max);
+		json_kv_hex32(&w, "target_min", rep.target_min);
+		json_kv_hex32(&w, "target_max", rep.target_max);
 		json_end_object(&w);
 	} else if (rep.target_min == rep.target_max) {
 		printf("%s: %" PRIu32 " tiles redirected to 0x%05" PRIx32 "\n", out, rep.tiles,

@@ -11,7 +11,7 @@
 #include <ipuxcom.h>
 
 #include "cli.h"
-#include "json.h"
+#include "json_fmt.h"
 
 static const char *dev_arg, *count_arg, *timeout_arg;
 
@@ -102,9 +102,9 @@ static void print_json(const struct ipuxcom_event *ev)
 		json_kv_uint(&w, "bytes", ev->bytes);
 		break;
 	case IPUXCOM_GENL_CMD_TIMEOUT:
-		json_kv_uint(&w, "reg", ev->reg);
+		json_kv_hex32(&w, "reg", ev->reg);
 		json_kv_string(&w, "register", ipuxcom_cfg_reg_name(ev->reg, name, sizeof(name)));
-		json_kv_uint(&w, "value", ev->value);
+		json_kv_hex32(&w, "value", ev->value);
 		/* errno as a positive number: the writer has no signed integers */
 		json_kv_uint(&w, "errno", 0u - (uint32_t)ev->error);
 		json_kv_string(&w, "error", wait_error(ev->error));

@@ -13,7 +13,7 @@
 #include <ipuxcom_xsim.h>
 
 #include "cli.h"
-#include "json.h"
+#include "json_fmt.h"
 
 /* Positional arguments a command takes at most: SRC COUNT and every other tile. */
 #define PLAN_MAX_POS	(IPUXCOM_TILES + 2)
@@ -97,18 +97,6 @@ static const char *role_name(uint8_t role)
 	}
 }
 
-/* json_kv_uint for a signed value (the writer has no signed numbers). */
-static void json_kv_int(struct json_writer *w, const char *key, int64_t v)
-{
-	if (v >= 0) {
-		json_kv_uint(w, key, (uint64_t)v);
-		return;
-	}
-	json_key(w, key);
-	fprintf(w->out, "%" PRId64, v);
-	w->key_done = false;	/* what json_value_prefix() does for a value */
-}
-
 static void row_json(struct json_writer *w, const struct ipuxcom_plan_row *row)
 {
 	struct ipuxcom_tile t;
@@ -129,21 +117,27 @@ static void row_json(struct json_writer *w, const struct ipuxcom_plan_row *row)
 		json_null(w);
 	json_key(w, "addr");
 	if (row->addr >= 0)
-		json_uint(w, (uint64_t)row->addr);
+		json_hex32(w, (uint32_t)row->addr);
 	else
 		json_null(w);
 	json_key(w, "words");
 	json_begin_array(w);
-	for (unsigned int i = 0; i < IPUXCOM_ROW_WORDS; i++) {
-		snprintf(buf, sizeof(buf), "0x%08" PRIx32, row->words[i]);
-		json_string(w, buf);
-	}
+	for (unsigned int i = 0; i < IPUXCOM_ROW_WORDS; i++)
+		json_hex32(w, row->words[i]);
 	json_end_array(w);
 	json_key(w, "asm");
 	json_begin_array(w);
 	for (unsigned int i = 0; i < IPUXCOM_ROW_WORDS; i++) {
 		ipuxcom_plan_row_disasm(row, i, buf, sizeof(buf));
-		json_string(w, buf);
+		json_asm(w, buf);
+	}
+	json_end_array(w);
+	/* Each word's comment, or null, at the same index as "asm". */
+	json_key(w, "comment");
+	json_begin_array(w);
+	for (unsigned int i = 0; i < IPUXCOM_ROW_WORDS; i++) {
+		ipuxcom_plan_row_disasm(row, i, buf, sizeof(buf));
+		json_asm_comment(w, buf);
 	}
 	json_end_array(w);
 	json_end_object(w);
@@ -591,7 +585,10 @@ static int decode_run(struct cli_call *call, int argc, char **argv)
 		json_kv_string(&w, "word", buf + 32);
 		json_kv_string(&w, "op", ipuxcom_op_name(in.op));
 		ipuxcom_disasm(words[i], buf, sizeof(buf));
-		json_kv_string(&w, "asm", buf);
+		json_key(&w, "asm");
+		json_asm(&w, buf);
+		json_key(&w, "comment");
+		json_asm_comment(&w, buf);
 		if (in.op != IPUXCOM_OP_WORD && in.op != IPUXCOM_OP_FIXED) {
 			json_kv_uint(&w, "a", in.a);
 			json_kv_uint(&w, "b", in.b);
@@ -1036,7 +1033,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 			for (uint32_t r = 0; r < x->nrecv; r++)
 				json_uint(&w, x->receivers[r]);
 			json_end_array(&w);
-			json_kv_uint(&w, "src_addr", x->src_addr);
+			json_kv_hex32(&w, "src_addr", x->src_addr);
 			json_kv_int(&w, "start", sl.start);
 			json_kv_int(&w, "first_arrival", sl.first_arrival);
 			json_kv_int(&w, "last_write", sl.last_write);
@@ -1049,17 +1046,14 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 			json_begin_array(&w);
 			for (size_t i = 0; i < ipuxcom_schedule_nprograms(s); i++) {
 				struct ipuxcom_xsim_program p;
-				char buf[64];
 
 				ipuxcom_schedule_program(s, i, &p);
 				json_begin_object(&w);
 				json_kv_uint(&w, "physical", p.tile);
 				json_key(&w, "words");
 				json_begin_array(&w);
-				for (uint32_t k = 0; k < p.nwords; k++) {
-					snprintf(buf, sizeof(buf), "0x%08" PRIx32, p.words[k]);
-					json_string(&w, buf);
-				}
+				for (uint32_t k = 0; k < p.nwords; k++)
+					json_hex32(&w, p.words[k]);
 				json_end_array(&w);
 				json_end_object(&w);
 			}

@@ -10,7 +10,7 @@
 #include <ipuxcom.h>
 
 #include "cli.h"
-#include "json.h"
+#include "json_fmt.h"
 
 /* Largest COUNT of one `tdi read`, as the module's limit. */
 #define TDI_MAX_WORDS	IPUXCOM_TDI_SRAM_MAX_WORDS
@@ -64,7 +64,7 @@ static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
 		json_key(&w, "registers");
 		json_begin_object(&w);
 		for (uint32_t r = 0; r < IPUXCOM_TDI_NREGS; r++)
-			json_kv_uint(&w, ipuxcom_tdi_reg_name(r), regs[r]);
+			json_kv_hex32(&w, ipuxcom_tdi_reg_name(r), regs[r]);
 		json_end_object(&w);
 		json_end_object(&w);
 		return CLI_EXIT_OK;
@@ -123,11 +123,11 @@ static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 		json_init(&w, stdout);
 		json_begin_object(&w);
 		json_kv_uint(&w, "tile", tile);
-		json_kv_uint(&w, "addr", addr);
+		json_kv_hex32(&w, "addr", addr);
 		json_key(&w, "words");
 		json_begin_array(&w);
 		for (uint32_t i = 0; i < done; i++)
-			json_uint(&w, words[i]);
+			json_hex32(&w, words[i]);
 		json_end_array(&w);
 		json_end_object(&w);
 	} else {

@@ -113,7 +113,7 @@ static int hsp_check_run(struct cli_call *call, int argc, char **argv)
 	char *pos[1];
 	int npos, rc;
 
-	rc = cli_parse(call, argc, argv, NULL, 0, false, pos, 1, &npos);
+	rc = cli_parse(call, argc, argv, NULL, 0, true, pos, 1, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (npos < 1)
@@ -121,6 +121,28 @@ static int hsp_check_run(struct cli_call *call, int argc, char **argv)
 	rc = load(call, pos[0], &m);
 	if (rc)
 		return rc;
+	if (call->json) {
+		struct json_writer w;
+
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_kv_string(&w, "file", pos[0]);
+		json_key(&w, "ok");
+		json_bool(&w, true);
+		json_kv_uint(&w, "pages", m.npages);
+		json_key(&w, "calls");
+		json_begin_array(&w);
+		for (uint32_t i = 0; i < m.ncalls; i++) {
+			json_begin_object(&w);
+			json_kv_string(&w, "name", m.calls[i].name);
+			json_kv_uint(&w, "phases", m.calls[i].phases);
+			json_end_object(&w);
+		}
+		json_end_array(&w);
+		json_kv_uint(&w, "slices", m.nslices);
+		json_end_object(&w);
+		return CLI_EXIT_OK;
+	}
 	printf("%s: ok: %" PRIu32 " pages, %" PRIu32 " calls (", pos[0], m.npages, m.ncalls);
 	for (uint32_t i = 0; i < m.ncalls; i++)
 		printf("%s%s %" PRIu32 " phases", i ? ", " : "", m.calls[i].name,
@@ -162,12 +184,14 @@ static int hsp_format_run(struct cli_call *call, int argc, char **argv)
 static const struct cli_cmd hsp_cmds[] = {
 	{
 		.name = "check",
-		.args = "FILE",
+		.args = "FILE [-j|--json]",
 		.summary = "validate a host-sync manifest",
 		.description =
 			"Read FILE strictly (docs/ipuhsp-format.md) and check every rule: pages,\n"
 			"attach order, command word, calls and their input/output slices. Prints\n"
-			"a one-line summary; exit status 1 with the offending line otherwise.",
+			"a one-line summary; exit status 1 with the offending line otherwise.\n"
+			"With --json: {\"file\",\"ok\":true,\"pages\",\"calls\":[{\"name\",\"phases\"}],\n"
+			"\"slices\"}.",
 		.run = hsp_check_run,
 	},
 	{

@@ -315,7 +315,28 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 
 /* ------------------------------------------------------------- extract */
 
-static int extract_all(const struct cli_call *call, struct ipuxcom_image *img, const char *dir)
+/* What image extract wrote: tile @tile's image (all tiles: @all) of @size bytes to @out. */
+static void extract_json(const char *img, bool all, uint32_t tile, uint32_t tiles,
+			 uint32_t size, const char *out)
+{
+	struct json_writer w;
+
+	json_init(&w, stdout);
+	json_begin_object(&w);
+	json_kv_string(&w, "file", img);
+	json_key(&w, "tile");
+	if (all)
+		json_string(&w, "all");
+	else
+		json_uint(&w, tile);
+	json_kv_string(&w, "output", out);
+	json_kv_uint(&w, "tiles", tiles);
+	json_kv_uint(&w, "image_size", size);
+	json_end_object(&w);
+}
+
+static int extract_all(const struct cli_call *call, const char *file, struct ipuxcom_image *img,
+		       const char *dir)
 {
 	struct ipuxcom_image_info info;
 	struct ipuxcom_errmsg em;
@@ -350,7 +371,9 @@ static int extract_all(const struct cli_call *call, struct ipuxcom_image *img, c
 		rc = write_file_in_place(call, path, buf, info.image_size);
 	}
 	free(buf);
-	if (!rc && !call->json)
+	if (!rc && call->json)
+		extract_json(file, true, 0, info.tile_count, info.image_size, dir);
+	else if (!rc)
 		printf("%s: %" PRIu32 " tile images of %" PRIu32 " bytes\n", dir, info.tile_count,
 		       info.image_size);
 	return rc;
@@ -372,7 +395,7 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 	int npos, rc, err;
 	bool all;
 
-	rc = cli_parse(call, argc, argv, opts, 1, false, pos, 2, &npos);
+	rc = cli_parse(call, argc, argv, opts, 1, true, pos, 2, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (npos < 2)
@@ -387,7 +410,7 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (all) {
-		rc = extract_all(call, img, out);
+		rc = extract_all(call, pos[0], img, out);
 		ipuxcom_image_close(img);
 		return rc;
 	}
@@ -413,6 +436,9 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 	}
 	rc = imgcli_write_file(call, out, buf, info.image_size);
 	free(buf);
+	/* With -o -, stdout holds the image itself. */
+	if (!rc && call->json && strcmp(out, "-"))
+		extract_json(pos[0], false, tile, 1, info.image_size, out);
 	return rc;
 }
 
@@ -433,19 +459,10 @@ static int image_verify_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	if (npos < 1)
 		return cli_usage_err(call, "expected IMG");
-	if (ipuxcom_image_open(pos[0], &img, &em)) {
-		if (call->json) {
-			json_init(&w, stdout);
-			json_begin_object(&w);
-			json_kv_string(&w, "file", pos[0]);
-			json_key(&w, "ok");
-			json_bool(&w, false);
-			json_kv_string(&w, "error", em.msg);
-			json_end_object(&w);
-		}
-		cli_err(call->what, "%s", em.msg);
-		return CLI_EXIT_ERR;
-	}
+	/* A file that does not open: with -j, the error object says it. */
+	rc = open_image(call, pos[0], &img);
+	if (rc)
+		return rc;
 	ipuxcom_image_get_info(img, &info);
 	if (call->json) {
 		json_init(&w, stdout);
@@ -471,6 +488,10 @@ static int image_verify_run(struct cli_call *call, int argc, char **argv)
 		json_kv_uint(&w, "tiles", info.tile_count);
 		json_kv_uint(&w, "bad_tiles", bad);
 		json_end_object(&w);
+		/* The report, then the error object every failure has. */
+		if (bad)
+			cli_err(call->what, "%s: %" PRIu32 " of %" PRIu32 " tiles do not "
+				"reconstruct to their CRC32", pos[0], bad, info.tile_count);
 	} else if (!bad) {
 		printf("%s: ok: header, %" PRIu32 " records, patches, template and every tile's "
 		       "CRC32 check out\n", pos[0], info.tile_count);
@@ -677,12 +698,14 @@ static const struct cli_cmd image_cmds[] = {
 	},
 	{
 		.name = "extract",
-		.args = "IMG TILE|all -o FILE|DIR",
+		.args = "IMG TILE|all -o FILE|DIR [-j|--json]",
 		.summary = "write one physical tile's raw image (or all, as DIR/N.bin)",
 		.description =
 			"Reconstruct physical tile TILE's raw load image from IMG, check its\n"
 			"CRC32 and write it to FILE ('-' for stdout). With 'all', write every\n"
-			"tile as DIR/N.bin (DIR is created), which 'image pack --raw' reads.",
+			"tile as DIR/N.bin (DIR is created), which 'image pack --raw' reads.\n"
+			"With --json (not with -o -): {\"file\",\"tile\" (TILE or \"all\"),\"output\",\"tiles\",\n"
+			"\"image_size\"}.",
 		.run = image_extract_run,
 	},
 	{

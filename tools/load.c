@@ -15,6 +15,7 @@
 #include <ipuxcom.h>
 
 #include "cli.h"
+#include "json.h"
 
 static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg, *hostx_arg, *cfg_hsp_arg;
 static bool quiet, init;
@@ -252,8 +253,10 @@ static int hostx_run_calls(const struct cli_call *call, struct ipuxcom *ipu,
 				goto free;
 			}
 		}
-		printf("call %s: %" PRIu32 " phases done\n", sp->name,
-		       m->calls[idx].phases);
+		/* With -j, the load's JSON object lists the calls once all are done. */
+		if (!call->json)
+			printf("call %s: %" PRIu32 " phases done\n", sp->name,
+			       m->calls[idx].phases);
 		for (int i = 0; i < HOSTX_MAX_IO; i++) {
 			free(in[i].data);
 			free(out[i].data);
@@ -267,6 +270,31 @@ free:
 		return rc;
 	}
 	return CLI_EXIT_OK;
+}
+
+static void load_json(const char *image, uint32_t dev, const struct ipuxcom_load_result *res,
+		      const struct ipuxcom_hsp_manifest *m, const struct hostx_spec *specs,
+		      int ncalls)
+{
+	struct json_writer w;
+
+	json_init(&w, stdout);
+	json_begin_object(&w);
+	json_kv_uint(&w, "dev", dev);
+	json_kv_string(&w, "image", image);
+	json_kv_uint(&w, "tiles", 1472);
+	json_kv_uint(&w, "syscalls", res->syscalls);
+	json_kv_string(&w, "state", "running");
+	json_key(&w, "calls");
+	json_begin_array(&w);
+	for (int c = 0; m && c < ncalls; c++) {
+		json_begin_object(&w);
+		json_kv_string(&w, "name", specs[c].name);
+		json_kv_uint(&w, "phases", m->calls[ipuxcom_hsp_find_call(m, specs[c].name)].phases);
+		json_end_object(&w);
+	}
+	json_end_array(&w);
+	json_end_object(&w);
 }
 
 static int load_run(struct cli_call *call, int argc, char **argv)
@@ -288,7 +316,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 
 	dev_arg = boot_arg = cfg_arg = timeout_arg = hostx_arg = cfg_hsp_arg = NULL;
 	quiet = init = false;
-	rc = cli_parse(call, argc, argv, load_opts, NOPTS, false, pos, 1 + HOSTX_MAX_CALLS, &npos);
+	rc = cli_parse(call, argc, argv, load_opts, NOPTS, true, pos, 1 + HOSTX_MAX_CALLS, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (npos < 1 || (npos > 1 && !hostx_arg))
@@ -339,11 +367,21 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		goto out;
 	if (init) {
-		rc = cli_dev_init(call, ipu, quiet);
+		/* With -j the steps are not printed: one JSON object for the whole load. */
+		struct cli_call init_call = *call;
+
+		init_call.json = false;
+		rc = cli_dev_init(&init_call, ipu, quiet || call->json);
 		if (rc)
 			goto out;
 	}
 	lp.tty = isatty(STDERR_FILENO);
+	/* The device id attached to, for the JSON object. */
+	if (call->json && (err = ipuxcom_dev_query(ipu, &info))) {
+		cli_err(call->what, "%s", ipuxcom_strerror(err));
+		rc = CLI_EXIT_ERR;
+		goto out;
+	}
 	if (!quiet) {
 		/* Joined before the load starts, so no event of it is missed. */
 		err = ipuxcom_dev_query(ipu, &info);
@@ -376,12 +414,15 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 		rc = CLI_EXIT_ERR;
 		goto out;
 	}
-	if (!quiet)
+	if (!quiet && !call->json)
 		printf("loaded %s: 1472 tiles, %" PRIu32 " system calls, device running\n",
 		       pos[0], res.syscalls);
 	rc = CLI_EXIT_OK;
 	if (hostx_arg)
 		rc = hostx_run_calls(call, ipu, &manifest, specs, npos - 1, params.timeout_ns);
+	if (!rc && call->json)
+		load_json(pos[0], info.dev_id, &res, hostx_arg ? &manifest : NULL, specs,
+			  npos - 1);
 out:
 	ipuxcom_monitor_close(lp.mon);
 	ipuxcom_close(ipu);
@@ -395,7 +436,7 @@ static const struct cli_cmd load_cmds[] = {
 	{
 		.name = NULL,
 		.args = "IMAGE -b|--bootloader FILE [-c FILE [--cfg-hsp MODE]] [--dev ID] [--init] "
-			"[--timeout-ms MS] [-q] [--hostx MANIFEST CALL...]",
+			"[--timeout-ms MS] [-q] [-j] [--hostx MANIFEST CALL...]",
 		.summary = "load an IPUIMG1 image onto every tile and start it",
 		.description =
 			"Attach to device ID (default 0), which must be idle, and run the whole\n"
@@ -426,7 +467,10 @@ static const struct cli_cmd load_cmds[] = {
 			"load-completion transition (attaching the pages in the manifest's order)\n"
 			"and the CALLs in order, each given as\n"
 			"NAME[:in=FILE]...[:out=FILE]... (one file per input/output slice of the\n"
-			"call, in manifest order), e.g. write:in=x.bin run read:out=y.bin.",
+			"call, in manifest order), e.g. write:in=x.bin run read:out=y.bin.\n"
+			"With --json: one object once everything is done, {\"dev\",\"image\",\n"
+			"\"tiles\",\"syscalls\",\"state\":\"running\",\"calls\":[{\"name\",\"phases\"}]}\n"
+			"(progress still goes to stderr; --init's steps are not printed).",
 		.run = load_run,
 	},
 };

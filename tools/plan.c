@@ -55,9 +55,35 @@ static bool plan_parse_num(const char *s, uint32_t *out)
 	return true;
 }
 
+/*
+ * The plan error codes that mean a value given on the command line is out
+ * of its range or contradicts another: a usage error (exit 2), as the
+ * same value refused by the command's own parsing is.
+ */
+static bool plan_err_is_usage(int code)
+{
+	switch (code) {
+	case IPUXCOM_PLAN_E_TILE:
+	case IPUXCOM_PLAN_E_COUNT:
+	case IPUXCOM_PLAN_E_SELF:
+	case IPUXCOM_PLAN_E_DUP:
+	case IPUXCOM_PLAN_E_NRECV:
+	case IPUXCOM_PLAN_E_ALIGN:
+	case IPUXCOM_PLAN_E_ADDR:
+	case IPUXCOM_PLAN_E_ADDR_FLAG:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int plan_lib_err(const struct cli_call *call, const struct ipuxcom_plan_error *e)
 {
-	cli_err(call->what, "%s", e->msg[0] ? e->msg : ipuxcom_plan_strerror(e->code));
+	const char *msg = e->msg[0] ? e->msg : ipuxcom_plan_strerror(e->code);
+
+	if (plan_err_is_usage(e->code))
+		return cli_usage_err(call, "%s", msg);
+	cli_err(call->what, "%s", msg);
 	return CLI_EXIT_ERR;
 }
 
@@ -77,13 +103,23 @@ static int plan_timing(const struct cli_call *call, const struct plan_opts *o,
 	return 0;
 }
 
-/* Tile ids from the command line: logical unless --physical. */
+/* Tile ids from the command line (logical unless --physical; both 0..1471). */
 static int plan_tiles(const struct cli_call *call, char **args, int n, const char *what,
 		      uint32_t *ids)
 {
 	for (int i = 0; i < n; i++)
-		if (!cli_parse_u32(args[i], &ids[i]))
-			return cli_usage_err(call, "invalid %s '%s'", what, args[i]);
+		if (!cli_parse_u32(args[i], &ids[i]) || ids[i] >= IPUXCOM_TILES)
+			return cli_usage_err(call, "invalid %s '%s' (0..%u)", what, args[i],
+					     IPUXCOM_TILES - 1);
+	return 0;
+}
+
+/* A word count from the command line, in the range every plan accepts. */
+static int plan_count(const struct cli_call *call, const char *arg, uint32_t *count)
+{
+	if (!cli_parse_u32(arg, count) || !*count || *count > IPUXCOM_PLAN_MAX_COUNT)
+		return cli_usage_err(call, "invalid count '%s' (1..%u)", arg,
+				     IPUXCOM_PLAN_MAX_COUNT);
 	return 0;
 }
 
@@ -209,8 +245,7 @@ static int p2p_run(struct cli_call *call, int argc, char **argv)
 	if (npos != 3)
 		return cli_usage_err(call, "need SRC DST COUNT");
 	if ((rc = plan_tiles(call, pos, 2, "tile", ids)) ||
-	    (rc = cli_parse_u32(pos[2], &ids[2]) ? 0 :
-		  cli_usage_err(call, "invalid count '%s'", pos[2])))
+	    (rc = plan_count(call, pos[2], &ids[2])))
 		return rc;
 	rc = plan_timing(call, &o, &tm, &owned);
 	if (rc)
@@ -262,8 +297,8 @@ static int fanout_args(struct cli_call *call, const struct plan_opts *o, char **
 		return cli_usage_err(call, "need SRC COUNT DST...");
 	if ((rc = plan_tiles(call, pos, 1, "tile", &req->sender)))
 		return rc;
-	if (!cli_parse_u32(pos[1], &req->count))
-		return cli_usage_err(call, "invalid count '%s'", pos[1]);
+	if ((rc = plan_count(call, pos[1], &req->count)))
+		return rc;
 	n = (uint32_t)(npos - 2);
 	if ((rc = plan_tiles(call, pos + 2, (int)n, "tile", ids)))
 		return rc;
@@ -620,8 +655,8 @@ static int tile_run(struct cli_call *call, int argc, char **argv)
 	if (!npos)
 		return cli_usage_err(call, "need ID...");
 	for (int i = 0; i < npos; i++) {
-		if (!cli_parse_u32(pos[i], &id))
-			return cli_usage_err(call, "invalid tile '%s'", pos[i]);
+		if ((rc = plan_tiles(call, &pos[i], 1, "tile", &id)))
+			return rc;
 		if (ipuxcom_tile_info(id, o.physical ? 0 : IPUXCOM_PLAN_LOGICAL, &t[i], &e))
 			return plan_lib_err(call, &e);
 	}
@@ -670,8 +705,8 @@ static int idle_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	if (npos != 1)
 		return cli_usage_err(call, "need TILE");
-	if (!cli_parse_u32(pos[0], &id))
-		return cli_usage_err(call, "invalid tile '%s'", pos[0]);
+	if ((rc = plan_tiles(call, pos, 1, "tile", &id)))
+		return rc;
 	if (ipuxcom_plan_idle(id, (o.physical ? 0 : IPUXCOM_PLAN_LOGICAL) |
 			      (o.raw ? IPUXCOM_IDLE_RAW : 0), &row, &e))
 		return plan_lib_err(call, &e);

@@ -30,6 +30,25 @@ static int parse_tile(const struct cli_call *call, const char *s, uint32_t *tile
 	return CLI_CONTINUE;
 }
 
+/*
+ * ADDR of a read or write of @count words: 4-byte aligned and, with all its
+ * words, inside tile SRAM (checked here so that it is a usage error before
+ * the device is opened, as the tile is).
+ */
+static int parse_addr(const struct cli_call *call, const char *s, uint32_t count,
+		      uint32_t *addr)
+{
+	if (!cli_parse_u32_num(s, addr) || *addr & 3 || *addr < IPUXCOM_SRAM_BASE ||
+	    *addr >= IPUXCOM_SRAM_END)
+		return cli_usage_err(call, "invalid address '%s' (4-byte aligned tile SRAM "
+				     "address, 0x%x..0x%x)", s, IPUXCOM_SRAM_BASE,
+				     IPUXCOM_SRAM_END - 4);
+	if ((uint64_t)*addr + (uint64_t)count * 4 > IPUXCOM_SRAM_END)
+		return cli_usage_err(call, "%" PRIu32 " words from 0x%" PRIx32 " end past tile "
+				     "SRAM (0x%x)", count, *addr, IPUXCOM_SRAM_END);
+	return CLI_CONTINUE;
+}
+
 static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
 {
 	uint32_t tile, regs[IPUXCOM_TDI_NREGS];
@@ -97,11 +116,11 @@ static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 	rc = parse_tile(call, pos[0], &tile);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (!cli_parse_u32_num(pos[1], &addr) || addr & 3)
-		return cli_usage_err(call, "invalid address '%s' (4-byte aligned tile SRAM address)",
-				     pos[1]);
 	if (npos == 3 && (!cli_parse_u32_num(pos[2], &count) || !count || count > TDI_MAX_WORDS))
 		return cli_usage_err(call, "invalid word count '%s' (1..%u)", pos[2], TDI_MAX_WORDS);
+	rc = parse_addr(call, pos[1], count, &addr);
+	if (rc != CLI_CONTINUE)
+		return rc;
 	words = calloc(count, sizeof(*words));
 	if (!words) {
 		cli_err(call->what, "out of memory");
@@ -159,9 +178,9 @@ static int tdi_write_run(struct cli_call *call, int argc, char **argv)
 	rc = parse_tile(call, pos[0], &tile);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (!cli_parse_u32_num(pos[1], &addr) || addr & 3)
-		return cli_usage_err(call, "invalid address '%s' (4-byte aligned tile SRAM address)",
-				     pos[1]);
+	rc = parse_addr(call, pos[1], (uint32_t)(npos - 2), &addr);
+	if (rc != CLI_CONTINUE)
+		return rc;
 	for (int i = 2; i < npos; i++)
 		if (!cli_parse_u32_num(pos[i], &words[i - 2]))
 			return cli_usage_err(call, "invalid word '%s'", pos[i]);

@@ -12,6 +12,7 @@
 
 #include "image_cli.h"
 #include "json.h"
+#include "input.h"
 
 static int frames_run(struct cli_call *call, int argc, char **argv)
 {
@@ -46,20 +47,20 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 	if (first > last)
 		return cli_usage_err(call, "first tile %" PRIu32 " after last tile %" PRIu32,
 				     first, last);
-	if (ipuxcom_image_open(pos[0], &img, &em)) {
+	if (cli_input_image(pos[0], &img, &em)) {
 		cli_err(call->what, "%s", em.msg);
 		return CLI_EXIT_ERR;
 	}
 	ipuxcom_image_get_info(img, &info);
 	if (last >= info.tile_count) {
 		cli_err(call->what, "%s: tile %" PRIu32 " outside the image's tiles 0..%" PRIu32,
-			pos[0], last, info.tile_count - 1);
+			cli_input_name(pos[0]), last, info.tile_count - 1);
 		ipuxcom_image_close(img);
 		return CLI_EXIT_ERR;
 	}
 	err = ipuxcom_frames_per_tile(info.image_size, &per_tile, &em);
 	if (err) {
-		cli_err(call->what, "%s: %s", pos[0], em.msg);
+		cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 		ipuxcom_image_close(img);
 		return CLI_EXIT_ERR;
 	}
@@ -90,7 +91,7 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 		if (!err)
 			err = ipuxcom_frames_build(img, b, e, buf, size, &em);
 		if (err) {
-			cli_err(call->what, "%s: %s", pos[0], em.msg);
+			cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 			rc = CLI_EXIT_ERR;
 			break;
 		}

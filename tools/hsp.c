@@ -9,12 +9,13 @@
 
 #include "image_cli.h"
 #include "json.h"
+#include "input.h"
 
 static int load(const struct cli_call *call, const char *path, struct ipuxcom_hsp_manifest *m)
 {
 	struct ipuxcom_errmsg em;
 
-	if (ipuxcom_hsp_load(path, m, &em)) {
+	if (cli_input_hsp(path, m, &em)) {
 		cli_err(call->what, "%s", em.msg);
 		return CLI_EXIT_ERR;
 	}
@@ -99,7 +100,7 @@ static int hsp_show_run(struct cli_call *call, int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	if (ipuxcom_hsp_format(&m, &text, &len, &em)) {
-		cli_err(call->what, "%s: %s", pos[0], em.msg);
+		cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 		return CLI_EXIT_ERR;
 	}
 	fwrite(text, 1, len, stdout);
@@ -143,7 +144,8 @@ static int hsp_check_run(struct cli_call *call, int argc, char **argv)
 		json_end_object(&w);
 		return CLI_EXIT_OK;
 	}
-	printf("%s: ok: %" PRIu32 " pages, %" PRIu32 " calls (", pos[0], m.npages, m.ncalls);
+	printf("%s: ok: %" PRIu32 " pages, %" PRIu32 " calls (", cli_input_name(pos[0]), m.npages,
+	       m.ncalls);
 	for (uint32_t i = 0; i < m.ncalls; i++)
 		printf("%s%s %" PRIu32 " phases", i ? ", " : "", m.calls[i].name,
 		       m.calls[i].phases);
@@ -173,7 +175,7 @@ static int hsp_format_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (ipuxcom_hsp_format(&m, &text, &len, &em)) {
-		cli_err(call->what, "%s: %s", pos[0], em.msg);
+		cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 		return CLI_EXIT_ERR;
 	}
 	rc = imgcli_write_file(call, out ? out : "-", text, len);

@@ -19,6 +19,7 @@
 
 #include "image_cli.h"
 #include "json_fmt.h"
+#include "input.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -200,7 +201,7 @@ static int write_file_in_place(const struct cli_call *call, const char *path, co
 static int open_image(const struct cli_call *call, const char *path, struct ipuxcom_image **img)
 {
 	struct ipuxcom_errmsg em;
-	int err = ipuxcom_image_open(path, img, &em);
+	int err = cli_input_image(path, img, &em);
 
 	if (err) {
 		cli_err(call->what, "%s", em.msg);
@@ -417,7 +418,7 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 	ipuxcom_image_get_info(img, &info);
 	if (tile >= info.tile_count) {
 		cli_err(call->what, "%s: tile %" PRIu32 " outside the image's tiles 0..%" PRIu32,
-			pos[0], tile, info.tile_count - 1);
+			cli_input_name(pos[0]), tile, info.tile_count - 1);
 		ipuxcom_image_close(img);
 		return CLI_EXIT_ERR;
 	}
@@ -431,7 +432,7 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 	ipuxcom_image_close(img);
 	if (err) {
 		free(buf);
-		cli_err(call->what, "%s: %s", pos[0], em.msg);
+		cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 		return CLI_EXIT_ERR;
 	}
 	rc = imgcli_write_file(call, out, buf, info.image_size);
@@ -478,7 +479,7 @@ static int image_verify_run(struct cli_call *call, int argc, char **argv)
 		if (call->json)
 			json_string(&w, em.msg);
 		else
-			cli_err(call->what, "%s: %s", pos[0], em.msg);
+			cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 	}
 	ipuxcom_image_close(img);
 	if (call->json) {
@@ -491,13 +492,13 @@ static int image_verify_run(struct cli_call *call, int argc, char **argv)
 		/* The report, then the error object every failure has. */
 		if (bad)
 			cli_err(call->what, "%s: %" PRIu32 " of %" PRIu32 " tiles do not "
-				"reconstruct to their CRC32", pos[0], bad, info.tile_count);
+				"reconstruct to their CRC32", cli_input_name(pos[0]), bad, info.tile_count);
 	} else if (!bad) {
 		printf("%s: ok: header, %" PRIu32 " records, patches, template and every tile's "
-		       "CRC32 check out\n", pos[0], info.tile_count);
+		       "CRC32 check out\n", cli_input_name(pos[0]), info.tile_count);
 	} else {
 		printf("%s: FAILED: %" PRIu32 " of %" PRIu32 " tiles do not reconstruct to their "
-		       "CRC32\n", pos[0], bad, info.tile_count);
+		       "CRC32\n", cli_input_name(pos[0]), bad, info.tile_count);
 	}
 	return bad ? CLI_EXIT_ERR : CLI_EXIT_OK;
 }
@@ -567,7 +568,7 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 		}
 		json_end_object(&w);
 	} else {
-		printf("file            %s (IPUIMG1, %" PRIu64 " bytes)\n", pos[0], in.file_size);
+		printf("file            %s (IPUIMG1, %" PRIu64 " bytes)\n", cli_input_name(pos[0]), in.file_size);
 		printf("load base       0x%05" PRIx32 "\n", in.load_base);
 		printf("image size      %" PRIu32 " bytes (0x%" PRIx32 ")\n", in.image_size,
 		       in.image_size);
@@ -653,7 +654,7 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 	err = ipuxcom_image_redirect(img, &spec, &data, &len, &rep, &em);
 	ipuxcom_image_close(img);
 	if (err) {
-		cli_err(call->what, "%s: %s", pos[0], em.msg);
+		cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 		return CLI_EXIT_ERR;
 	}
 	rc = imgcli_write_file(call, out, data, len);

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "json.h"
+#include "input.h"
 
 static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg, *hostx_arg, *cfg_hsp_arg;
 static bool quiet, init;
@@ -322,7 +323,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	if (npos < 1 || (npos > 1 && !hostx_arg))
 		return cli_usage_err(call, "expected IMAGE (CALLs need --hostx MANIFEST)");
 	if (hostx_arg) {
-		err = ipuxcom_hsp_load(hostx_arg, &manifest, &em);
+		err = cli_input_hsp(hostx_arg, &manifest, &em);
 		if (err) {
 			cli_err(call->what, "%s", em.msg[0] ? em.msg : strerror(-err));
 			return CLI_EXIT_ERR;
@@ -346,18 +347,18 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 
 	rc = CLI_EXIT_ERR;
 	/* An ELF (by its magic) gives its PT_LOAD at 0x4c000; anything else is raw. */
-	err = ipuxcom_bootloader_load(boot_arg, &boot, &em);
+	err = cli_input_bootloader(boot_arg, &boot, &em);
 	if (err) {
 		cli_err(call->what, "bootloader %s", em.msg[0] ? em.msg : strerror(-err));
 		goto out;
 	}
-	err = ipuxcom_image_open(pos[0], &img, &em);
+	err = cli_input_image(pos[0], &img, &em);
 	if (err) {
 		cli_err(call->what, "%s: %s", pos[0], em.msg[0] ? em.msg : strerror(-err));
 		goto out;
 	}
 	if (cfg_arg) {
-		err = ipuxcom_cfg_load(cfg_arg, &recs, &nrecs, &em);
+		err = cli_input_cfg(cfg_arg, &recs, &nrecs, &em);
 		if (err) {
 			cli_err(call->what, "%s: %s", cfg_arg, em.msg[0] ? em.msg : strerror(-err));
 			goto out;

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "json_fmt.h"
+#include "input.h"
 
 /* Positional arguments a command takes at most: SRC COUNT and every other tile. */
 #define PLAN_MAX_POS	(IPUXCOM_TILES + 2)
@@ -804,49 +805,6 @@ static int timing_run(struct cli_call *call, int argc, char **argv)
 /* Largest transfer list read. */
 #define SCHED_MAX_FILE	(16u << 20)
 
-/* The whole of @path ("-": stdin) in a malloc'ed buffer. */
-static int sched_read(const struct cli_call *call, const char *path, char **text, size_t *len)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	size_t cap = 4096, n = 0;
-	char *buf;
-
-	if (!f) {
-		cli_err(call->what, "%s: %s", path, strerror(errno));
-		return CLI_EXIT_ERR;
-	}
-	buf = malloc(cap);
-	while (buf) {
-		size_t k = fread(buf + n, 1, cap - n, f);
-		char *p;
-
-		n += k;
-		if (n < cap || n >= SCHED_MAX_FILE)
-			break;
-		p = realloc(buf, cap * 2);
-		if (!p) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = p;
-		cap *= 2;
-	}
-	if (!buf || ferror(f) || n >= SCHED_MAX_FILE) {
-		cli_err(call->what, "%s: %s", path, !buf ? "out of memory" : n >= SCHED_MAX_FILE ?
-			"larger than 16 MiB" : strerror(errno));
-		free(buf);
-		if (f != stdin)
-			fclose(f);
-		return CLI_EXIT_ERR;
-	}
-	if (f != stdin)
-		fclose(f);
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
 /* A recognisable source word: tile and address mixed. */
 static uint32_t sched_pattern(uint32_t tile, uint32_t addr)
 {
@@ -1012,7 +970,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		return cli_usage_err(call, "invalid --stagger '%s'", step_arg);
 	if ((rc = plan_timing(call, &o, &tm, &owned)))
 		return rc;
-	if ((rc = sched_read(call, pos[0], &text, &len)))
+	if ((rc = cli_read_input(call, pos[0], SCHED_MAX_FILE, &text, &len)))
 		goto out;
 	if (ipuxcom_sched_list_parse(text, len, o.physical ? IPUXCOM_SCHED_LIST_PHYSICAL : 0,
 				     &list, &e)) {

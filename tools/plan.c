@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ipuxcom_plan.h>
 #include <ipuxcom_xsim.h>
@@ -15,6 +16,7 @@
 #include "cli.h"
 #include "json_fmt.h"
 #include "input.h"
+#include "words.h"
 
 /* Positional arguments a command takes at most: SRC COUNT and every other tile. */
 #define PLAN_MAX_POS	(IPUXCOM_TILES + 2)
@@ -586,28 +588,78 @@ out:
 
 /* -------------------------------------------------------------- decode */
 
+/* Largest input `plan decode` reads: a whole tile's SRAM as text, with room to spare. */
+#define DECODE_MAX_FILE	(16u << 20)
+
+/* The words to decode: WORD arguments, else FILE (default '-': stdin). */
+static int decode_words(struct cli_call *call, char **pos, int npos, const char *file,
+			bool binary, uint32_t **words, size_t *n)
+{
+	char *data;
+	size_t len;
+	int rc;
+
+	if (npos && file)
+		return cli_usage_err(call, "give WORDs or --file FILE, not both");
+	if (npos && binary)
+		return cli_usage_err(call, "--binary is for --file FILE or standard input");
+	if (npos) {
+		*words = malloc((size_t)npos * sizeof(**words));
+		if (!*words) {
+			cli_err(call->what, "out of memory");
+			return CLI_EXIT_ERR;
+		}
+		for (int i = 0; i < npos; i++) {
+			if (!plan_parse_num(pos[i], &(*words)[i])) {
+				free(*words);
+				return cli_usage_err(call, "invalid word '%s' (0x-prefixed hex or "
+						     "decimal)", pos[i]);
+			}
+		}
+		*n = (size_t)npos;
+		return 0;
+	}
+	/* Nobody types words at a terminal: that is a forgotten argument. */
+	if (!file && isatty(STDIN_FILENO))
+		return cli_usage_err(call, "need WORD... (or words on standard input)");
+	if (!file)
+		file = "-";
+	rc = cli_read_input(call, file, DECODE_MAX_FILE, &data, &len);
+	if (rc)
+		return rc;
+	rc = cli_words_parse(call, cli_input_name(file), data, len, binary, words, n);
+	free(data);
+	return rc;
+}
+
 static int decode_run(struct cli_call *call, int argc, char **argv)
 {
+	const char *file = NULL;
+	bool binary = false;
+	const struct cli_opt opts[] = {
+		{ "file", 'f', "FILE", "read the words from FILE ('-': stdin, the default "
+		  "without WORDs)", NULL, &file },
+		{ "binary", 'b', NULL, "the input is little-endian binary words (default: "
+		  "binary unless it is all text)", &binary, NULL },
+	};
 	char *pos[256];
-	uint32_t words[256];
+	uint32_t *words;
 	struct json_writer w;
 	char buf[64];
+	size_t n;
 	int npos, rc;
 
-	rc = cli_parse(call, argc, argv, NULL, 0, true, pos, 256, &npos);
+	rc = cli_parse(call, argc, argv, opts, 2, true, pos, 256, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (!npos)
-		return cli_usage_err(call, "need WORD...");
-	for (int i = 0; i < npos; i++)
-		if (!plan_parse_num(pos[i], &words[i]))
-			return cli_usage_err(call, "invalid word '%s' (0x-prefixed hex or decimal)",
-					     pos[i]);
+	rc = decode_words(call, pos, npos, file, binary, &words, &n);
+	if (rc)
+		return rc;
 	if (call->json) {
 		json_init(&w, stdout);
 		json_begin_array(&w);
 	}
-	for (int i = 0; i < npos; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct ipuxcom_insn in;
 
 		ipuxcom_decode(words[i], &in);
@@ -634,6 +686,7 @@ static int decode_run(struct cli_call *call, int argc, char **argv)
 	}
 	if (call->json)
 		json_end_array(&w);
+	free(words);
 	return CLI_EXIT_OK;
 }
 
@@ -1156,11 +1209,16 @@ static const struct cli_cmd plan_cmds[] = {
 	},
 	{
 		.name = "decode",
-		.args = "WORD... [-j]",
+		.args = "[WORD...|-f FILE] [-b] [-j]",
 		.summary = "disassemble instruction words",
 		.description =
 			"Disassemble each WORD (0x-prefixed hex or decimal). Words this library does\n"
-			"not know print as '.word 0x...'.",
+			"not know print as '.word 0x...'. Without WORDs, the words are read from\n"
+			"FILE or standard input: little-endian 32-bit words when the input is\n"
+			"binary (or with --binary), else text: words separated by white space or\n"
+			"commas, as 0x hex, exactly 8 hex digits, or decimal; 'ADDR:' labels and\n"
+			"'#' or ';' comments are skipped. So the output of\n"
+			"'" CLI_PROG " tdi read TILE ADDR COUNT' decodes through a pipe.",
 		.run = decode_run,
 	},
 	{

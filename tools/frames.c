@@ -13,6 +13,7 @@
 #include "image_cli.h"
 #include "json.h"
 #include "input.h"
+#include "units.h"
 
 static int frames_run(struct cli_call *call, int argc, char **argv)
 {
@@ -123,10 +124,12 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 		json_kv_uint(&w, "bytes", total);
 		json_end_object(&w);
 	} else {
+		char size[CLI_SIZE_LEN];
+
 		printf("%s: tiles %" PRIu32 "..%" PRIu32 " in %" PRIu32 " batch%s: %" PRIu32
-		       " frames (%" PRIu64 " bytes) per tile, %" PRIu64 " bytes\n", out, first,
+		       " frames (%" PRIu64 " bytes) per tile, %s\n", out, first,
 		       last, batches, batches > 1 ? "es" : "", per_tile,
-		       (uint64_t)per_tile * IPUXCOM_FRAME_SIZE, total);
+		       (uint64_t)per_tile * IPUXCOM_FRAME_SIZE, cli_size(total, size, sizeof(size)));
 	}
 	return CLI_EXIT_OK;
 }

@@ -20,6 +20,7 @@
 #include "image_cli.h"
 #include "json_fmt.h"
 #include "input.h"
+#include "units.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -303,13 +304,15 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 		json_kv_uint(&w, "patches", info.patch_count);
 		json_end_object(&w);
 	} else {
-		printf("%s: %" PRIu32 " tiles of %" PRIu32 " bytes (%" PRIu64
-		       " bytes) packed into %" PRIu64 " bytes (%.1fx); template tile %" PRIu32
-		       ", %" PRIu64 " patches\n",
+		char in_size[CLI_SIZE_LEN], out_size[CLI_SIZE_LEN];
+		uint64_t bytes = (uint64_t)info.tile_count * info.image_size;
+
+		printf("%s: %" PRIu32 " tiles of %" PRIu32 " bytes, %s, packed into %s (%.1fx); "
+		       "template tile %" PRIu32 ", %" PRIu64 " patches\n",
 		       out, info.tile_count, info.image_size,
-		       (uint64_t)info.tile_count * info.image_size, info.file_size,
-		       ratio((uint64_t)info.tile_count * info.image_size, info.file_size),
-		       info.template_tile, info.patch_count);
+		       cli_size(bytes, in_size, sizeof(in_size)),
+		       cli_size(info.file_size, out_size, sizeof(out_size)),
+		       ratio(bytes, info.file_size), info.template_tile, info.patch_count);
 	}
 	return CLI_EXIT_OK;
 }
@@ -568,7 +571,10 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 		}
 		json_end_object(&w);
 	} else {
-		printf("file            %s (IPUIMG1, %" PRIu64 " bytes)\n", cli_input_name(pos[0]), in.file_size);
+		char size[CLI_SIZE_LEN];
+
+		printf("file            %s (IPUIMG1, %s)\n", cli_input_name(pos[0]),
+		       cli_size(in.file_size, size, sizeof(size)));
 		printf("load base       0x%05" PRIx32 "\n", in.load_base);
 		printf("image size      %" PRIu32 " bytes (0x%" PRIx32 ")\n", in.image_size,
 		       in.image_size);
@@ -582,8 +588,8 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 		       in.max_tile_patch_size);
 		printf("unpatched tiles %" PRIu32 " (equal to the template)\n", in.unpatched_tiles);
 		printf("metadata CRC32  0x%08" PRIx32 "\n", in.meta_crc32);
-		printf("ratio           %.1fx (%" PRIu64 " bytes unpacked)\n",
-		       ratio(raw, in.file_size), raw);
+		printf("ratio           %.1fx (%s unpacked)\n", ratio(raw, in.file_size),
+		       cli_size(raw, size, sizeof(size)));
 		printf("structure       valid ('image verify' checks every tile's CRC32)\n");
 		if (tiles) {
 			printf("\n%-6s %-10s %-10s %-8s %-10s %s\n", "tile", "offset", "size",

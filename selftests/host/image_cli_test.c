@@ -85,7 +85,7 @@ TEST_F(cli, pack_verify_inspect_extract)
 	uint8_t want[SIZE], *got;
 	size_t len;
 
-	TOOL_EXPECT(0, out, "1472 tiles of 2048 bytes (3014656 bytes) packed into", "image",
+	TOOL_EXPECT(0, out, "1472 tiles of 2048 bytes, 2.9 MiB (3,014,656 bytes), packed into", "image",
 		    "pack", "--raw", self->raw, "-o", self->img);
 	TOOL_EXPECT(0, out, ": ok: header, 1472 records, patches, template and every tile's "
 		    "CRC32 check out", "image", "verify", self->img);
@@ -128,7 +128,7 @@ TEST_F(cli, frames_and_redirect)
 	snprintf(out, sizeof(out), "%s/frames.bin", self->dir);
 	/* 2048 bytes, padded to the 0x4134-byte envelope: 17 frames per tile. */
 	TOOL_EXPECT(0, out, "tiles 1408..1471 in 1 batch: 17 frames (17408 bytes) per tile, "
-		    "1118208 bytes", "frames", self->img, "1408", "1471", "-o", out);
+		    "1.1 MiB (1,118,208 bytes)", "frames", self->img, "1408", "1471", "-o", out);
 	f = ixt_read_file(out, &len);
 	ASSERT_NE(NULL, f);
 	ASSERT_EQ(0x1000 + 64 * 17 * 1024u, len);

@@ -92,7 +92,7 @@ TEST_F(cli, pack_verify_inspect_extract)
 	TOOL_EXPECT(0, out, "\"ok\":true,\"tiles\":1472,\"bad_tiles\":0", "image", "verify",
 		    self->img, "--json");
 	TOOL_EXPECT(0, out, "\"format\":\"IPUIMG1\"", "image", "inspect", self->img, "--json");
-	TOOL_EXPECT(0, out, "\"load_base\":311312,\"image_size\":2048,\"entry\":311312,"
+	TOOL_EXPECT(0, out, "\"load_base\":\"0x0004c010\",\"image_size\":2048,\"entry\":\"0x0004c010\","
 		    "\"tile_count\":1472", "image", "inspect", "--json", self->img);
 	TOOL_EXPECT(0, out, "tiles           1472", "image", "inspect", self->img);
 	TOOL_EXPECT(0, out, "load base       0x4c010", "image", "inspect", self->img);

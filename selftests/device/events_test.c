@@ -31,6 +31,7 @@
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
 #include "image_testlib.h"
+#include "ixt_json.h"
 #include "load_testlib.h"
 
 /* C600_HSP_GS1 of kmod/c600_regs.h: the register a batch handshake polls. */
@@ -510,6 +511,57 @@ TEST_F_TIMEOUT(ev, monitor_command_json_count_and_timeout, 60)
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	EXPECT_STREQ("", out);
 	EXPECT_LE(300, now_ms() - start);
+}
+
+/* "2026-12-01T04:20:00.123456+01:00": RFC 3339 local time with microseconds. */
+static bool is_timestamp(const char *s)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:dd.dddddd+dd:dd";
+
+	for (size_t i = 0; i < sizeof(form) - 1; i++) {
+		if (form[i] == 'd' ? s[i] < '0' || s[i] > '9' :
+		    form[i] == '+' ? s[i] != '+' && s[i] != '-' : s[i] != form[i])
+			return false;
+	}
+	return true;
+}
+
+TEST_F_TIMEOUT(ev, monitor_command_timestamps, 60)
+{
+	char dev[16], want[96], out[4096];
+	char *text_argv[] = { self->tool, "monitor", "-t", "--dev", dev, "--count", "1", NULL };
+	char *json_argv[] = { self->tool, "monitor", "--timestamp", "-j", "--dev", dev, "--count",
+			      "1", NULL };
+	size_t pos;
+	int fd, status;
+	pid_t pid;
+
+	if (!self->have_tool)
+		SKIP(return, "no ipuxcom command (set IPUXCOM_TOOL)");
+	snprintf(dev, sizeof(dev), "%u", self->dev);
+
+	pid = monitor_cmd_sync(_metadata, self, text_argv, &fd, out, sizeof(out), &pos);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	close(fd);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* [TIME] then the line as without -t */
+	EXPECT_EQ('[', out[0]) TH_LOG("%s", out);
+	EXPECT_TRUE(is_timestamp(out + 1)) TH_LOG("%s", out);
+	snprintf(want, sizeof(want), "] dev %u: reset\n", self->dev);
+	EXPECT_EQ(0, strncmp(out + 33, want, strlen(want))) TH_LOG("%s", out);
+
+	pid = monitor_cmd_sync(_metadata, self, json_argv, &fd, out, sizeof(out), &pos);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	close(fd);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(0, strncmp(out, "{\"time\":\"", 9)) TH_LOG("%s", out);
+	EXPECT_TRUE(is_timestamp(out + 9)) TH_LOG("%s", out);
+	snprintf(want, sizeof(want), "\",\"event\":\"reset\",\"dev\":%u,\"errno\":0}\n",
+		 self->dev);
+	EXPECT_EQ(0, strncmp(out + 41, want, strlen(want))) TH_LOG("%s", out);
+	EXPECT_EQ(1, ixt_json_count(out)) TH_LOG("%s", out);
 }
 
 TEST_F_TIMEOUT(ev, load_command_draws_progress_from_events, 120)

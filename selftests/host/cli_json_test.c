@@ -237,8 +237,6 @@ TEST_F(out, out_of_range_values_are_usage_errors)
 	RUN(2, "tdi", "read", "0", "0x4c000", "0");
 	HAS(err, "invalid word count '0'");
 	RUN(2, "tdi", "write", "0", "0xe8000", "1");
-	RUN(2, "plan", "p2p", "0", "1472", "5");
-	RUN(2, "plan", "p2p", "0", "5", "0");
 	RUN(2, "image", "extract", self->img, "1472", "-o", self->tmp);
 	RUN(2, "frames", self->img, "0", "1472", "-o", self->tmp);
 }

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * FILE-or-stdin arguments; see input.h. Files go to the library's own
- * readers (their size limits and messages); stdin, which has no size to
- * check first and cannot be reopened, is read here and parsed from memory.
+ * FILE-or-stdin arguments; see input.h. Regular files go to the library's
+ * own readers (their size limits and messages); stdin, FIFOs and devices,
+ * which have no size to check first, are read here and parsed from memory.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "input.h"
@@ -29,8 +32,8 @@ const char *cli_input_name(const char *path)
 	return strcmp(path, "-") ? path : STDIN_NAME;
 }
 
-/* Read fd 0 to EOF; 0 or -errno (-EFBIG past @max). */
-static int read_stdin(size_t max, char **data, size_t *len)
+/* Read @fd to EOF (a pipe has no size to check first); 0 or -errno (-EFBIG past @max). */
+static int read_fd(int fd, size_t max, char **data, size_t *len)
 {
 	size_t cap = 65536, n = 0;
 	char *buf = malloc(cap + 1);
@@ -55,7 +58,7 @@ static int read_stdin(size_t max, char **data, size_t *len)
 			}
 			buf = p;
 		}
-		k = read(STDIN_FILENO, buf + n, cap - n);
+		k = read(fd, buf + n, cap - n);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0) {
@@ -78,42 +81,16 @@ static int read_stdin(size_t max, char **data, size_t *len)
 	return 0;
 }
 
-/* Read a regular or special file (a FIFO, /dev/stdin) to EOF; 0 or -errno. */
+/* A regular or special file (a FIFO, /dev/stdin) to EOF; 0 or -errno. */
 static int read_path(const char *path, size_t max, char **data, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	size_t cap = 65536, n = 0;
-	char *buf;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
 
-	if (!f)
+	if (fd < 0)
 		return -errno;
-	buf = malloc(cap + 1);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap || n > max)
-			break;
-		char *p = realloc(buf, cap * 2 + 1);
-
-		if (!p) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = p;
-		cap *= 2;
-	}
-	if (!buf || ferror(f) || n > max) {
-		int err = !buf ? -ENOMEM : n > max ? -EFBIG : -EIO;
-
-		free(buf);
-		fclose(f);
-		return err;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*data = buf;
-	*len = n;
-	return 0;
+	err = read_fd(fd, max, data, len);
+	close(fd);
+	return err;
 }
 
 /* Stdin's bytes, once per run; 0 or -errno, the message in @em. */
@@ -128,7 +105,7 @@ static int take_stdin(size_t max, const char *what, char **data, size_t *len,
 		return -EINVAL;
 	}
 	stdin_used = true;
-	err = read_stdin(max, data, len);
+	err = read_fd(STDIN_FILENO, max, data, len);
 	if (err == -EFBIG)
 		snprintf(em->msg, sizeof(em->msg), STDIN_NAME ": more than %zu bytes, larger than "
 			 "any valid %s", max, what);
@@ -160,81 +137,104 @@ int cli_read_input(const struct cli_call *call, const char *path, size_t max, ch
 	return CLI_EXIT_ERR;
 }
 
-/* "(stdin): " before the parser's message, as a file's reader puts its path. */
-static int stdin_parse_err(int err, struct ipuxcom_errmsg *em)
+/* "NAME: " before the parser's message, as a file's reader puts its path. */
+static int parse_err(int err, const char *name, struct ipuxcom_errmsg *em)
 {
-	char msg[sizeof(STDIN_NAME ": ") + sizeof(em->msg)];
+	char msg[PATH_MAX + sizeof(em->msg)];
 
 	if (err) {
-		snprintf(msg, sizeof(msg), STDIN_NAME ": %s", em->msg);
+		snprintf(msg, sizeof(msg), "%s: %s", name, em->msg);
 		memcpy(em->msg, msg, sizeof(em->msg) - 1);
 		em->msg[sizeof(em->msg) - 1] = '\0';
 	}
 	return err;
 }
 
-int cli_input_image(const char *path, struct ipuxcom_image **img, struct ipuxcom_errmsg *em)
+/* What stdin holds for each of the library's readers. */
+enum input_kind { IN_IMAGE, IN_HSP, IN_CFG, IN_BOOT };
+
+static const struct {
+	size_t max;
+	const char *what;
+} input_kinds[] = {
+	[IN_IMAGE] = { MAX_IMAGE, "IPUIMG1 file" },
+	[IN_HSP] = { MAX_SMALL, "host-sync manifest" },
+	[IN_CFG] = { MAX_SMALL, "IPUCFG1 file" },
+	[IN_BOOT] = { MAX_SMALL, "tile bootloader file" },
+};
+
+/*
+ * Whether the library's reader takes @path: a regular file (it checks the
+ * size first), or one it will report as missing or a directory. '-', a
+ * FIFO ("<(command)") or a device is read here instead.
+ */
+static bool lib_reads(const char *path)
 {
+	struct stat st;
+
+	return strcmp(path, "-") && (stat(path, &st) || S_ISREG(st.st_mode) ||
+				     S_ISDIR(st.st_mode));
+}
+
+/* Read @path ('-': stdin) and hand it to the parser of @kind, which fills @a (and @b). */
+static int parse_input(enum input_kind kind, const char *path, void *a, void *b,
+		       struct ipuxcom_errmsg *em)
+{
+	size_t max = input_kinds[kind].max;
 	char *data;
 	size_t len;
 	int err;
 
-	if (strcmp(path, "-"))
-		return ipuxcom_image_open(path, img, em);
-	err = take_stdin(MAX_IMAGE, "IPUIMG1 file", &data, &len, em);
+	if (!strcmp(path, "-")) {
+		err = take_stdin(max, input_kinds[kind].what, &data, &len, em);
+	} else {
+		err = read_path(path, max, &data, &len);
+		if (err)
+			snprintf(em->msg, sizeof(em->msg), "%s: %s", path, err == -EFBIG ?
+				 "larger than any valid file of its kind" : strerror(-err));
+	}
 	if (err)
 		return err;
-	err = ipuxcom_image_from_buffer(data, len, img, em);	/* copies @data */
+	switch (kind) {
+	case IN_IMAGE:
+		err = ipuxcom_image_from_buffer(data, len, a, em);	/* copies @data */
+		break;
+	case IN_HSP:
+		err = ipuxcom_hsp_parse(data, len, a, em);
+		break;
+	case IN_CFG:
+		err = ipuxcom_cfg_parse(data, len, a, b, em);
+		break;
+	case IN_BOOT:
+		err = ipuxcom_bootloader_parse(data, len, a, em);
+		break;
+	}
 	free(data);
-	return stdin_parse_err(err, em);
+	return parse_err(err, cli_input_name(path), em);
+}
+
+int cli_input_image(const char *path, struct ipuxcom_image **img, struct ipuxcom_errmsg *em)
+{
+	return lib_reads(path) ? ipuxcom_image_open(path, img, em) :
+				 parse_input(IN_IMAGE, path, img, NULL, em);
 }
 
 int cli_input_hsp(const char *path, struct ipuxcom_hsp_manifest *m, struct ipuxcom_errmsg *em)
 {
-	char *data;
-	size_t len;
-	int err;
-
-	if (strcmp(path, "-"))
-		return ipuxcom_hsp_load(path, m, em);
-	err = take_stdin(MAX_SMALL, "host-sync manifest", &data, &len, em);
-	if (err)
-		return err;
-	err = ipuxcom_hsp_parse(data, len, m, em);
-	free(data);
-	return stdin_parse_err(err, em);
+	return lib_reads(path) ? ipuxcom_hsp_load(path, m, em) :
+				 parse_input(IN_HSP, path, m, NULL, em);
 }
 
 int cli_input_cfg(const char *path, struct ipuxcom_cfg_record **recs, uint32_t *count,
 		  struct ipuxcom_errmsg *em)
 {
-	char *data;
-	size_t len;
-	int err;
-
-	if (strcmp(path, "-"))
-		return ipuxcom_cfg_load(path, recs, count, em);
-	err = take_stdin(MAX_SMALL, "IPUCFG1 file", &data, &len, em);
-	if (err)
-		return err;
-	err = ipuxcom_cfg_parse(data, len, recs, count, em);
-	free(data);
-	return stdin_parse_err(err, em);
+	return lib_reads(path) ? ipuxcom_cfg_load(path, recs, count, em) :
+				 parse_input(IN_CFG, path, recs, count, em);
 }
 
 int cli_input_bootloader(const char *path, struct ipuxcom_bootloader *bl,
 			 struct ipuxcom_errmsg *em)
 {
-	char *data;
-	size_t len;
-	int err;
-
-	if (strcmp(path, "-"))
-		return ipuxcom_bootloader_load(path, bl, em);
-	err = take_stdin(MAX_SMALL, "tile bootloader file", &data, &len, em);
-	if (err)
-		return err;
-	err = ipuxcom_bootloader_parse(data, len, bl, em);
-	free(data);
-	return stdin_parse_err(err, em);
+	return lib_reads(path) ? ipuxcom_bootloader_load(path, bl, em) :
+				 parse_input(IN_BOOT, path, bl, NULL, em);
 }

@@ -29,8 +29,9 @@ int cli_read_input(const struct cli_call *call, const char *path, size_t max, ch
 		   size_t *len);
 
 /*
- * The library's readers, with '-' read from stdin and parsed from memory
- * (its messages then start with "(stdin): " where the path would be).
+ * The library's readers, with '-' (stdin), a FIFO ("<(command)") or a
+ * device read here and parsed from memory (the messages still start with
+ * the file's name, "(stdin)" for '-').
  * Return the library's error (or -EINVAL when '-' was used twice), the
  * message in @em.
  */

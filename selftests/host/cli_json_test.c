@@ -253,6 +253,23 @@ TEST_F(out, dash_reads_standard_input)
 	HAS(out, "0x02070 = 0x12345678");
 	RUN_IN(0, self->list, "plan", "schedule", "-");
 	HAS(out, "schedule: 2 transfers from -");
+	/* A FIFO, as "<(command)" gives, is read like standard input. */
+	{
+		pid_t pid;
+
+		ASSERT_EQ(0, mkfifo(self->tmp, 0600));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			int fd = open(self->tmp, O_WRONLY);
+
+			_exit(fd < 0 || write(fd, IXT_HSP_ORACLE, strlen(IXT_HSP_ORACLE)) < 0);
+		}
+		RUN(0, "hsp", "check", self->tmp);
+		ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+		HAS(out, "/tmp: ok: 2 pages, 3 calls");
+		unlink(self->tmp);
+	}
 	/* A parse error names standard input where it would name the file. */
 	RUN_IN(1, self->hsp, "image", "verify", "-");
 	HAS(err, "ipuxcom: image verify: (stdin): ");

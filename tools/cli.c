@@ -23,7 +23,7 @@
  */
 static struct {
 	char what[64];
-	char msg[512];
+	char msg[1024];
 	bool have_what;
 	bool recorded;
 	bool reported;		/* the JSON error object was printed */

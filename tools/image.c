@@ -20,6 +20,7 @@
 #include "image_cli.h"
 #include "json_fmt.h"
 #include "input.h"
+#include "sram_arg.h"
 #include "units.h"
 
 /* ------------------------------------------------------------- helpers */
@@ -255,9 +256,15 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 	ipuxcom_image_dir_opts_init(&o);
 	if (base && !imgcli_parse_num(base, &o.load_base))
 		return cli_usage_err(call, "invalid address '%s' for --base", base);
+	if (base && (rc = cli_check_sram_addr(call, base, "--base", o.load_base, 1, false)) !=
+		    CLI_CONTINUE)
+		return rc;
 	o.entry = o.load_base;
 	if (entry && !imgcli_parse_num(entry, &o.entry))
 		return cli_usage_err(call, "invalid address '%s' for --entry", entry);
+	if (entry && (rc = cli_check_sram_addr(call, entry, "--entry", o.entry, 4, true)) !=
+		     CLI_CONTINUE)
+		return rc;
 	if (elf && (base || entry))
 		return cli_usage_err(call, "--base and --entry are for --raw: an ELF has its own");
 	if (tmpl && (!cli_parse_u32(tmpl, &o.template_tile) ||
@@ -653,6 +660,9 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 		spec.by_marker = true;
 	} else if (!imgcli_parse_num(target, &spec.target)) {
 		return cli_usage_err(call, "invalid address '%s' for --target", target);
+	} else if ((rc = cli_check_sram_addr(call, target, "--target", spec.target, 4, true)) !=
+		   CLI_CONTINUE) {
+		return rc;
 	}
 	rc = open_image(call, pos[0], &img);
 	if (rc)

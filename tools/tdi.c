@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "json_fmt.h"
+#include "sram_arg.h"
 
 /* Largest COUNT of one `tdi read`, as the module's limit. */
 #define TDI_MAX_WORDS	IPUXCOM_TDI_SRAM_MAX_WORDS
@@ -30,23 +31,14 @@ static int parse_tile(const struct cli_call *call, const char *s, uint32_t *tile
 	return CLI_CONTINUE;
 }
 
-/*
- * ADDR of a read or write of @count words: 4-byte aligned and, with all its
- * words, inside tile SRAM (checked here so that it is a usage error before
- * the device is opened, as the tile is).
- */
+/* ADDR of a read or write of @count words, checked before the device is opened. */
 static int parse_addr(const struct cli_call *call, const char *s, uint32_t count,
 		      uint32_t *addr)
 {
-	if (!cli_parse_u32_num(s, addr) || *addr & 3 || *addr < IPUXCOM_SRAM_BASE ||
-	    *addr >= IPUXCOM_SRAM_END)
+	if (!cli_parse_u32_num(s, addr))
 		return cli_usage_err(call, "invalid address '%s' (4-byte aligned tile SRAM "
-				     "address, 0x%x..0x%x)", s, IPUXCOM_SRAM_BASE,
-				     IPUXCOM_SRAM_END - 4);
-	if ((uint64_t)*addr + (uint64_t)count * 4 > IPUXCOM_SRAM_END)
-		return cli_usage_err(call, "%" PRIu32 " words from 0x%" PRIx32 " end past tile "
-				     "SRAM (0x%x)", count, *addr, IPUXCOM_SRAM_END);
-	return CLI_CONTINUE;
+				     "address)", s);
+	return cli_check_sram_addr(call, s, NULL, *addr, (uint64_t)count * 4, true);
 }
 
 static int tdi_dump_run(struct cli_call *call, int argc, char **argv)

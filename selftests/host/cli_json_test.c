@@ -233,11 +233,18 @@ TEST_F(out, out_of_range_values_are_usage_errors)
 	RUN(2, "tdi", "read", "0", "0x1000");
 	HAS(err, "invalid address '0x1000' (4-byte aligned tile SRAM address, 0x4c000..0xe7ffc)");
 	RUN(2, "tdi", "read", "0", "0xe7ffc", "2");
-	HAS(err, "2 words from 0xe7ffc end past tile SRAM (0xe8000)");
+	HAS(err, "8 bytes from 0xe7ffc end past tile SRAM (0xe8000)");
 	RUN(2, "tdi", "read", "0", "0x4c000", "0");
 	HAS(err, "invalid word count '0'");
 	RUN(2, "tdi", "write", "0", "0xe8000", "1");
 	RUN(2, "image", "extract", self->img, "1472", "-o", self->tmp);
+	/* the same SRAM rule for the image commands' addresses (the library said 1) */
+	RUN(2, "image", "pack", "--raw", self->dir, "-o", self->tmp, "--base", "0x1000");
+	HAS(err, "invalid address '0x1000' for --base (tile SRAM address, 0x4c000..0xe7fff)");
+	RUN(2, "image", "pack", "--raw", self->dir, "-o", self->tmp, "--entry", "0x4c012");
+	HAS(err, "invalid address '0x4c012' for --entry (4-byte aligned tile SRAM address");
+	RUN(2, "image", "redirect", self->img, "-o", self->tmp, "--target", "0xe8000");
+	HAS(err, "invalid address '0xe8000' for --target");
 	RUN(2, "frames", self->img, "0", "1472", "-o", self->tmp);
 }
 

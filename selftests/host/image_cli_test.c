@@ -280,9 +280,13 @@ TEST_F(cli, usage_and_help)
 	TOOL_EXPECT(2, err, "expected IMG", "image", "verify");
 	TOOL_EXPECT(2, err, "ipuxcom: image: unknown command 'frob'", "image", "frob");
 	TOOL_EXPECT(2, err, "unexpected argument 'b'", "image", "verify", "a", "b");
-	TOOL_EXPECT(1, err, "pack parameters: load range [0x4b000, 0x4b800) outside tile SRAM",
-		    "image", "pack", "--raw", self->raw,
+	/* an address outside SRAM is a usage error; one the images then overrun, a failure */
+	TOOL_EXPECT(2, err, "invalid address '0x4b000' for --base (tile SRAM address, "
+		    "0x4c000..0xe7fff)", "image", "pack", "--raw", self->raw,
 		    "--base", "0x4b000", "-o", "/dev/null/x");
+	TOOL_EXPECT(1, err, "pack parameters: load range [0xe7c00, 0xe8400) outside tile SRAM",
+		    "image", "pack", "--raw", self->raw,
+		    "--base", "0xe7c00", "-o", "/dev/null/x");
 }
 
 TEST_HARNESS_MAIN

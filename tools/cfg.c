@@ -10,14 +10,15 @@
 
 #include "cfg_capture.h"
 #include "image_cli.h"
-#include "json.h"
+#include "json_fmt.h"
+#include "input.h"
 
 static int load(const struct cli_call *call, const char *path, struct ipuxcom_cfg_record **recs,
 		uint32_t *count)
 {
 	struct ipuxcom_errmsg em;
 
-	if (ipuxcom_cfg_load(path, recs, count, &em)) {
+	if (cli_input_cfg(path, recs, count, &em)) {
 		cli_err(call->what, "%s", em.msg);
 		return CLI_EXIT_ERR;
 	}
@@ -44,7 +45,7 @@ static int cfg_inspect_run(struct cli_call *call, int argc, char **argv)
 	err = ipuxcom_cfg_summarize(recs, count, &blocks, &nblocks);
 	free(recs);
 	if (err) {
-		cli_err(call->what, "%s: cannot summarise: %s", pos[0], ipuxcom_image_strerror(err));
+		cli_err(call->what, "%s: cannot summarise: %s", cli_input_name(pos[0]), ipuxcom_image_strerror(err));
 		return CLI_EXIT_ERR;
 	}
 	for (size_t i = 0; i < nblocks; i++)
@@ -67,8 +68,8 @@ static int cfg_inspect_run(struct cli_call *call, int argc, char **argv)
 			json_kv_string(&w, "name", b->name);
 			json_key(&w, "named");
 			json_bool(&w, b->named);
-			json_kv_uint(&w, "first", b->first);
-			json_kv_uint(&w, "last", b->last);
+			json_kv_hex32(&w, "first", b->first);
+			json_kv_hex32(&w, "last", b->last);
 			json_kv_uint(&w, "writes", b->writes);
 			json_kv_uint(&w, "registers", b->registers);
 			json_kv_uint(&w, "units", b->units);
@@ -78,7 +79,7 @@ static int cfg_inspect_run(struct cli_call *call, int argc, char **argv)
 		json_end_object(&w);
 	} else {
 		printf("%s: IPUCFG1, %" PRIu32 " records writing %" PRIu32 " registers in %zu "
-		       "blocks\n", pos[0], count, registers, nblocks);
+		       "blocks\n", cli_input_name(pos[0]), count, registers, nblocks);
 		printf("records %" PRIu32 "\n", count);
 		printf("%-20s %-9s %-9s %8s %9s %6s\n", "block", "first", "last", "writes",
 		       "registers", "units");
@@ -119,8 +120,8 @@ static int cfg_dump_run(struct cli_call *call, int argc, char **argv)
 		json_begin_array(&w);
 		for (uint32_t i = 0; i < count; i++) {
 			json_begin_object(&w);
-			json_kv_uint(&w, "offset", recs[i].offset);
-			json_kv_uint(&w, "value", recs[i].value);
+			json_kv_hex32(&w, "offset", recs[i].offset);
+			json_kv_hex32(&w, "value", recs[i].value);
 			json_kv_string(&w, "register",
 				       ipuxcom_cfg_reg_name(recs[i].offset, name, sizeof(name)));
 			json_end_object(&w);

@@ -33,6 +33,7 @@
 #include "cfg_capture.h"
 #include "image_cli.h"
 #include "outfile.h"
+#include "json.h"
 
 #define EVENT_DIR		"events/ipuxcom/" IPUXCOM_TRACE_BAR_WRITE
 #define INSTANCE_SPAN		"ipuxcom-capture"
@@ -304,6 +305,21 @@ static int write_cfg(const struct cli_call *call, const char *path,
 	free(data);
 	if (rc)
 		return rc;
+	if (call->json && strcmp(path, "-")) {
+		struct json_writer w;
+
+		json_init_call(&w, stdout, call);
+		json_begin_object(&w);
+		json_kv_string(&w, "file", path);
+		json_key(&w, "dev");	/* null: every device's writes */
+		if (dev_id == IPUXCOM_TRACE_ANY_DEV)
+			json_null(&w);
+		else
+			json_uint(&w, dev_id);
+		json_kv_uint(&w, "records", count);
+		json_end_object(&w);
+		return CLI_EXIT_OK;
+	}
 	/* Not on stdout when the file itself went there. */
 	if (dev_id == IPUXCOM_TRACE_ANY_DEV)
 		fprintf(strcmp(path, "-") ? stdout : stderr,
@@ -415,7 +431,7 @@ static int capture_command(struct cli_call *call, int argc, char **argv)
 			i++;
 	}
 	dev_arg = out_arg = NULL;
-	rc = cli_parse(call, split < 0 ? argc : split, argv, run_opts, 2, false, NULL, 0,
+	rc = cli_parse(call, split < 0 ? argc : split, argv, run_opts, 2, true, NULL, 0,
 		       &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
@@ -453,7 +469,7 @@ static int capture_start(struct cli_call *call, int argc, char **argv)
 	int npos, rc;
 
 	dev_arg = NULL;
-	rc = cli_parse(call, argc, argv, run_opts, 1, false, NULL, 0, &npos);
+	rc = cli_parse(call, argc, argv, run_opts, 1, true, NULL, 0, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (dev_arg && !cli_parse_u32(dev_arg, &c.dev_id))
@@ -463,8 +479,19 @@ static int capture_start(struct cli_call *call, int argc, char **argv)
 		rc = instance_start(&c, INSTANCE_SPAN);
 	if (rc)
 		return rc;
-	printf("capturing the config writes of device %" PRIu32 "; '" CLI_PROG
-	       " cfg capture stop -o FILE' ends it\n", c.dev_id);
+	if (call->json) {
+		struct json_writer w;
+
+		json_init_call(&w, stdout, call);
+		json_begin_object(&w);
+		json_kv_uint(&w, "dev", c.dev_id);
+		json_key(&w, "capturing");
+		json_bool(&w, true);
+		json_end_object(&w);
+	} else {
+		printf("capturing the config writes of device %" PRIu32 "; '" CLI_PROG
+		       " cfg capture stop -o FILE' ends it\n", c.dev_id);
+	}
 	return CLI_EXIT_OK;
 }
 
@@ -479,7 +506,7 @@ static int capture_stop(struct cli_call *call, int argc, char **argv)
 	int npos, rc;
 
 	out_arg = NULL;
-	rc = cli_parse(call, argc, argv, run_opts + 1, 1, false, NULL, 0, &npos);
+	rc = cli_parse(call, argc, argv, run_opts + 1, 1, true, NULL, 0, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (call->dev)

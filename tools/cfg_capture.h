@@ -27,7 +27,8 @@ int cfg_capture_run(struct cli_call *call, int argc, char **argv);
 		"(/sys/kernel/tracing or /sys/kernel/debug/tracing); uses a tracing\n"	\
 		"instance of its own, so other tracing is left alone. Fails, writing\n"	\
 		"nothing, if COMMAND fails, no write was recorded, or the trace buffer\n" \
-		"lost events. See docs/tracing.md.",				\
+		"lost events. With --json: {\"file\",\"dev\",\"records\"} (start:\n"	\
+		"{\"dev\",\"capturing\":true}). See docs/tracing.md.",		\
 	.run = cfg_capture_run,							\
 }
 

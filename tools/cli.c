@@ -17,17 +17,68 @@
 
 #include "cli.h"
 #include "cli_match.h"
+#include "json.h"
+
+/*
+ * The first error of this run, kept for the JSON error object: the first
+ * message is the cause, later ones are consequences ("device left ...").
+ */
+static struct {
+	char what[64];
+	char msg[1024];
+	bool have_what;
+	bool recorded;
+	bool reported;		/* the JSON error object was printed */
+} cli_first_err;
 
 static void cli_verr(const char *what, const char *fmt, va_list ap)
 {
+	char msg[sizeof(cli_first_err.msg)];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (!cli_first_err.recorded) {
+		cli_first_err.recorded = true;
+		cli_first_err.have_what = what != NULL;
+		snprintf(cli_first_err.what, sizeof(cli_first_err.what), "%s", what ? what : "");
+		memcpy(cli_first_err.msg, msg, sizeof(msg));
+	}
 	/* One fprintf per piece, but stderr is unbuffered: flush stdout first
 	 * so that the error follows whatever output came before it. */
 	fflush(stdout);
 	fputs(CLI_PROG ": ", stderr);
 	if (what)
 		fprintf(stderr, "%s: ", what);
-	vfprintf(stderr, fmt, ap);
+	fputs(msg, stderr);
 	fputc('\n', stderr);
+}
+
+int cli_json_error(const struct cli_call *call, const struct cli_global *g, int rc)
+{
+	struct json_writer w;
+	bool json = call ? call->json : g && g->json;
+
+	if (!json || rc == CLI_EXIT_OK || cli_first_err.reported)
+		return rc;
+	cli_first_err.reported = true;
+	json_init(&w, stdout);
+	w.pretty = call ? call->pretty : g && g->pretty;
+	json_begin_object(&w);
+	json_key(&w, "error");
+	json_begin_object(&w);
+	json_key(&w, "command");
+	if (call)
+		json_string(&w, call->what);
+	else if (cli_first_err.have_what)
+		json_string(&w, cli_first_err.what);
+	else
+		json_null(&w);
+	/* A failure without a message of its own (none today) still says it failed. */
+	json_kv_string(&w, "message", cli_first_err.recorded ? cli_first_err.msg :
+		       rc == CLI_EXIT_USAGE ? "usage error" : "failed");
+	json_kv_uint(&w, "exit", (uint64_t)rc);
+	json_end_object(&w);
+	json_end_object(&w);
+	return rc;
 }
 
 void cli_err(const char *what, const char *fmt, ...)

@@ -103,6 +103,15 @@ extern const struct cli_object cli_obj_monitor;
 __attribute__((format(printf, 2, 3)))
 void cli_err(const char *what, const char *fmt, ...);
 
+/*
+ * With -j (@call->json, or @g->json outside a command), a failing run
+ * (@rc not 0) also prints one JSON object on stdout, after whatever the
+ * command printed: {"error":{"command":"dev show","message":"...","exit":1}}
+ * with the first message cli_err() reported (the cause). Printed at most
+ * once per run. Returns @rc.
+ */
+int cli_json_error(const struct cli_call *call, const struct cli_global *g, int rc);
+
 /* cli_err() plus a pointer to the help; returns CLI_EXIT_USAGE. */
 __attribute__((format(printf, 2, 3)))
 int cli_usage_err(const struct cli_call *call, const char *fmt, ...);

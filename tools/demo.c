@@ -11,7 +11,7 @@
 #include <ipuxcom_xsim.h>
 
 #include "cli.h"
-#include "json.h"
+#include "json_fmt.h"
 
 struct demo_opts {
 	const char *timing;

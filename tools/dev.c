@@ -10,7 +10,7 @@
 #include <ipuxcom.h>
 
 #include "cli.h"
-#include "json.h"
+#include "json_fmt.h"
 
 static void dev_json(const struct cli_call *call, const struct ipuxcom_device_info *devs,
 		     size_t n)
@@ -22,7 +22,7 @@ static void dev_json(const struct cli_call *call, const struct ipuxcom_device_in
 	json_begin_array(&w);
 	for (size_t i = 0; i < n; i++) {
 		json_begin_object(&w);
-		json_kv_uint(&w, "id", devs[i].dev_id);
+		json_kv_uint(&w, "dev", devs[i].dev_id);
 		json_kv_string(&w, "backend", devs[i].backend);
 		json_kv_string(&w, "state", ipuxcom_dev_state_name(devs[i].state));
 		json_kv_uint(&w, "tiles", devs[i].tile_count);
@@ -139,12 +139,13 @@ static const struct cli_opt reset_opts[] = {
 
 static int dev_reset_run(struct cli_call *call, int argc, char **argv)
 {
+	struct ipuxcom_device_info info;
 	struct ipuxcom *ipu;
 	uint32_t state = 0;
 	int npos, rc, err;
 
 	reset_dev_arg = NULL;
-	rc = cli_parse(call, argc, argv, reset_opts, 1, false, NULL, 0, &npos);
+	rc = cli_parse(call, argc, argv, reset_opts, 1, true, NULL, 0, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rc = cli_open_attached(call, reset_dev_arg, &ipu);
@@ -154,10 +155,23 @@ static int dev_reset_run(struct cli_call *call, int argc, char **argv)
 	if (err)
 		cli_err(call->what, "%s", *ipuxcom_errmsg(ipu) ? ipuxcom_errmsg(ipu) :
 			ipuxcom_strerror(err));
+	/* The id attached to (the default, or --dev's), for the JSON object. */
+	else if (call->json && (err = ipuxcom_dev_query(ipu, &info)))
+		cli_err(call->what, "after the reset: %s", ipuxcom_strerror(err));
 	ipuxcom_close(ipu);
 	if (err)
 		return CLI_EXIT_ERR;
-	printf("state %s\n", ipuxcom_dev_state_name(state));
+	if (call->json) {
+		struct json_writer w;
+
+		json_init_call(&w, stdout, call);
+		json_begin_object(&w);
+		json_kv_uint(&w, "dev", info.dev_id);
+		json_kv_string(&w, "state", ipuxcom_dev_state_name(state));
+		json_end_object(&w);
+	} else {
+		printf("state %s\n", ipuxcom_dev_state_name(state));
+	}
 	return CLI_EXIT_OK;
 }
 
@@ -189,7 +203,7 @@ static void init_json(const struct cli_call *call, const struct ipuxcom_init_rep
 			json_key(&w, "reply");
 			json_begin_array(&w);
 			for (size_t i = 0; i < sizeof(rep->icu_reply) / sizeof(rep->icu_reply[0]); i++)
-				json_uint(&w, rep->icu_reply[i]);
+				json_hex32(&w, rep->icu_reply[i]);
 			json_end_array(&w);
 		}
 		json_end_object(&w);
@@ -287,7 +301,7 @@ static const struct cli_cmd dev_cmds[] = {
 			"followed by ' ipu NODE' for a device held through ipu_driver.\n"
 			"The pid of the attached process is shown to callers with\n"
 			"CAP_NET_ADMIN; others see 'hidden' for an attached device.\n"
-			"With --json: an array of objects with the keys id, backend, state,\n"
+			"With --json: an array of objects with the keys dev, backend, state,\n"
 			"tiles, capabilities (the commands its backend serves), ipu_node (the\n"
 			"ipu_driver node, null for other devices), attached (true when a\n"
 			"process has it attached) and attached_pid (null when none, or when\n"
@@ -298,7 +312,7 @@ static const struct cli_cmd dev_cmds[] = {
 	},
 	{
 		.name = "reset",
-		.args = "[--dev ID]",
+		.args = "[--dev ID] [-j|--json]",
 		.summary = "reset a device to its power-on state",
 		.description =
 			"Attach to device ID (default 0), reset it, and print the new state.\n"
@@ -307,7 +321,8 @@ static const struct cli_cmd dev_cmds[] = {
 			"are detached (BUFFER_DETACH_ALL) and RESET_DEVICE issued on /dev/ipuN\n"
 			"before the module's state returns to idle.\n"
 			"Fails with 'device attached by another open file' while another\n"
-			"process holds the device.",
+			"process holds the device.\n"
+			"With --json: {\"dev\":ID,\"state\":STATE}.",
 		.run = dev_reset_run,
 		.takes_dev = true,
 	},

@@ -13,6 +13,8 @@
 #include "image_cli.h"
 #include "json.h"
 #include "outfile.h"
+#include "input.h"
+#include "units.h"
 
 static int frames_run(struct cli_call *call, int argc, char **argv)
 {
@@ -47,20 +49,20 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 	if (first > last)
 		return cli_usage_err(call, "first tile %" PRIu32 " after last tile %" PRIu32,
 				     first, last);
-	if (ipuxcom_image_open(pos[0], &img, &em)) {
+	if (cli_input_image(pos[0], &img, &em)) {
 		cli_err(call->what, "%s", em.msg);
 		return CLI_EXIT_ERR;
 	}
 	ipuxcom_image_get_info(img, &info);
 	if (last >= info.tile_count) {
 		cli_err(call->what, "%s: tile %" PRIu32 " outside the image's tiles 0..%" PRIu32,
-			pos[0], last, info.tile_count - 1);
+			cli_input_name(pos[0]), last, info.tile_count - 1);
 		ipuxcom_image_close(img);
 		return CLI_EXIT_ERR;
 	}
 	err = ipuxcom_frames_per_tile(info.image_size, &per_tile, &em);
 	if (err) {
-		cli_err(call->what, "%s: %s", pos[0], em.msg);
+		cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 		ipuxcom_image_close(img);
 		return CLI_EXIT_ERR;
 	}
@@ -91,7 +93,7 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 		if (!err)
 			err = ipuxcom_frames_build(img, b, e, buf, size, &em);
 		if (err) {
-			cli_err(call->what, "%s: %s", pos[0], em.msg);
+			cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 			rc = CLI_EXIT_ERR;
 			break;
 		}
@@ -123,10 +125,12 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 		json_kv_uint(&w, "bytes", total);
 		json_end_object(&w);
 	} else {
+		char size[CLI_SIZE_LEN];
+
 		printf("%s: tiles %" PRIu32 "..%" PRIu32 " in %" PRIu32 " batch%s: %" PRIu32
-		       " frames (%" PRIu64 " bytes) per tile, %" PRIu64 " bytes\n", out, first,
+		       " frames (%" PRIu64 " bytes) per tile, %s\n", out, first,
 		       last, batches, batches > 1 ? "es" : "", per_tile,
-		       (uint64_t)per_tile * IPUXCOM_FRAME_SIZE, total);
+		       (uint64_t)per_tile * IPUXCOM_FRAME_SIZE, cli_size(total, size, sizeof(size)));
 	}
 	return CLI_EXIT_OK;
 }

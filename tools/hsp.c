@@ -10,12 +10,13 @@
 #include "image_cli.h"
 #include "json.h"
 #include "outfile.h"
+#include "input.h"
 
 static int load(const struct cli_call *call, const char *path, struct ipuxcom_hsp_manifest *m)
 {
 	struct ipuxcom_errmsg em;
 
-	if (ipuxcom_hsp_load(path, m, &em)) {
+	if (cli_input_hsp(path, m, &em)) {
 		cli_err(call->what, "%s", em.msg);
 		return CLI_EXIT_ERR;
 	}
@@ -101,7 +102,7 @@ static int hsp_show_run(struct cli_call *call, int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	if (ipuxcom_hsp_format(&m, &text, &len, &em)) {
-		cli_err(call->what, "%s: %s", pos[0], em.msg);
+		cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 		return CLI_EXIT_ERR;
 	}
 	fwrite(text, 1, len, stdout);
@@ -115,7 +116,7 @@ static int hsp_check_run(struct cli_call *call, int argc, char **argv)
 	char *pos[1];
 	int npos, rc;
 
-	rc = cli_parse(call, argc, argv, NULL, 0, false, pos, 1, &npos);
+	rc = cli_parse(call, argc, argv, NULL, 0, true, pos, 1, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (npos < 1)
@@ -123,7 +124,30 @@ static int hsp_check_run(struct cli_call *call, int argc, char **argv)
 	rc = load(call, pos[0], &m);
 	if (rc)
 		return rc;
-	printf("%s: ok: %" PRIu32 " pages, %" PRIu32 " calls (", pos[0], m.npages, m.ncalls);
+	if (call->json) {
+		struct json_writer w;
+
+		json_init_call(&w, stdout, call);
+		json_begin_object(&w);
+		json_kv_string(&w, "file", pos[0]);
+		json_key(&w, "ok");
+		json_bool(&w, true);
+		json_kv_uint(&w, "pages", m.npages);
+		json_key(&w, "calls");
+		json_begin_array(&w);
+		for (uint32_t i = 0; i < m.ncalls; i++) {
+			json_begin_object(&w);
+			json_kv_string(&w, "name", m.calls[i].name);
+			json_kv_uint(&w, "phases", m.calls[i].phases);
+			json_end_object(&w);
+		}
+		json_end_array(&w);
+		json_kv_uint(&w, "slices", m.nslices);
+		json_end_object(&w);
+		return CLI_EXIT_OK;
+	}
+	printf("%s: ok: %" PRIu32 " pages, %" PRIu32 " calls (", cli_input_name(pos[0]), m.npages,
+	       m.ncalls);
 	for (uint32_t i = 0; i < m.ncalls; i++)
 		printf("%s%s %" PRIu32 " phases", i ? ", " : "", m.calls[i].name,
 		       m.calls[i].phases);
@@ -153,7 +177,7 @@ static int hsp_format_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (ipuxcom_hsp_format(&m, &text, &len, &em)) {
-		cli_err(call->what, "%s: %s", pos[0], em.msg);
+		cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 		return CLI_EXIT_ERR;
 	}
 	rc = outfile_write_all(call, out ? out : "-", text, len);
@@ -164,12 +188,14 @@ static int hsp_format_run(struct cli_call *call, int argc, char **argv)
 static const struct cli_cmd hsp_cmds[] = {
 	{
 		.name = "check",
-		.args = "FILE",
+		.args = "FILE [-j|--json]",
 		.summary = "validate a host-sync manifest",
 		.description =
 			"Read FILE strictly (docs/ipuhsp-format.md) and check every rule: pages,\n"
 			"attach order, command word, calls and their input/output slices. Prints\n"
-			"a one-line summary; exit status 1 with the offending line otherwise.",
+			"a one-line summary; exit status 1 with the offending line otherwise.\n"
+			"With --json: {\"file\",\"ok\":true,\"pages\",\"calls\":[{\"name\",\"phases\"}],\n"
+			"\"slices\"}.",
 		.run = hsp_check_run,
 	},
 	{

@@ -19,6 +19,10 @@
 #include "image_cli.h"
 #include "json.h"
 #include "outfile.h"
+#include "json_fmt.h"
+#include "input.h"
+#include "sram_arg.h"
+#include "units.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -61,7 +65,7 @@ bool imgcli_parse_num(const char *s, uint32_t *out)
 static int open_image(const struct cli_call *call, const char *path, struct ipuxcom_image **img)
 {
 	struct ipuxcom_errmsg em;
-	int err = ipuxcom_image_open(path, img, &em);
+	int err = cli_input_image(path, img, &em);
 
 	if (err) {
 		cli_err(call->what, "%s", em.msg);
@@ -114,9 +118,15 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 	ipuxcom_image_dir_opts_init(&o);
 	if (base && !imgcli_parse_num(base, &o.load_base))
 		return cli_usage_err(call, "invalid address '%s' for --base", base);
+	if (base && (rc = cli_check_sram_addr(call, base, "--base", o.load_base, 1, false)) !=
+		    CLI_CONTINUE)
+		return rc;
 	o.entry = o.load_base;
 	if (entry && !imgcli_parse_num(entry, &o.entry))
 		return cli_usage_err(call, "invalid address '%s' for --entry", entry);
+	if (entry && (rc = cli_check_sram_addr(call, entry, "--entry", o.entry, 4, true)) !=
+		     CLI_CONTINUE)
+		return rc;
 	if (elf && (base || entry))
 		return cli_usage_err(call, "--base and --entry are for --raw: an ELF has its own");
 	if (tmpl && (!cli_parse_u32(tmpl, &o.template_tile) ||
@@ -167,20 +177,43 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 		json_kv_uint(&w, "patches", info.patch_count);
 		json_end_object(&w);
 	} else {
-		printf("%s: %" PRIu32 " tiles of %" PRIu32 " bytes (%" PRIu64
-		       " bytes) packed into %" PRIu64 " bytes (%.1fx); template tile %" PRIu32
-		       ", %" PRIu64 " patches\n",
+		char in_size[CLI_SIZE_LEN], out_size[CLI_SIZE_LEN];
+		uint64_t bytes = (uint64_t)info.tile_count * info.image_size;
+
+		printf("%s: %" PRIu32 " tiles of %" PRIu32 " bytes, %s, packed into %s (%.1fx); "
+		       "template tile %" PRIu32 ", %" PRIu64 " patches\n",
 		       out, info.tile_count, info.image_size,
-		       (uint64_t)info.tile_count * info.image_size, info.file_size,
-		       ratio((uint64_t)info.tile_count * info.image_size, info.file_size),
-		       info.template_tile, info.patch_count);
+		       cli_size(bytes, in_size, sizeof(in_size)),
+		       cli_size(info.file_size, out_size, sizeof(out_size)),
+		       ratio(bytes, info.file_size), info.template_tile, info.patch_count);
 	}
 	return CLI_EXIT_OK;
 }
 
 /* ------------------------------------------------------------- extract */
 
-static int extract_all(const struct cli_call *call, struct ipuxcom_image *img, const char *dir)
+/* What image extract wrote: tile @tile's image (all tiles: @all) of @size bytes to @out. */
+static void extract_json(const struct cli_call *call, const char *img, bool all, uint32_t tile, uint32_t tiles,
+			 uint32_t size, const char *out)
+{
+	struct json_writer w;
+
+	json_init_call(&w, stdout, call);
+	json_begin_object(&w);
+	json_kv_string(&w, "file", img);
+	json_key(&w, "tile");
+	if (all)
+		json_string(&w, "all");
+	else
+		json_uint(&w, tile);
+	json_kv_string(&w, "output", out);
+	json_kv_uint(&w, "tiles", tiles);
+	json_kv_uint(&w, "image_size", size);
+	json_end_object(&w);
+}
+
+static int extract_all(const struct cli_call *call, const char *file, struct ipuxcom_image *img,
+		       const char *dir)
 {
 	struct ipuxcom_image_info info;
 	struct ipuxcom_errmsg em;
@@ -215,7 +248,9 @@ static int extract_all(const struct cli_call *call, struct ipuxcom_image *img, c
 		rc = outfile_write_all(call, path, buf, info.image_size);
 	}
 	free(buf);
-	if (!rc && !call->json)
+	if (!rc && call->json)
+		extract_json(call, file, true, 0, info.tile_count, info.image_size, dir);
+	else if (!rc)
 		printf("%s: %" PRIu32 " tile images of %" PRIu32 " bytes\n", dir, info.tile_count,
 		       info.image_size);
 	return rc;
@@ -237,7 +272,7 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 	int npos, rc, err;
 	bool all;
 
-	rc = cli_parse(call, argc, argv, opts, 1, false, pos, 2, &npos);
+	rc = cli_parse(call, argc, argv, opts, 1, true, pos, 2, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (npos < 2)
@@ -254,14 +289,14 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (all) {
-		rc = extract_all(call, img, out);
+		rc = extract_all(call, pos[0], img, out);
 		ipuxcom_image_close(img);
 		return rc;
 	}
 	ipuxcom_image_get_info(img, &info);
 	if (tile >= info.tile_count) {
 		cli_err(call->what, "%s: tile %" PRIu32 " outside the image's tiles 0..%" PRIu32,
-			pos[0], tile, info.tile_count - 1);
+			cli_input_name(pos[0]), tile, info.tile_count - 1);
 		ipuxcom_image_close(img);
 		return CLI_EXIT_ERR;
 	}
@@ -275,11 +310,14 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 	ipuxcom_image_close(img);
 	if (err) {
 		free(buf);
-		cli_err(call->what, "%s: %s", pos[0], em.msg);
+		cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 		return CLI_EXIT_ERR;
 	}
 	rc = outfile_write_all(call, out, buf, info.image_size);
 	free(buf);
+	/* With -o -, stdout holds the image itself. */
+	if (!rc && call->json && strcmp(out, "-"))
+		extract_json(call, pos[0], false, tile, 1, info.image_size, out);
 	return rc;
 }
 
@@ -300,19 +338,10 @@ static int image_verify_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	if (npos < 1)
 		return cli_usage_err(call, "expected IMG");
-	if (ipuxcom_image_open(pos[0], &img, &em)) {
-		if (call->json) {
-			json_init_call(&w, stdout, call);
-			json_begin_object(&w);
-			json_kv_string(&w, "file", pos[0]);
-			json_key(&w, "ok");
-			json_bool(&w, false);
-			json_kv_string(&w, "error", em.msg);
-			json_end_object(&w);
-		}
-		cli_err(call->what, "%s", em.msg);
-		return CLI_EXIT_ERR;
-	}
+	/* A file that does not open: with -j, the error object says it. */
+	rc = open_image(call, pos[0], &img);
+	if (rc)
+		return rc;
 	ipuxcom_image_get_info(img, &info);
 	if (call->json) {
 		json_init_call(&w, stdout, call);
@@ -328,7 +357,7 @@ static int image_verify_run(struct cli_call *call, int argc, char **argv)
 		if (call->json)
 			json_string(&w, em.msg);
 		else
-			cli_err(call->what, "%s: %s", pos[0], em.msg);
+			cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 	}
 	ipuxcom_image_close(img);
 	if (call->json) {
@@ -338,12 +367,16 @@ static int image_verify_run(struct cli_call *call, int argc, char **argv)
 		json_kv_uint(&w, "tiles", info.tile_count);
 		json_kv_uint(&w, "bad_tiles", bad);
 		json_end_object(&w);
+		/* The report, then the error object every failure has. */
+		if (bad)
+			cli_err(call->what, "%s: %" PRIu32 " of %" PRIu32 " tiles do not "
+				"reconstruct to their CRC32", cli_input_name(pos[0]), bad, info.tile_count);
 	} else if (!bad) {
 		printf("%s: ok: header, %" PRIu32 " records, patches, template and every tile's "
-		       "CRC32 check out\n", pos[0], info.tile_count);
+		       "CRC32 check out\n", cli_input_name(pos[0]), info.tile_count);
 	} else {
 		printf("%s: FAILED: %" PRIu32 " of %" PRIu32 " tiles do not reconstruct to their "
-		       "CRC32\n", pos[0], bad, info.tile_count);
+		       "CRC32\n", cli_input_name(pos[0]), bad, info.tile_count);
 	}
 	return bad ? CLI_EXIT_ERR : CLI_EXIT_OK;
 }
@@ -380,14 +413,14 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 		json_kv_string(&w, "file", pos[0]);
 		json_kv_string(&w, "format", "IPUIMG1");
 		json_kv_uint(&w, "file_size", in.file_size);
-		json_kv_uint(&w, "load_base", in.load_base);
+		json_kv_hex32(&w, "load_base", in.load_base);
 		json_kv_uint(&w, "image_size", in.image_size);
-		json_kv_uint(&w, "entry", in.entry);
+		json_kv_hex32(&w, "entry", in.entry);
 		json_kv_uint(&w, "tile_count", in.tile_count);
 		json_kv_uint(&w, "template_tile", in.template_tile);
-		json_kv_uint(&w, "template_crc32", in.template_crc32);
+		json_kv_hex32(&w, "template_crc32", in.template_crc32);
 		json_kv_uint(&w, "patch_area_size", in.patch_area_size);
-		json_kv_uint(&w, "meta_crc32", in.meta_crc32);
+		json_kv_hex32(&w, "meta_crc32", in.meta_crc32);
 		json_kv_uint(&w, "patches", in.patch_count);
 		json_kv_uint(&w, "patched_bytes", in.patch_data);
 		json_kv_uint(&w, "unpatched_tiles", in.unpatched_tiles);
@@ -406,14 +439,17 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 				json_kv_uint(&w, "patch_size", ti.patch_size);
 				json_kv_uint(&w, "patches", ti.patch_count);
 				json_kv_uint(&w, "patched_bytes", ti.patch_data);
-				json_kv_uint(&w, "crc32", ti.crc32);
+				json_kv_hex32(&w, "crc32", ti.crc32);
 				json_end_object(&w);
 			}
 			json_end_array(&w);
 		}
 		json_end_object(&w);
 	} else {
-		printf("file            %s (IPUIMG1, %" PRIu64 " bytes)\n", pos[0], in.file_size);
+		char size[CLI_SIZE_LEN];
+
+		printf("file            %s (IPUIMG1, %s)\n", cli_input_name(pos[0]),
+		       cli_size(in.file_size, size, sizeof(size)));
 		printf("load base       0x%05" PRIx32 "\n", in.load_base);
 		printf("image size      %" PRIu32 " bytes (0x%" PRIx32 ")\n", in.image_size,
 		       in.image_size);
@@ -427,8 +463,8 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 		       in.max_tile_patch_size);
 		printf("unpatched tiles %" PRIu32 " (equal to the template)\n", in.unpatched_tiles);
 		printf("metadata CRC32  0x%08" PRIx32 "\n", in.meta_crc32);
-		printf("ratio           %.1fx (%" PRIu64 " bytes unpacked)\n",
-		       ratio(raw, in.file_size), raw);
+		printf("ratio           %.1fx (%s unpacked)\n", ratio(raw, in.file_size),
+		       cli_size(raw, size, sizeof(size)));
 		printf("structure       valid ('image verify' checks every tile's CRC32)\n");
 		if (tiles) {
 			printf("\n%-6s %-10s %-10s %-8s %-10s %s\n", "tile", "offset", "size",
@@ -492,6 +528,9 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 		spec.by_marker = true;
 	} else if (!imgcli_parse_num(target, &spec.target)) {
 		return cli_usage_err(call, "invalid address '%s' for --target", target);
+	} else if ((rc = cli_check_sram_addr(call, target, "--target", spec.target, 4, true)) !=
+		   CLI_CONTINUE) {
+		return rc;
 	}
 	rc = outfile_check(call, out);
 	if (!rc)
@@ -501,7 +540,7 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 	err = ipuxcom_image_redirect(img, &spec, &data, &len, &rep, &em);
 	ipuxcom_image_close(img);
 	if (err) {
-		cli_err(call->what, "%s: %s", pos[0], em.msg);
+		cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 		return CLI_EXIT_ERR;
 	}
 	rc = outfile_write_all(call, out, data, len);
@@ -515,8 +554,8 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 		json_begin_object(&w);
 		json_kv_string(&w, "file", out);
 		json_kv_uint(&w, "tiles", rep.tiles);
-		json_kv_uint(&w, "target_min", rep.target_min);
-		json_kv_uint(&w, "target_max", rep.target_max);
+		json_kv_hex32(&w, "target_min", rep.target_min);
+		json_kv_hex32(&w, "target_max", rep.target_max);
 		json_end_object(&w);
 	} else if (rep.target_min == rep.target_max) {
 		printf("%s: %" PRIu32 " tiles redirected to 0x%05" PRIx32 "\n", out, rep.tiles,
@@ -546,12 +585,14 @@ static const struct cli_cmd image_cmds[] = {
 	},
 	{
 		.name = "extract",
-		.args = "IMG TILE|all -o FILE|DIR",
+		.args = "IMG TILE|all -o FILE|DIR [-j|--json]",
 		.summary = "write one physical tile's raw image (or all, as DIR/N.bin)",
 		.description =
 			"Reconstruct physical tile TILE's raw load image from IMG, check its\n"
 			"CRC32 and write it to FILE ('-' for stdout). With 'all', write every\n"
-			"tile as DIR/N.bin (DIR is created), which 'image pack --raw' reads.",
+			"tile as DIR/N.bin (DIR is created), which 'image pack --raw' reads.\n"
+			"With --json (not with -o -): {\"file\",\"tile\" (TILE or \"all\"),\"output\",\"tiles\",\n"
+			"\"image_size\"}.",
 		.run = image_extract_run,
 	},
 	{

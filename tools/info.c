@@ -7,7 +7,7 @@
 #include <ipuxcom.h>
 
 #include "cli.h"
-#include "json.h"
+#include "json_fmt.h"
 
 static const struct {
 	uint64_t bit;
@@ -52,7 +52,7 @@ static void info_json(const struct cli_call *call, const struct ipuxcom_info *in
 		if (info->capabilities & (1ULL << bit))
 			json_string(&w, cli_cap_name(bit, buf, sizeof(buf)));
 	json_end_array(&w);
-	json_kv_uint(&w, "capabilities_mask", info->capabilities);
+	json_kv_hex64(&w, "capabilities_mask", info->capabilities);
 	json_kv_uint(&w, "max_config_bar", info->max_config_bar);
 	json_end_object(&w);
 }

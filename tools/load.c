@@ -17,6 +17,8 @@
 #include "cli.h"
 #include "explain.h"
 #include "outfile.h"
+#include "json.h"
+#include "input.h"
 
 static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg, *hostx_arg, *cfg_hsp_arg;
 static bool quiet, init;
@@ -247,8 +249,10 @@ static int hostx_run_calls(const struct cli_call *call, struct ipuxcom *ipu,
 			if (outfile_write_all(call, sp->out[i], out[i].data, out[i].size))
 				goto free;
 		}
-		printf("call %s: %" PRIu32 " phases done\n", sp->name,
-		       m->calls[idx].phases);
+		/* With -j, the load's JSON object lists the calls once all are done. */
+		if (!call->json)
+			printf("call %s: %" PRIu32 " phases done\n", sp->name,
+			       m->calls[idx].phases);
 		for (int i = 0; i < HOSTX_MAX_IO; i++) {
 			free(in[i].data);
 			free(out[i].data);
@@ -262,6 +266,31 @@ free:
 		return rc;
 	}
 	return CLI_EXIT_OK;
+}
+
+static void load_json(const struct cli_call *call, const char *image, uint32_t dev, const struct ipuxcom_load_result *res,
+		      const struct ipuxcom_hsp_manifest *m, const struct hostx_spec *specs,
+		      int ncalls)
+{
+	struct json_writer w;
+
+	json_init_call(&w, stdout, call);
+	json_begin_object(&w);
+	json_kv_uint(&w, "dev", dev);
+	json_kv_string(&w, "image", image);
+	json_kv_uint(&w, "tiles", 1472);
+	json_kv_uint(&w, "syscalls", res->syscalls);
+	json_kv_string(&w, "state", "running");
+	json_key(&w, "calls");
+	json_begin_array(&w);
+	for (int c = 0; m && c < ncalls; c++) {
+		json_begin_object(&w);
+		json_kv_string(&w, "name", specs[c].name);
+		json_kv_uint(&w, "phases", m->calls[ipuxcom_hsp_find_call(m, specs[c].name)].phases);
+		json_end_object(&w);
+	}
+	json_end_array(&w);
+	json_end_object(&w);
 }
 
 static int load_run(struct cli_call *call, int argc, char **argv)
@@ -284,13 +313,13 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 
 	dev_arg = boot_arg = cfg_arg = timeout_arg = hostx_arg = cfg_hsp_arg = NULL;
 	quiet = init = false;
-	rc = cli_parse(call, argc, argv, load_opts, NOPTS, false, pos, 1 + HOSTX_MAX_CALLS, &npos);
+	rc = cli_parse(call, argc, argv, load_opts, NOPTS, true, pos, 1 + HOSTX_MAX_CALLS, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (npos < 1 || (npos > 1 && !hostx_arg))
 		return cli_usage_err(call, "expected IMAGE (CALLs need --hostx MANIFEST)");
 	if (hostx_arg) {
-		err = ipuxcom_hsp_load(hostx_arg, &manifest, &em);
+		err = cli_input_hsp(hostx_arg, &manifest, &em);
 		if (err) {
 			cli_file_err(call, hostx_arg, &em, err);
 			return CLI_EXIT_ERR;
@@ -314,7 +343,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 
 	rc = CLI_EXIT_ERR;
 	/* An ELF (by its magic) gives its PT_LOAD at 0x4c000; anything else is raw. */
-	err = ipuxcom_bootloader_load(boot_arg, &boot, &em);
+	err = cli_input_bootloader(boot_arg, &boot, &em);
 	if (err) {
 		if (em.msg[0])	/* it names the file */
 			cli_err(call->what, "bootloader %s", em.msg);
@@ -322,13 +351,13 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 			cli_err(call->what, "bootloader %s: %s", boot_arg, ipuxcom_image_strerror(err));
 		goto out;
 	}
-	err = ipuxcom_image_open(pos[0], &img, &em);
+	err = cli_input_image(pos[0], &img, &em);
 	if (err) {
 		cli_file_err(call, pos[0], &em, err);
 		goto out;
 	}
 	if (cfg_arg) {
-		err = ipuxcom_cfg_load(cfg_arg, &recs, &nrecs, &em);
+		err = cli_input_cfg(cfg_arg, &recs, &nrecs, &em);
 		if (err) {
 			cli_file_err(call, cfg_arg, &em, err);
 			goto out;
@@ -338,11 +367,21 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		goto out;
 	if (init) {
-		rc = cli_dev_init(call, ipu, quiet);
+		/* With -j the steps are not printed: one JSON object for the whole load. */
+		struct cli_call init_call = *call;
+
+		init_call.json = false;
+		rc = cli_dev_init(&init_call, ipu, quiet || call->json);
 		if (rc)
 			goto out;
 	}
 	lp.tty = isatty(STDERR_FILENO);
+	/* The device id attached to, for the JSON object. */
+	if (call->json && (err = ipuxcom_dev_query(ipu, &info))) {
+		cli_err(call->what, "%s", ipuxcom_strerror(err));
+		rc = CLI_EXIT_ERR;
+		goto out;
+	}
 	if (!quiet) {
 		/* Joined before the load starts, so no event of it is missed. */
 		err = ipuxcom_dev_query(ipu, &info);
@@ -377,12 +416,15 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 		rc = CLI_EXIT_ERR;
 		goto out;
 	}
-	if (!quiet)
+	if (!quiet && !call->json)
 		printf("loaded %s: 1472 tiles, %" PRIu32 " system calls, device running\n",
 		       pos[0], res.syscalls);
 	rc = CLI_EXIT_OK;
 	if (hostx_arg)
 		rc = hostx_run_calls(call, ipu, &manifest, specs, npos - 1, params.timeout_ns);
+	if (!rc && call->json)
+		load_json(call, pos[0], info.dev_id, &res, hostx_arg ? &manifest : NULL, specs,
+			  npos - 1);
 out:
 	ipuxcom_monitor_close(lp.mon);
 	ipuxcom_close(ipu);
@@ -396,7 +438,7 @@ static const struct cli_cmd load_cmds[] = {
 	{
 		.name = NULL,
 		.args = "IMAGE -b|--bootloader FILE [-c FILE [--cfg-hsp MODE]] [--dev ID] [--init] "
-			"[--timeout-ms MS] [-q] [--hostx MANIFEST CALL...]",
+			"[--timeout-ms MS] [-q] [-j] [--hostx MANIFEST CALL...]",
 		.summary = "load an IPUIMG1 image onto every tile and start it",
 		.description =
 			"Attach to device ID (default 0), which must be idle, and run the whole\n"
@@ -427,7 +469,10 @@ static const struct cli_cmd load_cmds[] = {
 			"load-completion transition (attaching the pages in the manifest's order)\n"
 			"and the CALLs in order, each given as\n"
 			"NAME[:in=FILE]...[:out=FILE]... (one file per input/output slice of the\n"
-			"call, in manifest order), e.g. write:in=x.bin run read:out=y.bin.",
+			"call, in manifest order), e.g. write:in=x.bin run read:out=y.bin.\n"
+			"With --json: one object once everything is done, {\"dev\",\"image\",\n"
+			"\"tiles\",\"syscalls\",\"state\":\"running\",\"calls\":[{\"name\",\"phases\"}]}\n"
+			"(progress still goes to stderr; --init's steps are not printed).",
 		.run = load_run,
 		.takes_dev = true,
 	},

@@ -111,7 +111,7 @@ static int run_cmd(const struct cli_global *g, const struct cli_object *obj,
 		snprintf(what, sizeof(what), "%s %s", obj->name, cmd->name);
 	else
 		snprintf(what, sizeof(what), "%s", obj->name);
-	return cmd->run(&call, argc, argv);
+	return cli_json_error(&call, g, cmd->run(&call, argc, argv));
 }
 
 /* argv[0] is the object's name. */
@@ -227,5 +227,5 @@ int main(int argc, char **argv)
 	}
 	if (names_help(argv[i]))
 		return finish(run_help(&g, argc - i - 1, argv + i + 1));
-	return finish(run_object(&g, argc - i, argv + i));
+	return finish(cli_json_error(NULL, &g, run_object(&g, argc - i, argv + i)));
 }

@@ -11,11 +11,14 @@
 #include <ipuxcom.h>
 
 #include "cli.h"
-#include "json.h"
+#include "json_fmt.h"
 
 static const char *dev_arg, *count_arg, *timeout_arg;
+static bool timestamps;
 
 static const struct cli_opt monitor_opts[] = {
+	{ .lname = "timestamp", .sname = 't', .help = "print when each event was received",
+	  .flag = &timestamps },
 	{ .lname = "dev", .arg = "ID", .help = "only events of device ID", .value = &dev_arg },
 	{ .lname = "count", .arg = "N", .help = "exit after N events", .value = &count_arg },
 	{ .lname = "timeout-ms", .arg = "MS",
@@ -77,13 +80,36 @@ static void print_text(const struct ipuxcom_event *ev)
 	}
 }
 
-static void print_json(const struct cli_call *call, const struct ipuxcom_event *ev)
+/*
+ * Now, as RFC 3339 local time with microseconds ("2026-12-01T04:20:00.123456+01:00"):
+ * sortable, and what people and JSON tools both read. The kernel sends no
+ * time with an event: this is when it was received.
+ */
+static const char *timestamp(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+	char zone[8];
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	strftime(zone, sizeof(zone), "%z", &tm);	/* +hhmm: RFC 3339 wants +hh:mm */
+	snprintf(buf + n, len - n, ".%06ld%.3s:%.2s", ts.tv_nsec / 1000, zone, zone + 3);
+	return buf;
+}
+
+static void print_json(const struct cli_call *call, const struct ipuxcom_event *ev,
+		       const char *time)
 {
 	struct json_writer w;
 	char name[48];
 
 	json_init_call(&w, stdout, call);
 	json_begin_object(&w);
+	if (time)
+		json_kv_string(&w, "time", time);
 	json_kv_string(&w, "event", ipuxcom_event_name(ev->type));
 	json_kv_uint(&w, "dev", ev->dev_id);
 	switch (ev->type) {
@@ -102,9 +128,9 @@ static void print_json(const struct cli_call *call, const struct ipuxcom_event *
 		json_kv_uint(&w, "bytes", ev->bytes);
 		break;
 	case IPUXCOM_GENL_CMD_TIMEOUT:
-		json_kv_uint(&w, "reg", ev->reg);
+		json_kv_hex32(&w, "reg", ev->reg);
 		json_kv_string(&w, "register", ipuxcom_cfg_reg_name(ev->reg, name, sizeof(name)));
-		json_kv_uint(&w, "value", ev->value);
+		json_kv_hex32(&w, "value", ev->value);
 		/* errno as a positive number: the writer has no signed integers */
 		json_kv_uint(&w, "errno", 0u - (uint32_t)ev->error);
 		json_kv_string(&w, "error", wait_error(ev->error));
@@ -123,15 +149,22 @@ static void print_json(const struct cli_call *call, const struct ipuxcom_event *
 /* Overflow: in the stream, where whoever reads events will see it. */
 static void print_lost(const struct cli_call *call)
 {
+	char time[48];
+
+	if (timestamps)
+		timestamp(time, sizeof(time));
 	if (call->json) {
 		struct json_writer w;
 
 		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
+		if (timestamps)
+			json_kv_string(&w, "time", time);
 		json_kv_string(&w, "event", "lost");
 		json_end_object(&w);
 	} else {
-		puts("events lost: the receive buffer overflowed");
+		printf("%s%s%sevents lost: the receive buffer overflowed\n", timestamps ? "[" : "",
+		       timestamps ? time : "", timestamps ? "] " : "");
 	}
 	fflush(stdout);
 	cli_err(call->what, "events were lost (socket receive buffer overflow); "
@@ -154,6 +187,7 @@ static int monitor_run(struct cli_call *call, int argc, char **argv)
 	int npos, rc, err;
 
 	dev_arg = count_arg = timeout_arg = NULL;
+	timestamps = false;
 	rc = cli_parse(call, argc, argv, monitor_opts, NOPTS, true, NULL, 0, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
@@ -175,6 +209,7 @@ static int monitor_run(struct cli_call *call, int argc, char **argv)
 	rc = CLI_EXIT_OK;
 	for (;;) {
 		struct ipuxcom_event ev;
+		char time[48];
 		int wait = -1;
 
 		if (timeout) {
@@ -202,10 +237,15 @@ static int monitor_run(struct cli_call *call, int argc, char **argv)
 		}
 		if (dev_arg && ev.dev_id != dev)
 			continue;
-		if (call->json)
-			print_json(call, &ev);
-		else
+		if (timestamps)
+			timestamp(time, sizeof(time));
+		if (call->json) {
+			print_json(call, &ev, timestamps ? time : NULL);
+		} else {
+			if (timestamps)
+				printf("[%s] ", time);
 			print_text(&ev);
+		}
 		/* A pipe reader sees each event as it happens. */
 		if (fflush(stdout) || ferror(stdout)) {
 			rc = CLI_EXIT_ERR;	/* main() reports the write error */
@@ -223,7 +263,7 @@ static int monitor_run(struct cli_call *call, int argc, char **argv)
 static const struct cli_cmd monitor_cmds[] = {
 	{
 		.name = NULL,
-		.args = "[--dev ID] [--count N] [--timeout-ms MS] [-j|--json]",
+		.args = "[-t] [--dev ID] [--count N] [--timeout-ms MS] [-j|--json]",
 		.summary = "print device events as they happen",
 		.description =
 			"Join the ipuxcom netlink family's \"events\" multicast group and print\n"
@@ -233,7 +273,9 @@ static const struct cli_cmd monitor_cmds[] = {
 			"Needs no privilege and no attach. With --count, exit after N events;\n"
 			"with --timeout-ms, exit after MS ms without one. If the kernel drops\n"
 			"events because they were not read fast enough, a line says so (in JSON:\n"
-			"{\"event\":\"lost\"}). See docs/tracing.md.",
+			"{\"event\":\"lost\"}). With -t, each line starts with the local time the\n"
+			"event was received, [2026-12-01T04:20:00.123456+01:00] (in JSON: a first\n"
+			"key \"time\" with the same text). See docs/tracing.md.",
 		.run = monitor_run,
 		.takes_dev = true,
 	},

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ipuxcom_plan.h>
 #include <ipuxcom_xsim.h>
@@ -15,6 +16,9 @@
 #include "cli.h"
 #include "json.h"
 #include "outfile.h"
+#include "json_fmt.h"
+#include "input.h"
+#include "words.h"
 
 /* Positional arguments a command takes at most: SRC COUNT and every other tile. */
 #define PLAN_MAX_POS	(IPUXCOM_TILES + 2)
@@ -57,16 +61,13 @@ static bool plan_parse_num(const char *s, uint32_t *out)
 }
 
 /*
- * A rejection by the library. Those of a value the user typed (a tile
- * past 1471, a count of 0, a receiver twice, a misaligned address) are
- * usage errors, as the same mistakes caught by the command itself are;
- * the rest (a file, a plan that cannot be built) are failures.
+ * The plan error codes that mean a value given on the command line is out
+ * of its range or contradicts another: a usage error (exit 2), as the
+ * same value refused by the command's own parsing is.
  */
-static int plan_lib_err(const struct cli_call *call, const struct ipuxcom_plan_error *e)
+static bool plan_err_is_usage(int code)
 {
-	const char *msg = e->msg[0] ? e->msg : ipuxcom_plan_errc_str(e->code);
-
-	switch (e->code) {
+	switch (code) {
 	case IPUXCOM_PLAN_E_TILE:
 	case IPUXCOM_PLAN_E_COUNT:
 	case IPUXCOM_PLAN_E_SELF:
@@ -76,11 +77,20 @@ static int plan_lib_err(const struct cli_call *call, const struct ipuxcom_plan_e
 	case IPUXCOM_PLAN_E_ADDR:
 	case IPUXCOM_PLAN_E_ADDR_FLAG:
 	case IPUXCOM_PLAN_E_METHOD:
-		return cli_usage_err(call, "%s", msg);
+		return true;
 	default:
-		cli_err(call->what, "%s", msg);
-		return CLI_EXIT_ERR;
+		return false;
 	}
+}
+
+static int plan_lib_err(const struct cli_call *call, const struct ipuxcom_plan_error *e)
+{
+	const char *msg = e->msg[0] ? e->msg : ipuxcom_plan_errc_str(e->code);
+
+	if (plan_err_is_usage(e->code))
+		return cli_usage_err(call, "%s", msg);
+	cli_err(call->what, "%s", msg);
+	return CLI_EXIT_ERR;
 }
 
 /* --timing FILE, or the default model. *owned is what to free. */
@@ -99,13 +109,23 @@ static int plan_timing(const struct cli_call *call, const struct plan_opts *o,
 	return 0;
 }
 
-/* Tile ids from the command line: logical unless --physical. */
+/* Tile ids from the command line (logical unless --physical; both 0..1471). */
 static int plan_tiles(const struct cli_call *call, char **args, int n, const char *what,
 		      uint32_t *ids)
 {
 	for (int i = 0; i < n; i++)
-		if (!cli_parse_u32(args[i], &ids[i]))
-			return cli_usage_err(call, "invalid %s '%s'", what, args[i]);
+		if (!cli_parse_u32(args[i], &ids[i]) || ids[i] >= IPUXCOM_TILES)
+			return cli_usage_err(call, "invalid %s '%s' (0..%u)", what, args[i],
+					     IPUXCOM_TILES - 1);
+	return 0;
+}
+
+/* A word count from the command line, in the range every plan accepts. */
+static int plan_count(const struct cli_call *call, const char *arg, uint32_t *count)
+{
+	if (!cli_parse_u32(arg, count) || !*count || *count > IPUXCOM_PLAN_MAX_COUNT)
+		return cli_usage_err(call, "invalid count '%s' (1..%u)", arg,
+				     IPUXCOM_PLAN_MAX_COUNT);
 	return 0;
 }
 
@@ -139,21 +159,27 @@ static void row_json(struct json_writer *w, const struct ipuxcom_plan_row *row)
 		json_null(w);
 	json_key(w, "addr");
 	if (row->addr >= 0)
-		json_uint(w, (uint64_t)row->addr);
+		json_hex32(w, (uint32_t)row->addr);
 	else
 		json_null(w);
 	json_key(w, "words");
 	json_begin_array(w);
-	for (unsigned int i = 0; i < IPUXCOM_ROW_WORDS; i++) {
-		snprintf(buf, sizeof(buf), "0x%08" PRIx32, row->words[i]);
-		json_string(w, buf);
-	}
+	for (unsigned int i = 0; i < IPUXCOM_ROW_WORDS; i++)
+		json_hex32(w, row->words[i]);
 	json_end_array(w);
 	json_key(w, "asm");
 	json_begin_array(w);
 	for (unsigned int i = 0; i < IPUXCOM_ROW_WORDS; i++) {
 		ipuxcom_plan_row_disasm(row, i, buf, sizeof(buf));
-		json_string(w, buf);
+		json_asm(w, buf);
+	}
+	json_end_array(w);
+	/* Each word's comment, or null, at the same index as "asm". */
+	json_key(w, "comment");
+	json_begin_array(w);
+	for (unsigned int i = 0; i < IPUXCOM_ROW_WORDS; i++) {
+		ipuxcom_plan_row_disasm(row, i, buf, sizeof(buf));
+		json_asm_comment(w, buf);
 	}
 	json_end_array(w);
 	json_end_object(w);
@@ -225,8 +251,7 @@ static int p2p_run(struct cli_call *call, int argc, char **argv)
 	if (npos != 3)
 		return cli_usage_err(call, "need SRC DST COUNT");
 	if ((rc = plan_tiles(call, pos, 2, "tile", ids)) ||
-	    (rc = cli_parse_u32(pos[2], &ids[2]) ? 0 :
-		  cli_usage_err(call, "invalid count '%s'", pos[2])))
+	    (rc = plan_count(call, pos[2], &ids[2])))
 		return rc;
 	rc = plan_timing(call, &o, &tm, &owned);
 	if (rc)
@@ -278,8 +303,8 @@ static int fanout_args(struct cli_call *call, const struct plan_opts *o, char **
 		return cli_usage_err(call, "need SRC COUNT DST...");
 	if ((rc = plan_tiles(call, pos, 1, "tile", &req->sender)))
 		return rc;
-	if (!cli_parse_u32(pos[1], &req->count))
-		return cli_usage_err(call, "invalid count '%s'", pos[1]);
+	if ((rc = plan_count(call, pos[1], &req->count)))
+		return rc;
 	n = (uint32_t)(npos - 2);
 	if ((rc = plan_tiles(call, pos + 2, (int)n, "tile", ids)))
 		return rc;
@@ -566,28 +591,78 @@ out:
 
 /* -------------------------------------------------------------- decode */
 
+/* Largest input `plan decode` reads: a whole tile's SRAM as text, with room to spare. */
+#define DECODE_MAX_FILE	(16u << 20)
+
+/* The words to decode: WORD arguments, else FILE (default '-': stdin). */
+static int decode_words(struct cli_call *call, char **pos, int npos, const char *file,
+			bool binary, uint32_t **words, size_t *n)
+{
+	char *data;
+	size_t len;
+	int rc;
+
+	if (npos && file)
+		return cli_usage_err(call, "give WORDs or --file FILE, not both");
+	if (npos && binary)
+		return cli_usage_err(call, "--binary is for --file FILE or standard input");
+	if (npos) {
+		*words = malloc((size_t)npos * sizeof(**words));
+		if (!*words) {
+			cli_err(call->what, "out of memory");
+			return CLI_EXIT_ERR;
+		}
+		for (int i = 0; i < npos; i++) {
+			if (!plan_parse_num(pos[i], &(*words)[i])) {
+				free(*words);
+				return cli_usage_err(call, "invalid word '%s' (0x-prefixed hex or "
+						     "decimal)", pos[i]);
+			}
+		}
+		*n = (size_t)npos;
+		return 0;
+	}
+	/* Nobody types words at a terminal: that is a forgotten argument. */
+	if (!file && isatty(STDIN_FILENO))
+		return cli_usage_err(call, "need WORD... (or words on standard input)");
+	if (!file)
+		file = "-";
+	rc = cli_read_input(call, file, DECODE_MAX_FILE, &data, &len);
+	if (rc)
+		return rc;
+	rc = cli_words_parse(call, cli_input_name(file), data, len, binary, words, n);
+	free(data);
+	return rc;
+}
+
 static int decode_run(struct cli_call *call, int argc, char **argv)
 {
+	const char *file = NULL;
+	bool binary = false;
+	const struct cli_opt opts[] = {
+		{ "file", 'f', "FILE", "read the words from FILE ('-': stdin, the default "
+		  "without WORDs)", NULL, &file },
+		{ "binary", 'b', NULL, "the input is little-endian binary words (default: "
+		  "binary unless it is all text)", &binary, NULL },
+	};
 	char *pos[256];
-	uint32_t words[256];
+	uint32_t *words;
 	struct json_writer w;
 	char buf[64];
+	size_t n;
 	int npos, rc;
 
-	rc = cli_parse(call, argc, argv, NULL, 0, true, pos, 256, &npos);
+	rc = cli_parse(call, argc, argv, opts, 2, true, pos, 256, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (!npos)
-		return cli_usage_err(call, "need WORD...");
-	for (int i = 0; i < npos; i++)
-		if (!plan_parse_num(pos[i], &words[i]))
-			return cli_usage_err(call, "invalid word '%s' (0x-prefixed hex or decimal)",
-					     pos[i]);
+	rc = decode_words(call, pos, npos, file, binary, &words, &n);
+	if (rc)
+		return rc;
 	if (call->json) {
 		json_init_call(&w, stdout, call);
 		json_begin_array(&w);
 	}
-	for (int i = 0; i < npos; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct ipuxcom_insn in;
 
 		ipuxcom_decode(words[i], &in);
@@ -601,7 +676,10 @@ static int decode_run(struct cli_call *call, int argc, char **argv)
 		json_kv_string(&w, "word", buf + 32);
 		json_kv_string(&w, "op", ipuxcom_op_name(in.op));
 		ipuxcom_disasm(words[i], buf, sizeof(buf));
-		json_kv_string(&w, "asm", buf);
+		json_key(&w, "asm");
+		json_asm(&w, buf);
+		json_key(&w, "comment");
+		json_asm_comment(&w, buf);
 		if (in.op != IPUXCOM_OP_WORD && in.op != IPUXCOM_OP_FIXED) {
 			json_kv_uint(&w, "a", in.a);
 			json_kv_uint(&w, "b", in.b);
@@ -611,6 +689,7 @@ static int decode_run(struct cli_call *call, int argc, char **argv)
 	}
 	if (call->json)
 		json_end_array(&w);
+	free(words);
 	return CLI_EXIT_OK;
 }
 
@@ -633,8 +712,8 @@ static int tile_run(struct cli_call *call, int argc, char **argv)
 	if (!npos)
 		return cli_usage_err(call, "need ID...");
 	for (int i = 0; i < npos; i++) {
-		if (!cli_parse_u32(pos[i], &id))
-			return cli_usage_err(call, "invalid tile '%s'", pos[i]);
+		if ((rc = plan_tiles(call, &pos[i], 1, "tile", &id)))
+			return rc;
 		if (ipuxcom_tile_info(id, o.physical ? 0 : IPUXCOM_PLAN_LOGICAL, &t[i], &e))
 			return plan_lib_err(call, &e);
 	}
@@ -683,8 +762,8 @@ static int idle_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	if (npos != 1)
 		return cli_usage_err(call, "need TILE");
-	if (!cli_parse_u32(pos[0], &id))
-		return cli_usage_err(call, "invalid tile '%s'", pos[0]);
+	if ((rc = plan_tiles(call, pos, 1, "tile", &id)))
+		return rc;
 	if (ipuxcom_plan_idle(id, (o.physical ? 0 : IPUXCOM_PLAN_LOGICAL) |
 			      (o.raw ? IPUXCOM_IDLE_RAW : 0), &row, &e))
 		return plan_lib_err(call, &e);
@@ -794,49 +873,6 @@ static int timing_run(struct cli_call *call, int argc, char **argv)
 
 /* Largest transfer list read. */
 #define SCHED_MAX_FILE	(16u << 20)
-
-/* The whole of @path ("-": stdin) in a malloc'ed buffer. */
-static int sched_read(const struct cli_call *call, const char *path, char **text, size_t *len)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	size_t cap = 4096, n = 0;
-	char *buf;
-
-	if (!f) {
-		cli_err(call->what, "%s: %s", path, strerror(errno));
-		return CLI_EXIT_ERR;
-	}
-	buf = malloc(cap);
-	while (buf) {
-		size_t k = fread(buf + n, 1, cap - n, f);
-		char *p;
-
-		n += k;
-		if (n < cap || n >= SCHED_MAX_FILE)
-			break;
-		p = realloc(buf, cap * 2);
-		if (!p) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = p;
-		cap *= 2;
-	}
-	if (!buf || ferror(f) || n >= SCHED_MAX_FILE) {
-		cli_err(call->what, "%s: %s", path, !buf ? "out of memory" : n >= SCHED_MAX_FILE ?
-			"larger than 16 MiB" : strerror(errno));
-		free(buf);
-		if (f != stdin)
-			fclose(f);
-		return CLI_EXIT_ERR;
-	}
-	if (f != stdin)
-		fclose(f);
-	*text = buf;
-	*len = n;
-	return 0;
-}
 
 /* A recognisable source word: tile and address mixed. */
 static uint32_t sched_pattern(uint32_t tile, uint32_t addr)
@@ -1003,7 +1039,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		return cli_usage_err(call, "invalid --stagger '%s'", step_arg);
 	if ((rc = plan_timing(call, &o, &tm, &owned)))
 		return rc;
-	if ((rc = sched_read(call, pos[0], &text, &len)))
+	if ((rc = cli_read_input(call, pos[0], SCHED_MAX_FILE, &text, &len)))
 		goto out;
 	if (ipuxcom_sched_list_parse(text, len, o.physical ? IPUXCOM_SCHED_LIST_PHYSICAL : 0,
 				     &list, &e)) {
@@ -1059,7 +1095,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 			for (uint32_t r = 0; r < x->nrecv; r++)
 				json_uint(&w, x->receivers[r]);
 			json_end_array(&w);
-			json_kv_uint(&w, "src_addr", x->src_addr);
+			json_kv_hex32(&w, "src_addr", x->src_addr);
 			json_kv_int(&w, "start", sl.start);
 			json_kv_int(&w, "first_arrival", sl.first_arrival);
 			json_kv_int(&w, "last_write", sl.last_write);
@@ -1072,17 +1108,14 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 			json_begin_array(&w);
 			for (size_t i = 0; i < ipuxcom_schedule_nprograms(s); i++) {
 				struct ipuxcom_xsim_program p;
-				char buf[64];
 
 				ipuxcom_schedule_program(s, i, &p);
 				json_begin_object(&w);
 				json_kv_uint(&w, "physical", p.tile);
 				json_key(&w, "words");
 				json_begin_array(&w);
-				for (uint32_t k = 0; k < p.nwords; k++) {
-					snprintf(buf, sizeof(buf), "0x%08" PRIx32, p.words[k]);
-					json_string(&w, buf);
-				}
+				for (uint32_t k = 0; k < p.nwords; k++)
+					json_hex32(&w, p.words[k]);
 				json_end_array(&w);
 				json_end_object(&w);
 			}
@@ -1192,11 +1225,16 @@ static const struct cli_cmd plan_cmds[] = {
 	},
 	{
 		.name = "decode",
-		.args = "WORD... [-j]",
+		.args = "[WORD...|-f FILE] [-b] [-j]",
 		.summary = "disassemble instruction words",
 		.description =
 			"Disassemble each WORD (0x-prefixed hex or decimal). Words this library does\n"
-			"not know print as '.word 0x...'.",
+			"not know print as '.word 0x...'. Without WORDs, the words are read from\n"
+			"FILE or standard input: little-endian 32-bit words when the input is\n"
+			"binary (or with --binary), else text: words separated by white space or\n"
+			"commas, as 0x hex, exactly 8 hex digits, or decimal; 'ADDR:' labels and\n"
+			"'#' or ';' comments are skipped. So the output of\n"
+			"'" CLI_PROG " tdi read TILE ADDR COUNT' decodes through a pipe.",
 		.run = decode_run,
 	},
 	{

@@ -12,6 +12,8 @@
 #include "cli.h"
 #include "explain.h"
 #include "json.h"
+#include "json_fmt.h"
+#include "sram_arg.h"
 
 /* Largest COUNT of one `tdi read`, as the module's limit. */
 #define TDI_MAX_WORDS	IPUXCOM_TDI_SRAM_MAX_WORDS
@@ -29,6 +31,16 @@ static int parse_tile(const struct cli_call *call, const char *s, uint32_t *tile
 	if (!cli_parse_u32(s, tile) || *tile >= 1472)
 		return cli_usage_err(call, "invalid physical tile '%s' (0..1471)", s);
 	return CLI_CONTINUE;
+}
+
+/* ADDR of a read or write of @count words, checked before the device is opened. */
+static int parse_addr(const struct cli_call *call, const char *s, uint32_t count,
+		      uint32_t *addr)
+{
+	if (!cli_parse_u32_num(s, addr))
+		return cli_usage_err(call, "invalid address '%s' (4-byte aligned tile SRAM "
+				     "address)", s);
+	return cli_check_sram_addr(call, s, NULL, *addr, (uint64_t)count * 4, true);
 }
 
 static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
@@ -67,7 +79,7 @@ static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
 		json_key(&w, "registers");
 		json_begin_object(&w);
 		for (uint32_t r = 0; r < IPUXCOM_TDI_NREGS; r++)
-			json_kv_uint(&w, ipuxcom_tdi_reg_name(r), regs[r]);
+			json_kv_hex32(&w, ipuxcom_tdi_reg_name(r), regs[r]);
 		json_end_object(&w);
 		json_end_object(&w);
 		return CLI_EXIT_OK;
@@ -101,11 +113,11 @@ static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 	rc = parse_tile(call, pos[0], &tile);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (!cli_parse_u32_num(pos[1], &addr) || addr & 3)
-		return cli_usage_err(call, "invalid address '%s' (4-byte aligned tile SRAM address)",
-				     pos[1]);
 	if (npos == 3 && (!cli_parse_u32_num(pos[2], &count) || !count || count > TDI_MAX_WORDS))
 		return cli_usage_err(call, "invalid word count '%s' (1..%u)", pos[2], TDI_MAX_WORDS);
+	rc = parse_addr(call, pos[1], count, &addr);
+	if (rc != CLI_CONTINUE)
+		return rc;
 	words = calloc(count, sizeof(*words));
 	if (!words) {
 		cli_err(call->what, "out of memory");
@@ -128,11 +140,11 @@ static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_uint(&w, "tile", tile);
-		json_kv_uint(&w, "addr", addr);
+		json_kv_hex32(&w, "addr", addr);
 		json_key(&w, "words");
 		json_begin_array(&w);
 		for (uint32_t i = 0; i < done; i++)
-			json_uint(&w, words[i]);
+			json_hex32(&w, words[i]);
 		json_end_array(&w);
 		json_end_object(&w);
 	} else {
@@ -165,9 +177,9 @@ static int tdi_write_run(struct cli_call *call, int argc, char **argv)
 	rc = parse_tile(call, pos[0], &tile);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (!cli_parse_u32_num(pos[1], &addr) || addr & 3)
-		return cli_usage_err(call, "invalid address '%s' (4-byte aligned tile SRAM address)",
-				     pos[1]);
+	rc = parse_addr(call, pos[1], (uint32_t)(npos - 2), &addr);
+	if (rc != CLI_CONTINUE)
+		return rc;
 	for (int i = 2; i < npos; i++)
 		if (!cli_parse_u32_num(pos[i], &words[i - 2]))
 			return cli_usage_err(call, "invalid word '%s'", pos[i]);

@@ -15,6 +15,7 @@
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
 #include "image_testlib.h"
+#include "ixt_json.h"
 #include "ixt_load.h"
 
 FIXTURE(init) {
@@ -102,6 +103,9 @@ TEST_F(init, load_init_loads_from_any_state)
 	char tool[PATH_MAX], img_path[] = "/tmp/devinit-img-XXXXXX", boot_path[] =
 		"/tmp/devinit-boot-XXXXXX", msg[300];
 	struct ixt_run *r = calloc(1, sizeof(*r));
+	char want[PATH_MAX + 96];
+	char *stdin_argv[] = { tool, "load", "-", "-b", boot_path, "--dev", self->devstr, "-q",
+			       NULL };
 
 	ASSERT_NE(NULL, r);
 	if (!ixt_find_tool_on_path(tool, sizeof(tool))) {
@@ -122,6 +126,33 @@ TEST_F(init, load_init_loads_from_any_state)
 	ASSERT_EQ(0, ixt_run_tool(r, tool, "load", img_path, "-b", boot_path, "--dev", self->devstr,
 			      "-q", NULL));
 	EXPECT_EQ(1, r->status);
+
+	/* -j: one document for the load (no init steps), the error object for a refusal */
+	ASSERT_EQ(0, ixt_run_tool(r, tool, "load", img_path, "-b", boot_path, "--dev",
+				  self->devstr, "--init", "-j", NULL));
+	EXPECT_EQ(0, r->status) TH_LOG("stderr: %s", r->err);
+	EXPECT_EQ(1, ixt_json_count(r->out)) TH_LOG("%s", r->out);
+	snprintf(want, sizeof(want), "{\"dev\":%u,\"image\":\"%s\",\"tiles\":1472,\"syscalls\":",
+		 self->dev, img_path);
+	EXPECT_EQ(0, strncmp(r->out, want, strlen(want))) TH_LOG("%s", r->out);
+	EXPECT_NE(NULL, strstr(r->out, ",\"state\":\"running\",\"calls\":[]}\n"))
+		TH_LOG("%s", r->out);
+	ASSERT_EQ(0, ixt_run_tool(r, tool, "-j", "load", img_path, "-b", boot_path, "--dev",
+				  self->devstr, NULL));
+	EXPECT_EQ(1, r->status);
+	EXPECT_EQ(1, ixt_json_count(r->out)) TH_LOG("%s", r->out);
+	snprintf(want, sizeof(want), "{\"error\":{\"command\":\"load\",\"message\":\"");
+	EXPECT_EQ(0, strncmp(r->out, want, strlen(want))) TH_LOG("%s", r->out);
+	EXPECT_NE(NULL, strstr(r->out, "\"exit\":1}}\n")) TH_LOG("%s", r->out);
+	snprintf(want, sizeof(want), "{\"dev\":%u,\"state\":\"idle\"}\n", self->dev);
+	ASSERT_EQ(0, ixt_run_tool(r, tool, "dev", "reset", "--dev", self->devstr, "--json", NULL));
+	EXPECT_EQ(0, r->status) TH_LOG("stderr: %s", r->err);
+	EXPECT_STREQ(want, r->out);
+	/* the image from standard input */
+	ASSERT_EQ(0, ixt_run_stdin(stdin_argv, img_path, r));
+	EXPECT_EQ(0, r->status) TH_LOG("stderr: %s", r->err);
+	ASSERT_EQ(0, ixt_run_tool(r, tool, "dev", "reset", "--dev", self->devstr, NULL));
+	EXPECT_EQ(0, r->status) TH_LOG("stderr: %s", r->err);
 	unlink(img_path);
 	unlink(boot_path);
 	free(r);

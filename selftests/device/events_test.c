@@ -31,6 +31,7 @@
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
 #include "image_testlib.h"
+#include "ixt_json.h"
 #include "load_testlib.h"
 
 /* C600_HSP_GS1 of kmod/c600_regs.h: the register a batch handshake polls. */
@@ -512,6 +513,59 @@ TEST_F_TIMEOUT(ev, monitor_command_json_count_and_timeout, 60)
 	EXPECT_LE(300, now_ms() - start);
 }
 
+/* "2026-12-01T04:20:00.123456+01:00": RFC 3339 local time with microseconds. */
+static bool is_timestamp(const char *s)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:dd.dddddd+dd:dd";
+
+	for (size_t i = 0; i < sizeof(form) - 1; i++) {
+		if (form[i] == 'd' ? s[i] < '0' || s[i] > '9' :
+		    form[i] == '+' ? s[i] != '+' && s[i] != '-' : s[i] != form[i])
+			return false;
+	}
+	return true;
+}
+
+/* Run `ipuxcom monitor ARGS... --count 1` to its exit (status 0); its output in @out. */
+static void monitor_cmd_once(struct __test_metadata *_metadata, FIXTURE_DATA(ev) *self,
+			     char *const *argv, char *out, size_t len)
+{
+	size_t pos;
+	int fd, status;
+	pid_t pid = monitor_cmd_sync(_metadata, self, argv, &fd, out, len, &pos);
+
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	close(fd);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+TEST_F_TIMEOUT(ev, monitor_command_timestamps, 60)
+{
+	char dev[16], want[96], out[4096];
+	char *text_argv[] = { self->tool, "monitor", "-t", "--dev", dev, "--count", "1", NULL };
+	char *json_argv[] = { self->tool, "monitor", "--timestamp", "-j", "--dev", dev, "--count",
+			      "1", NULL };
+
+	if (!self->have_tool)
+		SKIP(return, "no ipuxcom command (set IPUXCOM_TOOL)");
+	snprintf(dev, sizeof(dev), "%u", self->dev);
+	/* [TIME] then the line as without -t */
+	monitor_cmd_once(_metadata, self, text_argv, out, sizeof(out));
+	EXPECT_EQ('[', out[0]) TH_LOG("%s", out);
+	EXPECT_TRUE(is_timestamp(out + 1)) TH_LOG("%s", out);
+	snprintf(want, sizeof(want), "] dev %u: reset\n", self->dev);
+	EXPECT_EQ(0, strncmp(out + 33, want, strlen(want))) TH_LOG("%s", out);
+	/* JSON: the same text as the first key */
+	monitor_cmd_once(_metadata, self, json_argv, out, sizeof(out));
+	EXPECT_EQ(0, strncmp(out, "{\"time\":\"", 9)) TH_LOG("%s", out);
+	EXPECT_TRUE(is_timestamp(out + 9)) TH_LOG("%s", out);
+	snprintf(want, sizeof(want), "\",\"event\":\"reset\",\"dev\":%u,\"errno\":0}\n",
+		 self->dev);
+	EXPECT_EQ(0, strncmp(out + 41, want, strlen(want))) TH_LOG("%s", out);
+	EXPECT_EQ(1, ixt_json_count(out)) TH_LOG("%s", out);
+}
+
 TEST_F_TIMEOUT(ev, load_command_draws_progress_from_events, 120)
 {
 	char img_path[64], boot_path[64], dev[16], want[64];
@@ -729,23 +783,29 @@ TEST_F_TIMEOUT(cap, capture_between_start_and_stop, 60)
 {
 	struct ipuxcom_cfg_record want[NWRITES];
 	struct ixt_run *r = malloc(sizeof(*r));
-	char dev[16];
+	char dev[16], msg[160];
 
 	ASSERT_NE(NULL, r);
 	expected_writes(want);
 	snprintf(dev, sizeof(dev), "%u", self->dev);
-	ASSERT_EQ(0, ixt_run_tool(r, self->tool, "cfg", "capture", "start", "--dev", dev, NULL));
+	/* -j: start and stop say what they did as JSON (the text: capture_command) */
+	ASSERT_EQ(0, ixt_run_tool(r, self->tool, "cfg", "capture", "start", "--dev", dev, "-j",
+				  NULL));
 	EXPECT_EQ(0, r->status) TH_LOG("stderr: %s", r->err);
-	EXPECT_NE(NULL, strstr(r->out, "capturing the config writes of device"));
+	snprintf(msg, sizeof(msg), "{\"dev\":%u,\"capturing\":true}\n", self->dev);
+	EXPECT_STREQ(msg, r->out);
 	/* one span at a time */
 	ASSERT_EQ(0, ixt_run_tool(r, self->tool, "cfg", "capture", "start", "--dev", dev, NULL));
 	EXPECT_EQ(1, r->status);
 	EXPECT_NE(NULL, strstr(r->err, "a capture is already running")) TH_LOG("%s", r->err);
 	/* the writes, from this very process this time */
 	EXPECT_EQ(0, do_writes(self->dev, self->other));
-	ASSERT_EQ(0, ixt_run_tool(r, self->tool, "cfg", "capture", "stop", "-o", self->out, NULL));
+	ASSERT_EQ(0, ixt_run_tool(r, self->tool, "cfg", "capture", "stop", "-o", self->out, "--json",
+				  NULL));
 	EXPECT_EQ(0, r->status) TH_LOG("stdout: %s\nstderr: %s", r->out, r->err);
-	EXPECT_NE(NULL, strstr(r->out, "config writes of device")) TH_LOG("%s", r->out);
+	snprintf(msg, sizeof(msg), "{\"file\":\"%s\",\"dev\":%u,\"records\":%zu}\n", self->out,
+		 self->dev, NWRITES);
+	EXPECT_STREQ(msg, r->out);
 	expect_capture(_metadata, self->out, want, NWRITES);
 	EXPECT_FALSE(instances_left());
 	/* nothing left to stop */

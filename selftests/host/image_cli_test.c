@@ -85,14 +85,14 @@ TEST_F(cli, pack_verify_inspect_extract)
 	uint8_t want[SIZE], *got;
 	size_t len;
 
-	TOOL_EXPECT(0, out, "1472 tiles of 2048 bytes (3014656 bytes) packed into", "image",
+	TOOL_EXPECT(0, out, "1472 tiles of 2048 bytes, 2.9 MiB (3,014,656 bytes), packed into", "image",
 		    "pack", "--raw", self->raw, "-o", self->img);
 	TOOL_EXPECT(0, out, ": ok: header, 1472 records, patches, template and every tile's "
 		    "CRC32 check out", "image", "verify", self->img);
 	TOOL_EXPECT(0, out, "\"ok\":true,\"tiles\":1472,\"bad_tiles\":0", "image", "verify",
 		    self->img, "--json");
 	TOOL_EXPECT(0, out, "\"format\":\"IPUIMG1\"", "image", "inspect", self->img, "--json");
-	TOOL_EXPECT(0, out, "\"load_base\":311312,\"image_size\":2048,\"entry\":311312,"
+	TOOL_EXPECT(0, out, "\"load_base\":\"0x0004c010\",\"image_size\":2048,\"entry\":\"0x0004c010\","
 		    "\"tile_count\":1472", "image", "inspect", "--json", self->img);
 	TOOL_EXPECT(0, out, "tiles           1472", "image", "inspect", self->img);
 	TOOL_EXPECT(0, out, "load base       0x4c010", "image", "inspect", self->img);
@@ -128,7 +128,7 @@ TEST_F(cli, frames_and_redirect)
 	snprintf(out, sizeof(out), "%s/frames.bin", self->dir);
 	/* 2048 bytes, padded to the 0x4134-byte envelope: 17 frames per tile. */
 	TOOL_EXPECT(0, out, "tiles 1408..1471 in 1 batch: 17 frames (17408 bytes) per tile, "
-		    "1118208 bytes", "frames", self->img, "1408", "1471", "-o", out);
+		    "1.1 MiB (1,118,208 bytes)", "frames", self->img, "1408", "1471", "-o", out);
 	f = ixt_read_file(out, &len);
 	ASSERT_NE(NULL, f);
 	ASSERT_EQ(0x1000 + 64 * 17 * 1024u, len);
@@ -280,13 +280,17 @@ TEST_F(cli, usage_and_help)
 	TOOL_EXPECT(2, err, "expected IMG", "image", "verify");
 	TOOL_EXPECT(2, err, "ipuxcom: image: unknown command 'frob'", "image", "frob");
 	TOOL_EXPECT(2, err, "unexpected argument 'b'", "image", "verify", "a", "b");
+	/* an address outside SRAM is a usage error; one the images then overrun, a failure */
+	TOOL_EXPECT(2, err, "invalid address '0x4b000' for --base (tile SRAM address, "
+		    "0x4c000..0xe7fff)", "image", "pack", "--raw", self->raw,
+		    "--base", "0x4b000", "-o", "/dev/null/x");
 	{
 		char never[PATH_MAX + 16];
 
 		snprintf(never, sizeof(never), "%s/never.ipuimg", self->dir);
 		TOOL_EXPECT(1, err,
-			    "pack parameters: load range [0x4b000, 0x4b800) outside tile SRAM",
-			    "image", "pack", "--raw", self->raw, "--base", "0x4b000", "-o", never);
+			    "pack parameters: load range [0xe7c00, 0xe8400) outside tile SRAM",
+			    "image", "pack", "--raw", self->raw, "--base", "0xe7c00", "-o", never);
 		EXPECT_NE(0, access(never, F_OK));
 	}
 	/* The output is checked before the packing work. */

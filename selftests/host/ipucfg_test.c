@@ -219,8 +219,8 @@ TEST(file_and_command)
 		TOOL_EXPECT(0, out, "records 285", "cfg", "inspect", path);
 		TOOL_EXPECT(0, out, "XB.DCXCR secondary", "cfg", "inspect", path);
 		TOOL_EXPECT(0, out, "\"records\":285", "cfg", "inspect", path, "--json");
-		TOOL_EXPECT(0, out, "{\"name\":\"AUTOLD\",\"named\":true,\"first\":8296,"
-			    "\"last\":8304,\"writes\":261,\"registers\":3,\"units\":3}",
+		TOOL_EXPECT(0, out, "{\"name\":\"AUTOLD\",\"named\":true,\"first\":\"0x00002068\","
+			    "\"last\":\"0x00002070\",\"writes\":261,\"registers\":3,\"units\":3}",
 			    "cfg", "inspect", "--json", path);
 		TOOL_EXPECT(0, out, "  276 0x1d404 = 0x07fffffa XB.DCXCR[15]", "cfg", "dump", path);
 		TOOL_EXPECT(0, out, "Usage: ipuxcom cfg inspect", "cfg", "inspect", "--help");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `ipuxcom plan ...` (tools/plan.c) run as a program: the rows as hex plus
- * disassembly, --physical, --json, library rejections (exit 1, message
+ * disassembly, --physical, --json, values out of range (exit 2, message
  * naming the field), usage errors (exit 2), and a timing table exported
  * and loaded back with --timing.
  */
@@ -48,24 +48,35 @@ TEST_F(cli, p2p_json)
 	HAS(out, "\"time_to_mux\":-23");
 }
 
-/* Values the user typed that the library rejects: usage errors, as the command's own checks. */
+/*
+ * A value out of its range, or contradicting another, is a usage error
+ * (exit 2) whether the command or the library finds it, and the message
+ * names the field and the value.
+ */
 TEST_F(cli, argument_rejections_exit_2_naming_the_field)
 {
 	RUN(2, "plan", "p2p", "0", "1", "4149");
-	HAS(err, "ipuxcom: plan p2p: count 4149 out of range 1..4148");
+	HAS(err, "ipuxcom: plan p2p: invalid count '4149' (1..4148)");
 	RUN(2, "plan", "p2p", "0", "1", "0");
-	HAS(err, "count 0 out of range 1..4148");
+	HAS(err, "invalid count '0' (1..4148)");
 	RUN(2, "plan", "p2p", "5", "5", "3");
 	HAS(err, "receiver 5 is the sender");
 	RUN(2, "plan", "p2p", "1472", "5", "3");
-	HAS(err, "sender 1472 out of range 0..1471 (logical)");
+	HAS(err, "invalid tile '1472' (0..1471)");
 	RUN(2, "plan", "p2p", "0", "1472", "5");
+	HAS(err, "invalid tile '1472' (0..1471)");
 	RUN(2, "plan", "tile", "1472", "--physical");
 	HAS(err, "Try 'ipuxcom plan tile --help'.");
 	RUN(2, "plan", "multicast", "0", "3", "5", "--physical", "--dst-addr", "0x60000");
 	HAS(err, "dst_addr[0] 0x60000: word offset 0x4000 overlaps the multicast flag");
 	RUN(2, "plan", "multicast", "0", "3", "5", "5");
 	HAS(err, "receivers[1] 5 duplicates receivers[0]");
+	RUN(2, "plan", "fanout", "0", "0", "5");
+	HAS(err, "invalid count '0'");
+	RUN(2, "plan", "tile", "1472");
+	HAS(err, "invalid tile '1472' (0..1471)");
+	RUN(2, "plan", "idle", "1472");
+	RUN(2, "plan", "timing", "0", "1472");
 }
 
 TEST_F(cli, usage_errors_exit_2)
@@ -114,7 +125,7 @@ TEST_F(cli, decode_words)
 	HAS(out, "0x00000001  .word 0x00000001\n");
 	RUN(0, "plan", "decode", "-j", "0x61814048");
 	HAS(out, "[{\"word\":\"0x61814048\",\"op\":\"delaypic\",\"asm\":\"delaypic 48, 0, 0x14048\","
-		 "\"a\":48,\"b\":0,\"c\":81992}]");
+		 "\"comment\":null,\"a\":48,\"b\":0,\"c\":81992}]");
 }
 
 TEST_F(cli, tile_idle_and_timing)

@@ -179,8 +179,11 @@ static inline void ixt_slurp(FILE *f, char *buf, size_t len)
 	fclose(f);
 }
 
-/* Run @argv[0] (a path, or found on PATH) capturing its output. */
-static inline int ixt_run(char *const *argv, struct ixt_run *r)
+/*
+ * Run @argv[0] (a path, or found on PATH) with standard input from file
+ * @in, capturing its output.
+ */
+static inline int ixt_run_stdin(char *const *argv, const char *in, struct ixt_run *r)
 {
 	FILE *out = tmpfile(), *err = tmpfile();
 	int status;
@@ -193,9 +196,11 @@ static inline int ixt_run(char *const *argv, struct ixt_run *r)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
+		int fd = open(in, O_RDONLY);
 
-		dup2(null, STDIN_FILENO);
+		if (fd < 0)
+			_exit(126);
+		dup2(fd, STDIN_FILENO);
 		dup2(fileno(out), STDOUT_FILENO);
 		dup2(fileno(err), STDERR_FILENO);
 		execvp(argv[0], argv);
@@ -207,6 +212,12 @@ static inline int ixt_run(char *const *argv, struct ixt_run *r)
 	ixt_slurp(out, r->out, sizeof(r->out));
 	ixt_slurp(err, r->err, sizeof(r->err));
 	return 0;
+}
+
+/* Run @argv[0] (a path, or found on PATH) capturing its output; stdin is empty. */
+static inline int ixt_run(char *const *argv, struct ixt_run *r)
+{
+	return ixt_run_stdin(argv, "/dev/null", r);
 }
 
 /* The ipuxcom command: $IPUXCOM_TOOL, else "ipuxcom" on PATH. */

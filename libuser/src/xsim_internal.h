@@ -65,7 +65,7 @@ struct ixc_xact {
 	uint16_t tile;
 };
 
-#define IXC_XMUX_OFF	UINT32_MAX
+#define IXC_XMUX_OFF	IPUXCOM_XSIM_MUX_OFF
 
 struct ixc_xhslot {
 	uint32_t key_kind, key_tile;

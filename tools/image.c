@@ -18,7 +18,9 @@
 #include <ipuxcom.h>
 
 #include "image_cli.h"
+#include "heatmap.h"
 #include "json.h"
+#include "picfile.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -483,11 +485,40 @@ static int image_verify_run(struct cli_call *call, int argc, char **argv)
 
 /* ------------------------------------------------------------- inspect */
 
+/* @path gets the image's patch bytes per physical tile as an SVG heatmap. */
+static int inspect_heatmap(const struct cli_call *call, const char *file, const char *path,
+			   const struct ipuxcom_image *img, uint32_t ntiles)
+{
+	uint32_t bytes[IPUXCOM_TILES] = { 0 };
+	struct heatmap *h = malloc(sizeof(*h));
+	FILE *f;
+
+	if (!h) {
+		cli_err(call->what, "%s: out of memory", path);
+		return CLI_EXIT_ERR;
+	}
+	for (uint32_t t = 0; t < ntiles && t < IPUXCOM_TILES; t++) {
+		struct ipuxcom_image_tile ti;
+
+		ipuxcom_image_get_tile(img, t, &ti);
+		bytes[t] = ti.patch_data;
+	}
+	heatmap_patch_bytes(h, file, bytes, ntiles);
+	f = picfile_open(call->what, path);
+	if (f)
+		heatmap_write(f, h);
+	free(h);
+	return f ? picfile_close(call->what, path, f) : CLI_EXIT_ERR;
+}
+
 static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 {
 	bool tiles = false;
+	const char *heatmap = NULL;
 	const struct cli_opt opts[] = {
 		{ "tiles", 't', NULL, "also list every tile's record", &tiles, NULL },
+		{ "heatmap", 0, "FILE", "write patch bytes per physical tile as an SVG picture of "
+		  "the tile grid ('-': stdout)", NULL, &heatmap },
 	};
 	struct ipuxcom_image_info in;
 	struct ipuxcom_image *img;
@@ -495,7 +526,8 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 	char *pos[1];
 	int npos, rc;
 
-	rc = cli_parse(call, argc, argv, opts, 1, true, pos, 1, &npos);
+	rc = cli_parse(call, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), true, pos, 1,
+		       &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (npos < 1)
@@ -504,6 +536,10 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	ipuxcom_image_get_info(img, &in);
+	if (heatmap && (rc = inspect_heatmap(call, pos[0], heatmap, img, in.tile_count))) {
+		ipuxcom_image_close(img);
+		return rc;
+	}
 	raw = (uint64_t)in.tile_count * in.image_size;
 	if (call->json) {
 		struct json_writer w;

@@ -569,6 +569,31 @@ IPUXCOM_API int ipuxcom_demo_matmul(const struct ipuxcom_timing *tm, uint32_t fl
 				    struct ipuxcom_demo_matmul *out,
 				    struct ipuxcom_plan_error *err);
 
+/*
+ * Watching a demo's exchange phases (the command's `demo --trace`): after
+ * each simulated phase @phase gets the simulator (valid only during the
+ * call: read its actions, writes and hazards), the run's result and a
+ * name ("round 3", "packed schedule", "stagger (256 events per
+ * transfer)"). @sim_flags are added to the demo simulator's flags
+ * (IPUXCOM_XSIM_LOG_WRITES to see the writes). The _watch variants with
+ * @watch NULL are the functions above.
+ */
+struct ipuxcom_demo_watch {
+	void (*phase)(void *ctx, const struct ipuxcom_xsim *sim,
+		      const struct ipuxcom_xsim_result *res, const char *name);
+	void *ctx;
+	uint32_t sim_flags;	/* IPUXCOM_XSIM_LOG_WRITES only */
+};
+
+IPUXCOM_API int ipuxcom_demo_sum_watch(const struct ipuxcom_timing *tm,
+				       const struct ipuxcom_demo_watch *watch,
+				       struct ipuxcom_demo_sum *out,
+				       struct ipuxcom_plan_error *err);
+IPUXCOM_API int ipuxcom_demo_matmul_watch(const struct ipuxcom_timing *tm, uint32_t flags,
+					  const struct ipuxcom_demo_watch *watch,
+					  struct ipuxcom_demo_matmul *out,
+					  struct ipuxcom_plan_error *err);
+
 #ifdef __cplusplus
 }
 #endif

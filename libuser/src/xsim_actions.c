@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * The last run's actions (ipuxcom_xsim.h): read-only views of the send,
- * mux and PIC lists the event model builds for itself, so that showing a
- * phase adds no work to a run that nobody shows.
+ * Showing a phase (ipuxcom_xsim.h): the last run's actions, read-only
+ * views of the send, mux and PIC lists the event model builds for itself,
+ * so that showing a phase adds no work to a run that nobody shows; and
+ * the demos' watcher flags.
  */
 #include <errno.h>
 
@@ -46,4 +47,17 @@ int ipuxcom_xsim_action(const struct ipuxcom_xsim *sim, size_t i, struct ipuxcom
 int32_t ipuxcom_xsim_tile_end(const struct ipuxcom_xsim *sim, uint32_t tile)
 {
 	return sim && sim->ran && tile < IPUXCOM_TILES ? sim->tile_end[tile] : -1;
+}
+
+int ixc_demo_watch_flags(const struct ipuxcom_demo_watch *watch, uint32_t *flags,
+			 struct ipuxcom_plan_error *err)
+{
+	if (!watch)
+		return 0;
+	if (watch->sim_flags & ~IPUXCOM_XSIM_LOG_WRITES)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "watch.sim_flags",
+				     "watch.sim_flags 0x%x has bits other than LOG_WRITES (0x%x)",
+				     watch->sim_flags, IPUXCOM_XSIM_LOG_WRITES);
+	*flags |= watch->sim_flags;
+	return 0;
 }

@@ -201,6 +201,51 @@ TEST_F(pic, plan_schedule_trace_writes_both_phases)
 	TOOL_EXPECT(2, err, "--trace", "plan", "schedule", list, "--trace");
 }
 
+TEST_F(pic, demo_trace_has_every_phase)
+{
+	char *tool = self->tool, tiles[8192], wrapped[8200];
+	long commas = 0;
+	uint32_t lg;
+
+	if (!self->have_tool)
+		SKIP(return, "ipuxcom command not built");
+	snprintf(self->file, sizeof(self->file), "%s/d.json", self->dir);
+	/* sum: 11 rounds, 1471 one-word transfers in all, every tile sends or receives */
+	TOOL_EXPECT(0, out, "PASS", "demo", "sum", "--trace", self->file);
+	ASSERT_EQ(0, ixt_check_picture(&self->r, ixt_trace_check_py, self->file, NULL));
+	ASSERT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_EQ(11, num_of(self->r.out, "phases "));
+	EXPECT_EQ(IPUXCOM_TILES - 1, num_of(self->r.out, "sends "));	/* 736 + 368 + ... + 1 */
+	EXPECT_EQ(1471, num_of(self->r.out, "receives "));
+	EXPECT_EQ(1471, num_of(self->r.out, "muxes "));
+	EXPECT_EQ(0, num_of(self->r.out, "red "));
+	line_of(self->r.out, "tiles ", tiles, sizeof(tiles));
+	EXPECT_EQ(0, strncmp(tiles, "0,1,2,3,", 8));
+	EXPECT_NE(NULL, strstr(tiles, ",1471")) TH_LOG("%.200s", tiles);
+	/* matmul: the stagger and the packed schedule, on the 24 active logical tiles */
+	TOOL_EXPECT(0, out, "PASS", "demo", "matmul", "--trace", self->file);
+	ASSERT_EQ(0, ixt_check_picture(&self->r, ixt_trace_check_py, self->file, NULL));
+	ASSERT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_EQ(2, num_of(self->r.out, "phases "));
+	EXPECT_EQ(0, num_of(self->r.out, "red "));
+	/* 4 words to each of 4 receivers per stream, 8 streams, twice */
+	EXPECT_LT(0, num_of(self->r.out, "receives "));
+	line_of(self->r.out, "tiles ", tiles, sizeof(tiles));
+	for (const char *p = tiles; (p = strchr(p, ',')); p++)
+		commas++;
+	EXPECT_EQ(23, commas) TH_LOG("%s", tiles);
+	snprintf(wrapped, sizeof(wrapped), ",%s,", tiles);
+	for (uint32_t l = 0; l < 24; l++) {
+		char item[16];
+
+		ASSERT_EQ(0, ipuxcom_tile_physical(l, &lg));
+		snprintf(item, sizeof(item), ",%u,", lg);
+		EXPECT_NE(NULL, strstr(wrapped, item)) TH_LOG("no tile %u in %s", lg, tiles);
+	}
+	TOOL_EXPECT(1, err, "No such file or directory", "demo", "sum", "--trace",
+		    "/nonexistent/dir/t.json");
+}
+
 /* Run the SVG checker on self->file for tiles @ids; the answer in self->r. */
 static int svg_check(struct __test_metadata *_metadata, FIXTURE_DATA(pic) *self,
 		     const char *const *ids)

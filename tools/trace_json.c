@@ -103,6 +103,15 @@ static void trace_event(struct trace_writer *t, const char *name, const char *ph
 	json_kv_uint(w, "ts", trace_ts(t, event));
 }
 
+/* The program word an action came from, then the end of its args and of the event. */
+static void trace_origin_end(struct json_writer *w, const struct ipuxcom_xsim_action *a)
+{
+	json_kv_uint(w, "program", (uint32_t)a->program);
+	json_kv_uint(w, "word", (uint32_t)a->word);
+	json_end_object(w);
+	json_end_object(w);
+}
+
 void trace_begin(struct trace_writer *t, FILE *out)
 {
 	memset(t, 0, sizeof(*t));
@@ -134,10 +143,7 @@ static void trace_send(struct trace_writer *t, const struct ipuxcom_xsim_action 
 	trace_hex(w, "src_addr", a->value);
 	json_kv_uint(w, "direction", a->dir);
 	json_kv_uint(w, "stream", a->stream);
-	json_kv_uint(w, "program", (uint32_t)a->program);
-	json_kv_uint(w, "word", (uint32_t)a->word);
-	json_end_object(w);
-	json_end_object(w);
+	trace_origin_end(w, a);
 }
 
 /* The window in which @a's mux selects its source, up to event @end (exclusive). */
@@ -152,10 +158,7 @@ static void trace_mux(struct trace_writer *t, const struct ipuxcom_xsim_action *
 	json_key(w, "args");
 	json_begin_object(w);
 	json_kv_uint(w, "source", a->value);
-	json_kv_uint(w, "program", (uint32_t)a->program);
-	json_kv_uint(w, "word", (uint32_t)a->word);
-	json_end_object(w);
-	json_end_object(w);
+	trace_origin_end(w, a);
 }
 
 static void trace_pic(struct trace_writer *t, const struct ipuxcom_xsim_action *a)
@@ -169,10 +172,7 @@ static void trace_pic(struct trace_writer *t, const struct ipuxcom_xsim_action *
 	json_key(w, "args");
 	json_begin_object(w);
 	trace_hex(w, "addr", a->value);
-	json_kv_uint(w, "program", (uint32_t)a->program);
-	json_kv_uint(w, "word", (uint32_t)a->word);
-	json_end_object(w);
-	json_end_object(w);
+	trace_origin_end(w, a);
 }
 
 /*

@@ -246,6 +246,19 @@ TEST_F(pic, demo_trace_has_every_phase)
 		    "/nonexistent/dir/t.json");
 }
 
+/* Write @h (then freed) as self->file; 0 or -1. */
+static int svg_file(FIXTURE_DATA(pic) *self, struct heatmap *h)
+{
+	FILE *f;
+
+	snprintf(self->file, sizeof(self->file), "%s/h.svg", self->dir);
+	f = fopen(self->file, "w");
+	if (f)
+		heatmap_write(f, h);
+	free(h);
+	return f && !fclose(f) ? 0 : -1;
+}
+
 /* Run the SVG checker on self->file for tiles @ids; the answer in self->r. */
 static int svg_check(struct __test_metadata *_metadata, FIXTURE_DATA(pic) *self,
 		     const char *const *ids)
@@ -259,7 +272,6 @@ TEST_F(pic, heatmap_colours_patch_bytes)
 	struct heatmap *h = malloc(sizeof(*h));
 	const char *ids[] = { "5", "7", "100", "1399", "1400", "1471", NULL };
 	char mid[8], want[128];
-	FILE *f;
 
 	ASSERT_NE(NULL, h);
 	for (uint32_t t = 0; t < IPUXCOM_TILES; t++)
@@ -268,12 +280,7 @@ TEST_F(pic, heatmap_colours_patch_bytes)
 	bytes[7] = 0;		/* equal to the template */
 	bytes[100] = 2000;
 	heatmap_patch_bytes(h, "a<b>&\"c\".ipuimg", bytes, 1400);
-	snprintf(self->file, sizeof(self->file), "%s/h.svg", self->dir);
-	f = fopen(self->file, "w");
-	ASSERT_NE(NULL, f);
-	heatmap_write(f, h);
-	ASSERT_EQ(0, fclose(f));
-	free(h);
+	ASSERT_EQ(0, svg_file(self, h));
 
 	ASSERT_EQ(0, svg_check(_metadata, self, ids));
 	ASSERT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
@@ -301,7 +308,6 @@ TEST_F(pic, heatmap_colours_tdi_state)
 	static bool ok[IPUXCOM_TILES];
 	struct heatmap *h = malloc(sizeof(*h));
 	const char *ids[] = { "0", "1", "2", "3", "4", "6", "9", NULL };
-	FILE *f;
 
 	ASSERT_NE(NULL, h);
 	memset(regs, 0, sizeof(regs));
@@ -317,12 +323,7 @@ TEST_F(pic, heatmap_colours_tdi_state)
 	heatmap_tdi(h, "device 0", (const uint32_t (*)[IPUXCOM_TDI_NREGS])regs, ok);
 	EXPECT_NE(NULL, strstr(h->title, "2 running, 1466 idle, 1 stopped, 2 error, 1 unread"))
 		TH_LOG("%s", h->title);
-	snprintf(self->file, sizeof(self->file), "%s/s.svg", self->dir);
-	f = fopen(self->file, "w");
-	ASSERT_NE(NULL, f);
-	heatmap_write(f, h);
-	ASSERT_EQ(0, fclose(f));
-	free(h);
+	ASSERT_EQ(0, svg_file(self, h));
 
 	ASSERT_EQ(0, svg_check(_metadata, self, ids));
 	ASSERT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);

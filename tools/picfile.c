@@ -4,6 +4,8 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "picfile.h"
@@ -30,4 +32,15 @@ int picfile_close(const char *what, const char *path, FILE *f)
 		return 0;
 	cli_err(what, "%s: %s", path, strerror(e ? e : EIO));
 	return CLI_EXIT_ERR;
+}
+
+void picfile_abort(const char *path, FILE *f)
+{
+	struct stat st;
+
+	if (f == stdout)
+		return;
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode))
+		unlink(path);
+	fclose(f);
 }

@@ -13,5 +13,7 @@
 FILE *picfile_open(const char *what, const char *path);
 /* Close it (stdout is only flushed); 0, or CLI_EXIT_ERR after an error naming the file. */
 int picfile_close(const char *what, const char *path, FILE *f);
+/* Give up on it after a failure: closed, and removed if it is a regular file (no partial picture). */
+void picfile_abort(const char *path, FILE *f);
 
 #endif /* IPUXCOM_TOOLS_PICFILE_H */

@@ -123,7 +123,7 @@ static int tdi_dump_all(const struct cli_call *call, const char *heatmap_path)
 	}
 out:
 	if (f)
-		picfile_close(call->what, heatmap_path, f);
+		picfile_abort(heatmap_path, f);
 	free(regs);
 	free(ok);
 	free(h);

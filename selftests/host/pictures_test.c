@@ -246,6 +246,25 @@ TEST_F(pic, demo_trace_has_every_phase)
 		    "/nonexistent/dir/t.json");
 }
 
+TEST_F(pic, tdi_heatmap_leaves_no_file_after_a_failure)
+{
+	char *tool = self->tool;
+	struct stat st;
+
+	if (!self->have_tool)
+		SKIP(return, "ipuxcom command not built");
+	snprintf(self->file, sizeof(self->file), "%s/x.svg", self->dir);
+	/* no such device (whether or not the module is loaded here): failure or usage error */
+	ASSERT_EQ(0, IXT_TOOL(&self->r, "tdi", "dump", "--all", "--dev", "4000000000",
+			      "--heatmap", self->file));
+	EXPECT_TRUE(self->r.status == 1 || self->r.status == 2) TH_LOG("%d", self->r.status);
+	EXPECT_NE(NULL, strstr(self->r.err, "tdi dump: ")) TH_LOG("%s", self->r.err);
+	EXPECT_NE(0, stat(self->file, &st));
+	TOOL_EXPECT(2, err, "--heatmap needs --all", "tdi", "dump", "5", "--heatmap",
+		    self->file);
+	TOOL_EXPECT(2, err, "--all takes no TILE", "tdi", "dump", "--all", "5");
+}
+
 /* Write @h (then freed) as self->file; 0 or -1. */
 static int svg_file(FIXTURE_DATA(pic) *self, struct heatmap *h)
 {

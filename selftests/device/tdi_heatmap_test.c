@@ -48,11 +48,15 @@ FIXTURE_SETUP(hm)
 	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &self->ipu));
 	ASSERT_EQ(0, ipuxcom_attach(self->ipu, self->dev));
 	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
+	/* the command attaches the device itself: only one open file may */
+	ipuxcom_close(self->ipu);
+	self->ipu = NULL;
 }
 
 FIXTURE_TEARDOWN(hm)
 {
-	if (self->ipu)
+	if (!self->ipu && !ipuxcom_open(ixt_dev_path(), &self->ipu) &&
+	    !ipuxcom_attach(self->ipu, self->dev))
 		ipuxcom_reset(self->ipu, NULL);
 	ipuxcom_close(self->ipu);
 	free(self->r);
@@ -104,7 +108,11 @@ TEST_F(hm, idle_after_reset_running_after_load)
 	EXPECT_EQ(IPUXCOM_TILES, squares(_metadata, self, IDLE_FILL, title, sizeof(title)));
 	EXPECT_NE(NULL, strstr(title, "0 running, 1472 idle, 0 stopped, 0 error, 0 unread"))
 		TH_LOG("%s", title);
+	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &self->ipu));
+	ASSERT_EQ(0, ipuxcom_attach(self->ipu, self->dev));
 	ASSERT_EQ(0, ixt_load_small(self->ipu, msg, sizeof(msg))) TH_LOG("%s", msg);
+	ipuxcom_close(self->ipu);
+	self->ipu = NULL;
 	EXPECT_EQ(IPUXCOM_TILES, squares(_metadata, self, RUNNING_FILL, title, sizeof(title)));
 	EXPECT_NE(NULL, strstr(title, "1472 running, 0 idle")) TH_LOG("%s", title);
 	/* the same states as text and JSON */

@@ -12,14 +12,71 @@
 
 #include "cli.h"
 #include "json_fmt.h"
+#include "json.h"
+#include "outfile.h"
+#include "trace_json.h"
 
 struct demo_opts {
 	const char *timing;
+	const char *trace;
 	bool packed;
 };
 
 #define OPT_DEMO_TIMING(o) { "timing", 't', "FILE", "measured timing table (default: the " \
 			     "reconstruction)", NULL, &(o).timing }
+#define OPT_DEMO_TRACE(o) { "trace", 0, "FILE", "write every exchange phase as a Chrome " \
+			    "trace JSON timeline ('-': stdout; docs/pictures.md)", NULL, \
+			    &(o).trace }
+
+/* --trace: the writer the demo's watcher feeds, phase after phase. */
+struct demo_trace {
+	struct trace_writer *t;
+	struct outfile *o;
+	struct ipuxcom_demo_watch watch;
+};
+
+static void demo_trace_phase(void *ctx, const struct ipuxcom_xsim *sim,
+			     const struct ipuxcom_xsim_result *res, const char *name)
+{
+	trace_phase(ctx, sim, res, name);
+}
+
+/* Open the trace before the demo runs; *@watch is NULL without --trace. */
+static int demo_trace_open(const struct cli_call *call, const struct demo_opts *o,
+			   struct demo_trace *dt, const struct ipuxcom_demo_watch **watch)
+{
+	memset(dt, 0, sizeof(*dt));
+	*watch = NULL;
+	if (!o->trace)
+		return 0;
+	dt->t = malloc(sizeof(*dt->t));
+	if (!dt->t) {
+		cli_err(call->what, "%s: out of memory", o->trace);
+		return CLI_EXIT_ERR;
+	}
+	if (outfile_open(call, o->trace, &dt->o)) {
+		free(dt->t);
+		return CLI_EXIT_ERR;
+	}
+	trace_begin(dt->t, outfile_stream(dt->o));
+	dt->watch = (struct ipuxcom_demo_watch){ .phase = demo_trace_phase, .ctx = dt->t,
+						 .sim_flags = IPUXCOM_XSIM_LOG_WRITES };
+	*watch = &dt->watch;
+	return 0;
+}
+
+/* Finish the trace (if any); @rc, or CLI_EXIT_ERR when the file could not be written. */
+static int demo_trace_close(const struct cli_call *call, const struct demo_opts *o,
+			    struct demo_trace *dt, int rc)
+{
+	if (!dt->o)
+		return rc;
+	trace_end(dt->t);
+	free(dt->t);
+	if (outfile_close(dt->o, true))
+		return CLI_EXIT_ERR;
+	return rc;
+}
 
 static int demo_lib_err(const struct cli_call *call, const struct ipuxcom_plan_error *e)
 {
@@ -43,22 +100,28 @@ static int demo_timing(const struct cli_call *call, const struct demo_opts *o,
 static int sum_run(struct cli_call *call, int argc, char **argv)
 {
 	struct demo_opts o = { 0 };
-	const struct cli_opt opts[] = { OPT_DEMO_TIMING(o) };
+	const struct cli_opt opts[] = { OPT_DEMO_TIMING(o), OPT_DEMO_TRACE(o) };
+	const struct ipuxcom_demo_watch *watch;
 	struct ipuxcom_timing *tm;
 	struct ipuxcom_demo_sum r;
 	struct ipuxcom_plan_error e;
+	struct demo_trace dt;
 	char *pos[1];
 	int npos, rc;
 
-	rc = cli_parse(call, argc, argv, opts, 1, true, pos, 0, &npos);
+	rc = cli_parse(call, argc, argv, opts, 2, true, pos, 0, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if ((rc = demo_timing(call, &o, &tm)))
 		return rc;
-	rc = ipuxcom_demo_sum(tm, &r, &e);
+	if ((rc = demo_trace_open(call, &o, &dt, &watch))) {
+		ipuxcom_timing_free(tm);
+		return rc;
+	}
+	rc = ipuxcom_demo_sum_watch(tm, watch, &r, &e);
 	ipuxcom_timing_free(tm);
-	if (rc)
-		return demo_lib_err(call, &e);
+	if ((rc = demo_trace_close(call, &o, &dt, rc ? demo_lib_err(call, &e) : 0)))
+		return rc;
 	if (call->json) {
 		struct json_writer w;
 
@@ -128,22 +191,29 @@ static int matmul_run(struct cli_call *call, int argc, char **argv)
 		OPT_DEMO_TIMING(o),
 		{ "packed", 0, NULL, "show the scheduler's packed exchange (default: the notes' "
 		  "256-event stagger); both are run and checked", &o.packed, NULL },
+		OPT_DEMO_TRACE(o),
 	};
+	const struct ipuxcom_demo_watch *watch;
 	struct ipuxcom_timing *tm;
 	struct ipuxcom_demo_matmul r;
 	struct ipuxcom_plan_error e;
+	struct demo_trace dt;
 	char *pos[1];
 	int npos, rc;
 
-	rc = cli_parse(call, argc, argv, opts, 2, true, pos, 0, &npos);
+	rc = cli_parse(call, argc, argv, opts, 3, true, pos, 0, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if ((rc = demo_timing(call, &o, &tm)))
 		return rc;
-	rc = ipuxcom_demo_matmul(tm, o.packed ? IPUXCOM_DEMO_PACKED : 0, &r, &e);
+	if ((rc = demo_trace_open(call, &o, &dt, &watch))) {
+		ipuxcom_timing_free(tm);
+		return rc;
+	}
+	rc = ipuxcom_demo_matmul_watch(tm, o.packed ? IPUXCOM_DEMO_PACKED : 0, watch, &r, &e);
 	ipuxcom_timing_free(tm);
-	if (rc)
-		return demo_lib_err(call, &e);
+	if ((rc = demo_trace_close(call, &o, &dt, rc ? demo_lib_err(call, &e) : 0)))
+		return rc;
 	if (call->json) {
 		struct json_writer w;
 

@@ -17,6 +17,7 @@
 #include <ipuxcom.h>
 
 #include "image_cli.h"
+#include "heatmap.h"
 #include "json.h"
 #include "outfile.h"
 #include "json_fmt.h"
@@ -383,11 +384,42 @@ static int image_verify_run(struct cli_call *call, int argc, char **argv)
 
 /* ------------------------------------------------------------- inspect */
 
+/* @path gets the image's patch bytes per physical tile as an SVG heatmap. */
+static int inspect_heatmap(const struct cli_call *call, const char *file, const char *path,
+			   const struct ipuxcom_image *img, uint32_t ntiles)
+{
+	uint32_t bytes[IPUXCOM_TILES] = { 0 };
+	struct heatmap *h = malloc(sizeof(*h));
+	struct outfile *o;
+
+	if (!h) {
+		cli_err(call->what, "%s: out of memory", path);
+		return CLI_EXIT_ERR;
+	}
+	for (uint32_t t = 0; t < ntiles && t < IPUXCOM_TILES; t++) {
+		struct ipuxcom_image_tile ti;
+
+		ipuxcom_image_get_tile(img, t, &ti);
+		bytes[t] = ti.patch_data;
+	}
+	heatmap_patch_bytes(h, file, bytes, ntiles);
+	if (outfile_open(call, path, &o)) {
+		free(h);
+		return CLI_EXIT_ERR;
+	}
+	heatmap_write(outfile_stream(o), h);
+	free(h);
+	return outfile_close(o, true);
+}
+
 static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 {
 	bool tiles = false;
+	const char *heatmap = NULL;
 	const struct cli_opt opts[] = {
 		{ "tiles", 't', NULL, "also list every tile's record", &tiles, NULL },
+		{ "heatmap", 0, "FILE", "write patch bytes per physical tile as an SVG picture of "
+		  "the tile grid ('-': stdout)", NULL, &heatmap },
 	};
 	struct ipuxcom_image_info in;
 	struct ipuxcom_image *img;
@@ -395,7 +427,8 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 	char *pos[1];
 	int npos, rc;
 
-	rc = cli_parse(call, argc, argv, opts, 1, true, pos, 1, &npos);
+	rc = cli_parse(call, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), true, pos, 1,
+		       &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (npos < 1)
@@ -404,6 +437,10 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	ipuxcom_image_get_info(img, &in);
+	if (heatmap && (rc = inspect_heatmap(call, pos[0], heatmap, img, in.tile_count))) {
+		ipuxcom_image_close(img);
+		return rc;
+	}
 	raw = (uint64_t)in.tile_count * in.image_size;
 	if (call->json) {
 		struct json_writer w;

@@ -19,6 +19,7 @@
 #include "json_fmt.h"
 #include "input.h"
 #include "words.h"
+#include "trace_json.h"
 
 /* Positional arguments a command takes at most: SRC COUNT and every other tile. */
 #define PLAN_MAX_POS	(IPUXCOM_TILES + 2)
@@ -895,9 +896,10 @@ struct sched_check {
  */
 static void sched_verify(const struct ipuxcom_timing *tm, const struct ipuxcom_sched_list *list,
 			 const struct ipuxcom_schedule *s, const struct ipuxcom_sched_opts *so,
-			 uint32_t step, struct ipuxcom_xsim **simp, struct sched_check *c)
+			 uint32_t step, uint32_t sim_flags, struct ipuxcom_xsim **simp,
+			 struct sched_check *c)
 {
-	struct ipuxcom_xsim_config cfg = { .timing = tm };
+	struct ipuxcom_xsim_config cfg = { .timing = tm, .flags = sim_flags };
 	struct ipuxcom_xsim *sim;
 
 	memset(c, 0, sizeof(*c));
@@ -1003,11 +1005,45 @@ static long sched_xfer_of(const char *field)
 	return *end == ']' ? i : -1;
 }
 
+/* The packed phase, then (with @step) the stagger's, as a Chrome trace in @path. */
+static int sched_trace(const struct cli_call *call, const char *path,
+		       const struct ipuxcom_xsim *sim, const struct sched_check *pc,
+		       const struct ipuxcom_xsim *ssim, const struct sched_check *sc, uint32_t step)
+{
+	struct trace_writer *t;
+	char name[64];
+	struct outfile *o;
+
+	if (!pc->ran && !(ssim && sc->ran)) {
+		cli_err(call->what, "%s: no phase was simulated to trace: %s", path, pc->e.msg);
+		return CLI_EXIT_ERR;
+	}
+	t = malloc(sizeof(*t));
+	if (!t) {
+		cli_err(call->what, "%s: out of memory", path);
+		return CLI_EXIT_ERR;
+	}
+	if (outfile_open(call, path, &o)) {
+		free(t);
+		return CLI_EXIT_ERR;
+	}
+	trace_begin(t, outfile_stream(o));
+	if (pc->ran)
+		trace_phase(t, sim, &pc->res, "packed schedule");
+	if (ssim && sc->ran) {
+		snprintf(name, sizeof(name), "stagger (%u events per transfer)", step);
+		trace_phase(t, ssim, &sc->res, name);
+	}
+	trace_end(t);
+	free(t);
+	return outfile_close(o, true);
+}
+
 static int schedule_run(struct cli_call *call, int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
 	bool exact = false, rows = false;
-	const char *step_arg = NULL;
+	const char *step_arg = NULL, *trace_arg = NULL;
 	const struct cli_opt opts[] = {
 		OPT_PHYSICAL(o), OPT_TIMING(o),
 		{ "exact-window", 0, NULL, "close each mux right after its words (modelled; "
@@ -1015,6 +1051,8 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		{ "stagger", 0, "STEP", "compare with the notes' fixed stagger of STEP events per "
 		  "transfer (default 256, 0: no comparison)", NULL, &step_arg },
 		{ "rows", 'r', NULL, "print every tile's program", &rows, NULL },
+		{ "trace", 0, "FILE", "write the simulated phase (then the stagger's) as a Chrome "
+		  "trace JSON timeline ('-': stdout; docs/pictures.md)", NULL, &trace_arg },
 	};
 	const struct ipuxcom_timing *tm;
 	struct ipuxcom_timing *owned = NULL;
@@ -1024,7 +1062,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 	struct sched_check pc, sc;
 	struct ipuxcom_sched_opts so;
 	struct ipuxcom_plan_error e;
-	uint32_t step = 256, longest = 0;
+	uint32_t step = 256, longest = 0, sim_flags;
 	char *pos[1], *text = NULL;
 	size_t len = 0;
 	int npos, rc;
@@ -1039,6 +1077,8 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		return cli_usage_err(call, "invalid --stagger '%s'", step_arg);
 	if ((rc = plan_timing(call, &o, &tm, &owned)))
 		return rc;
+	/* The trace shows receives: the writes the run otherwise forgets. */
+	sim_flags = trace_arg ? IPUXCOM_XSIM_LOG_WRITES : 0;
 	if ((rc = cli_read_input(call, pos[0], SCHED_MAX_FILE, &text, &len)))
 		goto out;
 	if (ipuxcom_sched_list_parse(text, len, o.physical ? IPUXCOM_SCHED_LIST_PHYSICAL : 0,
@@ -1059,10 +1099,13 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		rc = CLI_EXIT_ERR;
 		goto out;
 	}
-	sched_verify(tm, list, s, NULL, 0, &sim, &pc);
+	sched_verify(tm, list, s, NULL, 0, sim_flags, &sim, &pc);
 	if (step)
 		sched_verify(tm, list, NULL, &(struct ipuxcom_sched_opts){ .timing = tm }, step,
-			     &ssim, &sc);
+			     sim_flags, &ssim, &sc);
+	if (trace_arg && (rc = sched_trace(call, trace_arg, sim, &pc, step ? ssim : NULL, &sc,
+					   step)))
+		goto out;
 	for (size_t i = 0; i < ipuxcom_schedule_nprograms(s); i++) {
 		struct ipuxcom_xsim_program p;
 

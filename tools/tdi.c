@@ -5,6 +5,7 @@
  * stopped supervisor context.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <ipuxcom.h>
@@ -14,6 +15,9 @@
 #include "json.h"
 #include "json_fmt.h"
 #include "sram_arg.h"
+#include "heatmap.h"
+#include "json.h"
+#include "outfile.h"
 
 /* Largest COUNT of one `tdi read`, as the module's limit. */
 #define TDI_MAX_WORDS	IPUXCOM_TDI_SRAM_MAX_WORDS
@@ -43,20 +47,136 @@ static int parse_addr(const struct cli_call *call, const char *s, uint32_t count
 	return cli_check_sram_addr(call, s, NULL, *addr, (uint64_t)count * 4, true);
 }
 
+static void regs_json(struct json_writer *w, const uint32_t regs[IPUXCOM_TDI_NREGS])
+{
+	json_key(w, "registers");
+	json_begin_object(w);
+	for (uint32_t r = 0; r < IPUXCOM_TDI_NREGS; r++)
+		json_kv_hex32(w, ipuxcom_tdi_reg_name(r), regs[r]);
+	json_end_object(w);
+}
+
+/* Every tile's registers: read what can be, then print, picture, report the first error. */
+static int tdi_dump_all(const struct cli_call *call, const char *heatmap_path)
+{
+	uint32_t (*regs)[IPUXCOM_TDI_NREGS] = calloc(IPUXCOM_TILES, sizeof(*regs));
+	bool *ok = calloc(IPUXCOM_TILES, sizeof(*ok));
+	struct heatmap *h = malloc(sizeof(*h));
+	uint32_t failed = 0, first_tile = 0;
+	int first_err = 0, rc = CLI_EXIT_OK;
+	struct ipuxcom *ipu = NULL;
+	struct outfile *o = NULL;
+	char device[32];
+
+	if (!regs || !ok || !h) {
+		cli_err(call->what, "out of memory");
+		rc = CLI_EXIT_ERR;
+		goto out;
+	}
+	/* An output that cannot be written is found before the device is read. */
+	if (heatmap_path && outfile_open(call, heatmap_path, &o)) {
+		rc = CLI_EXIT_ERR;
+		goto out;
+	}
+	rc = cli_open_attached(call, dev_arg, &ipu);
+	if (rc)
+		goto out;
+	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
+		int err = ipuxcom_tdi_read_regs(ipu, t, regs[t]);
+
+		ok[t] = !err;
+		if (err && !failed++) {
+			first_err = err;
+			first_tile = t;
+		}
+	}
+	ipuxcom_close(ipu);
+	if (call->json) {
+		struct json_writer w;
+
+		json_init_call(&w, stdout, call);
+		json_begin_object(&w);
+		json_key(&w, "tiles");
+		json_begin_array(&w);
+		for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
+			json_begin_object(&w);
+			json_kv_uint(&w, "tile", t);
+			json_kv_string(&w, "state", heatmap_state_name(ok[t] ?
+					heatmap_tdi_state(regs[t]) : HEATMAP_UNREAD));
+			if (ok[t])
+				regs_json(&w, regs[t]);
+			json_end_object(&w);
+		}
+		json_end_array(&w);
+		json_end_object(&w);
+	} else {
+		printf("%-5s %-8s %-10s %-8s %s\n", "tile", "state", "CTXT_STS", "TDI_STS",
+		       "DBG_ECSR");
+		for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
+			if (!ok[t]) {
+				printf("%-5" PRIu32 " %s\n", t, heatmap_state_name(HEATMAP_UNREAD));
+				continue;
+			}
+			printf("%-5" PRIu32 " %-8s 0x%08" PRIx32 " 0x%-6" PRIx32 " 0x%" PRIx32 "\n",
+			       t, heatmap_state_name(heatmap_tdi_state(regs[t])),
+			       regs[t][IPUXCOM_TDI_CTXT_STS], regs[t][IPUXCOM_TDI_TDI_STS],
+			       regs[t][IPUXCOM_TDI_DBG_ECSR]);
+		}
+	}
+	if (o) {
+		const char *id = NULL;
+
+		cli_dev_arg(call, dev_arg, &id);	/* checked by cli_open_attached() */
+		snprintf(device, sizeof(device), "device %.20s", id ? id : "0");
+		heatmap_tdi(h, device, (const uint32_t (*)[IPUXCOM_TDI_NREGS])regs, ok);
+		heatmap_write(outfile_stream(o), h);
+		rc = outfile_close(o, true);
+		o = NULL;
+	}
+	if (failed) {
+		cli_err(call->what, "tile %" PRIu32 ": %s (%" PRIu32 " of %u tiles unread)",
+			first_tile, ipuxcom_strerror(first_err), failed, IPUXCOM_TILES);
+		rc = CLI_EXIT_ERR;
+	}
+out:
+	if (o)
+		outfile_close(o, false);	/* no partial picture */
+	free(regs);
+	free(ok);
+	free(h);
+	return rc;
+}
+
 static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
 {
 	uint32_t tile, regs[IPUXCOM_TDI_NREGS];
+	const char *heatmap = NULL;
+	bool all = false;
+	const struct cli_opt opts[] = {
+		tdi_opts[0],
+		{ "all", 'a', NULL, "every tile: its state, CTXT_STS, TDI_STS and DBG_ECSR",
+		  &all, NULL },
+		{ "heatmap", 0, "FILE", "with --all: the tiles' states as an SVG picture of the "
+		  "tile grid ('-': stdout)", NULL, &heatmap },
+	};
 	struct ipuxcom *ipu;
 	char why[256];
 	char *pos[1];
 	int npos, rc, err;
 
 	dev_arg = NULL;
-	rc = cli_parse(call, argc, argv, tdi_opts, NOPTS, true, pos, 1, &npos);
+	rc = cli_parse(call, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), true, pos, 1,
+		       &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
+	if (heatmap && !all)
+		return cli_usage_err(call, "--heatmap needs --all");
+	if (all && npos)
+		return cli_usage_err(call, "--all takes no TILE (got '%s')", pos[0]);
+	if (all)
+		return tdi_dump_all(call, heatmap);
 	if (npos != 1)
-		return cli_usage_err(call, "expected TILE");
+		return cli_usage_err(call, "expected TILE (or --all)");
 	rc = parse_tile(call, pos[0], &tile);
 	if (rc != CLI_CONTINUE)
 		return rc;
@@ -76,11 +196,7 @@ static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
 		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_uint(&w, "tile", tile);
-		json_key(&w, "registers");
-		json_begin_object(&w);
-		for (uint32_t r = 0; r < IPUXCOM_TDI_NREGS; r++)
-			json_kv_hex32(&w, ipuxcom_tdi_reg_name(r), regs[r]);
-		json_end_object(&w);
+		regs_json(&w, regs);
 		json_end_object(&w);
 		return CLI_EXIT_OK;
 	}
@@ -198,11 +314,14 @@ static int tdi_write_run(struct cli_call *call, int argc, char **argv)
 static const struct cli_cmd tdi_cmds[] = {
 	{
 		.name = "dump",
-		.args = "TILE [--dev ID] [-j|--json]",
-		.summary = "show the TDI registers of physical tile TILE",
+		.args = "TILE | --all [--heatmap FILE] [--dev ID] [-j|--json]",
+		.summary = "show the TDI registers of physical tile TILE (or of all)",
 		.description =
 			"Read the 13 TDI registers of physical tile TILE (0..1471) and decode\n"
-			"TDI_STS. Reading does not stop the tile.",
+			"TDI_STS. Reading does not stop the tile. --all reads every tile and\n"
+			"prints its state (running, stopped, idle, error: from CTXT_STS, TDI_STS\n"
+			"and DBG_ECSR, whose fields are modelled); --heatmap FILE draws the\n"
+			"states on the 23 x 64 physical tile grid as SVG (docs/pictures.md).",
 		.run = tdi_dump_run,
 		.takes_dev = true,
 	},

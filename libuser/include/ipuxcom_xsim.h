@@ -356,6 +356,43 @@ struct ipuxcom_xsim_write {
 IPUXCOM_API const struct ipuxcom_xsim_write *ipuxcom_xsim_writes(const struct ipuxcom_xsim *sim,
 								 size_t *n);
 
+/*
+ * The last run's actions, for pictures and tools that show a phase (the
+ * command's `plan schedule --trace`): every send, mux setting and PIC
+ * setting the programs made, as the simulator decoded them. Reading them
+ * costs nothing: the run keeps them anyway. Index order: sends, then mux
+ * settings, then PIC settings, each in (tile, event) order. Received
+ * words are the writes of ipuxcom_xsim_writes() (IPUXCOM_XSIM_LOG_WRITES).
+ */
+enum ipuxcom_xsim_action_kind {
+	IPUXCOM_XSIM_A_SEND = 1,	/* @words words from byte address @value */
+	IPUXCOM_XSIM_A_MUX = 2,		/* the incoming mux selects @value (or MUX_OFF) */
+	IPUXCOM_XSIM_A_PIC = 3,		/* the write pointer is set to byte address @value */
+};
+
+/* A mux action's @value when the mux stops selecting any source. */
+#define IPUXCOM_XSIM_MUX_OFF	UINT32_MAX
+
+struct ipuxcom_xsim_action {
+	uint32_t kind;		/* enum ipuxcom_xsim_action_kind */
+	uint32_t tile;		/* physical tile acting */
+	int32_t event;		/* tile-local event it takes effect (a send's first word) */
+	uint32_t words;		/* send: words, one per event; 0 otherwise */
+	uint32_t value;		/* see the kinds */
+	uint32_t dir;		/* send: direction 1..3 (0: none it can take); 0 otherwise */
+	uint32_t stream;	/* send: stream number (a send and the sendoff right after it) */
+	int32_t program;	/* program index (adding order) */
+	int32_t word;		/* word index in that program */
+};
+
+/* Actions of the last run (0 before a run or after a failed one). */
+IPUXCOM_API size_t ipuxcom_xsim_nactions(const struct ipuxcom_xsim *sim);
+/* Action @i: 0, -EINVAL (NULL), -ERANGE (i >= ipuxcom_xsim_nactions()). */
+IPUXCOM_API int ipuxcom_xsim_action(const struct ipuxcom_xsim *sim, size_t i,
+				    struct ipuxcom_xsim_action *out);
+/* Event of physical @tile's last br $m10 in the last run; -1 if it ran no program. */
+IPUXCOM_API int32_t ipuxcom_xsim_tile_end(const struct ipuxcom_xsim *sim, uint32_t tile);
+
 /* "error mux-overlap tile 53 (program 1, word 3) event 140: ..." Like snprintf. */
 IPUXCOM_API int ipuxcom_xsim_hazard_format(const struct ipuxcom_xsim_hazard *h, char *buf,
 					   size_t len);
@@ -531,6 +568,31 @@ struct ipuxcom_demo_matmul {
 IPUXCOM_API int ipuxcom_demo_matmul(const struct ipuxcom_timing *tm, uint32_t flags,
 				    struct ipuxcom_demo_matmul *out,
 				    struct ipuxcom_plan_error *err);
+
+/*
+ * Watching a demo's exchange phases (the command's `demo --trace`): after
+ * each simulated phase @phase gets the simulator (valid only during the
+ * call: read its actions, writes and hazards), the run's result and a
+ * name ("round 3", "packed schedule", "stagger (256 events per
+ * transfer)"). @sim_flags are added to the demo simulator's flags
+ * (IPUXCOM_XSIM_LOG_WRITES to see the writes). The _watch variants with
+ * @watch NULL are the functions above.
+ */
+struct ipuxcom_demo_watch {
+	void (*phase)(void *ctx, const struct ipuxcom_xsim *sim,
+		      const struct ipuxcom_xsim_result *res, const char *name);
+	void *ctx;
+	uint32_t sim_flags;	/* IPUXCOM_XSIM_LOG_WRITES only */
+};
+
+IPUXCOM_API int ipuxcom_demo_sum_watch(const struct ipuxcom_timing *tm,
+				       const struct ipuxcom_demo_watch *watch,
+				       struct ipuxcom_demo_sum *out,
+				       struct ipuxcom_plan_error *err);
+IPUXCOM_API int ipuxcom_demo_matmul_watch(const struct ipuxcom_timing *tm, uint32_t flags,
+					  const struct ipuxcom_demo_watch *watch,
+					  struct ipuxcom_demo_matmul *out,
+					  struct ipuxcom_plan_error *err);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,7 @@
  * C exactly; C is also checked against a direct multiplication.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "xsim_internal.h"
@@ -65,8 +66,8 @@ static void ixc_mm_transfers(struct ixc_mm *m)
 
 /* One exchange (@packed or the stagger) and the compute; C into @c. */
 static int ixc_mm_run(const struct ipuxcom_timing *tm, bool packed, const struct ixc_mm *m,
-		      int32_t c[4][4], uint32_t *events, struct ipuxcom_demo_matmul *out,
-		      bool *clean, struct ipuxcom_plan_error *err)
+		      const struct ipuxcom_demo_watch *watch, int32_t c[4][4], uint32_t *events,
+		      struct ipuxcom_demo_matmul *out, bool *clean, struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_xsim_config cfg = { .timing = tm, .flags = IPUXCOM_XSIM_ALL_TILES };
 	struct ipuxcom_sched_opts o = { .timing = tm, .flags = IPUXCOM_SCHED_LOGICAL };
@@ -76,7 +77,8 @@ static int ixc_mm_run(const struct ipuxcom_timing *tm, bool packed, const struct
 	uint32_t w[4];
 	int ret;
 
-	if ((ret = ipuxcom_xsim_create(&cfg, &sim, err)))
+	if ((ret = ixc_demo_watch_flags(watch, &cfg.flags, err)) ||
+	    (ret = ipuxcom_xsim_create(&cfg, &sim, err)))
 		return ret;
 	for (uint32_t i = 0; i < 4; i++) {
 		for (uint32_t k = 0; k < 4; k++)
@@ -98,6 +100,16 @@ static int ixc_mm_run(const struct ipuxcom_timing *tm, bool packed, const struct
 	}
 	if (ret || (ret = ipuxcom_xsim_run(sim, &res, err)))
 		goto out;
+	if (watch && watch->phase) {
+		char name[48];
+
+		if (packed)
+			snprintf(name, sizeof(name), "packed schedule");
+		else
+			snprintf(name, sizeof(name), "stagger (%u events per transfer)",
+				 IXC_MM_STAGGER);
+		watch->phase(watch->ctx, sim, &res, name);
+	}
 	*events = res.events;
 	out->errors += res.errors;
 	out->notes += res.notes;
@@ -129,6 +141,13 @@ out:
 int ipuxcom_demo_matmul(const struct ipuxcom_timing *tm, uint32_t flags,
 			struct ipuxcom_demo_matmul *out, struct ipuxcom_plan_error *err)
 {
+	return ipuxcom_demo_matmul_watch(tm, flags, NULL, out, err);
+}
+
+int ipuxcom_demo_matmul_watch(const struct ipuxcom_timing *tm, uint32_t flags,
+			      const struct ipuxcom_demo_watch *watch,
+			      struct ipuxcom_demo_matmul *out, struct ipuxcom_plan_error *err)
+{
 	int32_t other[4][4];
 	struct ixc_mm m;
 	bool clean = true, packed;
@@ -150,9 +169,9 @@ int ipuxcom_demo_matmul(const struct ipuxcom_timing *tm, uint32_t flags,
 				out->expected[i][j] += ixc_mm_a[i][k] * ixc_mm_b[k][j];
 	ixc_mm_transfers(&m);
 	/* The exchange shown first, the other one checked as well. */
-	if ((ret = ixc_mm_run(tm, packed, &m, out->c, packed ? &out->packed_events :
+	if ((ret = ixc_mm_run(tm, packed, &m, watch, out->c, packed ? &out->packed_events :
 			      &out->stagger_events, out, &clean, err)) ||
-	    (ret = ixc_mm_run(tm, !packed, &m, other, packed ? &out->stagger_events :
+	    (ret = ixc_mm_run(tm, !packed, &m, watch, other, packed ? &out->stagger_events :
 			      &out->packed_events, out, &clean, err)))
 		return ret;
 	out->events = packed ? out->packed_events : out->stagger_events;

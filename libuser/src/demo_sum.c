@@ -13,6 +13,7 @@
  * logical tile 0 holds 1472 * 1473 / 2 = 1084128 [S].
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "xsim_internal.h"
@@ -23,6 +24,12 @@
 int ipuxcom_demo_sum(const struct ipuxcom_timing *tm, struct ipuxcom_demo_sum *out,
 		     struct ipuxcom_plan_error *err)
 {
+	return ipuxcom_demo_sum_watch(tm, NULL, out, err);
+}
+
+int ipuxcom_demo_sum_watch(const struct ipuxcom_timing *tm, const struct ipuxcom_demo_watch *watch,
+			   struct ipuxcom_demo_sum *out, struct ipuxcom_plan_error *err)
+{
 	struct ipuxcom_xsim_config cfg = { .timing = tm, .flags = IPUXCOM_XSIM_ALL_TILES };
 	struct ipuxcom_xsim *sim;
 	struct ipuxcom_xsim_result res;
@@ -32,6 +39,8 @@ int ipuxcom_demo_sum(const struct ipuxcom_timing *tm, struct ipuxcom_demo_sum *o
 
 	if (!out)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "out", "out is NULL");
+	if ((ret = ixc_demo_watch_flags(watch, &cfg.flags, err)))
+		return ret;
 	memset(out, 0, sizeof(*out));
 	if ((ret = ipuxcom_xsim_create(&cfg, &sim, err)))
 		return ret;
@@ -57,6 +66,12 @@ int ipuxcom_demo_sum(const struct ipuxcom_timing *tm, struct ipuxcom_demo_sum *o
 		if ((ret = ipuxcom_xsim_fill_idle(sim, err)) ||
 		    (ret = ipuxcom_xsim_run(sim, &res, err)))
 			goto out;
+		if (watch && watch->phase) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "round %u", k);
+			watch->phase(watch->ctx, sim, &res, name);
+		}
 		out->events[k - 1] = res.events;
 		out->errors += res.errors;
 		out->notes += res.notes;

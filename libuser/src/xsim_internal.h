@@ -65,7 +65,7 @@ struct ixc_xact {
 	uint16_t tile;
 };
 
-#define IXC_XMUX_OFF	UINT32_MAX
+#define IXC_XMUX_OFF	IPUXCOM_XSIM_MUX_OFF
 
 struct ixc_xhslot {
 	uint32_t key_kind, key_tile;
@@ -169,5 +169,12 @@ static inline uint32_t ixc_xsim_pad(uint32_t count, uint32_t row)
 {
 	return count >= 52 ? 2 * row : 0;
 }
+
+/*
+ * The simulator flags a demo watcher adds (ipuxcom_demo_watch): @watch may
+ * be NULL; only IPUXCOM_XSIM_LOG_WRITES is accepted (E_FLAGS otherwise).
+ */
+int ixc_demo_watch_flags(const struct ipuxcom_demo_watch *watch, uint32_t *flags,
+			 struct ipuxcom_plan_error *err);
 
 #endif /* IPUXCOM_XSIM_INTERNAL_H */

@@ -486,11 +486,14 @@ uninstall:
 # selftests/install/install-check.sh installs into a temporary DESTDIR,
 # builds and runs selftests/install/pc_user.c with pkg-config, uninstalls;
 # selftests/install/docs-check.sh checks the man pages against every
-# object's and command's --help, and modprobe.d/dkms.conf against kmod/.
+# object's and command's --help, and modprobe.d/dkms.conf against kmod/;
+# selftests/install/exports-check.sh checks the version script against the
+# public headers and the built library's exports.
 check-install: lib tools
 	@mkdir -p $(B)/results
 	B=$(B) selftests/run-host-tests.sh $(B)/results/install.tap \
-		selftests/install/install-check.sh selftests/install/docs-check.sh
+		selftests/install/install-check.sh selftests/install/docs-check.sh \
+		selftests/install/exports-check.sh
 
 # ---------------------------------------------------------------- DKMS
 # The kernel modules through DKMS, rebuilt for every kernel installed later

@@ -117,7 +117,7 @@ static void events_give_up(struct load_progress *lp, const char *why)
 static void progress(void *ctx, const struct ipuxcom_load_progress *p)
 {
 	struct load_progress *lp = ctx;
-	struct ipuxcom_event ev;
+	struct ipuxcom_event ev = IPUXCOM_EVENT_INIT;
 	int err;
 
 	while (lp->mon) {
@@ -271,7 +271,7 @@ free:
 
 static int load_run(struct cli_call *call, int argc, char **argv)
 {
-	struct ipuxcom_load_params params = { 0 };
+	struct ipuxcom_load_params params = IPUXCOM_LOAD_PARAMS_INIT;
 	struct load_progress lp = { .what = call->what };
 	struct ipuxcom_device_info info;
 	struct ipuxcom_load_result res;

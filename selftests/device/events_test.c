@@ -150,7 +150,7 @@ static int watcher_start(struct watcher *w, uint32_t dev, uint32_t type, uint32_
 		if (write(p[1], &c, 1) != 1 || c != 'R')
 			_exit(1);
 		for (;;) {
-			struct ipuxcom_event ev;
+			struct ipuxcom_event ev = IPUXCOM_EVENT_INIT;
 			int err = ipuxcom_monitor_next(mon, &ev, 60000);
 
 			if (err == -ENOBUFS)

@@ -351,7 +351,10 @@ TEST_F(hwcaps, undeclared_commands_eopnotsupp)
 TEST_F(hwcaps, load_explains_the_missing_loader)
 {
 	static const uint8_t boot[1024];
-	struct ipuxcom_load_params p = { .bootloader = boot, .bootloader_size = sizeof(boot) };
+	struct ipuxcom_load_params p = {
+		.size = sizeof(struct ipuxcom_load_params),
+		.bootloader = boot, .bootloader_size = sizeof(boot),
+	};
 	struct ipuxcom_load_result res;
 	char want[64];
 

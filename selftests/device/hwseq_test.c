@@ -347,6 +347,7 @@ static int load_with_cfg(struct ipuxcom *ipu, struct ipuxcom_image *img, uint32_
 			 struct ipuxcom_load_result *res)
 {
 	struct ipuxcom_load_params p = {
+		.size = sizeof(struct ipuxcom_load_params),
 		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
 		.cfg = capture_tail, .cfg_count = NTAIL, .cfg_hsp = hsp,
 		.timeout_ns = TIMEOUT_NS,
@@ -402,6 +403,7 @@ TEST_F(lib, unknown_cfg_mode_rejected)
 TEST_F_TIMEOUT(lib, hsp_mark_refuses_a_pending_mark, 120)
 {
 	struct ipuxcom_load_params p = {
+		.size = sizeof(struct ipuxcom_load_params),
 		.image = self->img, .bootloader = boot, .bootloader_size = sizeof(boot),
 		.timeout_ns = TIMEOUT_NS,
 	};
@@ -447,6 +449,7 @@ TEST_F_TIMEOUT(lib, batches_find_the_buffer_zero_beyond_their_frames, 240)
 {
 	struct zero_check zc = { .ipu = self->ipu };
 	struct ipuxcom_load_params p = {
+		.size = sizeof(struct ipuxcom_load_params),
 		.image = self->img, .bootloader = boot, .bootloader_size = sizeof(boot),
 		.timeout_ns = TIMEOUT_NS, .progress = check_beyond, .ctx = &zc,
 	};

@@ -547,6 +547,7 @@ TEST_F(standin, cfg_gs_modes)
 		{ REC_CCSR, 0x402 }, { REC_GS2, 1 }, { REC_GS1, 1 },
 	};
 	struct ipuxcom_load_params p = {
+		.size = sizeof(struct ipuxcom_load_params),
 		.bootloader = boot, .bootloader_size = sizeof(boot), .cfg = cfg,
 		.cfg_count = 3, .timeout_ns = TIMEOUT_NS,
 	};

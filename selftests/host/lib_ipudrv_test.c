@@ -659,7 +659,10 @@ static struct ipuxcom_image *small(struct __test_metadata *_metadata)
 TEST_F(drv, load_counts_its_system_calls)
 {
 	static const uint8_t boot[1024];
-	struct ipuxcom_load_params lp = { .bootloader = boot, .bootloader_size = sizeof(boot) };
+	struct ipuxcom_load_params lp = {
+		.size = sizeof(struct ipuxcom_load_params),
+		.bootloader = boot, .bootloader_size = sizeof(boot),
+	};
 	struct ipuxcom_load_result res;
 
 	lp.image = small(_metadata);

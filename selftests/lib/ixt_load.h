@@ -37,7 +37,10 @@ static inline int ixt_load_small(struct ipuxcom *ipu, char *msg, size_t msglen)
 		.template_tile = 0,
 	};
 	static const uint8_t boot[1024];
-	struct ipuxcom_load_params lp = { .bootloader = boot, .bootloader_size = sizeof(boot) };
+	struct ipuxcom_load_params lp = {
+		.size = sizeof(struct ipuxcom_load_params),
+		.bootloader = boot, .bootloader_size = sizeof(boot),
+	};
 	struct ipuxcom_load_result res;
 	struct ipuxcom_image *img = NULL;
 	struct ipuxcom_errmsg em = { "" };
@@ -92,6 +95,7 @@ static inline int ixt_load_image(struct ipuxcom *ipu, const struct ipuxcom_image
 {
 	static const uint8_t boot[1024];
 	struct ipuxcom_load_params lp = {
+		.size = sizeof(struct ipuxcom_load_params),
 		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
 	};
 	struct ipuxcom_load_result res;

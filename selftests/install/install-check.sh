@@ -1,7 +1,9 @@
 #!/bin/bash
 # Install test (make check-install, part of make check), as TAP:
 #   make install into a temporary DESTDIR with PREFIX=/usr, check the file
-#   list, the pkg-config file and the exported symbols, build
+#   list (headers under INCLUDEDIR/ipuxcom, docs/*.md under
+#   PREFIX/share/doc/ipuxcom, every docs/ file the command's --help names
+#   among them), the pkg-config file and the exported symbols, build
 #   selftests/install/pc_user.c against the installed library with only
 #   `pkg-config --cflags --libs libipuxcom` (PKG_CONFIG_SYSROOT_DIR) and run
 #   it, shared and static, run the installed command, create the group from
@@ -44,9 +46,10 @@ check() {
 expected_files() {
 	local p=$1 l=$2 i=$3 h
 	{
-		for h in "$top"/libuser/include/*.h; do echo "$i/${h##*/}"; done
-		echo "$i/linux/ipuxcom.h"
-		echo "$i/linux/ipuxcom_ipu_driver.h"
+		for h in "$top"/libuser/include/*.h; do echo "$i/ipuxcom/${h##*/}"; done
+		echo "$i/ipuxcom/linux/ipuxcom.h"
+		echo "$i/ipuxcom/linux/ipuxcom_ipu_driver.h"
+		for h in "$top"/docs/*.md; do echo "$p/share/doc/ipuxcom/${h##*/}"; done
 		echo "$l/libipuxcom.so.$version"
 		echo "$l/libipuxcom.so.$major"
 		echo "$l/libipuxcom.so"
@@ -72,7 +75,8 @@ check_files() {
 		[ "$(readlink "$dest$l/libipuxcom.so")" = "libipuxcom.so.$major" ] &&
 		[ "$(readlink "$dest$l/libipuxcom.so.$major")" = "libipuxcom.so.$version" ] &&
 		[ -x "$dest$p/bin/ipuxcom" ] &&
-		[ "$(stat -c %a "$dest$i/ipuxcom.h")" = 644 ]
+		[ "$(stat -c %a "$dest$i/ipuxcom/ipuxcom.h")" = 644 ] &&
+		[ "$(stat -c %a "$dest$p/share/doc/ipuxcom/ipuimg-format.md")" = 644 ]
 }
 
 # pkg-config as a program built against DEST would run it.
@@ -96,7 +100,7 @@ check_pc() {
 		{ { echo "$got" | grep -qw libmnl && echo "$got" | grep -qw libelf; } ||
 			{ echo "Requires.private: $got, want libmnl and libelf"; return 1; }; } &&
 		got=$(pc "$dest" "$l" --cflags --libs libipuxcom) || return 1
-	case " $got " in *" -I$dest$i "*) ;; *) echo "cflags '$got' lack -I$dest$i"; return 1 ;; esac
+	case " $got " in *" -I$dest$i/ipuxcom "*) ;; *) echo "cflags '$got' lack -I$dest$i/ipuxcom"; return 1 ;; esac
 	case " $got " in *" -L$dest$l "*) ;; *) echo "libs '$got' lack -L$dest$l"; return 1 ;; esac
 }
 
@@ -145,6 +149,18 @@ check_exports() {
 		{ echo "soname is not libipuxcom.so.$major"; return 1; }
 }
 
+# Every docs/NAME.md the command's texts name (tools/*.c: --help and
+# messages) is installed in the documentation directory, where a user of
+# an installed ipuxcom finds it.
+check_docs() {
+	local docdir=$1 name missing=
+	for name in $(grep -ohE 'docs/[A-Za-z0-9_.-]+\.md' "$top"/tools/*.c "$top"/man/*.[0-9] |
+		sort -u); do
+		[ -f "$docdir/${name#docs/}" ] || missing="$missing $name"
+	done
+	[ -z "$missing" ] || { echo "named by tools/ or man/ but not installed in $docdir:$missing"; return 1; }
+}
+
 check_tool() {
 	local out
 	out=$("$1" --version) || return 1
@@ -183,11 +199,13 @@ run_one() {
 		build_user "$dest" "$l" static "$tmp/pc_user_static"
 	check "$what: run pc_user linked with libipuxcom.a" run_static "$tmp/pc_user_static"
 	check "$what: installed ipuxcom runs (--version, plan decode)" check_tool "$dest$p/bin/ipuxcom"
+	check "$what: every docs/*.md the command and man pages name is in share/doc/ipuxcom" \
+		check_docs "$dest$p/share/doc/ipuxcom"
 	check "make uninstall $what" "$make" -C "$top" --no-print-directory uninstall "${vars[@]}"
 	check "$what: uninstall left no file behind" diff -u /dev/null <(files_in "$dest")
 }
 
-echo "1..23"
+echo "1..25"
 run_one "$tmp/d1" /usr /usr/lib /usr/include
 if command -v systemd-sysusers >/dev/null; then
 	check "sysusers.d/ipuxcom.conf creates group ipuxcom (systemd-sysusers --root)" \

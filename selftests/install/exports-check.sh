@@ -18,17 +18,8 @@ cd "$top" || exit 1
 map=libuser/libipuxcom.map
 so=${B:-build}/libipuxcom.so
 
-n=0 nfail=0
-ok() { n=$((n + 1)); echo "ok $n $*"; }
-notok() { n=$((n + 1)); nfail=$((nfail + 1)); echo "not ok $n $*"; }
-result() {
-	if [ -z "$2" ]; then
-		ok "$1"
-	else
-		notok "$1"
-		printf '%s\n' "$2" | sed -e '/^$/d' -e 's/^/# /'
-	fi
-}
+# shellcheck source=selftests/install/tap-lib.sh
+. "$top/selftests/install/tap-lib.sh"
 
 echo "1..4"
 

@@ -502,12 +502,13 @@ uninstall:
 # selftests/install/docs-check.sh checks the man pages against every
 # object's and command's --help, and modprobe.d/dkms.conf against kmod/;
 # selftests/install/exports-check.sh checks the version script against the
-# public headers and the built library's exports.
+# public headers and the built library's exports; links-check.sh the
+# Markdown links of README.md and docs/.
 check-install: lib tools
 	@mkdir -p $(B)/results
 	B=$(B) selftests/run-host-tests.sh $(B)/results/install.tap \
 		selftests/install/install-check.sh selftests/install/docs-check.sh \
-		selftests/install/exports-check.sh
+		selftests/install/exports-check.sh selftests/install/links-check.sh
 
 # ---------------------------------------------------------------- DKMS
 # The kernel modules through DKMS, rebuilt for every kernel installed later

@@ -58,7 +58,7 @@ int main(void)
 		.size = sizeof(struct ipuxcom_load_params),
 		.bootloader = boot, .bootloader_size = sizeof(boot),
 	};
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	struct ipuxcom_image_info info;
 	struct ipuxcom_image *img = NULL;
 	struct ipuxcom_errmsg em;

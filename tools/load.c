@@ -274,7 +274,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	struct ipuxcom_load_params params = IPUXCOM_LOAD_PARAMS_INIT;
 	struct load_progress lp = { .what = call->what };
 	struct ipuxcom_device_info info;
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	struct ipuxcom_cfg_record *recs = NULL;
 	struct ipuxcom_image *img = NULL;
 	struct ipuxcom_errmsg em;

@@ -220,13 +220,25 @@ enum ipuxcom_load_step {
 	IPUXCOM_LOAD_STEP_FINISH,	/* LOAD_FINISH */
 };
 
+/*
+ * What ipuxcom_load() did. It grows at its end, like struct ipuxcom_event:
+ * the caller sets @size (IPUXCOM_LOAD_RESULT_INIT), at least
+ * IPUXCOM_LOAD_RESULT_SIZE_MIN, and the library fills exactly that many
+ * bytes, members it does not know zero, keeping @size.
+ */
 struct ipuxcom_load_result {
+	uint32_t size;			/* set by the caller; kept by the library */
 	uint32_t step;			/* enum ipuxcom_load_step */
 	uint32_t batch;			/* with STEP_FRAMES / STEP_BATCH */
 	struct ipuxcom_load_diag diag;	/* what the module reported */
 	uint32_t syscalls;		/* ioctl + mmap calls the load made */
 	char msg[256];			/* "" on success, else what failed and where */
 };
+
+#define IPUXCOM_LOAD_RESULT_INIT { .size = sizeof(struct ipuxcom_load_result) }
+/* Enough for @step. */
+#define IPUXCOM_LOAD_RESULT_SIZE_MIN						\
+	(offsetof(struct ipuxcom_load_result, step) + sizeof(uint32_t))
 
 /*
  * The whole load of the design notes on the attached, idle device:
@@ -237,7 +249,9 @@ struct ipuxcom_load_result {
  * a failure happened, with a message, and counts the system calls. On a
  * card held through ipu_driver, run ipuxcom_dev_init() first (from
  * driver-idle). @params->size follows struct ipuxcom_load_params' rules
- * (IPUXCOM_LOAD_STEP_CHECK with -EINVAL or -E2BIG otherwise).
+ * (IPUXCOM_LOAD_STEP_CHECK with -EINVAL or -E2BIG otherwise); a @res
+ * whose size is 0 or below IPUXCOM_LOAD_RESULT_SIZE_MIN is -EINVAL with
+ * nothing done and nothing written.
  */
 IPUXCOM_API int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *params,
 			     struct ipuxcom_load_result *res);

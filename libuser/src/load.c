@@ -85,12 +85,12 @@ static int load_check_device(struct ipuxcom *ipu, struct ipuxcom_load_result *re
 	return 0;
 }
 
-int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *params,
-		 struct ipuxcom_load_result *res)
+/* ipuxcom_load() into the library's own, full-size, result. */
+static int load_run(struct ipuxcom *ipu, const struct ipuxcom_load_params *params,
+		    struct ipuxcom_load_result *res)
 {
 	const struct ipuxcom_load_params *p = NULL;
 	struct ipuxcom_load_params copy;
-	struct ipuxcom_load_result scratch;
 	struct ipuxcom_load_progress prog = { .batches = IPUXCOM_LOAD_BATCHES };
 	struct ipuxcom_image_info info;
 	struct ipuxcom_errmsg em;
@@ -100,9 +100,6 @@ int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *params,
 	void *xbuf;
 	int err;
 
-	if (!res)
-		res = &scratch;
-	memset(res, 0, sizeof(*res));
 	if (!params)
 		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, -EINVAL, "no parameters");
 	err = ixc_struct_in(&copy, sizeof(copy), params, params->size,
@@ -204,4 +201,18 @@ int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *params,
 				 res->diag.stage == 1 ? "0xff release transaction" : "finish",
 				 res->diag.mark);
 	return 0;
+}
+
+int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *params,
+		 struct ipuxcom_load_result *res)
+{
+	struct ipuxcom_load_result r = { 0 };
+	int err;
+
+	if (res && ixc_struct_out_check(res->size, IPUXCOM_LOAD_RESULT_SIZE_MIN))
+		return -EINVAL;
+	err = load_run(ipu, params, &r);
+	if (res)
+		ixc_struct_out(res, res->size, &r, sizeof(r));
+	return err;
 }

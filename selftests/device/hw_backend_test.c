@@ -355,7 +355,7 @@ TEST_F(hwcaps, load_explains_the_missing_loader)
 		.size = sizeof(struct ipuxcom_load_params),
 		.bootloader = boot, .bootloader_size = sizeof(boot),
 	};
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	char want[64];
 
 	EXPECT_EQ(-EOPNOTSUPP, ipuxcom_load(self->ipu, &p, &res));

@@ -2,7 +2,8 @@
 /*
  * The library's own ABI rules, on the build host without the module: the
  * run-time version calls, and the caller-allocated structs that carry
- * their size (struct ipuxcom_load_params in, struct ipuxcom_event out):
+ * their size (struct ipuxcom_load_params in, struct ipuxcom_load_result
+ * and struct ipuxcom_event out):
  * an older caller's smaller struct works and nothing past its size is
  * touched, a newer caller's bigger struct works when the members this
  * library does not know are zero, a non-zero unknown tail is -E2BIG,
@@ -20,6 +21,16 @@
 
 /* The size helpers themselves, reachable through the static archive. */
 #include "../../libuser/src/internal.h"
+
+/* Offset of the first byte of @buf from @from on that is not @v, or @len. */
+static size_t first_not(const void *buf, size_t len, size_t from, unsigned char v)
+{
+	const unsigned char *p = buf;
+
+	while (from < len && p[from] == v)
+		from++;
+	return from;
+}
 
 TEST(version_matches_header)
 {
@@ -67,7 +78,7 @@ static int load_with_size(uint32_t size, unsigned char tail_byte,
 
 TEST(load_params_size_rules)
 {
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	const uint32_t full = sizeof(struct ipuxcom_load_params);
 
 	/* size 0 (a caller that never set it) and below the minimum: refused */
@@ -101,6 +112,46 @@ TEST(load_params_init_macro)
 	EXPECT_EQ(NULL, p.image);
 }
 
+/* A caller's result storage with guard bytes past the struct. */
+struct result_buf {
+	struct ipuxcom_load_result r;
+	unsigned char guard[32];
+};
+
+TEST(load_result_size_rules)
+{
+	const uint32_t full = sizeof(struct ipuxcom_load_params);
+	struct result_buf b;
+
+	/* size 0 or too small: refused before anything, nothing written */
+	memset(&b, 0xa5, sizeof(b));
+	b.r.size = 0;
+	EXPECT_EQ(-EINVAL, load_with_size(full, 0, &b.r));
+	EXPECT_EQ(0xa5a5a5a5u, b.r.step);
+	b.r.size = IPUXCOM_LOAD_RESULT_SIZE_MIN - 1;
+	EXPECT_EQ(-EINVAL, load_with_size(full, 0, &b.r));
+	EXPECT_EQ(0xa5a5a5a5u, b.r.step);
+
+	/* an older caller's smaller result: its members filled, nothing past it */
+	b.r.size = IPUXCOM_LOAD_RESULT_SIZE_MIN;
+	EXPECT_EQ(-EINVAL, load_with_size(full, 0, &b.r));	/* no device */
+	EXPECT_EQ(IPUXCOM_LOAD_RESULT_SIZE_MIN, b.r.size);
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_CHECK, b.r.step);
+	EXPECT_EQ(sizeof(b), first_not(&b, sizeof(b), IPUXCOM_LOAD_RESULT_SIZE_MIN, 0xa5));
+
+	/* a newer caller's bigger result: the message, and a zero tail */
+	memset(&b, 0xa5, sizeof(b));
+	b.r.size = sizeof(b);
+	EXPECT_EQ(-E2BIG, load_with_size(full + 1, 1, &b.r));
+	EXPECT_EQ(sizeof(b), b.r.size);
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_CHECK, b.r.step);
+	EXPECT_NE(NULL, strstr(b.r.msg, "load parameters: size"));
+	EXPECT_EQ(sizeof(b), first_not(&b, sizeof(b), sizeof(b.r), 0));
+
+	/* no result at all is still allowed */
+	EXPECT_EQ(-E2BIG, load_with_size(full + 1, 1, NULL));
+}
+
 /* The helper's zero-extension of an older caller's struct. */
 TEST(struct_in_zero_extends)
 {
@@ -125,16 +176,6 @@ struct event_buf {
 	unsigned char guard[32];
 };
 
-/* Offset of the first byte of @b from @from on that is not @v, or sizeof(*b). */
-static size_t first_not(const struct event_buf *b, size_t from, unsigned char v)
-{
-	const unsigned char *p = (const unsigned char *)b;
-
-	while (from < sizeof(*b) && p[from] == v)
-		from++;
-	return from;
-}
-
 TEST(event_size_rules)
 {
 	struct event_buf b;
@@ -155,14 +196,15 @@ TEST(event_size_rules)
 	EXPECT_EQ(IPUXCOM_EVENT_SIZE_MIN, b.ev.size);
 	EXPECT_EQ(0, b.ev.type);
 	EXPECT_EQ(0, b.ev.dev_id);
-	EXPECT_EQ(sizeof(b), first_not(&b, IPUXCOM_EVENT_SIZE_MIN, 0xa5));	/* none written */
+	/* nothing written past the caller's size */
+	EXPECT_EQ(sizeof(b), first_not(&b, sizeof(b), IPUXCOM_EVENT_SIZE_MIN, 0xa5));
 
 	/* a newer caller's bigger struct: its tail is cleared too */
 	memset(&b, 0xa5, sizeof(b));
 	b.ev.size = sizeof(b);
 	EXPECT_EQ(-EINVAL, ipuxcom_monitor_next(NULL, &b.ev, 0));
 	EXPECT_EQ(sizeof(b), b.ev.size);
-	EXPECT_EQ(sizeof(b), first_not(&b, sizeof(b.ev.size), 0));	/* all cleared */
+	EXPECT_EQ(sizeof(b), first_not(&b, sizeof(b), sizeof(b.ev.size), 0));
 }
 
 /* How a decoded event reaches callers of each size. */
@@ -177,7 +219,8 @@ TEST(event_out_fills_callers_size)
 	EXPECT_EQ(IPUXCOM_EVENT_SIZE_MIN, b.ev.size);	/* the caller's, kept */
 	EXPECT_EQ(3, b.ev.type);
 	EXPECT_EQ(7, b.ev.dev_id);
-	EXPECT_EQ(sizeof(b), first_not(&b, IPUXCOM_EVENT_SIZE_MIN, 0xa5));	/* none written */
+	/* nothing written past the caller's size */
+	EXPECT_EQ(sizeof(b), first_not(&b, sizeof(b), IPUXCOM_EVENT_SIZE_MIN, 0xa5));
 
 	memset(&b, 0xa5, sizeof(b));
 	b.ev.size = sizeof(b);
@@ -185,7 +228,7 @@ TEST(event_out_fills_callers_size)
 	EXPECT_EQ(sizeof(b), b.ev.size);
 	EXPECT_EQ(2, b.ev.state);
 	EXPECT_EQ(-5, b.ev.error);
-	EXPECT_EQ(sizeof(b), first_not(&b, sizeof(b.ev), 0));	/* the tail cleared */
+	EXPECT_EQ(sizeof(b), first_not(&b, sizeof(b), sizeof(b.ev), 0));
 }
 
 TEST(event_init_macro)

@@ -663,7 +663,7 @@ TEST_F(drv, load_counts_its_system_calls)
 		.size = sizeof(struct ipuxcom_load_params),
 		.bootloader = boot, .bootloader_size = sizeof(boot),
 	};
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 
 	lp.image = small(_metadata);
 	ASSERT_NE(NULL, lp.image);

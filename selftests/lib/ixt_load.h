@@ -41,7 +41,7 @@ static inline int ixt_load_small(struct ipuxcom *ipu, char *msg, size_t msglen)
 		.size = sizeof(struct ipuxcom_load_params),
 		.bootloader = boot, .bootloader_size = sizeof(boot),
 	};
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	struct ipuxcom_image *img = NULL;
 	struct ipuxcom_errmsg em = { "" };
 	void *file = NULL;
@@ -98,10 +98,9 @@ static inline int ixt_load_image(struct ipuxcom *ipu, const struct ipuxcom_image
 		.size = sizeof(struct ipuxcom_load_params),
 		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
 	};
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	int err;
 
-	memset(&res, 0, sizeof(res));
 	err = ipuxcom_load(ipu, &lp, &res);
 	if (err)
 		snprintf(msg, msglen, "load: %s", res.msg);

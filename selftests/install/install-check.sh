@@ -6,7 +6,8 @@
 #   among them), the pkg-config file and the exported symbols, build
 #   selftests/install/pc_user.c against the installed library with only
 #   `pkg-config --cflags --libs libipuxcom` (PKG_CONFIG_SYSROOT_DIR) and run
-#   it, shared and static, run the installed command, create the group from
+#   it, shared and static, run the installed command (and one built against
+#   the installed libipuxcom.so: --version), create the group from
 #   the installed sysusers.d file in a scratch root, then make uninstall and
 #   check that no file is left; the same with PREFIX=/opt/ipuxcom,
 #   LIBDIR=/opt/ipuxcom/lib64 and INCLUDEDIR=/opt/ipuxcom/inc.
@@ -154,7 +155,7 @@ check_exports() {
 # an installed ipuxcom finds it.
 check_docs() {
 	local docdir=$1 name missing=
-	for name in $(grep -ohE 'docs/[A-Za-z0-9_.-]+\.md' "$top"/tools/*.c "$top"/man/*.[0-9] |
+	for name in $(grep -ohE 'docs/[a-z0-9_-]+\.md' "$top"/tools/*.c "$top"/man/*.[0-9] |
 		sort -u); do
 		[ -f "$docdir/${name#docs/}" ] || missing="$missing $name"
 	done
@@ -166,6 +167,28 @@ check_tool() {
 	out=$("$1" --version) || return 1
 	case $out in "ipuxcom $version "*) ;; *) echo "--version: $out"; return 1 ;; esac
 	"$1" plan decode 0x40a00005 >/dev/null
+}
+
+# The command built against the installed libipuxcom.so (pkg-config) says
+# which library it runs with when that is not the one it was built with:
+# a preloaded ipuxcom_version() stands in for a newer library.
+check_tool_runtime_version() {
+	local dest=$1 l=$2 flags libs out
+	flags=$(pc "$dest" "$l" --cflags libipuxcom) || return 1
+	libs=$(pc "$dest" "$l" --libs libipuxcom) || return 1
+	printf 'const char *ipuxcom_version(void);\nconst char *ipuxcom_version(void) { return "9.8.7"; }\n' \
+		>"$tmp/newer.c"
+	"$cc" -shared -fPIC -o "$tmp/newer.so" "$tmp/newer.c" || return 1
+	# shellcheck disable=SC2086 # pkg-config output: one flag a word
+	"$cc" -std=c11 -D_GNU_SOURCE $flags -I"$top/tools" -o "$tmp/ipuxcom-dyn" "$top"/tools/*.c \
+		$libs || return 1
+	out=$(LD_LIBRARY_PATH=$dest$l "$tmp/ipuxcom-dyn" --version) || return 1
+	[ "$out" = "ipuxcom $version (uapi version ${out##*uapi version }" ] ||
+		{ echo "same library: '$out'"; return 1; }
+	out=$(LD_PRELOAD=$tmp/newer.so LD_LIBRARY_PATH=$dest$l "$tmp/ipuxcom-dyn" --version) ||
+		return 1
+	case $out in "ipuxcom $version (library 9.8.7, uapi version "*) ;;
+	*) echo "newer library: '$out'"; return 1 ;; esac
 }
 
 # systemd-sysusers with --root: the group appears in a scratch /etc/group.
@@ -201,11 +224,13 @@ run_one() {
 	check "$what: installed ipuxcom runs (--version, plan decode)" check_tool "$dest$p/bin/ipuxcom"
 	check "$what: every docs/*.md the command and man pages name is in share/doc/ipuxcom" \
 		check_docs "$dest$p/share/doc/ipuxcom"
+	check "$what: ipuxcom linked with libipuxcom.so: --version names a different library's version" \
+		check_tool_runtime_version "$dest" "$l"
 	check "make uninstall $what" "$make" -C "$top" --no-print-directory uninstall "${vars[@]}"
 	check "$what: uninstall left no file behind" diff -u /dev/null <(files_in "$dest")
 }
 
-echo "1..25"
+echo "1..27"
 run_one "$tmp/d1" /usr /usr/lib /usr/include
 if command -v systemd-sysusers >/dev/null; then
 	check "sysusers.d/ipuxcom.conf creates group ipuxcom (systemd-sysusers --root)" \

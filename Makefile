@@ -64,6 +64,9 @@ all: lib tools modules examples
 help:
 	@echo "targets:"
 	@echo "  all          library, ipuxcom command and kernel modules (default)"
+	@echo "  lib          build/libipuxcom.{a,so} and libipuxcom.pc only;  tools: the ipuxcom"
+	@echo "               command (and lib). Both are userspace only: no kernel headers needed"
+	@echo "  modules      the kernel modules, against KDIR (needs the kernel's headers)"
 	@echo "  deps         apt-get install whatever of deps/packages.txt is missing"
 	@echo "  demo         deps + build + boot the test VM and run the main job"
 	@echo "  check        deps + build + every test (host, host under ASan+UBSan, VM)"
@@ -81,8 +84,9 @@ help:
 	@echo "  check-fuzz   the same briefly (FUZZ_CHECK_SECONDS, 4), as TAP; part of check"
 	@echo "  fuzz-kernel  the VM running only the ioctl fuzzer, FUZZ_KERNEL_IOCTLS (10^6) and"
 	@echo "               FUZZ_KERNEL_SECONDS (600) concurrent; FUZZ_SEED=N repeats a run"
-	@echo "  install      library, headers, pkg-config file, command, man pages, bash completion,"
-	@echo "               udev rule, modprobe.d and sysusers.d files (DESTDIR, PREFIX=$(PREFIX), LIBDIR, ...)"
+	@echo "  install      library, headers (INCLUDEDIR/ipuxcom), pkg-config file, command, man"
+	@echo "               pages, docs (DOCDIR), bash completion, udev rule, modprobe.d and sysusers.d"
+	@echo "               files (DESTDIR, PREFIX=$(PREFIX), LIBDIR, ...); userspace only, no kernel headers"
 	@echo "  uninstall    remove what install installed (same variables)"
 	@echo "  dkms-install copy the module sources to /usr/src/ipuxcom-$(DKMS_VERSION), dkms add/build/install"
 	@echo "  dkms-remove  dkms remove --all, delete /usr/src/ipuxcom-$(DKMS_VERSION)"
@@ -412,6 +416,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 # bash-completion loads completions/NAME on first use of NAME.
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+DOCDIR ?= $(PREFIX)/share/doc/ipuxcom
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 UDEVRULESDIR ?= /lib/udev/rules.d
 MODPROBEDIR ?= /etc/modprobe.d
@@ -419,6 +424,11 @@ SYSUSERSDIR ?= /usr/lib/sysusers.d
 INSTALL ?= install
 
 PUBLIC_HDRS = $(wildcard libuser/include/*.h)
+# Our headers in a directory of their own (libipuxcom.pc points -I at it),
+# the uapi header beside them as <linux/ipuxcom.h> for ipuxcom.h to find.
+PKG_INCLUDEDIR = $(INCLUDEDIR)/ipuxcom
+# The documents the command's --help texts and the man pages refer to.
+DOCS := $(wildcard docs/*.md)
 MAN_PAGES := man/ipuxcom.8 man/libipuxcom.3
 
 # libipuxcom.pc: paths under PREFIX are written relative to ${prefix}, so
@@ -430,12 +440,12 @@ PC_SUBST = -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_path,$(LIBDIR))|'
 .PHONY: install uninstall install-system check-install
 
 install: lib tools
-	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
-		$(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8 \
+	$(INSTALL) -d $(DESTDIR)$(PKG_INCLUDEDIR)/linux $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODPROBEDIR) $(DESTDIR)$(SYSUSERSDIR) \
 		$(DESTDIR)$(BASHCOMPDIR)
-	$(INSTALL) -m 644 $(PUBLIC_HDRS) $(DESTDIR)$(INCLUDEDIR)/
-	$(INSTALL) -m 644 uapi/linux/ipuxcom.h uapi/linux/ipuxcom_ipu_driver.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	$(INSTALL) -m 644 $(PUBLIC_HDRS) $(DESTDIR)$(PKG_INCLUDEDIR)/
+	$(INSTALL) -m 644 uapi/linux/ipuxcom.h uapi/linux/ipuxcom_ipu_driver.h $(DESTDIR)$(PKG_INCLUDEDIR)/linux/
 	$(INSTALL) -m 755 $(B)/libipuxcom.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/
 	ln -sfn libipuxcom.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libipuxcom.so.$(LIB_MAJOR)
 	ln -sfn libipuxcom.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libipuxcom.so
@@ -446,6 +456,7 @@ install: lib tools
 	$(INSTALL) -m 644 man/ipuxcom.8 $(DESTDIR)$(MANDIR)/man8/
 	$(INSTALL) -m 644 man/libipuxcom.3 $(DESTDIR)$(MANDIR)/man3/
 	$(INSTALL) -m 644 tools/completion/ipuxcom.bash $(DESTDIR)$(BASHCOMPDIR)/ipuxcom
+	$(INSTALL) -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 644 udev/60-ipuxcom.rules $(DESTDIR)$(UDEVRULESDIR)/
 	$(INSTALL) -m 644 modprobe.d/ipuxcom.conf $(DESTDIR)$(MODPROBEDIR)/
 	$(INSTALL) -m 644 sysusers.d/ipuxcom.conf $(DESTDIR)$(SYSUSERSDIR)/
@@ -473,9 +484,10 @@ install-system:
 	fi
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(PUBLIC_HDRS))) \
-		$(DESTDIR)$(INCLUDEDIR)/linux/ipuxcom.h \
-		$(DESTDIR)$(INCLUDEDIR)/linux/ipuxcom_ipu_driver.h \
+	rm -f $(addprefix $(DESTDIR)$(PKG_INCLUDEDIR)/,$(notdir $(PUBLIC_HDRS))) \
+		$(DESTDIR)$(PKG_INCLUDEDIR)/linux/ipuxcom.h \
+		$(DESTDIR)$(PKG_INCLUDEDIR)/linux/ipuxcom_ipu_driver.h \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) \
 		$(DESTDIR)$(LIBDIR)/libipuxcom.so.$(LIB_VERSION) \
 		$(DESTDIR)$(LIBDIR)/libipuxcom.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libipuxcom.so \
 		$(DESTDIR)$(LIBDIR)/libipuxcom.a $(DESTDIR)$(PKGCONFIGDIR)/libipuxcom.pc \
@@ -484,6 +496,8 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/ipuxcom \
 		$(DESTDIR)$(UDEVRULESDIR)/60-ipuxcom.rules $(DESTDIR)$(MODPROBEDIR)/ipuxcom.conf \
 		$(DESTDIR)$(SYSUSERSDIR)/ipuxcom.conf
+	@rmdir --ignore-fail-on-non-empty $(DESTDIR)$(PKG_INCLUDEDIR)/linux $(DESTDIR)$(PKG_INCLUDEDIR) \
+		$(DESTDIR)$(DOCDIR) 2>/dev/null || :
 	@$(if $(DESTDIR),:,[ "$$(id -u)" != 0 ] || ldconfig)
 	@$(if $(DESTDIR),:,echo "uninstall: group ipuxcom kept (groupdel ipuxcom to remove it)")
 
@@ -491,11 +505,15 @@ uninstall:
 # selftests/install/install-check.sh installs into a temporary DESTDIR,
 # builds and runs selftests/install/pc_user.c with pkg-config, uninstalls;
 # selftests/install/docs-check.sh checks the man pages against every
-# object's and command's --help, and modprobe.d/dkms.conf against kmod/.
+# object's and command's --help, and modprobe.d/dkms.conf against kmod/;
+# selftests/install/exports-check.sh checks the version script against the
+# public headers and the built library's exports; links-check.sh the
+# Markdown links of README.md and docs/.
 check-install: lib tools
 	@mkdir -p $(B)/results
 	B=$(B) selftests/run-host-tests.sh $(B)/results/install.tap \
-		selftests/install/install-check.sh selftests/install/docs-check.sh
+		selftests/install/install-check.sh selftests/install/docs-check.sh \
+		selftests/install/exports-check.sh selftests/install/links-check.sh
 
 # ---------------------------------------------------------------- DKMS
 # The kernel modules through DKMS, rebuilt for every kernel installed later

@@ -54,8 +54,11 @@ int main(void)
 		.entry = IPUXCOM_IMG_PAYLOAD_BASE, .template_tile = IPUXCOM_IMG_TEMPLATE_AUTO,
 	};
 	static uint8_t boot[1024];
-	struct ipuxcom_load_params lp = { .bootloader = boot, .bootloader_size = sizeof(boot) };
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_params lp = {
+		.size = sizeof(struct ipuxcom_load_params),
+		.bootloader = boot, .bootloader_size = sizeof(boot),
+	};
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	struct ipuxcom_image_info info;
 	struct ipuxcom_image *img = NULL;
 	struct ipuxcom_errmsg em;

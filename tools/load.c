@@ -121,7 +121,7 @@ static void events_give_up(struct load_progress *lp, const char *why)
 static void progress(void *ctx, const struct ipuxcom_load_progress *p)
 {
 	struct load_progress *lp = ctx;
-	struct ipuxcom_event ev;
+	struct ipuxcom_event ev = IPUXCOM_EVENT_INIT;
 	int err;
 
 	while (lp->mon) {
@@ -295,10 +295,10 @@ static void load_json(const struct cli_call *call, const char *image, uint32_t d
 
 static int load_run(struct cli_call *call, int argc, char **argv)
 {
-	struct ipuxcom_load_params params = { 0 };
+	struct ipuxcom_load_params params = IPUXCOM_LOAD_PARAMS_INIT;
 	struct load_progress lp = { .what = call->what };
 	struct ipuxcom_device_info info;
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	struct ipuxcom_cfg_record *recs = NULL;
 	struct ipuxcom_image *img = NULL;
 	struct ipuxcom_errmsg em;

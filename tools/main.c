@@ -175,9 +175,20 @@ static int run_help(const struct cli_global *g, int argc, char **argv)
 	return run_object(g, argc + 1, args);
 }
 
+/*
+ * The version this command was built with; linked against a shared
+ * libipuxcom of another version, that one's too, since it does the work.
+ */
 static void version(void)
 {
-	printf(CLI_PROG " %s (uapi version %d)\n", IPUXCOM_LIB_VERSION, IPUXCOM_UAPI_VERSION);
+	const char *lib = ipuxcom_version();
+
+	if (strcmp(lib, IPUXCOM_LIB_VERSION))
+		printf(CLI_PROG " %s (library %s, uapi version %d)\n", IPUXCOM_LIB_VERSION, lib,
+		       IPUXCOM_UAPI_VERSION);
+	else
+		printf(CLI_PROG " %s (uapi version %d)\n", IPUXCOM_LIB_VERSION,
+		       IPUXCOM_UAPI_VERSION);
 }
 
 /*

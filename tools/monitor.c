@@ -208,7 +208,7 @@ static int monitor_run(struct cli_call *call, int argc, char **argv)
 		deadline = now_ms() + timeout;
 	rc = CLI_EXIT_OK;
 	for (;;) {
-		struct ipuxcom_event ev;
+		struct ipuxcom_event ev = IPUXCOM_EVENT_INIT;
 		char time[48];
 		int wait = -1;
 

@@ -40,6 +40,19 @@ extern "C" {
 #define IPUXCOM_LIB_VERSION_MINOR	1
 #define IPUXCOM_LIB_VERSION_PATCH	0
 #define IPUXCOM_LIB_VERSION		"0.1.0"
+/* The same as one number, for comparisons: 0x00MMmmpp. */
+#define IPUXCOM_LIB_VERSION_NUMBER					\
+	((uint32_t)(IPUXCOM_LIB_VERSION_MAJOR << 16 |			\
+		    IPUXCOM_LIB_VERSION_MINOR << 8 | IPUXCOM_LIB_VERSION_PATCH))
+
+/*
+ * The version of the library actually running, which may be newer than
+ * the IPUXCOM_LIB_VERSION a program was compiled with (same soname):
+ * "MAJOR.MINOR.PATCH", never NULL, and the same as one number
+ * (IPUXCOM_LIB_VERSION_NUMBER's encoding). Since LIBIPUXCOM_0.1.
+ */
+IPUXCOM_API const char *ipuxcom_version(void);
+IPUXCOM_API uint32_t ipuxcom_version_number(void);
 
 struct ipuxcom;
 struct ipuxcom_nl;

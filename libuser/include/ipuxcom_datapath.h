@@ -178,7 +178,17 @@ struct ipuxcom_load_progress {
 	uint64_t total;		/* tile-image bytes of the whole load */
 };
 
+/*
+ * Parameters of ipuxcom_load(). The struct grows at its end; @size says
+ * which version the caller was built with, as in the module's ioctl
+ * structs: set it to sizeof(struct ipuxcom_load_params) (or start from
+ * IPUXCOM_LOAD_PARAMS_INIT). The library takes any size from
+ * IPUXCOM_LOAD_PARAMS_SIZE_MIN up, treats members past a smaller size as
+ * zero, and refuses a bigger struct whose members unknown to it are not
+ * all zero (-E2BIG), and size 0 (-EINVAL).
+ */
 struct ipuxcom_load_params {
+	uint32_t size;				/* sizeof(struct ipuxcom_load_params) */
 	const struct ipuxcom_image *image;	/* 1472 tiles, payload base 0x4c010 */
 	/* raw tile bootloader, 1..4096 bytes: ipuxcom_bootloader_load() reads it
 	 * from the SDK's ELF or a raw file (struct ipuxcom_bootloader) */
@@ -193,6 +203,11 @@ struct ipuxcom_load_params {
 	void *ctx;
 };
 
+#define IPUXCOM_LOAD_PARAMS_INIT { .size = sizeof(struct ipuxcom_load_params) }
+/* The members every load needs: size, image, bootloader, bootloader_size. */
+#define IPUXCOM_LOAD_PARAMS_SIZE_MIN						\
+	(offsetof(struct ipuxcom_load_params, bootloader_size) + sizeof(size_t))
+
 /* Where a load stopped (ipuxcom_load_result.step). */
 enum ipuxcom_load_step {
 	IPUXCOM_LOAD_STEP_NONE = 0,
@@ -205,13 +220,25 @@ enum ipuxcom_load_step {
 	IPUXCOM_LOAD_STEP_FINISH,	/* LOAD_FINISH */
 };
 
+/*
+ * What ipuxcom_load() did. It grows at its end, like struct ipuxcom_event:
+ * the caller sets @size (IPUXCOM_LOAD_RESULT_INIT), at least
+ * IPUXCOM_LOAD_RESULT_SIZE_MIN, and the library fills exactly that many
+ * bytes, members it does not know zero, keeping @size.
+ */
 struct ipuxcom_load_result {
+	uint32_t size;			/* set by the caller; kept by the library */
 	uint32_t step;			/* enum ipuxcom_load_step */
 	uint32_t batch;			/* with STEP_FRAMES / STEP_BATCH */
 	struct ipuxcom_load_diag diag;	/* what the module reported */
 	uint32_t syscalls;		/* ioctl + mmap calls the load made */
 	char msg[256];			/* "" on success, else what failed and where */
 };
+
+#define IPUXCOM_LOAD_RESULT_INIT { .size = sizeof(struct ipuxcom_load_result) }
+/* Enough for @step. */
+#define IPUXCOM_LOAD_RESULT_SIZE_MIN						\
+	(offsetof(struct ipuxcom_load_result, step) + sizeof(uint32_t))
 
 /*
  * The whole load of the design notes on the attached, idle device:
@@ -221,7 +248,10 @@ struct ipuxcom_load_result {
  * LOAD_FINISH. The device is then running. @res (may be NULL) says where
  * a failure happened, with a message, and counts the system calls. On a
  * card held through ipu_driver, run ipuxcom_dev_init() first (from
- * driver-idle).
+ * driver-idle). @params->size follows struct ipuxcom_load_params' rules
+ * (IPUXCOM_LOAD_STEP_CHECK with -EINVAL or -E2BIG otherwise); a @res
+ * whose size is 0 or below IPUXCOM_LOAD_RESULT_SIZE_MIN is -EINVAL with
+ * nothing done and nothing written.
  */
 IPUXCOM_API int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *params,
 			     struct ipuxcom_load_result *res);

@@ -25,6 +25,7 @@
 #ifndef IPUXCOM_EVENTS_H
 #define IPUXCOM_EVENTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ipuxcom.h"
@@ -39,8 +40,13 @@ struct ipuxcom_monitor;
  * One event. @type is the generic netlink command that carried it:
  * IPUXCOM_GENL_CMD_DEV_NEW, _DEV_DEL, _STATE, _LOAD_PROGRESS, _TIMEOUT or
  * _RESET (uapi/linux/ipuxcom.h). Members a type does not carry are zero.
+ * The struct grows at its end: the caller sets @size to
+ * sizeof(struct ipuxcom_event) (or starts from IPUXCOM_EVENT_INIT) and the
+ * library fills that many bytes, members it does not know zero; any size
+ * from IPUXCOM_EVENT_SIZE_MIN up is accepted.
  */
 struct ipuxcom_event {
+	uint32_t size;		/* set by the caller; kept by the library */
 	uint32_t type;
 	uint32_t dev_id;
 	uint32_t state;		/* STATE: new state; DEV_NEW: the device's state */
@@ -54,6 +60,10 @@ struct ipuxcom_event {
 	uint32_t reserved;	/* zero */
 	struct ipuxcom_device_info dev;	/* DEV_NEW: the device (config_bar_size 0) */
 };
+
+#define IPUXCOM_EVENT_INIT { .size = sizeof(struct ipuxcom_event) }
+/* Enough for @type and @dev_id. */
+#define IPUXCOM_EVENT_SIZE_MIN	(offsetof(struct ipuxcom_event, dev_id) + sizeof(uint32_t))
 
 /*
  * Open a monitor: a close-on-exec generic netlink socket that resolves the
@@ -87,9 +97,10 @@ IPUXCOM_API int ipuxcom_monitor_fd(const struct ipuxcom_monitor *mon);
  *            monitor stays usable: the next call returns later events;
  *  -EPROTO   a malformed event was received and dropped; the monitor stays
  *            usable;
- *  -EINVAL   a NULL argument; other negative errno values from recv(2).
+ *  -EINVAL   a NULL argument, or @ev->size 0 or below IPUXCOM_EVENT_SIZE_MIN;
+ *            other negative errno values from recv(2).
  * Messages of commands this library does not know (from a newer module)
- * are skipped. *@ev is all zero unless 0 is returned.
+ * are skipped. *@ev is all zero but @size unless 0 is returned.
  */
 IPUXCOM_API int ipuxcom_monitor_next(struct ipuxcom_monitor *mon, struct ipuxcom_event *ev,
 				     int timeout_ms);

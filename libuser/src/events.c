@@ -285,12 +285,20 @@ static int ixc_mon_recv(struct ipuxcom_monitor *mon)
 int ipuxcom_monitor_next(struct ipuxcom_monitor *mon, struct ipuxcom_event *ev,
 			 int timeout_ms)
 {
+	struct ipuxcom_event e;
 	int64_t deadline = 0;
+	uint32_t size;
 	int err;
 
-	if (ev)
-		memset(ev, 0, sizeof(*ev));
-	if (!mon || !ev)
+	if (!ev)
+		return -EINVAL;
+	size = ev->size;
+	err = ixc_struct_out_check(size, IPUXCOM_EVENT_SIZE_MIN);
+	if (err)
+		return err;
+	memset(ev, 0, size);
+	ev->size = size;
+	if (!mon)
 		return -EINVAL;
 	if (timeout_ms > 0)
 		deadline = ixc_now_ms() + timeout_ms;
@@ -309,9 +317,11 @@ int ipuxcom_monitor_next(struct ipuxcom_monitor *mon, struct ipuxcom_event *ev,
 			default:
 				break;
 			}
-			err = ixc_event_parse(nlh, mon->family, ev);
+			err = ixc_event_parse(nlh, mon->family, &e);
 			if (err == -ENOMSG)
 				continue;	/* a newer module's event */
+			if (!err)
+				ixc_struct_out(ev, size, &e, sizeof(e));
 			return err;
 		}
 		if (bad)

@@ -17,6 +17,22 @@
 
 struct ipuxcom_device_info;
 
+/*
+ * Caller-allocated structs whose first member is "uint32_t size" (struct_size.c).
+ * ixc_struct_in: copy the caller's @caller_size bytes at @src into the
+ * library's @lib_size-byte @dst: a smaller struct (down to @min_size) is
+ * zero-extended, a bigger one accepted when its extra tail is zero.
+ * -EINVAL for size 0 or below @min_size, -E2BIG for a non-zero tail.
+ * ixc_struct_out_check: -EINVAL unless @min_size <= @caller_size (not 0).
+ * ixc_struct_out: fill the caller's struct (already checked) from the
+ * library's: the first min(sizes) bytes but the size member, zeros past
+ * @lib_size.
+ */
+int ixc_struct_in(void *dst, size_t lib_size, const void *src, size_t caller_size,
+		  size_t min_size);
+int ixc_struct_out_check(size_t caller_size, size_t min_size);
+void ixc_struct_out(void *dst, size_t caller_size, const void *src, size_t lib_size);
+
 /* Room for one message of ipuxcom_errmsg(). */
 #define IXC_ERRMSG_BYTES	256
 

@@ -85,10 +85,12 @@ static int load_check_device(struct ipuxcom *ipu, struct ipuxcom_load_result *re
 	return 0;
 }
 
-int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *p,
-		 struct ipuxcom_load_result *res)
+/* ipuxcom_load() into the library's own, full-size, result. */
+static int load_run(struct ipuxcom *ipu, const struct ipuxcom_load_params *params,
+		    struct ipuxcom_load_result *res)
 {
-	struct ipuxcom_load_result scratch;
+	const struct ipuxcom_load_params *p = NULL;
+	struct ipuxcom_load_params copy;
 	struct ipuxcom_load_progress prog = { .batches = IPUXCOM_LOAD_BATCHES };
 	struct ipuxcom_image_info info;
 	struct ipuxcom_errmsg em;
@@ -98,11 +100,18 @@ int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *p,
 	void *xbuf;
 	int err;
 
-	if (!res)
-		res = &scratch;
-	memset(res, 0, sizeof(*res));
-	if (!ipu || !p)
-		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, -EINVAL, "no device or parameters");
+	if (!params)
+		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, -EINVAL, "no parameters");
+	err = ixc_struct_in(&copy, sizeof(copy), params, params->size,
+			    IPUXCOM_LOAD_PARAMS_SIZE_MIN);
+	if (err)
+		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, err,
+				 "load parameters: size %" PRIu32 " (this library's: %zu, at "
+				 "least %zu; members it does not know must be zero)",
+				 params->size, sizeof(copy), (size_t)IPUXCOM_LOAD_PARAMS_SIZE_MIN);
+	p = &copy;
+	if (!ipu)
+		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, -EINVAL, "no device");
 	err = load_check_device(ipu, res);
 	if (!err)
 		err = load_check(p, &info, res);
@@ -192,4 +201,18 @@ int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *p,
 				 res->diag.stage == 1 ? "0xff release transaction" : "finish",
 				 res->diag.mark);
 	return 0;
+}
+
+int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *params,
+		 struct ipuxcom_load_result *res)
+{
+	struct ipuxcom_load_result r = { 0 };
+	int err;
+
+	if (res && ixc_struct_out_check(res->size, IPUXCOM_LOAD_RESULT_SIZE_MIN))
+		return -EINVAL;
+	err = load_run(ipu, params, &r);
+	if (res)
+		ixc_struct_out(res, res->size, &r, sizeof(r));
+	return err;
 }

@@ -151,7 +151,7 @@ static int watcher_start(struct watcher *w, uint32_t dev, uint32_t type, uint32_
 		if (write(p[1], &c, 1) != 1 || c != 'R')
 			_exit(1);
 		for (;;) {
-			struct ipuxcom_event ev;
+			struct ipuxcom_event ev = IPUXCOM_EVENT_INIT;
 			int err = ipuxcom_monitor_next(mon, &ev, 60000);
 
 			if (err == -ENOBUFS)
@@ -305,7 +305,7 @@ TEST_F_TIMEOUT(ev, monitor_sees_every_progress_event_in_order, 120)
 		{ IPUXCOM_DEV_STATE_LOADING, IPUXCOM_DEV_STATE_RUNNING },
 	};
 	struct ipuxcom_event *evs = calloc(MAX_EVENTS, sizeof(*evs));
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	uint32_t next_batch = 1, step = 0;
 	uint64_t batch_bytes = 0;
 	struct watcher w;
@@ -359,7 +359,7 @@ TEST_F_TIMEOUT(ev, monitor_sees_every_progress_event_in_order, 120)
 TEST_F_TIMEOUT(ev, timeout_event_has_the_observed_mark_then_reset, 120)
 {
 	struct ipuxcom_event *evs = calloc(MAX_EVENTS, sizeof(*evs));
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	struct watcher w;
 	int n, status;
 
@@ -426,7 +426,7 @@ TEST_F_TIMEOUT(ev, monitor_command_prints_events, 120)
 {
 	char dev[16], want[96], *out = malloc(65536);
 	char *argv[] = { self->tool, "monitor", "--dev", dev, NULL };
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	const char *at;
 	size_t pos;
 	int fd, status;

@@ -351,8 +351,11 @@ TEST_F(hwcaps, undeclared_commands_eopnotsupp)
 TEST_F(hwcaps, load_explains_the_missing_loader)
 {
 	static const uint8_t boot[1024];
-	struct ipuxcom_load_params p = { .bootloader = boot, .bootloader_size = sizeof(boot) };
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_params p = {
+		.size = sizeof(struct ipuxcom_load_params),
+		.bootloader = boot, .bootloader_size = sizeof(boot),
+	};
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	char want[64];
 
 	EXPECT_EQ(-EOPNOTSUPP, ipuxcom_load(self->ipu, &p, &res));

@@ -347,6 +347,7 @@ static int load_with_cfg(struct ipuxcom *ipu, struct ipuxcom_image *img, uint32_
 			 struct ipuxcom_load_result *res)
 {
 	struct ipuxcom_load_params p = {
+		.size = sizeof(struct ipuxcom_load_params),
 		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
 		.cfg = capture_tail, .cfg_count = NTAIL, .cfg_hsp = hsp,
 		.timeout_ns = TIMEOUT_NS,
@@ -358,7 +359,7 @@ static int load_with_cfg(struct ipuxcom *ipu, struct ipuxcom_image *img, uint32_
 /* Both documented modes load; the default is the peer's. */
 TEST_F_TIMEOUT(lib, load_with_the_capture_in_both_modes, 120)
 {
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 
 	ASSERT_EQ(0, load_with_cfg(self->ipu, self->img, IPUXCOM_CFG_HSP_CLEAR, &res))
 		TH_LOG("%s", res.msg);
@@ -373,7 +374,7 @@ TEST_F_TIMEOUT(lib, load_with_the_capture_in_both_modes, 120)
 /* Replayed as recorded, the capture leaves GS1 at 1: batch 0 refuses it. */
 TEST_F(lib, replayed_gs1_mark_is_refused_not_consumed)
 {
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 
 	EXPECT_EQ(-EBUSY, load_with_cfg(self->ipu, self->img, IPUXCOM_CFG_HSP_REPLAY, &res));
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step);
@@ -389,7 +390,7 @@ TEST_F(lib, replayed_gs1_mark_is_refused_not_consumed)
 
 TEST_F(lib, unknown_cfg_mode_rejected)
 {
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 
 	EXPECT_EQ(-EINVAL, load_with_cfg(self->ipu, self->img, 7, &res));
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_CHECK, res.step);
@@ -402,6 +403,7 @@ TEST_F(lib, unknown_cfg_mode_rejected)
 TEST_F_TIMEOUT(lib, hsp_mark_refuses_a_pending_mark, 120)
 {
 	struct ipuxcom_load_params p = {
+		.size = sizeof(struct ipuxcom_load_params),
 		.image = self->img, .bootloader = boot, .bootloader_size = sizeof(boot),
 		.timeout_ns = TIMEOUT_NS,
 	};
@@ -447,6 +449,7 @@ TEST_F_TIMEOUT(lib, batches_find_the_buffer_zero_beyond_their_frames, 240)
 {
 	struct zero_check zc = { .ipu = self->ipu };
 	struct ipuxcom_load_params p = {
+		.size = sizeof(struct ipuxcom_load_params),
 		.image = self->img, .bootloader = boot, .bootloader_size = sizeof(boot),
 		.timeout_ns = TIMEOUT_NS, .progress = check_beyond, .ctx = &zc,
 	};

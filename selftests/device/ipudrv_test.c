@@ -253,7 +253,7 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 {
 	struct ipuxcom_hsp_manifest m;
 	struct ipuxcom_init_report rep;
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	struct ipuxcom_device_info info;
 	struct ipuxcom_errmsg em;
 	struct ipuxcom_image *img;
@@ -442,7 +442,7 @@ TEST_F(standin, second_ipu_driver_user_excluded)
 static void stuck_load(struct __test_metadata *_metadata, struct ipuxcom *ipu,
 		       struct ipuxcom_image *img, unsigned int card)
 {
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 
 	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
 	ASSERT_EQ(0, sc_knob(card, "stuck_mark", 1));
@@ -456,7 +456,7 @@ static void stuck_load(struct __test_metadata *_metadata, struct ipuxcom *ipu,
 TEST_F(standin, no_pins_after_close_reset_or_removal)
 {
 	struct ipuxcom_image *img = build_image(_metadata);
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	struct ipuxcom *ipu;
 	uint32_t v;
 
@@ -499,7 +499,7 @@ TEST_F(standin, no_pins_after_close_reset_or_removal)
 TEST_F(standin, sigkill_mid_load_leaves_no_pins)
 {
 	struct ipuxcom_image *img = build_image(_metadata);
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	struct ipuxcom *ipu;
 	int status, i;
 	pid_t pid;
@@ -547,11 +547,12 @@ TEST_F(standin, cfg_gs_modes)
 		{ REC_CCSR, 0x402 }, { REC_GS2, 1 }, { REC_GS1, 1 },
 	};
 	struct ipuxcom_load_params p = {
+		.size = sizeof(struct ipuxcom_load_params),
 		.bootloader = boot, .bootloader_size = sizeof(boot), .cfg = cfg,
 		.cfg_count = 3, .timeout_ns = TIMEOUT_NS,
 	};
 	struct ipuxcom_image *img = build_image(_metadata);
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	struct ipuxcom *ipu;
 
 	ASSERT_NE(NULL, img);
@@ -743,7 +744,7 @@ TEST_F(standin, standin_abi_subset)
 TEST_F(standin, refused_buffer_attach_leaves_no_pins)
 {
 	struct ipuxcom_image *img = build_image(_metadata);
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	struct ipuxcom *ipu;
 
 	ASSERT_NE(NULL, img);

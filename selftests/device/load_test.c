@@ -67,7 +67,7 @@ static void check_tiles(struct __test_metadata *_metadata, struct ipuxcom *ipu)
 
 TEST_F(load, full_load_reads_back_on_every_tile)
 {
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	uint32_t first[8], want[8];
 
 	ASSERT_EQ(0, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
@@ -86,7 +86,7 @@ TEST_F(load, full_load_reads_back_on_every_tile)
 /* The handshakes the notes describe: 23 batches + 1 release, then mark 23. */
 TEST_F(load, sequence_matches_the_notes)
 {
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	uint32_t v;
 
 	ASSERT_EQ(0, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
@@ -110,7 +110,7 @@ TEST_F(load, sequence_matches_the_notes)
  */
 TEST_F(load, transport_buffer_is_library_memory_kept_across_loads)
 {
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	size_t sa, sb;
 	uint8_t *a, *b;
 
@@ -169,7 +169,7 @@ TEST_F(load, corrupt_frame_rejected_before_the_device)
 /* The device cannot read the buffer: the mark stays, -ETIMEDOUT, no SRAM change. */
 TEST_F(load, dma_error_times_out_then_reset_recovers)
 {
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	uint32_t v = 1;
 
 	ASSERT_EQ(0, ixt_sim_knob(self->dev, "dma_error", 1));
@@ -190,7 +190,7 @@ TEST_F(load, dma_error_times_out_then_reset_recovers)
 /* The loaders never answer: -ETIMEDOUT with the mark still set. */
 TEST_F(load, stuck_mark_times_out_then_reset_recovers)
 {
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 
 	ASSERT_EQ(0, ixt_sim_knob(self->dev, "stuck_mark", 1));
 	EXPECT_EQ(-ETIMEDOUT, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res));

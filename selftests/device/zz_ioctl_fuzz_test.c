@@ -1819,7 +1819,7 @@ static void *netlink_main(void *arg)
 				c->nl_msgs++;
 		}
 		if (mon) {
-			struct ipuxcom_event ev;
+			struct ipuxcom_event ev = IPUXCOM_EVENT_INIT;
 			int ret;
 
 			while ((ret = ipuxcom_monitor_next(mon, &ev, 0)) != -EAGAIN) {

@@ -516,7 +516,7 @@ TEST(event_impossible_values)
 
 TEST(monitor_arguments)
 {
-	struct ipuxcom_event ev = { .type = 7 };
+	struct ipuxcom_event ev = { .size = sizeof(ev), .type = 7 };
 
 	EXPECT_EQ(-EINVAL, ipuxcom_monitor_open(NULL));
 	EXPECT_EQ(-EINVAL, ipuxcom_monitor_fd(NULL));

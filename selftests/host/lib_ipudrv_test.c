@@ -659,8 +659,11 @@ static struct ipuxcom_image *small(struct __test_metadata *_metadata)
 TEST_F(drv, load_counts_its_system_calls)
 {
 	static const uint8_t boot[1024];
-	struct ipuxcom_load_params lp = { .bootloader = boot, .bootloader_size = sizeof(boot) };
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_params lp = {
+		.size = sizeof(struct ipuxcom_load_params),
+		.bootloader = boot, .bootloader_size = sizeof(boot),
+	};
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 
 	lp.image = small(_metadata);
 	ASSERT_NE(NULL, lp.image);

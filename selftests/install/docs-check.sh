@@ -28,18 +28,8 @@ cd "$top" || exit 1
 tool=${B:-build}/ipuxcom
 man8=man/ipuxcom.8 man3=man/libipuxcom.3
 
-n=0 nfail=0
-ok() { n=$((n + 1)); echo "ok $n $*"; }
-notok() { n=$((n + 1)); nfail=$((nfail + 1)); echo "not ok $n $*"; }
-# result NAME PROBLEMS: ok when PROBLEMS is empty, else not ok + them.
-result() {
-	if [ -z "$2" ]; then
-		ok "$1"
-	else
-		notok "$1"
-		printf '%s\n' "$2" | sed -e '/^$/d' -e 's/^/# /'
-	fi
-}
+# shellcheck source=selftests/install/tap-lib.sh
+. "$top/selftests/install/tap-lib.sh"
 
 if [ ! -x "$tool" ]; then
 	echo "1..1"

@@ -1,10 +1,13 @@
 #!/bin/bash
 # Install test (make check-install, part of make check), as TAP:
 #   make install into a temporary DESTDIR with PREFIX=/usr, check the file
-#   list, the pkg-config file and the exported symbols, build
+#   list (headers under INCLUDEDIR/ipuxcom, docs/*.md under
+#   PREFIX/share/doc/ipuxcom, every docs/ file the command's --help names
+#   among them), the pkg-config file and the exported symbols, build
 #   selftests/install/pc_user.c against the installed library with only
 #   `pkg-config --cflags --libs libipuxcom` (PKG_CONFIG_SYSROOT_DIR) and run
-#   it, shared and static, run the installed command, create the group from
+#   it, shared and static, run the installed command (and one built against
+#   the installed libipuxcom.so: --version), create the group from
 #   the installed sysusers.d file in a scratch root, then make uninstall and
 #   check that no file is left; the same with PREFIX=/opt/ipuxcom,
 #   LIBDIR=/opt/ipuxcom/lib64 and INCLUDEDIR=/opt/ipuxcom/inc.
@@ -44,9 +47,10 @@ check() {
 expected_files() {
 	local p=$1 l=$2 i=$3 h
 	{
-		for h in "$top"/libuser/include/*.h; do echo "$i/${h##*/}"; done
-		echo "$i/linux/ipuxcom.h"
-		echo "$i/linux/ipuxcom_ipu_driver.h"
+		for h in "$top"/libuser/include/*.h; do echo "$i/ipuxcom/${h##*/}"; done
+		echo "$i/ipuxcom/linux/ipuxcom.h"
+		echo "$i/ipuxcom/linux/ipuxcom_ipu_driver.h"
+		for h in "$top"/docs/*.md; do echo "$p/share/doc/ipuxcom/${h##*/}"; done
 		echo "$l/libipuxcom.so.$version"
 		echo "$l/libipuxcom.so.$major"
 		echo "$l/libipuxcom.so"
@@ -73,7 +77,8 @@ check_files() {
 		[ "$(readlink "$dest$l/libipuxcom.so")" = "libipuxcom.so.$major" ] &&
 		[ "$(readlink "$dest$l/libipuxcom.so.$major")" = "libipuxcom.so.$version" ] &&
 		[ -x "$dest$p/bin/ipuxcom" ] &&
-		[ "$(stat -c %a "$dest$i/ipuxcom.h")" = 644 ]
+		[ "$(stat -c %a "$dest$i/ipuxcom/ipuxcom.h")" = 644 ] &&
+		[ "$(stat -c %a "$dest$p/share/doc/ipuxcom/ipuimg-format.md")" = 644 ]
 }
 
 # pkg-config as a program built against DEST would run it.
@@ -97,7 +102,7 @@ check_pc() {
 		{ { echo "$got" | grep -qw libmnl && echo "$got" | grep -qw libelf; } ||
 			{ echo "Requires.private: $got, want libmnl and libelf"; return 1; }; } &&
 		got=$(pc "$dest" "$l" --cflags --libs libipuxcom) || return 1
-	case " $got " in *" -I$dest$i "*) ;; *) echo "cflags '$got' lack -I$dest$i"; return 1 ;; esac
+	case " $got " in *" -I$dest$i/ipuxcom "*) ;; *) echo "cflags '$got' lack -I$dest$i/ipuxcom"; return 1 ;; esac
 	case " $got " in *" -L$dest$l "*) ;; *) echo "libs '$got' lack -L$dest$l"; return 1 ;; esac
 }
 
@@ -146,6 +151,18 @@ check_exports() {
 		{ echo "soname is not libipuxcom.so.$major"; return 1; }
 }
 
+# Every docs/NAME.md the command's texts name (tools/*.c: --help and
+# messages) is installed in the documentation directory, where a user of
+# an installed ipuxcom finds it.
+check_docs() {
+	local docdir=$1 name missing=
+	for name in $(grep -ohE 'docs/[a-z0-9_-]+\.md' "$top"/tools/*.c "$top"/man/*.[0-9] |
+		sort -u); do
+		[ -f "$docdir/${name#docs/}" ] || missing="$missing $name"
+	done
+	[ -z "$missing" ] || { echo "named by tools/ or man/ but not installed in $docdir:$missing"; return 1; }
+}
+
 check_tool() {
 	local out
 	out=$("$1" --version) || return 1
@@ -161,6 +178,28 @@ check_completion() {
 		COMP_WORDS=("$2" dev sh) COMP_CWORD=2 && _ipuxcom && echo "${COMPREPLY[*]}"' \
 		_ "$comp" "$tool") || return 1
 	[ "$got" = show ] || { echo "completion of 'ipuxcom dev sh': '$got', want 'show'"; return 1; }
+}
+
+# The command built against the installed libipuxcom.so (pkg-config) says
+# which library it runs with when that is not the one it was built with:
+# a preloaded ipuxcom_version() stands in for a newer library.
+check_tool_runtime_version() {
+	local dest=$1 l=$2 flags libs out
+	flags=$(pc "$dest" "$l" --cflags libipuxcom) || return 1
+	libs=$(pc "$dest" "$l" --libs libipuxcom) || return 1
+	printf 'const char *ipuxcom_version(void);\nconst char *ipuxcom_version(void) { return "9.8.7"; }\n' \
+		>"$tmp/newer.c"
+	"$cc" -shared -fPIC -o "$tmp/newer.so" "$tmp/newer.c" || return 1
+	# shellcheck disable=SC2086 # pkg-config output: one flag a word
+	"$cc" -std=c11 -D_GNU_SOURCE $flags -I"$top/tools" -o "$tmp/ipuxcom-dyn" "$top"/tools/*.c \
+		$libs || return 1
+	out=$(LD_LIBRARY_PATH=$dest$l "$tmp/ipuxcom-dyn" --version) || return 1
+	[ "$out" = "ipuxcom $version (uapi version ${out##*uapi version }" ] ||
+		{ echo "same library: '$out'"; return 1; }
+	out=$(LD_PRELOAD=$tmp/newer.so LD_LIBRARY_PATH=$dest$l "$tmp/ipuxcom-dyn" --version) ||
+		return 1
+	case $out in "ipuxcom $version (library 9.8.7, uapi version "*) ;;
+	*) echo "newer library: '$out'"; return 1 ;; esac
 }
 
 # systemd-sysusers with --root: the group appears in a scratch /etc/group.
@@ -196,11 +235,15 @@ run_one() {
 	check "$what: installed ipuxcom runs (--version, plan decode)" check_tool "$dest$p/bin/ipuxcom"
 	check "$what: installed bash completion completes 'ipuxcom dev sh'" \
 		check_completion "$dest$p/share/bash-completion/completions/ipuxcom" "$dest$p/bin/ipuxcom"
+	check "$what: every docs/*.md the command and man pages name is in share/doc/ipuxcom" \
+		check_docs "$dest$p/share/doc/ipuxcom"
+	check "$what: ipuxcom linked with libipuxcom.so: --version names a different library's version" \
+		check_tool_runtime_version "$dest" "$l"
 	check "make uninstall $what" "$make" -C "$top" --no-print-directory uninstall "${vars[@]}"
 	check "$what: uninstall left no file behind" diff -u /dev/null <(files_in "$dest")
 }
 
-echo "1..25"
+echo "1..29"
 run_one "$tmp/d1" /usr /usr/lib /usr/include
 if command -v systemd-sysusers >/dev/null; then
 	check "sysusers.d/ipuxcom.conf creates group ipuxcom (systemd-sysusers --root)" \

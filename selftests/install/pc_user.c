@@ -3,8 +3,10 @@
  * A program outside the tree, built by selftests/install/install-check.sh
  * against an installed libipuxcom with nothing but
  * `pkg-config --cflags --libs libipuxcom`: checks that the installed
- * headers are complete (<ipuxcom.h> pulls in <linux/ipuxcom.h> and the
- * other public headers) and that the library answers. No device needed.
+ * headers (in INCLUDEDIR/ipuxcom, which pkg-config's -I names) are
+ * complete (<ipuxcom.h> pulls in <linux/ipuxcom.h> and the other public
+ * headers), that a parameter struct carries its size, and that the
+ * library answers. No device needed.
  * Exit status 0 when every check passed; each failure is printed.
  */
 #include <errno.h>
@@ -35,6 +37,10 @@ int main(void)
 
 	/* The header's version is the library's (the .so was built from it). */
 	CHECK(strlen(IPUXCOM_LIB_VERSION) > 0, "empty IPUXCOM_LIB_VERSION");
+	CHECK(!strcmp(ipuxcom_version(), IPUXCOM_LIB_VERSION), "ipuxcom_version() %s, header %s",
+	      ipuxcom_version(), IPUXCOM_LIB_VERSION);
+	CHECK(ipuxcom_version_number() == IPUXCOM_LIB_VERSION_NUMBER,
+	      "ipuxcom_version_number() 0x%x", (unsigned)ipuxcom_version_number());
 	CHECK(IPUXCOM_UAPI_VERSION > 0, "IPUXCOM_UAPI_VERSION %d", IPUXCOM_UAPI_VERSION);
 
 	/* Error conventions: negative errno in, a message out, never NULL. */
@@ -63,6 +69,14 @@ int main(void)
 	      "enc_delaypic(130): %d code %d '%s'", ret, perr.code, perr.msg);
 	s = ipuxcom_plan_errc_str(IPUXCOM_PLAN_E_FIELD);
 	CHECK(s && *s, "plan_errc_str empty");
+
+	/* A caller-allocated struct that grows carries its size. */
+	{
+		struct ipuxcom_event ev = IPUXCOM_EVENT_INIT;
+
+		CHECK(ev.size == sizeof(ev), "IPUXCOM_EVENT_INIT size %u", (unsigned)ev.size);
+		CHECK(ipuxcom_monitor_next(NULL, &ev, 0) == -EINVAL, "monitor_next(NULL)");
+	}
 
 	ret = ipuxcom_tile_physical(0, &phys);
 	CHECK(ret == 0 && phys < 1472, "tile_physical(0): %d, %u", ret, phys);

@@ -41,8 +41,11 @@ static inline int ixt_load_small(struct ipuxcom *ipu, char *msg, size_t msglen)
 		.template_tile = 0,
 	};
 	static const uint8_t boot[1024];
-	struct ipuxcom_load_params lp = { .bootloader = boot, .bootloader_size = sizeof(boot) };
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_params lp = {
+		.size = sizeof(struct ipuxcom_load_params),
+		.bootloader = boot, .bootloader_size = sizeof(boot),
+	};
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	struct ipuxcom_image *img = NULL;
 	struct ipuxcom_errmsg em = { "" };
 	void *file = NULL;
@@ -96,12 +99,12 @@ static inline int ixt_load_image(struct ipuxcom *ipu, const struct ipuxcom_image
 {
 	static const uint8_t boot[1024];
 	struct ipuxcom_load_params lp = {
+		.size = sizeof(struct ipuxcom_load_params),
 		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
 	};
-	struct ipuxcom_load_result res;
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	int err;
 
-	memset(&res, 0, sizeof(res));
 	err = ipuxcom_load(ipu, &lp, &res);
 	if (err)
 		snprintf(msg, msglen, "load: %s", res.msg);

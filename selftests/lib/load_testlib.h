@@ -112,6 +112,7 @@ static inline int ixt_load_image(struct ipuxcom *ipu, struct ipuxcom_image *img,
 				 uint64_t timeout_ns, struct ipuxcom_load_result *res)
 {
 	struct ipuxcom_load_params p = {
+		.size = sizeof(struct ipuxcom_load_params),
 		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
 		.timeout_ns = timeout_ns,
 	};

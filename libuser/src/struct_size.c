@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Caller-allocated structs that carry their size (the first member), so
+ * that a struct can grow without breaking programs built against an older
+ * or a newer header: the rules of the module's ioctl structs and of the
+ * kernel's copy_struct_from_user(), applied between caller and library.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+int ixc_struct_in(void *dst, size_t lib_size, const void *src, size_t caller_size,
+		  size_t min_size)
+{
+	const unsigned char *tail = (const unsigned char *)src + lib_size;
+	size_t i;
+
+	if (!caller_size || caller_size < min_size)
+		return -EINVAL;
+	if (caller_size <= lib_size) {
+		/* An older caller: what it cannot know about stays zero. */
+		memcpy(dst, src, caller_size);
+		memset((unsigned char *)dst + caller_size, 0, lib_size - caller_size);
+		return 0;
+	}
+	/* A newer caller: fine as long as it uses nothing this library lacks. */
+	for (i = 0; i < caller_size - lib_size; i++)
+		if (tail[i])
+			return -E2BIG;
+	memcpy(dst, src, lib_size);
+	return 0;
+}
+
+int ixc_struct_out_check(size_t caller_size, size_t min_size)
+{
+	return !caller_size || caller_size < min_size ? -EINVAL : 0;
+}
+
+void ixc_struct_out(void *dst, size_t caller_size, const void *src, size_t lib_size)
+{
+	size_t n = caller_size < lib_size ? caller_size : lib_size;
+
+	/* The caller's size member stays what the caller set. */
+	memcpy((unsigned char *)dst + sizeof(uint32_t), (const unsigned char *)src +
+	       sizeof(uint32_t), n - sizeof(uint32_t));
+	if (caller_size > lib_size)
+		memset((unsigned char *)dst + lib_size, 0, caller_size - lib_size);
+}

@@ -126,7 +126,7 @@ TEST_F(hm, idle_after_reset_running_after_load)
 				  self->devstr, NULL));
 	EXPECT_EQ(0, self->r->status);
 	EXPECT_NE(NULL, strstr(self->r->out, "{\"tiles\":[{\"tile\":0,\"state\":\"running\","
-			       "\"registers\":{\"CTXT_STS\":1,")) TH_LOG("%.200s", self->r->out);
+			       "\"registers\":{\"CTXT_STS\":\"0x00000001\",")) TH_LOG("%.200s", self->r->out);
 }
 
 TEST_HARNESS_MAIN

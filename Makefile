@@ -56,7 +56,7 @@ LIB_PIC_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/pic/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
 .PHONY: examples bench bench-vm fuzz check-fuzz fuzz-kernel all help lib tools modules standin tests host-tests device-tests initramfs \
-	check check-host check-vm check-debug ci-summary demo deps sparse checkpatch lint clean \
+	check check-host check-vm check-debug ci-summary demo vm-shell deps sparse checkpatch lint clean \
 	kver-check
 
 all: lib tools modules examples
@@ -66,6 +66,8 @@ help:
 	@echo "  all          library, ipuxcom command and kernel modules (default)"
 	@echo "  deps         apt-get install whatever of deps/packages.txt is missing"
 	@echo "  demo         deps + build + boot the test VM and run the main job"
+	@echo "  vm-shell     build + boot the test VM with a shell on this terminal: the modules"
+	@echo "               loaded, the built tools on PATH ('exit' powers off, Ctrl-A X quits)"
 	@echo "  check        deps + build + every test (host, host under ASan+UBSan, VM)"
 	@echo "  check-host   host tests only;  check-vm: device tests in the VM only"
 	@echo "  check-debug  device tests, fault-injection sweep (failnth_test), load/reset soak and"
@@ -391,6 +393,11 @@ demo: deps
 	$(MAKE) all initramfs
 	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
 		--mode demo --out $(B)/results/demo
+
+# The demo's VM, interactive: a shell on this terminal (serial console).
+vm-shell: initramfs
+	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
+		--mode shell --out $(B)/results/vm-shell
 
 clean:
 	rm -rf $(B)

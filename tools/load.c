@@ -463,7 +463,7 @@ static const struct cli_cmd load_cmds[] = {
 	{
 		.name = NULL,
 		.args = "IMAGE -b|--bootloader FILE [-c FILE [--cfg-hsp MODE]] [--dev ID] [--init] "
-			"[--timeout-ms MS] [-q] [--hostx MANIFEST CALL...]",
+			"[--timeout-ms MS] [-q] [--check [-j]] [--hostx MANIFEST CALL...]",
 		.summary = "load an IPUIMG1 image onto every tile and start it",
 		.description =
 			"Attach to device ID (default 0), which must be idle, and run the whole\n"
@@ -494,7 +494,17 @@ static const struct cli_cmd load_cmds[] = {
 			"load-completion transition (attaching the pages in the manifest's order)\n"
 			"and the CALLs in order, each given as\n"
 			"NAME[:in=FILE]...[:out=FILE]... (one file per input/output slice of the\n"
-			"call, in manifest order), e.g. write:in=x.bin run read:out=y.bin.",
+			"call, in manifest order), e.g. write:in=x.bin run read:out=y.bin;\n"
+			"in=- reads standard input (once), out=- writes standard output.\n"
+			"Before the device is opened every input is read and checked (image,\n"
+			"bootloader, config, manifest; each in= file readable and, when a\n"
+			"regular file, of its slice's size, unless an earlier call's out= makes\n"
+			"it) and every out= file must be writable or creatable; all problems\n"
+			"are listed and the command fails with nothing done to the device.\n"
+			"With --check it does only that, touching no device: one line per check\n"
+			"(ok or FAIL) and a summary, or with --json one object {\"checks\":\n"
+			"[{\"name\",\"file\",\"status\",\"detail\",\"fix\"}...],\"ok\",\"warnings\",\n"
+			"\"failures\"}; exit 0 when all is well, 1 when a check failed.",
 		.run = load_run,
 	},
 };

@@ -55,7 +55,7 @@ static inline int ixt_write_load_inputs(const char *dir, char *msg, size_t msgle
 		err = ixt_write_file(path, in, sizeof(in));
 	}
 	if (err)
-		snprintf(msg, msglen, "%s: %s", path, strerror(-err));
+		snprintf(msg, msglen, "%.200s: %s", path, strerror(-err));
 	return err;
 }
 

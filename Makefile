@@ -69,7 +69,7 @@ help:
 	@echo "  vm-shell     build + boot the test VM with a shell on this terminal: the modules"
 	@echo "               loaded, the built tools on PATH ('exit' powers off, Ctrl-A X quits)"
 	@echo "  check        deps + build + every test (host, host under ASan+UBSan, VM)"
-	@echo "  check-host   host tests only;  check-vm: device tests in the VM only"
+	@echo "  check-host   host tests only;  check-vm: device tests in the VM only (and the vm-shell check)"
 	@echo "  check-debug  device tests, fault-injection sweep (failnth_test), load/reset soak and"
 	@echo "               kernel health (kmemleak, lockdep) in the VM on a debug kernel (KASAN,"
 	@echo "               lockdep, kmemleak, fault injection) built once from linux-source-6.1"
@@ -332,11 +332,17 @@ check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom
 	@mkdir -p $(B)/results
 	selftests/run-host-tests.sh $(B)/results/host.tap $(HOST_TEST_BINS) $(HOST_SAN_BINS)
 
+# Then the same VM once more in vm-shell's mode, its shell fed from a pipe
+# (selftests/vm/shell-check.sh, ~10 s): after the tests, never next to them.
 check-vm: initramfs
 	@mkdir -p $(B)/results
+	@rc=0; \
 	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
 		--mode check --expect "$(DEVICE_TESTS)" --out $(B)/results/vm \
-		--timeout 600 $(if $(FUZZ_SEED),--append ipuxcom_vm.fuzz_seed=$(FUZZ_SEED))
+		--timeout 600 $(if $(FUZZ_SEED),--append ipuxcom_vm.fuzz_seed=$(FUZZ_SEED)) || rc=1; \
+	KIMAGE=$(KIMAGE) B=$(B) selftests/run-host-tests.sh $(B)/results/vm-shell.tap \
+		selftests/vm/shell-check.sh || rc=1; \
+	exit $$rc
 
 # The ioctl fuzzer (selftests/device/zz_ioctl_fuzz_test.c) runs in check-vm
 # with its defaults (200000 ioctls single-threaded, 60 s concurrent);
@@ -360,7 +366,7 @@ fuzz-kernel: kver-check modules standin $(FUZZ_TEST_BIN)
 		--append "ipuxcom_vm.fuzz_ioctls=$(FUZZ_KERNEL_IOCTLS) ipuxcom_vm.fuzz_seconds=$(FUZZ_KERNEL_SECONDS) ipuxcom_vm.fuzz_timeout=$(FUZZ_KERNEL_LIMIT)$(if $(FUZZ_SEED), ipuxcom_vm.fuzz_seed=$(FUZZ_SEED))$(if $(FUZZ_TRACE), ipuxcom_vm.fuzz_trace=1)"
 
 CHECK_TAPS := $(B)/results/host.tap $(B)/results/fuzz.tap $(B)/results/install.tap \
-	$(B)/results/vm/tests.tap $(B)/results/dkms.tap
+	$(B)/results/vm/tests.tap $(B)/results/vm-shell.tap $(B)/results/dkms.tap
 DEBUG_TAP := $(B)/results/debug/tests.tap
 
 check: deps

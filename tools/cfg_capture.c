@@ -32,6 +32,7 @@
 
 #include "cfg_capture.h"
 #include "image_cli.h"
+#include "path.h"
 
 #define EVENT_DIR		"events/ipuxcom/" IPUXCOM_TRACE_BAR_WRITE
 #define INSTANCE_SPAN		"ipuxcom-capture"
@@ -317,18 +318,10 @@ static int write_cfg(const struct cli_call *call, const char *path,
 static int check_output_dir(const struct cli_call *call, const char *path)
 {
 	char dir[PATH_MAX];
-	const char *slash;
 
 	if (!strcmp(path, "-"))
 		return 0;
-	slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	if (access(dir, W_OK | X_OK)) {
+	if (access(path_dir_of(path, dir, sizeof(dir)), W_OK | X_OK)) {
 		cli_err(call->what, "cannot create %s: %s", path, strerror(errno));
 		return CLI_EXIT_ERR;
 	}

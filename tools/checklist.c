@@ -55,6 +55,15 @@ static const char *str(const char *s)
 	return s ? s : "";
 }
 
+static void kv_string_or_null(struct json_writer *w, const char *key, const char *s)
+{
+	json_key(w, key);
+	if (s)
+		json_string(w, s);
+	else
+		json_null(w);
+}
+
 static void checklist_json(const struct checklist *cl, FILE *out)
 {
 	struct json_writer w;
@@ -68,18 +77,10 @@ static void checklist_json(const struct checklist *cl, FILE *out)
 
 		json_begin_object(&w);
 		json_kv_string(&w, "name", str(it->name));
-		json_key(&w, "file");
-		if (it->file)
-			json_string(&w, it->file);
-		else
-			json_null(&w);
+		kv_string_or_null(&w, "file", it->file);
 		json_kv_string(&w, "status", status_names[it->status]);
 		json_kv_string(&w, "detail", str(it->detail));
-		json_key(&w, "fix");
-		if (it->fix)
-			json_string(&w, it->fix);
-		else
-			json_null(&w);
+		kv_string_or_null(&w, "fix", it->fix);
 		json_end_object(&w);
 	}
 	json_end_array(&w);

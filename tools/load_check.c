@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "load.h"
+#include "path.h"
 
 /* Size of input slice @k of call @idx, in manifest order; 0 if there is none. */
 static uint32_t input_slice_size(const struct ipuxcom_hsp_manifest *m, int idx, int k)
@@ -83,7 +84,6 @@ static void check_input(struct checklist *cl, const char *name, const char *path
 static void check_output(struct checklist *cl, const char *name, const char *path)
 {
 	char dir[PATH_MAX];
-	const char *slash;
 	struct stat st;
 
 	if (!strcmp(path, "-")) {
@@ -107,14 +107,7 @@ static void check_output(struct checklist *cl, const char *name, const char *pat
 		return;
 	}
 	/* Created: its directory must let us. */
-	slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
+	if (faccessat(AT_FDCWD, path_dir_of(path, dir, sizeof(dir)), W_OK | X_OK, AT_EACCESS))
 		checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: cannot create it in %s: %s",
 			      path, dir, strerror(errno));
 	else

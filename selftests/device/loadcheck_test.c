@@ -18,8 +18,8 @@
 FIXTURE(lc) {
 	int fd;
 	uint32_t dev;
-	char devstr[16], tool[PATH_MAX], dir[PATH_MAX], img[PATH_MAX + 32], boot[PATH_MAX + 32];
-	char hsp[PATH_MAX + 32], in[PATH_MAX + 48];
+	char devstr[16], tool[PATH_MAX];
+	struct ixt_load_inputs f;
 	struct ixt_run *r;
 };
 
@@ -34,12 +34,7 @@ FIXTURE_SETUP(lc)
 	if (!ixt_find_tool_on_path(self->tool, sizeof(self->tool)))
 		SKIP(return, "no ipuxcom command (set IPUXCOM_TOOL)");
 	snprintf(self->devstr, sizeof(self->devstr), "%u", self->dev);
-	ASSERT_TRUE(ixt_tmpdir(self->dir, sizeof(self->dir)));
-	ASSERT_EQ(0, ixt_write_load_inputs(self->dir, msg, sizeof(msg))) TH_LOG("%s", msg);
-	snprintf(self->img, sizeof(self->img), "%s/app.ipuimg", self->dir);
-	snprintf(self->boot, sizeof(self->boot), "%s/boot.bin", self->dir);
-	snprintf(self->hsp, sizeof(self->hsp), "%s/m.ipuhsp", self->dir);
-	snprintf(self->in, sizeof(self->in), "write:in=%s/in64.bin", self->dir);
+	ASSERT_EQ(0, ixt_write_load_inputs(&self->f, msg, sizeof(msg))) TH_LOG("%s", msg);
 }
 
 FIXTURE_TEARDOWN(lc)
@@ -48,7 +43,7 @@ FIXTURE_TEARDOWN(lc)
 		ixt_reset(self->fd);
 		close(self->fd);
 	}
-	ixt_rmtree(self->dir);
+	ixt_rmtree(self->f.dir);
 	free(self->r);
 }
 
@@ -79,9 +74,9 @@ TEST_F(lc, bad_hostx_file_leaves_the_device_idle)
 	close(self->fd);
 	self->fd = -1;
 	ASSERT_EQ(IPUXCOM_DEV_STATE_IDLE, nl_state(self->dev));
-	snprintf(missing, sizeof(missing), "write:in=%s/missing.bin", self->dir);
-	TOOL("load", self->img, "-b", self->boot, "--dev", self->devstr, "-q", "--hostx",
-	     self->hsp, missing, "run");
+	snprintf(missing, sizeof(missing), "write:in=%s/missing.bin", self->f.dir);
+	TOOL("load", self->f.img, "-b", self->f.boot, "--dev", self->devstr, "-q", "--hostx",
+	     self->f.hsp, missing, "run");
 	EXPECT_EQ(1, self->r->status);
 	EXPECT_NE(NULL, strstr(self->r->err, "missing.bin: cannot read: No such file"))
 		TH_LOG("%s", self->r->err);
@@ -89,8 +84,8 @@ TEST_F(lc, bad_hostx_file_leaves_the_device_idle)
 	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, nl_state(self->dev));
 
 	/* the same with the file there loads, runs the call and leaves it running */
-	TOOL("load", self->img, "-b", self->boot, "--dev", self->devstr, "-q", "--hostx",
-	     self->hsp, self->in, "run");
+	TOOL("load", self->f.img, "-b", self->f.boot, "--dev", self->devstr, "-q", "--hostx",
+	     self->f.hsp, self->f.write_in, "run");
 	EXPECT_EQ(0, self->r->status) TH_LOG("%s", self->r->err);
 	EXPECT_NE(NULL, strstr(self->r->out, "call run: 2 phases done")) TH_LOG("%s", self->r->out);
 	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, nl_state(self->dev));
@@ -102,12 +97,12 @@ TEST_F(lc, bad_hostx_file_leaves_the_device_idle)
 TEST_F(lc, check_never_opens_the_device)
 {
 	/* the fixture holds the device: a real load would fail to attach */
-	TOOL("load", "--check", self->img, "-b", self->boot, "--dev", self->devstr, "--hostx",
-	     self->hsp, self->in, "run");
+	TOOL("load", "--check", self->f.img, "-b", self->f.boot, "--dev", self->devstr, "--hostx",
+	     self->f.hsp, self->f.write_in, "run");
 	EXPECT_EQ(0, self->r->status) TH_LOG("%s", self->r->err);
 	EXPECT_NE(NULL, strstr(self->r->out, " 0 failures\n")) TH_LOG("%s", self->r->out);
 	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, ixt_state(self->fd));
-	TOOL("load", self->img, "-b", self->boot, "--dev", self->devstr, "-q");
+	TOOL("load", self->f.img, "-b", self->f.boot, "--dev", self->devstr, "-q");
 	EXPECT_EQ(1, self->r->status);
 	EXPECT_NE(NULL, strstr(self->r->err, "attached by another open file"))
 		TH_LOG("%s", self->r->err);

@@ -16,9 +16,9 @@
 #define NO_NODE	"/nonexistent/ipuxcom-node"
 
 FIXTURE(chk) {
-	char tool[PATH_MAX], dir[PATH_MAX];
-	char img[PATH_MAX + 32], boot[PATH_MAX + 32], hsp[PATH_MAX + 32], in[PATH_MAX + 32];
-	char out[PATH_MAX + 32], arg_in[PATH_MAX + 48], arg_out[PATH_MAX + 48];
+	char tool[PATH_MAX];
+	struct ixt_load_inputs f;
+	char out[PATH_MAX + 32], arg_out[PATH_MAX + 48];
 	struct ixt_run *r;
 };
 
@@ -30,20 +30,14 @@ FIXTURE_SETUP(chk)
 	ASSERT_NE(NULL, self->r);
 	if (!ixt_find_tool(self->tool, sizeof(self->tool)))
 		SKIP(return, "ipuxcom command not built (set IPUXCOM_TOOL)");
-	ASSERT_TRUE(ixt_tmpdir(self->dir, sizeof(self->dir)));
-	ASSERT_EQ(0, ixt_write_load_inputs(self->dir, msg, sizeof(msg))) TH_LOG("%s", msg);
-	snprintf(self->img, sizeof(self->img), "%s/app.ipuimg", self->dir);
-	snprintf(self->boot, sizeof(self->boot), "%s/boot.bin", self->dir);
-	snprintf(self->hsp, sizeof(self->hsp), "%s/m.ipuhsp", self->dir);
-	snprintf(self->in, sizeof(self->in), "%s/in64.bin", self->dir);
-	snprintf(self->out, sizeof(self->out), "%s/y.bin", self->dir);
-	snprintf(self->arg_in, sizeof(self->arg_in), "write:in=%s", self->in);
+	ASSERT_EQ(0, ixt_write_load_inputs(&self->f, msg, sizeof(msg))) TH_LOG("%s", msg);
+	snprintf(self->out, sizeof(self->out), "%s/y.bin", self->f.dir);
 	snprintf(self->arg_out, sizeof(self->arg_out), "read:out=%s", self->out);
 }
 
 FIXTURE_TEARDOWN(chk)
 {
-	ixt_rmtree(self->dir);
+	ixt_rmtree(self->f.dir);
 	free(self->r);
 }
 
@@ -71,7 +65,7 @@ TEST_F(chk, good_inputs_pass_and_create_nothing)
 {
 	struct stat st;
 
-	TOOL("load", "--check", self->img, "-b", self->boot, "--hostx", self->hsp, self->arg_in,
+	TOOL("load", "--check", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp, self->f.write_in,
 	     "run", self->arg_out);
 	EXPECT_EQ(0, self->r->status) TH_LOG("stdout: %s\nstderr: %s", self->r->out, self->r->err);
 	EXPECT_IN(out, "ok    bootloader: ");
@@ -92,15 +86,15 @@ TEST_F(chk, every_problem_listed_at_once)
 	char small_arg[PATH_MAX + 64];
 	static const uint8_t ten[10];
 
-	snprintf(empty, sizeof(empty), "%s/empty.bin", self->dir);
+	snprintf(empty, sizeof(empty), "%s/empty.bin", self->f.dir);
 	ASSERT_EQ(0, ixt_write_file(empty, "", 0));
-	snprintf(small, sizeof(small), "%s/in10.bin", self->dir);
+	snprintf(small, sizeof(small), "%s/in10.bin", self->f.dir);
 	ASSERT_EQ(0, ixt_write_file(small, ten, sizeof(ten)));
-	snprintf(bad_in, sizeof(bad_in), "write:in=%s/missing.bin", self->dir);
-	snprintf(bad_out, sizeof(bad_out), "read:out=%s/no/such/dir/y.bin", self->dir);
+	snprintf(bad_in, sizeof(bad_in), "write:in=%s/missing.bin", self->f.dir);
+	snprintf(bad_out, sizeof(bad_out), "read:out=%s/no/such/dir/y.bin", self->f.dir);
 	snprintf(small_arg, sizeof(small_arg), "write:in=%s", small);
 
-	TOOL("load", "--check", "missing.ipuimg", "-b", empty, "--hostx", self->hsp, bad_in,
+	TOOL("load", "--check", "missing.ipuimg", "-b", empty, "--hostx", self->f.hsp, bad_in,
 	     bad_out, small_arg, "read:out=/");
 	EXPECT_EQ(1, self->r->status) TH_LOG("stderr: %s", self->r->err);
 	/* each on stdout as FAIL and on stderr as an error */
@@ -121,15 +115,15 @@ TEST_F(chk, a_load_with_a_bad_call_file_never_reaches_the_device)
 {
 	char bad_in[PATH_MAX + 64];
 
-	snprintf(bad_in, sizeof(bad_in), "write:in=%s/missing.bin", self->dir);
-	TOOL("load", self->img, "-b", self->boot, "--hostx", self->hsp, bad_in, "run");
+	snprintf(bad_in, sizeof(bad_in), "write:in=%s/missing.bin", self->f.dir);
+	TOOL("load", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp, bad_in, "run");
 	EXPECT_EQ(1, self->r->status);
 	EXPECT_IN(err, "missing.bin: cannot read: No such file or directory");
 	EXPECT_IN(err, "1 problem found: nothing was done to the device");
 	/* the device node was never opened */
 	EXPECT_NOT_IN(err, NO_NODE);
 	/* with good files it goes on to the device, which is absent here */
-	TOOL("load", self->img, "-b", self->boot, "--hostx", self->hsp, self->arg_in, "-q");
+	TOOL("load", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp, self->f.write_in, "-q");
 	EXPECT_EQ(1, self->r->status);
 	EXPECT_IN(err, "cannot open " NO_NODE);
 }
@@ -142,13 +136,13 @@ TEST_F(chk, outputs_are_neither_created_nor_truncated)
 	uint8_t *data;
 
 	ASSERT_EQ(0, ixt_write_file(self->out, keep, sizeof(keep)));
-	TOOL("load", "--check", self->img, "-b", self->boot, "--hostx", self->hsp,
+	TOOL("load", "--check", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp,
 	     self->arg_out);
 	EXPECT_EQ(0, self->r->status) TH_LOG("stderr: %s", self->r->err);
 	EXPECT_IN(out, "y.bin: writable (replaced after the call)");
 	/* a failing load leaves it too */
-	snprintf(bad_in, sizeof(bad_in), "write:in=%s/missing.bin", self->dir);
-	TOOL("load", self->img, "-b", self->boot, "--hostx", self->hsp, bad_in, self->arg_out);
+	snprintf(bad_in, sizeof(bad_in), "write:in=%s/missing.bin", self->f.dir);
+	TOOL("load", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp, bad_in, self->arg_out);
 	EXPECT_EQ(1, self->r->status);
 	data = ixt_read_file(self->out, &len);
 	ASSERT_NE(NULL, data);
@@ -163,14 +157,14 @@ TEST_F(chk, outputs_are_neither_created_nor_truncated)
  */
 TEST_F(chk, unwritable_output_refused)
 {
-	char *const argv[] = { self->tool, "-d", NO_NODE, "load", "--check", self->img, "-b",
-			       self->boot, "--hostx", self->hsp, self->arg_out, NULL };
+	char *const argv[] = { self->tool, "-d", NO_NODE, "load", "--check", self->f.img, "-b",
+			       self->f.boot, "--hostx", self->f.hsp, self->arg_out, NULL };
 	int status;
 	pid_t pid;
 
 	ASSERT_EQ(0, ixt_write_file(self->out, "x", 1));
 	ASSERT_EQ(0, chmod(self->out, 0444));
-	ASSERT_EQ(0, chmod(self->dir, 0755));
+	ASSERT_EQ(0, chmod(self->f.dir, 0755));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -194,17 +188,17 @@ TEST_F(chk, stdin_once_and_outputs_of_earlier_calls)
 
 	/* y.bin does not exist yet: an earlier call's out= makes it */
 	snprintf(later, sizeof(later), "write:in=%s", self->out);
-	TOOL("load", "--check", self->img, "-b", self->boot, "--hostx", self->hsp,
+	TOOL("load", "--check", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp,
 	     self->arg_out, later);
 	EXPECT_EQ(0, self->r->status) TH_LOG("stderr: %s", self->r->err);
 	EXPECT_IN(out, "y.bin: written by call 'read' before");
 	/* the same in=FILE before the out= that makes it is missing */
-	TOOL("load", "--check", self->img, "-b", self->boot, "--hostx", self->hsp,
+	TOOL("load", "--check", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp,
 	     later, self->arg_out);
 	EXPECT_EQ(1, self->r->status);
 	EXPECT_IN(err, "y.bin: cannot read: No such file or directory");
 	/* standard input can be read once */
-	TOOL("load", "--check", self->img, "-b", self->boot, "--hostx", self->hsp,
+	TOOL("load", "--check", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp,
 	     "write:in=-", "write:in=-");
 	EXPECT_EQ(1, self->r->status);
 	EXPECT_IN(out, "ok    call write input: -: standard input, read when the call runs");
@@ -213,7 +207,7 @@ TEST_F(chk, stdin_once_and_outputs_of_earlier_calls)
 
 TEST_F(chk, json_report)
 {
-	TOOL("load", "--check", "-j", self->img, "-b", self->boot, "--hostx", self->hsp,
+	TOOL("load", "--check", "-j", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp,
 	     "write:in=/nonexistent");
 	EXPECT_EQ(1, self->r->status);
 	EXPECT_EQ('{', self->r->out[0]);
@@ -222,30 +216,30 @@ TEST_F(chk, json_report)
 		  "\"fail\",\"detail\":\"/nonexistent: cannot read: No such file or directory\","
 		  "\"fix\":null}");
 	EXPECT_IN(out, "],\"ok\":false,\"warnings\":0,\"failures\":1}\n");
-	TOOL("load", "--check", "--json", self->img, "-b", self->boot);
+	TOOL("load", "--check", "--json", self->f.img, "-b", self->f.boot);
 	EXPECT_EQ(0, self->r->status);
 	EXPECT_IN(out, "],\"ok\":true,\"warnings\":0,\"failures\":0}\n");
 }
 
 TEST_F(chk, usage_errors_exit_2_before_any_check)
 {
-	TOOL("load", "--check", self->img, "-b", self->boot, "--timeout-ms", "0");
+	TOOL("load", "--check", self->f.img, "-b", self->f.boot, "--timeout-ms", "0");
 	EXPECT_EQ(2, self->r->status);
 	EXPECT_IN(err, "invalid --timeout-ms '0'");
-	TOOL("load", "--check", self->img, "-b", self->boot, "--dev", "x1");
+	TOOL("load", "--check", self->f.img, "-b", self->f.boot, "--dev", "x1");
 	EXPECT_EQ(2, self->r->status);
 	EXPECT_IN(err, "invalid device id 'x1'");
-	TOOL("load", "--check", self->img, "-b", self->boot, "--hostx", self->hsp, "erase");
+	TOOL("load", "--check", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp, "erase");
 	EXPECT_EQ(2, self->r->status);
 	EXPECT_IN(err, "the manifest has no call 'erase'");
-	TOOL("load", "--check", self->img, "-b", self->boot, "--hostx", self->hsp, "write");
+	TOOL("load", "--check", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp, "write");
 	EXPECT_EQ(2, self->r->status);
 	EXPECT_IN(err, "call 'write' takes 1 in= and 0 out= files, 0 and 0 given");
-	TOOL("load", "--check", self->img, "-b", self->boot, "--hostx", self->hsp, "run:x=1");
+	TOOL("load", "--check", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp, "run:x=1");
 	EXPECT_EQ(2, self->r->status);
 	EXPECT_IN(err, "invalid part 'x=1'");
 	/* usage errors come before the file checks: nothing listed */
-	TOOL("load", "--check", "missing.ipuimg", "-b", self->boot, "--cfg-hsp", "keep-gs2");
+	TOOL("load", "--check", "missing.ipuimg", "-b", self->f.boot, "--cfg-hsp", "keep-gs2");
 	EXPECT_EQ(2, self->r->status);
 	EXPECT_EQ(0, self->r->out[0]);
 }

@@ -248,10 +248,11 @@ static int hostx_run_calls(const struct cli_call *call, struct ipuxcom *ipu,
 			goto free;
 		}
 		for (int i = 0; i < sp->nout; i++) {
-			FILE *f = fopen(sp->out[i], "wb");
+			bool std = !strcmp(sp->out[i], "-");
+			FILE *f = std ? stdout : fopen(sp->out[i], "wb");
 			bool ok = f && fwrite(out[i].data, 1, out[i].size, f) == out[i].size;
 
-			if (f && fclose(f))
+			if (f && (std ? fflush(f) : fclose(f)))
 				ok = false;
 			if (!ok) {
 				cli_err(call->what, "call '%s': cannot write %s", sp->name, sp->out[i]);

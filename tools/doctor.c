@@ -22,11 +22,11 @@
 
 #include "checklist.h"
 #include "cli.h"
+#include "privilege.h"
 
 #define GROUP		"ipuxcom"
 #define SYS_MODULE	"/sys/module/"
 #define MODPROBE_FIX	"sudo modprobe ipuxcom_hw (a card) or sudo modprobe ipuxcom_sim (the simulator)"
-#define CAP_SYS_RAWIO_BIT	17	/* linux/capability.h */
 
 /* First line of a small sysfs or procfs file into @buf; false if unreadable. */
 static bool read_line(const char *path, char *buf, size_t len)
@@ -211,28 +211,21 @@ static void check_uapi(struct checklist *cl, const struct cli_call *call)
 
 static void check_rawio(struct checklist *cl)
 {
-	char line[128];
-	FILE *f = fopen("/proc/self/status", "r");
-	unsigned long long eff = 0;
-	bool found = false;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1) {
-			found = true;
-			break;
-		}
-	if (f)
-		fclose(f);
-	if (!found)
-		checklist_add(cl, CHECK_WARN, "CAP_SYS_RAWIO", NULL, NULL,
-			      "cannot read CapEff from /proc/self/status");
-	else if (eff & (1ULL << CAP_SYS_RAWIO_BIT))
+	switch (priv_has_cap_sys_rawio()) {
+	case 1:
 		checklist_add(cl, CHECK_OK, "CAP_SYS_RAWIO", NULL, NULL,
-			      "held: raw register writes and load -c CONFIG allowed");
-	else
+			      "held: loads, configs, HSP marks, TDI stores and raw writes allowed");
+		break;
+	case 0:
 		checklist_add(cl, CHECK_WARN, "CAP_SYS_RAWIO", NULL,
 			      "run those as root, or: sudo setcap cap_sys_rawio+ep $(command -v ipuxcom)",
-			      "not held: raw register writes and load -c CONFIG will fail (the rest works)");
+			      "not held: load, config apply, HSP marks, TDI stores and raw writes "
+			      "fail (dev show, monitor, TDI dumps and host-exchange calls work)");
+		break;
+	default:
+		checklist_add(cl, CHECK_WARN, "CAP_SYS_RAWIO", NULL, NULL,
+			      "cannot read CapEff from /proc/self/status");
+	}
 }
 
 static bool tracefs_mounted(const char *dir)
@@ -387,8 +380,8 @@ static const struct cli_cmd doctor_cmds[] = {
 			"the ipuxcom module and a backend (ipuxcom_hw or ipuxcom_sim) loaded,\n"
 			"the device node (" IPUXCOM_DEVICE_PATH " or -d PATH): its owner and mode\n"
 			"and whether this user can open it, the module's uapi version against\n"
-			"this command's, membership of group '" GROUP "', CAP_SYS_RAWIO (raw\n"
-			"writes and configs), tracefs and the ipuxcom tracepoints, and over\n"
+			"this command's, membership of group '" GROUP "', CAP_SYS_RAWIO (loads,\n"
+			"configs, raw writes), tracefs and the ipuxcom tracepoints, and over\n"
 			"generic netlink every device: backend, state, tiles, capabilities and\n"
 			"its ipu_driver node (/dev/ipuN) when held through one.\n"
 			"Each check prints ok, warn or FAIL, and a 'fix:' line with the command\n"

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "load.h"
+#include "privilege.h"
 
 static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg, *hostx_arg, *cfg_hsp_arg;
 static bool quiet, init, check_only;
@@ -323,6 +324,13 @@ static void load_check_inputs(struct checklist *cl, const char *image_path,
 			checklist_add(cl, CHECK_OK, "config", cfg_arg, NULL,
 				      "%s: IPUCFG1, %" PRIu32 " records", cfg_arg, *nrecs);
 	}
+	/* Without it the first load ioctl fails, after --init has reset the device. */
+	if (!priv_has_cap_sys_rawio())
+		checklist_add(cl, CHECK_FAIL, "privilege", NULL, "run it as root",
+			      "CAP_SYS_RAWIO not held: the device would refuse the load (EPERM)");
+	else
+		checklist_add(cl, CHECK_OK, "privilege", NULL, NULL, "CAP_SYS_RAWIO %s",
+			      priv_has_cap_sys_rawio() > 0 ? "held" : "not known: /proc unreadable");
 	if (hostx_arg) {
 		if (manifest_err)
 			check_lib_fail(cl, "manifest", hostx_arg, manifest_em, manifest_err);
@@ -500,8 +508,10 @@ static const struct cli_cmd load_cmds[] = {
 			"Before the device is opened every input is read and checked (image,\n"
 			"bootloader, config, manifest; each in= file readable and, when a\n"
 			"regular file, of its slice's size, unless an earlier call's out= makes\n"
-			"it) and every out= file must be writable or creatable; all problems\n"
-			"are listed and the command fails with nothing done to the device.\n"
+			"it), every out= file must be writable or creatable, and the process\n"
+			"must hold CAP_SYS_RAWIO, without which the module refuses loads; all\n"
+			"problems are listed and the command fails with nothing done to the\n"
+			"device.\n"
 			"With --check it does only that, touching no device: one line per check\n"
 			"(ok or FAIL) and a summary, or with --json one object {\"checks\":\n"
 			"[{\"name\",\"file\",\"status\",\"detail\",\"fix\"}...],\"ok\",\"warnings\",\n"

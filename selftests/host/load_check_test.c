@@ -30,6 +30,9 @@ FIXTURE_SETUP(chk)
 	ASSERT_NE(NULL, self->r);
 	if (!ixt_find_tool(self->tool, sizeof(self->tool)))
 		SKIP(return, "ipuxcom command not built (set IPUXCOM_TOOL)");
+	/* One of load's checks is CAP_SYS_RAWIO: the counts below are root's. */
+	if (geteuid() != 0)
+		SKIP(return, "run as root (a load needs CAP_SYS_RAWIO)");
 	ASSERT_EQ(0, ixt_write_load_inputs(&self->f, msg, sizeof(msg))) TH_LOG("%s", msg);
 	snprintf(self->out, sizeof(self->out), "%s/y.bin", self->f.dir);
 	snprintf(self->arg_out, sizeof(self->arg_out), "read:out=%s", self->out);
@@ -73,7 +76,8 @@ TEST_F(chk, good_inputs_pass_and_create_nothing)
 	EXPECT_IN(out, "m.ipuhsp: 3 calls, 2 pages");
 	EXPECT_IN(out, "in64.bin: 64 bytes, as the slice takes");
 	EXPECT_IN(out, "y.bin: created after the call");
-	EXPECT_IN(out, "5 checks: 5 ok, 0 warnings, 0 failures\n");
+	EXPECT_IN(out, "ok    privilege: CAP_SYS_RAWIO held\n");
+	EXPECT_IN(out, "6 checks: 6 ok, 0 warnings, 0 failures\n");
 	EXPECT_EQ(0, self->r->err[0]) TH_LOG("stderr: %s", self->r->err);
 	/* nothing created, no device opened */
 	EXPECT_NE(0, stat(self->out, &st));
@@ -152,10 +156,11 @@ TEST_F(chk, outputs_are_neither_created_nor_truncated)
 }
 
 /*
- * Root may write any file, so as root the check runs as nobody (uid
- * 65534): the child reports through its exit status.
+ * As nobody (uid 65534, which root may write any file for): an output
+ * that cannot be written, and no CAP_SYS_RAWIO for the load. The child
+ * reports through its exit status.
  */
-TEST_F(chk, unwritable_output_refused)
+TEST_F(chk, unwritable_output_and_no_rawio_refused)
 {
 	char *const argv[] = { self->tool, "-d", NO_NODE, "load", "--check", self->f.img, "-b",
 			       self->f.boot, "--hostx", self->f.hsp, self->arg_out, NULL };
@@ -168,18 +173,24 @@ TEST_F(chk, unwritable_output_refused)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
+		if (setgid(65534) || setuid(65534))
 			_exit(3);
 		if (ixt_run(argv, self->r))
 			_exit(4);
 		if (self->r->status != 1)
 			_exit(5);
-		_exit(strstr(self->r->err, "y.bin: cannot write: Permission denied") ? 0 : 6);
+		if (!strstr(self->r->err, "y.bin: cannot write: Permission denied"))
+			_exit(6);
+		if (!strstr(self->r->err, "load: privilege: CAP_SYS_RAWIO not held: the device "
+			    "would refuse the load (EPERM)"))
+			_exit(7);
+		_exit(strstr(self->r->out, "      fix: run it as root\n") ? 0 : 8);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("3: no setuid, 4: no run, 5: wrong exit status, "
-						 "6: no message");
+						 "6: no write error, 7: no privilege error, "
+						 "8: no fix");
 }
 
 TEST_F(chk, stdin_once_and_outputs_of_earlier_calls)

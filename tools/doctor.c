@@ -2,7 +2,7 @@
 /*
  * ipuxcom doctor: what stands between this user and a working device --
  * the module, its device node and who may open it, the group, the
- * capability raw writes need, the tracepoints, and each device's state --
+ * capability loads need, the tracepoints, and each device's state --
  * every check with the command that fixes it. Reads /sys, /proc and /dev
  * and asks the module over netlink; changes nothing.
  */
@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,15 +83,19 @@ static bool check_module(struct checklist *cl)
 
 static bool in_group(gid_t gid)
 {
-	gid_t groups[NGROUPS_MAX];
-	int n = getgroups(NGROUPS_MAX, groups);
+	int n = getgroups(0, NULL);
+	gid_t *groups;
+	bool found = false;
 
 	if (getegid() == gid)
 		return true;
-	for (int i = 0; i < n; i++)
-		if (groups[i] == gid)
-			return true;
-	return false;
+	groups = n > 0 ? calloc((size_t)n, sizeof(*groups)) : NULL;
+	if (groups)
+		n = getgroups(n, groups);
+	for (int i = 0; groups && i < n && !found; i++)
+		found = groups[i] == gid;
+	free(groups);
+	return found;
 }
 
 /* Whether the user is listed in @gr (the group file), though maybe not in this session. */
@@ -113,9 +116,11 @@ static bool listed_in(const struct group *gr)
 static void check_group(struct checklist *cl)
 {
 	struct group *gr = getgrnam(GROUP);
-	char fix[160];
 	struct passwd *pw = getpwuid(getuid());
-	const char *user = pw ? pw->pw_name : "$USER";
+	char fix[160], user[64];
+
+	/* copied: getpwuid()'s buffer is reused */
+	snprintf(user, sizeof(user), "%s", pw ? pw->pw_name : "$USER");
 
 	if (!gr) {
 		checklist_add(cl, CHECK_WARN, "group", NULL,
@@ -148,7 +153,7 @@ static void check_node(struct checklist *cl, const char *name, const char *path,
 	struct group *gr;
 	struct passwd *pw;
 	struct stat st;
-	int fd;
+	int fd, err;
 
 	if (stat(path, &st)) {
 		checklist_add(cl, CHECK_FAIL, name, path, missing_fix, "%s: %s", path,
@@ -171,18 +176,19 @@ static void check_node(struct checklist *cl, const char *name, const char *path,
 			      owner);
 		return;
 	}
-	if (errno == EACCES || errno == EPERM) {
+	err = errno;
+	if (err == EACCES || err == EPERM) {
 		if (gr && !strcmp(gr->gr_name, GROUP))
 			snprintf(fix, sizeof(fix), "join group " GROUP " (see the group check)");
 		else
 			snprintf(fix, sizeof(fix), "sudo make install (udev rule 60-ipuxcom.rules "
 				 "gives it to group " GROUP "), then sudo udevadm trigger");
 		checklist_add(cl, CHECK_FAIL, name, path, fix, "%s: %s, cannot open: %s", path,
-			      owner, strerror(errno));
+			      owner, strerror(err));
 		return;
 	}
 	checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: %s, cannot open: %s", path, owner,
-		      strerror(errno));
+		      strerror(err));
 }
 
 static void check_uapi(struct checklist *cl, const struct cli_call *call)

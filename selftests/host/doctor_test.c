@@ -89,6 +89,36 @@ TEST_F(doc, json)
 	EXPECT_EQ('{', self->r->out[0]);
 }
 
+/* As root, then as nobody (uid 65534): the capability every load needs. */
+TEST_F(doc, cap_sys_rawio)
+{
+	char *const argv[] = { self->tool, "-d", NO_NODE, "doctor", NULL };
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		SKIP(return, "needs root, to compare with an unprivileged run");
+	TOOL("-d", NO_NODE, "doctor");
+	EXPECT_IN(out, "ok    CAP_SYS_RAWIO: held: loads, configs, HSP marks, TDI stores and "
+		  "raw writes allowed\n");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		if (ixt_run(argv, self->r) || self->r->status != 1)
+			_exit(4);
+		if (!strstr(self->r->out, "warn  CAP_SYS_RAWIO: not held: load, config apply"))
+			_exit(5);
+		_exit(strstr(self->r->out, "      fix: run those as root, or: sudo setcap "
+			     "cap_sys_rawio+ep") ? 0 : 6);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("3: no setuid, 4: no run or wrong status, "
+						 "5: no warning, 6: no fix");
+}
+
 TEST_F(doc, usage)
 {
 	TOOL("doctor", "extra");

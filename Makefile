@@ -83,8 +83,8 @@ help:
 	@echo "  check-fuzz   the same briefly (FUZZ_CHECK_SECONDS, 4), as TAP; part of check"
 	@echo "  fuzz-kernel  the VM running only the ioctl fuzzer, FUZZ_KERNEL_IOCTLS (10^6) and"
 	@echo "               FUZZ_KERNEL_SECONDS (600) concurrent; FUZZ_SEED=N repeats a run"
-	@echo "  install      library, headers, pkg-config file, command, man pages, udev rule,"
-	@echo "               modprobe.d and sysusers.d files (DESTDIR, PREFIX=$(PREFIX), LIBDIR, ...)"
+	@echo "  install      library, headers, pkg-config file, command, man pages, bash completion,"
+	@echo "               udev rule, modprobe.d and sysusers.d files (DESTDIR, PREFIX=$(PREFIX), LIBDIR, ...)"
 	@echo "  uninstall    remove what install installed (same variables)"
 	@echo "  dkms-install copy the module sources to /usr/src/ipuxcom-$(DKMS_VERSION), dkms add/build/install"
 	@echo "  dkms-remove  dkms remove --all, delete /usr/src/ipuxcom-$(DKMS_VERSION)"
@@ -423,6 +423,8 @@ BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
+# bash-completion loads completions/NAME on first use of NAME.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 UDEVRULESDIR ?= /lib/udev/rules.d
 MODPROBEDIR ?= /etc/modprobe.d
@@ -443,7 +445,8 @@ PC_SUBST = -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_path,$(LIBDIR))|'
 install: lib tools
 	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODPROBEDIR) $(DESTDIR)$(SYSUSERSDIR)
+		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODPROBEDIR) $(DESTDIR)$(SYSUSERSDIR) \
+		$(DESTDIR)$(BASHCOMPDIR)
 	$(INSTALL) -m 644 $(PUBLIC_HDRS) $(DESTDIR)$(INCLUDEDIR)/
 	$(INSTALL) -m 644 uapi/linux/ipuxcom.h uapi/linux/ipuxcom_ipu_driver.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	$(INSTALL) -m 755 $(B)/libipuxcom.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/
@@ -455,6 +458,7 @@ install: lib tools
 	$(INSTALL) -m 755 $(B)/ipuxcom $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 man/ipuxcom.8 $(DESTDIR)$(MANDIR)/man8/
 	$(INSTALL) -m 644 man/libipuxcom.3 $(DESTDIR)$(MANDIR)/man3/
+	$(INSTALL) -m 644 tools/completion/ipuxcom.bash $(DESTDIR)$(BASHCOMPDIR)/ipuxcom
 	$(INSTALL) -m 644 udev/60-ipuxcom.rules $(DESTDIR)$(UDEVRULESDIR)/
 	$(INSTALL) -m 644 modprobe.d/ipuxcom.conf $(DESTDIR)$(MODPROBEDIR)/
 	$(INSTALL) -m 644 sysusers.d/ipuxcom.conf $(DESTDIR)$(SYSUSERSDIR)/
@@ -490,6 +494,7 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libipuxcom.a $(DESTDIR)$(PKGCONFIGDIR)/libipuxcom.pc \
 		$(DESTDIR)$(BINDIR)/ipuxcom \
 		$(DESTDIR)$(MANDIR)/man8/ipuxcom.8 $(DESTDIR)$(MANDIR)/man3/libipuxcom.3 \
+		$(DESTDIR)$(BASHCOMPDIR)/ipuxcom \
 		$(DESTDIR)$(UDEVRULESDIR)/60-ipuxcom.rules $(DESTDIR)$(MODPROBEDIR)/ipuxcom.conf \
 		$(DESTDIR)$(SYSUSERSDIR)/ipuxcom.conf
 	@$(if $(DESTDIR),:,[ "$$(id -u)" != 0 ] || ldconfig)

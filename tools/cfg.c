@@ -44,7 +44,7 @@ static int cfg_inspect_run(struct cli_call *call, int argc, char **argv)
 	err = ipuxcom_cfg_summarize(recs, count, &blocks, &nblocks);
 	free(recs);
 	if (err) {
-		cli_err(call->what, "%s: cannot summarise: %s", pos[0], ipuxcom_strerror(err));
+		cli_err(call->what, "%s: cannot summarise: %s", pos[0], ipuxcom_image_strerror(err));
 		return CLI_EXIT_ERR;
 	}
 	for (size_t i = 0; i < nblocks; i++)
@@ -52,7 +52,7 @@ static int cfg_inspect_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "file", pos[0]);
 		json_kv_string(&w, "format", "IPUCFG1");
@@ -115,7 +115,7 @@ static int cfg_dump_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_array(&w);
 		for (uint32_t i = 0; i < count; i++) {
 			json_begin_object(&w);

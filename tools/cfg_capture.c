@@ -32,7 +32,7 @@
 
 #include "cfg_capture.h"
 #include "image_cli.h"
-#include "path.h"
+#include "outfile.h"
 
 #define EVENT_DIR		"events/ipuxcom/" IPUXCOM_TRACE_BAR_WRITE
 #define INSTANCE_SPAN		"ipuxcom-capture"
@@ -300,7 +300,7 @@ static int write_cfg(const struct cli_call *call, const char *path,
 		cli_err(call->what, "%s", em.msg);
 		return CLI_EXIT_ERR;
 	}
-	rc = imgcli_write_file(call, path, data, len);
+	rc = outfile_write_all(call, path, data, len);
 	free(data);
 	if (rc)
 		return rc;
@@ -312,20 +312,6 @@ static int write_cfg(const struct cli_call *call, const char *path,
 		fprintf(strcmp(path, "-") ? stdout : stderr, "captured %" PRIu32
 			" config writes of device %" PRIu32 " into %s\n", count, dev_id, path);
 	return CLI_EXIT_OK;
-}
-
-/* Fail before running anything if FILE cannot be created there. */
-static int check_output_dir(const struct cli_call *call, const char *path)
-{
-	char dir[PATH_MAX];
-
-	if (!strcmp(path, "-"))
-		return 0;
-	if (access(path_dir_of(path, dir, sizeof(dir)), W_OK | X_OK)) {
-		cli_err(call->what, "cannot create %s: %s", path, strerror(errno));
-		return CLI_EXIT_ERR;
-	}
-	return 0;
 }
 
 static const char *dev_arg, *out_arg;
@@ -440,7 +426,8 @@ static int capture_command(struct cli_call *call, int argc, char **argv)
 	if (dev_arg && !cli_parse_u32(dev_arg, &c.dev_id))
 		return cli_usage_err(call, "invalid device id '%s'", dev_arg);
 
-	rc = check_output_dir(call, out_arg);
+	/* Fail before running anything if FILE cannot be written. */
+	rc = outfile_check(call, out_arg);
 	if (!rc)
 		rc = tracefs_find(&c);
 	if (rc)
@@ -495,9 +482,13 @@ static int capture_stop(struct cli_call *call, int argc, char **argv)
 	rc = cli_parse(call, argc, argv, run_opts + 1, 1, false, NULL, 0, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
+	if (call->dev)
+		return cli_usage_err(call, "--dev does not apply to 'stop': it ends the running "
+				     "capture, of the device 'start' was given");
 	if (!out_arg)
 		return cli_usage_err(call, "-o FILE is required");
-	rc = check_output_dir(call, out_arg);
+	/* Fail before running anything if FILE cannot be written. */
+	rc = outfile_check(call, out_arg);
 	if (!rc)
 		rc = tracefs_find(&c);
 	if (rc)

@@ -13,6 +13,7 @@ int cfg_capture_run(struct cli_call *call, int argc, char **argv);
 
 #define CFG_CAPTURE_CMD {							\
 	.name = "capture",							\
+	.takes_dev = true,							\
 	.args = "-o FILE -- COMMAND... | start | stop -o FILE",			\
 	.summary = "record the config writes a command (or a span) makes as IPUCFG1", \
 	.description =								\

@@ -64,11 +64,11 @@ static void kv_string_or_null(struct json_writer *w, const char *key, const char
 		json_null(w);
 }
 
-static void checklist_json(const struct checklist *cl, FILE *out)
+static void checklist_json(const struct checklist *cl, const struct cli_call *call, FILE *out)
 {
 	struct json_writer w;
 
-	json_init(&w, out);
+	json_init_call(&w, out, call);
 	json_begin_object(&w);
 	json_key(&w, "checks");
 	json_begin_array(&w);
@@ -96,7 +96,7 @@ void checklist_print(const struct checklist *cl, const struct cli_call *call, FI
 	size_t n_ok = 0;
 
 	if (call->json) {
-		checklist_json(cl, out);
+		checklist_json(cl, call, out);
 		return;
 	}
 	for (size_t i = 0; i < cl->n; i++) {

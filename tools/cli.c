@@ -6,6 +6,7 @@
  * unknown option ...") and its global state does not suit parsing one
  * argument vector per level.
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <ipuxcom.h>
 
 #include "cli.h"
+#include "cli_match.h"
 
 static void cli_verr(const char *what, const char *fmt, va_list ap)
 {
@@ -61,7 +63,7 @@ static void cli_opt_line(FILE *f, char sname, const char *lname, const char *arg
 }
 
 static void cli_cmd_help(FILE *f, const struct cli_call *call, const struct cli_opt *opts,
-			 size_t nopts, bool json_opt)
+			 size_t nopts, bool json_opt, bool generic_dev)
 {
 	const struct cli_cmd *cmd = call->cmd;
 
@@ -70,54 +72,114 @@ static void cli_cmd_help(FILE *f, const struct cli_call *call, const struct cli_
 	fprintf(f, "%s\n\nOptions:\n", cmd->description ? cmd->description : cmd->summary);
 	for (size_t i = 0; i < nopts; i++)
 		cli_opt_line(f, opts[i].sname, opts[i].lname, opts[i].arg, opts[i].help);
-	if (json_opt)
+	if (generic_dev)
+		cli_opt_line(f, 0, "dev", "ID", "device id (default 0)");
+	if (json_opt) {
 		cli_opt_line(f, 'j', "json", NULL, "JSON output");
+		cli_opt_line(f, 'p', "pretty", NULL, "with --json: indented JSON");
+	}
 	cli_opt_line(f, 'h', "help", NULL, "show this help");
 }
 
-/* The option of @opts that @arg ("--name", "--name=value", "-x", "-xvalue") names. */
-static const struct cli_opt *cli_find_opt(const char *arg, const struct cli_opt *opts,
-					  size_t nopts, const char **inline_val)
+/* The long names of @opts, for cli_match(). */
+static void cli_opt_names(const struct cli_opt *opts, size_t nopts, const char **names)
 {
-	*inline_val = NULL;
-	if (arg[1] == '-') {
-		const char *name = arg + 2;
-		const char *eq = strchr(name, '=');
-		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	for (size_t i = 0; i < nopts; i++)
+		names[i] = opts[i].lname;
+}
 
-		for (size_t i = 0; i < nopts; i++) {
-			if (strlen(opts[i].lname) == len && !strncmp(opts[i].lname, name, len)) {
-				*inline_val = eq ? eq + 1 : NULL;
-				return &opts[i];
-			}
-		}
-		return NULL;
-	}
-	for (size_t i = 0; i < nopts; i++) {
-		if (!opts[i].sname || opts[i].sname != arg[1])
-			continue;
-		/* "-jx" is not "-j -x": bundling is not worth its ambiguity. */
-		if (arg[2] && !opts[i].arg)
-			return NULL;
-		*inline_val = arg[2] ? arg + 2 : NULL;
+/* The option "--NAME[=VALUE]" (@arg without its dashes) names, or NULL after reporting. */
+static const struct cli_opt *cli_find_long(const struct cli_call *call, const char *name,
+					   const struct cli_opt *opts, size_t nopts,
+					   const char **inline_val)
+{
+	const char *names[CLI_MAX_OPTS];
+	const char *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	char hint[256];
+	int i;
+
+	cli_opt_names(opts, nopts, names);
+	i = cli_match(name, len, names, nopts);
+	if (i >= 0) {
+		*inline_val = eq ? eq + 1 : NULL;
 		return &opts[i];
 	}
+	cli_match_hint(hint, sizeof(hint), i, name, len, names, nopts, "--");
+	cli_usage_err(call, "%s option '--%.*s'%s", i == CLI_MATCH_AMBIGUOUS ? "ambiguous" :
+		      "unknown", (int)len, name, hint);
 	return NULL;
 }
 
-int cli_parse(struct cli_call *call, int argc, char **argv, const struct cli_opt *opts,
-	      size_t nopts, bool json_opt, char **pos, int max_pos, int *npos)
+/*
+ * Store @opt's value, or set its flag. @val is the value given inline
+ * ("--name=VAL", "-oVAL"), else the next argument is taken (*@i moves).
+ * @as names the option as the user wrote it. Returns CLI_CONTINUE,
+ * CLI_HELP or CLI_EXIT_USAGE.
+ */
+static int cli_take(const struct cli_call *call, const struct cli_opt *opt, const char *val,
+		    const char *as, int argc, char **argv, int *i)
+{
+	if (!opt->arg) {
+		if (val)
+			return cli_usage_err(call, "option '--%s' takes no value, got '%s'",
+					     opt->lname, val);
+		*opt->flag = true;
+		return strcmp(opt->lname, "help") ? CLI_CONTINUE : CLI_HELP;
+	}
+	if (!val) {
+		if (*i + 1 >= argc)
+			return cli_usage_err(call, "option '%s' needs a %s", as, opt->arg);
+		val = argv[++*i];
+	}
+	*opt->value = val;
+	return CLI_CONTINUE;
+}
+
+/* "-abc": each a short option; a value-taking one takes the rest or the next argument. */
+static int cli_take_shorts(const struct cli_call *call, const struct cli_opt *opts,
+			   size_t nopts, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+
+	for (size_t k = 1; a[k]; k++) {
+		const struct cli_opt *opt = NULL;
+		char as[3] = { '-', a[k], '\0' };
+		int rc;
+
+		for (size_t o = 0; o < nopts && !opt; o++)
+			if (opts[o].sname && opts[o].sname == a[k])
+				opt = &opts[o];
+		if (!opt) {
+			if (k == 1 && !a[2])
+				return cli_usage_err(call, "unknown option '%s'", a);
+			return cli_usage_err(call, "unknown option '%s' in '%s'", as, a);
+		}
+		rc = cli_take(call, opt, opt->arg && a[k + 1] ? a + k + 1 : NULL, as, argc, argv, i);
+		if (rc != CLI_CONTINUE || opt->arg)
+			return rc;
+	}
+	return CLI_CONTINUE;
+}
+
+int cli_parse_args(const struct cli_call *call, int argc, char **argv,
+		   const struct cli_opt *opts, size_t nopts, bool stop_at_pos,
+		   char **pos, int max_pos, int *npos, int *next)
 {
 	bool opts_done = false;
 
+	assert(nopts <= CLI_MAX_OPTS);
 	*npos = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
-		const struct cli_opt *opt;
-		const char *val;
+		int rc;
 
 		/* "-" and "-5" are values (the latter to report it as a bad number). */
 		if (opts_done || a[0] != '-' || a[1] == '\0' || (a[1] >= '0' && a[1] <= '9')) {
+			if (stop_at_pos) {
+				*next = i;
+				return CLI_CONTINUE;
+			}
 			if (*npos >= max_pos)
 				return cli_usage_err(call, "unexpected argument '%s'", a);
 			pos[(*npos)++] = argv[i];
@@ -127,32 +189,129 @@ int cli_parse(struct cli_call *call, int argc, char **argv, const struct cli_opt
 			opts_done = true;
 			continue;
 		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_cmd_help(stdout, call, opts, nopts, json_opt);
-			return CLI_EXIT_OK;
+		if (a[1] == '-') {
+			const struct cli_opt *opt;
+			const char *val;
+			char as[80];
+
+			opt = cli_find_long(call, a + 2, opts, nopts, &val);
+			if (!opt)
+				return CLI_EXIT_USAGE;
+			snprintf(as, sizeof(as), "--%s", opt->lname);
+			rc = cli_take(call, opt, val, as, argc, argv, &i);
+		} else {
+			rc = cli_take_shorts(call, opts, nopts, argc, argv, &i);
 		}
-		if (json_opt && (!strcmp(a, "-j") || !strcmp(a, "--json"))) {
-			call->json = true;
-			continue;
-		}
-		opt = cli_find_opt(a, opts, nopts, &val);
-		if (!opt)
-			return cli_usage_err(call, "unknown option '%s'", a);
-		if (!opt->arg) {
-			if (val)
-				return cli_usage_err(call, "option '--%s' takes no value, got '%s'",
-						     opt->lname, val);
-			*opt->flag = true;
-			continue;
-		}
-		if (!val) {
-			if (i + 1 >= argc)
-				return cli_usage_err(call, "option '%s' needs a %s", a, opt->arg);
-			val = argv[++i];
-		}
-		*opt->value = val;
+		if (rc != CLI_CONTINUE)
+			return rc;
 	}
+	if (next)
+		*next = argc;
 	return CLI_CONTINUE;
+}
+
+int cli_check_dev(const struct cli_call *call, const char *id, const char *what)
+{
+	uint32_t v;
+
+	if (!cli_parse_u32(id, &v))
+		return cli_usage_err(call, "invalid device id '%s' (%s: a decimal id, as "
+				     "'" CLI_PROG " dev show' lists)", id, what);
+	return CLI_CONTINUE;
+}
+
+int cli_dev_arg(const struct cli_call *call, const char *dev_arg, const char **out)
+{
+	if (dev_arg && call->dev && strcmp(dev_arg, call->dev))
+		return cli_usage_err(call, "device given twice ('%s' and --dev '%s')", dev_arg,
+				     call->dev);
+	*out = dev_arg ? dev_arg : call->dev;
+	return CLI_CONTINUE;
+}
+
+/* A "dev" option of the command's own table: checked, and merged with a global --dev. */
+static int cli_merge_dev(struct cli_call *call, const char *given)
+{
+	int rc;
+
+	if (!given)
+		return CLI_CONTINUE;
+	rc = cli_check_dev(call, given, "--dev");
+	if (rc == CLI_CONTINUE)
+		rc = cli_dev_arg(call, given, &call->dev);
+	return rc;
+}
+
+int cli_parse(struct cli_call *call, int argc, char **argv, const struct cli_opt *opts,
+	      size_t nopts, bool json_opt, char **pos, int max_pos, int *npos)
+{
+	struct cli_opt all[CLI_MAX_OPTS];
+	const char *own_dev = NULL, *generic_dev = NULL;
+	const struct cli_opt *dev_opt = NULL;
+	bool help = false;
+	size_t n = 0;
+	int rc;
+
+	assert(nopts + 4 <= CLI_MAX_OPTS);
+	for (size_t i = 0; i < nopts; i++) {
+		all[n++] = opts[i];
+		if (!strcmp(opts[i].lname, "dev"))
+			dev_opt = &opts[i];
+	}
+	/* -j and -p are accepted by every command (the help lists them where they do something). */
+	if (json_opt || !call->listing) {
+		all[n++] = (struct cli_opt) { "json", 'j', NULL, "JSON output", &call->json, NULL };
+		all[n++] = (struct cli_opt) { "pretty", 'p', NULL, "indented JSON", &call->pretty,
+					      NULL };
+	}
+	all[n++] = (struct cli_opt) { "help", 'h', NULL, "show this help", &help, NULL };
+	if (call->cmd->takes_dev && !dev_opt)
+		all[n++] = (struct cli_opt) { "dev", 0, "ID", "device id (default 0)", NULL,
+					      &generic_dev };
+	if (call->listing) {
+		memcpy(call->listing->opts, all, n * sizeof(all[0]));
+		call->listing->nopts = n;
+		return CLI_EXIT_OK;
+	}
+	/* The command's own "dev" may already hold a value: it is reset per run, but be sure. */
+	if (dev_opt)
+		*dev_opt->value = NULL;
+	rc = cli_parse_args(call, argc, argv, all, n, false, pos, max_pos, npos, NULL);
+	if (rc == CLI_HELP) {
+		cli_cmd_help(stdout, call, opts, nopts, json_opt, call->cmd->takes_dev && !dev_opt);
+		return CLI_EXIT_OK;
+	}
+	if (rc != CLI_CONTINUE)
+		return rc;
+	/* A global --dev before a command that has no use for it is a mistake worth saying. */
+	if (call->dev && !call->cmd->takes_dev)
+		return cli_usage_err(call, "option '--dev' does not apply: '%s' uses no device",
+				     call->what);
+	if (dev_opt)
+		own_dev = *dev_opt->value;
+	rc = cli_merge_dev(call, own_dev ? own_dev : generic_dev);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (dev_opt)
+		*dev_opt->value = call->dev;
+	return CLI_CONTINUE;
+}
+
+size_t cli_global_opts(struct cli_opt *out, struct cli_global *g, bool *help, bool *version)
+{
+	const struct cli_opt opts[] = {
+		{ "device", 'd', "PATH", "device node (default " IPUXCOM_DEVICE_PATH ")", NULL,
+		  &g->device },
+		{ "dev", 0, "ID", "device id, for every command that uses one (default 0)", NULL,
+		  &g->dev },
+		{ "json", 'j', NULL, "JSON output, for every command", &g->json, NULL },
+		{ "pretty", 'p', NULL, "with --json: indented JSON", &g->pretty, NULL },
+		{ "help", 'h', NULL, "show this help", help, NULL },
+		{ "version", 'V', NULL, "show the version", version, NULL },
+	};
+
+	memcpy(out, opts, sizeof(opts));
+	return sizeof(opts) / sizeof(opts[0]);
 }
 
 bool cli_parse_u32(const char *s, uint32_t *out)
@@ -191,6 +350,9 @@ int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct i
 	uint32_t id = 0;
 	int err, rc;
 
+	rc = cli_dev_arg(call, dev_arg, &dev_arg);
+	if (rc != CLI_CONTINUE)
+		return rc;
 	if (dev_arg && !cli_parse_u32(dev_arg, &id))
 		return cli_usage_err(call, "invalid device id '%s'", dev_arg);
 	rc = cli_open_device(call, out);
@@ -211,21 +373,27 @@ int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct i
 
 void cli_main_help(FILE *f, const struct cli_object *const *objs, size_t nobjs)
 {
+	struct cli_opt opts[CLI_MAX_OPTS];
+	struct cli_global g;
+	bool unused;
+	size_t nopts = cli_global_opts(opts, &g, &unused, &unused);
+
 	fputs("Usage: " CLI_PROG " [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
 	      "       " CLI_PROG " help [OBJECT [COMMAND]]\n"
 	      "\n"
 	      "Drive Graphcore C600 IPUs through the ipuxcom kernel module.\n"
 	      "\n"
 	      "Options:\n", f);
-	cli_opt_line(f, 'd', "device", "PATH", "device node (default " IPUXCOM_DEVICE_PATH ")");
-	cli_opt_line(f, 'j', "json", NULL, "JSON output, for every command");
-	cli_opt_line(f, 'h', "help", NULL, "show this help");
-	cli_opt_line(f, 'V', "version", NULL, "show the version");
+	for (size_t i = 0; i < nopts; i++)
+		cli_opt_line(f, opts[i].sname, opts[i].lname, opts[i].arg, opts[i].help);
 	fputs("\nObjects:\n", f);
 	for (size_t i = 0; i < nobjs; i++)
 		fprintf(f, "  %-24s %s\n", objs[i]->name, objs[i]->summary);
 	fprintf(f, "  %-24s %s\n", "help", "this help");
 	fputs("\nRun '" CLI_PROG " OBJECT --help' for the commands of an object.\n"
+	      "Options and their values may be bundled (-qj, -qo FILE), given as\n"
+	      "--name=value, and long options, objects and commands shortened to any\n"
+	      "unambiguous prefix ('" CLI_PROG " dev sho', '--jso').\n"
 	      "Exit status: 0 success, 1 failure, 2 usage error.\n", f);
 }
 
@@ -279,7 +447,7 @@ int cli_open_netlink(const struct cli_call *call, struct ipuxcom_nl **out)
 			"(is the ipuxcom module loaded?)", IPUXCOM_GENL_NAME);
 	else
 		cli_err(call->what, "cannot open the '%s' generic netlink family: %s",
-			IPUXCOM_GENL_NAME, ipuxcom_strerror(err));
+			IPUXCOM_GENL_NAME, ipuxcom_nl_strerror(err));
 	return CLI_EXIT_ERR;
 }
 
@@ -293,7 +461,7 @@ void cli_nl_err(const struct cli_call *call, const struct ipuxcom_nl *nl, int er
 	va_start(ap, fmt);
 	vsnprintf(context, sizeof(context), fmt, ap);
 	va_end(ap);
-	cli_err(call->what, "%s: %s%s%s%s", context, ipuxcom_strerror(err),
+	cli_err(call->what, "%s: %s%s%s%s", context, ipuxcom_nl_strerror(err),
 		*ext ? " (kernel: " : "", ext, *ext ? ")" : "");
 }
 

@@ -24,10 +24,15 @@
 /* cli_parse(): parsed, the command goes on. */
 #define CLI_CONTINUE	(-1)
 
+/* cli_parse_args(): -h/--help was given (the caller prints the help). */
+#define CLI_HELP	(-2)
+
 /* Options given before the object. */
 struct cli_global {
 	const char *device;	/* -d PATH; NULL: IPUXCOM_DEVICE_PATH */
 	bool json;		/* -j: as if every command got --json */
+	bool pretty;		/* -p: as if every command got --pretty */
+	const char *dev;	/* --dev ID, for every command that takes a device */
 };
 
 /* An option of a command; either @flag or @value is set. */
@@ -48,6 +53,8 @@ struct cli_cmd {
 	const char *summary;	/* one line, for the object's help */
 	const char *description;	/* for the command's own help */
 	int (*run)(struct cli_call *call, int argc, char **argv);
+	/* Talks to one device: takes --dev ID (its table's, or the generic one). */
+	bool takes_dev;
 };
 
 struct cli_object {
@@ -65,6 +72,23 @@ struct cli_call {
 	const struct cli_cmd *cmd;
 	const char *what;	/* "dev show": prefix of every message */
 	bool json;		/* -j given globally or to the command */
+	bool pretty;		/* -p given globally or to the command: indented JSON */
+	/* --dev ID given globally or to the command (checked: a decimal id); NULL: none */
+	const char *dev;
+	/* Non-NULL: cli_parse() only records the command's options here (completion). */
+	struct cli_opt_listing *listing;
+};
+
+/* Most commands an object has. */
+#define CLI_MAX_CMDS	16
+
+/* Most options a command has, its own and the generic ones. */
+#define CLI_MAX_OPTS	48
+
+/* The options of a command, as cli_parse() recorded them for completion. */
+struct cli_opt_listing {
+	struct cli_opt opts[CLI_MAX_OPTS];	/* flag/value pointers not usable */
+	size_t nopts;
 };
 
 extern const struct cli_object cli_obj_info;
@@ -85,14 +109,55 @@ __attribute__((format(printf, 2, 3)))
 int cli_usage_err(const struct cli_call *call, const char *fmt, ...);
 
 /*
- * Parse a command's arguments: options from @opts (and -h/--help, and
- * -j/--json into call->json when @json_opt), up to @max_pos positional
- * arguments into @pos (count in *@npos). "--" ends the options.
- * Returns CLI_CONTINUE, or the exit code the command must return: 0
- * after printing its help, CLI_EXIT_USAGE after reporting a bad argument.
+ * Parse a command's arguments: options from @opts and the generic ones
+ * (-h/--help; -j/--json into call->json, listed in the help when
+ * @json_opt, i.e. when the command implements it; -p/--pretty into
+ * call->pretty; --dev ID into call->dev when the command takes_dev and
+ * @opts has no "dev" of its own), up to @max_pos positional arguments
+ * into @pos (count in *@npos). Options may come anywhere; "--" ends
+ * them. The grammar is cli_parse_args()'s. A "dev" option of @opts is
+ * also checked and merged with a global --dev, its value then being
+ * call->dev. Returns CLI_CONTINUE, or the exit code the command must
+ * return: 0 after printing its help, CLI_EXIT_USAGE after reporting a
+ * bad argument.
  */
 int cli_parse(struct cli_call *call, int argc, char **argv, const struct cli_opt *opts,
 	      size_t nopts, bool json_opt, char **pos, int max_pos, int *npos);
+
+/*
+ * The option grammar: "--name", "--name=value", "--name value", any
+ * unambiguous prefix of a long name (an exact name wins), short options
+ * "-x", bundled "-qj", a value-taking short option last in a bundle
+ * taking the rest ("-ofile", "-qo FILE"). "-" and "-5" are positional.
+ * Parses @argv into @opts and @pos (at most @max_pos; @pos may be NULL
+ * when 0) and, when @stop_at_pos, stops before the first positional
+ * argument with its index in *@next. Errors are usage errors of @call
+ * (NULL: of the command as a whole), with "did you mean" for a mistyped
+ * long option. Returns CLI_CONTINUE, CLI_HELP when an option named
+ * "help" was given (parsing stops there), or CLI_EXIT_USAGE.
+ */
+int cli_parse_args(const struct cli_call *call, int argc, char **argv,
+		   const struct cli_opt *opts, size_t nopts, bool stop_at_pos,
+		   char **pos, int max_pos, int *npos, int *next);
+
+/*
+ * The options given before the object, into @g, *@help and *@version,
+ * as a table of at most CLI_MAX_OPTS in @out. Returns their count.
+ */
+size_t cli_global_opts(struct cli_opt *out, struct cli_global *g, bool *help, bool *version);
+
+/*
+ * Check a device id given on the command line (@what names where:
+ * "--dev"); returns CLI_CONTINUE or CLI_EXIT_USAGE after reporting it.
+ */
+int cli_check_dev(const struct cli_call *call, const char *id, const char *what);
+
+/*
+ * The device a command names: @dev_arg (a positional ID) if given, else
+ * call->dev, else NULL (device 0). Both given and different is a usage
+ * error. Returns CLI_CONTINUE or CLI_EXIT_USAGE.
+ */
+int cli_dev_arg(const struct cli_call *call, const char *dev_arg, const char **out);
 
 /*
  * Strict decimal u32: no sign, no spaces, no trailing characters, no
@@ -107,9 +172,9 @@ struct ipuxcom;
 struct ipuxcom_nl;
 
 /*
- * Open the device node and attach to device @dev_arg (decimal id; NULL:
- * device 0), reporting any failure. Returns 0, CLI_EXIT_USAGE or
- * CLI_EXIT_ERR.
+ * Open the device node and attach to device @dev_arg (decimal id) or,
+ * when NULL, call->dev (--dev), else device 0 (cli_dev_arg()), reporting
+ * any failure. Returns 0, CLI_EXIT_USAGE or CLI_EXIT_ERR.
  */
 int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct ipuxcom **out);
 
@@ -153,6 +218,14 @@ const char *cli_printable(const char *s, char *buf, size_t len);
 
 /* Name of IPUXCOM_CAP_* bit number @bit ("tdi"), or "bitN" in @buf. */
 const char *cli_cap_name(unsigned int bit, char *buf, size_t len);
+
+/*
+ * `ipuxcom __complete WORD...`, for the bash completion: the candidates
+ * for the last WORD (possibly empty) after the others, one a line, from
+ * the objects' and commands' own tables; device ids from the running
+ * module (none when it is absent); a line "@files" when file names fit.
+ */
+int cli_complete(const struct cli_object *const *objs, size_t nobjs, int argc, char **argv);
 
 /* Help texts, on @f. */
 void cli_main_help(FILE *f, const struct cli_object *const *objs, size_t nobjs);

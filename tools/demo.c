@@ -23,7 +23,7 @@ struct demo_opts {
 
 static int demo_lib_err(const struct cli_call *call, const struct ipuxcom_plan_error *e)
 {
-	cli_err(call->what, "%s", e->msg[0] ? e->msg : ipuxcom_plan_strerror(e->code));
+	cli_err(call->what, "%s", e->msg[0] ? e->msg : ipuxcom_plan_errc_str(e->code));
 	return CLI_EXIT_ERR;
 }
 
@@ -36,25 +36,6 @@ static int demo_timing(const struct cli_call *call, const struct demo_opts *o,
 	if (o->timing && ipuxcom_timing_load(o->timing, owned, &e))
 		return demo_lib_err(call, &e);
 	return 0;
-}
-
-/* A signed JSON number, as an object member (@key) or an array element (@key NULL). */
-static void json_int(struct json_writer *w, const char *key, int64_t v)
-{
-	if (key)
-		json_key(w, key);
-	if (v >= 0) {
-		json_uint(w, (uint64_t)v);
-		return;
-	}
-	if (key) {
-		w->key_done = false;
-	} else {
-		if (!w->first[w->depth - 1])
-			fputc(',', w->out);
-		w->first[w->depth - 1] = false;
-	}
-	fprintf(w->out, "%" PRId64, v);
 }
 
 /* ------------------------------------------------------------------ sum */
@@ -81,7 +62,7 @@ static int sum_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "demo", "sum");
 		json_kv_string(&w, "timing_model", r.timing_model);
@@ -134,7 +115,7 @@ static void matrix_json(struct json_writer *w, const char *key, const int32_t m[
 	for (int i = 0; i < 4; i++) {
 		json_begin_array(w);
 		for (int j = 0; j < 4; j++)
-			json_int(w, NULL, m[i][j]);
+			json_int(w, m[i][j]);
 		json_end_array(w);
 	}
 	json_end_array(w);
@@ -166,7 +147,7 @@ static int matmul_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "demo", "matmul");
 		json_kv_string(&w, "timing_model", r.timing_model);

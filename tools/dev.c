@@ -12,12 +12,13 @@
 #include "cli.h"
 #include "json.h"
 
-static void dev_json(const struct ipuxcom_device_info *devs, size_t n)
+static void dev_json(const struct cli_call *call, const struct ipuxcom_device_info *devs,
+		     size_t n)
 {
 	struct json_writer w;
 	char capbuf[16];
 
-	json_init(&w, stdout);
+	json_init_call(&w, stdout, call);
 	json_begin_array(&w);
 	for (size_t i = 0; i < n; i++) {
 		json_begin_object(&w);
@@ -88,6 +89,7 @@ static int dev_show_run(struct cli_call *call, int argc, char **argv)
 	struct ipuxcom_device_info one, *list = NULL;
 	struct ipuxcom_nl *nl;
 	uint32_t id = 0;
+	const char *dev;
 	char *pos[1];
 	int npos, rc, err;
 	size_t n;
@@ -95,9 +97,14 @@ static int dev_show_run(struct cli_call *call, int argc, char **argv)
 	rc = cli_parse(call, argc, argv, NULL, 0, true, pos, 1, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
+	/* "dev show ID" or "dev show --dev ID" */
+	rc = cli_dev_arg(call, npos ? pos[0] : NULL, &dev);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	npos = dev != NULL;
 	/* Checked before talking to the kernel: a typo is a usage error. */
-	if (npos && !cli_parse_u32(pos[0], &id))
-		return cli_usage_err(call, "invalid device id '%s'", pos[0]);
+	if (dev && !cli_parse_u32(dev, &id))
+		return cli_usage_err(call, "invalid device id '%s'", dev);
 
 	rc = cli_open_netlink(call, &nl);
 	if (rc)
@@ -117,7 +124,7 @@ static int dev_show_run(struct cli_call *call, int argc, char **argv)
 		return CLI_EXIT_ERR;
 
 	if (call->json)
-		dev_json(npos ? &one : list, n);
+		dev_json(call, npos ? &one : list, n);
 	else
 		dev_text(npos ? &one : list, n);
 	ipuxcom_nl_dev_list_free(list);
@@ -154,11 +161,12 @@ static int dev_reset_run(struct cli_call *call, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-static void init_json(const struct ipuxcom_init_report *rep, int err)
+static void init_json(const struct cli_call *call, const struct ipuxcom_init_report *rep,
+		      int err)
 {
 	struct json_writer w;
 
-	json_init(&w, stdout);
+	json_init_call(&w, stdout, call);
 	json_begin_object(&w);
 	json_key(&w, "ipu_driver");
 	json_bool(&w, rep->ipu_driver);
@@ -230,7 +238,7 @@ int cli_dev_init(const struct cli_call *call, struct ipuxcom *ipu, bool quiet)
 	int err = ipuxcom_dev_init(ipu, &rep);
 
 	if (call->json)
-		init_json(&rep, err);
+		init_json(call, &rep, err);
 	else if (!quiet || err)
 		init_text(&rep, err);
 	if (!err)
@@ -271,7 +279,7 @@ static int dev_init_run(struct cli_call *call, int argc, char **argv)
 static const struct cli_cmd dev_cmds[] = {
 	{
 		.name = "show",
-		.args = "[ID] [-j|--json]",
+		.args = "[ID|--dev ID] [-j|--json]",
 		.summary = "list the devices, or show device ID",
 		.description =
 			"List every device the module knows, or only device ID, one per line:\n"
@@ -286,6 +294,7 @@ static const struct cli_cmd dev_cmds[] = {
 			"not shown to this caller).\n"
 			"Uses generic netlink: needs neither the device node nor an attach.",
 		.run = dev_show_run,
+		.takes_dev = true,
 	},
 	{
 		.name = "reset",
@@ -300,6 +309,7 @@ static const struct cli_cmd dev_cmds[] = {
 			"Fails with 'device attached by another open file' while another\n"
 			"process holds the device.",
 		.run = dev_reset_run,
+		.takes_dev = true,
 	},
 	{
 		.name = "init",
@@ -322,6 +332,7 @@ static const struct cli_cmd dev_cmds[] = {
 			"With --json: one object with the keys ipu_driver, ipu_node, steps (step,\n"
 			"name, status, errno when failed, reply for step 2), state and error.",
 		.run = dev_init_run,
+		.takes_dev = true,
 	},
 };
 

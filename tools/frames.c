@@ -12,6 +12,7 @@
 
 #include "image_cli.h"
 #include "json.h"
+#include "outfile.h"
 
 static int frames_run(struct cli_call *call, int argc, char **argv)
 {
@@ -22,7 +23,7 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 	struct ipuxcom_image_info info;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
-	struct imgcli_out *o = NULL;
+	struct outfile *o = NULL;
 	uint32_t first, last, per_tile = 0, batches = 0;
 	uint64_t total = 0;
 	uint8_t *buf = NULL;
@@ -63,7 +64,7 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 		ipuxcom_image_close(img);
 		return CLI_EXIT_ERR;
 	}
-	rc = imgcli_out_open(call, out, &o);
+	rc = outfile_open(call, out, &o);
 	if (rc) {
 		ipuxcom_image_close(img);
 		return rc;
@@ -94,7 +95,7 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 			rc = CLI_EXIT_ERR;
 			break;
 		}
-		rc = imgcli_out_write(o, buf, size);
+		rc = outfile_write(o, buf, size);
 		total += size;
 		batches++;
 		if (e == last)
@@ -103,7 +104,7 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 	}
 	free(buf);
 	ipuxcom_image_close(img);
-	rc = imgcli_out_close(o, rc == 0) ? CLI_EXIT_ERR : rc;
+	rc = outfile_close(o, rc == 0) ? CLI_EXIT_ERR : rc;
 	if (rc)
 		return rc;
 	if (!strcmp(out, "-"))
@@ -111,7 +112,7 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "file", out);
 		json_kv_uint(&w, "first", first);

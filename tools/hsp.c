@@ -9,6 +9,7 @@
 
 #include "image_cli.h"
 #include "json.h"
+#include "outfile.h"
 
 static int load(const struct cli_call *call, const char *path, struct ipuxcom_hsp_manifest *m)
 {
@@ -26,11 +27,12 @@ static const char *dir_name(uint32_t dir)
 	return dir == IPUXCOM_HSP_INPUT ? "input" : "output";
 }
 
-static void show_json(const char *path, const struct ipuxcom_hsp_manifest *m)
+static void show_json(const struct cli_call *call, const char *path,
+		      const struct ipuxcom_hsp_manifest *m)
 {
 	struct json_writer w;
 
-	json_init(&w, stdout);
+	json_init_call(&w, stdout, call);
 	json_begin_object(&w);
 	json_kv_string(&w, "file", path);
 	json_kv_uint(&w, "version", IPUXCOM_HSP_VERSION);
@@ -95,7 +97,7 @@ static int hsp_show_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (call->json) {
-		show_json(pos[0], &m);
+		show_json(call, pos[0], &m);
 		return CLI_EXIT_OK;
 	}
 	if (ipuxcom_hsp_format(&m, &text, &len, &em)) {
@@ -154,7 +156,7 @@ static int hsp_format_run(struct cli_call *call, int argc, char **argv)
 		cli_err(call->what, "%s: %s", pos[0], em.msg);
 		return CLI_EXIT_ERR;
 	}
-	rc = imgcli_write_file(call, out ? out : "-", text, len);
+	rc = outfile_write_all(call, out ? out : "-", text, len);
 	free(text);
 	return rc;
 }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ipuxcom image ...: IPUIMG1 compact physical images (pack, extract,
- * verify, inspect, redirect), and the output-file helpers of the image,
- * frames, cfg and hsp objects. Everything here works on files only: no
+ * verify, inspect, redirect). Everything here works on files only: no
  * device is needed.
  */
 #include <errno.h>
@@ -19,6 +18,7 @@
 
 #include "image_cli.h"
 #include "json.h"
+#include "outfile.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -55,145 +55,6 @@ bool imgcli_parse_num(const char *s, uint32_t *out)
 	}
 	*out = (uint32_t)v;
 	return true;
-}
-
-struct imgcli_out {
-	const struct cli_call *call;
-	const char *path;
-	char tmp[PATH_MAX];
-	FILE *f;
-	bool is_stdout;
-	bool failed;
-};
-
-int imgcli_out_open(const struct cli_call *call, const char *path, struct imgcli_out **out)
-{
-	struct imgcli_out *o = calloc(1, sizeof(*o));
-	int fd;
-
-	*out = NULL;
-	if (!o) {
-		cli_err(call->what, "out of memory");
-		return CLI_EXIT_ERR;
-	}
-	o->call = call;
-	o->path = path;
-	if (!strcmp(path, "-")) {
-		o->is_stdout = true;
-		o->f = stdout;
-		*out = o;
-		return 0;
-	}
-	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.XXXXXX", path) >= sizeof(o->tmp)) {
-		cli_err(call->what, "%s: path too long", path);
-		free(o);
-		return CLI_EXIT_ERR;
-	}
-	fd = mkstemp(o->tmp);
-	if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
-		cli_err(call->what, "cannot create %s: %s", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(o->tmp);
-		}
-		free(o);
-		return CLI_EXIT_ERR;
-	}
-	/* mkstemp makes 0600 files; an output file gets the usual mode. */
-	{
-		mode_t mask = umask(0);
-
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
-	}
-	*out = o;
-	return 0;
-}
-
-int imgcli_out_write(struct imgcli_out *o, const void *data, size_t len)
-{
-	if (o->failed)
-		return CLI_EXIT_ERR;
-	if (len && fwrite(data, 1, len, o->f) != len) {
-		cli_err(o->call->what, "%s: write error: %s", o->path, strerror(errno));
-		o->failed = true;
-		return CLI_EXIT_ERR;
-	}
-	return 0;
-}
-
-int imgcli_out_close(struct imgcli_out *o, bool ok)
-{
-	int rc = 0;
-
-	if (!o)
-		return CLI_EXIT_ERR;
-	if (o->failed)
-		ok = false;
-	if (o->is_stdout) {
-		if (fflush(stdout)) {
-			cli_err(o->call->what, "write error on stdout: %s", strerror(errno));
-			rc = CLI_EXIT_ERR;
-		}
-		free(o);
-		return ok ? rc : CLI_EXIT_ERR;
-	}
-	/* No fsync: like cp(1); the rename only makes a partial file impossible. */
-	if (fflush(o->f)) {
-		if (ok)
-			cli_err(o->call->what, "%s: write error: %s", o->path, strerror(errno));
-		ok = false;
-	}
-	if (fclose(o->f) && ok) {
-		cli_err(o->call->what, "%s: write error: %s", o->path, strerror(errno));
-		ok = false;
-	}
-	if (ok && rename(o->tmp, o->path)) {
-		cli_err(o->call->what, "cannot rename %s to %s: %s", o->tmp, o->path,
-			strerror(errno));
-		ok = false;
-	}
-	if (!ok) {
-		unlink(o->tmp);
-		rc = CLI_EXIT_ERR;
-	}
-	free(o);
-	return rc;
-}
-
-int imgcli_write_file(const struct cli_call *call, const char *path, const void *data,
-		      size_t len)
-{
-	struct imgcli_out *o;
-	int rc = imgcli_out_open(call, path, &o);
-
-	if (rc)
-		return rc;
-	rc = imgcli_out_write(o, data, len);
-	return imgcli_out_close(o, rc == 0);
-}
-
-/*
- * Write @path in place (no temporary file: creating one per tile costs
- * more than the data for 1472 small files); removed again on failure.
- */
-static int write_file_in_place(const struct cli_call *call, const char *path, const void *data,
-			       size_t len)
-{
-	FILE *f = fopen(path, "wb");
-
-	if (!f) {
-		cli_err(call->what, "cannot create %s: %s", path, strerror(errno));
-		return CLI_EXIT_ERR;
-	}
-	bool ok = fwrite(data, 1, len, f) == len;
-
-	if (fclose(f) || !ok) {
-		cli_err(call->what, "%s: write error: %s", path, strerror(errno));
-		unlink(path);
-		return CLI_EXIT_ERR;
-	}
-	return 0;
 }
 
 /* Open @path as an IPUIMG1, reporting any failure. */
@@ -262,6 +123,10 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 		     o.template_tile >= IPUXCOM_IMG_TILES))
 		return cli_usage_err(call, "invalid template tile '%s' (0..%u)", tmpl,
 				     IPUXCOM_IMG_TILES - 1);
+	/* Refuse an unwritable -o before the packing work. */
+	rc = outfile_check(call, out);
+	if (rc)
+		return rc;
 
 	if (raw)
 		err = ipuxcom_image_pack_raw_dir(raw, &o, &data, &len, &em);
@@ -278,7 +143,7 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 		cli_err(call->what, "the packed image does not read back: %s", em.msg);
 		return CLI_EXIT_ERR;
 	}
-	rc = imgcli_write_file(call, out, data, len);
+	rc = outfile_write_all(call, out, data, len);
 	free(data);
 	if (rc) {
 		ipuxcom_image_close(img);
@@ -291,7 +156,7 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "file", out);
 		json_kv_uint(&w, "tiles", info.tile_count);
@@ -347,7 +212,7 @@ static int extract_all(const struct cli_call *call, struct ipuxcom_image *img, c
 			rc = CLI_EXIT_ERR;
 			break;
 		}
-		rc = write_file_in_place(call, path, buf, info.image_size);
+		rc = outfile_write_all(call, path, buf, info.image_size);
 	}
 	free(buf);
 	if (!rc && !call->json)
@@ -383,7 +248,9 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 	if (!all && (!cli_parse_u32(pos[1], &tile) || tile >= IPUXCOM_IMG_TILES))
 		return cli_usage_err(call, "invalid tile '%s' (0..%u or 'all')", pos[1],
 				     IPUXCOM_IMG_TILES - 1);
-	rc = open_image(call, pos[0], &img);
+	rc = all ? 0 : outfile_check(call, out);
+	if (!rc)
+		rc = open_image(call, pos[0], &img);
 	if (rc)
 		return rc;
 	if (all) {
@@ -411,7 +278,7 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 		cli_err(call->what, "%s: %s", pos[0], em.msg);
 		return CLI_EXIT_ERR;
 	}
-	rc = imgcli_write_file(call, out, buf, info.image_size);
+	rc = outfile_write_all(call, out, buf, info.image_size);
 	free(buf);
 	return rc;
 }
@@ -435,7 +302,7 @@ static int image_verify_run(struct cli_call *call, int argc, char **argv)
 		return cli_usage_err(call, "expected IMG");
 	if (ipuxcom_image_open(pos[0], &img, &em)) {
 		if (call->json) {
-			json_init(&w, stdout);
+			json_init_call(&w, stdout, call);
 			json_begin_object(&w);
 			json_kv_string(&w, "file", pos[0]);
 			json_key(&w, "ok");
@@ -448,7 +315,7 @@ static int image_verify_run(struct cli_call *call, int argc, char **argv)
 	}
 	ipuxcom_image_get_info(img, &info);
 	if (call->json) {
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "file", pos[0]);
 		json_key(&w, "errors");
@@ -508,7 +375,7 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "file", pos[0]);
 		json_kv_string(&w, "format", "IPUIMG1");
@@ -626,7 +493,9 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 	} else if (!imgcli_parse_num(target, &spec.target)) {
 		return cli_usage_err(call, "invalid address '%s' for --target", target);
 	}
-	rc = open_image(call, pos[0], &img);
+	rc = outfile_check(call, out);
+	if (!rc)
+		rc = open_image(call, pos[0], &img);
 	if (rc)
 		return rc;
 	err = ipuxcom_image_redirect(img, &spec, &data, &len, &rep, &em);
@@ -635,14 +504,14 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 		cli_err(call->what, "%s: %s", pos[0], em.msg);
 		return CLI_EXIT_ERR;
 	}
-	rc = imgcli_write_file(call, out, data, len);
+	rc = outfile_write_all(call, out, data, len);
 	free(data);
 	if (rc || !strcmp(out, "-"))
 		return rc;
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "file", out);
 		json_kv_uint(&w, "tiles", rep.tiles);

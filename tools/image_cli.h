@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "outfile.h"
 
 extern const struct cli_object cli_obj_image;
 extern const struct cli_object cli_obj_frames;
@@ -23,19 +24,11 @@ extern const struct cli_object cli_obj_hsp;
  */
 bool imgcli_parse_num(const char *s, uint32_t *out);
 
-/*
- * Output file @path ("-": stdout) written through a temporary file in the
- * same directory and renamed into place, so that a failed command leaves
- * no partial file. Errors are reported; imgcli_out_close() returns 0 or
- * CLI_EXIT_ERR, and discards the file when @ok is false.
- */
-struct imgcli_out;
-int imgcli_out_open(const struct cli_call *call, const char *path, struct imgcli_out **out);
-int imgcli_out_write(struct imgcli_out *o, const void *data, size_t len);
-int imgcli_out_close(struct imgcli_out *o, bool ok);
-
-/* Open + write + close. Returns 0 or CLI_EXIT_ERR. */
-int imgcli_write_file(const struct cli_call *call, const char *path, const void *data,
-		      size_t len);
+/* Kept for callers not yet converted: new code calls outfile_write_all(). */
+static inline int imgcli_write_file(const struct cli_call *call, const char *path,
+				    const void *data, size_t len)
+{
+	return outfile_write_all(call, path, data, len);
+}
 
 #endif /* IPUXCOM_TOOLS_IMAGE_CLI_H */

@@ -37,12 +37,12 @@ const char *cli_cap_name(unsigned int bit, char *buf, size_t len)
 	return buf;
 }
 
-static void info_json(const struct ipuxcom_info *info)
+static void info_json(const struct cli_call *call, const struct ipuxcom_info *info)
 {
 	struct json_writer w;
 	char buf[16];
 
-	json_init(&w, stdout);
+	json_init_call(&w, stdout, call);
 	json_begin_object(&w);
 	json_kv_uint(&w, "uapi_version", info->uapi_version);
 	json_kv_uint(&w, "device_count", info->device_count);
@@ -93,7 +93,7 @@ static int info_run(struct cli_call *call, int argc, char **argv)
 		return CLI_EXIT_ERR;
 	}
 	if (call->json)
-		info_json(&info);
+		info_json(call, &info);
 	else
 		info_text(&info);
 	return CLI_EXIT_OK;

@@ -5,11 +5,34 @@
 #include <assert.h>
 #include <inttypes.h>
 
+#include "cli.h"
 #include "json.h"
 
 void json_init(struct json_writer *w, FILE *out)
 {
 	*w = (struct json_writer) { .out = out };
+}
+
+void json_init_call(struct json_writer *w, FILE *out, const struct cli_call *call)
+{
+	json_init(w, out);
+	w->pretty = call->pretty;
+}
+
+/* With --pretty: a new line, indented to @depth. */
+static void json_newline(struct json_writer *w, unsigned int depth)
+{
+	if (w->pretty)
+		fprintf(w->out, "\n%*s", (int)(4 * depth), "");
+}
+
+/* The comma before a member of the innermost container, and its line. */
+static void json_member_prefix(struct json_writer *w)
+{
+	if (!w->first[w->depth - 1])
+		fputc(',', w->out);
+	w->first[w->depth - 1] = false;
+	json_newline(w, w->depth);
 }
 
 /* Comma and key bookkeeping before any value or container. */
@@ -23,9 +46,7 @@ static void json_value_prefix(struct json_writer *w)
 		w->key_done = false;
 		return;
 	}
-	if (!w->first[w->depth - 1])
-		fputc(',', w->out);
-	w->first[w->depth - 1] = false;
+	json_member_prefix(w);
 }
 
 static void json_begin(struct json_writer *w, bool object)
@@ -42,6 +63,9 @@ static void json_end(struct json_writer *w, bool object)
 {
 	assert(w->depth > 0 && w->is_object[w->depth - 1] == object && !w->key_done);
 	w->depth--;
+	/* An empty container stays "[]" on its line. */
+	if (!w->first[w->depth])
+		json_newline(w, w->depth);
 	fputc(object ? '}' : ']', w->out);
 	if (w->depth == 0)
 		fputc('\n', w->out);
@@ -70,11 +94,9 @@ void json_end_array(struct json_writer *w)
 void json_key(struct json_writer *w, const char *key)
 {
 	assert(w->depth > 0 && w->is_object[w->depth - 1] && !w->key_done);
-	if (!w->first[w->depth - 1])
-		fputc(',', w->out);
-	w->first[w->depth - 1] = false;
+	json_member_prefix(w);
 	json_write_string(w->out, key);
-	fputc(':', w->out);
+	fputs(w->pretty ? ": " : ":", w->out);
 	w->key_done = true;
 }
 
@@ -176,6 +198,12 @@ void json_uint(struct json_writer *w, uint64_t v)
 	fprintf(w->out, "%" PRIu64, v);
 }
 
+void json_int(struct json_writer *w, int64_t v)
+{
+	json_value_prefix(w);
+	fprintf(w->out, "%" PRId64, v);
+}
+
 void json_bool(struct json_writer *w, bool v)
 {
 	json_value_prefix(w);
@@ -198,4 +226,10 @@ void json_kv_uint(struct json_writer *w, const char *key, uint64_t v)
 {
 	json_key(w, key);
 	json_uint(w, v);
+}
+
+void json_kv_int(struct json_writer *w, const char *key, int64_t v)
+{
+	json_key(w, key);
+	json_int(w, v);
 }

@@ -4,7 +4,8 @@
  *
  * The writer inserts commas and escapes strings; the caller only says
  * what comes next. Output is compact, one document per line, like
- * `ip -j`. Misuse (a value where a key is due, unbalanced ends) is a bug
+ * `ip -j`, or indented (one member a line, four spaces a level) like
+ * `ip -j -p` when the call asked for --pretty. Misuse (a value where a key is due, unbalanced ends) is a bug
  * in the tool and trips an assert.
  */
 #ifndef IPUXCOM_TOOLS_JSON_H
@@ -25,9 +26,16 @@ struct json_writer {
 	bool is_object[JSON_MAX_DEPTH];
 	/* A key was written and its value is due. */
 	bool key_done;
+	/* Indented output (-p/--pretty). */
+	bool pretty;
 };
 
+struct cli_call;
+
 void json_init(struct json_writer *w, FILE *out);
+
+/* json_init(), indented when @call asked for it (-p/--pretty). */
+void json_init_call(struct json_writer *w, FILE *out, const struct cli_call *call);
 
 void json_begin_object(struct json_writer *w);
 void json_end_object(struct json_writer *w);
@@ -37,12 +45,14 @@ void json_end_array(struct json_writer *w);
 void json_key(struct json_writer *w, const char *key);
 void json_string(struct json_writer *w, const char *s);
 void json_uint(struct json_writer *w, uint64_t v);
+void json_int(struct json_writer *w, int64_t v);
 void json_bool(struct json_writer *w, bool v);
 void json_null(struct json_writer *w);
 
 /* key + value in one call, for object members. */
 void json_kv_string(struct json_writer *w, const char *key, const char *s);
 void json_kv_uint(struct json_writer *w, const char *key, uint64_t v);
+void json_kv_int(struct json_writer *w, const char *key, int64_t v);
 
 /*
  * Write @s as a quoted JSON string: '"' and '\\' escaped, control

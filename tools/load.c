@@ -15,7 +15,9 @@
 #include <ipuxcom.h>
 
 #include "cli.h"
+#include "explain.h"
 #include "load.h"
+#include "outfile.h"
 #include "privilege.h"
 
 static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg, *hostx_arg, *cfg_hsp_arg;
@@ -139,7 +141,7 @@ static void progress(void *ctx, const struct ipuxcom_load_progress *p)
 		if (err == -EPROTO)
 			continue;	/* a dropped event shows up as a gap below */
 		if (err) {
-			events_give_up(lp, ipuxcom_strerror(err));
+			events_give_up(lp, ipuxcom_nl_strerror(err));
 			break;
 		}
 		if (ev.type != IPUXCOM_GENL_CMD_LOAD_PROGRESS || ev.dev_id != lp->dev_id)
@@ -249,16 +251,8 @@ static int hostx_run_calls(const struct cli_call *call, struct ipuxcom *ipu,
 			goto free;
 		}
 		for (int i = 0; i < sp->nout; i++) {
-			bool std = !strcmp(sp->out[i], "-");
-			FILE *f = std ? stdout : fopen(sp->out[i], "wb");
-			bool ok = f && fwrite(out[i].data, 1, out[i].size, f) == out[i].size;
-
-			if (f && (std ? fflush(f) : fclose(f)))
-				ok = false;
-			if (!ok) {
-				cli_err(call->what, "call '%s': cannot write %s", sp->name, sp->out[i]);
+			if (outfile_write_all(call, sp->out[i], out[i].data, out[i].size))
 				goto free;
-			}
 		}
 		printf("call %s: %" PRIu32 " phases done\n", sp->name,
 		       m->calls[idx].phases);
@@ -277,12 +271,15 @@ free:
 	return CLI_EXIT_OK;
 }
 
-/* An input the library could not read: its message names the file. */
+/* An input the library could not read: its message names the file (as cli_file_err()). */
 static void check_lib_fail(struct checklist *cl, const char *name, const char *path,
 			   const struct ipuxcom_errmsg *em, int err)
 {
-	checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s", em->msg[0] ? em->msg :
-		      strerror(-err));
+	if (em->msg[0])
+		checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s", em->msg);
+	else
+		checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: %s", path,
+			      ipuxcom_image_strerror(err));
 }
 
 /*
@@ -354,7 +351,8 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	struct checklist cl = { 0 };
 	struct ipuxcom *ipu = NULL;
 	struct ipuxcom_bootloader boot = { 0 };
-	uint32_t ms = 0, nrecs = 0, dev_id;
+	uint32_t ms = 0, nrecs = 0;
+	char why[256];
 	static struct hostx_spec specs[HOSTX_MAX_CALLS];
 	static struct ipuxcom_hsp_manifest manifest;
 	char *pos[1 + HOSTX_MAX_CALLS];
@@ -379,8 +377,6 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 				     cfg_hsp_arg);
 	if (cfg_hsp_arg && !cfg_arg)
 		return cli_usage_err(call, "--cfg-hsp needs -c FILE");
-	if (dev_arg && !cli_parse_u32(dev_arg, &dev_id))
-		return cli_usage_err(call, "invalid device id '%s'", dev_arg);
 	for (int i = 1; i < npos; i++) {
 		rc = hostx_parse_spec(call, pos[i], &specs[i - 1]);
 		if (rc != CLI_CONTINUE)
@@ -427,7 +423,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 			err = ipuxcom_monitor_open(&lp.mon);
 		if (err)
 			cli_err(call->what, "cannot watch load events (%s): progress from the "
-				"library", ipuxcom_strerror(err));
+				"library", ipuxcom_nl_strerror(err));
 		else
 			lp.dev_id = info.dev_id;
 	}
@@ -449,6 +445,8 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 		cli_err(call->what, "%s", res.msg);
 		if (err == -ETIMEDOUT)
 			cli_err(call->what, "the device now needs '" CLI_PROG " dev reset'");
+		else if (err == -EBADFD)	/* which state, and the way out of it */
+			cli_err(call->what, "%s", cli_dev_strerror(ipu, err, why, sizeof(why)));
 		rc = CLI_EXIT_ERR;
 		goto out;
 	}
@@ -517,6 +515,7 @@ static const struct cli_cmd load_cmds[] = {
 			"[{\"name\",\"file\",\"status\",\"detail\",\"fix\"}...],\"ok\",\"warnings\",\n"
 			"\"failures\"}; exit 0 when all is well, 1 when a check failed.",
 		.run = load_run,
+		.takes_dev = true,
 	},
 };
 

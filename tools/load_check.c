@@ -90,9 +90,17 @@ static void check_output(struct checklist *cl, const char *name, const char *pat
 		checklist_add(cl, CHECK_OK, name, path, NULL, "-: standard output");
 		return;
 	}
+	/* The rules outfile_open() writes by (outfile.h), as text for the report. */
 	if (!stat(path, &st)) {
 		if (S_ISDIR(st.st_mode))
 			checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: is a directory", path);
+		else if (S_ISSOCK(st.st_mode))
+			checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: is a socket", path);
+		else if (S_ISREG(st.st_mode) && !(st.st_mode & 0222))
+			/* not replaced even by root */
+			checklist_add(cl, CHECK_FAIL, name, path, "chmod u+w it, or choose another file",
+				      "%s: no write permission (mode %04o)", path,
+				      (unsigned int)(st.st_mode & 07777));
 		else if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
 			checklist_add(cl, CHECK_FAIL, name, path, "choose a file you can write",
 				      "%s: cannot write: %s", path, strerror(errno));

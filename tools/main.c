@@ -9,6 +9,7 @@
 #include <ipuxcom.h>
 
 #include "cli.h"
+#include "cli_match.h"
 #include "image_cli.h"
 
 /* Every object, in the order `ipuxcom help` lists them. */
@@ -34,19 +35,62 @@ static bool is_help(const char *a)
 	return !strcmp(a, "help") || !strcmp(a, "-h") || !strcmp(a, "--help");
 }
 
-static const struct cli_object *find_object(const char *name)
+/* The objects' names, and "help", for cli_match(). */
+static size_t object_names(const char **names)
 {
 	for (size_t i = 0; i < NOBJECTS; i++)
-		if (!strcmp(objects[i]->name, name))
-			return objects[i];
+		names[i] = objects[i]->name;
+	names[NOBJECTS] = "help";
+	return NOBJECTS + 1;
+}
+
+/* @name is "help" or a prefix only it has ("hel"). */
+static bool names_help(const char *name)
+{
+	const char *names[NOBJECTS + 1];
+	size_t n = object_names(names);
+
+	return cli_match(name, strlen(name), names, n) == (int)NOBJECTS;
+}
+
+/*
+ * The object @name names, exactly or by an unambiguous prefix; NULL for
+ * "help" (*@help set) and after reporting a usage error.
+ */
+static const struct cli_object *find_object(const char *name, bool *help)
+{
+	const char *names[NOBJECTS + 1];
+	size_t n = object_names(names);
+	int i = cli_match(name, strlen(name), names, n);
+	char hint[256];
+
+	*help = false;
+	if (i >= 0 && (size_t)i == NOBJECTS)
+		*help = true;
+	if (i >= 0)
+		return *help ? NULL : objects[i];
+	cli_match_hint(hint, sizeof(hint), i, name, strlen(name), names, n, "");
+	cli_usage_err(NULL, "%s object '%s'%s", i == CLI_MATCH_AMBIGUOUS ? "ambiguous" :
+		      "unknown", name, hint);
 	return NULL;
 }
 
-static const struct cli_cmd *find_cmd(const struct cli_object *obj, const char *name)
+/* The command of @obj that @name names, or NULL after reporting a usage error. */
+static const struct cli_cmd *find_cmd(const struct cli_call *ctx, const char *name)
 {
-	for (size_t i = 0; i < obj->ncmds; i++)
-		if (obj->cmds[i].name && !strcmp(obj->cmds[i].name, name))
-			return &obj->cmds[i];
+	const struct cli_object *obj = ctx->obj;
+	const char *names[CLI_MAX_CMDS];
+	char hint[256];
+	int i;
+
+	for (size_t k = 0; k < obj->ncmds && k < CLI_MAX_CMDS; k++)
+		names[k] = obj->cmds[k].name;
+	i = cli_match(name, strlen(name), names, obj->ncmds);
+	if (i >= 0)
+		return &obj->cmds[i];
+	cli_match_hint(hint, sizeof(hint), i, name, strlen(name), names, obj->ncmds, "");
+	cli_usage_err(ctx, "%s command '%s'%s", i == CLI_MATCH_AMBIGUOUS ? "ambiguous" :
+		      "unknown", name, hint);
 	return NULL;
 }
 
@@ -60,6 +104,8 @@ static int run_cmd(const struct cli_global *g, const struct cli_object *obj,
 		.cmd = cmd,
 		.what = what,
 		.json = g->json,
+		.pretty = g->pretty,
+		.dev = g->dev,
 	};
 
 	if (cmd->name)
@@ -72,16 +118,20 @@ static int run_cmd(const struct cli_global *g, const struct cli_object *obj,
 /* argv[0] is the object's name. */
 static int run_object(const struct cli_global *g, int argc, char **argv)
 {
-	const struct cli_object *obj = find_object(argv[0]);
 	struct cli_call ctx = { .global = g };
+	const struct cli_object *obj;
 	const struct cli_cmd *cmd;
+	bool help;
 
-	if (!obj) {
-		cli_err(NULL, "unknown object '%s'", argv[0]);
-		fputs("Try '" CLI_PROG " help'.\n", stderr);
-		return CLI_EXIT_USAGE;
+	obj = find_object(argv[0], &help);
+	if (help) {
+		cli_main_help(stdout, objects, NOBJECTS);
+		return CLI_EXIT_OK;
 	}
+	if (!obj)
+		return CLI_EXIT_USAGE;
 	ctx.what = obj->name;
+	ctx.obj = obj;
 	argc--;
 	argv++;
 
@@ -91,7 +141,10 @@ static int run_object(const struct cli_global *g, int argc, char **argv)
 
 	if (argc == 0 || (argv[0][0] == '-' && !is_help(argv[0]))) {
 		/* "ipuxcom dev" and "ipuxcom dev --json" mean "dev show". */
-		cmd = obj->default_cmd ? find_cmd(obj, obj->default_cmd) : NULL;
+		cmd = NULL;
+		for (size_t i = 0; obj->default_cmd && i < obj->ncmds; i++)
+			if (!strcmp(obj->cmds[i].name, obj->default_cmd))
+				cmd = &obj->cmds[i];
 		if (!cmd)
 			return cli_usage_err(&ctx, "missing command");
 		return run_cmd(g, obj, cmd, argc, argv);
@@ -100,9 +153,9 @@ static int run_object(const struct cli_global *g, int argc, char **argv)
 		cli_object_help(stdout, obj);
 		return CLI_EXIT_OK;
 	}
-	cmd = find_cmd(obj, argv[0]);
+	cmd = find_cmd(&ctx, argv[0]);
 	if (!cmd)
-		return cli_usage_err(&ctx, "unknown command '%s'", argv[0]);
+		return CLI_EXIT_USAGE;
 	return run_cmd(g, obj, cmd, argc - 1, argv + 1);
 }
 
@@ -142,49 +195,38 @@ static int finish(int rc)
 
 int main(int argc, char **argv)
 {
+	struct cli_opt opts[CLI_MAX_OPTS];
 	struct cli_global g = { 0 };
-	int i;
+	bool help = false, show_version = false;
+	size_t nopts = cli_global_opts(opts, &g, &help, &show_version);
+	int i = argc, npos, rc;
 
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_main_help(stdout, objects, NOBJECTS);
-			return finish(CLI_EXIT_OK);
-		}
-		if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			version();
-			return finish(CLI_EXIT_OK);
-		}
-		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
-			g.json = true;
-			continue;
-		}
-		if (!strcmp(a, "-d") || !strcmp(a, "--device")) {
-			if (i + 1 >= argc)
-				return cli_usage_err(NULL, "option '%s' needs a PATH", a);
-			g.device = argv[++i];
-		} else if (!strncmp(a, "--device=", 9)) {
-			g.device = a + 9;
-		} else if (!strncmp(a, "-d", 2)) {
-			g.device = a + 2;
-		} else {
-			return cli_usage_err(NULL, "unknown option '%s'", a);
-		}
-		if (!*g.device)
-			return cli_usage_err(NULL, "invalid device path '' (option '%s')", a);
+	/* Hidden: what the bash completion offers (tools/completion/ipuxcom.bash). */
+	if (argc > 1 && !strcmp(argv[1], "__complete"))
+		return finish(cli_complete(objects, NOBJECTS, argc - 2, argv + 2));
+	rc = cli_parse_args(NULL, argc - 1, argv + 1, opts, nopts, true, NULL, 0, &npos, &i);
+	if (rc == CLI_HELP) {
+		cli_main_help(stdout, objects, NOBJECTS);
+		return finish(CLI_EXIT_OK);
 	}
+	if (rc != CLI_CONTINUE)
+		return rc;
+	i++;	/* an index of argv + 1 */
+	if (show_version) {
+		version();
+		return finish(CLI_EXIT_OK);
+	}
+	if (g.device && !*g.device)
+		return cli_usage_err(NULL, "invalid device path '' (option '--device')");
+	if (g.dev && cli_check_dev(NULL, g.dev, "--dev") != CLI_CONTINUE)
+		return CLI_EXIT_USAGE;
 	if (i >= argc) {
 		cli_err(NULL, "missing object");
 		fputs("Usage: " CLI_PROG " [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
 		      "Try '" CLI_PROG " help'.\n", stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (!strcmp(argv[i], "help"))
+	if (names_help(argv[i]))
 		return finish(run_help(&g, argc - i - 1, argv + i + 1));
 	return finish(run_object(&g, argc - i, argv + i));
 }

@@ -77,12 +77,12 @@ static void print_text(const struct ipuxcom_event *ev)
 	}
 }
 
-static void print_json(const struct ipuxcom_event *ev)
+static void print_json(const struct cli_call *call, const struct ipuxcom_event *ev)
 {
 	struct json_writer w;
 	char name[48];
 
-	json_init(&w, stdout);
+	json_init_call(&w, stdout, call);
 	json_begin_object(&w);
 	json_kv_string(&w, "event", ipuxcom_event_name(ev->type));
 	json_kv_uint(&w, "dev", ev->dev_id);
@@ -126,7 +126,7 @@ static void print_lost(const struct cli_call *call)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "event", "lost");
 		json_end_object(&w);
@@ -167,8 +167,7 @@ static int monitor_run(struct cli_call *call, int argc, char **argv)
 
 	err = ipuxcom_monitor_open(&mon);
 	if (err) {
-		cli_err(call->what, "cannot watch events: %s", err == -EOPNOTSUPP ?
-			"the ipuxcom module has no events group (too old)" : ipuxcom_strerror(err));
+		cli_err(call->what, "cannot watch events: %s", ipuxcom_nl_strerror(err));
 		return CLI_EXIT_ERR;
 	}
 	if (timeout)
@@ -197,14 +196,14 @@ static int monitor_run(struct cli_call *call, int argc, char **argv)
 			continue;
 		}
 		if (err) {
-			cli_err(call->what, "receiving events: %s", ipuxcom_strerror(err));
+			cli_err(call->what, "receiving events: %s", ipuxcom_nl_strerror(err));
 			rc = CLI_EXIT_ERR;
 			break;
 		}
 		if (dev_arg && ev.dev_id != dev)
 			continue;
 		if (call->json)
-			print_json(&ev);
+			print_json(call, &ev);
 		else
 			print_text(&ev);
 		/* A pipe reader sees each event as it happens. */
@@ -236,6 +235,7 @@ static const struct cli_cmd monitor_cmds[] = {
 			"events because they were not read fast enough, a line says so (in JSON:\n"
 			"{\"event\":\"lost\"}). See docs/tracing.md.",
 		.run = monitor_run,
+		.takes_dev = true,
 	},
 };
 

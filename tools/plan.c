@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "json.h"
+#include "outfile.h"
 
 /* Positional arguments a command takes at most: SRC COUNT and every other tile. */
 #define PLAN_MAX_POS	(IPUXCOM_TILES + 2)
@@ -55,10 +56,31 @@ static bool plan_parse_num(const char *s, uint32_t *out)
 	return true;
 }
 
+/*
+ * A rejection by the library. Those of a value the user typed (a tile
+ * past 1471, a count of 0, a receiver twice, a misaligned address) are
+ * usage errors, as the same mistakes caught by the command itself are;
+ * the rest (a file, a plan that cannot be built) are failures.
+ */
 static int plan_lib_err(const struct cli_call *call, const struct ipuxcom_plan_error *e)
 {
-	cli_err(call->what, "%s", e->msg[0] ? e->msg : ipuxcom_plan_strerror(e->code));
-	return CLI_EXIT_ERR;
+	const char *msg = e->msg[0] ? e->msg : ipuxcom_plan_errc_str(e->code);
+
+	switch (e->code) {
+	case IPUXCOM_PLAN_E_TILE:
+	case IPUXCOM_PLAN_E_COUNT:
+	case IPUXCOM_PLAN_E_SELF:
+	case IPUXCOM_PLAN_E_DUP:
+	case IPUXCOM_PLAN_E_NRECV:
+	case IPUXCOM_PLAN_E_ALIGN:
+	case IPUXCOM_PLAN_E_ADDR:
+	case IPUXCOM_PLAN_E_ADDR_FLAG:
+	case IPUXCOM_PLAN_E_METHOD:
+		return cli_usage_err(call, "%s", msg);
+	default:
+		cli_err(call->what, "%s", msg);
+		return CLI_EXIT_ERR;
+	}
 }
 
 /* --timing FILE, or the default model. *owned is what to free. */
@@ -95,18 +117,6 @@ static const char *role_name(uint8_t role)
 	case IPUXCOM_ROLE_IDLE: return "idle";
 	default: return "?";
 	}
-}
-
-/* json_kv_uint for a signed value (the writer has no signed numbers). */
-static void json_kv_int(struct json_writer *w, const char *key, int64_t v)
-{
-	if (v >= 0) {
-		json_kv_uint(w, key, (uint64_t)v);
-		return;
-	}
-	json_key(w, key);
-	fprintf(w->out, "%" PRId64, v);
-	w->key_done = false;	/* what json_value_prefix() does for a value */
 }
 
 static void row_json(struct json_writer *w, const struct ipuxcom_plan_row *row)
@@ -190,7 +200,7 @@ static void rows_json(struct json_writer *w, const struct ipuxcom_plan_row *rows
 	json_end_array(w);
 }
 
-#define OPT_PHYSICAL(o) { "physical", 'p', NULL, "tile ids are physical (default: logical)", \
+#define OPT_PHYSICAL(o) { "physical", 0, NULL, "tile ids are physical (default: logical)", \
 			  &(o).physical, NULL }
 #define OPT_TIMING(o) { "timing", 't', "FILE", "measured timing table (default: the " \
 			"reconstruction)", NULL, &(o).timing }
@@ -230,7 +240,7 @@ static int p2p_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "kind", "p2p");
 		json_kv_string(&w, "timing_model", p.timing_model);
@@ -379,7 +389,7 @@ static int multicast_run(struct cli_call *call, int argc, char **argv)
 	} else if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "kind", "multicast");
 		json_kv_uint(&w, "count", req.count);
@@ -510,7 +520,7 @@ static int fanout_run(struct cli_call *call, int argc, char **argv)
 		goto out;
 	}
 	if (call->json) {
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "kind", "fanout");
 		json_kv_string(&w, "timing_model", ipuxcom_timing_name(tm));
@@ -574,7 +584,7 @@ static int decode_run(struct cli_call *call, int argc, char **argv)
 			return cli_usage_err(call, "invalid word '%s' (0x-prefixed hex or decimal)",
 					     pos[i]);
 	if (call->json) {
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_array(&w);
 	}
 	for (int i = 0; i < npos; i++) {
@@ -629,7 +639,7 @@ static int tile_run(struct cli_call *call, int argc, char **argv)
 			return plan_lib_err(call, &e);
 	}
 	if (call->json) {
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_array(&w);
 	}
 	for (int i = 0; i < npos; i++) {
@@ -681,7 +691,7 @@ static int idle_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "kind", "idle");
 		rows_json(&w, &row, 1);
@@ -721,9 +731,22 @@ static int timing_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (o.export_path) {
-		if (ipuxcom_timing_save(tm, o.export_path, 0, &e)) {
+		struct outfile *out;
+
+		rc = outfile_open(call, o.export_path, &out);
+		if (rc) {
+			ipuxcom_timing_free(owned);
+			return rc;
+		}
+		if (ipuxcom_timing_write(tm, outfile_stream(out), 0, &e)) {
+			outfile_close(out, false);
 			ipuxcom_timing_free(owned);
 			return plan_lib_err(call, &e);
+		}
+		rc = outfile_close(out, true);
+		if (rc) {
+			ipuxcom_timing_free(owned);
+			return rc;
 		}
 		if (!npos) {
 			ipuxcom_timing_free(owned);
@@ -751,7 +774,7 @@ static int timing_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "timing_model", ipuxcom_timing_name(tm));
 		json_kv_uint(&w, "src_physical", s);
@@ -1014,7 +1037,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_string(&w, "kind", "schedule");
 		json_kv_string(&w, "timing_model", ipuxcom_timing_name(tm));

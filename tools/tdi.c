@@ -10,6 +10,7 @@
 #include <ipuxcom.h>
 
 #include "cli.h"
+#include "explain.h"
 #include "json.h"
 
 /* Largest COUNT of one `tdi read`, as the module's limit. */
@@ -34,6 +35,7 @@ static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
 {
 	uint32_t tile, regs[IPUXCOM_TDI_NREGS];
 	struct ipuxcom *ipu;
+	char why[256];
 	char *pos[1];
 	int npos, rc, err;
 
@@ -50,15 +52,16 @@ static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	err = ipuxcom_tdi_read_regs(ipu, tile, regs);
+	if (err)
+		cli_err(call->what, "tile %" PRIu32 ": %s", tile,
+			cli_tdi_strerror(ipu, err, why, sizeof(why)));
 	ipuxcom_close(ipu);
-	if (err) {
-		cli_err(call->what, "tile %" PRIu32 ": %s", tile, ipuxcom_strerror(err));
+	if (err)
 		return CLI_EXIT_ERR;
-	}
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_uint(&w, "tile", tile);
 		json_key(&w, "registers");
@@ -85,6 +88,7 @@ static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 {
 	uint32_t tile, addr, count = 1, done = 0, *words;
 	struct ipuxcom *ipu;
+	char why[256];
 	char *pos[3];
 	int npos, rc, err;
 
@@ -113,14 +117,15 @@ static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	}
 	err = ipuxcom_tdi_read_sram(ipu, tile, addr, words, count, &done);
-	ipuxcom_close(ipu);
 	if (err)
 		cli_err(call->what, "tile %" PRIu32 " at 0x%" PRIx32 ": %s (%" PRIu32 " of %" PRIu32
-			" words read)", tile, addr, ipuxcom_strerror(err), done, count);
+			" words read)", tile, addr, cli_tdi_strerror(ipu, err, why, sizeof(why)),
+			done, count);
+	ipuxcom_close(ipu);
 	if (call->json) {
 		struct json_writer w;
 
-		json_init(&w, stdout);
+		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
 		json_kv_uint(&w, "tile", tile);
 		json_kv_uint(&w, "addr", addr);
@@ -147,6 +152,7 @@ static int tdi_write_run(struct cli_call *call, int argc, char **argv)
 {
 	uint32_t tile, addr, done = 0, words[64];
 	struct ipuxcom *ipu;
+	char why[256];
 	char *pos[2 + 64];
 	int npos, rc, err;
 
@@ -169,13 +175,12 @@ static int tdi_write_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	err = ipuxcom_tdi_write_sram(ipu, tile, addr, words, (uint32_t)(npos - 2), &done);
-	ipuxcom_close(ipu);
-	if (err) {
+	if (err)
 		cli_err(call->what, "tile %" PRIu32 " at 0x%" PRIx32 ": %s (%" PRIu32 " of %d words "
-			"written)", tile, addr, ipuxcom_strerror(err), done, npos - 2);
-		return CLI_EXIT_ERR;
-	}
-	return CLI_EXIT_OK;
+			"written)", tile, addr, cli_tdi_strerror(ipu, err, why, sizeof(why)), done,
+			npos - 2);
+	ipuxcom_close(ipu);
+	return err ? CLI_EXIT_ERR : CLI_EXIT_OK;
 }
 
 static const struct cli_cmd tdi_cmds[] = {
@@ -187,6 +192,7 @@ static const struct cli_cmd tdi_cmds[] = {
 			"Read the 13 TDI registers of physical tile TILE (0..1471) and decode\n"
 			"TDI_STS. Reading does not stop the tile.",
 		.run = tdi_dump_run,
+		.takes_dev = true,
 	},
 	{
 		.name = "read",
@@ -199,6 +205,7 @@ static const struct cli_cmd tdi_cmds[] = {
 			"context, which is then let run again. The context must be active (a\n"
 			"loaded or bootloaded tile).",
 		.run = tdi_read_run,
+		.takes_dev = true,
 	},
 	{
 		.name = "write",
@@ -208,6 +215,7 @@ static const struct cli_cmd tdi_cmds[] = {
 			"Write up to 64 WORDs (decimal or 0x hex) to physical tile TILE's SRAM\n"
 			"from byte address ADDR by injecting stores. Needs CAP_SYS_RAWIO.",
 		.run = tdi_write_run,
+		.takes_dev = true,
 	},
 };
 

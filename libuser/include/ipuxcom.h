@@ -230,11 +230,25 @@ IPUXCOM_API const char *ipuxcom_init_status_name(uint32_t status);
 IPUXCOM_API const char *ipuxcom_dev_state_name(uint32_t state);
 
 /*
- * What an error returned by this library means for ipuxcom (e.g. -EBUSY:
- * "device attached by another open file"), else strerror(). Accepts -E and
- * +E alike. Never NULL; the string must not be modified.
+ * Errors mean different things by the kind of call that returned them,
+ * so each kind has its explainer; all accept -E and +E alike, never
+ * return NULL, give their own text for every code documented for their
+ * calls (strerror()'s only for others), and the string must not be
+ * modified:
+ *  - ipuxcom_strerror(): the device calls, those on a struct ipuxcom
+ *    (ipuxcom_open(), attach, query, reset, load, TDI, the data path of
+ *    <ipuxcom_datapath.h>), e.g. -EBUSY "device attached by another open
+ *    file", -ENOENT "ipuxcom module not loaded (no device node), ...".
+ *  - ipuxcom_nl_strerror(): the netlink calls (ipuxcom_nl_*, the monitor
+ *    of <ipuxcom_events.h>), e.g. -EBADMSG "malformed netlink message".
+ *  - ipuxcom_image_strerror() (<ipuxcom_image.h>): images, frames,
+ *    IPUCFG1, manifests, bootloaders, e.g. -EBADMSG "malformed or
+ *    corrupt data"; their struct ipuxcom_errmsg says more.
+ *  - ipuxcom_plan_errc_str() (<ipuxcom_plan.h>): not an errno but the
+ *    code of a struct ipuxcom_plan_error.
  */
 IPUXCOM_API const char *ipuxcom_strerror(int err);
+IPUXCOM_API const char *ipuxcom_nl_strerror(int err);
 
 /* ----------------------------------------------------------------- netlink */
 

@@ -16,6 +16,11 @@
  * Netlink events are best effort, like every netlink notification: when
  * the socket's receive buffer overflows the kernel drops events, and
  * ipuxcom_monitor_next() reports it (-ENOBUFS) rather than hiding it.
+ *
+ * Errors: the monitor's are netlink errors (ipuxcom_nl_strerror());
+ * ipuxcom_cfg_from_trace()'s are a file format's (ipuxcom_image_strerror(),
+ * its struct ipuxcom_errmsg says where); the error an event carries (a
+ * failed reset) is a device error (ipuxcom_strerror()).
  */
 #ifndef IPUXCOM_EVENTS_H
 #define IPUXCOM_EVENTS_H

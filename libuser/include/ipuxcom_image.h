@@ -52,6 +52,15 @@ struct ipuxcom_errmsg {
 };
 
 /*
+ * What a value returned by a function of this header means ("malformed
+ * or corrupt data (structure or checksum)" for -EBADMSG, "no such file
+ * or directory" for -ENOENT): the file-format counterpart of
+ * ipuxcom_strerror(), for when no struct ipuxcom_errmsg was passed.
+ * Accepts -E and +E alike; never NULL.
+ */
+IPUXCOM_API const char *ipuxcom_image_strerror(int err);
+
+/*
  * CRC-32 as zlib's crc32() (reflected polynomial 0xedb88320, initial and
  * final XOR 0xffffffff): ipuxcom_crc32(0, "123456789", 9) == 0xcbf43926.
  * Chain calls by passing the previous result as @crc. This is the CRC32

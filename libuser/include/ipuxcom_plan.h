@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -90,7 +91,7 @@ extern "C" {
 
 /*
  * Every rejection has its own code; the return value is the errno given
- * here (negated). ipuxcom_plan_strerror() describes a code.
+ * here (negated). ipuxcom_plan_errc_str() describes a code.
  */
 enum ipuxcom_plan_errc {
 	IPUXCOM_PLAN_OK = 0,
@@ -120,14 +121,25 @@ enum ipuxcom_plan_errc {
 };
 
 struct ipuxcom_plan_error {
-	int code;		/* enum ipuxcom_plan_errc */
+	enum ipuxcom_plan_errc code;	/* not an errno: see ipuxcom_plan_errc_str() */
 	int err;		/* the (negative) value the function returned */
 	char field[32];		/* the offending input, e.g. "count", "receivers[3]" */
 	char msg[160];		/* e.g. "count 4149 out of range 1..4148" */
 };
 
-/* What a code means ("word count not in 1..4148"); never NULL. */
-IPUXCOM_API const char *ipuxcom_plan_strerror(int code);
+/*
+ * What a code (not an errno: the errno is in ->err, for
+ * ipuxcom_strerror()) means ("word count not in 1..4148"); never NULL.
+ */
+IPUXCOM_API const char *ipuxcom_plan_errc_str(enum ipuxcom_plan_errc code);
+
+/*
+ * The same, under its first name, which read like a strerror() and took
+ * an int: kept for binaries linked against it. A negative argument (an
+ * errno passed by mistake) is answered as such.
+ */
+IPUXCOM_API const char *ipuxcom_plan_strerror(int code)
+	__attribute__((deprecated("takes an enum ipuxcom_plan_errc: use ipuxcom_plan_errc_str()")));
 
 /* ----------------------------------------------------------------- tile map */
 
@@ -195,6 +207,14 @@ IPUXCOM_API int ipuxcom_timing_load(const char *path, struct ipuxcom_timing **ou
  */
 IPUXCOM_API int ipuxcom_timing_save(const struct ipuxcom_timing *tm, const char *path,
 				    uint32_t flags, struct ipuxcom_plan_error *err);
+
+/*
+ * The same on an open stream (a pipe, a file the caller places itself);
+ * the stream is not closed or flushed: a write error that only a later
+ * fflush() reveals is the caller's to check.
+ */
+IPUXCOM_API int ipuxcom_timing_write(const struct ipuxcom_timing *tm, FILE *f, uint32_t flags,
+				     struct ipuxcom_plan_error *err);
 
 /* Free a model from _from_table() or _load(); NULL is a no-op. */
 IPUXCOM_API void ipuxcom_timing_free(struct ipuxcom_timing *tm);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * Names for device states and ipuxcom-specific meanings of errno values.
+ * Names for device states and ipuxcom-specific meanings of errno values,
+ * by the domain of the call that returned them.
  *
  * The module reuses errno values with a precise meaning (uapi/linux/
  * ipuxcom.h documents them); strerror()'s generic text ("Device or
@@ -32,25 +33,79 @@ const char *ipuxcom_dev_state_name(uint32_t state)
 	return ixc_state_names[state];
 }
 
-static const char *const ixc_errors[] = {
-	[EBUSY] = "device attached by another open file",
-	[ENOTCONN] = "not attached to a device",
-	[ENODEV] = "no such device or device removed",
-	[EALREADY] = "this file is already attached",
-	[E2BIG] = "struct has unknown non-zero tail (header newer than module)",
-	[ENOTTY] = "unknown ioctl (module older than header, or not an ipuxcom device)",
-	[EPERM] = "needs CAP_SYS_RAWIO",
-	[EINVAL] = "invalid argument (bad value, flag or non-zero reserved member)",
-	[ENOENT] = "ipuxcom module not loaded (no device node or netlink family)",
-	[EACCES] = "permission denied on the ipuxcom device node",
-	[EPROTO] = "malformed reply from the ipuxcom module",
-	[EBADMSG] = "malformed netlink message",
-	[ERANGE] = "value out of the range the module accepts",
-	[EINTR] = "interrupted (device list changed during the dump, or a signal)",
-	[EXDEV] = "not this device's ipu_driver node (/dev/ipuN)",
+/*
+ * One table per domain: the same errno means different things from a
+ * device ioctl, a netlink request and a file parser (-ENOENT is "module
+ * not loaded" for the first two and "no such file" for the third).
+ * Every code the headers and libipuxcom(3) document for a domain has its
+ * text here; only undocumented ones fall back to strerror().
+ */
+struct ixc_errtext {
+	int err;		/* positive errno */
+	const char *text;
 };
 
-const char *ipuxcom_strerror(int err)
+static const struct ixc_errtext ixc_dev_errors[] = {
+	{ ENOENT, "ipuxcom module not loaded (no device node); from a buffer detach: "
+		  "nothing attached in that slot" },
+	{ EACCES, "permission denied on the ipuxcom device node" },
+	{ EBUSY, "device attached by another open file, or busy with a pending mark" },
+	{ ENOTCONN, "not attached to a device" },
+	{ ENODEV, "no such device or device removed" },
+	{ EALREADY, "this file is already attached" },
+	{ E2BIG, "struct has unknown non-zero tail (header newer than module)" },
+	{ ENOTTY, "unknown ioctl (module older than header, or not an ipuxcom device)" },
+	{ EPERM, "needs CAP_SYS_RAWIO" },
+	{ EINVAL, "invalid argument (bad value, flag or non-zero reserved member)" },
+	{ ERANGE, "value out of the range the module accepts" },
+	{ EBADFD, "the device's state does not allow this command (see its state)" },
+	{ ETIMEDOUT, "the device did not finish in time; it needs a reset" },
+	{ EOPNOTSUPP, "the device's backend lacks this capability" },
+	{ ENOEXEC, "the tile context cannot execute: inactive (nothing running) "
+		   "or not quiescent" },
+	{ EILSEQ, "the tile rejected the injected instruction or its address" },
+	{ ENOBUFS, "a host buffer the command needs is not attached" },
+	{ EEXIST, "host buffer slot already in use" },
+	{ EFAULT, "bad memory address in the request" },
+	{ ENOMEM, "out of memory (or RLIMIT_MEMLOCK reached)" },
+	{ EXDEV, "not this device's ipu_driver node (/dev/ipuN)" },
+	{ EBADF, "the /dev/ipuN descriptor is not open read-write" },
+	{ EINTR, "interrupted by a signal" },
+	{ EBADMSG, "malformed or corrupt data for the device" },
+	{ EPROTO, "malformed reply from the ipuxcom module" },
+	{ EIO, "device I/O error" },
+};
+
+static const struct ixc_errtext ixc_nl_errors[] = {
+	{ ENOENT, "ipuxcom module not loaded (no generic netlink family)" },
+	{ ENODEV, "no such device" },
+	{ ERANGE, "device id beyond what the module supports" },
+	{ EPROTO, "malformed reply from the ipuxcom module" },
+	{ EBADMSG, "malformed netlink message" },
+	{ EMSGSIZE, "netlink message too large" },
+	{ EINTR, "the device list changed during the dump (or a signal): retry" },
+	{ EINVAL, "invalid argument" },
+	{ EPERM, "operation not permitted on the ipuxcom netlink family" },
+	{ ENOMEM, "out of memory" },
+	{ ENOBUFS, "netlink receive buffer overrun: events were lost" },
+	{ EOPNOTSUPP, "the ipuxcom module has no events group (older than this library)" },
+	{ EAGAIN, "no event within the timeout" },
+};
+
+static const struct ixc_errtext ixc_file_errors[] = {
+	{ EBADMSG, "malformed or corrupt data (structure or checksum)" },
+	{ EINVAL, "invalid argument" },
+	{ EFBIG, "a size limit of the format is exceeded" },
+	{ ENOMEM, "out of memory" },
+	{ ENOENT, "no such file or directory" },
+	{ EACCES, "permission denied" },
+	{ EISDIR, "is a directory" },
+	{ ERANGE, "a value is out of range for the format" },
+};
+
+#define IXC_NERR(t) (sizeof(t) / sizeof((t)[0]))
+
+static const char *ixc_explain(const struct ixc_errtext *t, size_t n, int err)
 {
 	/* -INT_MIN does not exist; no errno is anywhere near it. */
 	if (err == INT_MIN)
@@ -59,9 +114,25 @@ const char *ipuxcom_strerror(int err)
 		err = -err;
 	if (err == 0)
 		return "success";
-	if ((size_t)err < sizeof(ixc_errors) / sizeof(ixc_errors[0]) && ixc_errors[err])
-		return ixc_errors[err];
+	for (size_t i = 0; i < n; i++)
+		if (t[i].err == err)
+			return t[i].text;
 	return strerror(err);
+}
+
+const char *ipuxcom_strerror(int err)
+{
+	return ixc_explain(ixc_dev_errors, IXC_NERR(ixc_dev_errors), err);
+}
+
+const char *ipuxcom_nl_strerror(int err)
+{
+	return ixc_explain(ixc_nl_errors, IXC_NERR(ixc_nl_errors), err);
+}
+
+const char *ipuxcom_image_strerror(int err)
+{
+	return ixc_explain(ixc_file_errors, IXC_NERR(ixc_file_errors), err);
 }
 
 #define IXC_ATTR_NAME(a) [a] = #a

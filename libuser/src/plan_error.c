@@ -44,11 +44,19 @@ static const struct ixc_errc ixc_errcs[IPUXCOM_PLAN_E_MAX] = {
 	[IPUXCOM_PLAN_E_INTERNAL] = { EFAULT, "internal error: an emitted field overflowed" },
 };
 
-const char *ipuxcom_plan_strerror(int code)
+const char *ipuxcom_plan_errc_str(enum ipuxcom_plan_errc code)
 {
-	if (code < 0 || code >= IPUXCOM_PLAN_E_MAX)
+	/* Compared as unsigned: an enum may be either, and a cast-in -5 is huge. */
+	if ((unsigned int)code >= IPUXCOM_PLAN_E_MAX)
 		return "unknown plan error code";
 	return ixc_errcs[code].what;
+}
+
+const char *ipuxcom_plan_strerror(int code)
+{
+	if (code < 0)
+		return "not a plan error code (a negative errno? see ipuxcom_strerror())";
+	return ipuxcom_plan_errc_str((enum ipuxcom_plan_errc)code);
 }
 
 int ixc_plan_errno(int code)

@@ -521,31 +521,17 @@ static char *ixc_put_int(char *p, int v, bool last)
 	return p;
 }
 
-int ipuxcom_timing_save(const struct ipuxcom_timing *tm, const char *path, uint32_t flags,
-			struct ipuxcom_plan_error *err)
+/* The table file of @tm on @f; 0, or -ENOMEM (a write error shows in ferror(@f)). */
+static int ixc_timing_emit(const struct ipuxcom_timing *tm, FILE *f)
 {
 	const char *name;
 	char *line;
-	FILE *f;
-	int ret = 0;
 
-	if (!path)
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "path", "path is NULL");
-	if (flags)
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
-				     "flags 0x%x has unknown bits 0x%x", flags, flags);
 	tm = ixc_timing(tm);
 	name = tm->kind == IPUXCOM_TIMING_TABLE ? tm->name + 6 : tm->name;
 	line = malloc((size_t)N * 5 + 2);
 	if (!line)
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "path", "out of memory");
-	f = fopen(path, "we");
-	if (!f) {
-		int e = errno;
-
-		free(line);
-		return ixc_plan_fail_io(err, e, "path", "cannot create %s: %s", path, strerror(e));
-	}
+		return -ENOMEM;
 	fprintf(f, IXC_TABLE_MAGIC "\n# TimeToMux(s, d) then direction(s, d) for physical tiles;"
 		" line s, column d\ntiles %u\nname %s\ndirections table\ndata\n", N, name);
 	for (int m = 0; m < 2; m++) {
@@ -568,6 +554,56 @@ int ipuxcom_timing_save(const struct ipuxcom_timing *tm, const char *path, uint3
 		}
 	}
 	free(line);
+	return 0;
+}
+
+static int ixc_timing_check_flags(uint32_t flags, struct ipuxcom_plan_error *err)
+{
+	if (flags)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
+				     "flags 0x%x has unknown bits 0x%x", flags, flags);
+	return 0;
+}
+
+int ipuxcom_timing_write(const struct ipuxcom_timing *tm, FILE *f, uint32_t flags,
+			 struct ipuxcom_plan_error *err)
+{
+	int ret;
+
+	if (!f)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "f", "stream is NULL");
+	ret = ixc_timing_check_flags(flags, err);
+	if (ret)
+		return ret;
+	if (ixc_timing_emit(tm, f))
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "f", "out of memory");
+	if (ferror(f))
+		return ixc_plan_fail_io(err, errno ? errno : EIO, "f", "write error");
+	ixc_plan_ok(err);
+	return 0;
+}
+
+int ipuxcom_timing_save(const struct ipuxcom_timing *tm, const char *path, uint32_t flags,
+			struct ipuxcom_plan_error *err)
+{
+	FILE *f;
+	int ret;
+
+	if (!path)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "path", "path is NULL");
+	ret = ixc_timing_check_flags(flags, err);
+	if (ret)
+		return ret;
+	f = fopen(path, "we");
+	if (!f) {
+		int e = errno;
+
+		return ixc_plan_fail_io(err, e, "path", "cannot create %s: %s", path, strerror(e));
+	}
+	if (ixc_timing_emit(tm, f)) {
+		fclose(f);
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "path", "out of memory");
+	}
 	if (ferror(f))
 		ret = ixc_plan_fail_io(err, errno ? errno : EIO, "path", "cannot write %s", path);
 	if (fclose(f) && !ret)

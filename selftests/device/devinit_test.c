@@ -99,35 +99,16 @@ TEST_F(init, dev_init_command_lists_every_step)
 
 TEST_F(init, load_init_loads_from_any_state)
 {
-	struct ipuxcom_image_pack_params pp = {
-		.tile_count = 1472, .image_size = IXT_SMALL_IMAGE_BYTES,
-		.load_base = IPUXCOM_IMG_PAYLOAD_BASE, .entry = IPUXCOM_IMG_PAYLOAD_BASE,
-	};
-	static const uint8_t boot[1024];
 	char tool[PATH_MAX], img_path[] = "/tmp/devinit-img-XXXXXX", boot_path[] =
-		"/tmp/devinit-boot-XXXXXX";
+		"/tmp/devinit-boot-XXXXXX", msg[300];
 	struct ixt_run *r = calloc(1, sizeof(*r));
-	struct ipuxcom_errmsg em = { "" };
-	void *file = NULL;
-	size_t len = 0;
-	int fd;
 
 	ASSERT_NE(NULL, r);
 	if (!ixt_find_tool_on_path(tool, sizeof(tool))) {
 		free(r);
 		SKIP(return, "no ipuxcom command (set IPUXCOM_TOOL)");
 	}
-	ASSERT_EQ(0, ipuxcom_image_pack(&pp, ixt_small_source, NULL, &file, &len, &em))
-		TH_LOG("%s", em.msg);
-	fd = mkstemp(img_path);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ((ssize_t)len, write(fd, file, len));
-	close(fd);
-	free(file);
-	fd = mkstemp(boot_path);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ((ssize_t)sizeof(boot), write(fd, boot, sizeof(boot)));
-	close(fd);
+	ASSERT_EQ(0, ixt_small_files(img_path, boot_path, msg, sizeof(msg))) TH_LOG("%s", msg);
 
 	/* twice: the second starts from the first one's running device */
 	for (int i = 0; i < 2; i++) {

@@ -831,7 +831,8 @@ TEST_F(cli, cfg_capture_usage_errors)
 	TOOL_EXPECT(2, err, "invalid device id", "cfg", "capture", "--dev", "-1", "-o", "f",
 		    "--", "true");
 	TOOL_EXPECT(2, err, "-o FILE is required", "cfg", "capture", "stop");
-	TOOL_EXPECT(2, err, "unknown option '--dev'", "cfg", "capture", "stop", "--dev", "0");
+	TOOL_EXPECT(2, err, "--dev does not apply to 'stop'", "cfg", "capture", "stop", "--dev",
+		    "0");
 	TOOL_EXPECT(2, err, "unknown option '-o'", "cfg", "capture", "start", "-o", "f");
 	TOOL_EXPECT(0, out, "capture stop -o FILE", "cfg", "capture", "--help");
 	/* checked before tracefs or the command */

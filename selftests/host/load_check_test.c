@@ -156,9 +156,9 @@ TEST_F(chk, outputs_are_neither_created_nor_truncated)
 }
 
 /*
- * As nobody (uid 65534, which root may write any file for): an output
- * that cannot be written, and no CAP_SYS_RAWIO for the load. The child
- * reports through its exit status.
+ * An output with no write permission, refused to root as outfile.h does;
+ * then as nobody (uid 65534), also without CAP_SYS_RAWIO for the load.
+ * The child reports through its exit status.
  */
 TEST_F(chk, unwritable_output_and_no_rawio_refused)
 {
@@ -170,6 +170,11 @@ TEST_F(chk, unwritable_output_and_no_rawio_refused)
 	ASSERT_EQ(0, ixt_write_file(self->out, "x", 1));
 	ASSERT_EQ(0, chmod(self->out, 0444));
 	ASSERT_EQ(0, chmod(self->f.dir, 0755));
+	/* root too: a file without a write bit is not replaced (outfile.h) */
+	TOOL("load", "--check", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp,
+	     self->arg_out);
+	EXPECT_EQ(1, self->r->status);
+	EXPECT_IN(err, "y.bin: no write permission (mode 0444)");
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -179,7 +184,7 @@ TEST_F(chk, unwritable_output_and_no_rawio_refused)
 			_exit(4);
 		if (self->r->status != 1)
 			_exit(5);
-		if (!strstr(self->r->err, "y.bin: cannot write: Permission denied"))
+		if (!strstr(self->r->err, "y.bin: no write permission (mode 0444)"))
 			_exit(6);
 		if (!strstr(self->r->err, "load: privilege: CAP_SYS_RAWIO not held: the device "
 			    "would refuse the load (EPERM)"))

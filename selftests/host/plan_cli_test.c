@@ -39,7 +39,7 @@ TEST_F(cli, physical_ids_give_the_same_rows)
 
 TEST_F(cli, p2p_json)
 {
-	RUN(0, "plan", "p2p", "-p", "1440", "0", "1", "--json");
+	RUN(0, "plan", "p2p", "--physical", "1440", "0", "1", "--json");
 	HAS(out, "{\"kind\":\"p2p\",\"timing_model\":\"reconstruction\",\"count\":1,"
 		 "\"time_to_mux\":112,\"direction\":");
 	HAS(out, "\"sync_boundary\":true");
@@ -48,17 +48,23 @@ TEST_F(cli, p2p_json)
 	HAS(out, "\"time_to_mux\":-23");
 }
 
-TEST_F(cli, rejections_exit_1_naming_the_field)
+/* Values the user typed that the library rejects: usage errors, as the command's own checks. */
+TEST_F(cli, argument_rejections_exit_2_naming_the_field)
 {
-	RUN(1, "plan", "p2p", "0", "1", "4149");
+	RUN(2, "plan", "p2p", "0", "1", "4149");
 	HAS(err, "ipuxcom: plan p2p: count 4149 out of range 1..4148");
-	RUN(1, "plan", "p2p", "5", "5", "3");
+	RUN(2, "plan", "p2p", "0", "1", "0");
+	HAS(err, "count 0 out of range 1..4148");
+	RUN(2, "plan", "p2p", "5", "5", "3");
 	HAS(err, "receiver 5 is the sender");
-	RUN(1, "plan", "p2p", "1472", "5", "3");
+	RUN(2, "plan", "p2p", "1472", "5", "3");
 	HAS(err, "sender 1472 out of range 0..1471 (logical)");
-	RUN(1, "plan", "multicast", "0", "3", "5", "--physical", "--dst-addr", "0x60000");
+	RUN(2, "plan", "p2p", "0", "1472", "5");
+	RUN(2, "plan", "tile", "1472", "--physical");
+	HAS(err, "Try 'ipuxcom plan tile --help'.");
+	RUN(2, "plan", "multicast", "0", "3", "5", "--physical", "--dst-addr", "0x60000");
 	HAS(err, "dst_addr[0] 0x60000: word offset 0x4000 overlaps the multicast flag");
-	RUN(1, "plan", "multicast", "0", "3", "5", "5");
+	RUN(2, "plan", "multicast", "0", "3", "5", "5");
 	HAS(err, "receivers[1] 5 duplicates receivers[0]");
 }
 
@@ -118,7 +124,7 @@ TEST_F(cli, tile_idle_and_timing)
 	RUN(0, "plan", "idle", "5", "--raw");
 	HAS(out, "0x40c00000  sans");
 	HAS(out, "0x41800001  sync 1");
-	RUN(0, "plan", "timing", "-p", "1440", "0");
+	RUN(0, "plan", "timing", "--physical", "1440", "0");
 	HAS(out, "timing reconstruction: physical 1440 -> 0: TimeToMux 112, direction");
 }
 

@@ -331,16 +331,28 @@ TEST(disassembly_text)
 TEST(error_codes_are_distinct_and_described)
 {
 	for (int a = 0; a < IPUXCOM_PLAN_E_MAX; a++) {
-		const char *sa = ipuxcom_plan_strerror(a);
+		const char *sa = ipuxcom_plan_errc_str((enum ipuxcom_plan_errc)a);
 
 		ASSERT_NE(NULL, sa);
 		ASSERT_GT(strlen(sa), 4);
 		for (int b = a + 1; b < IPUXCOM_PLAN_E_MAX; b++) {
-			ASSERT_STRNE(sa, ipuxcom_plan_strerror(b));
+			ASSERT_STRNE(sa, ipuxcom_plan_errc_str((enum ipuxcom_plan_errc)b));
 		}
 	}
-	EXPECT_STREQ("unknown plan error code", ipuxcom_plan_strerror(-1));
-	EXPECT_STREQ("unknown plan error code", ipuxcom_plan_strerror(IPUXCOM_PLAN_E_MAX));
+	EXPECT_STREQ("unknown plan error code", ipuxcom_plan_errc_str((enum ipuxcom_plan_errc)-1));
+	EXPECT_STREQ("unknown plan error code", ipuxcom_plan_errc_str(IPUXCOM_PLAN_E_MAX));
 }
+
+/* The first name stays for binaries linked against it, and says so when given an errno. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+TEST(old_plan_strerror_still_answers)
+{
+	EXPECT_STREQ(ipuxcom_plan_errc_str(IPUXCOM_PLAN_E_TILE),
+		     ipuxcom_plan_strerror(IPUXCOM_PLAN_E_TILE));
+	EXPECT_STREQ("unknown plan error code", ipuxcom_plan_strerror(IPUXCOM_PLAN_E_MAX));
+	EXPECT_NE(NULL, strstr(ipuxcom_plan_strerror(-ERANGE), "negative errno"));
+}
+#pragma GCC diagnostic pop
 
 TEST_HARNESS_MAIN

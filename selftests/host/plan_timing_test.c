@@ -337,18 +337,30 @@ TEST_F(file, save_load_round_trip_reproduces_the_model)
 	EXPECT_EQ(0, memcmp(&a.send, &b.send, sizeof(a.send)));
 	EXPECT_EQ(0, memcmp(&a.recv, &b.recv, sizeof(a.recv)));
 	EXPECT_STREQ("table:reconstruction", a.timing_model);
-	/* A model saved again is the same file. */
+	/*
+	 * A model saved again is the same file; so is ipuxcom_timing_write()
+	 * on a caller's stream.
+	 */
 	ASSERT_EQ(0, ipuxcom_timing_save(tm, self->path, 0, NULL));
 	ipuxcom_timing_free(tm);
-	f = fopen(self->path, "rb");
-	ASSERT_NE(NULL, f);
-	again = malloc(self->len + 1);
-	ASSERT_NE(NULL, again);
-	n = fread(again, 1, self->len + 1, f);
-	fclose(f);
-	EXPECT_EQ(self->len, n);
-	EXPECT_EQ(0, memcmp(again, self->text, self->len));
-	free(again);
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 0) {
+			f = fopen(self->path, "rb");
+		} else {
+			f = tmpfile();
+			ASSERT_NE(NULL, f);
+			ASSERT_EQ(0, ipuxcom_timing_write(NULL, f, 0, NULL));
+			rewind(f);
+		}
+		ASSERT_NE(NULL, f);
+		again = malloc(self->len + 1);
+		ASSERT_NE(NULL, again);
+		n = fread(again, 1, self->len + 1, f);
+		fclose(f);
+		EXPECT_EQ(self->len, n) TH_LOG("pass %d", pass);
+		EXPECT_EQ(0, memcmp(again, self->text, self->len));
+		free(again);
+	}
 }
 
 TEST_F(file, directions_model_takes_the_reconstruction_directions)
@@ -481,6 +493,10 @@ TEST(file_io_errors)
 	EXPECT_EQ(-ENOENT, ipuxcom_timing_save(NULL, "/nonexistent/table", 0, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_IO, e.code);
 	EXPECT_EQ(-EINVAL, ipuxcom_timing_save(NULL, "/tmp/x", 1, &e));
+	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
+	EXPECT_EQ(-EINVAL, ipuxcom_timing_write(NULL, NULL, 0, &e));
+	EXPECT_EQ(IPUXCOM_PLAN_E_NULL, e.code);
+	EXPECT_EQ(-EINVAL, ipuxcom_timing_write(NULL, stdout, 1, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
 	EXPECT_EQ(-EINVAL, ipuxcom_timing_load(NULL, &tm, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_NULL, e.code);

@@ -6,7 +6,8 @@
 #    and `ipuxcom help OBJECT [COMMAND]` with status 0 and its own usage
 #    line, rejects an unknown command with status 2, and has its entry
 #    ".B ipuxcom OBJECT [COMMAND]" in man/ipuxcom.8, which names every
-#    option of its --help (long or short form; --help and --json aside);
+#    option of its --help (long or short form; --help, --json and --pretty,
+#    which the COMMAND LINE section documents for all, aside);
 #    every such entry of the man page is a real command;
 #  - man/ipuxcom.8 documents the exit statuses 0, 1 and 2; both man pages
 #    format without a groff warning; man/libipuxcom.3 has a section per
@@ -67,8 +68,8 @@ man_entry() {
 }
 
 # help_of ARGS...: problems with `ipuxcom ARGS --help`, `ipuxcom help ARGS`,
-# and long options of the help missing from the man page entry (--help and
-# --json, which every command has, aside).
+# and long options of the help missing from the man page entry (--help, --json
+# and --pretty, which every command has, aside).
 help_of() {
 	local out out2 rc=0 rc2=0 entry
 	out=$("$tool" "$@" --help 2>&1) || rc=$?
@@ -84,7 +85,7 @@ help_of() {
 		sed -nE 's/^  (-[a-zA-Z0-9])?,? *(--[a-z0-9][a-z0-9-]*).*/\1 \2/p' |
 		while read -r short long; do
 			[ -n "$long" ] || { long=$short short=; }
-			case $long in --help | --json) continue ;; esac
+			case $long in --help | --json | --pretty) continue ;; esac
 			printf '%s\n' "$entry" | grep -qE -- "$long([^a-z0-9-]|\$)" && continue
 			[ -n "$short" ] && printf '%s\n' "$entry" | grep -qE -- "(^|[^a-z0-9-])$short([^a-z0-9-]|\$)" &&
 				continue

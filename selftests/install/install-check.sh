@@ -55,6 +55,7 @@ expected_files() {
 		echo "$p/bin/ipuxcom"
 		echo "$p/share/man/man8/ipuxcom.8"
 		echo "$p/share/man/man3/libipuxcom.3"
+		echo "$p/share/bash-completion/completions/ipuxcom"
 		echo "/lib/udev/rules.d/60-ipuxcom.rules"
 		echo "/etc/modprobe.d/ipuxcom.conf"
 		echo "/usr/lib/sysusers.d/ipuxcom.conf"
@@ -152,6 +153,16 @@ check_tool() {
 	"$1" plan decode 0x40a00005 >/dev/null
 }
 
+# The installed bash completion, sourced in a bash of its own, completes
+# "ipuxcom dev sh" with the installed command.
+check_completion() {
+	local comp=$1 tool=$2 got
+	got=$(bash -c 'source "$1" && complete -p ipuxcom >/dev/null &&
+		COMP_WORDS=("$2" dev sh) COMP_CWORD=2 && _ipuxcom && echo "${COMPREPLY[*]}"' \
+		_ "$comp" "$tool") || return 1
+	[ "$got" = show ] || { echo "completion of 'ipuxcom dev sh': '$got', want 'show'"; return 1; }
+}
+
 # systemd-sysusers with --root: the group appears in a scratch /etc/group.
 check_sysusers() {
 	local conf=$1 root=$tmp/sysroot
@@ -183,11 +194,13 @@ run_one() {
 		build_user "$dest" "$l" static "$tmp/pc_user_static"
 	check "$what: run pc_user linked with libipuxcom.a" run_static "$tmp/pc_user_static"
 	check "$what: installed ipuxcom runs (--version, plan decode)" check_tool "$dest$p/bin/ipuxcom"
+	check "$what: installed bash completion completes 'ipuxcom dev sh'" \
+		check_completion "$dest$p/share/bash-completion/completions/ipuxcom" "$dest$p/bin/ipuxcom"
 	check "make uninstall $what" "$make" -C "$top" --no-print-directory uninstall "${vars[@]}"
 	check "$what: uninstall left no file behind" diff -u /dev/null <(files_in "$dest")
 }
 
-echo "1..23"
+echo "1..25"
 run_one "$tmp/d1" /usr /usr/lib /usr/include
 if command -v systemd-sysusers >/dev/null; then
 	check "sysusers.d/ipuxcom.conf creates group ipuxcom (systemd-sysusers --root)" \

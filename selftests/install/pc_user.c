@@ -61,8 +61,8 @@ int main(void)
 	ret = ipuxcom_enc_delaypic(130, 0, 0, &word, &perr);
 	CHECK(ret == -ERANGE && perr.code == IPUXCOM_PLAN_E_FIELD && perr.msg[0],
 	      "enc_delaypic(130): %d code %d '%s'", ret, perr.code, perr.msg);
-	s = ipuxcom_plan_strerror(IPUXCOM_PLAN_E_FIELD);
-	CHECK(s && *s, "plan_strerror empty");
+	s = ipuxcom_plan_errc_str(IPUXCOM_PLAN_E_FIELD);
+	CHECK(s && *s, "plan_errc_str empty");
 
 	ret = ipuxcom_tile_physical(0, &phys);
 	CHECK(ret == 0 && phys < 1472, "tile_physical(0): %d, %u", ret, phys);

@@ -8,7 +8,11 @@
 #define IXT_LOAD_H
 
 #include <stdint.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ipuxcom.h"
 
@@ -101,6 +105,43 @@ static inline int ixt_load_image(struct ipuxcom *ipu, const struct ipuxcom_image
 	err = ipuxcom_load(ipu, &lp, &res);
 	if (err)
 		snprintf(msg, msglen, "load: %s", res.msg);
+	return err;
+}
+
+/*
+ * The small image and a 1 KiB bootloader as files, for tests of the
+ * `ipuxcom load` command: mkstemp() on the two templates; 0 or -errno.
+ */
+static inline int ixt_small_files(char *img_path, char *boot_path, char *msg, size_t msglen)
+{
+	struct ipuxcom_image_pack_params pp = {
+		.tile_count = 1472, .image_size = IXT_SMALL_IMAGE_BYTES,
+		.load_base = IPUXCOM_IMG_PAYLOAD_BASE, .entry = IPUXCOM_IMG_PAYLOAD_BASE,
+	};
+	static const uint8_t boot[1024];
+	struct ipuxcom_errmsg em = { "" };
+	void *file = NULL;
+	size_t len = 0;
+	int err, fd;
+
+	err = ipuxcom_image_pack(&pp, ixt_small_source, NULL, &file, &len, &em);
+	if (err) {
+		snprintf(msg, msglen, "image: %s", em.msg);
+		return err;
+	}
+	fd = mkstemp(img_path);
+	err = fd < 0 || write(fd, file, len) != (ssize_t)len ? -EIO : 0;
+	free(file);
+	if (fd >= 0)
+		close(fd);
+	if (!err) {
+		fd = mkstemp(boot_path);
+		err = fd < 0 || write(fd, boot, sizeof(boot)) != (ssize_t)sizeof(boot) ? -EIO : 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	if (err)
+		snprintf(msg, msglen, "cannot write the image or the bootloader file");
 	return err;
 }
 

@@ -411,6 +411,24 @@ if [ "$failed" -ne 0 ]; then
 	for p in "${problems[@]}"; do
 		echo "run-vm: FAIL: $p"
 	done
+	# Each failed test case's own output (its "#  RUN" line to its
+	# "not ok"), which a tail of the whole log may not reach: CI keeps
+	# only what is printed here. Long blocks keep their first 40 and
+	# last 80 lines.
+	if [ "$mode" = check ] && [ -s "$results" ]; then
+		tr -d '\r' <"$results" | awk '
+			/^#  RUN / { n = 0 }
+			{ buf[++n] = $0 }
+			/^not ok [0-9]+ / {
+				print "----- output of the failed test case: " $0
+				for (i = 1; i <= n; i++)
+					if (n <= 120 || i <= 40 || i > n - 80)
+						print buf[i]
+					else if (i == 41)
+						print "[... " n - 120 " lines ...]"
+				n = 0
+			}'
+	fi
 	for f in "$console" "$results" "$outdir/qemu.log"; do
 		[ -s "$f" ] || continue
 		# The demo already printed all of results.log.

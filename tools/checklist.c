@@ -116,7 +116,7 @@ void checklist_report_failures(const struct checklist *cl, const struct cli_call
 {
 	for (size_t i = 0; i < cl->n; i++)
 		if (cl->items[i].status == CHECK_FAIL)
-			cli_err(call->what, "%s: %s", str(cl->items[i].name),
+			cli_err(call->what, "%s %s", str(cl->items[i].name),
 				str(cl->items[i].detail));
 }
 

@@ -49,7 +49,11 @@ void checklist_add(struct checklist *cl, enum check_status status, const char *n
  */
 void checklist_print(const struct checklist *cl, const struct cli_call *call, FILE *out);
 
-/* Every failure as an error message on stderr ("ipuxcom: WHAT: DETAIL"). */
+/*
+ * Every failure as an error message on stderr, "ipuxcom: WHAT: NAME DETAIL"
+ * ("ipuxcom: load: bootloader boot.bin: cannot open: ..."), the file
+ * named once.
+ */
 void checklist_report_failures(const struct checklist *cl, const struct cli_call *call);
 
 void checklist_free(struct checklist *cl);

@@ -105,13 +105,13 @@ TEST_F(chk, every_problem_listed_at_once)
 	EXPECT_EQ(6, count(self->r->out, "\nFAIL  ") + !strncmp(self->r->out, "FAIL  ", 6))
 		TH_LOG("%s", self->r->out);
 	EXPECT_IN(out, ", 6 failures\n");
-	EXPECT_IN(err, "load: bootloader: ");
+	EXPECT_IN(err, "load: bootloader ");
 	EXPECT_IN(err, "empty.bin");
-	EXPECT_IN(err, "load: image: missing.ipuimg: cannot open: No such file or directory");
+	EXPECT_IN(err, "load: image missing.ipuimg: cannot open: No such file or directory");
 	EXPECT_IN(err, "missing.bin: cannot read: No such file or directory");
 	EXPECT_IN(err, "no/such/dir/y.bin: cannot create it in ");
 	EXPECT_IN(err, "in10.bin: 10 bytes, the call's input slice takes 64");
-	EXPECT_IN(err, "load: call read output: /: is a directory");
+	EXPECT_IN(err, "load: call read output /: is a directory");
 	EXPECT_EQ(6, count(self->r->err, "ipuxcom: load: "));
 }
 
@@ -186,7 +186,7 @@ TEST_F(chk, unwritable_output_and_no_rawio_refused)
 			_exit(5);
 		if (!strstr(self->r->err, "y.bin: no write permission (mode 0444)"))
 			_exit(6);
-		if (!strstr(self->r->err, "load: privilege: CAP_SYS_RAWIO not held: the device "
+		if (!strstr(self->r->err, "load: privilege CAP_SYS_RAWIO not held: the device "
 			    "would refuse the load (EPERM)"))
 			_exit(7);
 		_exit(strstr(self->r->out, "      fix: run it as root\n") ? 0 : 8);

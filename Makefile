@@ -56,7 +56,7 @@ LIB_PIC_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/pic/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
 .PHONY: examples bench bench-vm fuzz check-fuzz fuzz-kernel all help lib tools modules standin tests host-tests device-tests initramfs \
-	check check-host check-vm check-debug ci-summary demo deps sparse checkpatch lint clean \
+	check check-host check-vm check-debug ci-summary demo vm-shell deps sparse checkpatch lint clean \
 	kver-check
 
 all: lib tools modules examples
@@ -69,8 +69,10 @@ help:
 	@echo "  modules      the kernel modules, against KDIR (needs the kernel's headers)"
 	@echo "  deps         apt-get install whatever of deps/packages.txt is missing"
 	@echo "  demo         deps + build + boot the test VM and run the main job"
+	@echo "  vm-shell     build + boot the test VM with a shell on this terminal: the modules"
+	@echo "               loaded, the built tools on PATH ('exit' powers off, Ctrl-A X quits)"
 	@echo "  check        deps + build + every test (host, host under ASan+UBSan, VM)"
-	@echo "  check-host   host tests only;  check-vm: device tests in the VM only"
+	@echo "  check-host   host tests only;  check-vm: device tests in the VM only (and the vm-shell check)"
 	@echo "  check-debug  device tests, fault-injection sweep (failnth_test), load/reset soak and"
 	@echo "               kernel health (kmemleak, lockdep) in the VM on a debug kernel (KASAN,"
 	@echo "               lockdep, kmemleak, fault injection) built once from linux-source-6.1"
@@ -334,11 +336,17 @@ check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom
 	@mkdir -p $(B)/results
 	selftests/run-host-tests.sh $(B)/results/host.tap $(HOST_TEST_BINS) $(HOST_SAN_BINS)
 
+# Then the same VM once more in vm-shell's mode, its shell fed from a pipe
+# (selftests/vm/shell-check.sh, ~10 s): after the tests, never next to them.
 check-vm: initramfs
 	@mkdir -p $(B)/results
+	@rc=0; \
 	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
 		--mode check --expect "$(DEVICE_TESTS)" --out $(B)/results/vm \
-		--timeout 600 $(if $(FUZZ_SEED),--append ipuxcom_vm.fuzz_seed=$(FUZZ_SEED))
+		--timeout 600 $(if $(FUZZ_SEED),--append ipuxcom_vm.fuzz_seed=$(FUZZ_SEED)) || rc=1; \
+	KIMAGE=$(KIMAGE) B=$(B) selftests/run-host-tests.sh $(B)/results/vm-shell.tap \
+		selftests/vm/shell-check.sh || rc=1; \
+	exit $$rc
 
 # The ioctl fuzzer (selftests/device/zz_ioctl_fuzz_test.c) runs in check-vm
 # with its defaults (200000 ioctls single-threaded, 60 s concurrent);
@@ -362,7 +370,7 @@ fuzz-kernel: kver-check modules standin $(FUZZ_TEST_BIN)
 		--append "ipuxcom_vm.fuzz_ioctls=$(FUZZ_KERNEL_IOCTLS) ipuxcom_vm.fuzz_seconds=$(FUZZ_KERNEL_SECONDS) ipuxcom_vm.fuzz_timeout=$(FUZZ_KERNEL_LIMIT)$(if $(FUZZ_SEED), ipuxcom_vm.fuzz_seed=$(FUZZ_SEED))$(if $(FUZZ_TRACE), ipuxcom_vm.fuzz_trace=1)"
 
 CHECK_TAPS := $(B)/results/host.tap $(B)/results/fuzz.tap $(B)/results/install.tap \
-	$(B)/results/vm/tests.tap $(B)/results/dkms.tap
+	$(B)/results/vm/tests.tap $(B)/results/vm-shell.tap $(B)/results/dkms.tap
 DEBUG_TAP := $(B)/results/debug/tests.tap
 
 check: deps
@@ -395,6 +403,11 @@ demo: deps
 	$(MAKE) all initramfs
 	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
 		--mode demo --out $(B)/results/demo
+
+# The demo's VM, interactive: a shell on this terminal (serial console).
+vm-shell: initramfs
+	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
+		--mode shell --out $(B)/results/vm-shell
 
 clean:
 	rm -rf $(B)

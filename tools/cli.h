@@ -98,6 +98,7 @@ extern const struct cli_object cli_obj_demo;
 extern const struct cli_object cli_obj_tdi;
 extern const struct cli_object cli_obj_load;
 extern const struct cli_object cli_obj_monitor;
+extern const struct cli_object cli_obj_doctor;
 
 /* "ipuxcom: WHAT: MESSAGE\n" on stderr; WHAT may be NULL. */
 __attribute__((format(printf, 2, 3)))

@@ -16,12 +16,14 @@
 
 #include "cli.h"
 #include "explain.h"
+#include "load.h"
 #include "outfile.h"
 #include "json.h"
 #include "input.h"
+#include "privilege.h"
 
 static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg, *hostx_arg, *cfg_hsp_arg;
-static bool quiet, init;
+static bool quiet, init, check_only;
 
 static const struct cli_opt load_opts[] = {
 	{ .lname = "bootloader", .sname = 'b', .arg = "FILE",
@@ -37,16 +39,19 @@ static const struct cli_opt load_opts[] = {
 	{ .lname = "init", .help = "initialise the device first, as 'dev init' does",
 	  .flag = &init },
 	{ .lname = "quiet", .sname = 'q', .help = "no progress output", .flag = &quiet },
+	{ .lname = "check", .help = "only check every input and output, touch no device",
+	  .flag = &check_only },
 	{ .lname = "hostx", .arg = "MANIFEST",
 	  .help = "then run CALLs through this host-sync manifest", .value = &hostx_arg },
 };
 
 #define NOPTS (sizeof(load_opts) / sizeof(load_opts[0]))
 
-/* Read a whole small file; returns 0 or -errno. */
+/* Read a whole small file ("-": standard input); returns 0 or -errno. */
 static int read_file(const char *path, size_t max, void **data, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	bool std = !strcmp(path, "-");
+	FILE *f = std ? stdin : fopen(path, "rb");
 	size_t n;
 	char *buf;
 
@@ -54,16 +59,19 @@ static int read_file(const char *path, size_t max, void **data, size_t *len)
 		return -errno;
 	buf = malloc(max + 1);
 	if (!buf) {
-		fclose(f);
+		if (!std)
+			fclose(f);
 		return -ENOMEM;
 	}
 	n = fread(buf, 1, max + 1, f);
 	if (ferror(f)) {
-		fclose(f);
+		if (!std)
+			fclose(f);
 		free(buf);
 		return -EIO;
 	}
-	fclose(f);
+	if (!std)
+		fclose(f);
 	if (n > max) {
 		free(buf);
 		return -EFBIG;
@@ -154,22 +162,12 @@ static void progress(void *ctx, const struct ipuxcom_load_progress *p)
 		draw(lp, p->batch, p->batches, p->bytes, p->total);
 }
 
-/* Host-exchange calls after the load: NAME[:in=FILE]...[:out=FILE]... */
-#define HOSTX_MAX_CALLS	64
-#define HOSTX_MAX_IO	8
+/* Host-exchange calls after the load: NAME[:in=FILE]...[:out=FILE]... (load.h) */
 
-struct hostx_spec {
-	char name[IPUXCOM_HSP_NAME_LEN];
-	const char *in[HOSTX_MAX_IO], *out[HOSTX_MAX_IO];
-	int nin, nout;
-};
-
-/* Parse and check a CALL argument against the manifest before anything runs. */
-static int hostx_parse_spec(const struct cli_call *call, const struct ipuxcom_hsp_manifest *m,
-			    char *arg, struct hostx_spec *sp)
+/* Split a CALL argument into @sp; its name is checked against the manifest later. */
+static int hostx_parse_spec(const struct cli_call *call, char *arg, struct hostx_spec *sp)
 {
 	char *part, *save = NULL;
-	int idx, want_in = 0, want_out = 0;
 
 	memset(sp, 0, sizeof(*sp));
 	part = strtok_r(arg, ":", &save);
@@ -185,6 +183,15 @@ static int hostx_parse_spec(const struct cli_call *call, const struct ipuxcom_hs
 			return cli_usage_err(call, "call '%s': invalid part '%s' (in=FILE or out=FILE)",
 					     sp->name, part);
 	}
+	return CLI_CONTINUE;
+}
+
+/* A call the manifest does not have, or given the wrong number of files. */
+static int hostx_match_spec(const struct cli_call *call, const struct ipuxcom_hsp_manifest *m,
+			    const struct hostx_spec *sp)
+{
+	int idx, want_in = 0, want_out = 0;
+
 	idx = ipuxcom_hsp_find_call(m, sp->name);
 	if (idx < 0)
 		return cli_usage_err(call, "the manifest has no call '%s'", sp->name);
@@ -293,6 +300,74 @@ static void load_json(const struct cli_call *call, const char *image, uint32_t d
 	json_end_object(&w);
 }
 
+/* An input the library could not read: its message names the file (as cli_file_err()). */
+static void check_lib_fail(struct checklist *cl, const char *name, const char *path,
+			   const struct ipuxcom_errmsg *em, int err)
+{
+	if (em->msg[0])
+		checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s", em->msg);
+	else
+		checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: %s", path,
+			      ipuxcom_image_strerror(err));
+}
+
+/*
+ * Read and check every input the load needs, and the files of the calls,
+ * into @cl: nothing is sent to a device until all of it is right.
+ */
+static void load_check_inputs(struct checklist *cl, const char *image_path,
+			      struct ipuxcom_image **img, struct ipuxcom_bootloader *boot,
+			      struct ipuxcom_cfg_record **recs, uint32_t *nrecs,
+			      const struct ipuxcom_hsp_manifest *m, int manifest_err,
+			      const struct ipuxcom_errmsg *manifest_em,
+			      const struct hostx_spec *specs, int ncalls)
+{
+	struct ipuxcom_image_info info;
+	struct ipuxcom_errmsg em;
+	int err;
+
+	/* An ELF (by its magic) gives its PT_LOAD at 0x4c000; anything else is raw. */
+	err = cli_input_bootloader(boot_arg, boot, &em);
+	if (err)
+		check_lib_fail(cl, "bootloader", boot_arg, &em, err);
+	else
+		checklist_add(cl, CHECK_OK, "bootloader", boot_arg, NULL, "%s: %s, %zu bytes",
+			      boot_arg, boot->from_elf ? "ELF segment" : "raw", boot->size);
+	err = cli_input_image(image_path, img, &em);
+	if (err) {
+		check_lib_fail(cl, "image", image_path, &em, err);
+	} else {
+		ipuxcom_image_get_info(*img, &info);
+		checklist_add(cl, CHECK_OK, "image", image_path, NULL,
+			      "%s: IPUIMG1, %" PRIu32 " tiles, %" PRIu64 " bytes", image_path,
+			      info.tile_count, info.file_size);
+	}
+	if (cfg_arg) {
+		err = cli_input_cfg(cfg_arg, recs, nrecs, &em);
+		if (err)
+			check_lib_fail(cl, "config", cfg_arg, &em, err);
+		else
+			checklist_add(cl, CHECK_OK, "config", cfg_arg, NULL,
+				      "%s: IPUCFG1, %" PRIu32 " records", cfg_arg, *nrecs);
+	}
+	/* Without it the first load ioctl fails, after --init has reset the device. */
+	if (!priv_has_cap_sys_rawio())
+		checklist_add(cl, CHECK_FAIL, "privilege", NULL, "run it as root",
+			      "CAP_SYS_RAWIO not held: the device would refuse the load (EPERM)");
+	else
+		checklist_add(cl, CHECK_OK, "privilege", NULL, NULL, "CAP_SYS_RAWIO %s",
+			      priv_has_cap_sys_rawio() > 0 ? "held" : "not known: /proc unreadable");
+	if (hostx_arg) {
+		if (manifest_err)
+			check_lib_fail(cl, "manifest", hostx_arg, manifest_em, manifest_err);
+		else
+			checklist_add(cl, CHECK_OK, "manifest", hostx_arg, NULL,
+				      "%s: %" PRIu32 " calls, %" PRIu32 " pages", hostx_arg,
+				      m->ncalls, m->npages);
+		load_check_call_files(cl, manifest_err ? NULL : m, specs, ncalls);
+	}
+}
+
 static int load_run(struct cli_call *call, int argc, char **argv)
 {
 	struct ipuxcom_load_params params = IPUXCOM_LOAD_PARAMS_INIT;
@@ -301,7 +376,8 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	struct ipuxcom_cfg_record *recs = NULL;
 	struct ipuxcom_image *img = NULL;
-	struct ipuxcom_errmsg em;
+	struct ipuxcom_errmsg manifest_em = { "" };
+	struct checklist cl = { 0 };
 	struct ipuxcom *ipu = NULL;
 	struct ipuxcom_bootloader boot = { 0 };
 	uint32_t ms = 0, nrecs = 0;
@@ -309,27 +385,17 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	static struct hostx_spec specs[HOSTX_MAX_CALLS];
 	static struct ipuxcom_hsp_manifest manifest;
 	char *pos[1 + HOSTX_MAX_CALLS];
-	int npos, rc, err;
+	int npos, rc, err, manifest_err = 0;
 
 	dev_arg = boot_arg = cfg_arg = timeout_arg = hostx_arg = cfg_hsp_arg = NULL;
-	quiet = init = false;
-	rc = cli_parse(call, argc, argv, load_opts, NOPTS, true, pos, 1 + HOSTX_MAX_CALLS, &npos);
+	quiet = init = check_only = false;
+	rc = cli_parse(call, argc, argv, load_opts, NOPTS, true, pos,
+		       1 + HOSTX_MAX_CALLS, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
+	/* Usage first: a typo is reported as one, whatever the files hold. */
 	if (npos < 1 || (npos > 1 && !hostx_arg))
 		return cli_usage_err(call, "expected IMAGE (CALLs need --hostx MANIFEST)");
-	if (hostx_arg) {
-		err = cli_input_hsp(hostx_arg, &manifest, &em);
-		if (err) {
-			cli_file_err(call, hostx_arg, &em, err);
-			return CLI_EXIT_ERR;
-		}
-		for (int i = 1; i < npos; i++) {
-			rc = hostx_parse_spec(call, &manifest, pos[i], &specs[i - 1]);
-			if (rc != CLI_CONTINUE)
-				return rc;
-		}
-	}
 	if (!boot_arg)
 		return cli_usage_err(call, "--bootloader FILE is required (the simulator accepts "
 				     "any 1..4096-byte image)");
@@ -340,29 +406,36 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 				     cfg_hsp_arg);
 	if (cfg_hsp_arg && !cfg_arg)
 		return cli_usage_err(call, "--cfg-hsp needs -c FILE");
-
-	rc = CLI_EXIT_ERR;
-	/* An ELF (by its magic) gives its PT_LOAD at 0x4c000; anything else is raw. */
-	err = cli_input_bootloader(boot_arg, &boot, &em);
-	if (err) {
-		if (em.msg[0])	/* it names the file */
-			cli_err(call->what, "bootloader %s", em.msg);
-		else
-			cli_err(call->what, "bootloader %s: %s", boot_arg, ipuxcom_image_strerror(err));
-		goto out;
+	for (int i = 1; i < npos; i++) {
+		rc = hostx_parse_spec(call, pos[i], &specs[i - 1]);
+		if (rc != CLI_CONTINUE)
+			return rc;
 	}
-	err = cli_input_image(pos[0], &img, &em);
-	if (err) {
-		cli_file_err(call, pos[0], &em, err);
-		goto out;
-	}
-	if (cfg_arg) {
-		err = cli_input_cfg(cfg_arg, &recs, &nrecs, &em);
-		if (err) {
-			cli_file_err(call, cfg_arg, &em, err);
-			goto out;
+	if (hostx_arg) {
+		manifest_err = cli_input_hsp(hostx_arg, &manifest, &manifest_em);
+		for (int i = 1; i < npos && !manifest_err; i++) {
+			rc = hostx_match_spec(call, &manifest, &specs[i - 1]);
+			if (rc != CLI_CONTINUE)
+				return rc;
 		}
 	}
+
+	load_check_inputs(&cl, pos[0], &img, &boot, &recs, &nrecs, &manifest, manifest_err,
+			  &manifest_em, specs, npos - 1);
+	if (check_only) {
+		checklist_print(&cl, call, stdout);
+		checklist_report_failures(&cl, call);
+		rc = cl.failures ? CLI_EXIT_ERR : CLI_EXIT_OK;
+		goto out;
+	}
+	if (cl.failures) {
+		checklist_report_failures(&cl, call);
+		cli_err(call->what, "%u problem%s found: nothing was done to the device",
+			cl.failures, cl.failures > 1 ? "s" : "");
+		rc = CLI_EXIT_ERR;
+		goto out;
+	}
+
 	rc = cli_open_attached(call, dev_arg, &ipu);
 	if (rc)
 		goto out;
@@ -426,6 +499,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 		load_json(call, pos[0], info.dev_id, &res, hostx_arg ? &manifest : NULL, specs,
 			  npos - 1);
 out:
+	checklist_free(&cl);
 	ipuxcom_monitor_close(lp.mon);
 	ipuxcom_close(ipu);
 	ipuxcom_image_close(img);
@@ -438,7 +512,7 @@ static const struct cli_cmd load_cmds[] = {
 	{
 		.name = NULL,
 		.args = "IMAGE -b|--bootloader FILE [-c FILE [--cfg-hsp MODE]] [--dev ID] [--init] "
-			"[--timeout-ms MS] [-q] [-j] [--hostx MANIFEST CALL...]",
+			"[--timeout-ms MS] [-q] [-j] [--check] [--hostx MANIFEST CALL...]",
 		.summary = "load an IPUIMG1 image onto every tile and start it",
 		.description =
 			"Attach to device ID (default 0), which must be idle, and run the whole\n"
@@ -469,8 +543,20 @@ static const struct cli_cmd load_cmds[] = {
 			"load-completion transition (attaching the pages in the manifest's order)\n"
 			"and the CALLs in order, each given as\n"
 			"NAME[:in=FILE]...[:out=FILE]... (one file per input/output slice of the\n"
-			"call, in manifest order), e.g. write:in=x.bin run read:out=y.bin.\n"
-			"With --json: one object once everything is done, {\"dev\",\"image\",\n"
+			"call, in manifest order), e.g. write:in=x.bin run read:out=y.bin;\n"
+			"in=- reads standard input (once), out=- writes standard output.\n"
+			"Before the device is opened every input is read and checked (image,\n"
+			"bootloader, config, manifest; each in= file readable and, when a\n"
+			"regular file, of its slice's size, unless an earlier call's out= makes\n"
+			"it), every out= file must be writable or creatable, and the process\n"
+			"must hold CAP_SYS_RAWIO, without which the module refuses loads; all\n"
+			"problems are listed and the command fails with nothing done to the\n"
+			"device.\n"
+			"With --check it does only that, touching no device: one line per check\n"
+			"(ok or FAIL) and a summary, or with --json one object {\"checks\":\n"
+			"[{\"name\",\"file\",\"status\",\"detail\",\"fix\"}...],\"ok\",\"warnings\",\n"
+			"\"failures\"}; exit 0 when all is well, 1 when a check failed.\n"
+			"With --json (a load): one object once everything is done, {\"dev\",\"image\",\n"
 			"\"tiles\",\"syscalls\",\"state\":\"running\",\"calls\":[{\"name\",\"phases\"}]}\n"
 			"(progress still goes to stderr; --init's steps are not printed).",
 		.run = load_run,

@@ -25,6 +25,7 @@ static const struct cli_object *const objects[] = {
 	&cli_obj_frames,
 	&cli_obj_cfg,
 	&cli_obj_hsp,
+	&cli_obj_doctor,
 };
 
 #define NOBJECTS (sizeof(objects) / sizeof(objects[0]))

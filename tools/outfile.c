@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "outfile.h"
+#include "path.h"
 
 enum outfile_kind {
 	OF_STDOUT,	/* "-", /dev/stdout */
@@ -98,19 +99,6 @@ static void of_untrack(int slot)
 		of_live[slot] = 0;
 }
 
-/* The directory part of @path ("." for a bare name). */
-static void dir_of(const char *path, char *dir, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(dir, len, ".");
-	else if (slash == path)
-		snprintf(dir, len, "/");
-	else
-		snprintf(dir, len, "%.*s", (int)(slash - path), path);
-}
-
 /*
  * Follow the symlinks of @name's last component into @cur. Stops at a
  * link inside /proc (what /dev/stdout, /dev/fd/N lead to): those name an
@@ -130,7 +118,7 @@ static int follow_links(const char *name, char *cur, size_t len, int *proc_fd)
 
 		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
 			return 0;
-		dir_of(cur, dir, sizeof(dir));
+		path_dir_of(cur, dir, sizeof(dir));
 		if (realpath(dir, real) && !strncmp(real, "/proc/", 6)) {
 			const char *base = strrchr(cur, '/') + 1;
 			char *end;
@@ -180,7 +168,7 @@ static int check_dir(const struct cli_call *call, const char *name, const char *
 	char dir[PATH_MAX];
 	struct stat st;
 
-	dir_of(path, dir, sizeof(dir));
+	path_dir_of(path, dir, sizeof(dir));
 	if (stat(dir, &st)) {
 		cli_err(call->what, "cannot create %s: directory %s: %s", name, dir,
 			strerror(errno));
@@ -255,7 +243,7 @@ static int outfile_resolve(const struct cli_call *call, const char *name,
 	if (err)
 		return err;
 	/* A writable file in a directory we cannot add to: as `>` would. */
-	dir_of(t->path, dir, sizeof(dir));
+	path_dir_of(t->path, dir, sizeof(dir));
 	if (access(dir, W_OK | X_OK)) {
 		t->kind = OF_IN_PLACE;
 		t->truncate = true;

@@ -330,7 +330,7 @@ TEST_F(comp, objects_commands_and_options)
 	OFFERS("\nplan");
 	OFFERS("\nhelp");
 	COMPLETE("d");
-	EXACTLY("dev\ndemo\n");
+	EXACTLY("dev\ndemo\ndoctor\n");
 	COMPLETE("dev", "s");
 	EXACTLY("show\n");
 	COMPLETE("de", "");	/* an ambiguous object: nothing to offer after it */

@@ -4,7 +4,7 @@
 # printed on the second serial port.
 #
 # Usage: selftests/vm/run-vm.sh --kernel VMLINUZ|VMLINUX --initrd INITRD.cpio.gz
-#            --mode check|demo|bench --out DIR [--expect "t1 t2 ..."]
+#            --mode check|demo|bench|shell --out DIR [--expect "t1 t2 ..."]
 #            [--timeout SECONDS (300)] [--test-timeout SECONDS (120)]
 #            [--mem MB (2048)] [--append "PARAMS"] [--no-pvh]
 #
@@ -61,6 +61,13 @@
 # QEMU's exit status is never trusted: the VM powers itself off after the
 # IPUXCOM-VM-DONE marker, and reboots (= exits, -no-reboot) on a panic.
 # demo prints results.log, which is the demo's output.
+#
+# shell mode (`make vm-shell`): the first serial port, the kernel console
+# with an interactive shell on it, is this terminal (QEMU's -serial
+# mon:stdio: Ctrl-A X quits, Ctrl-A C switches to QEMU's monitor), and
+# console.log stays empty; --timeout does not apply (the VM runs until
+# the shell exits). Input may come from a pipe or here-document, which is
+# how it is tested (selftests/vm/shell-check.sh).
 # Exit status: 0 if everything passed, else 1 (2: bad usage).
 set -euo pipefail
 
@@ -97,7 +104,7 @@ while [ $# -gt 0 ]; do
 done
 [ -r "$kernel" ] || die "--kernel: cannot read '$kernel'"
 [ -r "$initrd" ] || die "--initrd: cannot read '$initrd'"
-case $mode in check | demo | bench) ;; *) die "--mode must be check, demo or bench" ;; esac
+case $mode in check | demo | bench | shell) ;; *) die "--mode must be check, demo, bench or shell" ;; esac
 [ -n "$outdir" ] || die "--out is required"
 
 case $timeout_s$test_timeout in *[!0-9]*) die "--timeout and --test-timeout take whole seconds" ;; esac
@@ -184,13 +191,18 @@ measure_scale() {
 	printf '%s\n' "${ts[@]}" | sort -n | sed -n 2p |
 		awk '{ f = int($1 * 10 / 550 + 0.5); if (f < 10) f = 10; if (f > 60) f = 60; print f }'
 }
-if [ -n "${IPUXCOM_VM_TIMEOUT_SCALE:-}" ]; then
+if [ "$mode" = shell ]; then
+	scale10=10	# no limit applies: nothing to scale
+	scale_how="shell mode"
+elif [ -n "${IPUXCOM_VM_TIMEOUT_SCALE:-}" ]; then
 	scale10=$(awk -v s="$IPUXCOM_VM_TIMEOUT_SCALE" 'BEGIN { f = int(s * 10 + 0.5); print (f < 1 ? 1 : f) }')
 	scale_how="IPUXCOM_VM_TIMEOUT_SCALE"
 else
 	scale10=$(measure_scale)
 	scale_how="measured"
 fi
+# shell: no limit on the VM; the helpers bounded by it get a week.
+[ "$mode" != shell ] || timeout_s=604800
 timeout_s=$((timeout_s * scale10 / 10))
 test_timeout=$((test_timeout * scale10 / 10))
 scale="$((scale10 / 10)).$((scale10 % 10))"
@@ -254,13 +266,23 @@ mon_watcher=$!
 echo "run-vm: booting $kernel ($how, $mode mode, TCG, timeout ${timeout_s}s, each test ${test_timeout}s: slowness factor $scale, $scale_how)"
 echo "run-vm: logs in $outdir"
 qrc=0
-timeout -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m "$mem" -smp 2 \
-	-nodefaults -display none -no-reboot \
-	-kernel "$boot_kernel" -initrd "$initrd" -append "$append" \
-	-serial "file:$console" -serial "file:$results" \
-	-device edu,id=edu0 \
-	-chardev pipe,id=mon0,path="$tmp/mon" -mon chardev=mon0,mode=readline \
-	</dev/null >"$outdir/qemu.log" 2>&1 || qrc=$?
+qemu_args=(-accel tcg -m "$mem" -smp 2
+	-nodefaults -display none -no-reboot
+	-kernel "$boot_kernel" -initrd "$initrd" -append "$append"
+	-device edu,id=edu0
+	-chardev pipe,id=mon0,path="$tmp/mon" -mon chardev=mon0,mode=readline)
+if [ "$mode" = shell ]; then
+	# The console is this terminal; no time limit (the watcher's and the
+	# monitor reader's are bounded by a week instead).
+	: >"$console"
+	echo "run-vm: shell on this terminal: 'exit' powers the VM off, Ctrl-A X quits QEMU"
+	qemu-system-x86_64 "${qemu_args[@]}" -serial mon:stdio -serial "file:$results" \
+		2>"$outdir/qemu.log" || qrc=$?
+else
+	timeout -k 10 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
+		-serial "file:$console" -serial "file:$results" \
+		</dev/null >"$outdir/qemu.log" 2>&1 || qrc=$?
+fi
 touch "$tmp/qemu.done"
 wait "$mon_watcher" 2>/dev/null || true
 kill "$mon_reader" 2>/dev/null || true

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The files of `ipuxcom load --hostx` calls, checked before the device is
+ * touched: a missing input found after the load would leave the device
+ * running with nothing done (see load.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "load.h"
+#include "path.h"
+
+/* Size of input slice @k of call @idx, in manifest order; 0 if there is none. */
+static uint32_t input_slice_size(const struct ipuxcom_hsp_manifest *m, int idx, int k)
+{
+	for (uint32_t i = 0; i < m->nslices; i++) {
+		if (m->slices[i].call != (uint32_t)idx || m->slices[i].dir != IPUXCOM_HSP_INPUT)
+			continue;
+		if (k-- == 0)
+			return m->slices[i].size;
+	}
+	return 0;
+}
+
+/* Whether a call before @c writes @path. */
+static const char *written_before(const struct hostx_spec *specs, int c, const char *path)
+{
+	for (int p = 0; p < c; p++)
+		for (int o = 0; o < specs[p].nout; o++)
+			if (!strcmp(specs[p].out[o], path))
+				return specs[p].name;
+	return NULL;
+}
+
+static void check_input(struct checklist *cl, const char *name, const char *path,
+			uint32_t want, const char *producer, int *nstdin)
+{
+	struct stat st;
+
+	if (producer) {
+		checklist_add(cl, CHECK_OK, name, path, NULL, "%s: written by call '%s' before",
+			      path, producer);
+		return;
+	}
+	if (!strcmp(path, "-")) {
+		/* Standard input can be read once. */
+		if (++*nstdin > 1)
+			checklist_add(cl, CHECK_FAIL, name, path, "give the other inputs as files",
+				      "-: standard input is already read by another in=");
+		else
+			checklist_add(cl, CHECK_OK, name, path, NULL,
+				      "-: standard input, read when the call runs");
+		return;
+	}
+	if (stat(path, &st) || faccessat(AT_FDCWD, path, R_OK, AT_EACCESS)) {
+		checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: cannot read: %s", path,
+			      strerror(errno));
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: is a directory", path);
+		return;
+	}
+	if (!S_ISREG(st.st_mode) || !want) {
+		/* A FIFO or device: its size shows when it is read. */
+		checklist_add(cl, CHECK_OK, name, path, NULL, "%s: readable", path);
+		return;
+	}
+	if ((uint64_t)st.st_size != want)
+		checklist_add(cl, CHECK_FAIL, name, path, NULL,
+			      "%s: %lld bytes, the call's input slice takes %" PRIu32, path,
+			      (long long)st.st_size, want);
+	else
+		checklist_add(cl, CHECK_OK, name, path, NULL, "%s: %" PRIu32 " bytes, as the slice takes",
+			      path, want);
+}
+
+static void check_output(struct checklist *cl, const char *name, const char *path)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (!strcmp(path, "-")) {
+		checklist_add(cl, CHECK_OK, name, path, NULL, "-: standard output");
+		return;
+	}
+	/* The rules outfile_open() writes by (outfile.h), as text for the report. */
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: is a directory", path);
+		else if (S_ISSOCK(st.st_mode))
+			checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: is a socket", path);
+		else if (S_ISREG(st.st_mode) && !(st.st_mode & 0222))
+			/* not replaced even by root */
+			checklist_add(cl, CHECK_FAIL, name, path, "chmod u+w it, or choose another file",
+				      "%s: no write permission (mode %04o)", path,
+				      (unsigned int)(st.st_mode & 07777));
+		else if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
+			checklist_add(cl, CHECK_FAIL, name, path, "choose a file you can write",
+				      "%s: cannot write: %s", path, strerror(errno));
+		else
+			checklist_add(cl, CHECK_OK, name, path, NULL, "%s: writable (%s)", path,
+				      S_ISREG(st.st_mode) ? "replaced after the call" :
+				      "written in place");
+		return;
+	}
+	if (errno != ENOENT) {
+		checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: %s", path, strerror(errno));
+		return;
+	}
+	/* Created: its directory must let us. */
+	if (faccessat(AT_FDCWD, path_dir_of(path, dir, sizeof(dir)), W_OK | X_OK, AT_EACCESS))
+		checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: cannot create it in %s: %s",
+			      path, dir, strerror(errno));
+	else
+		checklist_add(cl, CHECK_OK, name, path, NULL, "%s: created after the call", path);
+}
+
+void load_check_call_files(struct checklist *cl, const struct ipuxcom_hsp_manifest *m,
+			   const struct hostx_spec *specs, int n)
+{
+	int nstdin = 0;
+
+	for (int c = 0; c < n; c++) {
+		const struct hostx_spec *sp = &specs[c];
+		int idx = m ? ipuxcom_hsp_find_call(m, sp->name) : -1;
+		char name[64];
+
+		snprintf(name, sizeof(name), "call %s input", sp->name);
+		for (int i = 0; i < sp->nin; i++)
+			check_input(cl, name, sp->in[i], idx < 0 ? 0 : input_slice_size(m, idx, i),
+				    strcmp(sp->in[i], "-") ? written_before(specs, c, sp->in[i]) : NULL,
+				    &nstdin);
+		snprintf(name, sizeof(name), "call %s output", sp->name);
+		for (int i = 0; i < sp->nout; i++)
+			check_output(cl, name, sp->out[i]);
+	}
+}

@@ -257,6 +257,25 @@ static inline uint32_t ixc_sendoff(uint32_t a, uint32_t b, uint32_t dir, uint32_
 	return 0x70000000u | ((a & 0x3f) << 21) | ((a >> 6) << 14) | (b << 3) | dir;
 }
 
+/*
+ * sendpic and the two words of sendpicp [RE, FACTS.md "Merged send/control
+ * instructions"], same contract. sendpic's value is 13 bits for the XPIC
+ * selectors 0-1: the excess bits of a PIC-width value go to *@bad then.
+ */
+static inline uint32_t ixc_sendpic(uint32_t a, uint32_t sel, uint32_t value, uint32_t *bad)
+{
+	*bad |= (a >> 6) | (sel >> 2) | (value >> (sel < 2 ? 13 : 18));
+	return 0x70100000u | (a << 21) | (sel << 18) | value;
+}
+
+static inline void ixc_sendpicp(uint32_t picsel, uint32_t a, uint32_t src, uint32_t sctl,
+				uint32_t xpic, uint32_t pic, uint32_t out[2], uint32_t *bad)
+{
+	*bad |= (picsel >> 1) | (a >> 6) | (src >> 18) | (sctl >> 3) | (xpic >> 14) | (pic >> 18);
+	out[0] = 0xf0000000u | (picsel << 27) | (a << 21) | (src << 3) | sctl;
+	out[1] = (xpic << 18) | pic;
+}
+
 /* sync 3, the first code word of every participating row [S]. */
 #define IXC_SYNC3	IPUXCOM_WORD_SYNC_SUPERVISOR
 /* delayxpic(112, 0, 0): the p2p receiver's patched word [S]. */

@@ -203,16 +203,65 @@ static const char *ixc_row_note(const struct ipuxcom_plan_row *row, unsigned int
 	}
 }
 
+/*
+ * The start of the instruction words[@index] belongs to: a sendpicp takes
+ * two words, so boundaries are found by decoding from the code start
+ * (word 1 of a receiver row, else word 0) up to the row's end.
+ */
+static unsigned int ixc_row_insn_start(const struct ipuxcom_plan_row *row, unsigned int index)
+{
+	unsigned int i = row->role == IPUXCOM_ROLE_RECV ? 1 : 0;
+	unsigned int n = row->nwords <= IPUXCOM_ROW_WORDS ? row->nwords : IPUXCOM_ROW_WORDS;
+
+	while (i < n && i < index) {
+		struct ipuxcom_decoded d;
+		unsigned int next = i + (unsigned int)ipuxcom_decode_insn(&row->words[i], n - i, &d);
+
+		if (next > index)
+			return i;
+		i = next;
+	}
+	return index;
+}
+
+/* What a sendpicp does, for the row disassembly [RE]. */
+static void ixc_sendpicp_note(const uint32_t *w, char *buf, size_t len)
+{
+	struct ipuxcom_decoded d;
+
+	ipuxcom_decode_insn(w, 2, &d);
+	if (d.flags & IPUXCOM_DEC_TRANSMIT)
+		snprintf(buf, len, "%u %s item%s from word 0x%x, xpic <- %u, pic <- 0x%x",
+			 d.events, d.flags & IPUXCOM_DEC_WIDE ? "64-bit" : "32-bit",
+			 d.events == 1 ? "" : "s", d.src_word, d.f[4], d.f[5]);
+	else
+		snprintf(buf, len, "receive only, %u events: xpic <- %u, pic <- 0x%x", d.events,
+			 d.f[4], d.f[5]);
+}
+
 int ipuxcom_plan_row_disasm(const struct ipuxcom_plan_row *row, unsigned int index, char *buf,
 			    size_t len)
 {
 	struct ipuxcom_insn in;
 	char text[48], note[64];
 	const char *what;
+	unsigned int start;
 
 	if (!row || index >= IPUXCOM_ROW_WORDS || (!buf && len))
 		return -EINVAL;
 	ipuxcom_decode(row->words[index], &in);
+	start = index < row->nwords ? ixc_row_insn_start(row, index) : index;
+	if (start != index) {
+		/* The second word of a sendpicp: data of the instruction before it. */
+		snprintf(text, sizeof(text), ".word 0x%08x", row->words[index]);
+		return snprintf(buf, len, "%-26s ; sendpicp word 2: xpic %u, pic 0x%x", text,
+				row->words[index] >> 18, row->words[index] & 0x3ffff);
+	}
+	if (in.op == IPUXCOM_OP_SENDPICP && index + 1 < row->nwords) {
+		ipuxcom_disasm_insn(&row->words[index], 2, text, sizeof(text), NULL);
+		ixc_sendpicp_note(&row->words[index], note, sizeof(note));
+		return snprintf(buf, len, "%-26s ; %s", text, note);
+	}
 	ipuxcom_disasm(row->words[index], text, sizeof(text));
 	what = ixc_row_note(row, index, &in, note, sizeof(note));
 	if (!what)

@@ -87,44 +87,22 @@ static inline int ixc_tile_resolve(uint32_t id, bool logical, uint32_t *physical
  * FACTS.md "TimeToMux and direction", transcribed verbatim: the public
  * reconstruction from osmarks/ipu-stack [RE]. Over all ordered pairs of
  * distinct physical tiles its range is exactly [-78, 112] [DW].
- */
-/* FACTS.md [RE]: c(x) = (x >> 2) & 15. */
-static inline int ixc_c(uint32_t x)
-{
-	return (int)((x >> 2) & 15);
-}
-
-/* fold(v) = v ^ 15 when v > 7, else v [RE]. */
-static inline int ixc_fold(int v)
-{
-	return v > 7 ? v ^ 15 : v;
-}
-
-/* edge(v) = (4v) ^ 60 when v > 7, else 4v [RE]. */
-static inline int ixc_edge(int v)
-{
-	return v > 7 ? (4 * v) ^ 60 : 4 * v;
-}
-
-/*
- * disp(s, d) [RE]:
- *   lane = d & 3, half = c(d) >> 3
+ *
+ * FACTS.md [RE]: c(x) = (x >> 2) & 15; fold(v) = v ^ 15 when v > 7, else v;
+ * edge(v) = (4v) ^ 60 when v > 7, else 4v;
+ * disp(s, d) = 6*(fold(c(d)) - fold(c(s)) - ((c(s) >> 3) ^ (s & 1))) + k,
+ *   lane = d & 3, half = c(d) >> 3:
  *   lane > 1:  k = 2 if half == (d & 1) else 4
  *   lane <= 1: k = 1 if half == lane    else 5
- * Written without branches (they mispredict on scattered receivers): in
- * both cases the comparison is half == (d & 1), since lane & 1 == d & 1 and
- * lane == lane & 1 when lane <= 1; then k = 1 + hi when equal, 5 - hi
- * otherwise, with hi = (lane > 1). plan_timing_test compares every pair
- * with a literal transcription of FACTS.md.
+ * In both cases the comparison is half == (d & 1), since lane & 1 == d & 1
+ * and lane == lane & 1 when lane <= 1; then k = 1 + hi when equal, 5 - hi
+ * otherwise, with hi = (lane > 1) (IXC_TERM_K below).
+ * TimeToMux(s, d) = crossing + edge(c(s)) + turn - edge(c(d)) + group + |disp| - 34,
+ *   low = (s >> 2) & 7,
+ *   crossing = (((s >> 2) & 8) | ((s >> 3) & 3)) - c(d) + ((low >> 1) ^ 3),
+ *   turn = low + 1 if ((s ^ d) & 0x20) == 0 else 16 - low,
+ *   group = 2 * (((s >> 6) & 31) - ((d >> 6) & 31)).
  */
-static inline int ixc_disp(uint32_t s, uint32_t d)
-{
-	int cs = ixc_c(s), cd = ixc_c(d);
-	int hi = (int)((d >> 1) & 1), eq = (cd >> 3) == (int)(d & 1);
-	int k = eq ? 1 + hi : 5 - hi;
-
-	return 6 * (ixc_fold(cd) - ixc_fold(cs) - ((cs >> 3) ^ (int)(s & 1))) + k;
-}
 
 /* direction(s, d) = 2 if disp(s, d) < 1 else 1 [RE] */
 static inline unsigned int ixc_dir_of_disp(int disp)
@@ -132,26 +110,52 @@ static inline unsigned int ixc_dir_of_disp(int disp)
 	return disp < 1 ? 2 : 1;
 }
 
-/* TimeToMux(s, d) [RE], given disp(s, d). */
-static inline int ixc_ttm_of(uint32_t s, uint32_t d, int disp)
-{
-	int cs = ixc_c(s), cd = ixc_c(d);
-	int low = (int)((s >> 2) & 7);
-	int crossing = (int)(((s >> 2) & 8) | ((s >> 3) & 3)) - cd + ((low >> 1) ^ 3);
-	int turn = ((s ^ d) & 0x20) == 0 ? low + 1 : 16 - low;
-	int group = 2 * ((int)((s >> 6) & 31) - (int)((d >> 6) & 31));
+/*
+ * The formula split into per-tile terms, so the assemblers' inner loops do
+ * a few loads and adds (no new fact: an algebraic rearrangement of it).
+ * disp(s, d) = 6*fold(c(d)) + k(d) - 6*(fold(c(s)) + ((c(s) >> 3) ^ (s & 1)))
+ *            = dd(d) - ss(s), and
+ * TimeToMux(s, d) = a(s, bit 5 of s ^ d) + b(d) + |dd(d) - ss(s)|, with
+ *   a(s, x) = crossing's source part + edge(c(s)) + turn(s, x) + 2*row(s) - 34
+ *   b(d)    = -c(d) - edge(c(d)) - 2*row(d)
+ * where row(t) = (t >> 6) & 31. Every term fits an int8. The table
+ * ixc_tile_terms[] is a compile-time constant (timing.c); plan_timing_test
+ * checks every ordered pair against its own transcription of FACTS.md.
+ */
+#define IXC_C(x)		((int)(((x) >> 2) & 15))
+#define IXC_FOLD(v)		((v) > 7 ? (v) ^ 15 : (v))
+#define IXC_EDGE(v)		((v) > 7 ? (4 * (v)) ^ 60 : 4 * (v))
+#define IXC_LOW(s)		((int)(((s) >> 2) & 7))
+#define IXC_TROW(t)		((int)(((t) >> 6) & 31))
+#define IXC_TERM_A(s, turn)	((int)((((s) >> 2) & 8) | (((s) >> 3) & 3)) +			\
+				 ((IXC_LOW(s) >> 1) ^ 3) + IXC_EDGE(IXC_C(s)) + (turn) +	\
+				 2 * IXC_TROW(s) - 34)
+#define IXC_TERM_A0(s)		IXC_TERM_A(s, IXC_LOW(s) + 1)
+#define IXC_TERM_A1(s)		IXC_TERM_A(s, 16 - IXC_LOW(s))
+#define IXC_TERM_SS(s)		(6 * (IXC_FOLD(IXC_C(s)) + ((IXC_C(s) >> 3) ^ (int)((s) & 1))))
+#define IXC_TERM_K(d)		((IXC_C(d) >> 3) == (int)((d) & 1) ?				\
+				 1 + (int)(((d) >> 1) & 1) : 5 - (int)(((d) >> 1) & 1))
+#define IXC_TERM_DD(d)		(6 * IXC_FOLD(IXC_C(d)) + IXC_TERM_K(d))
+#define IXC_TERM_B(d)		(-IXC_C(d) - IXC_EDGE(IXC_C(d)) - 2 * IXC_TROW(d))
 
-	return crossing + ixc_edge(cs) + turn - ixc_edge(cd) + group +
-	       (disp < 0 ? -disp : disp) - 34;
-}
+struct ixc_tile_term {
+	int8_t a[2];	/* a(t, 0), a(t, 1): t as the source */
+	int8_t ss;	/* ss(t): t as the source */
+	int8_t b;	/* b(t): t as the destination */
+	int8_t dd;	/* dd(t): t as the destination */
+	int8_t pad[3];
+};
 
-/* TimeToMux(s, d) and, in *dir, direction(s, d) [RE]. */
+extern const struct ixc_tile_term ixc_tile_terms[IPUXCOM_TILES];
+
+/* TimeToMux(s, d) and, in *dir, direction(s, d) [RE], through the per-tile terms. */
 static inline int ixc_recon_pair_inline(uint32_t s, uint32_t d, unsigned int *dir)
 {
-	int disp = ixc_disp(s, d);
+	const struct ixc_tile_term *ts = &ixc_tile_terms[s], *td = &ixc_tile_terms[d];
+	int disp = td->dd - ts->ss;
 
 	*dir = ixc_dir_of_disp(disp);
-	return ixc_ttm_of(s, d, disp);
+	return ts->a[((s ^ d) >> 5) & 1] + td->b + (disp < 0 ? -disp : disp);
 }
 
 /* The one interface every timing model implements. */

@@ -58,8 +58,9 @@ int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t 
 		     struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_plan_row *row;
-	uint32_t s = sender, r = receiver, bad = 0, *w;
-	unsigned int dir = 0, n = 1;
+	uint32_t s = sender, r = receiver, bad = 0, *w, send_n, delay_n, off_n;
+	unsigned int dir = 0, n;
+	bool has_delay, has_off;
 	int t = 0, ret;
 
 	if (__builtin_expect(!out || (flags & ~IPUXCOM_PLAN_LOGICAL) || s >= IPUXCOM_TILES ||
@@ -74,16 +75,28 @@ int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t 
 	if (ret)
 		return ret;
 
-	/* sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros */
+	/*
+	 * sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros. Written
+	 * without branches: every optional word is stored at the next slot and
+	 * the slot index advances only when the word belongs to the row, so a
+	 * word left out is overwritten by the next one. Fields of words left
+	 * out are 0, so *bad sees only the words the row keeps.
+	 */
+	has_delay = t < IXC_P2P_ARRIVAL;
+	has_off = count > 64;
+	delay_n = has_delay ? (uint32_t)(IXC_P2P_ARRIVAL - 1 - t) : 0;
+	send_n = has_off ? 64 : count;
+	off_n = has_off ? count - 65 : 0;
 	row = &out->send;
 	w = row->words;
-	memset(&w[3], 0, 6 * sizeof(*w));
+	memset(&w[1], 0, 8 * sizeof(*w));
 	w[0] = IXC_SYNC3;
-	if (t < IXC_P2P_ARRIVAL)
-		w[n++] = ixc_delay((uint32_t)(IXC_P2P_ARRIVAL - 1 - t), &bad);
-	w[n++] = ixc_send((count < 64 ? count : 64) - 1, 0, dir, &bad);
-	if (count > 64)
-		w[n++] = ixc_sendoff(count - 65, 0, dir, &bad);
+	n = 1;
+	w[n] = ixc_delay(delay_n, &bad);
+	n += has_delay;
+	w[n++] = ixc_send(send_n - 1, 0, dir, &bad);
+	w[n] = ixc_sendoff(off_n, 0, dir, &bad);
+	n += has_off;
 	w[n++] = IPUXCOM_WORD_BR_M10;
 	row->tile = (uint16_t)s;
 	row->role = IPUXCOM_ROLE_SEND;
@@ -114,7 +127,7 @@ int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t 
 	out->count = count;
 	out->time_to_mux = t;
 	out->direction = (uint8_t)dir;
-	out->sync_boundary = t == IXC_P2P_ARRIVAL;
+	out->sync_boundary = !has_delay;
 	ixc_timing_report(tm, &out->timing_kind, out->timing_model);
 	if (__builtin_expect(bad != 0, 0))
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "count",

@@ -53,27 +53,39 @@ static int ixc_p2p_bad(uint32_t sender, uint32_t receiver, uint32_t count, uint3
 			     "receiver %u is the sender (physical %u)", receiver, s);
 }
 
-int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
-		     uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
-		     struct ipuxcom_plan_error *err)
+/* The constant parts of the two rows, copied whole and then completed. */
+static const struct ipuxcom_plan_row ixc_p2p_send_tmpl = {
+	.words = { IXC_SYNC3 }, .role = IPUXCOM_ROLE_SEND, .patch = -1, .addr = -1,
+};
+static const struct ipuxcom_plan_row ixc_p2p_recv_tmpl = {
+	/* 1 = patch index: the delayxpic, code word 1 [S] */
+	.words = { 1, IXC_SYNC3, IXC_P2P_RECV_XPIC, 0, 0, 0, IPUXCOM_WORD_BR_M10 },
+	.role = IPUXCOM_ROLE_RECV, .nwords = 7, .patch = 2, .addr = -1,
+	.event = IXC_P2P_ARRIVAL,
+};
+
+/* A field overflowed: an assembler bug, reported, never a wrong word. */
+static int ixc_p2p_internal(uint32_t count, uint32_t s, uint32_t r,
+			    struct ipuxcom_plan_error *err)
+{
+	return ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "count",
+			     "internal: a field overflowed for count %u, %u -> %u", count, s, r);
+}
+
+/*
+ * Both rows of a checked request with TimeToMux @t and direction @dir.
+ * Makes no call but the failure tail calls, so the fast path of
+ * ipuxcom_plan_p2p() needs no stack frame.
+ */
+__attribute__((always_inline))
+static inline int ixc_p2p_rows(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
+			       uint32_t count, int t, unsigned int dir,
+			       struct ipuxcom_p2p_plan *out, struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_plan_row *row;
-	uint32_t s = sender, r = receiver, bad = 0, *w, send_n, delay_n, off_n;
-	unsigned int dir = 0, n;
+	uint32_t bad = 0, *w, send_n, delay_n, off_n;
 	bool has_delay, has_off;
-	int t = 0, ret;
-
-	if (__builtin_expect(!out || (flags & ~IPUXCOM_PLAN_LOGICAL) || s >= IPUXCOM_TILES ||
-			     r >= IPUXCOM_TILES || count - 1 >= IPUXCOM_PLAN_MAX_COUNT || s == r, 0))
-		return ixc_p2p_bad(sender, receiver, count, flags, out, err);
-	if (flags & IPUXCOM_PLAN_LOGICAL) {
-		s = ixc_l2p(s);
-		r = ixc_l2p(r);
-	}
-	tm = ixc_timing(tm);
-	ret = ixc_timing_pair(tm, s, r, &t, &dir, err, "receiver");
-	if (ret)
-		return ret;
+	unsigned int n;
 
 	/*
 	 * sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros. Written
@@ -88,9 +100,8 @@ int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t 
 	send_n = has_off ? 64 : count;
 	off_n = has_off ? count - 65 : 0;
 	row = &out->send;
+	*row = ixc_p2p_send_tmpl;
 	w = row->words;
-	memset(&w[1], 0, 8 * sizeof(*w));
-	w[0] = IXC_SYNC3;
 	n = 1;
 	w[n] = ixc_delay(delay_n, &bad);
 	n += has_delay;
@@ -99,30 +110,14 @@ int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t 
 	n += has_off;
 	w[n++] = IPUXCOM_WORD_BR_M10;
 	row->tile = (uint16_t)s;
-	row->role = IPUXCOM_ROLE_SEND;
 	row->nwords = (uint8_t)n;
-	row->patch = -1;
-	row->addr = -1;
-	row->reserved = 0;
 	row->event = IXC_P2P_ARRIVAL - t;
 
 	/* 1; sync 3; delayxpic(112, 0, 0); schedule; br $m10; 0; 0 */
 	row = &out->recv;
-	w = row->words;
-	w[0] = 1;		/* patch index: the delayxpic, code word 1 [S] */
-	w[1] = IXC_SYNC3;
-	w[2] = IXC_P2P_RECV_XPIC;
-	ixc_recv_schedule(count, ixc_phys_row(r), 0, &w[3], &bad);
-	w[6] = IPUXCOM_WORD_BR_M10;
-	w[7] = 0;
-	w[8] = 0;
+	*row = ixc_p2p_recv_tmpl;
+	ixc_recv_schedule(count, ixc_phys_row(r), 0, &row->words[3], &bad);
 	row->tile = (uint16_t)r;
-	row->role = IPUXCOM_ROLE_RECV;
-	row->nwords = 7;
-	row->patch = 2;
-	row->addr = -1;
-	row->reserved = 0;
-	row->event = IXC_P2P_ARRIVAL;
 
 	out->count = count;
 	out->time_to_mux = t;
@@ -130,11 +125,49 @@ int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t 
 	out->sync_boundary = !has_delay;
 	ixc_timing_report(tm, &out->timing_kind, out->timing_model);
 	if (__builtin_expect(bad != 0, 0))
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "count",
-				     "internal: a field overflowed for count %u, %u -> %u", count,
-				     s, r);
+		return ixc_p2p_internal(count, s, r, err);
 	ixc_plan_ok(err);
 	return 0;
+}
+
+/* A model other than the default: through its indirect call. */
+__attribute__((noinline))
+static int ixc_p2p_model(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
+			 uint32_t count, struct ipuxcom_p2p_plan *out,
+			 struct ipuxcom_plan_error *err)
+{
+	unsigned int dir = 0;
+	int t = 0, ret;
+
+	ret = ixc_timing_pair(tm, s, r, &t, &dir, err, "receiver");
+	if (ret)
+		return ret;
+	return ixc_p2p_rows(tm, s, r, count, t, dir, out, err);
+}
+
+int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
+		     uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
+		     struct ipuxcom_plan_error *err)
+{
+	uint32_t s = sender, r = receiver;
+	unsigned int dir;
+	int t;
+
+	if (__builtin_expect(!out || (flags & ~IPUXCOM_PLAN_LOGICAL) || s >= IPUXCOM_TILES ||
+			     r >= IPUXCOM_TILES || count - 1 >= IPUXCOM_PLAN_MAX_COUNT || s == r, 0))
+		return ixc_p2p_bad(sender, receiver, count, flags, out, err);
+	if (flags & IPUXCOM_PLAN_LOGICAL) {
+		s = ixc_l2p(s);
+		r = ixc_l2p(r);
+	}
+	tm = ixc_timing(tm);
+	if (tm->ops != &ixc_recon_ops)
+		return ixc_p2p_model(tm, s, r, count, out, err);
+	/* The default model inline, with the checks of ixc_timing_pair(). */
+	t = ixc_recon_pair_inline(s, r, &dir);
+	if (__builtin_expect(t < -IPUXCOM_WORST_SEND_DELAY || t > IPUXCOM_WORST_RECV_DELAY, 0))
+		return ixc_timing_bad(tm, s, r, t, dir, err, "receiver");
+	return ixc_p2p_rows(tm, s, r, count, t, dir, out, err);
 }
 
 int ipuxcom_plan_idle(uint32_t tile, uint32_t flags, struct ipuxcom_plan_row *row,

@@ -98,15 +98,23 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 	if (ret)
 		return ret;
 	tm = ixc_timing(tm);
+	/*
+	 * The rules of ixc_check_sram() for destinations, as one mask and one
+	 * comparison on off = dst - 0x50000 (unsigned: below the base wraps
+	 * above any limit): aligned and clear of the flag bits when
+	 * (off & (3 | flag << 2)) == 0; count words inside SRAM when
+	 * off <= SRAM_END - 0x50000 - 4 * count (count <= 4148 keeps it positive).
+	 */
+	const uint32_t dst_mask = 3u | IPUXCOM_MCAST_FLAG << 2;
+	const uint32_t dst_lim = IPUXCOM_SRAM_END - IPUXCOM_MCAST_DST_BASE - 4 * count;
+
 	for (uint32_t i = 0; i < req->nrecv; i++) {
-		uint32_t a = req->dst_addr[i];
+		uint32_t off = req->dst_addr[i] - IPUXCOM_MCAST_DST_BASE;
 		unsigned int dir = 0;
 		int t = 0;
 
-		/* The rules of ixc_check_sram(), inline; it reports a failure. */
-		if (__builtin_expect((a & 3) || a < IPUXCOM_MCAST_DST_BASE ||
-				     a >= IPUXCOM_SRAM_END || count > (IPUXCOM_SRAM_END - a) / 4 ||
-				     (((a - IPUXCOM_MCAST_DST_BASE) / 4) & IPUXCOM_MCAST_FLAG), 0)) {
+		/* ixc_check_sram() reports a failure. */
+		if (__builtin_expect((off & dst_mask) != 0 || off > dst_lim, 0)) {
 			snprintf(field, sizeof(field), "dst_addr[%u]", i);
 			return ixc_check_sram(req->dst_addr[i], count, true, err, field);
 		}
@@ -147,23 +155,47 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 	rows[0].nwords = (uint8_t)n;
 	rows[0].event = (int32_t)base;
 
-	for (uint32_t i = 0; i < req->nrecv; i++) {
-		struct ipuxcom_plan_row *row = &rows[1 + i];
-		uint32_t recv = (uint32_t)(base + (uint64_t)(int64_t)row->event);
-		uint32_t pic = IPUXCOM_MCAST_FLAG |
-			       (req->dst_addr[i] - IPUXCOM_MCAST_DST_BASE) / 4;
-		unsigned int k;
+	/*
+	 * Every receiver row is the same but for its tile, its receive time
+	 * (first delayxpic), its row term 2r and its address (both in the
+	 * delaypic word). The schedule is built once for row 0 and pic 0;
+	 * each receiver adds its own fields to the delaypic word, checked like
+	 * the encoders: 2r + the delay must fit 7 bits and pic 18 (*bad). The
+	 * words are stored one by one (a row copied from a template on the
+	 * stack stalls on store forwarding).
+	 */
+	{
+		uint32_t sched[3], pic_delay, k, xpic = ixc_delayxpic(0, 0, s, &bad);
+		const uint32_t *dst = req->dst_addr;
 
-		ixc_row_init(row, phys[i], IPUXCOM_ROLE_RECV);
-		w = row->words;
-		w[1] = IXC_SYNC3;
-		w[2] = ixc_delayxpic(recv, 0, s, &bad);
-		k = 3 + ixc_recv_schedule(count, ixc_phys_row(phys[i]), pic, &w[3], &bad);
-		w[0] = k - 1;		/* the address word, counted from the code start */
-		w[6] = IPUXCOM_WORD_BR_M10;
-		row->nwords = 7;
-		row->addr = (int8_t)k;
-		row->event = (int32_t)recv;
+		k = ixc_recv_schedule(count, 0, 0, sched, &bad);
+		pic_delay = (sched[k] >> 19) & 0x7f;
+		for (uint32_t i = 0; i < req->nrecv; i++) {
+			struct ipuxcom_plan_row *row = &rows[1 + i];
+			uint32_t recv = (uint32_t)(base + (uint64_t)(int64_t)row->event);
+			uint32_t pic = IPUXCOM_MCAST_FLAG | (dst[i] - IPUXCOM_MCAST_DST_BASE) / 4;
+			uint32_t two_r = 2 * ixc_phys_row(phys[i]);
+
+			w = row->words;
+			w[0] = 2 + k;	/* the address word, counted from the code start */
+			w[1] = IXC_SYNC3;
+			w[2] = xpic | recv << 14;
+			w[3] = sched[0];
+			w[4] = sched[1];
+			w[5] = sched[2];
+			w[3 + k] = (sched[k] + (two_r << 19)) | pic;
+			w[6] = IPUXCOM_WORD_BR_M10;
+			w[7] = 0;
+			w[8] = 0;
+			row->tile = phys[i];
+			row->role = IPUXCOM_ROLE_RECV;
+			row->nwords = 7;
+			row->patch = -1;
+			row->addr = (int8_t)(3 + k);
+			row->reserved = 0;
+			row->event = (int32_t)recv;
+			bad |= (recv >> 12) | ((pic_delay + two_r) >> 7) | (pic >> 18);
+		}
 	}
 	if (info) {
 		info->min_t = min_t;

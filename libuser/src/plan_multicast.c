@@ -68,6 +68,53 @@ int ixc_check_sram(uint32_t addr, uint32_t count, bool dst, struct ipuxcom_plan_
 	return 0;
 }
 
+/*
+ * Check every destination and put TimeToMux(s, receivers[i]) in
+ * rows[1 + i].event (scratch), with the min, the max and where the max is.
+ * @recon: @tm is the default model, called inline (a constant at each call
+ * site, so the test leaves the loop).
+ */
+__attribute__((always_inline))
+static inline int ixc_mcast_times(const struct ipuxcom_timing *tm, bool recon,
+				  const struct ipuxcom_fanout_req *req, uint32_t s,
+				  const uint16_t *phys, uint32_t dst_mask, uint32_t dst_lim,
+				  struct ipuxcom_plan_row *rows, int32_t *min_t, int32_t *max_t,
+				  uint32_t *arg_max, struct ipuxcom_plan_error *err)
+{
+	int32_t lo = *min_t, hi = *max_t;
+	char field[32];
+
+	for (uint32_t i = 0; i < req->nrecv; i++) {
+		uint32_t off = req->dst_addr[i] - IPUXCOM_MCAST_DST_BASE;
+		unsigned int dir = 0;
+		int t = 0;
+
+		/* ixc_check_sram() reports a failure. */
+		if (__builtin_expect((off & dst_mask) != 0 || off > dst_lim, 0)) {
+			snprintf(field, sizeof(field), "dst_addr[%u]", i);
+			return ixc_check_sram(req->dst_addr[i], req->count, true, err, field);
+		}
+		/* ixc_timing_pair(), with its checks, the model's branch taken outside */
+		t = recon ? ixc_recon_pair_inline(s, phys[i], &dir) :
+			    tm->ops->pair(tm, s, phys[i], &dir);
+		if (__builtin_expect(t < -IPUXCOM_WORST_SEND_DELAY || t > IPUXCOM_WORST_RECV_DELAY ||
+				     dir - 1 > 1, 0)) {
+			snprintf(field, sizeof(field), "receivers[%u]", i);
+			return ixc_timing_bad(tm, s, phys[i], t, dir, err, field);
+		}
+		rows[1 + i].event = t;
+		if (t < lo)
+			lo = t;
+		if (t > hi) {
+			hi = t;
+			*arg_max = i;
+		}
+	}
+	*min_t = lo;
+	*max_t = hi;
+	return 0;
+}
+
 int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom_fanout_req *req,
 			   struct ipuxcom_plan_row *rows, size_t nrows,
 			   struct ipuxcom_multicast_info *info, struct ipuxcom_plan_error *err)
@@ -78,7 +125,6 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 	uint32_t arg_max = 0;
 	uint64_t base, recv_max;
 	unsigned int n = 0;
-	char field[32];
 	int ret;
 
 	if (!rows)
@@ -108,28 +154,13 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 	const uint32_t dst_mask = 3u | IPUXCOM_MCAST_FLAG << 2;
 	const uint32_t dst_lim = IPUXCOM_SRAM_END - IPUXCOM_MCAST_DST_BASE - 4 * count;
 
-	for (uint32_t i = 0; i < req->nrecv; i++) {
-		uint32_t off = req->dst_addr[i] - IPUXCOM_MCAST_DST_BASE;
-		unsigned int dir = 0;
-		int t = 0;
-
-		/* ixc_check_sram() reports a failure. */
-		if (__builtin_expect((off & dst_mask) != 0 || off > dst_lim, 0)) {
-			snprintf(field, sizeof(field), "dst_addr[%u]", i);
-			return ixc_check_sram(req->dst_addr[i], count, true, err, field);
-		}
-		if (ixc_timing_pair(tm, s, phys[i], &t, &dir, NULL, "")) {
-			snprintf(field, sizeof(field), "receivers[%u]", i);
-			return ixc_timing_pair(tm, s, phys[i], &t, &dir, err, field);
-		}
-		rows[1 + i].event = t;	/* scratch until start is known */
-		if (t < min_t)
-			min_t = t;
-		if (t > max_t) {
-			max_t = t;
-			arg_max = i;
-		}
-	}
+	ret = tm->ops == &ixc_recon_ops ?
+	      ixc_mcast_times(tm, true, req, s, phys, dst_mask, dst_lim, rows, &min_t, &max_t,
+			      &arg_max, err) :
+	      ixc_mcast_times(tm, false, req, s, phys, dst_mask, dst_lim, rows, &min_t, &max_t,
+			      &arg_max, err);
+	if (ret)
+		return ret;
 	/* start = max(0, -min t[i]) [S]; the whole stream shifted by the offset. */
 	base = (uint64_t)(min_t < 0 ? -min_t : 0) + req->schedule_offset;
 	recv_max = base + (uint64_t)(int64_t)max_t;
@@ -170,6 +201,13 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 
 		k = ixc_recv_schedule(count, 0, 0, sched, &bad);
 		pic_delay = (sched[k] >> 19) & 0x7f;
+		/*
+		 * The receivers' fields checked at their bounds, once: receive
+		 * times <= recv_max, rows <= 22, word offsets <= dst_lim / 4.
+		 */
+		bad |= ((uint32_t)recv_max >> 12) |
+		       ((pic_delay + 2 * (IPUXCOM_PHYS_ROWS - 1)) >> 7) |
+		       ((IPUXCOM_MCAST_FLAG | dst_lim / 4) >> 18);
 		for (uint32_t i = 0; i < req->nrecv; i++) {
 			struct ipuxcom_plan_row *row = &rows[1 + i];
 			uint32_t recv = (uint32_t)(base + (uint64_t)(int64_t)row->event);
@@ -194,7 +232,6 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 			row->addr = (int8_t)(3 + k);
 			row->reserved = 0;
 			row->event = (int32_t)recv;
-			bad |= (recv >> 12) | ((pic_delay + two_r) >> 7) | (pic >> 18);
 		}
 	}
 	if (info) {

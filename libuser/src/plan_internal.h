@@ -315,6 +315,64 @@ static inline unsigned int ixc_recv_schedule(uint32_t count, uint32_t row, uint3
 	return 0;
 }
 
+/*
+ * Store a whole row as six 8-byte stores (the assemblers are bound by
+ * stores: a row written field by field takes ~17). @w0..@w8 are its
+ * words; the other arguments its members. Little-endian hosts compose two
+ * 4-byte members in one register; others store them one by one.
+ */
+_Static_assert(sizeof(struct ipuxcom_plan_row) == 48 &&
+	       offsetof(struct ipuxcom_plan_row, tile) == 36 &&
+	       offsetof(struct ipuxcom_plan_row, role) == 38 &&
+	       offsetof(struct ipuxcom_plan_row, nwords) == 39 &&
+	       offsetof(struct ipuxcom_plan_row, patch) == 40 &&
+	       offsetof(struct ipuxcom_plan_row, addr) == 41 &&
+	       offsetof(struct ipuxcom_plan_row, reserved) == 42 &&
+	       offsetof(struct ipuxcom_plan_row, event) == 44, "row layout");
+
+static inline void ixc_put2(void *p, uint32_t lo, uint32_t hi)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v = (uint64_t)lo | (uint64_t)hi << 32;
+
+	memcpy(p, &v, sizeof(v));
+#else
+	memcpy(p, &lo, sizeof(lo));
+	memcpy((char *)p + 4, &hi, sizeof(hi));
+#endif
+}
+
+__attribute__((always_inline))
+static inline void ixc_row_store(struct ipuxcom_plan_row *row, uint32_t w0, uint32_t w1,
+				 uint32_t w2, uint32_t w3, uint32_t w4, uint32_t w5, uint32_t w6,
+				 uint32_t w7, uint32_t w8, uint32_t tile, uint8_t role,
+				 uint32_t nwords, int8_t patch, int8_t addr, int32_t event)
+{
+	char *p = (char *)row;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t meta = (tile & 0xffff) | (uint32_t)role << 16 | (nwords & 0xff) << 24;
+	uint32_t pa = (uint32_t)(uint8_t)patch | (uint32_t)(uint8_t)addr << 8;
+#endif
+
+	ixc_put2(p, w0, w1);
+	ixc_put2(p + 8, w2, w3);
+	ixc_put2(p + 16, w4, w5);
+	ixc_put2(p + 24, w6, w7);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	ixc_put2(p + 32, w8, meta);
+	ixc_put2(p + 40, pa, (uint32_t)event);
+#else
+	row->words[8] = w8;
+	row->tile = (uint16_t)tile;
+	row->role = role;
+	row->nwords = (uint8_t)nwords;
+	row->patch = patch;
+	row->addr = addr;
+	row->reserved = 0;
+	row->event = event;
+#endif
+}
+
 /* An all-zero row of @tile and @role, without patch or address word. */
 static inline void ixc_row_init(struct ipuxcom_plan_row *row, uint32_t tile, uint8_t role)
 {

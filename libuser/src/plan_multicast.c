@@ -213,25 +213,12 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 			uint32_t recv = (uint32_t)(base + (uint64_t)(int64_t)row->event);
 			uint32_t pic = IPUXCOM_MCAST_FLAG | (dst[i] - IPUXCOM_MCAST_DST_BASE) / 4;
 			uint32_t two_r = 2 * ixc_phys_row(phys[i]);
+			uint32_t pw = (sched[k] + (two_r << 19)) | pic;
 
-			w = row->words;
-			w[0] = 2 + k;	/* the address word, counted from the code start */
-			w[1] = IXC_SYNC3;
-			w[2] = xpic | recv << 14;
-			w[3] = sched[0];
-			w[4] = sched[1];
-			w[5] = sched[2];
-			w[3 + k] = (sched[k] + (two_r << 19)) | pic;
-			w[6] = IPUXCOM_WORD_BR_M10;
-			w[7] = 0;
-			w[8] = 0;
-			row->tile = phys[i];
-			row->role = IPUXCOM_ROLE_RECV;
-			row->nwords = 7;
-			row->patch = -1;
-			row->addr = (int8_t)(3 + k);
-			row->reserved = 0;
-			row->event = (int32_t)recv;
+			/* index of the address word (from the code start); sync 3; ... */
+			ixc_row_store(row, 2 + k, IXC_SYNC3, xpic | recv << 14, k ? sched[0] : pw,
+				      k ? pw : sched[1], sched[2], IPUXCOM_WORD_BR_M10, 0, 0, phys[i],
+				      IPUXCOM_ROLE_RECV, 7, -1, (int8_t)(3 + k), (int32_t)recv);
 		}
 	}
 	if (info) {

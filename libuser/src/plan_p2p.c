@@ -53,17 +53,6 @@ static int ixc_p2p_bad(uint32_t sender, uint32_t receiver, uint32_t count, uint3
 			     "receiver %u is the sender (physical %u)", receiver, s);
 }
 
-/* The constant parts of the two rows, copied whole and then completed. */
-static const struct ipuxcom_plan_row ixc_p2p_send_tmpl = {
-	.words = { IXC_SYNC3 }, .role = IPUXCOM_ROLE_SEND, .patch = -1, .addr = -1,
-};
-static const struct ipuxcom_plan_row ixc_p2p_recv_tmpl = {
-	/* 1 = patch index: the delayxpic, code word 1 [S] */
-	.words = { 1, IXC_SYNC3, IXC_P2P_RECV_XPIC, 0, 0, 0, IPUXCOM_WORD_BR_M10 },
-	.role = IPUXCOM_ROLE_RECV, .nwords = 7, .patch = 2, .addr = -1,
-	.event = IXC_P2P_ARRIVAL,
-};
-
 /* A field overflowed: an assembler bug, reported, never a wrong word. */
 static int ixc_p2p_internal(uint32_t count, uint32_t s, uint32_t r,
 			    struct ipuxcom_plan_error *err)
@@ -75,52 +64,40 @@ static int ixc_p2p_internal(uint32_t count, uint32_t s, uint32_t r,
 /*
  * Both rows of a checked request with TimeToMux @t and direction @dir.
  * Makes no call but the failure tail calls, so the fast path of
- * ipuxcom_plan_p2p() needs no stack frame.
+ * ipuxcom_plan_p2p() needs no stack frame, and stores each row whole
+ * (ixc_row_store()): plan assembly is bound by stores.
  */
 __attribute__((always_inline))
 static inline int ixc_p2p_rows(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
 			       uint32_t count, int t, unsigned int dir,
 			       struct ipuxcom_p2p_plan *out, struct ipuxcom_plan_error *err)
 {
-	struct ipuxcom_plan_row *row;
-	uint32_t bad = 0, *w, send_n, delay_n, off_n;
-	bool has_delay, has_off;
-	unsigned int n;
+	uint32_t bad = 0, sched[3], d_w, s_w, o_w, after_send, after_that;
+	bool has_delay = t < IXC_P2P_ARRIVAL, has_off = count > 64;
+	unsigned int n = 3 + has_delay + has_off;
 
 	/*
-	 * sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros. Written
-	 * without branches: every optional word is stored at the next slot and
-	 * the slot index advances only when the word belongs to the row, so a
-	 * word left out is overwritten by the next one. Fields of words left
+	 * sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros. The
+	 * optional words are chosen, not branched to; fields of a word left
 	 * out are 0, so *bad sees only the words the row keeps.
 	 */
-	has_delay = t < IXC_P2P_ARRIVAL;
-	has_off = count > 64;
-	delay_n = has_delay ? (uint32_t)(IXC_P2P_ARRIVAL - 1 - t) : 0;
-	send_n = has_off ? 64 : count;
-	off_n = has_off ? count - 65 : 0;
-	row = &out->send;
-	*row = ixc_p2p_send_tmpl;
-	w = row->words;
-	n = 1;
-	w[n] = ixc_delay(delay_n, &bad);
-	n += has_delay;
-	w[n++] = ixc_send(send_n - 1, 0, dir, &bad);
-	w[n] = ixc_sendoff(off_n, 0, dir, &bad);
-	n += has_off;
-	w[n++] = IPUXCOM_WORD_BR_M10;
-	row->tile = (uint16_t)s;
-	row->nwords = (uint8_t)n;
-	row->event = IXC_P2P_ARRIVAL - t;
+	d_w = ixc_delay(has_delay ? (uint32_t)(IXC_P2P_ARRIVAL - 1 - t) : 0, &bad);
+	s_w = ixc_send((has_off ? 64 : count) - 1, 0, dir, &bad);
+	o_w = ixc_sendoff(has_off ? count - 65 : 0, 0, dir, &bad);
+	after_send = has_off ? o_w : IPUXCOM_WORD_BR_M10;
+	after_that = has_off ? IPUXCOM_WORD_BR_M10 : 0;
+	ixc_row_store(&out->send, IXC_SYNC3, has_delay ? d_w : s_w,
+		      has_delay ? s_w : after_send, has_delay ? after_send : after_that,
+		      has_delay ? after_that : 0, 0, 0, 0, 0, s, IPUXCOM_ROLE_SEND, n, -1, -1,
+		      IXC_P2P_ARRIVAL - t);
 
-	/* 1; sync 3; delayxpic(112, 0, 0); schedule; br $m10; 0; 0 */
-	row = &out->recv;
-	*row = ixc_p2p_recv_tmpl;
-	ixc_recv_schedule(count, ixc_phys_row(r), 0, &row->words[3], &bad);
-	row->tile = (uint16_t)r;
+	/* 1 (patch index: the delayxpic, code word 1 [S]); sync 3; delayxpic(112, 0, 0);
+	   schedule; br $m10; 0; 0 */
+	ixc_recv_schedule(count, ixc_phys_row(r), 0, sched, &bad);
+	ixc_row_store(&out->recv, 1, IXC_SYNC3, IXC_P2P_RECV_XPIC, sched[0], sched[1], sched[2],
+		      IPUXCOM_WORD_BR_M10, 0, 0, r, IPUXCOM_ROLE_RECV, 7, 2, -1, IXC_P2P_ARRIVAL);
 
-	out->count = count;
-	out->time_to_mux = t;
+	ixc_put2(&out->count, count, (uint32_t)t);
 	out->direction = (uint8_t)dir;
 	out->sync_boundary = !has_delay;
 	ixc_timing_report(tm, &out->timing_kind, out->timing_model);

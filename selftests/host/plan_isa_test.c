@@ -14,6 +14,8 @@
 
 #include <ipuxcom_plan.h>
 
+#include "../../libuser/src/plan_internal.h"
+
 static uint32_t enc(uint32_t op, uint32_t a, uint32_t b, uint32_t c)
 {
 	struct ipuxcom_insn in = { op, a, b, c };
@@ -649,6 +651,66 @@ TEST(one_word_api_and_insn_api_agree)
 		if (n == 2)
 			ASSERT_EQ(w[1], again[1]);
 	}
+}
+
+/*
+ * The assemblers' fast encoders (plan_internal.h) give the public
+ * encoders' words and flag, never mask, a field that overflows.
+ */
+TEST(fast_encoders_flag_overflow)
+{
+	static const unsigned int bits[6] = { 1, 6, 18, 3, 14, 18 };
+	uint32_t bad = 0, two[2], pub[2];
+
+	EXPECT_EQ(0x76781fffu, ixc_sendpic(51, 2, 0x1fff, &bad));
+	EXPECT_EQ(0u, bad);
+	ixc_sendpicp(0, 51, 0, 0, 192, 0x14048, two, &bad);
+	EXPECT_EQ(0u, bad);
+	EXPECT_EQ(0xf6600000u, two[0]);
+	EXPECT_EQ(0x03014048u, two[1]);
+	ixc_sendpic(64, 0, 0, &bad);
+	EXPECT_NE(0u, bad);
+	bad = 0;
+	ixc_sendpic(0, 4, 0, &bad);
+	EXPECT_NE(0u, bad);
+	bad = 0;
+	ixc_sendpic(0, 1, 0x2000, &bad);	/* XPIC: 13 bits */
+	EXPECT_NE(0u, bad);
+	bad = 0;
+	ixc_sendpic(0, 2, 0x2000, &bad);	/* PIC: 18 bits */
+	EXPECT_EQ(0u, bad);
+	ixc_sendpic(0, 3, 0x40000, &bad);
+	EXPECT_NE(0u, bad);
+	for (int f = 0; f < 6; f++) {
+		uint32_t v[6] = { 1, 63, 0x3ffff, 7, 0x3fff, 0x3ffff };
+
+		bad = 0;
+		ixc_sendpicp(v[0], v[1], v[2], v[3], v[4], v[5], two, &bad);
+		ASSERT_EQ(0u, bad);
+		ASSERT_EQ(0, ipuxcom_enc_sendpicp(v[0], v[1], v[2], v[3], v[4], v[5], pub, NULL));
+		EXPECT_EQ(pub[0], two[0]);
+		EXPECT_EQ(pub[1], two[1]);
+		v[f] = 1u << bits[f];
+		ixc_sendpicp(v[0], v[1], v[2], v[3], v[4], v[5], two, &bad);
+		EXPECT_NE(0u, bad) TH_LOG("field %d", f);
+	}
+}
+
+/* ixc_row_store() writes exactly what member-by-member assignment writes. */
+TEST(row_store_matches_members)
+{
+	struct ipuxcom_plan_row a, b;
+
+	memset(&a, 0xa5, sizeof(a));
+	memset(&b, 0x5a, sizeof(b));
+	ixc_row_store(&a, 1, 2, 3, 0x80000004u, 5, 6, 7, 8, 0xfffffff9u, 1471, IPUXCOM_ROLE_RECV,
+		      7, -1, 4, -123456);
+	b = (struct ipuxcom_plan_row){
+		.words = { 1, 2, 3, 0x80000004u, 5, 6, 7, 8, 0xfffffff9u }, .tile = 1471,
+		.role = IPUXCOM_ROLE_RECV, .nwords = 7, .patch = -1, .addr = 4, .reserved = 0,
+		.event = -123456,
+	};
+	EXPECT_EQ(0, memcmp(&a, &b, sizeof(a)));
 }
 
 TEST_HARNESS_MAIN

@@ -349,7 +349,7 @@ int ipuxcom_decode(uint32_t w, struct ipuxcom_insn *out)
 		*out = (struct ipuxcom_insn){ IPUXCOM_OP_SENDPICP, (w >> 21) & 0x3f,
 					      (w >> 3) & 0x3ffff, (w & 7) | ((w >> 27) & 1) << 3 };
 	} else if ((w & 0xf8100000u) == 0x70000000u) {
-		/* Bit 20 belongs to no sendoff field: such a word stays .word. */
+		/* bit 20 clear: no sendoff field owns it (set, the word is a sendpic) */
 		*out = (struct ipuxcom_insn){ IPUXCOM_OP_SENDOFF,
 					      ((w >> 21) & 0x3f) | (((w >> 14) & 0x3f) << 6),
 					      (w >> 3) & 0x7ff, w & 7 };

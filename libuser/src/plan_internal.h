@@ -316,10 +316,13 @@ static inline unsigned int ixc_recv_schedule(uint32_t count, uint32_t row, uint3
 }
 
 /*
- * Store a whole row as six 8-byte stores (the assemblers are bound by
- * stores: a row written field by field takes ~17). @w0..@w8 are its
- * words; the other arguments its members. Little-endian hosts compose two
- * 4-byte members in one register; others store them one by one.
+ * Write a whole row, every byte of it, from values in registers: @w0..@w8
+ * are its words, the other arguments its members. Little-endian hosts
+ * compose two 4-byte members in one register (six 8-byte stores a row);
+ * others store them one by one. The assemblers use it instead of copying
+ * a template row and patching it (a row copied from the stack and then
+ * patched stalls on store forwarding: 2.7x slower multicasts), and it
+ * beats nine word stores (multicast to 64 receivers 4.5x memcpy, not 4.9x).
  */
 _Static_assert(sizeof(struct ipuxcom_plan_row) == 48 &&
 	       offsetof(struct ipuxcom_plan_row, tile) == 36 &&

@@ -64,32 +64,34 @@ static int ixc_p2p_internal(uint32_t count, uint32_t s, uint32_t r,
 /*
  * Both rows of a checked request with TimeToMux @t and direction @dir.
  * Makes no call but the failure tail calls, so the fast path of
- * ipuxcom_plan_p2p() needs no stack frame, and stores each row whole
- * (ixc_row_store()): plan assembly is bound by stores.
+ * ipuxcom_plan_p2p() needs no stack frame, and writes each row whole
+ * (ixc_row_store()).
  */
 __attribute__((always_inline))
 static inline int ixc_p2p_rows(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
 			       uint32_t count, int t, unsigned int dir,
 			       struct ipuxcom_p2p_plan *out, struct ipuxcom_plan_error *err)
 {
-	uint32_t bad = 0, sched[3], d_w, s_w, o_w, after_send, after_that;
+	uint32_t bad = 0, sched[3], d_w, s_w, after_send, after_that;
 	bool has_delay = t < IXC_P2P_ARRIVAL, has_off = count > 64;
 	unsigned int n = 3 + has_delay + has_off;
 
-	/*
-	 * sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros. The
-	 * optional words are chosen, not branched to; fields of a word left
-	 * out are 0, so *bad sees only the words the row keeps.
-	 */
-	d_w = ixc_delay(has_delay ? (uint32_t)(IXC_P2P_ARRIVAL - 1 - t) : 0, &bad);
+	/* sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros */
 	s_w = ixc_send((has_off ? 64 : count) - 1, 0, dir, &bad);
-	o_w = ixc_sendoff(has_off ? count - 65 : 0, 0, dir, &bad);
-	after_send = has_off ? o_w : IPUXCOM_WORD_BR_M10;
-	after_that = has_off ? IPUXCOM_WORD_BR_M10 : 0;
-	ixc_row_store(&out->send, IXC_SYNC3, has_delay ? d_w : s_w,
-		      has_delay ? s_w : after_send, has_delay ? after_send : after_that,
-		      has_delay ? after_that : 0, 0, 0, 0, 0, s, IPUXCOM_ROLE_SEND, n, -1, -1,
-		      IXC_P2P_ARRIVAL - t);
+	after_send = IPUXCOM_WORD_BR_M10;
+	after_that = 0;
+	if (has_off) {
+		after_send = ixc_sendoff(count - 65, 0, dir, &bad);
+		after_that = IPUXCOM_WORD_BR_M10;
+	}
+	if (__builtin_expect(has_delay, 1)) {
+		d_w = ixc_delay((uint32_t)(IXC_P2P_ARRIVAL - 1 - t), &bad);
+		ixc_row_store(&out->send, IXC_SYNC3, d_w, s_w, after_send, after_that, 0, 0, 0, 0,
+			      s, IPUXCOM_ROLE_SEND, n, -1, -1, IXC_P2P_ARRIVAL - t);
+	} else {
+		ixc_row_store(&out->send, IXC_SYNC3, s_w, after_send, after_that, 0, 0, 0, 0, 0,
+			      s, IPUXCOM_ROLE_SEND, n, -1, -1, IXC_P2P_ARRIVAL - t);
+	}
 
 	/* 1 (patch index: the delayxpic, code word 1 [S]); sync 3; delayxpic(112, 0, 0);
 	   schedule; br $m10; 0; 0 */
@@ -97,7 +99,8 @@ static inline int ixc_p2p_rows(const struct ipuxcom_timing *tm, uint32_t s, uint
 	ixc_row_store(&out->recv, 1, IXC_SYNC3, IXC_P2P_RECV_XPIC, sched[0], sched[1], sched[2],
 		      IPUXCOM_WORD_BR_M10, 0, 0, r, IPUXCOM_ROLE_RECV, 7, 2, -1, IXC_P2P_ARRIVAL);
 
-	ixc_put2(&out->count, count, (uint32_t)t);
+	out->count = count;
+	out->time_to_mux = t;
 	out->direction = (uint8_t)dir;
 	out->sync_boundary = !has_delay;
 	ixc_timing_report(tm, &out->timing_kind, out->timing_model);

@@ -650,7 +650,7 @@ static int decode_run(struct cli_call *call, int argc, char **argv)
 	uint32_t *words;
 	struct json_writer w;
 	char buf[64];
-	size_t n;
+	size_t n, used = 1;
 	int npos, rc;
 
 	rc = cli_parse(call, argc, argv, opts, 2, true, pos, 256, &npos);
@@ -663,20 +663,31 @@ static int decode_run(struct cli_call *call, int argc, char **argv)
 		json_init_call(&w, stdout, call);
 		json_begin_array(&w);
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i += used) {
 		struct ipuxcom_insn in;
+		char hex[16];
 
+		/* A sendpicp takes two words: shown as one instruction. */
 		ipuxcom_decode(words[i], &in);
-		ipuxcom_disasm(words[i], buf, sizeof(buf));
+		ipuxcom_disasm_insn(&words[i], n - i, buf, sizeof(buf), &used);
 		if (!call->json) {
-			printf("0x%08" PRIx32 "  %s\n", words[i], buf);
+			if (used == 2)
+				printf("0x%08" PRIx32 " 0x%08" PRIx32 "  %s\n", words[i],
+				       words[i + 1], buf);
+			else
+				printf("0x%08" PRIx32 "  %s\n", words[i], buf);
 			continue;
 		}
 		json_begin_object(&w);
-		snprintf(buf + 32, 16, "0x%08" PRIx32, words[i]);
-		json_kv_string(&w, "word", buf + 32);
+		snprintf(hex, sizeof(hex), "0x%08" PRIx32, words[i]);
+		json_kv_string(&w, "word", hex);
+		if (used == 2) {
+			snprintf(hex, sizeof(hex), "0x%08" PRIx32, words[i + 1]);
+			json_kv_string(&w, "word2", hex);
+		}
+		if (used == 1 && in.op == IPUXCOM_OP_SENDPICP)
+			in.op = IPUXCOM_OP_WORD;	/* half a sendpicp */
 		json_kv_string(&w, "op", ipuxcom_op_name(in.op));
-		ipuxcom_disasm(words[i], buf, sizeof(buf));
 		json_key(&w, "asm");
 		json_asm(&w, buf);
 		json_key(&w, "comment");
@@ -1197,8 +1208,16 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 				printf("tile: physical %u (logical %u, row %u), %u words\n", p.tile, lg,
 				       p.tile / IPUXCOM_PHYS_COLS, p.nwords);
 				for (uint32_t k = 0; k < p.nwords; k++) {
-					ipuxcom_disasm(p.words[k], buf, sizeof(buf));
+					size_t used = 1;
+
+					ipuxcom_disasm_insn(&p.words[k], p.nwords - k, buf,
+							    sizeof(buf), &used);
 					printf("  %2u  0x%08" PRIx32 "  %s\n", k, p.words[k], buf);
+					if (used == 2) {
+						k++;
+						printf("  %2u  0x%08" PRIx32 "  (sendpicp word 2)\n",
+						       k, p.words[k]);
+					}
 				}
 			}
 		}

@@ -249,7 +249,13 @@ IPUXCOM_API int ipuxcom_route_direction(const struct ipuxcom_timing *tm, uint32_
  *   br $mN      N 4                                     0x43000000 | N<<20
  *   setzi $mN   N 4, imm 20                             0x19000000 | N<<20 | imm
  *   put $csr,$m0  csr 8 (width modelled)                0x43008000 | csr
- * Delay fields hold "events - 1" [RE].
+ *   sendpic     count-1 6, sel 2, value 18 (13 if sel<2) 0x70100000 | a<<21 | b<<18 | c
+ *   sendpicp    (two words; see struct ipuxcom_decoded)  0xf0000000 | picsel<<27 | a<<21
+ *                                                        | src<<3 | sctl;  xpic<<18 | pic
+ * Delay fields hold "events - 1" [RE]. The low 3 bits of send, sendoff and
+ * sendpicp are `sctl` [RE, FACTS.md "Merged send/control instructions"]:
+ * bits 0-1 enable the two directions (0: advance the outgoing stream
+ * without transmitting), bit 2 selects 64-bit items.
  */
 enum ipuxcom_op {
 	IPUXCOM_OP_WORD = 0,	/* not a word this library knows: ".word 0x..." */
@@ -264,6 +270,14 @@ enum ipuxcom_op {
 	IPUXCOM_OP_SETZI,
 	IPUXCOM_OP_PUT,
 	IPUXCOM_OP_FIXED,	/* a documented debug injectable [RE, S]; a = the word */
+	IPUXCOM_OP_SENDPIC,	/* a = count-1, b = sel, c = value */
+	/*
+	 * The aligned two-word sendpicp. Through the one-word API (struct
+	 * ipuxcom_insn) only its first word: a = count-1, b = source word
+	 * address, c = sctl | picsel << 3; ipuxcom_decode_insn() and
+	 * ipuxcom_encode_insn() handle both words.
+	 */
+	IPUXCOM_OP_SENDPICP,
 	IPUXCOM_OP_MAX
 };
 
@@ -308,6 +322,125 @@ IPUXCOM_API int ipuxcom_disasm(uint32_t word, char *buf, size_t len);
 
 /* "delay", "delaypic", ..., ".word"; "?" for an unknown op. */
 IPUXCOM_API const char *ipuxcom_op_name(uint32_t op);
+
+/* ------------------------------------- merged send/control instructions */
+
+/*
+ * FACTS.md "Merged send/control instructions and 64-bit exchange" [RE],
+ * checked there against the SDK's own encoder and SDK-generated rows:
+ *
+ *   sendpic(count-1, sel, value)
+ *     = 0x70100000 | (count-1)<<21 [6 bits] | sel<<18 [2] | value [18]
+ *     continues the current outgoing stream for count events and applies
+ *     one incoming control at its first send event: sel 0-1 are the two
+ *     XPIC forms (value: 13 bits), 2-3 the two PIC forms (18 bits). What
+ *     distinguishes the two forms of each is not documented. It has no
+ *     sctl field (modelled: the stream's current control applies).
+ *   sendpicp(picsel, count-1, src_word, sctl, xpic, pic)
+ *     word 0 = 0xf0000000 | picsel<<27 [1] | (count-1)<<21 [6]
+ *              | src_word<<3 [18] | sctl [3]
+ *     word 1 = xpic<<18 [14] | pic [18]
+ *     must start on an 8-byte boundary (the PC advances 8). Both controls
+ *     apply at its first send event; with a direction in sctl it restarts
+ *     the outgoing stream at the absolute source word address; sctl = 0 is
+ *     the receiver-only form (SDK receiver row: f6600000 03014048 = 52
+ *     events, XPIC 192, PIC 0x14048).
+ * PIC, XPIC, delay and send all issue in the supervisor pipeline and never
+ * dual-issue [RE].
+ */
+#define IPUXCOM_SCTL_DIRS		0x3u	/* sctl bits 0-1: the two directions [RE] */
+#define IPUXCOM_SCTL_WIDE		0x4u	/* sctl bit 2: 64-bit items [RE] */
+#define IPUXCOM_SENDPIC_XPIC0		0u	/* sendpic selectors [RE] */
+#define IPUXCOM_SENDPIC_XPIC1		1u
+#define IPUXCOM_SENDPIC_PIC0		2u
+#define IPUXCOM_SENDPIC_PIC1		3u
+
+/* sendpic: count-1 0..63, sel 0..3, value 0..8191 (sel < 2) or 0..262143. */
+IPUXCOM_API int ipuxcom_enc_sendpic(uint32_t count_m1, uint32_t sel, uint32_t value,
+				    uint32_t *word, struct ipuxcom_plan_error *err);
+
+/*
+ * sendpicp into @words[0..1]: picsel 0..1, count-1 0..63, src_word
+ * 0..262143, sctl 0..7, xpic 0..16383, pic 0..262143. The caller places
+ * words[0] on an 8-byte boundary.
+ */
+IPUXCOM_API int ipuxcom_enc_sendpicp(uint32_t picsel, uint32_t count_m1, uint32_t src_word,
+				     uint32_t sctl, uint32_t xpic, uint32_t pic,
+				     uint32_t words[2], struct ipuxcom_plan_error *err);
+
+/* An incoming control an instruction applies. */
+enum ipuxcom_ctl_kind {
+	IPUXCOM_CTL_XPIC = 1,		/* the incoming mux (which source it listens to) */
+	IPUXCOM_CTL_PIC = 2,		/* the incoming write pointer */
+};
+
+enum ipuxcom_ctl_when {
+	IPUXCOM_CTL_AT_LAST_EVENT = 1,	/* delaypic / delayxpic [RE] */
+	IPUXCOM_CTL_AT_FIRST_SEND = 2,	/* sendpic / sendpicp [RE] */
+};
+
+struct ipuxcom_ctl {
+	uint8_t kind;		/* enum ipuxcom_ctl_kind */
+	uint8_t when;		/* enum ipuxcom_ctl_when */
+	uint8_t form;		/* delaypic/delayxpic: the flag bit; sendpic: sel & 1;
+				   sendpicp: picsel for the PIC, 0 for the XPIC */
+	uint8_t reserved;	/* 0 */
+	uint32_t value;		/* mux (XPIC) or pointer field (PIC) */
+};
+
+/* struct ipuxcom_decoded.flags */
+#define IPUXCOM_DEC_SEND	(1u << 0)	/* takes send events of the outgoing stream */
+#define IPUXCOM_DEC_TRANSMIT	(1u << 1)	/* sctl enables a direction: words leave */
+#define IPUXCOM_DEC_WIDE	(1u << 2)	/* sctl bit 2: 64-bit items */
+#define IPUXCOM_DEC_RESTART	(1u << 3)	/* transmitting sendpicp: stream restarts at src_word */
+#define IPUXCOM_DEC_NO_SCTL	(1u << 4)	/* sendpic: no sctl field of its own */
+#define IPUXCOM_DEC_ALIGN8	(1u << 5)	/* must start on an 8-byte boundary */
+
+/*
+ * A decoded instruction of one or two words, with what it does. Unused
+ * fields are 0.
+ */
+struct ipuxcom_decoded {
+	uint32_t op;		/* enum ipuxcom_op */
+	uint32_t nwords;	/* words it occupies: 1, or 2 for sendpicp */
+	/*
+	 * The encoder's arguments in order: for one-word ops f[0..2] are
+	 * struct ipuxcom_insn's a, b, c (the word itself for OP_WORD/FIXED);
+	 * sendpicp: picsel, count-1, src_word, sctl, xpic, pic.
+	 */
+	uint32_t f[6];
+	uint32_t flags;		/* IPUXCOM_DEC_* */
+	uint32_t sctl;		/* send, sendoff, sendpicp: the low 3 bits */
+	uint32_t events;	/* events it takes: delay fields + 1, send forms count-1 + 1 [RE] */
+	uint32_t src_word;	/* send, sendpicp: the source word address field */
+	uint32_t nctl;		/* controls in ctl[] */
+	struct ipuxcom_ctl ctl[2];	/* sendpicp: XPIC then PIC */
+};
+
+/*
+ * Decode the instruction at @words[0] (@n words available; a sendpicp
+ * needs two, else its first word is OP_WORD). Returns the words it
+ * occupies (1 or 2), -EINVAL for NULL or @n == 0. Strict like
+ * ipuxcom_decode(); encode_insn(decode_insn(x)) reproduces the words.
+ */
+IPUXCOM_API int ipuxcom_decode_insn(const uint32_t *words, size_t n,
+				    struct ipuxcom_decoded *out);
+
+/*
+ * Encode @in->op from @in->f[] (other members ignored) into @words with
+ * the checks of the per-op encoders. Returns the number of words (1 or 2)
+ * or a negative errno.
+ */
+IPUXCOM_API int ipuxcom_encode_insn(const struct ipuxcom_decoded *in, uint32_t words[2],
+				    struct ipuxcom_plan_error *err);
+
+/*
+ * Disassemble the instruction at @words[0] (@n available) like
+ * ipuxcom_disasm(): "sendpicp 0, 51, 0x0, 0, 192, 0x14048". *@used (may
+ * be NULL) gets the words it occupies. Returns the length or -EINVAL.
+ */
+IPUXCOM_API int ipuxcom_disasm_insn(const uint32_t *words, size_t n, char *buf, size_t len,
+				    size_t *used);
 
 /* -------------------------------------------------------------------- rows */
 

@@ -24,6 +24,17 @@
  * inferred as $m0 from put $DBG_DATA,$m0 = 0x43008070 [RE]; the 8-bit CSR
  * width is modelled (every documented CSR is below 0x100). The debug
  * injectables of FACTS.md decode as themselves.
+ *
+ * Merged send/control instructions [RE, FACTS.md "Merged send/control
+ * instructions and 64-bit exchange"], checked there against the SDK's
+ * encoder and SDK-generated rows:
+ *   sendpic(a, sel, v) = 0x70100000 | ((a << 21) & 0x07e00000) | ((sel << 18) & 0x000c0000)
+ *                        | (v & 0x3ffff)        v: 13 bits for sel 0-1 (XPIC), 18 for 2-3 (PIC)
+ *   sendpicp           = 0xf0000000 | ((picsel << 27) & 0x08000000) | ((a << 21) & 0x07e00000)
+ *                        | ((src << 3) & 0x001ffff8) | sctl,   then (xpic << 18) | pic
+ *                        xpic: 14 bits, pic: 18 bits; aligned to 8 bytes
+ * sendpic's bit 20 is the bit no sendoff field owns, so the two never
+ * collide; a sendpic whose XPIC value is wider than 13 bits stays .word.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -75,6 +86,8 @@ static const char *const ixc_op_names[IPUXCOM_OP_MAX] = {
 	[IPUXCOM_OP_SETZI] = "setzi",
 	[IPUXCOM_OP_PUT] = "put",
 	[IPUXCOM_OP_FIXED] = "fixed",
+	[IPUXCOM_OP_SENDPIC] = "sendpic",
+	[IPUXCOM_OP_SENDPICP] = "sendpicp",
 };
 
 const char *ipuxcom_op_name(uint32_t op)
@@ -208,6 +221,57 @@ int ipuxcom_enc_put(uint32_t csr, uint32_t *word, struct ipuxcom_plan_error *err
 	return ixc_out(word, 0x43008000u | csr, err);
 }
 
+int ipuxcom_enc_sendpic(uint32_t count_m1, uint32_t sel, uint32_t value, uint32_t *word,
+			struct ipuxcom_plan_error *err)
+{
+	uint32_t bad = 0;
+	int ret;
+
+	IXC_NULL_WORD();
+	if ((ret = ixc_fit(count_m1, 6, "sendpic count-1", err)) ||
+	    (ret = ixc_fit(sel, 2, "sendpic sel", err)) ||
+	    (ret = sel < 2 ? ixc_fit(value, 13, "sendpic xpic value", err) :
+			     ixc_fit(value, 18, "sendpic pic value", err)))
+		return ret;
+	return ixc_out(word, ixc_sendpic(count_m1, sel, value, &bad), err);
+}
+
+int ipuxcom_enc_sendpicp(uint32_t picsel, uint32_t count_m1, uint32_t src_word, uint32_t sctl,
+			 uint32_t xpic, uint32_t pic, uint32_t words[2],
+			 struct ipuxcom_plan_error *err)
+{
+	uint32_t bad = 0;
+	int ret;
+
+	if (!words)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "words", "words is NULL");
+	if ((ret = ixc_fit(picsel, 1, "sendpicp picsel", err)) ||
+	    (ret = ixc_fit(count_m1, 6, "sendpicp count-1", err)) ||
+	    (ret = ixc_fit(src_word, 18, "sendpicp source word", err)) ||
+	    (ret = ixc_fit(sctl, 3, "sendpicp sctl", err)) ||
+	    (ret = ixc_fit(xpic, 14, "sendpicp xpic", err)) ||
+	    (ret = ixc_fit(pic, 18, "sendpicp pic", err)))
+		return ret;
+	ixc_sendpicp(picsel, count_m1, src_word, sctl, xpic, pic, words, &bad);
+	ixc_plan_ok(err);
+	return 0;
+}
+
+/* The first word of sendpicp alone (the one-word API): c = sctl | picsel << 3. */
+static int ixc_enc_sendpicp_head(uint32_t a, uint32_t b, uint32_t c, uint32_t *word,
+				 struct ipuxcom_plan_error *err)
+{
+	uint32_t two[2], bad = 0;
+	int ret;
+
+	if ((ret = ixc_fit(a, 6, "sendpicp count-1", err)) ||
+	    (ret = ixc_fit(b, 18, "sendpicp source word", err)) ||
+	    (ret = ixc_fit(c, 4, "sendpicp sctl|picsel<<3", err)))
+		return ret;
+	ixc_sendpicp(c >> 3, a, b, c & 7, 0, 0, two, &bad);
+	return ixc_out(word, two[0], err);
+}
+
 int ipuxcom_encode(const struct ipuxcom_insn *insn, uint32_t *word, struct ipuxcom_plan_error *err)
 {
 	if (!insn)
@@ -234,6 +298,10 @@ int ipuxcom_encode(const struct ipuxcom_insn *insn, uint32_t *word, struct ipuxc
 		return ipuxcom_enc_setzi(insn->a, insn->b, word, err);
 	case IPUXCOM_OP_PUT:
 		return ipuxcom_enc_put(insn->a, word, err);
+	case IPUXCOM_OP_SENDPIC:
+		return ipuxcom_enc_sendpic(insn->a, insn->b, insn->c, word, err);
+	case IPUXCOM_OP_SENDPICP:
+		return ixc_enc_sendpicp_head(insn->a, insn->b, insn->c, word, err);
 	case IPUXCOM_OP_FIXED:
 		for (size_t i = 0; i < NFIXED; i++)
 			if (ixc_fixed_words[i].word == insn->a)
@@ -270,8 +338,18 @@ int ipuxcom_decode(uint32_t w, struct ipuxcom_insn *out)
 	} else if ((w & 0xf8000000u) == 0x78000000u) {
 		*out = (struct ipuxcom_insn){ IPUXCOM_OP_SEND, (w >> 21) & 0x3f, (w >> 3) & 0x3ffff,
 					      w & 7 };
+	} else if ((w & 0xf8100000u) == 0x70100000u) {
+		/* sendpic; an XPIC selector with a value wider than 13 bits stays .word. */
+		if (((w >> 18) & 3) < 2 && (w & 0x3e000u))
+			return 0;
+		*out = (struct ipuxcom_insn){ IPUXCOM_OP_SENDPIC, (w >> 21) & 0x3f, (w >> 18) & 3,
+					      w & 0x3ffff };
+	} else if ((w & 0xf0000000u) == 0xf0000000u) {
+		/* the first word of sendpicp; every bit belongs to a field */
+		*out = (struct ipuxcom_insn){ IPUXCOM_OP_SENDPICP, (w >> 21) & 0x3f,
+					      (w >> 3) & 0x3ffff, (w & 7) | ((w >> 27) & 1) << 3 };
 	} else if ((w & 0xf8100000u) == 0x70000000u) {
-		/* Bit 20 belongs to no sendoff field: such a word stays .word. */
+		/* bit 20 clear: no sendoff field owns it (set, the word is a sendpic) */
 		*out = (struct ipuxcom_insn){ IPUXCOM_OP_SENDOFF,
 					      ((w >> 21) & 0x3f) | (((w >> 14) & 0x3f) << 6),
 					      (w >> 3) & 0x7ff, w & 7 };
@@ -321,6 +399,12 @@ int ipuxcom_disasm(uint32_t word, char *buf, size_t len)
 		if (csr)
 			return snprintf(buf, len, "put $%s, $m0", csr);
 		return snprintf(buf, len, "put $0x%02x, $m0", in.a);
+	case IPUXCOM_OP_SENDPIC:
+		return snprintf(buf, len, "sendpic %u, %u, 0x%x", in.a, in.b, in.c);
+	case IPUXCOM_OP_SENDPICP:
+		/* The inline word is not known here: ipuxcom_disasm_insn() shows it. */
+		return snprintf(buf, len, "sendpicp %u, %u, 0x%x, %u, ?, ?", in.c >> 3, in.a, in.b,
+				in.c & 7);
 	case IPUXCOM_OP_FIXED:
 		for (size_t i = 0; i < NFIXED; i++)
 			if (ixc_fixed_words[i].word == word)
@@ -330,4 +414,120 @@ int ipuxcom_disasm(uint32_t word, char *buf, size_t len)
 		break;
 	}
 	return snprintf(buf, len, ".word 0x%08x", word);
+}
+
+/* ------------------------------------------------- multi-word instructions */
+
+static void ixc_ctl(struct ipuxcom_decoded *d, uint8_t kind, uint8_t when, uint32_t form,
+		    uint32_t value)
+{
+	d->ctl[d->nctl++] = (struct ipuxcom_ctl){ .kind = kind, .when = when,
+						  .form = (uint8_t)form, .value = value };
+}
+
+/* The send-stream meaning of sctl [RE]: directions, 64-bit items. */
+static void ixc_sctl(struct ipuxcom_decoded *d, uint32_t sctl)
+{
+	d->sctl = sctl;
+	d->flags |= IPUXCOM_DEC_SEND;
+	if (sctl & IPUXCOM_SCTL_DIRS)
+		d->flags |= IPUXCOM_DEC_TRANSMIT;
+	if (sctl & IPUXCOM_SCTL_WIDE)
+		d->flags |= IPUXCOM_DEC_WIDE;
+}
+
+int ipuxcom_decode_insn(const uint32_t *words, size_t n, struct ipuxcom_decoded *out)
+{
+	struct ipuxcom_insn in;
+
+	if (!words || !n || !out)
+		return -EINVAL;
+	ipuxcom_decode(words[0], &in);
+	*out = (struct ipuxcom_decoded){ .op = in.op, .nwords = 1, .f = { in.a, in.b, in.c } };
+	switch (in.op) {
+	case IPUXCOM_OP_DELAY:
+		out->events = in.a + 1;
+		break;
+	case IPUXCOM_OP_DELAYPIC:
+		out->events = in.a + 1;
+		ixc_ctl(out, IPUXCOM_CTL_PIC, IPUXCOM_CTL_AT_LAST_EVENT, in.b, in.c);
+		break;
+	case IPUXCOM_OP_DELAYXPIC:
+		out->events = in.a + 1;
+		ixc_ctl(out, IPUXCOM_CTL_XPIC, IPUXCOM_CTL_AT_LAST_EVENT, in.b, in.c);
+		break;
+	case IPUXCOM_OP_SEND:
+		ixc_sctl(out, in.c);
+		out->events = in.a + 1;
+		out->src_word = in.b;
+		break;
+	case IPUXCOM_OP_SENDOFF:
+		ixc_sctl(out, in.c);
+		out->events = in.a + 1;
+		break;
+	case IPUXCOM_OP_SENDPIC:
+		out->flags = IPUXCOM_DEC_SEND | IPUXCOM_DEC_NO_SCTL;
+		out->events = in.a + 1;
+		ixc_ctl(out, in.b < 2 ? IPUXCOM_CTL_XPIC : IPUXCOM_CTL_PIC,
+			IPUXCOM_CTL_AT_FIRST_SEND, in.b & 1, in.c);
+		break;
+	case IPUXCOM_OP_SENDPICP:
+		if (n < 2) {
+			/* Half an instruction is no instruction. */
+			*out = (struct ipuxcom_decoded){ .op = IPUXCOM_OP_WORD, .nwords = 1,
+							 .f = { words[0] } };
+			break;
+		}
+		*out = (struct ipuxcom_decoded){
+			.op = IPUXCOM_OP_SENDPICP, .nwords = 2,
+			.f = { in.c >> 3, in.a, in.b, in.c & 7, words[1] >> 18, words[1] & 0x3ffff },
+			.flags = IPUXCOM_DEC_ALIGN8, .events = in.a + 1, .src_word = in.b,
+		};
+		ixc_sctl(out, in.c & 7);
+		if (out->flags & IPUXCOM_DEC_TRANSMIT)
+			out->flags |= IPUXCOM_DEC_RESTART;
+		ixc_ctl(out, IPUXCOM_CTL_XPIC, IPUXCOM_CTL_AT_FIRST_SEND, 0, out->f[4]);
+		ixc_ctl(out, IPUXCOM_CTL_PIC, IPUXCOM_CTL_AT_FIRST_SEND, out->f[0], out->f[5]);
+		break;
+	default:
+		break;
+	}
+	return (int)out->nwords;
+}
+
+int ipuxcom_encode_insn(const struct ipuxcom_decoded *in, uint32_t words[2],
+			struct ipuxcom_plan_error *err)
+{
+	struct ipuxcom_insn one;
+	int ret;
+
+	if (!in)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "insn", "insn is NULL");
+	if (!words)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "words", "words is NULL");
+	if (in->op == IPUXCOM_OP_SENDPICP) {
+		ret = ipuxcom_enc_sendpicp(in->f[0], in->f[1], in->f[2], in->f[3], in->f[4],
+					   in->f[5], words, err);
+		return ret ? ret : 2;
+	}
+	one = (struct ipuxcom_insn){ in->op, in->f[0], in->f[1], in->f[2] };
+	ret = ipuxcom_encode(&one, &words[0], err);
+	return ret ? ret : 1;
+}
+
+int ipuxcom_disasm_insn(const uint32_t *words, size_t n, char *buf, size_t len, size_t *used)
+{
+	struct ipuxcom_decoded d;
+
+	if (!words || !n || (!buf && len))
+		return -EINVAL;
+	ipuxcom_decode_insn(words, n, &d);
+	if (used)
+		*used = d.nwords;
+	if (d.op == IPUXCOM_OP_SENDPICP)
+		return snprintf(buf, len, "sendpicp %u, %u, 0x%x, %u, %u, 0x%x", d.f[0], d.f[1],
+				d.f[2], d.f[3], d.f[4], d.f[5]);
+	if (d.op == IPUXCOM_OP_WORD)	/* also the first half of a sendpicp without its second */
+		return snprintf(buf, len, ".word 0x%08x", words[0]);
+	return ipuxcom_disasm(words[0], buf, len);
 }

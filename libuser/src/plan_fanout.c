@@ -40,7 +40,7 @@ int ixc_fanout_check(const struct ipuxcom_fanout_req *req, uint32_t max_recv,
 		     const char *limit_note, uint32_t *s, uint16_t *phys,
 		     struct ipuxcom_plan_error *err)
 {
-	uint32_t seen[(IPUXCOM_TILES + 31) / 32] = { 0 };
+	uint32_t seen[(IPUXCOM_TILES + 31) / 32] = { 0 }, sender;
 	bool logical;
 	char field[32];
 	int ret;
@@ -65,17 +65,21 @@ int ixc_fanout_check(const struct ipuxcom_fanout_req *req, uint32_t max_recv,
 	ret = ixc_tile_resolve(req->sender, logical, s, err, "sender");
 	if (ret)
 		return ret;
+	/* The sender marked seen: one test finds it and duplicates alike. */
+	sender = *s;
+	seen[sender / 32] |= 1u << (sender % 32);
 	for (uint32_t i = 0; i < req->nrecv; i++) {
-		uint32_t p = 0, id = req->receivers[i];
+		uint32_t p = 0, id = req->receivers[i], bit;
 
-		if (id >= IPUXCOM_TILES) {
+		if (__builtin_expect(id >= IPUXCOM_TILES, 0)) {
 			snprintf(field, sizeof(field), "receivers[%u]", i);
 			return ixc_tile_resolve(id, logical, &p, err, field);
 		}
 		p = logical ? ixc_l2p(id) : id;
-		if (p == *s || (seen[p / 32] >> (p % 32) & 1)) {
+		bit = 1u << (p % 32);
+		if (__builtin_expect(seen[p / 32] & bit, 0)) {
 			snprintf(field, sizeof(field), "receivers[%u]", i);
-			if (p == *s)
+			if (p == sender)
 				return ixc_plan_fail(err, IPUXCOM_PLAN_E_SELF, field,
 						     "%s %u is the sender", field, id);
 			for (uint32_t j = 0; j < i; j++)
@@ -84,7 +88,7 @@ int ixc_fanout_check(const struct ipuxcom_fanout_req *req, uint32_t max_recv,
 							     "%s %u duplicates receivers[%u]",
 							     field, id, j);
 		}
-		seen[p / 32] |= 1u << (p % 32);
+		seen[p / 32] |= bit;
 		phys[i] = (uint16_t)p;
 	}
 	return 0;

@@ -87,44 +87,22 @@ static inline int ixc_tile_resolve(uint32_t id, bool logical, uint32_t *physical
  * FACTS.md "TimeToMux and direction", transcribed verbatim: the public
  * reconstruction from osmarks/ipu-stack [RE]. Over all ordered pairs of
  * distinct physical tiles its range is exactly [-78, 112] [DW].
- */
-/* FACTS.md [RE]: c(x) = (x >> 2) & 15. */
-static inline int ixc_c(uint32_t x)
-{
-	return (int)((x >> 2) & 15);
-}
-
-/* fold(v) = v ^ 15 when v > 7, else v [RE]. */
-static inline int ixc_fold(int v)
-{
-	return v > 7 ? v ^ 15 : v;
-}
-
-/* edge(v) = (4v) ^ 60 when v > 7, else 4v [RE]. */
-static inline int ixc_edge(int v)
-{
-	return v > 7 ? (4 * v) ^ 60 : 4 * v;
-}
-
-/*
- * disp(s, d) [RE]:
- *   lane = d & 3, half = c(d) >> 3
+ *
+ * FACTS.md [RE]: c(x) = (x >> 2) & 15; fold(v) = v ^ 15 when v > 7, else v;
+ * edge(v) = (4v) ^ 60 when v > 7, else 4v;
+ * disp(s, d) = 6*(fold(c(d)) - fold(c(s)) - ((c(s) >> 3) ^ (s & 1))) + k,
+ *   lane = d & 3, half = c(d) >> 3:
  *   lane > 1:  k = 2 if half == (d & 1) else 4
  *   lane <= 1: k = 1 if half == lane    else 5
- * Written without branches (they mispredict on scattered receivers): in
- * both cases the comparison is half == (d & 1), since lane & 1 == d & 1 and
- * lane == lane & 1 when lane <= 1; then k = 1 + hi when equal, 5 - hi
- * otherwise, with hi = (lane > 1). plan_timing_test compares every pair
- * with a literal transcription of FACTS.md.
+ * In both cases the comparison is half == (d & 1), since lane & 1 == d & 1
+ * and lane == lane & 1 when lane <= 1; then k = 1 + hi when equal, 5 - hi
+ * otherwise, with hi = (lane > 1) (IXC_TERM_K below).
+ * TimeToMux(s, d) = crossing + edge(c(s)) + turn - edge(c(d)) + group + |disp| - 34,
+ *   low = (s >> 2) & 7,
+ *   crossing = (((s >> 2) & 8) | ((s >> 3) & 3)) - c(d) + ((low >> 1) ^ 3),
+ *   turn = low + 1 if ((s ^ d) & 0x20) == 0 else 16 - low,
+ *   group = 2 * (((s >> 6) & 31) - ((d >> 6) & 31)).
  */
-static inline int ixc_disp(uint32_t s, uint32_t d)
-{
-	int cs = ixc_c(s), cd = ixc_c(d);
-	int hi = (int)((d >> 1) & 1), eq = (cd >> 3) == (int)(d & 1);
-	int k = eq ? 1 + hi : 5 - hi;
-
-	return 6 * (ixc_fold(cd) - ixc_fold(cs) - ((cs >> 3) ^ (int)(s & 1))) + k;
-}
 
 /* direction(s, d) = 2 if disp(s, d) < 1 else 1 [RE] */
 static inline unsigned int ixc_dir_of_disp(int disp)
@@ -132,26 +110,52 @@ static inline unsigned int ixc_dir_of_disp(int disp)
 	return disp < 1 ? 2 : 1;
 }
 
-/* TimeToMux(s, d) [RE], given disp(s, d). */
-static inline int ixc_ttm_of(uint32_t s, uint32_t d, int disp)
-{
-	int cs = ixc_c(s), cd = ixc_c(d);
-	int low = (int)((s >> 2) & 7);
-	int crossing = (int)(((s >> 2) & 8) | ((s >> 3) & 3)) - cd + ((low >> 1) ^ 3);
-	int turn = ((s ^ d) & 0x20) == 0 ? low + 1 : 16 - low;
-	int group = 2 * ((int)((s >> 6) & 31) - (int)((d >> 6) & 31));
+/*
+ * The formula split into per-tile terms, so the assemblers' inner loops do
+ * a few loads and adds (no new fact: an algebraic rearrangement of it).
+ * disp(s, d) = 6*fold(c(d)) + k(d) - 6*(fold(c(s)) + ((c(s) >> 3) ^ (s & 1)))
+ *            = dd(d) - ss(s), and
+ * TimeToMux(s, d) = a(s, bit 5 of s ^ d) + b(d) + |dd(d) - ss(s)|, with
+ *   a(s, x) = crossing's source part + edge(c(s)) + turn(s, x) + 2*row(s) - 34
+ *   b(d)    = -c(d) - edge(c(d)) - 2*row(d)
+ * where row(t) = (t >> 6) & 31. Every term fits an int8. The table
+ * ixc_tile_terms[] is a compile-time constant (timing.c); plan_timing_test
+ * checks every ordered pair against its own transcription of FACTS.md.
+ */
+#define IXC_C(x)		((int)(((x) >> 2) & 15))
+#define IXC_FOLD(v)		((v) > 7 ? (v) ^ 15 : (v))
+#define IXC_EDGE(v)		((v) > 7 ? (4 * (v)) ^ 60 : 4 * (v))
+#define IXC_LOW(s)		((int)(((s) >> 2) & 7))
+#define IXC_TROW(t)		((int)(((t) >> 6) & 31))
+#define IXC_TERM_A(s, turn)	((int)((((s) >> 2) & 8) | (((s) >> 3) & 3)) +			\
+				 ((IXC_LOW(s) >> 1) ^ 3) + IXC_EDGE(IXC_C(s)) + (turn) +	\
+				 2 * IXC_TROW(s) - 34)
+#define IXC_TERM_A0(s)		IXC_TERM_A(s, IXC_LOW(s) + 1)
+#define IXC_TERM_A1(s)		IXC_TERM_A(s, 16 - IXC_LOW(s))
+#define IXC_TERM_SS(s)		(6 * (IXC_FOLD(IXC_C(s)) + ((IXC_C(s) >> 3) ^ (int)((s) & 1))))
+#define IXC_TERM_K(d)		((IXC_C(d) >> 3) == (int)((d) & 1) ?				\
+				 1 + (int)(((d) >> 1) & 1) : 5 - (int)(((d) >> 1) & 1))
+#define IXC_TERM_DD(d)		(6 * IXC_FOLD(IXC_C(d)) + IXC_TERM_K(d))
+#define IXC_TERM_B(d)		(-IXC_C(d) - IXC_EDGE(IXC_C(d)) - 2 * IXC_TROW(d))
 
-	return crossing + ixc_edge(cs) + turn - ixc_edge(cd) + group +
-	       (disp < 0 ? -disp : disp) - 34;
-}
+struct ixc_tile_term {
+	int8_t a[2];	/* a(t, 0), a(t, 1): t as the source */
+	int8_t ss;	/* ss(t): t as the source */
+	int8_t b;	/* b(t): t as the destination */
+	int8_t dd;	/* dd(t): t as the destination */
+	int8_t pad[3];
+};
 
-/* TimeToMux(s, d) and, in *dir, direction(s, d) [RE]. */
+extern const struct ixc_tile_term ixc_tile_terms[IPUXCOM_TILES];
+
+/* TimeToMux(s, d) and, in *dir, direction(s, d) [RE], through the per-tile terms. */
 static inline int ixc_recon_pair_inline(uint32_t s, uint32_t d, unsigned int *dir)
 {
-	int disp = ixc_disp(s, d);
+	const struct ixc_tile_term *ts = &ixc_tile_terms[s], *td = &ixc_tile_terms[d];
+	int disp = td->dd - ts->ss;
 
 	*dir = ixc_dir_of_disp(disp);
-	return ixc_ttm_of(s, d, disp);
+	return ts->a[((s ^ d) >> 5) & 1] + td->b + (disp < 0 ? -disp : disp);
 }
 
 /* The one interface every timing model implements. */
@@ -257,6 +261,25 @@ static inline uint32_t ixc_sendoff(uint32_t a, uint32_t b, uint32_t dir, uint32_
 	return 0x70000000u | ((a & 0x3f) << 21) | ((a >> 6) << 14) | (b << 3) | dir;
 }
 
+/*
+ * sendpic and the two words of sendpicp [RE, FACTS.md "Merged send/control
+ * instructions"], same contract. sendpic's value is 13 bits for the XPIC
+ * selectors 0-1: the excess bits of a PIC-width value go to *@bad then.
+ */
+static inline uint32_t ixc_sendpic(uint32_t a, uint32_t sel, uint32_t value, uint32_t *bad)
+{
+	*bad |= (a >> 6) | (sel >> 2) | (value >> (sel < 2 ? 13 : 18));
+	return 0x70100000u | (a << 21) | (sel << 18) | value;
+}
+
+static inline void ixc_sendpicp(uint32_t picsel, uint32_t a, uint32_t src, uint32_t sctl,
+				uint32_t xpic, uint32_t pic, uint32_t out[2], uint32_t *bad)
+{
+	*bad |= (picsel >> 1) | (a >> 6) | (src >> 18) | (sctl >> 3) | (xpic >> 14) | (pic >> 18);
+	out[0] = 0xf0000000u | (picsel << 27) | (a << 21) | (src << 3) | sctl;
+	out[1] = (xpic << 18) | pic;
+}
+
 /* sync 3, the first code word of every participating row [S]. */
 #define IXC_SYNC3	IPUXCOM_WORD_SYNC_SUPERVISOR
 /* delayxpic(112, 0, 0): the p2p receiver's patched word [S]. */
@@ -290,6 +313,67 @@ static inline unsigned int ixc_recv_schedule(uint32_t count, uint32_t row, uint3
 	/* 56 = count + 4 at count 52; the notes give 56 for count >= 53 [S]. */
 	out[2] = ixc_delay(56, bad);
 	return 0;
+}
+
+/*
+ * Write a whole row, every byte of it, from values in registers: @w0..@w8
+ * are its words, the other arguments its members. Little-endian hosts
+ * compose two 4-byte members in one register (six 8-byte stores a row);
+ * others store them one by one. The assemblers use it instead of copying
+ * a template row and patching it (a row copied from the stack and then
+ * patched stalls on store forwarding: 2.7x slower multicasts), and it
+ * beats nine word stores (multicast to 64 receivers 4.5x memcpy, not 4.9x).
+ */
+_Static_assert(sizeof(struct ipuxcom_plan_row) == 48 &&
+	       offsetof(struct ipuxcom_plan_row, tile) == 36 &&
+	       offsetof(struct ipuxcom_plan_row, role) == 38 &&
+	       offsetof(struct ipuxcom_plan_row, nwords) == 39 &&
+	       offsetof(struct ipuxcom_plan_row, patch) == 40 &&
+	       offsetof(struct ipuxcom_plan_row, addr) == 41 &&
+	       offsetof(struct ipuxcom_plan_row, reserved) == 42 &&
+	       offsetof(struct ipuxcom_plan_row, event) == 44, "row layout");
+
+static inline void ixc_put2(void *p, uint32_t lo, uint32_t hi)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v = (uint64_t)lo | (uint64_t)hi << 32;
+
+	memcpy(p, &v, sizeof(v));
+#else
+	memcpy(p, &lo, sizeof(lo));
+	memcpy((char *)p + 4, &hi, sizeof(hi));
+#endif
+}
+
+__attribute__((always_inline))
+static inline void ixc_row_store(struct ipuxcom_plan_row *row, uint32_t w0, uint32_t w1,
+				 uint32_t w2, uint32_t w3, uint32_t w4, uint32_t w5, uint32_t w6,
+				 uint32_t w7, uint32_t w8, uint32_t tile, uint8_t role,
+				 uint32_t nwords, int8_t patch, int8_t addr, int32_t event)
+{
+	char *p = (char *)row;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t meta = (tile & 0xffff) | (uint32_t)role << 16 | (nwords & 0xff) << 24;
+	uint32_t pa = (uint32_t)(uint8_t)patch | (uint32_t)(uint8_t)addr << 8;
+#endif
+
+	ixc_put2(p, w0, w1);
+	ixc_put2(p + 8, w2, w3);
+	ixc_put2(p + 16, w4, w5);
+	ixc_put2(p + 24, w6, w7);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	ixc_put2(p + 32, w8, meta);
+	ixc_put2(p + 40, pa, (uint32_t)event);
+#else
+	row->words[8] = w8;
+	row->tile = (uint16_t)tile;
+	row->role = role;
+	row->nwords = (uint8_t)nwords;
+	row->patch = patch;
+	row->addr = addr;
+	row->reserved = 0;
+	row->event = event;
+#endif
 }
 
 /* An all-zero row of @tile and @role, without patch or address word. */

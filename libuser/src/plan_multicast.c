@@ -68,6 +68,53 @@ int ixc_check_sram(uint32_t addr, uint32_t count, bool dst, struct ipuxcom_plan_
 	return 0;
 }
 
+/*
+ * Check every destination and put TimeToMux(s, receivers[i]) in
+ * rows[1 + i].event (scratch), with the min, the max and where the max is.
+ * @recon: @tm is the default model, called inline (a constant at each call
+ * site, so the test leaves the loop).
+ */
+__attribute__((always_inline))
+static inline int ixc_mcast_times(const struct ipuxcom_timing *tm, bool recon,
+				  const struct ipuxcom_fanout_req *req, uint32_t s,
+				  const uint16_t *phys, uint32_t dst_mask, uint32_t dst_lim,
+				  struct ipuxcom_plan_row *rows, int32_t *min_t, int32_t *max_t,
+				  uint32_t *arg_max, struct ipuxcom_plan_error *err)
+{
+	int32_t lo = *min_t, hi = *max_t;
+	char field[32];
+
+	for (uint32_t i = 0; i < req->nrecv; i++) {
+		uint32_t off = req->dst_addr[i] - IPUXCOM_MCAST_DST_BASE;
+		unsigned int dir = 0;
+		int t = 0;
+
+		/* ixc_check_sram() reports a failure. */
+		if (__builtin_expect((off & dst_mask) != 0 || off > dst_lim, 0)) {
+			snprintf(field, sizeof(field), "dst_addr[%u]", i);
+			return ixc_check_sram(req->dst_addr[i], req->count, true, err, field);
+		}
+		/* ixc_timing_pair(), with its checks, the model's branch taken outside */
+		t = recon ? ixc_recon_pair_inline(s, phys[i], &dir) :
+			    tm->ops->pair(tm, s, phys[i], &dir);
+		if (__builtin_expect(t < -IPUXCOM_WORST_SEND_DELAY || t > IPUXCOM_WORST_RECV_DELAY ||
+				     dir - 1 > 1, 0)) {
+			snprintf(field, sizeof(field), "receivers[%u]", i);
+			return ixc_timing_bad(tm, s, phys[i], t, dir, err, field);
+		}
+		rows[1 + i].event = t;
+		if (t < lo)
+			lo = t;
+		if (t > hi) {
+			hi = t;
+			*arg_max = i;
+		}
+	}
+	*min_t = lo;
+	*max_t = hi;
+	return 0;
+}
+
 int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom_fanout_req *req,
 			   struct ipuxcom_plan_row *rows, size_t nrows,
 			   struct ipuxcom_multicast_info *info, struct ipuxcom_plan_error *err)
@@ -78,7 +125,6 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 	uint32_t arg_max = 0;
 	uint64_t base, recv_max;
 	unsigned int n = 0;
-	char field[32];
 	int ret;
 
 	if (!rows)
@@ -98,30 +144,23 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 	if (ret)
 		return ret;
 	tm = ixc_timing(tm);
-	for (uint32_t i = 0; i < req->nrecv; i++) {
-		uint32_t a = req->dst_addr[i];
-		unsigned int dir = 0;
-		int t = 0;
+	/*
+	 * The rules of ixc_check_sram() for destinations, as one mask and one
+	 * comparison on off = dst - 0x50000 (unsigned: below the base wraps
+	 * above any limit): aligned and clear of the flag bits when
+	 * (off & (3 | flag << 2)) == 0; count words inside SRAM when
+	 * off <= SRAM_END - 0x50000 - 4 * count (count <= 4148 keeps it positive).
+	 */
+	const uint32_t dst_mask = 3u | IPUXCOM_MCAST_FLAG << 2;
+	const uint32_t dst_lim = IPUXCOM_SRAM_END - IPUXCOM_MCAST_DST_BASE - 4 * count;
 
-		/* The rules of ixc_check_sram(), inline; it reports a failure. */
-		if (__builtin_expect((a & 3) || a < IPUXCOM_MCAST_DST_BASE ||
-				     a >= IPUXCOM_SRAM_END || count > (IPUXCOM_SRAM_END - a) / 4 ||
-				     (((a - IPUXCOM_MCAST_DST_BASE) / 4) & IPUXCOM_MCAST_FLAG), 0)) {
-			snprintf(field, sizeof(field), "dst_addr[%u]", i);
-			return ixc_check_sram(req->dst_addr[i], count, true, err, field);
-		}
-		if (ixc_timing_pair(tm, s, phys[i], &t, &dir, NULL, "")) {
-			snprintf(field, sizeof(field), "receivers[%u]", i);
-			return ixc_timing_pair(tm, s, phys[i], &t, &dir, err, field);
-		}
-		rows[1 + i].event = t;	/* scratch until start is known */
-		if (t < min_t)
-			min_t = t;
-		if (t > max_t) {
-			max_t = t;
-			arg_max = i;
-		}
-	}
+	ret = tm->ops == &ixc_recon_ops ?
+	      ixc_mcast_times(tm, true, req, s, phys, dst_mask, dst_lim, rows, &min_t, &max_t,
+			      &arg_max, err) :
+	      ixc_mcast_times(tm, false, req, s, phys, dst_mask, dst_lim, rows, &min_t, &max_t,
+			      &arg_max, err);
+	if (ret)
+		return ret;
 	/* start = max(0, -min t[i]) [S]; the whole stream shifted by the offset. */
 	base = (uint64_t)(min_t < 0 ? -min_t : 0) + req->schedule_offset;
 	recv_max = base + (uint64_t)(int64_t)max_t;
@@ -147,23 +186,40 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 	rows[0].nwords = (uint8_t)n;
 	rows[0].event = (int32_t)base;
 
-	for (uint32_t i = 0; i < req->nrecv; i++) {
-		struct ipuxcom_plan_row *row = &rows[1 + i];
-		uint32_t recv = (uint32_t)(base + (uint64_t)(int64_t)row->event);
-		uint32_t pic = IPUXCOM_MCAST_FLAG |
-			       (req->dst_addr[i] - IPUXCOM_MCAST_DST_BASE) / 4;
-		unsigned int k;
+	/*
+	 * Every receiver row is the same but for its tile, its receive time
+	 * (first delayxpic), its row term 2r and its address (both in the
+	 * delaypic word). The schedule is built once for row 0 and pic 0;
+	 * each receiver adds its own fields to the delaypic word, checked like
+	 * the encoders: 2r + the delay must fit 7 bits and pic 18 (*bad). The
+	 * words are stored one by one (a row copied from a template on the
+	 * stack stalls on store forwarding).
+	 */
+	{
+		uint32_t sched[3], pic_delay, k, xpic = ixc_delayxpic(0, 0, s, &bad);
+		const uint32_t *dst = req->dst_addr;
 
-		ixc_row_init(row, phys[i], IPUXCOM_ROLE_RECV);
-		w = row->words;
-		w[1] = IXC_SYNC3;
-		w[2] = ixc_delayxpic(recv, 0, s, &bad);
-		k = 3 + ixc_recv_schedule(count, ixc_phys_row(phys[i]), pic, &w[3], &bad);
-		w[0] = k - 1;		/* the address word, counted from the code start */
-		w[6] = IPUXCOM_WORD_BR_M10;
-		row->nwords = 7;
-		row->addr = (int8_t)k;
-		row->event = (int32_t)recv;
+		k = ixc_recv_schedule(count, 0, 0, sched, &bad);
+		pic_delay = (sched[k] >> 19) & 0x7f;
+		/*
+		 * The receivers' fields checked at their bounds, once: receive
+		 * times <= recv_max, rows <= 22, word offsets <= dst_lim / 4.
+		 */
+		bad |= ((uint32_t)recv_max >> 12) |
+		       ((pic_delay + 2 * (IPUXCOM_PHYS_ROWS - 1)) >> 7) |
+		       ((IPUXCOM_MCAST_FLAG | dst_lim / 4) >> 18);
+		for (uint32_t i = 0; i < req->nrecv; i++) {
+			struct ipuxcom_plan_row *row = &rows[1 + i];
+			uint32_t recv = (uint32_t)(base + (uint64_t)(int64_t)row->event);
+			uint32_t pic = IPUXCOM_MCAST_FLAG | (dst[i] - IPUXCOM_MCAST_DST_BASE) / 4;
+			uint32_t two_r = 2 * ixc_phys_row(phys[i]);
+			uint32_t pw = (sched[k] + (two_r << 19)) | pic;
+
+			/* index of the address word (from the code start); sync 3; ... */
+			ixc_row_store(row, 2 + k, IXC_SYNC3, xpic | recv << 14, k ? sched[0] : pw,
+				      k ? pw : sched[1], sched[2], IPUXCOM_WORD_BR_M10, 0, 0, phys[i],
+				      IPUXCOM_ROLE_RECV, 7, -1, (int8_t)(3 + k), (int32_t)recv);
+		}
 	}
 	if (info) {
 		info->min_t = min_t;

@@ -53,14 +53,85 @@ static int ixc_p2p_bad(uint32_t sender, uint32_t receiver, uint32_t count, uint3
 			     "receiver %u is the sender (physical %u)", receiver, s);
 }
 
+/* A field overflowed: an assembler bug, reported, never a wrong word. */
+static int ixc_p2p_internal(uint32_t count, uint32_t s, uint32_t r,
+			    struct ipuxcom_plan_error *err)
+{
+	return ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "count",
+			     "internal: a field overflowed for count %u, %u -> %u", count, s, r);
+}
+
+/*
+ * Both rows of a checked request with TimeToMux @t and direction @dir.
+ * Makes no call but the failure tail calls, so the fast path of
+ * ipuxcom_plan_p2p() needs no stack frame, and writes each row whole
+ * (ixc_row_store()).
+ */
+__attribute__((always_inline))
+static inline int ixc_p2p_rows(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
+			       uint32_t count, int t, unsigned int dir,
+			       struct ipuxcom_p2p_plan *out, struct ipuxcom_plan_error *err)
+{
+	uint32_t bad = 0, sched[3], d_w, s_w, after_send, after_that;
+	bool has_delay = t < IXC_P2P_ARRIVAL, has_off = count > 64;
+	unsigned int n = 3 + has_delay + has_off;
+
+	/* sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros */
+	s_w = ixc_send((has_off ? 64 : count) - 1, 0, dir, &bad);
+	after_send = IPUXCOM_WORD_BR_M10;
+	after_that = 0;
+	if (has_off) {
+		after_send = ixc_sendoff(count - 65, 0, dir, &bad);
+		after_that = IPUXCOM_WORD_BR_M10;
+	}
+	if (__builtin_expect(has_delay, 1)) {
+		d_w = ixc_delay((uint32_t)(IXC_P2P_ARRIVAL - 1 - t), &bad);
+		ixc_row_store(&out->send, IXC_SYNC3, d_w, s_w, after_send, after_that, 0, 0, 0, 0,
+			      s, IPUXCOM_ROLE_SEND, n, -1, -1, IXC_P2P_ARRIVAL - t);
+	} else {
+		ixc_row_store(&out->send, IXC_SYNC3, s_w, after_send, after_that, 0, 0, 0, 0, 0,
+			      s, IPUXCOM_ROLE_SEND, n, -1, -1, IXC_P2P_ARRIVAL - t);
+	}
+
+	/* 1 (patch index: the delayxpic, code word 1 [S]); sync 3; delayxpic(112, 0, 0);
+	   schedule; br $m10; 0; 0 */
+	ixc_recv_schedule(count, ixc_phys_row(r), 0, sched, &bad);
+	ixc_row_store(&out->recv, 1, IXC_SYNC3, IXC_P2P_RECV_XPIC, sched[0], sched[1], sched[2],
+		      IPUXCOM_WORD_BR_M10, 0, 0, r, IPUXCOM_ROLE_RECV, 7, 2, -1, IXC_P2P_ARRIVAL);
+
+	out->count = count;
+	out->time_to_mux = t;
+	out->direction = (uint8_t)dir;
+	out->sync_boundary = !has_delay;
+	ixc_timing_report(tm, &out->timing_kind, out->timing_model);
+	if (__builtin_expect(bad != 0, 0))
+		return ixc_p2p_internal(count, s, r, err);
+	ixc_plan_ok(err);
+	return 0;
+}
+
+/* A model other than the default: through its indirect call. */
+__attribute__((noinline))
+static int ixc_p2p_model(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
+			 uint32_t count, struct ipuxcom_p2p_plan *out,
+			 struct ipuxcom_plan_error *err)
+{
+	unsigned int dir = 0;
+	int t = 0, ret;
+
+	ret = ixc_timing_pair(tm, s, r, &t, &dir, err, "receiver");
+	if (ret)
+		return ret;
+	return ixc_p2p_rows(tm, s, r, count, t, dir, out, err);
+}
+
 int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
 		     uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
 		     struct ipuxcom_plan_error *err)
 {
-	struct ipuxcom_plan_row *row;
-	uint32_t s = sender, r = receiver, bad = 0, *w;
-	unsigned int dir = 0, n = 1;
-	int t = 0, ret;
+	uint32_t s = sender, r = receiver;
+	unsigned int dir;
+	int t;
 
 	if (__builtin_expect(!out || (flags & ~IPUXCOM_PLAN_LOGICAL) || s >= IPUXCOM_TILES ||
 			     r >= IPUXCOM_TILES || count - 1 >= IPUXCOM_PLAN_MAX_COUNT || s == r, 0))
@@ -70,58 +141,13 @@ int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t 
 		r = ixc_l2p(r);
 	}
 	tm = ixc_timing(tm);
-	ret = ixc_timing_pair(tm, s, r, &t, &dir, err, "receiver");
-	if (ret)
-		return ret;
-
-	/* sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros */
-	row = &out->send;
-	w = row->words;
-	memset(&w[3], 0, 6 * sizeof(*w));
-	w[0] = IXC_SYNC3;
-	if (t < IXC_P2P_ARRIVAL)
-		w[n++] = ixc_delay((uint32_t)(IXC_P2P_ARRIVAL - 1 - t), &bad);
-	w[n++] = ixc_send((count < 64 ? count : 64) - 1, 0, dir, &bad);
-	if (count > 64)
-		w[n++] = ixc_sendoff(count - 65, 0, dir, &bad);
-	w[n++] = IPUXCOM_WORD_BR_M10;
-	row->tile = (uint16_t)s;
-	row->role = IPUXCOM_ROLE_SEND;
-	row->nwords = (uint8_t)n;
-	row->patch = -1;
-	row->addr = -1;
-	row->reserved = 0;
-	row->event = IXC_P2P_ARRIVAL - t;
-
-	/* 1; sync 3; delayxpic(112, 0, 0); schedule; br $m10; 0; 0 */
-	row = &out->recv;
-	w = row->words;
-	w[0] = 1;		/* patch index: the delayxpic, code word 1 [S] */
-	w[1] = IXC_SYNC3;
-	w[2] = IXC_P2P_RECV_XPIC;
-	ixc_recv_schedule(count, ixc_phys_row(r), 0, &w[3], &bad);
-	w[6] = IPUXCOM_WORD_BR_M10;
-	w[7] = 0;
-	w[8] = 0;
-	row->tile = (uint16_t)r;
-	row->role = IPUXCOM_ROLE_RECV;
-	row->nwords = 7;
-	row->patch = 2;
-	row->addr = -1;
-	row->reserved = 0;
-	row->event = IXC_P2P_ARRIVAL;
-
-	out->count = count;
-	out->time_to_mux = t;
-	out->direction = (uint8_t)dir;
-	out->sync_boundary = t == IXC_P2P_ARRIVAL;
-	ixc_timing_report(tm, &out->timing_kind, out->timing_model);
-	if (__builtin_expect(bad != 0, 0))
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "count",
-				     "internal: a field overflowed for count %u, %u -> %u", count,
-				     s, r);
-	ixc_plan_ok(err);
-	return 0;
+	if (tm->ops != &ixc_recon_ops)
+		return ixc_p2p_model(tm, s, r, count, out, err);
+	/* The default model inline, with the checks of ixc_timing_pair(). */
+	t = ixc_recon_pair_inline(s, r, &dir);
+	if (__builtin_expect(t < -IPUXCOM_WORST_SEND_DELAY || t > IPUXCOM_WORST_RECV_DELAY, 0))
+		return ixc_timing_bad(tm, s, r, t, dir, err, "receiver");
+	return ixc_p2p_rows(tm, s, r, count, t, dir, out, err);
 }
 
 int ipuxcom_plan_idle(uint32_t tile, uint32_t flags, struct ipuxcom_plan_row *row,
@@ -203,16 +229,65 @@ static const char *ixc_row_note(const struct ipuxcom_plan_row *row, unsigned int
 	}
 }
 
+/*
+ * The start of the instruction words[@index] belongs to: a sendpicp takes
+ * two words, so boundaries are found by decoding from the code start
+ * (word 1 of a receiver row, else word 0) up to the row's end.
+ */
+static unsigned int ixc_row_insn_start(const struct ipuxcom_plan_row *row, unsigned int index)
+{
+	unsigned int i = row->role == IPUXCOM_ROLE_RECV ? 1 : 0;
+	unsigned int n = row->nwords <= IPUXCOM_ROW_WORDS ? row->nwords : IPUXCOM_ROW_WORDS;
+
+	while (i < n && i < index) {
+		struct ipuxcom_decoded d;
+		unsigned int next = i + (unsigned int)ipuxcom_decode_insn(&row->words[i], n - i, &d);
+
+		if (next > index)
+			return i;
+		i = next;
+	}
+	return index;
+}
+
+/* What a sendpicp does, for the row disassembly [RE]. */
+static void ixc_sendpicp_note(const uint32_t *w, char *buf, size_t len)
+{
+	struct ipuxcom_decoded d;
+
+	ipuxcom_decode_insn(w, 2, &d);
+	if (d.flags & IPUXCOM_DEC_TRANSMIT)
+		snprintf(buf, len, "%u %s item%s from word 0x%x, xpic <- %u, pic <- 0x%x",
+			 d.events, d.flags & IPUXCOM_DEC_WIDE ? "64-bit" : "32-bit",
+			 d.events == 1 ? "" : "s", d.src_word, d.f[4], d.f[5]);
+	else
+		snprintf(buf, len, "receive only, %u events: xpic <- %u, pic <- 0x%x", d.events,
+			 d.f[4], d.f[5]);
+}
+
 int ipuxcom_plan_row_disasm(const struct ipuxcom_plan_row *row, unsigned int index, char *buf,
 			    size_t len)
 {
 	struct ipuxcom_insn in;
 	char text[48], note[64];
 	const char *what;
+	unsigned int start;
 
 	if (!row || index >= IPUXCOM_ROW_WORDS || (!buf && len))
 		return -EINVAL;
 	ipuxcom_decode(row->words[index], &in);
+	start = index < row->nwords ? ixc_row_insn_start(row, index) : index;
+	if (start != index) {
+		/* The second word of a sendpicp: data of the instruction before it. */
+		snprintf(text, sizeof(text), ".word 0x%08x", row->words[index]);
+		return snprintf(buf, len, "%-26s ; sendpicp word 2: xpic %u, pic 0x%x", text,
+				row->words[index] >> 18, row->words[index] & 0x3ffff);
+	}
+	if (in.op == IPUXCOM_OP_SENDPICP && index + 1 < row->nwords) {
+		ipuxcom_disasm_insn(&row->words[index], 2, text, sizeof(text), NULL);
+		ixc_sendpicp_note(&row->words[index], note, sizeof(note));
+		return snprintf(buf, len, "%-26s ; %s", text, note);
+	}
 	ipuxcom_disasm(row->words[index], text, sizeof(text));
 	what = ixc_row_note(row, index, &in, note, sizeof(note));
 	if (!what)

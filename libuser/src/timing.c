@@ -37,6 +37,25 @@
 
 /* ------------------------------------------------------------ reconstruction */
 
+/* The per-tile terms of the reconstruction (plan_internal.h), at compile time. */
+#define T1(t)	{ { IXC_TERM_A0(t), IXC_TERM_A1(t) }, IXC_TERM_SS(t), IXC_TERM_B(t),	\
+		  IXC_TERM_DD(t), { 0, 0, 0 } }
+#define T4(t)	T1((t)), T1((t) + 1), T1((t) + 2), T1((t) + 3)
+#define T16(t)	T4((t)), T4((t) + 4), T4((t) + 8), T4((t) + 12)
+#define T64(t)	T16((t)), T16((t) + 16), T16((t) + 32), T16((t) + 48)
+
+const struct ixc_tile_term ixc_tile_terms[IPUXCOM_TILES] = {
+	T64(0u), T64(64u), T64(128u), T64(192u), T64(256u), T64(320u), T64(384u), T64(448u),
+	T64(512u), T64(576u), T64(640u), T64(704u), T64(768u), T64(832u), T64(896u),
+	T64(960u), T64(1024u), T64(1088u), T64(1152u), T64(1216u), T64(1280u), T64(1344u),
+	T64(1408u),
+};
+
+#undef T1
+#undef T4
+#undef T16
+#undef T64
+
 unsigned int ixc_dir_reconstruction(uint32_t s, uint32_t d)
 {
 	unsigned int dir;

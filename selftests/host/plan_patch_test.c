@@ -276,4 +276,44 @@ TEST(row_disassembly_annotates)
 	EXPECT_EQ(-EINVAL, ipuxcom_plan_row_disasm(NULL, 0, buf, sizeof(buf)));
 }
 
+/*
+ * A receiver row with the SDK's two-word sendpicp bundle [RE, FACTS.md]:
+ * both words are shown as one instruction, and the second is never read
+ * as an instruction of its own, even when it looks like one.
+ */
+TEST(row_disassembly_of_sendpicp_pairs)
+{
+	struct ipuxcom_plan_row row = {
+		.words = { 1, 0x41800003, 0x641c0000, 0xf6600000, 0x03014048, 0x40a00037,
+			   0x43a00000 },
+		.role = IPUXCOM_ROLE_RECV, .nwords = 7, .patch = 2, .addr = -1,
+	};
+	char buf[128];
+
+	ipuxcom_plan_row_disasm(&row, 3, buf, sizeof(buf));
+	EXPECT_STREQ("sendpicp 0, 51, 0x0, 0, 192, 0x14048 ; receive only, 52 events: "
+		     "xpic <- 192, pic <- 0x14048", buf);
+	ipuxcom_plan_row_disasm(&row, 4, buf, sizeof(buf));
+	EXPECT_STREQ(".word 0x03014048           ; sendpicp word 2: xpic 192, pic 0x14048", buf);
+	ipuxcom_plan_row_disasm(&row, 5, buf, sizeof(buf));
+	EXPECT_STREQ("delay 55", buf);
+
+	/* a transmitting 64-bit sendpicp whose second word has a sendpicp's top bits */
+	ASSERT_EQ(0, ipuxcom_enc_sendpicp(1, 3, 0x4000, 1 | IPUXCOM_SCTL_WIDE, 0x3fff, 0x3ffff,
+					  &row.words[3], NULL));
+	row.role = IPUXCOM_ROLE_SEND;
+	row.words[0] = 0x41800003;
+	row.words[1] = 0x40a00001;
+	row.words[2] = 0x40a00002;
+	ipuxcom_plan_row_disasm(&row, 3, buf, sizeof(buf));
+	EXPECT_STREQ("sendpicp 1, 3, 0x4000, 5, 16383, 0x3ffff ; 4 64-bit items from word 0x4000, "
+		     "xpic <- 16383, pic <- 0x3ffff", buf);
+	ipuxcom_plan_row_disasm(&row, 4, buf, sizeof(buf));
+	EXPECT_STREQ(".word 0xffffffff           ; sendpicp word 2: xpic 16383, pic 0x3ffff", buf);
+	/* the second word alone at the end of the code stays a word */
+	row.nwords = 4;
+	ipuxcom_plan_row_disasm(&row, 3, buf, sizeof(buf));
+	EXPECT_STREQ("sendpicp 1, 3, 0x4000, 5, ?, ?", buf);
+}
+
 TEST_HARNESS_MAIN

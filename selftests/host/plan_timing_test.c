@@ -187,6 +187,60 @@ TEST(table_from_memory_drives_plans_and_is_reported)
 	ipuxcom_timing_free(tm);
 }
 
+/*
+ * The assemblers take the default model inline and any other through its
+ * interface: a table holding the reconstruction's values must give the
+ * very same p2p and multicast rows, and a flat table its own times.
+ */
+TEST(table_of_the_reconstruction_gives_the_same_plans)
+{
+	static uint32_t recv[64], dst[64];
+	static struct ipuxcom_plan_row a[65], b[65];
+	struct ipuxcom_timing *tm = NULL, *flat = NULL;
+	struct ipuxcom_p2p_plan p, q;
+	struct ipuxcom_multicast_info info;
+	int16_t *m = ttm_matrix(1000), *f = ttm_matrix(7);
+
+	ASSERT_NE(NULL, m);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, ipuxcom_timing_from_table(m, NULL, "same", &tm, NULL));
+	for (uint32_t i = 0; i < N * N; i += N + 1)
+		f[i] = 0;
+	ASSERT_EQ(0, ipuxcom_timing_from_table(f, NULL, "flat7", &flat, NULL));
+	free(m);
+	free(f);
+	for (uint32_t s = 0; s < N; s += 37) {
+		for (uint32_t d = 1; d < N; d += 53) {
+			if (s == d)
+				continue;
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, d, 1 + (s + d) % 200, 0, &p, NULL));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(tm, s, d, 1 + (s + d) % 200, 0, &q, NULL));
+			ASSERT_EQ(0, memcmp(&p.send, &q.send, sizeof(p.send)));
+			ASSERT_EQ(0, memcmp(&p.recv, &q.recv, sizeof(p.recv)));
+		}
+	}
+	for (int i = 0; i < 64; i++) {
+		recv[i] = 100 + 21 * (uint32_t)i;
+		dst[i] = 0x50000 + 16 * (uint32_t)i;
+	}
+	for (uint32_t count = 1; count < 200; count += 25) {
+		struct ipuxcom_fanout_req req = {
+			.sender = 3, .count = count, .nrecv = 64, .receivers = recv,
+			.src_addr = 0x60000, .dst_addr = dst,
+		};
+
+		ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &req, a, 65, NULL, NULL));
+		ASSERT_EQ(0, ipuxcom_plan_multicast(tm, &req, b, 65, NULL, NULL));
+		ASSERT_EQ(0, memcmp(a, b, sizeof(a)));
+		ASSERT_EQ(0, ipuxcom_plan_multicast(flat, &req, b, 65, &info, NULL));
+		EXPECT_EQ(7, info.max_t);
+		for (int i = 1; i <= 64; i++)
+			ASSERT_EQ(7, b[i].event);	/* start 0 + TimeToMux 7 */
+	}
+	ipuxcom_timing_free(tm);
+	ipuxcom_timing_free(flat);
+}
+
 TEST(table_from_memory_rejections)
 {
 	struct ipuxcom_timing *tm = (void *)1;

@@ -422,6 +422,15 @@ struct ipuxcom_sched_xfer {
  * the notes' window, count + 2 * row events at counts >= 52, and keep the
  * source silent for those extra events. */
 #define IPUXCOM_SCHED_EXACT_WINDOW	(1u << 1)
+/*
+ * Today's packing, kept reachable (issue 16): the list scheduler of issue 4
+ * (one 32-bit stream per transfer, separate mux and PIC settings), so that
+ * later scheduling improvements are measured against it in the same run
+ * (bench/sched_bench). Without this flag the default algorithm is used;
+ * the two are the same until the scheduler learns merged controls and
+ * 64-bit routes.
+ */
+#define IPUXCOM_SCHED_LEGACY		(1u << 2)
 
 struct ipuxcom_sched_opts {
 	const struct ipuxcom_timing *timing;	/* NULL: the default */

@@ -99,7 +99,8 @@ struct ipuxcom_schedule {
 static int ixc_sched_check(const struct ipuxcom_sched_opts *o, const struct ipuxcom_sched_xfer *xs,
 			   size_t n, struct ipuxcom_plan_error *err)
 {
-	const uint32_t known = IPUXCOM_SCHED_LOGICAL | IPUXCOM_SCHED_EXACT_WINDOW;
+	const uint32_t known = IPUXCOM_SCHED_LOGICAL | IPUXCOM_SCHED_EXACT_WINDOW |
+			       IPUXCOM_SCHED_LEGACY;
 
 	if (!xs && n)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "xfers", "xfers is NULL");

@@ -195,7 +195,7 @@ $(B)/sim/san/%.o: sim/%.c $(SIM_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -Isim -c $< -o $@
 
-TEST_DEPS := $(KSFT_HDRS) $(LIB_HDRS) $(SIM_HDRS) $(wildcard selftests/lib/*.h) \
+TEST_DEPS := $(KSFT_HDRS) $(LIB_HDRS) $(SIM_HDRS) $(wildcard selftests/lib/*.h bench/*.h) \
 	$(wildcard kmod/*.h kmod/hw/*.h kmod/hw/user/*.h)
 
 # Host tests: run on the build machine, plain and under ASan+UBSan.
@@ -252,7 +252,7 @@ tests: host-tests device-tests
 # measured in the same run and prints ratios; `make bench` runs them all.
 BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
 
-$(B)/bench/%: bench/%.c $(LIB_HDRS) $(B)/libipuxcom.a
+$(B)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_HDRS) $(B)/libipuxcom.a
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) -Ibench -o $@ $< $(B)/libipuxcom.a $(DEP_LIBS)
 

@@ -515,6 +515,47 @@ IPUXCOM_API int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sende
 				 uint32_t receiver, uint32_t count, uint32_t flags,
 				 struct ipuxcom_p2p_plan *out, struct ipuxcom_plan_error *err);
 
+/*
+ * 64-bit point-to-point plans (issue 16). Physical ids that differ by XOR 2
+ * share 64-bit exchange resources [RE]: a send with sctl = direction(s, d)
+ * | IPUXCOM_SCTL_WIDE moves 64-bit items, two words per event, and the
+ * route's receive timing is the pair's, max(TimeToMux(s, d),
+ * TimeToMux(s, d ^ 2)); the member of {d, d ^ 2} with the smaller
+ * TimeToMux owns the pair's XPIC stream [RE]. So @count (even) words take
+ * count / 2 events. Rows (the p2p shapes with items for words, modelled):
+ *   sender:   sync 3; delay(111 - Tpair) [omitted at 112];
+ *             send(min(items,64)-1, 0, dir | 4); sendoff(items-65, 0, dir | 4)
+ *             [items > 64]; br $m10
+ *   receiver: 1; sync 3; delayxpic(112, 0, 0); the p2p receive schedule of
+ *             items events; br $m10
+ * Addressing is relative as in p2p (the vertices' A7/A4 bases); @src_addr
+ * and @dst_addr are those bases, which must be 8-byte aligned and hold
+ * @count words in tile SRAM. How the receiving pair's second mux
+ * (INCOMING_MUXPAIR, CSR 0xa1 [RE]) is set is not known: the plan leaves
+ * it to the vertex (modelled), and reports the owner in @info.
+ * Errors: those of ipuxcom_plan_p2p(); E_COUNT (odd, or above 2 * 4148);
+ * E_SELF (the receiver or its pair partner is the sender: no pair timing);
+ * E_ALIGN (not 8-byte aligned); E_ADDR.
+ */
+#define IPUXCOM_PLAN_MAX_WIDE_COUNT	(2u * IPUXCOM_PLAN_MAX_COUNT)
+
+struct ipuxcom_p2p_wide_info {
+	uint32_t items;			/* count / 2: events the stream takes */
+	uint32_t partner;		/* receiver ^ 2 (physical) */
+	int32_t time_to_mux;		/* TimeToMux(sender, receiver) */
+	int32_t partner_time_to_mux;	/* TimeToMux(sender, partner) */
+	int32_t pair_time;		/* the max of the two: the plan's time_to_mux */
+	uint32_t xpic_owner;		/* member with the smaller time (a tie: the receiver, modelled) */
+	uint32_t sctl;			/* direction(sender, receiver) | IPUXCOM_SCTL_WIDE */
+};
+
+IPUXCOM_API int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t sender,
+				      uint32_t receiver, uint32_t count, uint32_t src_addr,
+				      uint32_t dst_addr, uint32_t flags,
+				      struct ipuxcom_p2p_plan *out,
+				      struct ipuxcom_p2p_wide_info *info,
+				      struct ipuxcom_plan_error *err);
+
 /* ---------------------------------------------- one source, many receivers */
 
 /* A request for multicast, serialized fan-out, relay tree or dispatch. */

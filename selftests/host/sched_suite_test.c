@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fixed scheduler suite (bench/sched_suite.h) and the legacy option
+ * (IPUXCOM_SCHED_LEGACY) the benchmark compares against:
+ *  - at least 200 sets, the families the issue names, each set generated
+ *    the same way twice and valid transfer-list text;
+ *  - the families have their shapes: the matmul's 8 streams of 4 words,
+ *    large sets of 64..736 transfers and all-to-all, the 64-bit family's
+ *    pairs (XOR 2), even counts and 8-byte aligned buffers;
+ *  - IPUXCOM_SCHED_LEGACY is accepted and its schedules of every set of
+ *    the suite run in the exchange verifier without an error, every
+ *    transfer delivered (what the benchmark relies on).
+ */
+#include "kselftest_harness.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <ipuxcom_xsim.h>
+
+#include "../../bench/sched_suite.h"
+
+static char text[SUITE_TEXT_MAX], again[SUITE_TEXT_MAX];
+
+static struct ipuxcom_sched_list *parse(uint32_t i, int *family)
+{
+	struct ipuxcom_sched_list *l = NULL;
+
+	*family = suite_set(i, text, sizeof(text));
+	if (*family < 0 || ipuxcom_sched_list_parse(text, strlen(text), 0, &l, NULL))
+		return NULL;
+	return l;
+}
+
+TEST(suite_is_fixed_and_parses)
+{
+	uint32_t per[SUITE_NFAMILIES] = { 0 };
+
+	ASSERT_GE(SUITE_NSETS, 200);
+	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
+		int f, g;
+		struct ipuxcom_sched_list *l = parse(i, &f);
+
+		ASSERT_NE(NULL, l) TH_LOG("set %u", i);
+		ASSERT_GE(f, 0);
+		per[f]++;
+		EXPECT_GE(l->n, 1u);
+		ipuxcom_sched_list_free(l);
+		g = suite_set(i, again, sizeof(again));
+		EXPECT_EQ(f, g);
+		EXPECT_STREQ(text, again);
+	}
+	EXPECT_EQ(SUITE_N_MATMUL, per[SUITE_MATMUL]);
+	EXPECT_EQ(SUITE_N_MCAST, per[SUITE_MCAST]);
+	EXPECT_EQ(SUITE_N_P2P, per[SUITE_P2P]);
+	EXPECT_EQ(SUITE_N_LARGE, per[SUITE_LARGE]);
+	EXPECT_EQ(SUITE_N_WIDE, per[SUITE_WIDE]);
+	EXPECT_EQ(-1, suite_set(SUITE_NSETS, text, sizeof(text)));
+	/* A buffer too small is refused, not truncated into another suite. */
+	EXPECT_EQ(-1, suite_set(0, text, 64));
+}
+
+TEST(family_shapes)
+{
+	uint32_t big = 0, a2a = 0;
+	int f;
+	struct ipuxcom_sched_list *l = parse(0, &f);
+
+	/* The matmul [S]: 8 streams of 4 words to 4 receivers each. */
+	ASSERT_NE(NULL, l);
+	ASSERT_EQ(SUITE_MATMUL, f);
+	ASSERT_EQ(8u, l->n);
+	for (size_t k = 0; k < 8; k++) {
+		uint32_t s = 0;
+
+		ipuxcom_tile_physical((uint32_t)k, &s);
+		EXPECT_EQ(s, l->xfers[k].sender);
+		EXPECT_EQ(4u, l->xfers[k].count);
+		EXPECT_EQ(4u, l->xfers[k].nrecv);
+	}
+	ipuxcom_sched_list_free(l);
+
+	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
+		l = parse(i, &f);
+		ASSERT_NE(NULL, l);
+		if (f == SUITE_LARGE) {
+			EXPECT_GE(l->n, 56u);
+			EXPECT_LE(l->n, 736u);
+			big += l->n >= 64;
+			/* All-to-all: k tiles, k (k - 1) transfers. */
+			{
+				uint32_t senders = 0;
+				uint32_t seen[IPUXCOM_TILES] = { 0 };
+
+				for (size_t a = 0; a < l->n; a++)
+					senders += !seen[l->xfers[a].sender]++;
+				if ((size_t)senders * (senders - 1) == l->n)
+					a2a++;
+			}
+		}
+		if (f == SUITE_WIDE) {
+			EXPECT_EQ(0u, l->n % 2);
+			for (size_t k = 0; k < l->n; k += 2) {
+				const struct ipuxcom_sched_xfer *x = &l->xfers[k], *y = &l->xfers[k + 1];
+
+				EXPECT_EQ(0u, x->count % 2);
+				EXPECT_EQ(x->count, y->count);
+				EXPECT_EQ(x->sender ^ 2, y->sender);
+				EXPECT_EQ(x->receivers[0] ^ 2, y->receivers[0]);
+				EXPECT_NE(x->sender ^ 2, x->receivers[0]);
+				EXPECT_EQ(0u, x->src_addr % 8);
+				EXPECT_EQ(0u, y->src_addr % 8);
+				EXPECT_EQ(0u, x->dst_addr[0] % 8);
+				EXPECT_EQ(0u, y->dst_addr[0] % 8);
+			}
+		}
+		ipuxcom_sched_list_free(l);
+	}
+	EXPECT_GE(big, 8u);
+	EXPECT_EQ(4u, a2a);
+}
+
+TEST(legacy_flag_accepted_unknown_refused)
+{
+	struct ipuxcom_sched_opts o = { .flags = IPUXCOM_SCHED_LEGACY };
+	struct ipuxcom_schedule *s = NULL;
+	struct ipuxcom_plan_error e;
+	int f;
+	struct ipuxcom_sched_list *l = parse(0, &f);
+
+	ASSERT_NE(NULL, l);
+	EXPECT_EQ(0, ipuxcom_schedule_build(&o, l->xfers, l->n, &s, &e)) TH_LOG("%s", e.msg);
+	/* Today's packing of the seed's matmul is 90 events (issue 16). */
+	EXPECT_EQ(90u, ipuxcom_schedule_events(s));
+	ipuxcom_schedule_free(s);
+	o.flags = 1u << 5;
+	EXPECT_EQ(-EINVAL, ipuxcom_schedule_build(&o, l->xfers, l->n, &s, &e));
+	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
+	ipuxcom_sched_list_free(l);
+}
+
+/* Every set, scheduled the legacy way, verified by the simulator. */
+TEST(legacy_schedules_of_the_suite_verify)
+{
+	struct ipuxcom_sched_opts o = { .flags = IPUXCOM_SCHED_LEGACY };
+	struct ipuxcom_xsim *sim;
+
+	ASSERT_EQ(0, ipuxcom_xsim_create(NULL, &sim, NULL));
+	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
+		struct ipuxcom_schedule *s = NULL;
+		struct ipuxcom_xsim_result res;
+		struct ipuxcom_plan_error e;
+		int f;
+		struct ipuxcom_sched_list *l = parse(i, &f);
+
+		ASSERT_NE(NULL, l);
+		ASSERT_EQ(0, ipuxcom_schedule_build(&o, l->xfers, l->n, &s, &e))
+			TH_LOG("set %u: %s", i, e.msg);
+		ASSERT_EQ(0, ipuxcom_xsim_reset(sim, 0, NULL));
+		ASSERT_EQ(0, ipuxcom_schedule_load(s, sim, 0, &e)) TH_LOG("set %u: %s", i, e.msg);
+		ASSERT_EQ(0, ipuxcom_xsim_run(sim, &res, &e)) TH_LOG("set %u: %s", i, e.msg);
+		EXPECT_EQ(0u, res.errors) TH_LOG("set %u", i);
+		uint32_t nrecv = 0;
+
+		for (size_t k = 0; k < l->n; k++)
+			nrecv += l->xfers[k].nrecv;
+		EXPECT_EQ(nrecv, res.declared);	/* one declaration per receiver */
+		EXPECT_EQ(res.declared, res.delivered) TH_LOG("set %u", i);
+		EXPECT_EQ(ipuxcom_schedule_events(s), res.events);
+		ipuxcom_schedule_free(s);
+		ipuxcom_sched_list_free(l);
+	}
+	ipuxcom_xsim_free(sim);
+}
+
+TEST_HARNESS_MAIN

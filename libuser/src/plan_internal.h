@@ -411,6 +411,14 @@ int ixc_check_sram(uint32_t addr, uint32_t count, bool dst, struct ipuxcom_plan_
 		   const char *field);
 
 /*
+ * The checks every p2p plan starts with, in this order: @out not NULL,
+ * flags (IPUXCOM_PLAN_LOGICAL only), @sender and @receiver in range;
+ * their physical ids to *@s and *@r.
+ */
+int ixc_p2p_ends(uint32_t sender, uint32_t receiver, uint32_t flags, const void *out,
+		 uint32_t *s, uint32_t *r, struct ipuxcom_plan_error *err);
+
+/*
  * The part of a fan-out request every method checks: @req not NULL, flags,
  * count 1..4148, nrecv 1..@max_recv (the E_NRECV message ends with
  * @limit_note), receivers not NULL, in range, distinct, not the sender.

@@ -29,12 +29,10 @@
 
 #include "plan_internal.h"
 
-/* Every rejection of ipuxcom_plan_p2p(), in a fixed order, out of the fast path. */
-static int ixc_p2p_bad(uint32_t sender, uint32_t receiver, uint32_t count, uint32_t flags,
-		       const void *out, struct ipuxcom_plan_error *err)
+int ixc_p2p_ends(uint32_t sender, uint32_t receiver, uint32_t flags, const void *out,
+		 uint32_t *s, uint32_t *r, struct ipuxcom_plan_error *err)
 {
 	bool logical = flags & IPUXCOM_PLAN_LOGICAL;
-	uint32_t s = 0, r = 0;
 	int ret;
 
 	if (!out)
@@ -43,8 +41,20 @@ static int ixc_p2p_bad(uint32_t sender, uint32_t receiver, uint32_t count, uint3
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
 				     "flags 0x%x has unknown bits 0x%x", flags,
 				     flags & ~IPUXCOM_PLAN_LOGICAL);
-	if ((ret = ixc_tile_resolve(sender, logical, &s, err, "sender")) ||
-	    (ret = ixc_tile_resolve(receiver, logical, &r, err, "receiver")))
+	if ((ret = ixc_tile_resolve(sender, logical, s, err, "sender")) ||
+	    (ret = ixc_tile_resolve(receiver, logical, r, err, "receiver")))
+		return ret;
+	return 0;
+}
+
+/* Every rejection of ipuxcom_plan_p2p(), in a fixed order, out of the fast path. */
+static int ixc_p2p_bad(uint32_t sender, uint32_t receiver, uint32_t count, uint32_t flags,
+		       const void *out, struct ipuxcom_plan_error *err)
+{
+	uint32_t s = 0, r = 0;
+	int ret;
+
+	if ((ret = ixc_p2p_ends(sender, receiver, flags, out, &s, &r, err)))
 		return ret;
 	if (count < 1 || count > IPUXCOM_PLAN_MAX_COUNT)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_COUNT, "count",

@@ -36,19 +36,11 @@ int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t sender, uint
 			  struct ipuxcom_p2p_plan *out, struct ipuxcom_p2p_wide_info *info,
 			  struct ipuxcom_plan_error *err)
 {
-	bool logical = flags & IPUXCOM_PLAN_LOGICAL;
 	uint32_t s = 0, r = 0, p, items, bad = 0, sched[3], sctl, w[4];
 	unsigned int dir = 0, pdir = 0, n = 0;
 	int t = 0, tp = 0, tpair, ret;
 
-	if (!out)
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "out", "out is NULL");
-	if (flags & ~IPUXCOM_PLAN_LOGICAL)
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
-				     "flags 0x%x has unknown bits 0x%x", flags,
-				     flags & ~IPUXCOM_PLAN_LOGICAL);
-	if ((ret = ixc_tile_resolve(sender, logical, &s, err, "sender")) ||
-	    (ret = ixc_tile_resolve(receiver, logical, &r, err, "receiver")))
+	if ((ret = ixc_p2p_ends(sender, receiver, flags, out, &s, &r, err)))
 		return ret;
 	if (count < 2 || count > IPUXCOM_PLAN_MAX_WIDE_COUNT || (count & 1))
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_COUNT, "count",

@@ -398,6 +398,14 @@ bool cli_parse_u32_num(const char *s, uint32_t *out)
 
 int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct ipuxcom **out)
 {
+	uint32_t id;
+
+	return cli_open_attached_id(call, dev_arg, out, &id);
+}
+
+int cli_open_attached_id(const struct cli_call *call, const char *dev_arg, struct ipuxcom **out,
+			 uint32_t *idp)
+{
 	uint32_t id = 0;
 	int err, rc;
 
@@ -409,6 +417,7 @@ int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct i
 	rc = cli_open_device(call, out);
 	if (rc)
 		return rc;
+	*idp = id;
 	err = ipuxcom_attach(*out, id);
 	if (!err)
 		return 0;

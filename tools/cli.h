@@ -186,6 +186,9 @@ struct ipuxcom_nl;
  * any failure. Returns 0, CLI_EXIT_USAGE or CLI_EXIT_ERR.
  */
 int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct ipuxcom **out);
+/* The same, also giving the device id it attached (for the JSON "dev" key). */
+int cli_open_attached_id(const struct cli_call *call, const char *dev_arg, struct ipuxcom **out,
+			 uint32_t *id);
 
 /*
  * ipuxcom_dev_init() on an attached device, reporting each step (text on

@@ -129,6 +129,18 @@ TEST_F(out, every_file_command_prints_valid_json)
 	HAS(out, "\"slices\":2}");
 	RUN(0, "hsp", "show", self->hsp, "-j");
 	JSON_DOCS(1);
+	RUN(0, "hsp", "format", self->hsp, "-o", out, "-j");
+	JSON_DOCS(1);
+	HAS(out, "\"output\":\"");
+	HAS(out, "\"calls\":3,\"bytes\":");
+	{
+		char raw[PATH_MAX + 16];
+
+		snprintf(raw, sizeof(raw), "%s/raw", self->dir);
+		RUN(0, "image", "pack", "--raw", raw, "-o", out, "-j");
+		JSON_DOCS(1);
+		HAS(out, "\"tiles\":1472,\"image_size\":256,");
+	}
 	RUN(0, "cfg", "dump", self->cfg, "-j");
 	JSON_DOCS(1);
 	HAS(out, "{\"offset\":\"0x00002070\",\"value\":\"0x12345678\",");

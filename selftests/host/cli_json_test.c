@@ -181,6 +181,15 @@ TEST_F(out, json_values_follow_one_convention)
 	EXPECT_EQ(NULL, strstr(self->r->out, "  ")) TH_LOG("column padding: %s", self->r->out);
 	EXPECT_EQ(NULL, strstr(self->r->out, "\"asm\":[\"sync 3 ")) TH_LOG("%s", self->r->out);
 	HAS(out, "\"addr\":null");
+	/* a two-word sendpicp: the fields of both words, not the first word's a, b, c */
+	RUN(0, "plan", "decode", "0xf6600000", "0x03014048", "0xf6600000", "-j");
+	JSON_DOCS(1);
+	HAS(out, "[{\"word\":\"0xf6600000\",\"word2\":\"0x03014048\",\"op\":\"sendpicp\","
+	    "\"asm\":\"sendpicp 0, 51, 0x0, 0, 192, 0x14048\",\"comment\":null,\"nwords\":2,"
+	    "\"args\":[0,51,0,0,192,81992]},");
+	HAS(out, "{\"word\":\"0xf6600000\",\"op\":\".word\",\"asm\":\".word 0xf6600000\","
+	    "\"comment\":null,\"nwords\":1}]");
+	EXPECT_EQ(NULL, strstr(self->r->out, "\"a\":")) TH_LOG("%s", self->r->out);
 	RUN(0, "plan", "multicast", "0", "3", "5", "6", "-j");
 	HAS(out, "\"addr\":\"0x000");
 	RUN(0, "plan", "decode", "0x41800003", "-j");

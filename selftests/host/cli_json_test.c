@@ -349,6 +349,9 @@ TEST_F(out, sizes_for_people)
 	/* 1472 x 256 bytes unpacked */
 	HAS(out, "(368.0 KiB (376,832 bytes) unpacked)");
 	HAS(out, " KiB (");
+	/* the patch statistics too, not bare byte counts */
+	HAS(out, " bytes) patched, patch area ");
+	EXPECT_EQ(NULL, strstr(self->r->out, "-byte patch area")) TH_LOG("%s", self->r->out);
 	RUN(0, "frames", self->img, "0", "63", "-o", self->tmp);
 	/* 64 tiles x 17 frames of 1 KiB (the loader's smallest envelope), 4 KiB of descriptors */
 	HAS(out, "17 frames (17408 bytes) per tile, 1.1 MiB (1,118,208 bytes)\n");

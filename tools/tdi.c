@@ -57,6 +57,17 @@ static void regs_json(struct json_writer *w, const uint32_t regs[IPUXCOM_TDI_NRE
 }
 
 /* Every tile's registers: read what can be, then print, picture, report the first error. */
+/* The start of tdi read's and write's JSON object: {"dev","tile","addr", */
+static void sram_json_begin(struct json_writer *w, const struct cli_call *call, uint32_t dev,
+			    uint32_t tile, uint32_t addr)
+{
+	json_init_call(w, stdout, call);
+	json_begin_object(w);
+	json_kv_uint(w, "dev", dev);
+	json_kv_uint(w, "tile", tile);
+	json_kv_hex32(w, "addr", addr);
+}
+
 static int tdi_dump_all(const struct cli_call *call, const char *heatmap_path)
 {
 	uint32_t (*regs)[IPUXCOM_TDI_NREGS] = calloc(IPUXCOM_TILES, sizeof(*regs));
@@ -253,11 +264,7 @@ static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init_call(&w, stdout, call);
-		json_begin_object(&w);
-		json_kv_uint(&w, "dev", dev);
-		json_kv_uint(&w, "tile", tile);
-		json_kv_hex32(&w, "addr", addr);
+		sram_json_begin(&w, call, dev, tile, addr);
 		json_key(&w, "words");
 		json_begin_array(&w);
 		for (uint32_t i = 0; i < done; i++)
@@ -313,11 +320,7 @@ static int tdi_write_run(struct cli_call *call, int argc, char **argv)
 		struct json_writer w;
 
 		/* The words written before a failure, as tdi read's. */
-		json_init_call(&w, stdout, call);
-		json_begin_object(&w);
-		json_kv_uint(&w, "dev", dev);
-		json_kv_uint(&w, "tile", tile);
-		json_kv_hex32(&w, "addr", addr);
+		sram_json_begin(&w, call, dev, tile, addr);
 		json_kv_uint(&w, "written", done);
 		json_kv_uint(&w, "count", (uint32_t)(npos - 2));
 		json_end_object(&w);

@@ -169,6 +169,10 @@ TEST_F(out, every_file_command_prints_valid_json)
 	JSON_DOCS(1);
 	RUN(0, "demo", "matmul", "-j");
 	JSON_DOCS(1);
+	RUN(0, "-j", "--version");
+	JSON_DOCS(1);
+	HAS(out, "{\"version\":\"");
+	HAS(out, "\"uapi_version\":");
 }
 
 /* asm as an assembler reads it, the comment apart; words and addresses as hex strings. */

@@ -113,16 +113,24 @@ static void cli_opt_line(FILE *f, char sname, const char *lname, const char *arg
 	fprintf(f, "  %-24s %s\n", left, help);
 }
 
+/* Where the docs/NAME.md files a help text names are once installed (make install's DOCDIR). */
+#define CLI_DOCS_NOTE								\
+	"docs/NAME.md: in the source tree; installed (make install) as\n"	\
+	"PREFIX/share/doc/ipuxcom/NAME.md, PREFIX being /usr/local by default.\n"
+
 static void cli_cmd_help(FILE *f, const struct cli_call *call, const struct cli_opt *opts,
 			 size_t nopts, bool json_opt, bool generic_dev)
 {
 	const struct cli_cmd *cmd = call->cmd;
+	bool docs = cmd->description && strstr(cmd->description, "docs/");
 
 	fprintf(f, "Usage: " CLI_PROG " %s%s%s\n\n", call->what,
 		cmd->args ? " " : "", cmd->args ? cmd->args : "");
 	fprintf(f, "%s\n\nOptions:\n", cmd->description ? cmd->description : cmd->summary);
-	for (size_t i = 0; i < nopts; i++)
+	for (size_t i = 0; i < nopts; i++) {
 		cli_opt_line(f, opts[i].sname, opts[i].lname, opts[i].arg, opts[i].help);
+		docs = docs || (opts[i].help && strstr(opts[i].help, "docs/"));
+	}
 	if (generic_dev)
 		cli_opt_line(f, 0, "dev", "ID", "device id (default 0)");
 	if (json_opt) {
@@ -130,6 +138,8 @@ static void cli_cmd_help(FILE *f, const struct cli_call *call, const struct cli_
 		cli_opt_line(f, 'p', "pretty", NULL, "with --json: indented JSON");
 	}
 	cli_opt_line(f, 'h', "help", NULL, "show this help");
+	if (docs)
+		fputs("\n" CLI_DOCS_NOTE, f);
 }
 
 /* The long names of @opts, for cli_match(). */
@@ -398,6 +408,14 @@ bool cli_parse_u32_num(const char *s, uint32_t *out)
 
 int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct ipuxcom **out)
 {
+	uint32_t id;
+
+	return cli_open_attached_id(call, dev_arg, out, &id);
+}
+
+int cli_open_attached_id(const struct cli_call *call, const char *dev_arg, struct ipuxcom **out,
+			 uint32_t *idp)
+{
 	uint32_t id = 0;
 	int err, rc;
 
@@ -409,6 +427,7 @@ int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct i
 	rc = cli_open_device(call, out);
 	if (rc)
 		return rc;
+	*idp = id;
 	err = ipuxcom_attach(*out, id);
 	if (!err)
 		return 0;
@@ -445,7 +464,9 @@ void cli_main_help(FILE *f, const struct cli_object *const *objs, size_t nobjs)
 	      "Options and their values may be bundled (-qj, -qo FILE), given as\n"
 	      "--name=value, and long options, objects and commands shortened to any\n"
 	      "unambiguous prefix ('" CLI_PROG " dev sho', '--jso').\n"
-	      "Exit status: 0 success, 1 failure, 2 usage error.\n", f);
+	      "Exit status: 0 success, 1 failure, 2 usage error.\n"
+	      "More: man ipuxcom, man libipuxcom, and the documents the help texts name.\n"
+	      CLI_DOCS_NOTE, f);
 }
 
 void cli_object_help(FILE *f, const struct cli_object *obj)

@@ -186,13 +186,16 @@ struct ipuxcom_nl;
  * any failure. Returns 0, CLI_EXIT_USAGE or CLI_EXIT_ERR.
  */
 int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct ipuxcom **out);
+/* The same, also giving the device id it attached (for the JSON "dev" key). */
+int cli_open_attached_id(const struct cli_call *call, const char *dev_arg, struct ipuxcom **out,
+			 uint32_t *id);
 
 /*
- * ipuxcom_dev_init() on an attached device, reporting each step (text on
+ * ipuxcom_dev_init() on attached device @dev, reporting each step (text on
  * stdout unless @quiet, or one JSON object when call->json) and the
  * failure on stderr. Returns 0 or CLI_EXIT_ERR.
  */
-int cli_dev_init(const struct cli_call *call, struct ipuxcom *ipu, bool quiet);
+int cli_dev_init(const struct cli_call *call, struct ipuxcom *ipu, uint32_t dev, bool quiet);
 
 /*
  * Open the device node (-d PATH or IPUXCOM_DEVICE_PATH) and report any

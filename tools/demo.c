@@ -59,7 +59,8 @@ static int demo_trace_open(const struct cli_call *call, const struct demo_opts *
 		return CLI_EXIT_ERR;
 	}
 	trace_begin(dt->t, outfile_stream(dt->o));
-	dt->watch = (struct ipuxcom_demo_watch){ .phase = demo_trace_phase, .ctx = dt->t,
+	dt->watch = (struct ipuxcom_demo_watch){ .size = sizeof(dt->watch),
+						 .phase = demo_trace_phase, .ctx = dt->t,
 						 .sim_flags = IPUXCOM_XSIM_LOG_WRITES };
 	*watch = &dt->watch;
 	return 0;

@@ -175,13 +175,14 @@ static int dev_reset_run(struct cli_call *call, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-static void init_json(const struct cli_call *call, const struct ipuxcom_init_report *rep,
-		      int err)
+static void init_json(const struct cli_call *call, uint32_t dev,
+		      const struct ipuxcom_init_report *rep, int err)
 {
 	struct json_writer w;
 
 	json_init_call(&w, stdout, call);
 	json_begin_object(&w);
+	json_kv_uint(&w, "dev", dev);
 	json_key(&w, "ipu_driver");
 	json_bool(&w, rep->ipu_driver);
 	json_key(&w, "ipu_node");
@@ -246,13 +247,13 @@ static void init_text(const struct ipuxcom_init_report *rep, int err)
 		printf("state %s\n", ipuxcom_dev_state_name(rep->state));
 }
 
-int cli_dev_init(const struct cli_call *call, struct ipuxcom *ipu, bool quiet)
+int cli_dev_init(const struct cli_call *call, struct ipuxcom *ipu, uint32_t dev, bool quiet)
 {
 	struct ipuxcom_init_report rep;
 	int err = ipuxcom_dev_init(ipu, &rep);
 
 	if (call->json)
-		init_json(call, &rep, err);
+		init_json(call, dev, &rep, err);
 	else if (!quiet || err)
 		init_text(&rep, err);
 	if (!err)
@@ -271,6 +272,7 @@ static const struct cli_opt init_opts[] = {
 static int dev_init_run(struct cli_call *call, int argc, char **argv)
 {
 	struct ipuxcom *ipu;
+	uint32_t dev = 0;
 	char *pos[1];
 	int npos, rc;
 
@@ -282,10 +284,10 @@ static int dev_init_run(struct cli_call *call, int argc, char **argv)
 	if (npos && init_dev_arg && strcmp(pos[0], init_dev_arg))
 		return cli_usage_err(call, "device given twice ('%s' and --dev '%s')", pos[0],
 				     init_dev_arg);
-	rc = cli_open_attached(call, npos ? pos[0] : init_dev_arg, &ipu);
+	rc = cli_open_attached_id(call, npos ? pos[0] : init_dev_arg, &ipu, &dev);
 	if (rc)
 		return rc;
-	rc = cli_dev_init(call, ipu, false);
+	rc = cli_dev_init(call, ipu, dev, false);
 	ipuxcom_close(ipu);
 	return rc ? rc : CLI_EXIT_OK;
 }

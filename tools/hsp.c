@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <ipuxcom.h>
 
@@ -168,7 +169,7 @@ static int hsp_format_run(struct cli_call *call, int argc, char **argv)
 	char *pos[1];
 	int npos, rc;
 
-	rc = cli_parse(call, argc, argv, opts, 1, false, pos, 1, &npos);
+	rc = cli_parse(call, argc, argv, opts, 1, true, pos, 1, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (npos < 1)
@@ -182,6 +183,18 @@ static int hsp_format_run(struct cli_call *call, int argc, char **argv)
 	}
 	rc = outfile_write_all(call, out ? out : "-", text, len);
 	free(text);
+	/* To stdout, the canonical text is the output (as image pack -o -). */
+	if (!rc && call->json && out && strcmp(out, "-")) {
+		struct json_writer w;
+
+		json_init_call(&w, stdout, call);
+		json_begin_object(&w);
+		json_kv_string(&w, "file", pos[0]);
+		json_kv_string(&w, "output", out);
+		json_kv_uint(&w, "calls", m.ncalls);
+		json_kv_uint(&w, "bytes", len);
+		json_end_object(&w);
+	}
 	return rc;
 }
 
@@ -210,10 +223,12 @@ static const struct cli_cmd hsp_cmds[] = {
 	},
 	{
 		.name = "format",
-		.args = "FILE [-o OUT]",
+		.args = "FILE [-o OUT] [-j|--json]",
 		.summary = "rewrite a manifest in canonical form",
 		.description =
-			"Validate FILE and write its canonical text to OUT (default stdout).",
+			"Validate FILE and write its canonical text to OUT (default stdout).\n"
+			"With --json and -o OUT: {\"file\",\"output\",\"calls\",\"bytes\"} (nothing\n"
+			"without -o or with -o -, where standard output is the manifest).",
 		.run = hsp_format_run,
 	},
 };

@@ -483,7 +483,7 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 		}
 		json_end_object(&w);
 	} else {
-		char size[CLI_SIZE_LEN];
+		char size[CLI_SIZE_LEN], size2[CLI_SIZE_LEN];
 
 		printf("file            %s (IPUIMG1, %s)\n", cli_input_name(pos[0]),
 		       cli_size(in.file_size, size, sizeof(size)));
@@ -494,10 +494,10 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 		printf("tiles           %" PRIu32 "\n", in.tile_count);
 		printf("template        tile %" PRIu32 ", CRC32 0x%08" PRIx32 "\n",
 		       in.template_tile, in.template_crc32);
-		printf("patches         %" PRIu64 " (%" PRIu64 " bytes patched, %" PRIu32
-		       "-byte patch area); largest tile stream %" PRIu32 " bytes\n",
-		       in.patch_count, in.patch_data, in.patch_area_size,
-		       in.max_tile_patch_size);
+		printf("patches         %" PRIu64 " (%s patched, patch area %s); largest tile "
+		       "stream %" PRIu32 " bytes\n", in.patch_count,
+		       cli_size(in.patch_data, size, sizeof(size)),
+		       cli_size(in.patch_area_size, size2, sizeof(size2)), in.max_tile_patch_size);
 		printf("unpatched tiles %" PRIu32 " (equal to the template)\n", in.unpatched_tiles);
 		printf("metadata CRC32  0x%08" PRIx32 "\n", in.meta_crc32);
 		printf("ratio           %.1fx (%s unpacked)\n", ratio(raw, in.file_size),

@@ -444,7 +444,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 		struct cli_call init_call = *call;
 
 		init_call.json = false;
-		rc = cli_dev_init(&init_call, ipu, quiet || call->json);
+		rc = cli_dev_init(&init_call, ipu, 0, quiet || call->json);	/* no JSON: no dev */
 		if (rc)
 			goto out;
 	}

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cli_match.h"
 #include "image_cli.h"
+#include "json.h"
 
 /* Every object, in the order `ipuxcom help` lists them. */
 static const struct cli_object *const objects[] = {
@@ -180,10 +181,22 @@ static int run_help(const struct cli_global *g, int argc, char **argv)
  * The version this command was built with; linked against a shared
  * libipuxcom of another version, that one's too, since it does the work.
  */
-static void version(void)
+static void version(const struct cli_global *g)
 {
 	const char *lib = ipuxcom_version();
 
+	if (g->json) {
+		struct json_writer w;
+
+		json_init(&w, stdout);
+		w.pretty = g->pretty;
+		json_begin_object(&w);
+		json_kv_string(&w, "version", IPUXCOM_LIB_VERSION);
+		json_kv_string(&w, "library_version", lib);
+		json_kv_uint(&w, "uapi_version", IPUXCOM_UAPI_VERSION);
+		json_end_object(&w);
+		return;
+	}
 	if (strcmp(lib, IPUXCOM_LIB_VERSION))
 		printf(CLI_PROG " %s (library %s, uapi version %d)\n", IPUXCOM_LIB_VERSION, lib,
 		       IPUXCOM_UAPI_VERSION);
@@ -224,7 +237,7 @@ int main(int argc, char **argv)
 		return rc;
 	i++;	/* an index of argv + 1 */
 	if (show_version) {
-		version();
+		version(&g);
 		return finish(CLI_EXIT_OK);
 	}
 	if (g.device && !*g.device)

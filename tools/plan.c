@@ -664,11 +664,11 @@ static int decode_run(struct cli_call *call, int argc, char **argv)
 		json_begin_array(&w);
 	}
 	for (size_t i = 0; i < n; i += used) {
-		struct ipuxcom_insn in;
+		struct ipuxcom_decoded d;
+		uint32_t nargs;
 		char hex[16];
 
 		/* A sendpicp takes two words: shown as one instruction. */
-		ipuxcom_decode(words[i], &in);
 		ipuxcom_disasm_insn(&words[i], n - i, buf, sizeof(buf), &used);
 		if (!call->json) {
 			if (used == 2)
@@ -678,6 +678,8 @@ static int decode_run(struct cli_call *call, int argc, char **argv)
 				printf("0x%08" PRIx32 "  %s\n", words[i], buf);
 			continue;
 		}
+		/* The whole instruction's fields (half a sendpicp is a .word). */
+		ipuxcom_decode_insn(&words[i], used, &d);
 		json_begin_object(&w);
 		snprintf(hex, sizeof(hex), "0x%08" PRIx32, words[i]);
 		json_kv_string(&w, "word", hex);
@@ -685,17 +687,26 @@ static int decode_run(struct cli_call *call, int argc, char **argv)
 			snprintf(hex, sizeof(hex), "0x%08" PRIx32, words[i + 1]);
 			json_kv_string(&w, "word2", hex);
 		}
-		if (used == 1 && in.op == IPUXCOM_OP_SENDPICP)
-			in.op = IPUXCOM_OP_WORD;	/* half a sendpicp */
-		json_kv_string(&w, "op", ipuxcom_op_name(in.op));
+		json_kv_string(&w, "op", ipuxcom_op_name(d.op));
 		json_key(&w, "asm");
 		json_asm(&w, buf);
 		json_key(&w, "comment");
 		json_asm_comment(&w, buf);
-		if (in.op != IPUXCOM_OP_WORD && in.op != IPUXCOM_OP_FIXED) {
-			json_kv_uint(&w, "a", in.a);
-			json_kv_uint(&w, "b", in.b);
-			json_kv_uint(&w, "c", in.c);
+		json_kv_uint(&w, "nwords", d.nwords);
+		if (d.op != IPUXCOM_OP_WORD && d.op != IPUXCOM_OP_FIXED) {
+			/* The encoder's arguments, in the asm text's order. */
+			nargs = d.op == IPUXCOM_OP_SENDPICP ? 6 : 3;
+			json_key(&w, "args");
+			json_begin_array(&w);
+			for (uint32_t k = 0; k < nargs; k++)
+				json_uint(&w, d.f[k]);
+			json_end_array(&w);
+			if (d.op != IPUXCOM_OP_SENDPICP) {
+				/* struct ipuxcom_insn's names for one-word instructions */
+				json_kv_uint(&w, "a", d.f[0]);
+				json_kv_uint(&w, "b", d.f[1]);
+				json_kv_uint(&w, "c", d.f[2]);
+			}
 		}
 		json_end_object(&w);
 	}
@@ -1296,7 +1307,11 @@ static const struct cli_cmd plan_cmds[] = {
 			"binary (or with --binary), else text: words separated by white space or\n"
 			"commas, as 0x hex, exactly 8 hex digits, or decimal; 'ADDR:' labels and\n"
 			"'#' or ';' comments are skipped. So the output of\n"
-			"'" CLI_PROG " tdi read TILE ADDR COUNT' decodes through a pipe.",
+			"'" CLI_PROG " tdi read TILE ADDR COUNT' decodes through a pipe.\n"
+			"With --json: [{\"word\",\"word2\" (a two-word sendpicp),\"op\",\"asm\",\n"
+			"\"comment\",\"nwords\",\"args\" (the encoder's arguments in the asm's order,\n"
+			"numbers: 3, or 6 for sendpicp), \"a\",\"b\",\"c\" (one-word instructions:\n"
+			"args' three)}...]; a .word has no args.",
 		.run = decode_run,
 	},
 	{

@@ -57,6 +57,17 @@ static void regs_json(struct json_writer *w, const uint32_t regs[IPUXCOM_TDI_NRE
 }
 
 /* Every tile's registers: read what can be, then print, picture, report the first error. */
+/* The start of tdi read's and write's JSON object: {"dev","tile","addr", */
+static void sram_json_begin(struct json_writer *w, const struct cli_call *call, uint32_t dev,
+			    uint32_t tile, uint32_t addr)
+{
+	json_init_call(w, stdout, call);
+	json_begin_object(w);
+	json_kv_uint(w, "dev", dev);
+	json_kv_uint(w, "tile", tile);
+	json_kv_hex32(w, "addr", addr);
+}
+
 static int tdi_dump_all(const struct cli_call *call, const char *heatmap_path)
 {
 	uint32_t (*regs)[IPUXCOM_TDI_NREGS] = calloc(IPUXCOM_TILES, sizeof(*regs));
@@ -66,6 +77,7 @@ static int tdi_dump_all(const struct cli_call *call, const char *heatmap_path)
 	int first_err = 0, rc = CLI_EXIT_OK;
 	struct ipuxcom *ipu = NULL;
 	struct outfile *o = NULL;
+	uint32_t dev = 0;
 	char device[32];
 
 	if (!regs || !ok || !h) {
@@ -78,7 +90,7 @@ static int tdi_dump_all(const struct cli_call *call, const char *heatmap_path)
 		rc = CLI_EXIT_ERR;
 		goto out;
 	}
-	rc = cli_open_attached(call, dev_arg, &ipu);
+	rc = cli_open_attached_id(call, dev_arg, &ipu, &dev);
 	if (rc)
 		goto out;
 	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
@@ -96,6 +108,7 @@ static int tdi_dump_all(const struct cli_call *call, const char *heatmap_path)
 
 		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
+		json_kv_uint(&w, "dev", dev);
 		json_key(&w, "tiles");
 		json_begin_array(&w);
 		for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
@@ -124,10 +137,7 @@ static int tdi_dump_all(const struct cli_call *call, const char *heatmap_path)
 		}
 	}
 	if (o) {
-		const char *id = NULL;
-
-		cli_dev_arg(call, dev_arg, &id);	/* checked by cli_open_attached() */
-		snprintf(device, sizeof(device), "device %.20s", id ? id : "0");
+		snprintf(device, sizeof(device), "device %" PRIu32, dev);
 		heatmap_tdi(h, device, (const uint32_t (*)[IPUXCOM_TDI_NREGS])regs, ok);
 		heatmap_write(outfile_stream(o), h);
 		rc = outfile_close(o, true);
@@ -149,7 +159,7 @@ out:
 
 static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
 {
-	uint32_t tile, regs[IPUXCOM_TDI_NREGS];
+	uint32_t tile, dev = 0, regs[IPUXCOM_TDI_NREGS];
 	const char *heatmap = NULL;
 	bool all = false;
 	const struct cli_opt opts[] = {
@@ -180,7 +190,7 @@ static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
 	rc = parse_tile(call, pos[0], &tile);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	rc = cli_open_attached(call, dev_arg, &ipu);
+	rc = cli_open_attached_id(call, dev_arg, &ipu, &dev);
 	if (rc)
 		return rc;
 	err = ipuxcom_tdi_read_regs(ipu, tile, regs);
@@ -195,6 +205,7 @@ static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
 
 		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
+		json_kv_uint(&w, "dev", dev);
 		json_kv_uint(&w, "tile", tile);
 		regs_json(&w, regs);
 		json_end_object(&w);
@@ -214,7 +225,7 @@ static int tdi_dump_run(struct cli_call *call, int argc, char **argv)
 
 static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 {
-	uint32_t tile, addr, count = 1, done = 0, *words;
+	uint32_t tile, addr, count = 1, done = 0, dev = 0, *words;
 	struct ipuxcom *ipu;
 	char why[256];
 	char *pos[3];
@@ -239,7 +250,7 @@ static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 		cli_err(call->what, "out of memory");
 		return CLI_EXIT_ERR;
 	}
-	rc = cli_open_attached(call, dev_arg, &ipu);
+	rc = cli_open_attached_id(call, dev_arg, &ipu, &dev);
 	if (rc) {
 		free(words);
 		return rc;
@@ -253,10 +264,7 @@ static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 	if (call->json) {
 		struct json_writer w;
 
-		json_init_call(&w, stdout, call);
-		json_begin_object(&w);
-		json_kv_uint(&w, "tile", tile);
-		json_kv_hex32(&w, "addr", addr);
+		sram_json_begin(&w, call, dev, tile, addr);
 		json_key(&w, "words");
 		json_begin_array(&w);
 		for (uint32_t i = 0; i < done; i++)
@@ -278,14 +286,14 @@ static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 
 static int tdi_write_run(struct cli_call *call, int argc, char **argv)
 {
-	uint32_t tile, addr, done = 0, words[64];
+	uint32_t tile, addr, done = 0, dev = 0, words[64];
 	struct ipuxcom *ipu;
 	char why[256];
 	char *pos[2 + 64];
 	int npos, rc, err;
 
 	dev_arg = NULL;
-	rc = cli_parse(call, argc, argv, tdi_opts, NOPTS, false, pos, 2 + 64, &npos);
+	rc = cli_parse(call, argc, argv, tdi_opts, NOPTS, true, pos, 2 + 64, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (npos < 3)
@@ -299,7 +307,7 @@ static int tdi_write_run(struct cli_call *call, int argc, char **argv)
 	for (int i = 2; i < npos; i++)
 		if (!cli_parse_u32_num(pos[i], &words[i - 2]))
 			return cli_usage_err(call, "invalid word '%s'", pos[i]);
-	rc = cli_open_attached(call, dev_arg, &ipu);
+	rc = cli_open_attached_id(call, dev_arg, &ipu, &dev);
 	if (rc)
 		return rc;
 	err = ipuxcom_tdi_write_sram(ipu, tile, addr, words, (uint32_t)(npos - 2), &done);
@@ -308,6 +316,15 @@ static int tdi_write_run(struct cli_call *call, int argc, char **argv)
 			"written)", tile, addr, cli_tdi_strerror(ipu, err, why, sizeof(why)), done,
 			npos - 2);
 	ipuxcom_close(ipu);
+	if (call->json) {
+		struct json_writer w;
+
+		/* The words written before a failure, as tdi read's. */
+		sram_json_begin(&w, call, dev, tile, addr);
+		json_kv_uint(&w, "written", done);
+		json_kv_uint(&w, "count", (uint32_t)(npos - 2));
+		json_end_object(&w);
+	}
 	return err ? CLI_EXIT_ERR : CLI_EXIT_OK;
 }
 
@@ -340,11 +357,13 @@ static const struct cli_cmd tdi_cmds[] = {
 	},
 	{
 		.name = "write",
-		.args = "TILE ADDR WORD... [--dev ID]",
+		.args = "TILE ADDR WORD... [--dev ID] [-j|--json]",
 		.summary = "write words to tile SRAM through TDI (CAP_SYS_RAWIO)",
 		.description =
 			"Write up to 64 WORDs (decimal or 0x hex) to physical tile TILE's SRAM\n"
-			"from byte address ADDR by injecting stores. Needs CAP_SYS_RAWIO.",
+			"from byte address ADDR by injecting stores. Needs CAP_SYS_RAWIO.\n"
+			"Prints nothing on success; with --json {\"dev\",\"tile\",\"addr\",\n"
+			"\"written\",\"count\"} (written: the words stored, also after a failure).",
 		.run = tdi_write_run,
 		.takes_dev = true,
 	},

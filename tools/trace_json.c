@@ -181,7 +181,7 @@ static void trace_pic(struct trace_writer *t, const struct ipuxcom_xsim_action *
  */
 static void trace_actions(struct trace_writer *t, const struct ipuxcom_xsim *sim)
 {
-	struct ipuxcom_xsim_action a, open = { 0 };
+	struct ipuxcom_xsim_action a = IPUXCOM_XSIM_ACTION_INIT, open = IPUXCOM_XSIM_ACTION_INIT;
 	bool is_open = false;
 	size_t n = ipuxcom_xsim_nactions(sim);
 

@@ -117,6 +117,7 @@ enum ipuxcom_plan_errc {
 	IPUXCOM_PLAN_E_INFEASIBLE,	/* EOPNOTSUPP: no allowed fan-out method fits the request */
 	IPUXCOM_PLAN_E_NAME,		/* EINVAL: invalid timing model name */
 	IPUXCOM_PLAN_E_INTERNAL,	/* EFAULT: an emitted field overflowed: a library bug */
+	IPUXCOM_PLAN_E_SIZE,		/* EINVAL (E2BIG): a struct's size member does not fit */
 	IPUXCOM_PLAN_E_MAX
 };
 

@@ -374,6 +374,7 @@ enum ipuxcom_xsim_action_kind {
 #define IPUXCOM_XSIM_MUX_OFF	UINT32_MAX
 
 struct ipuxcom_xsim_action {
+	uint32_t size;		/* set by the caller; kept by the library */
 	uint32_t kind;		/* enum ipuxcom_xsim_action_kind */
 	uint32_t tile;		/* physical tile acting */
 	int32_t event;		/* tile-local event it takes effect (a send's first word) */
@@ -385,9 +386,23 @@ struct ipuxcom_xsim_action {
 	int32_t word;		/* word index in that program */
 };
 
+/*
+ * The struct grows at its end, like struct ipuxcom_event: the caller sets
+ * @size (IPUXCOM_XSIM_ACTION_INIT), at least IPUXCOM_XSIM_ACTION_SIZE_MIN,
+ * and the library fills exactly that many bytes, members it does not know
+ * zero, keeping @size.
+ */
+#define IPUXCOM_XSIM_ACTION_INIT { .size = sizeof(struct ipuxcom_xsim_action) }
+/* Enough for @kind, @tile and @event. */
+#define IPUXCOM_XSIM_ACTION_SIZE_MIN						\
+	(offsetof(struct ipuxcom_xsim_action, event) + sizeof(int32_t))
+
 /* Actions of the last run (0 before a run or after a failed one). */
 IPUXCOM_API size_t ipuxcom_xsim_nactions(const struct ipuxcom_xsim *sim);
-/* Action @i: 0, -EINVAL (NULL), -ERANGE (i >= ipuxcom_xsim_nactions()). */
+/*
+ * Action @i into @out (its @size set): 0, -EINVAL (NULL, or @out->size 0
+ * or below IPUXCOM_XSIM_ACTION_SIZE_MIN), -ERANGE (i >= ipuxcom_xsim_nactions()).
+ */
 IPUXCOM_API int ipuxcom_xsim_action(const struct ipuxcom_xsim *sim, size_t i,
 				    struct ipuxcom_xsim_action *out);
 /* Event of physical @tile's last br $m10 in the last run; -1 if it ran no program. */
@@ -586,13 +601,26 @@ IPUXCOM_API int ipuxcom_demo_matmul(const struct ipuxcom_timing *tm, uint32_t fl
  * transfer)"). @sim_flags are added to the demo simulator's flags
  * (IPUXCOM_XSIM_LOG_WRITES to see the writes). The _watch variants with
  * @watch NULL are the functions above.
+ * The struct grows at its end; @size says which version the caller was
+ * built with, as struct ipuxcom_load_params's: start from
+ * IPUXCOM_DEMO_WATCH_INIT. Any size from IPUXCOM_DEMO_WATCH_SIZE_MIN up is
+ * taken, members past a smaller size are zero; a bigger struct whose
+ * members unknown to the library are not all zero fails with -E2BIG, and
+ * size 0 or too small with -EINVAL (both IPUXCOM_PLAN_E_SIZE, field
+ * "watch.size").
  */
 struct ipuxcom_demo_watch {
+	uint32_t size;		/* sizeof(struct ipuxcom_demo_watch) */
 	void (*phase)(void *ctx, const struct ipuxcom_xsim *sim,
 		      const struct ipuxcom_xsim_result *res, const char *name);
 	void *ctx;
 	uint32_t sim_flags;	/* IPUXCOM_XSIM_LOG_WRITES only */
 };
+
+#define IPUXCOM_DEMO_WATCH_INIT { .size = sizeof(struct ipuxcom_demo_watch) }
+/* The members every watcher needs: size, phase, ctx. */
+#define IPUXCOM_DEMO_WATCH_SIZE_MIN						\
+	(offsetof(struct ipuxcom_demo_watch, ctx) + sizeof(void *))
 
 IPUXCOM_API int ipuxcom_demo_sum_watch(const struct ipuxcom_timing *tm,
 				       const struct ipuxcom_demo_watch *watch,

@@ -73,11 +73,12 @@ static int ixc_mm_run(const struct ipuxcom_timing *tm, bool packed, const struct
 	struct ipuxcom_sched_opts o = { .timing = tm, .flags = IPUXCOM_SCHED_LOGICAL };
 	struct ipuxcom_schedule *s = NULL;
 	struct ipuxcom_xsim_result res;
+	struct ipuxcom_demo_watch wt;
 	struct ipuxcom_xsim *sim;
 	uint32_t w[4];
 	int ret;
 
-	if ((ret = ixc_demo_watch_flags(watch, &cfg.flags, err)) ||
+	if ((ret = ixc_demo_watch_in(watch, &wt, &cfg.flags, err)) ||
 	    (ret = ipuxcom_xsim_create(&cfg, &sim, err)))
 		return ret;
 	for (uint32_t i = 0; i < 4; i++) {
@@ -100,7 +101,7 @@ static int ixc_mm_run(const struct ipuxcom_timing *tm, bool packed, const struct
 	}
 	if (ret || (ret = ipuxcom_xsim_run(sim, &res, err)))
 		goto out;
-	if (watch && watch->phase) {
+	if (wt.phase) {
 		char name[48];
 
 		if (packed)
@@ -108,7 +109,7 @@ static int ixc_mm_run(const struct ipuxcom_timing *tm, bool packed, const struct
 		else
 			snprintf(name, sizeof(name), "stagger (%u events per transfer)",
 				 IXC_MM_STAGGER);
-		watch->phase(watch->ctx, sim, &res, name);
+		wt.phase(wt.ctx, sim, &res, name);
 	}
 	*events = res.events;
 	out->errors += res.errors;

@@ -33,13 +33,14 @@ int ipuxcom_demo_sum_watch(const struct ipuxcom_timing *tm, const struct ipuxcom
 	struct ipuxcom_xsim_config cfg = { .timing = tm, .flags = IPUXCOM_XSIM_ALL_TILES };
 	struct ipuxcom_xsim *sim;
 	struct ipuxcom_xsim_result res;
+	struct ipuxcom_demo_watch w;
 	uint32_t v, r, value;
 	bool clean = true;
 	int ret;
 
 	if (!out)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "out", "out is NULL");
-	if ((ret = ixc_demo_watch_flags(watch, &cfg.flags, err)))
+	if ((ret = ixc_demo_watch_in(watch, &w, &cfg.flags, err)))
 		return ret;
 	memset(out, 0, sizeof(*out));
 	if ((ret = ipuxcom_xsim_create(&cfg, &sim, err)))
@@ -66,11 +67,11 @@ int ipuxcom_demo_sum_watch(const struct ipuxcom_timing *tm, const struct ipuxcom
 		if ((ret = ipuxcom_xsim_fill_idle(sim, err)) ||
 		    (ret = ipuxcom_xsim_run(sim, &res, err)))
 			goto out;
-		if (watch && watch->phase) {
+		if (w.phase) {
 			char name[16];
 
 			snprintf(name, sizeof(name), "round %u", k);
-			watch->phase(watch->ctx, sim, &res, name);
+			w.phase(w.ctx, sim, &res, name);
 		}
 		out->events[k - 1] = res.events;
 		out->errors += res.errors;

@@ -42,6 +42,8 @@ static const struct ixc_errc ixc_errcs[IPUXCOM_PLAN_E_MAX] = {
 	[IPUXCOM_PLAN_E_INFEASIBLE] = { EOPNOTSUPP, "no allowed fan-out method fits the request" },
 	[IPUXCOM_PLAN_E_NAME] = { EINVAL, "invalid timing model name" },
 	[IPUXCOM_PLAN_E_INTERNAL] = { EFAULT, "internal error: an emitted field overflowed" },
+	[IPUXCOM_PLAN_E_SIZE] = { EINVAL, "a struct's size member is 0 or too small, or the "
+		"struct is bigger with members unknown to this library set (E2BIG)" },
 };
 
 const char *ipuxcom_plan_errc_str(enum ipuxcom_plan_errc code)
@@ -86,6 +88,17 @@ int ixc_plan_fail(struct ipuxcom_plan_error *err, int code, const char *field,
 
 	va_start(ap, fmt);
 	ret = ixc_vfail(err, code, ixc_plan_errno(code), field, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int ixc_plan_fail_ret(struct ipuxcom_plan_error *err, int code, int ret, const char *field,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ret = ixc_vfail(err, code, ret, field, fmt, ap);
 	va_end(ap);
 	return ret;
 }

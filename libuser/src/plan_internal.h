@@ -25,6 +25,10 @@
 __attribute__((format(printf, 4, 5)))
 int ixc_plan_fail(struct ipuxcom_plan_error *err, int code, const char *field,
 		  const char *fmt, ...);
+/* The same with the negative errno @ret instead of @code's (E_SIZE's -E2BIG). */
+__attribute__((format(printf, 5, 6)))
+int ixc_plan_fail_ret(struct ipuxcom_plan_error *err, int code, int ret, const char *field,
+		      const char *fmt, ...);
 __attribute__((format(printf, 4, 5)))
 int ixc_plan_fail_io(struct ipuxcom_plan_error *err, int io_errno, const char *field,
 		     const char *fmt, ...);

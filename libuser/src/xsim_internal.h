@@ -171,10 +171,11 @@ static inline uint32_t ixc_xsim_pad(uint32_t count, uint32_t row)
 }
 
 /*
- * The simulator flags a demo watcher adds (ipuxcom_demo_watch): @watch may
- * be NULL; only IPUXCOM_XSIM_LOG_WRITES is accepted (E_FLAGS otherwise).
+ * The caller's demo watcher (ipuxcom_demo_watch, @watch may be NULL) into
+ * @copy, its size checked (E_SIZE), and the simulator flags it adds to
+ * *@flags: only IPUXCOM_XSIM_LOG_WRITES is accepted (E_FLAGS otherwise).
  */
-int ixc_demo_watch_flags(const struct ipuxcom_demo_watch *watch, uint32_t *flags,
-			 struct ipuxcom_plan_error *err);
+int ixc_demo_watch_in(const struct ipuxcom_demo_watch *watch, struct ipuxcom_demo_watch *copy,
+		      uint32_t *flags, struct ipuxcom_plan_error *err);
 
 #endif /* IPUXCOM_XSIM_INTERNAL_H */

@@ -84,6 +84,9 @@ TEST_F(init, dev_init_command_lists_every_step)
 	ASSERT_EQ(0, ixt_run_tool(r, tool, "dev", "init", "--dev", self->devstr, "--json", NULL));
 	EXPECT_EQ(0, r->status) TH_LOG("stderr: %s", r->err);
 	EXPECT_NE(NULL, strstr(r->out, "\"ipu_driver\":false")) TH_LOG("%s", r->out);
+	/* the device, under the key every command's JSON uses */
+	EXPECT_EQ(0, strncmp(r->out, "{\"dev\":", 7)) TH_LOG("%s", r->out);
+	EXPECT_EQ(strtoul(self->devstr, NULL, 10), strtoul(r->out + 7, NULL, 10));
 	EXPECT_NE(NULL, strstr(r->out, "{\"step\":7,\"name\":\"module reset\",\"status\":\"done\"}"))
 		TH_LOG("%s", r->out);
 	EXPECT_NE(NULL, strstr(r->out, "\"state\":\"idle\""));

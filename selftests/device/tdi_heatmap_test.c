@@ -103,7 +103,7 @@ static size_t squares(struct __test_metadata *_metadata, FIXTURE_DATA(hm) *self,
 
 TEST_F(hm, idle_after_reset_running_after_load)
 {
-	char title[200], msg[300];
+	char title[200], msg[300], want[160];
 
 	EXPECT_EQ(IPUXCOM_TILES, squares(_metadata, self, IDLE_FILL, title, sizeof(title)));
 	EXPECT_NE(NULL, strstr(title, "0 running, 1472 idle, 0 stopped, 0 error, 0 unread"))
@@ -125,8 +125,24 @@ TEST_F(hm, idle_after_reset_running_after_load)
 	ASSERT_EQ(0, ixt_run_tool(self->r, self->tool, "tdi", "dump", "--all", "-j", "--dev",
 				  self->devstr, NULL));
 	EXPECT_EQ(0, self->r->status);
-	EXPECT_NE(NULL, strstr(self->r->out, "{\"tiles\":[{\"tile\":0,\"state\":\"running\","
+	/* Every device command's JSON names its device. */
+	snprintf(want, sizeof(want), "{\"dev\":%s,\"tiles\":[", self->devstr);
+	EXPECT_EQ(0, strncmp(self->r->out, want, strlen(want))) TH_LOG("%.200s", self->r->out);
+	EXPECT_NE(NULL, strstr(self->r->out, "\"tiles\":[{\"tile\":0,\"state\":\"running\","
 			       "\"registers\":{\"CTXT_STS\":\"0x00000001\",")) TH_LOG("%.200s", self->r->out);
+	/* tdi write and read on the running tile: JSON with the device, as every command's */
+	ASSERT_EQ(0, ixt_run_tool(self->r, self->tool, "tdi", "write", "5", "0x60000",
+				  "0x12345678", "7", "-j", "--dev", self->devstr, NULL));
+	EXPECT_EQ(0, self->r->status) TH_LOG("stderr: %s", self->r->err);
+	snprintf(want, sizeof(want), "{\"dev\":%s,\"tile\":5,\"addr\":\"0x00060000\","
+		 "\"written\":2,\"count\":2}\n", self->devstr);
+	EXPECT_STREQ(want, self->r->out);
+	ASSERT_EQ(0, ixt_run_tool(self->r, self->tool, "tdi", "read", "5", "0x60000", "2",
+				  "-j", "--dev", self->devstr, NULL));
+	EXPECT_EQ(0, self->r->status) TH_LOG("stderr: %s", self->r->err);
+	snprintf(want, sizeof(want), "{\"dev\":%s,\"tile\":5,\"addr\":\"0x00060000\","
+		 "\"words\":[\"0x12345678\",\"0x00000007\"]}\n", self->devstr);
+	EXPECT_STREQ(want, self->r->out);
 }
 
 TEST_HARNESS_MAIN

@@ -131,6 +131,20 @@ TEST_F(cli, did_you_mean)
 	LACKS(err, "did you mean");
 }
 
+/* A help text naming docs/NAME.md says where those files are once installed. */
+TEST_F(cli, help_says_where_the_docs_are_installed)
+{
+	RUN(0, "load", "--help");
+	HAS(out, "docs/hardware-sequence.md");
+	HAS(out, "PREFIX/share/doc/ipuxcom/NAME.md");
+	RUN(0, "plan", "schedule", "--help");	/* named by an option's help */
+	HAS(out, "PREFIX/share/doc/ipuxcom/NAME.md");
+	RUN(0, "help");
+	HAS(out, "PREFIX/share/doc/ipuxcom/NAME.md");
+	RUN(0, "info", "--help");		/* names no document */
+	LACKS(out, "share/doc");
+}
+
 /* -j and -p before the object and after the command, for every command. */
 TEST_F(cli, json_and_pretty_everywhere)
 {

@@ -129,6 +129,18 @@ TEST_F(out, every_file_command_prints_valid_json)
 	HAS(out, "\"slices\":2}");
 	RUN(0, "hsp", "show", self->hsp, "-j");
 	JSON_DOCS(1);
+	RUN(0, "hsp", "format", self->hsp, "-o", out, "-j");
+	JSON_DOCS(1);
+	HAS(out, "\"output\":\"");
+	HAS(out, "\"calls\":3,\"bytes\":");
+	{
+		char raw[PATH_MAX + 16];
+
+		snprintf(raw, sizeof(raw), "%s/raw", self->dir);
+		RUN(0, "image", "pack", "--raw", raw, "-o", out, "-j");
+		JSON_DOCS(1);
+		HAS(out, "\"tiles\":1472,\"image_size\":256,");
+	}
 	RUN(0, "cfg", "dump", self->cfg, "-j");
 	JSON_DOCS(1);
 	HAS(out, "{\"offset\":\"0x00002070\",\"value\":\"0x12345678\",");
@@ -157,6 +169,10 @@ TEST_F(out, every_file_command_prints_valid_json)
 	JSON_DOCS(1);
 	RUN(0, "demo", "matmul", "-j");
 	JSON_DOCS(1);
+	RUN(0, "-j", "--version");
+	JSON_DOCS(1);
+	HAS(out, "{\"version\":\"");
+	HAS(out, "\"uapi_version\":");
 }
 
 /* asm as an assembler reads it, the comment apart; words and addresses as hex strings. */
@@ -169,6 +185,15 @@ TEST_F(out, json_values_follow_one_convention)
 	EXPECT_EQ(NULL, strstr(self->r->out, "  ")) TH_LOG("column padding: %s", self->r->out);
 	EXPECT_EQ(NULL, strstr(self->r->out, "\"asm\":[\"sync 3 ")) TH_LOG("%s", self->r->out);
 	HAS(out, "\"addr\":null");
+	/* a two-word sendpicp: the fields of both words, not the first word's a, b, c */
+	RUN(0, "plan", "decode", "0xf6600000", "0x03014048", "0xf6600000", "-j");
+	JSON_DOCS(1);
+	HAS(out, "[{\"word\":\"0xf6600000\",\"word2\":\"0x03014048\",\"op\":\"sendpicp\","
+	    "\"asm\":\"sendpicp 0, 51, 0x0, 0, 192, 0x14048\",\"comment\":null,\"nwords\":2,"
+	    "\"args\":[0,51,0,0,192,81992]},");
+	HAS(out, "{\"word\":\"0xf6600000\",\"op\":\".word\",\"asm\":\".word 0xf6600000\","
+	    "\"comment\":null,\"nwords\":1}]");
+	EXPECT_EQ(NULL, strstr(self->r->out, "\"a\":")) TH_LOG("%s", self->r->out);
 	RUN(0, "plan", "multicast", "0", "3", "5", "6", "-j");
 	HAS(out, "\"addr\":\"0x000");
 	RUN(0, "plan", "decode", "0x41800003", "-j");
@@ -328,6 +353,9 @@ TEST_F(out, sizes_for_people)
 	/* 1472 x 256 bytes unpacked */
 	HAS(out, "(368.0 KiB (376,832 bytes) unpacked)");
 	HAS(out, " KiB (");
+	/* the patch statistics too, not bare byte counts */
+	HAS(out, " bytes) patched, patch area ");
+	EXPECT_EQ(NULL, strstr(self->r->out, "-byte patch area")) TH_LOG("%s", self->r->out);
 	RUN(0, "frames", self->img, "0", "63", "-o", self->tmp);
 	/* 64 tiles x 17 frames of 1 KiB (the loader's smallest envelope), 4 KiB of descriptors */
 	HAS(out, "17 frames (17408 bytes) per tile, 1.1 MiB (1,118,208 bytes)\n");

@@ -126,7 +126,7 @@ TEST_F(pic, trace_has_a_track_per_tile_and_red_hazards)
 
 	/* What the library says happened. */
 	for (size_t i = 0; i < ipuxcom_xsim_nactions(sim); i++) {
-		struct ipuxcom_xsim_action a;
+		struct ipuxcom_xsim_action a = IPUXCOM_XSIM_ACTION_INIT;
 
 		ASSERT_EQ(0, ipuxcom_xsim_action(sim, i, &a));
 		involved[a.tile] = true;

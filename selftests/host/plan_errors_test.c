@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <ipuxcom_plan.h>
+#include <ipuxcom_xsim.h>
 
 struct seen {
 	int code, err;
@@ -42,6 +43,7 @@ static const int expected_errno[IPUXCOM_PLAN_E_MAX] = {
 	[IPUXCOM_PLAN_E_SPACE] = -ENOSPC,	[IPUXCOM_PLAN_E_WORD] = -EINVAL,
 	[IPUXCOM_PLAN_E_METHOD] = -EINVAL,	[IPUXCOM_PLAN_E_INFEASIBLE] = -EOPNOTSUPP,
 	[IPUXCOM_PLAN_E_NAME] = -EINVAL,	[IPUXCOM_PLAN_E_INTERNAL] = -EFAULT,
+	[IPUXCOM_PLAN_E_SIZE] = -EINVAL,
 };
 
 TEST(every_reachable_code_is_reached_with_its_errno_and_field)
@@ -93,6 +95,12 @@ TEST(every_reachable_code_is_reached_with_its_errno_and_field)
 	note(ipuxcom_plan_dispatch(NULL, &req, IPUXCOM_FANOUT_SERIALIZED, &d, &e), &e); /* INFEASIBLE */
 	note(ipuxcom_timing_from_table(big, NULL, "no spaces", &tm, &e), &e);	/* NAME */
 	note(ipuxcom_plan_relay(&req, steps, 1, NULL, &e), &e);		/* SPACE again */
+	{
+		struct ipuxcom_demo_watch wt = { .size = 0 };
+		struct ipuxcom_demo_sum sum;
+
+		note(ipuxcom_demo_sum_watch(NULL, &wt, &sum, &e), &e);	/* SIZE */
+	}
 	{
 		char path[] = "/tmp/plan_errors_XXXXXX";
 		int fd = mkstemp(path);

@@ -5,13 +5,16 @@
  * plan did, action by action, as the command's --trace shows it; nothing
  * before a run or after a reset; argument errors. And the demos' watcher
  * (ipuxcom_demo_sum_watch(), ipuxcom_demo_matmul_watch()): called once per
- * phase with the running simulator.
+ * phase with the running simulator. Both structs carry their size, as
+ * struct ipuxcom_event and struct ipuxcom_load_params do (issue 15, 7).
  */
 #include "kselftest_harness.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <stddef.h>
 
 #include <ipuxcom_xsim.h>
 
@@ -46,7 +49,7 @@ FIXTURE_TEARDOWN(act)
 
 TEST_F(act, none_before_a_run)
 {
-	struct ipuxcom_xsim_action a;
+	struct ipuxcom_xsim_action a = IPUXCOM_XSIM_ACTION_INIT;
 
 	EXPECT_EQ(0, ipuxcom_xsim_nactions(self->sim));
 	EXPECT_EQ(-ERANGE, ipuxcom_xsim_action(self->sim, 0, &a));
@@ -55,7 +58,7 @@ TEST_F(act, none_before_a_run)
 
 TEST_F(act, p2p_run_sends_selects_and_sets_pic)
 {
-	struct ipuxcom_xsim_action a;
+	struct ipuxcom_xsim_action a = IPUXCOM_XSIM_ACTION_INIT;
 	size_t n, sends = 0, mux = 0, pic = 0, nw;
 	const struct ipuxcom_xsim_write *w;
 	int32_t select = -1, off = -1, last_event = -1;
@@ -137,7 +140,7 @@ static void watch_phase(void *ctx, const struct ipuxcom_xsim *sim,
 			const struct ipuxcom_xsim_result *res, const char *name)
 {
 	struct seen *s = ctx;
-	struct ipuxcom_xsim_action a;
+	struct ipuxcom_xsim_action a = IPUXCOM_XSIM_ACTION_INIT;
 	size_t nw = 0;
 
 	s->phases++;
@@ -153,7 +156,7 @@ static void watch_phase(void *ctx, const struct ipuxcom_xsim *sim,
 TEST(demo_watchers_see_every_phase)
 {
 	struct seen s = { 0 };
-	struct ipuxcom_demo_watch w = { .phase = watch_phase, .ctx = &s,
+	struct ipuxcom_demo_watch w = { .size = sizeof(w), .phase = watch_phase, .ctx = &s,
 					.sim_flags = IPUXCOM_XSIM_LOG_WRITES };
 	struct ipuxcom_demo_sum sum;
 	struct ipuxcom_demo_matmul mm;
@@ -185,6 +188,95 @@ TEST(demo_watchers_see_every_phase)
 	/* NULL: the plain demo */
 	ASSERT_EQ(0, ipuxcom_demo_sum_watch(NULL, NULL, &sum, &e));
 	EXPECT_TRUE(sum.pass);
+}
+
+/* An action reaches callers of each size: never past their size, @size kept. */
+TEST_F(act, action_fills_the_callers_size)
+{
+	struct {
+		struct ipuxcom_xsim_action a;
+		unsigned char tail[16];
+	} b;
+	struct ipuxcom_xsim_action full = IPUXCOM_XSIM_ACTION_INIT;
+	const unsigned char *p = (const unsigned char *)&b;
+
+	EXPECT_EQ(sizeof(full), full.size);
+	ASSERT_EQ(0, ipuxcom_xsim_run(self->sim, &self->res, NULL));
+	ASSERT_EQ(0, ipuxcom_xsim_action(self->sim, 0, &full));
+	EXPECT_EQ(sizeof(full), full.size);
+	EXPECT_EQ(IPUXCOM_XSIM_A_SEND, full.kind);
+	EXPECT_EQ(S, full.tile);
+	EXPECT_EQ(COUNT, full.words);
+
+	/* an older caller: the members it knows, nothing past them */
+	memset(&b, 0xa5, sizeof(b));
+	b.a.size = IPUXCOM_XSIM_ACTION_SIZE_MIN;
+	ASSERT_EQ(0, ipuxcom_xsim_action(self->sim, 0, &b.a));
+	EXPECT_EQ(IPUXCOM_XSIM_ACTION_SIZE_MIN, b.a.size);
+	EXPECT_EQ(IPUXCOM_XSIM_A_SEND, b.a.kind);
+	EXPECT_EQ(S, b.a.tile);
+	EXPECT_EQ(full.event, b.a.event);
+	for (size_t i = IPUXCOM_XSIM_ACTION_SIZE_MIN; i < sizeof(b); i++) {
+		ASSERT_EQ(0xa5, p[i]) TH_LOG("byte %zu written", i);
+	}
+
+	/* a newer caller: what this library does not know is zeroed */
+	memset(&b, 0xa5, sizeof(b));
+	b.a.size = sizeof(b);
+	ASSERT_EQ(0, ipuxcom_xsim_action(self->sim, 0, &b.a));
+	EXPECT_EQ(sizeof(b), b.a.size);
+	EXPECT_EQ(0, memcmp((const unsigned char *)&full + sizeof(uint32_t),
+			    p + sizeof(uint32_t), sizeof(full) - sizeof(uint32_t)));
+	for (size_t i = sizeof(full); i < sizeof(b); i++) {
+		ASSERT_EQ(0, p[i]) TH_LOG("byte %zu not cleared", i);
+	}
+
+	/* size 0 or too small */
+	b.a.size = 0;
+	EXPECT_EQ(-EINVAL, ipuxcom_xsim_action(self->sim, 0, &b.a));
+	b.a.size = IPUXCOM_XSIM_ACTION_SIZE_MIN - 1;
+	EXPECT_EQ(-EINVAL, ipuxcom_xsim_action(self->sim, 0, &b.a));
+}
+
+/* The watcher's size: older, newer, refused, as ipuxcom_load_params's. */
+TEST(demo_watch_carries_its_size)
+{
+	struct seen s = { 0 };
+	struct {
+		struct ipuxcom_demo_watch w;
+		uint64_t tail;
+	} b;
+	struct ipuxcom_demo_watch init = IPUXCOM_DEMO_WATCH_INIT;
+	struct ipuxcom_demo_matmul mm;
+	struct ipuxcom_demo_sum sum;
+	struct ipuxcom_plan_error e;
+
+	EXPECT_EQ(sizeof(init), init.size);
+	EXPECT_EQ(NULL, init.phase);
+	/* an older caller without sim_flags: taken as 0 */
+	memset(&b, 0xa5, sizeof(b));
+	b.w.size = IPUXCOM_DEMO_WATCH_SIZE_MIN;
+	b.w.phase = watch_phase;
+	b.w.ctx = &s;
+	ASSERT_EQ(0, ipuxcom_demo_sum_watch(NULL, &b.w, &sum, &e)) TH_LOG("%s", e.msg);
+	EXPECT_TRUE(sum.pass);
+	EXPECT_EQ(IPUXCOM_DEMO_SUM_ROUNDS, s.phases);
+	EXPECT_EQ(0, s.writes);		/* no LOG_WRITES: the 0xa5 past its size unread */
+	/* a newer caller: zero unknown members are fine, others -E2BIG */
+	memset(&b, 0, sizeof(b));
+	b.w = (struct ipuxcom_demo_watch){ .size = sizeof(b), .phase = watch_phase, .ctx = &s };
+	ASSERT_EQ(0, ipuxcom_demo_sum_watch(NULL, &b.w, &sum, &e)) TH_LOG("%s", e.msg);
+	b.tail = 1;
+	EXPECT_EQ(-E2BIG, ipuxcom_demo_sum_watch(NULL, &b.w, &sum, &e));
+	EXPECT_EQ(IPUXCOM_PLAN_E_SIZE, e.code);
+	EXPECT_STREQ("watch.size", e.field);
+	/* size 0 or too small */
+	b.w.size = 0;
+	EXPECT_EQ(-EINVAL, ipuxcom_demo_matmul_watch(NULL, 0, &b.w, &mm, &e));
+	EXPECT_EQ(IPUXCOM_PLAN_E_SIZE, e.code);
+	EXPECT_NE(NULL, strstr(e.msg, "watch.size 0 is below")) TH_LOG("%s", e.msg);
+	b.w.size = IPUXCOM_DEMO_WATCH_SIZE_MIN - 1;
+	EXPECT_EQ(-EINVAL, ipuxcom_demo_sum_watch(NULL, &b.w, &sum, &e));
 }
 
 TEST_HARNESS_MAIN

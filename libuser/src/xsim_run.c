@@ -33,6 +33,16 @@
  *  - the phase ends at the last br $m10 of any tile: a word taken in the
  *    phase must be written before it (in-flight-at-sync), whichever tile's
  *    row is the last; words no tile takes are dropped and not checked.
+ *
+ * Merged send/control instructions and 64-bit items (FACTS.md [RE];
+ * docs/exchange-verifier.md lists what is modelled): sendpic/sendpicp
+ * controls act at their first send event; sendpic continues the stream
+ * under its current sctl (modelled); a transmitting sendpicp restarts it
+ * at its absolute address, sctl 0 only lets events pass; sendpicp starts
+ * 8-byte aligned. sctl bit 2 moves two words per event to the XOR-2 pair
+ * at the larger TimeToMux, taken through the owner's XPIC (the smaller).
+ * Pair resources once per event (modelled); SRAM elements: code element
+ * error [S], same-event send/write note (modelled).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -668,28 +678,6 @@ static void ixc_xwindow(struct ixc_xrx *rx, uint32_t s, int32_t w0, int32_t w1, 
 			not_owner += (uint32_t)(hi - lo);
 			continue;
 		}
-		if (sg->wide) {
-			ixc_xwide(rx, sg, s, a0, lo, hi, wprog, wword);
-			if (sg->stream != last_stream) {
-				if (last_stream != UINT32_MAX &&
-				    stream_taken < sim->stream_words[last_stream])
-					partial = true;
-				if (!nstreams) {
-					first_stream = sg->stream;
-					first_start = sg->start;
-				}
-				nstreams++;
-				last_stream = sg->stream;
-				stream_taken = 0;
-				stream_start = sg->start;
-			}
-			stream_taken += 2 * (uint32_t)(hi - lo);
-			if (!taken)
-				first = lo;
-			last = hi - 1;
-			taken += 2 * (uint32_t)(hi - lo);
-			continue;
-		}
 		if (sg->stream != last_stream) {
 			if (last_stream != UINT32_MAX && stream_taken < sim->stream_words[last_stream])
 				partial = true;
@@ -702,14 +690,17 @@ static void ixc_xwindow(struct ixc_xrx *rx, uint32_t s, int32_t w0, int32_t w1, 
 			stream_taken = 0;
 			stream_start = sg->start;
 		}
-		stream_taken += (uint32_t)(hi - lo);
+		stream_taken += (1u + sg->wide) * (uint32_t)(hi - lo);
 		if (!taken)
 			first = lo;
 		last = hi - 1;
-		taken += (uint32_t)(hi - lo);
-		for (int32_t e = lo; e < hi; e++)
-			ixc_xcapture(rx, s, e, sg->start + (e - a0), sg->addr + 4 * (uint32_t)(e - a0),
-				     wprog, wword, 0);
+		taken += (1u + sg->wide) * (uint32_t)(hi - lo);
+		if (sg->wide)
+			ixc_xwide(rx, sg, s, a0, lo, hi, wprog, wword);
+		else
+			for (int32_t e = lo; e < hi; e++)
+				ixc_xcapture(rx, s, e, sg->start + (e - a0),
+					     sg->addr + 4 * (uint32_t)(e - a0), wprog, wword, 0);
 	}
 	if (last_stream != UINT32_MAX && stream_taken < sim->stream_words[last_stream])
 		partial = true;

@@ -122,6 +122,26 @@ enum ipuxcom_xsim_kind {
 	 * (modelled: the phase ends when its last row returns). Words that no
 	 * tile takes are not checked: they are dropped (docs/exchange-verifier.md). */
 	IPUXCOM_XSIM_H_IN_FLIGHT_AT_SYNC,
+	/* -- merged send/control instructions and 64-bit exchange (issue 16) -- */
+	/* A sendpicp that does not start on an 8-byte boundary [RE: "must start
+	 * on an 8-byte boundary"; the program's code address, or word 0 taken
+	 * as aligned], or a 64-bit item read or written at an address that is
+	 * not 8-byte aligned (modelled: an item is two consecutive words). */
+	IPUXCOM_XSIM_H_MISALIGNED,
+	/* The double-width resources of a tile pair (physical ids XOR 2 [RE])
+	 * used twice in one event (modelled): a 64-bit send while the partner
+	 * sends, or a 64-bit item taken while the partner takes a word. */
+	IPUXCOM_XSIM_H_PAIR_CONFLICT,
+	/* A send read or an incoming write on a 16 KiB memory element that
+	 * holds the row's own code (needs ipuxcom_xsim_set_code_addr()): the
+	 * notes require elem(data/result) != elem(planBuf) [S]; instruction
+	 * fetch contends with them [RE]. */
+	IPUXCOM_XSIM_H_SRAM_FETCH,
+	/* -- notes -- */
+	/* A send read and an incoming write on the same 16 KiB memory element
+	 * in the same event: they can contend [RE]; what one event's contention
+	 * does is not known (modelled as a note). */
+	IPUXCOM_XSIM_N_SRAM_CONTENTION,
 	IPUXCOM_XSIM_KIND_MAX
 };
 
@@ -233,6 +253,19 @@ struct ipuxcom_xsim_program {
 IPUXCOM_API int ipuxcom_xsim_add_program(struct ipuxcom_xsim *sim,
 					 const struct ipuxcom_xsim_program *prog,
 					 struct ipuxcom_plan_error *err);
+
+/*
+ * Where program @prog (an index ipuxcom_xsim_add_program() returned) lies
+ * in its tile's SRAM: @addr is the byte address of words[0] (4-byte
+ * aligned, the whole program inside SRAM). With it a run checks a
+ * sendpicp's 8-byte alignment at its real address and reports sends and
+ * writes on the memory elements of the code (IPUXCOM_XSIM_H_SRAM_FETCH).
+ * Without it (the default, 0) words[0] is taken as 8-byte aligned
+ * (modelled: plan buffers are) and the code's elements are not checked.
+ * Errors: E_NULL, E_FIELD (no such program), E_ALIGN, E_ADDR.
+ */
+IPUXCOM_API int ipuxcom_xsim_set_code_addr(struct ipuxcom_xsim *sim, int prog, uint32_t addr,
+					   struct ipuxcom_plan_error *err);
 
 /*
  * Declare what a transfer means: @count words from @src_addr on @sender
@@ -380,7 +413,9 @@ struct ipuxcom_xsim_action {
 	int32_t event;		/* tile-local event it takes effect (a send's first word) */
 	uint32_t words;		/* send: words, one per event; 0 otherwise */
 	uint32_t value;		/* see the kinds */
-	uint32_t dir;		/* send: direction 1..3 (0: none it can take); 0 otherwise */
+	uint32_t dir;		/* send: direction 1..3 (0: none it can take), with
+				   IPUXCOM_SCTL_WIDE (4) for 64-bit items: two words
+				   per event, @words counts events; 0 otherwise */
 	uint32_t stream;	/* send: stream number (a send and the sendoff right after it) */
 	int32_t program;	/* program index (adding order) */
 	int32_t word;		/* word index in that program */

@@ -66,6 +66,10 @@ static const struct {
 	[IPUXCOM_XSIM_N_IDLE_WINDOW] = { "idle-window", IPUXCOM_XSIM_NOTE },
 	[IPUXCOM_XSIM_N_PIC_EARLY] = { "pic-early", IPUXCOM_XSIM_NOTE },
 	[IPUXCOM_XSIM_H_IN_FLIGHT_AT_SYNC] = { "in-flight-at-sync", IPUXCOM_XSIM_ERROR },
+	[IPUXCOM_XSIM_H_MISALIGNED] = { "misaligned", IPUXCOM_XSIM_ERROR },
+	[IPUXCOM_XSIM_H_PAIR_CONFLICT] = { "pair-conflict", IPUXCOM_XSIM_ERROR },
+	[IPUXCOM_XSIM_H_SRAM_FETCH] = { "sram-fetch", IPUXCOM_XSIM_ERROR },
+	[IPUXCOM_XSIM_N_SRAM_CONTENTION] = { "sram-contention", IPUXCOM_XSIM_NOTE },
 };
 
 const char *ipuxcom_xsim_kind_name(uint32_t kind)
@@ -136,6 +140,7 @@ void ixc_xsim_clear_run(struct ipuxcom_xsim *sim)
 		sim->hslots[i].index = -1;
 	sim->nwlog = 0;
 	sim->nsends = sim->nmux = sim->npic = 0;
+	sim->nspans = 0;
 	sim->nstreams = 0;
 	memset(&sim->res, 0, sizeof(sim->res));
 	sim->ran = false;
@@ -263,6 +268,7 @@ void ipuxcom_xsim_free(struct ipuxcom_xsim *sim)
 	free(sim->haz_tmp);
 	free(sim->hslots);
 	free(sim->wlog);
+	free(sim->spans);
 	free(sim);
 }
 
@@ -431,6 +437,29 @@ int ipuxcom_xsim_add_program(struct ipuxcom_xsim *sim, const struct ipuxcom_xsim
 	    (ret = ixc_xbase_check(prog->outgoing_base, "outgoing_base", err)))
 		return ret;
 	return ixc_xsim_add(sim, prog, err);
+}
+
+int ipuxcom_xsim_set_code_addr(struct ipuxcom_xsim *sim, int prog, uint32_t addr,
+			       struct ipuxcom_plan_error *err)
+{
+	struct ixc_xprog *x;
+
+	if (!sim)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "sim", "sim is NULL");
+	if (prog < 0 || (size_t)prog >= sim->nprogs)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FIELD, "prog",
+				     "program %d does not exist (%zu added)", prog, sim->nprogs);
+	x = &sim->progs[prog];
+	if (addr & 3)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_ALIGN, "addr",
+				     "code address 0x%x not 4-byte aligned", addr);
+	if (!ixc_xin_sram(addr, (uint64_t)x->n * 4))
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_ADDR, "addr",
+				     "code of %u words at 0x%x not inside tile SRAM 0x%x..0x%x",
+				     x->n, addr, IPUXCOM_SRAM_BASE, IPUXCOM_SRAM_END - 1);
+	x->code_addr = addr;
+	ixc_plan_ok(err);
+	return 0;
 }
 
 /* ---------------------------------------------------------- declarations */

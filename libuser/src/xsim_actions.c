@@ -30,7 +30,8 @@ int ipuxcom_xsim_action(const struct ipuxcom_xsim *sim, size_t i, struct ipuxcom
 
 		act = (struct ipuxcom_xsim_action){
 			.kind = IPUXCOM_XSIM_A_SEND, .tile = s->tile, .event = s->start,
-			.words = s->n, .value = s->addr, .dir = s->dir, .stream = s->stream,
+			.words = s->n, .value = s->addr,
+			.dir = s->dir | (s->wide ? IPUXCOM_SCTL_WIDE : 0u), .stream = s->stream,
 			.program = s->prog, .word = s->word,
 		};
 		ixc_struct_out(out, out->size, &act, sizeof(act));

@@ -31,6 +31,7 @@ struct ixc_xprog {
 	uint32_t a4, a7;
 	size_t off;		/* first word in sim->words */
 	uint32_t n;
+	uint32_t code_addr;	/* byte address of word 0 in SRAM; 0: unknown (word 0 8-aligned) */
 };
 
 /* One (transfer, receiver) of a declaration. */
@@ -53,7 +54,22 @@ struct ixc_xsend {
 	int32_t word;
 	uint16_t tile;
 	uint8_t dir;
+	uint8_t wide;		/* sctl bit 2: 64-bit items, two words per event [RE] */
 };
+
+/* 64-bit items a pair owner's mux took during capture events [x0, x1). */
+struct ixc_xspan {
+	int32_t x0, x1;
+	int32_t prog, word;
+	uint16_t tile, src;
+};
+
+/* The 16 KiB memory element of an SRAM byte address [RE]. */
+#define IXC_XELEM_BYTES		(16u * 1024u)
+static inline uint32_t ixc_xelem(uint32_t addr)
+{
+	return (addr - IPUXCOM_SRAM_BASE) / IXC_XELEM_BYTES;
+}
 
 /* A mux or PIC setting, effective from @event on. */
 struct ixc_xact {
@@ -117,6 +133,8 @@ struct ipuxcom_xsim {
 
 	struct ipuxcom_xsim_write *wlog;
 	size_t nwlog, cap_wlog;
+	struct ixc_xspan *spans;	/* 64-bit receptions of the last run */
+	size_t nspans, cap_spans;
 
 	struct ipuxcom_xsim_result res;
 	bool ran;

@@ -33,6 +33,16 @@
  *  - the phase ends at the last br $m10 of any tile: a word taken in the
  *    phase must be written before it (in-flight-at-sync), whichever tile's
  *    row is the last; words no tile takes are dropped and not checked.
+ *
+ * Merged send/control instructions and 64-bit items (FACTS.md [RE];
+ * docs/exchange-verifier.md lists what is modelled): sendpic/sendpicp
+ * controls act at their first send event; sendpic continues the stream
+ * under its current sctl (modelled); a transmitting sendpicp restarts it
+ * at its absolute address, sctl 0 only lets events pass; sendpicp starts
+ * 8-byte aligned. sctl bit 2 moves two words per event to the XOR-2 pair
+ * at the larger TimeToMux, taken through the owner's XPIC (the smaller).
+ * Pair resources once per event (modelled); SRAM elements: code element
+ * error [S], same-event send/write note (modelled).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -53,6 +63,7 @@ struct ixc_xparse {
 	uint32_t out_ptr;	/* outgoing pointer after the last send word */
 	int32_t send_end;	/* event after the last send word, -1 */
 	uint32_t stream;	/* stream of the last send */
+	uint32_t sctl;		/* the outgoing stream's current control (sendpic uses it) */
 	bool failed;		/* out of memory */
 };
 
@@ -87,14 +98,20 @@ static void ixc_xact_push(struct ixc_xparse *x, bool pic, int32_t event, uint32_
 					    .tile = (uint16_t)x->p->tile };
 }
 
-static void ixc_xsend_push(struct ixc_xparse *x, uint32_t n, uint32_t addr, uint32_t dir,
+/*
+ * @n send events from @addr under control @sctl: bits 0-1 the directions,
+ * bit 2 64-bit items (two words per event) [RE].
+ */
+static void ixc_xsend_push(struct ixc_xparse *x, uint32_t n, uint32_t addr, uint32_t sctl,
 			   bool cont, int32_t word)
 {
 	struct ipuxcom_xsim *sim = x->sim;
-	uint32_t tile = x->p->tile;
+	uint32_t tile = x->p->tile, dir = sctl & IPUXCOM_SCTL_DIRS;
+	uint32_t wide = (sctl & IPUXCOM_SCTL_WIDE) ? 1 : 0, per = 1 + wide;
 	int32_t start = x->ev;
 
-	x->out_ptr = addr + 4 * n;
+	x->sctl = sctl;
+	x->out_ptr = addr + 4 * per * n;
 	x->send_end = start + (int32_t)n;
 	if (!ixc_xbound(x, start, word))
 		return;
@@ -102,16 +119,19 @@ static void ixc_xsend_push(struct ixc_xparse *x, uint32_t n, uint32_t addr, uint
 		ixc_xbound(x, start + (int32_t)n, word);
 		n = sim->max_events - (uint32_t)start;
 	}
-	if (dir < 1 || dir > 3) {
+	if (dir == 0)
 		ixc_xhazard(sim, H(H_UNSUPPORTED), tile, UINT32_MAX, start, x->prog, word,
-			    "send direction %u is not 1, 2 or 3 (BROADCAST): its %u words reach "
-			    "no tile (modelled)", dir, n);
-		dir = 0;
-	}
-	if (!ixc_xin_sram(addr, (uint64_t)n * 4))
+			    "send direction 0 (sctl %u): its %u words reach no tile; only "
+			    "sendpicp's receiver-only form (sctl 0) is modelled as advancing "
+			    "without transmitting [RE]", sctl, n);
+	if (wide && (addr & 7))
+		ixc_xhazard(sim, H(H_MISALIGNED), tile, UINT32_MAX, start, x->prog, word,
+			    "64-bit send from 0x%x: not 8-byte aligned (modelled: an item is "
+			    "two consecutive words)", addr);
+	if (!ixc_xin_sram(addr, (uint64_t)n * 4 * per))
 		ixc_xhazard(sim, H(H_SEND_OUTSIDE), tile, UINT32_MAX, start, x->prog, word,
 			    "send of %u words from 0x%x reads outside tile SRAM 0x%x..0x%x "
-			    "(words outside are taken as 0)", n, addr, IPUXCOM_SRAM_BASE,
+			    "(words outside are taken as 0)", n * per, addr, IPUXCOM_SRAM_BASE,
 			    IPUXCOM_SRAM_END - 1);
 	if (!cont) {
 		if (!ixc_xgrow((void **)&sim->stream_words, &sim->cap_streams, sim->nstreams + 1,
@@ -122,7 +142,7 @@ static void ixc_xsend_push(struct ixc_xparse *x, uint32_t n, uint32_t addr, uint
 		x->stream = sim->nstreams++;
 		sim->stream_words[x->stream] = 0;
 	}
-	sim->stream_words[x->stream] += n;
+	sim->stream_words[x->stream] += n * per;
 	if (!ixc_xgrow((void **)&sim->sends, &sim->cap_sends, sim->nsends + 1,
 		       sizeof(*sim->sends))) {
 		x->failed = true;
@@ -130,9 +150,96 @@ static void ixc_xsend_push(struct ixc_xparse *x, uint32_t n, uint32_t addr, uint
 	}
 	sim->sends[sim->nsends++] = (struct ixc_xsend){
 		.start = start, .n = n, .addr = addr, .stream = x->stream, .prog = x->prog,
-		.word = word, .tile = (uint16_t)tile, .dir = (uint8_t)dir,
+		.word = word, .tile = (uint16_t)tile, .dir = (uint8_t)dir, .wide = (uint8_t)wide,
 	};
-	sim->res.words_sent += n;
+	sim->res.words_sent += (uint64_t)n * per;
+}
+
+/* The write pointer a PIC field sets: both flag bits absolute [S multicast], else A4. */
+static uint32_t ixc_xpic_addr(const struct ixc_xprog *p, uint32_t field)
+{
+	if ((field & IPUXCOM_MCAST_FLAG) == IPUXCOM_MCAST_FLAG)
+		return 4 * field;
+	return p->a4 + 4 * field;
+}
+
+/* Push an XPIC setting of mux field @v at event @at (0x640: none; no tile: reported). */
+static void ixc_xmux_push(struct ixc_xparse *x, uint32_t v, int32_t at, int32_t word)
+{
+	uint32_t tile = x->p->tile;
+
+	if (v == IPUXCOM_MUX_DISABLE) {
+		v = IXC_XMUX_OFF;
+	} else if (v >= IPUXCOM_TILES || v == tile) {
+		ixc_xhazard(x->sim, H(H_UNSUPPORTED), tile, v, at, x->prog, word,
+			    "mux value 0x%x is %s: the mux takes no tile's words "
+			    "(modelled)", v,
+			    v == IPUXCOM_MUX_HOST ? "the host mux 0x600 (host "
+			    "traffic is not simulated)" : v == tile ? "the tile "
+			    "itself" : "neither a tile nor 0x640");
+		v = IXC_XMUX_OFF;
+	}
+	ixc_xact_push(x, false, at, v, 0, word);
+}
+
+/*
+ * sendpic and sendpicp [RE, FACTS.md "Merged send/control instructions"]:
+ * their controls apply at the first send event, the instruction's first
+ * event. Returns false when the row cannot go on (a misaligned sendpicp).
+ */
+static bool ixc_xsendpic(struct ixc_xparse *x, const struct ipuxcom_decoded *dc, uint32_t i)
+{
+	struct ipuxcom_xsim *sim = x->sim;
+	const struct ixc_xprog *p = x->p;
+	uint32_t tile = p->tile, n = dc->events;
+	int32_t word = (int32_t)i;
+
+	if (dc->op == IPUXCOM_OP_SENDPIC) {
+		/* sel 0-1: XPIC (13 bits), 2-3: PIC (18 bits); the two forms of each
+		 * act alike (modelled: what tells them apart is not documented). */
+		if (dc->f[1] < IPUXCOM_SENDPIC_PIC0)
+			ixc_xmux_push(x, dc->f[2], x->ev, word);
+		else
+			ixc_xact_push(x, true, x->ev, dc->f[2], ixc_xpic_addr(p, dc->f[2]), word);
+		/* Continues the current outgoing stream under its current control. */
+		if (x->send_end < 0)
+			ixc_xhazard(sim, H(H_UNSUPPORTED), tile, UINT32_MAX, x->ev, x->prog, word,
+				    "sendpic with no earlier send in the row: it continues the "
+				    "outgoing stream, whose control is unknown here (modelled: "
+				    "%u events, nothing sent)", n);
+		else if (x->sctl & IPUXCOM_SCTL_DIRS)
+			ixc_xsend_push(x, n, x->out_ptr, x->sctl, x->send_end == x->ev, word);
+		x->ev += (int32_t)n;
+		return true;
+	}
+	/* sendpicp: two words, on an 8-byte boundary (the PC advances 8) [RE]. */
+	{
+		uint32_t at = (p->code_addr ? p->code_addr : 0) + 4 * i;
+		uint32_t xpic = dc->f[4], sctl = dc->f[3];
+
+		if (at & 7) {
+			ixc_xhazard(sim, H(H_MISALIGNED), tile, UINT32_MAX, x->ev, x->prog, word,
+				    "sendpicp at word %u (%s 0x%x) is not on an 8-byte boundary: "
+				    "it must be [RE]; the notes' aligned bundle copied to another "
+				    "alignment raised TEXCPT_INVALID_INSTR [S]; the row is not "
+				    "simulated further", i, p->code_addr ? "address" : "offset",
+				    at);
+			return false;
+		}
+		if (xpic & 0x2000)
+			ixc_xhazard(sim, H(H_UNSUPPORTED), tile, UINT32_MAX, x->ev, x->prog, word,
+				    "sendpicp XPIC bit 13 set (0x%x): like delayxpic's flag bit "
+				    "13, its meaning is not documented (ignored)", xpic);
+		ixc_xmux_push(x, xpic & 0x1fff, x->ev, word);
+		ixc_xact_push(x, true, x->ev, dc->f[5], ixc_xpic_addr(p, dc->f[5]), word);
+		if (sctl & IPUXCOM_SCTL_DIRS)
+			/* Restarts the outgoing stream at its absolute source address. */
+			ixc_xsend_push(x, n, 4 * dc->f[2], sctl, false, word);
+		else
+			x->sctl = sctl;	/* receiver-only: events pass, nothing leaves */
+		x->ev += (int32_t)n;
+		return true;
+	}
 }
 
 /* Decode program @pi and push its actions; returns its end event (its br's event). */
@@ -142,6 +249,7 @@ static int32_t ixc_xparse_prog(struct ipuxcom_xsim *sim, int32_t pi, bool *faile
 	const uint32_t *w = &sim->words[p->off];
 	uint32_t tile = p->tile, i = (p->flags & IPUXCOM_XSIM_PROG_DATA0) ? 1 : 0;
 	struct ixc_xparse x = { .sim = sim, .p = p, .prog = pi, .send_end = -1 };
+	struct ipuxcom_decoded dc;
 	struct ipuxcom_insn in;
 
 	if (i >= p->n) {
@@ -181,7 +289,8 @@ static int32_t ixc_xparse_prog(struct ipuxcom_xsim *sim, int32_t pi, bool *faile
 			break;
 		if (!ixc_xbound(&x, x.ev, word))
 			break;
-		ipuxcom_decode(w[i], &in);
+		ipuxcom_decode_insn(&w[i], p->n - i, &dc);
+		in = (struct ipuxcom_insn){ .op = dc.op, .a = dc.f[0], .b = dc.f[1], .c = dc.f[2] };
 		switch (in.op) {
 		case IPUXCOM_OP_DELAY:
 			x.ev += (int32_t)in.a + 1;
@@ -195,10 +304,7 @@ static int32_t ixc_xparse_prog(struct ipuxcom_xsim *sim, int32_t pi, bool *faile
 					    "delaypic flag bit 18 set: its meaning is not documented "
 					    "(ignored)");
 			/* Both flag bits: absolute word address [S multicast]; else A4-relative. */
-			if ((in.c & IPUXCOM_MCAST_FLAG) == IPUXCOM_MCAST_FLAG)
-				addr = 4 * in.c;
-			else
-				addr = p->a4 + 4 * in.c;
+			addr = ixc_xpic_addr(p, in.c);
 			ixc_xact_push(&x, true, x.ev + (int32_t)in.a, in.c, addr, word);
 			x.ev += (int32_t)in.a + 1;
 			break;
@@ -210,18 +316,7 @@ static int32_t ixc_xparse_prog(struct ipuxcom_xsim *sim, int32_t pi, bool *faile
 				ixc_xhazard(sim, H(H_UNSUPPORTED), tile, UINT32_MAX, (int32_t)at, pi,
 					    word, "delayxpic flag bit 13 set: its meaning is not "
 					    "documented (ignored)");
-			if (v == IPUXCOM_MUX_DISABLE) {
-				v = IXC_XMUX_OFF;
-			} else if (v >= IPUXCOM_TILES || v == tile) {
-				ixc_xhazard(sim, H(H_UNSUPPORTED), tile, v, (int32_t)at, pi, word,
-					    "mux value 0x%x is %s: the mux takes no tile's words "
-					    "(modelled)", v,
-					    v == IPUXCOM_MUX_HOST ? "the host mux 0x600 (host "
-					    "traffic is not simulated)" : v == tile ? "the tile "
-					    "itself" : "neither a tile nor 0x640");
-				v = IXC_XMUX_OFF;
-			}
-			ixc_xact_push(&x, false, (int32_t)at, v, 0, word);
+			ixc_xmux_push(&x, v, (int32_t)at, word);
 			x.ev += (int32_t)in.a + 1;
 			break;
 		}
@@ -235,6 +330,14 @@ static int32_t ixc_xparse_prog(struct ipuxcom_xsim *sim, int32_t pi, bool *faile
 			ixc_xsend_push(&x, in.a + 1, (x.send_end >= 0 ? x.out_ptr : p->a7) + 4 * in.b,
 				       in.c, x.send_end == x.ev, word);
 			x.ev += (int32_t)in.a + 1;
+			break;
+		case IPUXCOM_OP_SENDPIC:
+		case IPUXCOM_OP_SENDPICP:
+			if (!ixc_xsendpic(&x, &dc, i)) {
+				*failed = x.failed;
+				return x.ev;
+			}
+			i += dc.nwords - 1;
 			break;
 		case IPUXCOM_OP_BR:
 			if (in.a != 10)
@@ -357,9 +460,13 @@ static bool ixc_xin_declared(const struct ixc_xrx *rx, uint32_t addr)
 	return false;
 }
 
-/* The word of @s sent at @send_event from @src, taken by rx->d at @event. */
+/*
+ * The word of @s sent at @send_event from @src, taken by rx->d at @event;
+ * @item 1 for the first word of a 64-bit item (its write must be 8-byte
+ * aligned), 0 otherwise.
+ */
 static void ixc_xcapture(struct ixc_xrx *rx, uint32_t s, int32_t event, int32_t send_event,
-			 uint32_t src, int32_t wprog, int32_t wword)
+			 uint32_t src, int32_t wprog, int32_t wword, int item)
 {
 	struct ipuxcom_xsim *sim = rx->sim;
 	const struct ixc_xact *pic;
@@ -387,6 +494,10 @@ static void ixc_xcapture(struct ixc_xrx *rx, uint32_t s, int32_t event, int32_t 
 	}
 	pic = &rx->pics[rx->pj - 1];
 	addr = pic->addr + 4 * rx->pk;
+	if (item && (addr & 7))
+		ixc_xhazard(sim, H(H_MISALIGNED), d, s, w, pic->prog, pic->word,
+			    "64-bit item of physical %u written at 0x%x: not 8-byte aligned "
+			    "(modelled: an item is two consecutive words)", s, addr);
 	if (rx->pk++ == 0 && pic->event < w)
 		ixc_xhazard(sim, H(N_PIC_EARLY), d, s, pic->event, pic->prog, pic->word,
 			    "PIC set at event %d, %d event%s before the first write it serves (event "
@@ -464,6 +575,68 @@ static void ixc_xcapture(struct ixc_xrx *rx, uint32_t s, int32_t event, int32_t 
 }
 
 /*
+ * The paired route of 64-bit items from @s to receiver @d [RE, FACTS.md
+ * "64-bit exchange"]: tiles whose physical ids differ by XOR 2 share the
+ * double-width resources; the pair {d, d^2} is reached at
+ * max(TimeToMux(s, d), TimeToMux(s, d^2)), and the member with the smaller
+ * TimeToMux owns the pair's XPIC stream. Modelled: on a tie the lower id
+ * owns it; when d^2 is the sender itself the pair's timing is
+ * TimeToMux(s, d) and d owns it.
+ */
+struct ixc_xpairt {
+	bool known;
+	int t;
+	uint32_t owner;
+};
+
+static bool ixc_xpair(const struct ipuxcom_xsim *sim, uint32_t s, uint32_t d, int t,
+		      struct ixc_xpairt *out)
+{
+	uint32_t e = d ^ 2;
+	unsigned int dir2 = 0;
+	int t2 = 0;
+
+	out->known = true;
+	out->t = t;
+	out->owner = d;
+	if (e == s || e >= IPUXCOM_TILES)
+		return true;
+	if (ixc_timing_pair(sim->tm, s, e, &t2, &dir2, NULL, ""))
+		return false;	/* a table model validated at load cannot get here */
+	out->t = t2 > t ? t2 : t;
+	if (t2 < t || (t2 == t && e < d))
+		out->owner = e;
+	return true;
+}
+
+/*
+ * 64-bit items of @sg taken by rx->d (the pair's owner) during capture
+ * events [lo, hi): two consecutive words per event, written in the same
+ * event through the write pointer (modelled: it advances two words).
+ */
+static void ixc_xwide(struct ixc_xrx *rx, const struct ixc_xsend *sg, uint32_t s, int32_t a0,
+		      int32_t lo, int32_t hi, int32_t wprog, int32_t wword)
+{
+	struct ipuxcom_xsim *sim = rx->sim;
+
+	for (int32_t e = lo; e < hi; e++) {
+		uint32_t src = sg->addr + 8 * (uint32_t)(e - a0);
+
+		ixc_xcapture(rx, s, e, sg->start + (e - a0), src, wprog, wword, 1);
+		ixc_xcapture(rx, s, e, sg->start + (e - a0), src + 4, wprog, wword, 0);
+	}
+	if (!ixc_xgrow((void **)&sim->spans, &sim->cap_spans, sim->nspans + 1,
+		       sizeof(*sim->spans))) {
+		rx->failed = true;
+		return;
+	}
+	sim->spans[sim->nspans++] = (struct ixc_xspan){
+		.x0 = lo, .x1 = hi, .prog = wprog, .word = wword, .tile = (uint16_t)rx->d,
+		.src = (uint16_t)s,
+	};
+}
+
+/*
  * The mux of rx->d selects @s during events [w0, w1) (@closed: a later
  * action ends the window; otherwise the phase does).
  */
@@ -476,20 +649,33 @@ static void ixc_xwindow(struct ixc_xrx *rx, uint32_t s, int32_t w0, int32_t w1, 
 	int32_t first = 0, last = 0, stream_start = 0, first_start = 0;
 	bool partial = false, any = (sim->cfg.flags & IPUXCOM_XSIM_ANY_DIRECTION) != 0;
 	unsigned int rdir = 0;
+	uint32_t not_owner = 0;
+	struct ixc_xpairt pair = { 0 };
 	int t = 0;
 
 	if (ixc_timing_pair(sim->tm, s, d, &t, &rdir, NULL, ""))
 		return;		/* a table model validated at load cannot get here */
 	for (uint32_t k = sim->send_first[s]; k < sim->send_first[s + 1]; k++) {
 		const struct ixc_xsend *sg = &sim->sends[k];
-		int32_t a0 = sg->start + t, a1 = a0 + (int32_t)sg->n;
-		int32_t lo = a0 > w0 ? a0 : w0, hi = a1 < w1 ? a1 : w1;
+		int32_t a0 = sg->start + t, a1, lo, hi;
 
+		if (sg->wide) {
+			if (!pair.known && !ixc_xpair(sim, s, d, t, &pair))
+				return;
+			a0 = sg->start + pair.t;
+		}
+		a1 = a0 + (int32_t)sg->n;
+		lo = a0 > w0 ? a0 : w0;
+		hi = a1 < w1 ? a1 : w1;
 		if (lo >= hi)
 			continue;
 		if (!any && !(sg->dir & rdir)) {
 			blocked += (uint32_t)(hi - lo);
 			blocked_dir = sg->dir;
+			continue;
+		}
+		if (sg->wide && pair.owner != d) {
+			not_owner += (uint32_t)(hi - lo);
 			continue;
 		}
 		if (sg->stream != last_stream) {
@@ -504,19 +690,30 @@ static void ixc_xwindow(struct ixc_xrx *rx, uint32_t s, int32_t w0, int32_t w1, 
 			stream_taken = 0;
 			stream_start = sg->start;
 		}
-		stream_taken += (uint32_t)(hi - lo);
+		stream_taken += (1u + sg->wide) * (uint32_t)(hi - lo);
 		if (!taken)
 			first = lo;
 		last = hi - 1;
-		taken += (uint32_t)(hi - lo);
-		for (int32_t e = lo; e < hi; e++)
-			ixc_xcapture(rx, s, e, sg->start + (e - a0), sg->addr + 4 * (uint32_t)(e - a0),
-				     wprog, wword);
+		taken += (1u + sg->wide) * (uint32_t)(hi - lo);
+		if (sg->wide)
+			ixc_xwide(rx, sg, s, a0, lo, hi, wprog, wword);
+		else
+			for (int32_t e = lo; e < hi; e++)
+				ixc_xcapture(rx, s, e, sg->start + (e - a0),
+					     sg->addr + 4 * (uint32_t)(e - a0), wprog, wword, 0);
 	}
 	if (last_stream != UINT32_MAX && stream_taken < sim->stream_words[last_stream])
 		partial = true;
 	if (!taken) {
-		if (blocked)
+		if (not_owner)
+			ixc_xhazard(sim, H(H_MISSED), d, s, w0, wprog, wword,
+				    "mux selected physical %u during events %d..%d: nothing taken; "
+				    "%u 64-bit item%s passed, which the pair {%u, %u} takes through "
+				    "the XPIC stream of its owner, physical %u (the smaller "
+				    "TimeToMux [RE])", s, w0, w1 - 1, not_owner,
+				    not_owner == 1 ? "" : "s", d < (d ^ 2) ? d : d ^ 2,
+				    d < (d ^ 2) ? d ^ 2 : d, pair.owner);
+		else if (blocked)
 			ixc_xhazard(sim, H(H_MISSED), d, s, w0, wprog, wword,
 				    "mux selected physical %u during events %d..%d: nothing reached "
 				    "it; %u word%s passed in direction %u, which does not reach this "
@@ -600,6 +797,146 @@ static void ixc_xreceive(struct ipuxcom_xsim *sim, uint32_t d, int32_t horizon,
 	*failed |= rx.failed;
 }
 
+/* ------------------------------------------------- pairs and SRAM elements */
+
+/*
+ * A 64-bit send of tile @t while its pair partner sends (modelled: the
+ * pair's double-width outgoing resources carry one of them [RE]).
+ */
+static void ixc_xpair_sends(struct ipuxcom_xsim *sim, uint32_t t)
+{
+	uint32_t e = t ^ 2;
+
+	if (e >= IPUXCOM_TILES)
+		return;
+	for (uint32_t k = sim->send_first[t]; k < sim->send_first[t + 1]; k++) {
+		const struct ixc_xsend *a = &sim->sends[k];
+
+		if (!a->wide)
+			continue;
+		for (uint32_t j = sim->send_first[e]; j < sim->send_first[e + 1]; j++) {
+			const struct ixc_xsend *b = &sim->sends[j];
+			int32_t lo = a->start > b->start ? a->start : b->start;
+			int32_t ae = a->start + (int32_t)a->n, be = b->start + (int32_t)b->n;
+
+			if (lo < (ae < be ? ae : be))
+				ixc_xhazard(sim, H(H_PAIR_CONFLICT), t, e, lo, a->prog, a->word,
+					    "64-bit send at events %d..%d while the pair partner, "
+					    "physical %u, sends at %d..%d: the pair's double-width "
+					    "resources [RE] carry one stream at a time (modelled)",
+					    a->start, ae - 1, e, b->start, be - 1);
+		}
+	}
+}
+
+/* first[t]: first write of tile t in the write log (written in tile order). */
+static void ixc_xwlog_index(const struct ipuxcom_xsim *sim, uint32_t *first)
+{
+	IXC_XINDEX(first, sim->wlog, sim->nwlog);
+}
+
+/*
+ * A pair owner's 64-bit reception while its partner takes words
+ * (modelled: the item uses the pair's double-width incoming resources).
+ * Partners are on one physical row, so capture events compare as writes.
+ */
+static void ixc_xpair_receives(struct ipuxcom_xsim *sim, const uint32_t *wfirst)
+{
+	for (size_t i = 0; i < sim->nspans; i++) {
+		const struct ixc_xspan *sp = &sim->spans[i];
+		uint32_t e = (uint32_t)sp->tile ^ 2;
+		int32_t lat = (int32_t)(IPUXCOM_XSIM_WRITE_LATENCY + 2 * ixc_phys_row(sp->tile));
+
+		if (e >= IPUXCOM_TILES)
+			continue;
+		for (uint32_t k = wfirst[e]; k < wfirst[e + 1]; k++) {
+			const struct ipuxcom_xsim_write *w = &sim->wlog[k];
+			int32_t x = w->event - lat;
+
+			if (x >= sp->x0 && x < sp->x1)
+				ixc_xhazard(sim, H(H_PAIR_CONFLICT), e, sp->src, x, -1, -1,
+					    "took a word of physical %u at event %d while its pair "
+					    "partner, physical %u, takes 64-bit items of physical %u "
+					    "(events %d..%d) on the pair's double-width resources "
+					    "[RE] (modelled)", w->src_tile, x, sp->tile, sp->src,
+					    sp->x0, sp->x1 - 1);
+		}
+	}
+}
+
+/* Bit mask of the memory elements [RE] of @bytes bytes from @addr (inside SRAM). */
+static uint64_t ixc_xelems(uint32_t addr, uint64_t bytes)
+{
+	uint32_t a, b;
+
+	if (!bytes || !ixc_xin_sram(addr, bytes))
+		return 0;
+	a = ixc_xelem(addr);
+	b = ixc_xelem(addr + (uint32_t)bytes - 1);
+	return (b >= 63 ? ~0ull : (2ull << b) - 1) & ~((1ull << a) - 1);
+}
+
+/*
+ * SRAM elements (16 KiB [RE]). Error: a send read or an incoming write on
+ * an element holding the tile's code (programs with a code address): the
+ * notes require elem(data/result) != elem(planBuf) [S], and instruction
+ * fetch contends with both [RE]. Note: a send read and an incoming write
+ * on one element in one event: they can contend [RE]; the effect of one
+ * event's contention is not known (modelled).
+ */
+static void ixc_xsram_elements(struct ipuxcom_xsim *sim, const uint32_t *wfirst)
+{
+	uint64_t codes[IPUXCOM_TILES] = { 0 };
+
+	for (size_t i = 0; i < sim->nprogs; i++)
+		if (sim->progs[i].code_addr)
+			codes[sim->progs[i].tile] |= ixc_xelems(sim->progs[i].code_addr,
+								(uint64_t)sim->progs[i].n * 4);
+	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
+		uint32_t s0 = sim->send_first[t], s1 = sim->send_first[t + 1];
+		uint64_t code = codes[t];
+
+		for (uint32_t k = s0; code && k < s1; k++) {
+			const struct ixc_xsend *sg = &sim->sends[k];
+			uint64_t m = ixc_xelems(sg->addr, (uint64_t)sg->n * 4 * (1u + sg->wide));
+
+			if (m & code)
+				ixc_xhazard(sim, H(H_SRAM_FETCH), t, UINT32_MAX, sg->start, sg->prog,
+					    sg->word, "send reads 0x%x..: a 16 KiB memory element "
+					    "that holds the tile's code (the notes require "
+					    "elem(data) != elem(planBuf) [S]; fetch contends [RE])",
+					    sg->addr);
+		}
+		for (uint32_t k = wfirst[t]; k < wfirst[t + 1]; k++) {
+			const struct ipuxcom_xsim_write *w = &sim->wlog[k];
+			uint32_t el = ixc_xelem(w->addr);
+
+			if (code & (1ull << el))
+				ixc_xhazard(sim, H(H_SRAM_FETCH), t, w->src_tile, w->event, -1, -1,
+					    "write to 0x%x: a 16 KiB memory element that holds the "
+					    "tile's code (the notes require elem(result) != "
+					    "elem(planBuf) [S]; fetch contends [RE])", w->addr);
+			for (uint32_t j = s0; j < s1; j++) {
+				const struct ixc_xsend *sg = &sim->sends[j];
+				int32_t off = w->event - sg->start;
+				uint32_t rd;
+
+				if (off < 0 || off >= (int32_t)sg->n || !sg->dir)
+					continue;
+				rd = sg->addr + 4 * (1u + sg->wide) * (uint32_t)off;
+				if (ixc_xin_sram(rd, 4) && ixc_xelem(rd) == el)
+					ixc_xhazard(sim, H(N_SRAM_CONTENTION), t, w->src_tile,
+						    w->event, sg->prog, sg->word,
+						    "event %d: the send reads 0x%x and a word of "
+						    "physical %u is written to 0x%x, both in memory "
+						    "element %u (16 KiB): they can contend [RE]; what "
+						    "that does in one event is not known (modelled)",
+						    w->event, rd, w->src_tile, w->addr, el);
+			}
+		}
+	}
+}
+
 /* ------------------------------------------------------------------ run */
 
 static bool ixc_xprepare(struct ipuxcom_xsim *sim)
@@ -672,6 +1009,7 @@ int ixc_xsim_run(struct ipuxcom_xsim *sim, struct ipuxcom_plan_error *err)
 					    "%d..%d: two outgoing words in one event", a->prog,
 					    b->prog, b->start, a->start + (int32_t)a->n - 1);
 		}
+		ixc_xpair_sends(sim, t);
 		for (uint32_t k = sim->pic_first[t] + 1; k < sim->pic_first[t + 1]; k++)
 			if (sim->pic[k].event == sim->pic[k - 1].event)
 				ixc_xhazard(sim, H(H_ACTION_CONFLICT), t, UINT32_MAX, sim->pic[k].event,
@@ -700,6 +1038,13 @@ int ixc_xsim_run(struct ipuxcom_xsim *sim, struct ipuxcom_plan_error *err)
 	}
 	if (failed)
 		goto nomem;
+	{
+		uint32_t wfirst[IPUXCOM_TILES + 1];
+
+		ixc_xwlog_index(sim, wfirst);
+		ixc_xpair_receives(sim, wfirst);
+		ixc_xsram_elements(sim, wfirst);
+	}
 	/* Declared transfers delivered in full. */
 	for (size_t i = 0; i < sim->ndecls; i++) {
 		const struct ixc_xdecl *dc = &sim->decls[i];

@@ -204,7 +204,7 @@ struct fz {
 	uint8_t *scratch;	/* PAGE read-write, then a PROT_NONE guard page */
 	uint8_t *data;		/* DATA_BYTES, then a guard page */
 	uint8_t *ro;		/* a read-only page */
-	uintptr_t hole;		/* an unmapped page */
+	uintptr_t hole;		/* a reserved PROT_NONE page (see reserve_fixed()) */
 	int odd_fd[4];		/* files that are not this card's /dev/ipuN */
 	uint8_t *pool[NPOOL];
 	size_t pool_bytes[NPOOL];
@@ -375,11 +375,39 @@ static size_t pool_size(unsigned int i)
 	return sz[i];
 }
 
+/*
+ * "Unmapped" memory the fuzzer hands the kernel stays reserved as a
+ * PROT_NONE mapping, never freed: an address given back to the process
+ * could be reused by another thread (a malloc arena, a thread stack), and
+ * the kernel would then rightly write the ioctl's output into it, which
+ * corrupted the concurrent run's heap (a SIGSEGV inside malloc). To the
+ * kernel a PROT_NONE page is as unusable as a hole (-EFAULT), and
+ * mapping over pinned pages still drops the mapping under the pins.
+ */
+static void *reserve_fixed(void *addr, size_t bytes)
+{
+	void *p = mmap(addr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
+		       MAP_NORESERVE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
 static void pool_map(struct fz *z, unsigned int i)
 {
+	/* the old range's reservation goes: nothing refers to it once replaced */
+	if (z->pool[i] && !z->pool_mapped[i])
+		munmap(z->pool[i], z->pool_bytes[i]);
 	z->pool_bytes[i] = pool_size(i);
 	z->pool[i] = map_anon(z->pool_bytes[i], PROT_READ | PROT_WRITE);
 	z->pool_mapped[i] = z->pool[i] != NULL;
+}
+
+/* Unmap pool @i (the pages may be pinned): a reserved hole in its place. */
+static void pool_unmap(struct fz *z, unsigned int i)
+{
+	z->pool_mapped[i] = false;
+	if (!reserve_fixed(z->pool[i], z->pool_bytes[i]))
+		z->pool[i] = NULL;	/* never handed out again */
 }
 
 static int fz_mem_init(struct fz *z)
@@ -393,7 +421,9 @@ static int fz_mem_init(struct fz *z)
 	if (!z->scratch || !z->data || !z->ro || !h)
 		return -ENOMEM;
 	z->hole = (uintptr_t)h;
-	munmap(h, PAGE);
+	/* a hole that stays one: see reserve_fixed() */
+	if (!reserve_fixed(h, PAGE))
+		return -ENOMEM;
 	for (uint32_t i = 0; i < DATA_BYTES; i += 4) {
 		uint32_t v = (uint32_t)rnext(&z->r);
 
@@ -427,6 +457,9 @@ static void fz_mem_free(struct fz *z)
 		munmap(z->data, DATA_BYTES + PAGE);
 	if (z->ro)
 		munmap(z->ro, PAGE);
+	if (z->hole)
+		munmap((void *)z->hole, PAGE);
+	z->hole = 0;
 	for (unsigned int i = 0; i < NPOOL; i++)
 		if (z->pool[i])
 			munmap(z->pool[i], z->pool_bytes[i]);
@@ -514,7 +547,7 @@ static uint64_t r_ptr(struct fz *z, size_t want)
 	case 10: {
 		unsigned int i = rbelow(r, NPOOL);
 
-		return (uintptr_t)z->pool[i];		/* maybe unmapped now */
+		return (uintptr_t)z->pool[i];		/* maybe a reserved hole now */
 	}
 	default:
 		return (uintptr_t)z->data + (rbelow(r, 8) ? 0 : 4 * rbelow(r, 64));
@@ -1121,8 +1154,7 @@ static void fz_mmap_op(struct fz *z)
 	}
 	case 1:	/* unmap (maybe attached), later remapped somewhere */
 		if (z->pool_mapped[i]) {
-			munmap(z->pool[i], z->pool_bytes[i]);
-			z->pool_mapped[i] = false;
+			pool_unmap(z, i);
 		} else {
 			pool_map(z, i);
 		}
@@ -1131,7 +1163,7 @@ static void fz_mmap_op(struct fz *z)
 		if (z->pool_mapped[i] &&
 		    mmap(z->pool[i], z->pool_bytes[i], PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
-			z->pool_mapped[i] = false;
+			pool_unmap(z, i);
 		break;
 	case 3:
 		if (z->pool_mapped[i])
@@ -1146,7 +1178,7 @@ static void fz_mmap_op(struct fz *z)
 		if (z->pool_mapped[i] &&
 		    mmap(z->pool[i], z->pool_bytes[i], PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
-			z->pool_mapped[i] = false;
+			pool_unmap(z, i);
 		break;
 	default:	/* the card's nodes (exchange window, BAR) at random offsets */
 		if (z->card) {

@@ -78,6 +78,7 @@
 #include "ipuxcom_events.h"
 #include "ipuxcom_test.h"
 #include "frames_testlib.h"
+#include "ixt_modules.h"
 
 #define PAGE		4096u
 #define MS		(1000ULL * 1000)
@@ -1205,17 +1206,10 @@ static void fz_mmap_op(struct fz *z)
 static int knob_write(const char *dir, const char *name, unsigned int value)
 {
 	char path[160], buf[16];
-	int fd, len, ret = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	len = snprintf(buf, sizeof(buf), "%u\n", value);
-	if (write(fd, buf, (size_t)len) != len)
-		ret = -errno;
-	close(fd);
-	return ret;
+	snprintf(buf, sizeof(buf), "%u\n", value);
+	return ixt_write_sysfs(path, buf);
 }
 
 static void knob_dir(const struct fz *z, char *dir, size_t len)
@@ -1371,19 +1365,6 @@ static int kmsg_scan(int fd)
 	return bad;
 }
 
-static int write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-	ssize_t len = (ssize_t)strlen(val);
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, (size_t)len) != len)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /* ------------------------------------------------------------ checks after */
 
 /* The device answers, RESET returns it to IDLE (a fresh file). */
@@ -1467,7 +1448,7 @@ FIXTURE_SETUP(fuzz)
 		if (n > 0) {
 			buf[n] = '\0';
 			snprintf(self->hung_old, sizeof(self->hung_old), "%s", buf);
-			if (write_file("/proc/sys/kernel/hung_task_timeout_secs", "20\n"))
+			if (ixt_write_sysfs("/proc/sys/kernel/hung_task_timeout_secs", "20\n"))
 				TH_LOG("cannot set hung_task_timeout_secs");
 		}
 	} else {
@@ -1487,7 +1468,7 @@ FIXTURE_TEARDOWN(fuzz)
 		close(self->kmsg);
 	}
 	if (self->hung_old[0])
-		write_file("/proc/sys/kernel/hung_task_timeout_secs", self->hung_old);
+		ixt_write_sysfs("/proc/sys/kernel/hung_task_timeout_secs", self->hung_old);
 }
 
 static int fz_init(struct fz *z, uint64_t seed, bool trace)
@@ -1551,40 +1532,6 @@ TEST_F_TIMEOUT(fuzz, single_thread_sim, 7200)
 
 /* ------------------------------------------------------------ stand-in */
 
-static int module_loaded(const char *name)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/module/%s/initstate", name);
-	return access(path, F_OK) == 0;
-}
-
-static int unload_module(const char *name)
-{
-	int ret = 0;
-
-	for (int i = 0; i < 50; i++) {
-		if (!module_loaded(name))
-			return 0;
-		ret = syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
-		if (ret != -EAGAIN && ret != -EBUSY)
-			return ret;
-		usleep(100 * 1000);
-	}
-	return ret;
-}
-
-static int load_module(const char *path, const char *params)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
 static long standin_dev_id(unsigned int card)
 {
 	char path[128], buf[32];
@@ -1615,8 +1562,8 @@ TEST_F_TIMEOUT(fuzz, standin_card, 7200)
 
 	if (!ko || !*ko)
 		SKIP(return, "IPUXCOM_STANDIN_KO not set: the ipu_driver stand-in is for the test VM only");
-	ASSERT_EQ(0, unload_module(STANDIN_MOD));
-	ASSERT_EQ(0, load_module(ko, "devices=1"));
+	ASSERT_EQ(0, ixt_unload_module_wait(STANDIN_MOD));
+	ASSERT_EQ(0, ixt_load_module(ko, "devices=1"));
 	id = standin_dev_id(0);
 	ASSERT_LE(0, id);
 	z = calloc(1, sizeof(*z));
@@ -1650,7 +1597,7 @@ TEST_F_TIMEOUT(fuzz, standin_card, 7200)
 	}
 	check_pins(_metadata, self->pinned0);
 	free(z);
-	EXPECT_EQ(0, unload_module(STANDIN_MOD));
+	EXPECT_EQ(0, ixt_unload_module_wait(STANDIN_MOD));
 }
 
 /* ------------------------------------------------------------ concurrent */

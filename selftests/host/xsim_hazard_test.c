@@ -13,6 +13,7 @@
  * and the hazard list's merging, cap and order.
  */
 #include "kselftest_harness.h"
+#include "ixt_xsim.h"
 
 #include <errno.h>
 #include <string.h>
@@ -147,22 +148,6 @@ static int xpic_of(const uint32_t *w, uint32_t n, uint32_t src)
  * back to back, to R2 (a packed schedule); R2's XPIC two events early
  * takes the tail of R1's stream: a wrong source, in a window of two streams.
  */
-static unsigned int dir_of(uint32_t s, uint32_t d)
-{
-	unsigned int dir = 0;
-
-	ipuxcom_route_direction(NULL, s, d, &dir, NULL);
-	return dir;
-}
-
-static int ttm(uint32_t s, uint32_t d)
-{
-	int t = 0;
-
-	ipuxcom_time_to_mux(NULL, s, d, &t, NULL);
-	return t;
-}
-
 TEST(shifted_xpic_takes_a_wrong_source)
 {
 	const uint32_t s = 1000, r1 = 53, d1 = 0x50000, d2 = 0x50100;
@@ -182,7 +167,7 @@ TEST(shifted_xpic_takes_a_wrong_source)
 
 	ASSERT_NE(NULL, sim);
 	/* R2 in the direction of R1's stream, so that its words reach R2 (modelled) */
-	while (dir_of(s, r2) != dir_of(s, r1))
+	while (ixt_dir_of(s, r2) != ixt_dir_of(s, r1))
 		r2++;
 	ASSERT_EQ(0, ipuxcom_schedule_build(&o, x, 2, &sc, NULL));
 	ipuxcom_schedule_slot(sc, 0, &s0);
@@ -248,8 +233,8 @@ TEST(wrong_xpic_source_takes_a_wrong_source)
 
 		ipuxcom_tile_physical(t, &ps);
 		ipuxcom_tile_physical(t - 1, &pr);
-		shift = ttm(ps, p10) - ttm(ps, pr);	/* W's arrival at 10 vs at 112 */
-		if (dir_of(ps, pr) == dir_of(ps, p10) && shift > -32 && shift < 32) {
+		shift = ixt_ttm(ps, p10) - ixt_ttm(ps, pr);	/* W's arrival at 10 vs at 112 */
+		if (ixt_dir_of(ps, pr) == ixt_dir_of(ps, p10) && shift > -32 && shift < 32) {
 			w = t;
 			pw = ps;
 		}

@@ -16,6 +16,7 @@
  *    write on one element in one event a note (modelled).
  */
 #include "kselftest_harness.h"
+#include "ixt_xsim.h"
 
 #include <errno.h>
 #include <string.h>
@@ -45,31 +46,6 @@ static struct ipuxcom_xsim *mksim(void)
 	return sim;
 }
 
-static int add(struct ipuxcom_xsim *sim, uint32_t tile, const uint32_t *w, uint32_t n,
-	       uint32_t a4, uint32_t a7)
-{
-	struct ipuxcom_xsim_program p = { .tile = tile, .words = w, .nwords = n,
-					  .incoming_base = a4, .outgoing_base = a7 };
-
-	return ipuxcom_xsim_add_program(sim, &p, NULL);
-}
-
-static int ttm(uint32_t s, uint32_t d)
-{
-	int t = 0;
-
-	ipuxcom_time_to_mux(NULL, s, d, &t, NULL);
-	return t;
-}
-
-static unsigned int dir_of(uint32_t s, uint32_t d)
-{
-	unsigned int dir = 0;
-
-	ipuxcom_route_direction(NULL, s, d, &dir, NULL);
-	return dir;
-}
-
 static uint32_t row_of(uint32_t t)
 {
 	return t / 64;
@@ -86,7 +62,7 @@ static void sender(struct ipuxcom_xsim *sim, uint32_t s, uint32_t start, uint32_
 {
 	uint32_t w[4] = { SYNC3, DELAY(start - 1), SEND(n - 1, 0, sctl), BR10 };
 
-	add(sim, s, w, 4, 0, a7);
+	ixt_xsim_add(sim, s, w, 4, 0, a7);
 }
 
 /*
@@ -99,7 +75,7 @@ static int receiver(struct ipuxcom_xsim *sim, uint32_t d, uint32_t s, uint32_t o
 	uint32_t w[6] = { SYNC3, DELAYXPIC(open, s), DELAYXPIC(n - 1, OFF),
 			  DELAYPIC(pic - (open + n) - 1, 0), DELAY(200), BR10 };
 
-	return add(sim, d, w, 6, a4, 0);
+	return ixt_xsim_add(sim, d, w, 6, a4, 0);
 }
 
 static const struct ipuxcom_xsim_hazard *first(const struct ipuxcom_xsim *sim, uint32_t kind)
@@ -165,8 +141,8 @@ TEST(sdk_receiver_only_sendpicp)
 	for (uint32_t k = 0; k < 52; k++)
 		src[k] = 0x1000 + k;
 	ipuxcom_xsim_sram_write(sim, s, 0x60000, src, 52, NULL);
-	sender(sim, s, (uint32_t)((int)open - ttm(s, d)), 52, dir_of(s, d), 0x60000);
-	add(sim, d, rw, 7, 0, 0);
+	sender(sim, s, (uint32_t)((int)open - ixt_ttm(s, d)), 52, ixt_dir_of(s, d), 0x60000);
+	ixt_xsim_add(sim, d, rw, 7, 0, 0);
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
 	EXPECT_EQ(0u, r.errors);
 	/* controls at the sendpicp's first event */
@@ -204,25 +180,25 @@ TEST(transmitting_sendpicp_restarts_the_stream)
 {
 	struct ipuxcom_xsim *sim = mksim();
 	const uint32_t s = 1000, d = 7;
-	unsigned int dir = dir_of(s, d);
+	unsigned int dir = ixt_dir_of(s, d);
 	/* send 2 words from A7 (0x60000) at 1..2, a pause, sendpicp (word 4) 2 words at 4..5 */
 	uint32_t sw[7] = { SYNC3, DELAY(0), SEND(1, 0, dir), DELAY(0), 0, 0, BR10 };
 	uint32_t a0[2] = { 1, 2 }, b0[2] = { 3, 4 };
-	uint32_t open = (uint32_t)(1 + ttm(s, d));
+	uint32_t open = (uint32_t)(1 + ixt_ttm(s, d));
 	struct ipuxcom_xsim_result r;
 	struct ipuxcom_xsim_action a, b;
 	const struct ipuxcom_xsim_write *w;
 	size_t n;
 
 	ASSERT_NE(NULL, sim);
-	ASSERT_GE(1 + ttm(s, d), 0);
+	ASSERT_GE(1 + ixt_ttm(s, d), 0);
 	ASSERT_EQ(0, ipuxcom_enc_sendpicp(0, 1, 0x70000 / 4, dir, OFF, 0, &sw[4], NULL));
 	/* the library's encoder and FACTS.md's formula agree */
 	EXPECT_EQ(SENDPICP0(0, 1, 0x70000 / 4, dir), sw[4]);
 	EXPECT_EQ(SENDPICP1(OFF, 0), sw[5]);
 	ipuxcom_xsim_sram_write(sim, s, 0x60000, a0, 2, NULL);
 	ipuxcom_xsim_sram_write(sim, s, 0x70000, b0, 2, NULL);
-	add(sim, s, sw, 7, 0, 0x60000);
+	ixt_xsim_add(sim, s, sw, 7, 0, 0x60000);
 	receiver(sim, d, s, open, 5, open + lat(d), 0x50000);
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
 	ASSERT_TRUE(action(sim, IPUXCOM_XSIM_A_SEND, s, 0, &a));
@@ -257,7 +233,7 @@ TEST(sendpicp_alignment)
 	int p;
 
 	ASSERT_NE(NULL, sim);
-	add(sim, 5, odd, 5, 0, 0);
+	ixt_xsim_add(sim, 5, odd, 5, 0, 0);
 	ipuxcom_xsim_run(sim, NULL, NULL);
 	h = first(sim, IPUXCOM_XSIM_H_MISALIGNED);
 	ASSERT_NE(NULL, h);
@@ -266,24 +242,24 @@ TEST(sendpicp_alignment)
 	EXPECT_EQ(0u, ipuxcom_xsim_nactions(sim));	/* the row stops there */
 	/* word 1 is aligned when word 0 lies at 4 mod 8 */
 	ipuxcom_xsim_reset(sim, 0, NULL);
-	p = add(sim, 5, odd, 5, 0, 0);
+	p = ixt_xsim_add(sim, 5, odd, 5, 0, 0);
 	ASSERT_EQ(0, ipuxcom_xsim_set_code_addr(sim, p, 0x54004, NULL));
 	ipuxcom_xsim_run(sim, NULL, NULL);
 	EXPECT_EQ(NULL, first(sim, IPUXCOM_XSIM_H_MISALIGNED));
 	EXPECT_EQ(3u, ipuxcom_xsim_nactions(sim));	/* mux, PIC, close */
 	/* and word 2 is not */
 	ipuxcom_xsim_reset(sim, 0, NULL);
-	p = add(sim, 5, even, 6, 0, 0);
+	p = ixt_xsim_add(sim, 5, even, 6, 0, 0);
 	ipuxcom_xsim_run(sim, NULL, NULL);
 	EXPECT_EQ(NULL, first(sim, IPUXCOM_XSIM_H_MISALIGNED));
 	ipuxcom_xsim_reset(sim, 0, NULL);
-	p = add(sim, 5, even, 6, 0, 0);
+	p = ixt_xsim_add(sim, 5, even, 6, 0, 0);
 	ASSERT_EQ(0, ipuxcom_xsim_set_code_addr(sim, p, 0x54004, NULL));
 	ipuxcom_xsim_run(sim, NULL, NULL);
 	EXPECT_NE(NULL, first(sim, IPUXCOM_XSIM_H_MISALIGNED));
 	/* the two-word instruction cut at the end of the row does not decode */
 	ipuxcom_xsim_reset(sim, 0, NULL);
-	add(sim, 5, even, 3, 0, 0);
+	ixt_xsim_add(sim, 5, even, 3, 0, 0);
 	ipuxcom_xsim_run(sim, NULL, NULL);
 	EXPECT_NE(NULL, first(sim, IPUXCOM_XSIM_H_UNDECODABLE));
 	/* argument checks */
@@ -312,12 +288,12 @@ TEST(sendpic_control_at_first_send_event)
 {
 	struct ipuxcom_xsim *sim = mksim();
 	const uint32_t a = 1000, r = 7, s2 = 1300;
-	unsigned int dir = dir_of(a, r);
+	unsigned int dir = ixt_dir_of(a, r);
 	/* a: send 4 words (events 1..4), sendpic 4 more (5..8) opening its mux on s2 at 5 */
 	uint32_t aw[8] = { SYNC3, DELAY(0), SEND(3, 0, dir), SENDPIC(3, 0, s2),
 			   DELAYXPIC(1, OFF), 0, DELAY(40), BR10 };
 	uint32_t data[8] = { 10, 11, 12, 13, 14, 15, 16, 17 }, two[2] = { 90, 91 };
-	uint32_t open = (uint32_t)(1 + ttm(a, r)), s2start;
+	uint32_t open = (uint32_t)(1 + ixt_ttm(a, r)), s2start;
 	uint32_t recvs[1] = { r }, dst[1] = { 0x50000 };
 	struct ipuxcom_xsim_xfer x = { .sender = a, .src_addr = 0x60000, .count = 8, .nrecv = 1,
 				       .receivers = recvs, .dst_addr = dst };
@@ -327,16 +303,16 @@ TEST(sendpic_control_at_first_send_event)
 	size_t n, got = 0;
 
 	ASSERT_NE(NULL, sim);
-	ASSERT_GE(1 + ttm(a, r), 0);
+	ASSERT_GE(1 + ixt_ttm(a, r), 0);
 	/* s2's two words arrive at a's mux at events 4 and 5 */
-	ASSERT_GE(4 - ttm(s2, a), 1);
-	s2start = (uint32_t)(4 - ttm(s2, a));
+	ASSERT_GE(4 - ixt_ttm(s2, a), 1);
+	s2start = (uint32_t)(4 - ixt_ttm(s2, a));
 	/* a's PIC at the first write of the word taken at 5 (the mux closes at 10) */
 	aw[5] = DELAYPIC(5 + lat(a) - 11, 0);
 	ipuxcom_xsim_sram_write(sim, a, 0x60000, data, 8, NULL);
 	ipuxcom_xsim_sram_write(sim, s2, 0x60000, two, 2, NULL);
-	add(sim, a, aw, 8, 0x58000, 0x60000);
-	sender(sim, s2, s2start, 2, dir_of(s2, a), 0x60000);
+	ixt_xsim_add(sim, a, aw, 8, 0x58000, 0x60000);
+	sender(sim, s2, s2start, 2, ixt_dir_of(s2, a), 0x60000);
 	receiver(sim, r, a, open, 8, open + lat(r), 0x50000);
 	ASSERT_EQ(0, ipuxcom_xsim_declare(sim, &x, NULL));
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &res, NULL));
@@ -374,7 +350,7 @@ TEST(sendpic_without_a_stream)
 	struct ipuxcom_xsim_action a = IPUXCOM_XSIM_ACTION_INIT;
 
 	ASSERT_NE(NULL, sim);
-	add(sim, 9, row, 4, 0, 0);
+	ixt_xsim_add(sim, 9, row, 4, 0, 0);
 	ipuxcom_xsim_run(sim, NULL, NULL);
 	ASSERT_NE(NULL, first(sim, IPUXCOM_XSIM_H_UNSUPPORTED));
 	EXPECT_NE(NULL, strstr(first(sim, IPUXCOM_XSIM_H_UNSUPPORTED)->msg, "no earlier send"));
@@ -400,9 +376,9 @@ static struct pairx find_pair(uint32_t s)
 	struct pairx p = { .s = s };
 
 	for (uint32_t d = 0; d < 64; d++) {
-		int a = ttm(s, d), b = ttm(s, d ^ 2);
+		int a = ixt_ttm(s, d), b = ixt_ttm(s, d ^ 2);
 
-		if ((d ^ 2) == s || d == s || a >= b || dir_of(s, d) != dir_of(s, d ^ 2))
+		if ((d ^ 2) == s || d == s || a >= b || ixt_dir_of(s, d) != ixt_dir_of(s, d ^ 2))
 			continue;
 		p.owner = d;
 		p.other = d ^ 2;
@@ -439,7 +415,7 @@ TEST(wide_items_on_the_paired_route)
 	for (uint32_t k = 0; k < 16; k++)
 		data[k] = 0x500 + k;
 	ipuxcom_xsim_sram_write(sim, p.s, 0x60000, data, 16, NULL);
-	sender(sim, p.s, start, n, dir_of(p.s, p.owner) | WIDE, 0x60000);
+	sender(sim, p.s, start, n, ixt_dir_of(p.s, p.owner) | WIDE, 0x60000);
 	receiver(sim, p.owner, p.s, open, n, open + lat(p.owner), 0x50000);
 	ASSERT_EQ(0, ipuxcom_xsim_declare(sim, &x, NULL));
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
@@ -457,7 +433,7 @@ TEST(wide_items_on_the_paired_route)
 	}
 	ASSERT_TRUE(action(sim, IPUXCOM_XSIM_A_SEND, p.s, 0, &a));
 	EXPECT_EQ(n, a.words);				/* events */
-	EXPECT_EQ(dir_of(p.s, p.owner) | WIDE, a.dir);	/* the sctl */
+	EXPECT_EQ(ixt_dir_of(p.s, p.owner) | WIDE, a.dir);	/* the sctl */
 	ipuxcom_xsim_free(sim);
 }
 
@@ -476,7 +452,7 @@ TEST(wide_items_take_the_pairs_timing)
 	ASSERT_NE(NULL, sim);
 	x.sender = p.s;
 	recvs[0] = p.owner;
-	sender(sim, p.s, start, n, dir_of(p.s, p.owner) | WIDE, 0x60000);
+	sender(sim, p.s, start, n, ixt_dir_of(p.s, p.owner) | WIDE, 0x60000);
 	receiver(sim, p.owner, p.s, open, n, start + (uint32_t)p.tother + lat(p.owner), 0x50000);
 	ASSERT_EQ(0, ipuxcom_xsim_declare(sim, &x, NULL));
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
@@ -496,7 +472,7 @@ TEST(wide_items_go_through_the_owners_xpic)
 	struct ipuxcom_xsim_result r;
 
 	ASSERT_NE(NULL, sim);
-	sender(sim, p.s, start, n, dir_of(p.s, p.other) | WIDE, 0x60000);
+	sender(sim, p.s, start, n, ixt_dir_of(p.s, p.other) | WIDE, 0x60000);
 	receiver(sim, p.other, p.s, open, n, open + lat(p.other), 0x50000);
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
 	EXPECT_EQ(0u, r.words_written);
@@ -525,10 +501,10 @@ TEST(wide_pair_conflicts_and_alignment)
 
 	ASSERT_NE(NULL, sim);
 	/* partner takes a 32-bit word of s2 at open + 2, inside the items' events */
-	ASSERT_GE((int)open2 - ttm(s2, p.other), 1);
-	sender(sim, p.s, start, n, dir_of(p.s, p.owner) | WIDE, 0x60000);
+	ASSERT_GE((int)open2 - ixt_ttm(s2, p.other), 1);
+	sender(sim, p.s, start, n, ixt_dir_of(p.s, p.owner) | WIDE, 0x60000);
 	receiver(sim, p.owner, p.s, open, n, open + lat(p.owner), 0x50000);
-	sender(sim, s2, open2 - (uint32_t)ttm(s2, p.other), 1, dir_of(s2, p.other), 0x60000);
+	sender(sim, s2, open2 - (uint32_t)ixt_ttm(s2, p.other), 1, ixt_dir_of(s2, p.other), 0x60000);
 	receiver(sim, p.other, s2, open2, 1, open2 + lat(p.other), 0x50000);
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
 	h = first(sim, IPUXCOM_XSIM_H_PAIR_CONFLICT);
@@ -538,9 +514,9 @@ TEST(wide_pair_conflicts_and_alignment)
 	/* after the items: no conflict */
 	ipuxcom_xsim_reset(sim, 0, NULL);
 	open2 = open + n;
-	sender(sim, p.s, start, n, dir_of(p.s, p.owner) | WIDE, 0x60000);
+	sender(sim, p.s, start, n, ixt_dir_of(p.s, p.owner) | WIDE, 0x60000);
 	receiver(sim, p.owner, p.s, open, n, open + lat(p.owner), 0x50000);
-	sender(sim, s2, open2 - (uint32_t)ttm(s2, p.other), 1, dir_of(s2, p.other), 0x60000);
+	sender(sim, s2, open2 - (uint32_t)ixt_ttm(s2, p.other), 1, ixt_dir_of(s2, p.other), 0x60000);
 	receiver(sim, p.other, s2, open2, 1, open2 + lat(p.other), 0x50000);
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
 	EXPECT_EQ(NULL, first(sim, IPUXCOM_XSIM_H_PAIR_CONFLICT));
@@ -561,14 +537,14 @@ TEST(wide_pair_conflicts_and_alignment)
 	EXPECT_EQ(NULL, first(sim, IPUXCOM_XSIM_H_PAIR_CONFLICT));
 	/* misaligned: the source, then the write pointer */
 	ipuxcom_xsim_reset(sim, 0, NULL);
-	sender(sim, p.s, start, n, dir_of(p.s, p.owner) | WIDE, 0x60004);
+	sender(sim, p.s, start, n, ixt_dir_of(p.s, p.owner) | WIDE, 0x60004);
 	receiver(sim, p.owner, p.s, open, n, open + lat(p.owner), 0x50000);
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
 	h = first(sim, IPUXCOM_XSIM_H_MISALIGNED);
 	ASSERT_NE(NULL, h);
 	EXPECT_EQ(p.s, h->tile);
 	ipuxcom_xsim_reset(sim, 0, NULL);
-	sender(sim, p.s, start, n, dir_of(p.s, p.owner) | WIDE, 0x60000);
+	sender(sim, p.s, start, n, ixt_dir_of(p.s, p.owner) | WIDE, 0x60000);
 	receiver(sim, p.owner, p.s, open, n, open + lat(p.owner), 0x50004);
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
 	h = first(sim, IPUXCOM_XSIM_H_MISALIGNED);
@@ -597,7 +573,7 @@ TEST(sram_element_contention)
 	int p;
 
 	ASSERT_NE(NULL, sim);
-	ASSERT_GE((int)open - ttm(s2, a), 1);
+	ASSERT_GE((int)open - ixt_ttm(s2, a), 1);
 	/* a: send 8 words at 200 + lat .. (lines up with its writes) */
 	for (int round = 0; round < 4; round++) {
 		uint32_t base = round == 1 ? 0x70000 : 0x60100;	/* element 5 vs 9 */
@@ -610,8 +586,8 @@ TEST(sram_element_contention)
 		aw[4] = SEND(7, 0, 3);				/* events wr + 1 .. */
 		aw[5] = DELAY(20);
 		aw[6] = BR10;
-		p = add(sim, a, aw, 7, base, 0x60000);
-		sender(sim, s2, open - (uint32_t)ttm(s2, a), 8, dir_of(s2, a), 0x60000);
+		p = ixt_xsim_add(sim, a, aw, 7, base, 0x60000);
+		sender(sim, s2, open - (uint32_t)ixt_ttm(s2, a), 8, ixt_dir_of(s2, a), 0x60000);
 		if (round >= 2)
 			ASSERT_EQ(0, ipuxcom_xsim_set_code_addr(sim, p, round == 2 ? 0x60800 : 0x54000,
 								NULL));

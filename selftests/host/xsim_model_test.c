@@ -10,6 +10,7 @@
  * non-participation rows) and the API's argument checks.
  */
 #include "kselftest_harness.h"
+#include "ixt_xsim.h"
 
 #include <errno.h>
 #include <string.h>
@@ -36,31 +37,6 @@ static struct ipuxcom_xsim *mksim(uint32_t flags)
 	return sim;
 }
 
-static int add(struct ipuxcom_xsim *sim, uint32_t tile, const uint32_t *w, uint32_t n,
-	       uint32_t a4, uint32_t a7)
-{
-	struct ipuxcom_xsim_program p = { .tile = tile, .words = w, .nwords = n,
-					  .incoming_base = a4, .outgoing_base = a7 };
-
-	return ipuxcom_xsim_add_program(sim, &p, NULL);
-}
-
-static int ttm(uint32_t s, uint32_t d)
-{
-	int t = 0;
-
-	ipuxcom_time_to_mux(NULL, s, d, &t, NULL);
-	return t;
-}
-
-static unsigned int dir_of(uint32_t s, uint32_t d)
-{
-	unsigned int dir = 0;
-
-	ipuxcom_route_direction(NULL, s, d, &dir, NULL);
-	return dir;
-}
-
 /*
  * Sender @s: word(s) from 0x60000 at event @e (a delay of e events first);
  * receiver @d opens its mux at @open for @n events and sets PIC (A4-relative
@@ -79,14 +55,14 @@ static struct ipuxcom_xsim_result one(struct ipuxcom_xsim *sim, uint32_t s, uint
 		sw[k++] = DELAY(e - 1);
 	sw[k++] = SEND(n - 1, 0, dir);
 	sw[k++] = BR10;
-	add(sim, s, sw, k, 0, 0x60000);
+	ixt_xsim_add(sim, s, sw, k, 0, 0x60000);
 	rw[0] = SYNC3;
 	rw[1] = DELAYXPIC(open, s);
 	rw[2] = DELAYXPIC(n - 1, OFF);			/* closes at open + n */
 	rw[3] = DELAYPIC(pic - (open + n) - 1, 0);	/* pic after the close */
 	rw[4] = DELAY(200);
 	rw[5] = BR10;
-	add(sim, d, rw, 6, 0x70000, 0);
+	ixt_xsim_add(sim, d, rw, 6, 0x70000, 0);
 	ipuxcom_xsim_run(sim, &r, NULL);
 	return r;
 }
@@ -104,13 +80,13 @@ TEST(send_arrival_and_write_events)
 	const uint32_t s = 1000, d = 10 * 64 + 5;
 	const struct ipuxcom_xsim_write *w;
 	struct ipuxcom_xsim_result r;
-	int t = ttm(s, d);
+	int t = ixt_ttm(s, d);
 	uint32_t src[3] = { 11, 22, 33 }, e = 150 - t;	/* arrival at 150 */
 	size_t n;
 
 	ASSERT_NE(NULL, sim);
 	ipuxcom_xsim_sram_write(sim, s, 0x60000, src, 3, NULL);
-	r = one(sim, s, d, e, 3, 150, 150 + 52 + 20, dir_of(s, d));
+	r = one(sim, s, d, e, 3, 150, 150 + 52 + 20, ixt_dir_of(s, d));
 	EXPECT_EQ(0u, r.errors);
 	EXPECT_EQ(3u, r.words_sent);
 	EXPECT_EQ(3u, r.words_captured);
@@ -134,15 +110,15 @@ TEST(mux_effect_at_the_last_event)
 	struct ipuxcom_xsim *sim = mksim(0);
 	const uint32_t s = 300, d = 5;
 	struct ipuxcom_xsim_result r;
-	int t = ttm(s, d);
+	int t = ixt_ttm(s, d);
 
 	ASSERT_NE(NULL, sim);
 	/* Opening at the first word's event takes it ... */
-	r = one(sim, s, d, 150 - t, 4, 150, 150 + 52, dir_of(s, d));
+	r = one(sim, s, d, 150 - t, 4, 150, 150 + 52, ixt_dir_of(s, d));
 	EXPECT_EQ(4u, r.words_captured);
 	EXPECT_EQ(0u, r.errors);
 	/* ... one event later misses it (and the window takes 3 of the 4 words). */
-	r = one(sim, s, d, 149 - t, 4, 150, 149 + 52, dir_of(s, d));
+	r = one(sim, s, d, 149 - t, 4, 150, 149 + 52, ixt_dir_of(s, d));
 	EXPECT_EQ(3u, r.words_captured);
 	EXPECT_EQ(1u, ipuxcom_xsim_count(sim, IPUXCOM_XSIM_H_MISSED));
 	ipuxcom_xsim_free(sim);
@@ -161,7 +137,7 @@ TEST(arrival_at_send_plus_time_to_mux_extremes)
 
 		for (s = 0; s < IPUXCOM_TILES && !found; s += 1)
 			for (d = 0; d < IPUXCOM_TILES && !found; d += 1)
-				if (s != d && ttm(s, d) == want[k])
+				if (s != d && ixt_ttm(s, d) == want[k])
 					found = true;
 		ASSERT_TRUE(found);
 		s--;
@@ -169,7 +145,7 @@ TEST(arrival_at_send_plus_time_to_mux_extremes)
 		{
 			uint32_t open = 200, row = d / 64;
 			struct ipuxcom_xsim_result r = one(sim, s, d, (uint32_t)(open - want[k]), 2,
-							   open, open + 52 + 2 * row, dir_of(s, d));
+							   open, open + 52 + 2 * row, ixt_dir_of(s, d));
 
 			EXPECT_EQ(2u, r.words_captured) TH_LOG("%u -> %u T %d", s, d, want[k]);
 			EXPECT_EQ(0u, r.errors);
@@ -191,13 +167,13 @@ TEST(write_latency_follows_the_receiver_row)
 		struct ipuxcom_xsim_result r;
 		size_t n;
 
-		r = one(sim, s, d, 200 - ttm(s, d), 1, 200, 200 + 52 + 2 * rows[k], dir_of(s, d));
+		r = one(sim, s, d, 200 - ixt_ttm(s, d), 1, 200, 200 + 52 + 2 * rows[k], ixt_dir_of(s, d));
 		EXPECT_EQ(0u, r.errors);
 		w = ipuxcom_xsim_writes(sim, &n);
 		ASSERT_EQ(1u, n);
 		EXPECT_EQ((int32_t)(252 + 2 * rows[k]), w[0].event);
 		/* A PIC one event too late: the write has no address. */
-		r = one(sim, s, d, 200 - ttm(s, d), 1, 200, 201 + 52 + 2 * rows[k], dir_of(s, d));
+		r = one(sim, s, d, 200 - ixt_ttm(s, d), 1, 200, 201 + 52 + 2 * rows[k], ixt_dir_of(s, d));
 		EXPECT_EQ(1u, ipuxcom_xsim_count(sim, IPUXCOM_XSIM_H_WRITE_NO_PIC));
 		EXPECT_EQ(0u, r.words_written);
 	}
@@ -211,7 +187,7 @@ TEST(sendoff_continues_the_stream)
 	const uint32_t s = 64, d = 1, n = 100;
 	uint32_t src[100], dst[100], sw[6], rw[7];
 	struct ipuxcom_xsim_result r;
-	int t = ttm(s, d);
+	int t = ixt_ttm(s, d);
 
 	ASSERT_NE(NULL, sim);
 	for (uint32_t k = 0; k < n; k++)
@@ -219,17 +195,17 @@ TEST(sendoff_continues_the_stream)
 	ipuxcom_xsim_sram_write(sim, s, 0x60000, src, n, NULL);
 	sw[0] = SYNC3;
 	sw[1] = DELAY(150 - t - 1);
-	sw[2] = SEND(63, 0, dir_of(s, d));
-	sw[3] = SENDOFF(n - 65, 0, dir_of(s, d));
+	sw[2] = SEND(63, 0, ixt_dir_of(s, d));
+	sw[3] = SENDOFF(n - 65, 0, ixt_dir_of(s, d));
 	sw[4] = BR10;
-	add(sim, s, sw, 5, 0, 0x60000);
+	ixt_xsim_add(sim, s, sw, 5, 0, 0x60000);
 	rw[0] = SYNC3;
 	rw[1] = DELAYXPIC(150, s);
 	rw[2] = DELAYPIC(51, 0);		/* PIC at 202 = first write */
 	rw[3] = DELAYXPIC(n - 53, OFF);	/* close at 150 + n */
 	rw[4] = DELAY(56);
 	rw[5] = BR10;
-	add(sim, d, rw, 6, 0x70000, 0);
+	ixt_xsim_add(sim, d, rw, 6, 0x70000, 0);
 	ipuxcom_xsim_run(sim, &r, NULL);
 	EXPECT_EQ(0u, r.errors);
 	EXPECT_EQ(1u, r.streams);
@@ -248,7 +224,7 @@ TEST(absolute_and_relative_addressing)
 	uint32_t sw[4], rw[6], v = 0xabcdef01, got = 0;
 	struct ipuxcom_xsim_result r;
 	size_t n;
-	int t = ttm(s, d);
+	int t = ixt_ttm(s, d);
 
 	ASSERT_NE(NULL, sim);
 	ipuxcom_xsim_sram_write(sim, s, 0x81230, &v, 1, NULL);
@@ -256,7 +232,7 @@ TEST(absolute_and_relative_addressing)
 	sw[1] = DELAY(150 - t - 1);
 	sw[2] = SEND(0, 0x81230 / 4, 3);	/* BROADCAST, absolute source word address */
 	sw[3] = BR10;
-	add(sim, s, sw, 4, 0, 0);
+	ixt_xsim_add(sim, s, sw, 4, 0, 0);
 	rw[0] = SYNC3;
 	rw[1] = DELAYXPIC(150, s);
 	rw[2] = DELAYXPIC(0, OFF);
@@ -264,7 +240,7 @@ TEST(absolute_and_relative_addressing)
 	rw[3] = DELAYPIC(52 + 2 * (d / 64) - 2, 0x14048);
 	rw[4] = DELAY(20);
 	rw[5] = BR10;
-	add(sim, d, rw, 6, 0x60000, 0);		/* A4 ignored by the flagged form */
+	ixt_xsim_add(sim, d, rw, 6, 0x60000, 0);		/* A4 ignored by the flagged form */
 	ipuxcom_xsim_run(sim, &r, NULL);
 	EXPECT_EQ(0u, r.errors);
 	w = ipuxcom_xsim_writes(sim, &n);
@@ -274,9 +250,9 @@ TEST(absolute_and_relative_addressing)
 	EXPECT_EQ(v, got);
 	/* Unflagged: A4 + 4 * field. */
 	ipuxcom_xsim_reset(sim, 0, NULL);
-	add(sim, s, sw, 4, 0, 0);
+	ixt_xsim_add(sim, s, sw, 4, 0, 0);
 	rw[3] = DELAYPIC(52 + 2 * (d / 64) - 2, 5);
-	add(sim, d, rw, 6, 0x60000, 0);
+	ixt_xsim_add(sim, d, rw, 6, 0x60000, 0);
 	ipuxcom_xsim_run(sim, &r, NULL);
 	w = ipuxcom_xsim_writes(sim, &n);
 	ASSERT_EQ(1u, n);
@@ -289,25 +265,25 @@ TEST(direction_reach_is_modelled_and_can_be_relaxed)
 {
 	struct ipuxcom_xsim *sim = mksim(0);
 	const uint32_t s = 700, d = 20;
-	unsigned int dir = dir_of(s, d);
+	unsigned int dir = ixt_dir_of(s, d);
 	struct ipuxcom_xsim_result r;
 	size_t n;
 	const struct ipuxcom_xsim_hazard *h;
 
 	ASSERT_NE(NULL, sim);
-	r = one(sim, s, d, 150 - ttm(s, d), 2, 150, 202 + 2 * (d / 64), 3 - dir);
+	r = one(sim, s, d, 150 - ixt_ttm(s, d), 2, 150, 202 + 2 * (d / 64), 3 - dir);
 	EXPECT_EQ(0u, r.words_captured);
 	h = ipuxcom_xsim_hazards(sim, &n);
 	ASSERT_GE(n, 1u);
 	EXPECT_EQ(IPUXCOM_XSIM_H_MISSED, h[0].kind);
 	EXPECT_NE(NULL, strstr(h[0].msg, "does not reach this tile"));
 	/* BROADCAST reaches it. */
-	r = one(sim, s, d, 150 - ttm(s, d), 2, 150, 202 + 2 * (d / 64), 3);
+	r = one(sim, s, d, 150 - ixt_ttm(s, d), 2, 150, 202 + 2 * (d / 64), 3);
 	EXPECT_EQ(2u, r.words_captured);
 	EXPECT_EQ(0u, r.errors);
 	ipuxcom_xsim_free(sim);
 	sim = mksim(IPUXCOM_XSIM_ANY_DIRECTION);
-	r = one(sim, s, d, 150 - ttm(s, d), 2, 150, 202 + 2 * (d / 64), 3 - dir);
+	r = one(sim, s, d, 150 - ixt_ttm(s, d), 2, 150, 202 + 2 * (d / 64), 3 - dir);
 	EXPECT_EQ(2u, r.words_captured);
 	EXPECT_EQ(0u, r.errors);
 	ipuxcom_xsim_free(sim);
@@ -347,7 +323,7 @@ TEST(non_participation_rows)
 	struct ipuxcom_xsim *sim;
 
 	ASSERT_EQ(0, ipuxcom_xsim_create(&cfg, &sim, NULL));
-	ASSERT_EQ(0, add(sim, 7, raw, 2, 0, 0));
+	ASSERT_EQ(0, ixt_xsim_add(sim, 7, raw, 2, 0, 0));
 	ASSERT_EQ(0, ipuxcom_xsim_fill_idle(sim, NULL));
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
 	EXPECT_EQ(0u, r.errors);
@@ -356,7 +332,7 @@ TEST(non_participation_rows)
 	EXPECT_EQ(0u, r.active_tiles);
 	/* A missing tile is reported. */
 	ipuxcom_xsim_reset(sim, 0, NULL);
-	ASSERT_EQ(0, add(sim, 7, raw, 2, 0, 0));
+	ASSERT_EQ(0, ixt_xsim_add(sim, 7, raw, 2, 0, 0));
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
 	EXPECT_EQ(1u, ipuxcom_xsim_count(sim, IPUXCOM_XSIM_H_NO_ROW));
 	EXPECT_EQ(1u, r.errors);

@@ -32,6 +32,13 @@
  * words where a gap exceeds a field), br $m10. Programs address SRAM
  * absolutely: send carries src/4 (A7 = 0), every receive the flagged
  * multicast delaypic form [S] (modelled for single-receiver transfers).
+ *
+ * Without IPUXCOM_SCHED_LEGACY a single-receiver transfer may take a 64-bit
+ * paired route (ixc_sched_wide_ok(): count / 2 events at the pair's time,
+ * FACTS.md [RE]) when its last write comes earlier; the pair resources and
+ * the different arrival offsets of 32- and 64-bit streams add constraints
+ * (modelled as the verifier does), and ipuxcom_schedule_build() keeps the
+ * legacy packing when that is shorter.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -476,9 +476,11 @@ struct ipuxcom_sched_xfer {
  * Today's packing, kept reachable (issue 16): the list scheduler of issue 4
  * (one 32-bit stream per transfer, separate mux and PIC settings), so that
  * later scheduling improvements are measured against it in the same run
- * (bench/sched_bench). Without this flag the default algorithm is used;
- * the two are the same until the scheduler learns merged controls and
- * 64-bit routes.
+ * (bench/sched_bench). Without this flag the default algorithm is used:
+ * it also places single-receiver transfers as 64-bit items on paired
+ * routes (even count, 8-byte aligned buffers, the receiver owns its pair's
+ * XPIC stream [RE]) where that ends them earlier, and never returns a
+ * phase longer than this flag's (docs/exchange-verifier.md).
  */
 #define IPUXCOM_SCHED_LEGACY		(1u << 2)
 

@@ -32,6 +32,13 @@
  * words where a gap exceeds a field), br $m10. Programs address SRAM
  * absolutely: send carries src/4 (A7 = 0), every receive the flagged
  * multicast delaypic form [S] (modelled for single-receiver transfers).
+ *
+ * Without IPUXCOM_SCHED_LEGACY a single-receiver transfer may take a 64-bit
+ * paired route (ixc_sched_wide_ok(): count / 2 events at the pair's time,
+ * FACTS.md [RE]) when its last write comes earlier; the pair resources and
+ * the different arrival offsets of 32- and 64-bit streams add constraints
+ * (modelled as the verifier does), and ipuxcom_schedule_build() keeps the
+ * legacy packing when that is shorter.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -49,12 +56,14 @@ struct ixc_swin {
 	int32_t last_write;
 	uint32_t src;
 	uint32_t xfer, recv;
+	bool wide;		/* takes 64-bit items (pair resources of tile ^ 2) */
 };
 
 struct ixc_ssend {
 	int32_t s0, s1;		/* sends during [s0, s1) */
 	int32_t pad;		/* then silent until s1 + pad */
 	uint32_t xfer;
+	bool wide;		/* 64-bit items */
 };
 
 struct ixc_stile {
@@ -70,6 +79,9 @@ struct ixc_sx {
 	int32_t *t;		/* TimeToMux per receiver */
 	int32_t *pic;		/* chosen PIC events */
 	int32_t start, pad;
+	int32_t tpair;		/* eligible for a 64-bit route: the pair's TimeToMux */
+	bool wide_ok;		/* one receiver, even count, 8-byte aligned, receiver owns the pair */
+	bool wide;		/* placed as 64-bit items: count / 2 events at tpair */
 };
 
 struct ixc_sprog {
@@ -115,6 +127,32 @@ static int ixc_sched_check(const struct ipuxcom_sched_opts *o, const struct ipux
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NRECV, "n",
 				     "n %zu transfers: more than %u", n, IPUXCOM_TILES * 64u);
 	return 0;
+}
+
+/*
+ * May @x (one receiver) take a 64-bit route? FACTS.md "64-bit exchange"
+ * [RE]: the pair {d, d ^ 2} is reached at max(TimeToMux(s, d),
+ * TimeToMux(s, d ^ 2)) and only its owner (the smaller TimeToMux; a tie:
+ * the lower id, modelled as in the verifier) takes the items through its
+ * XPIC stream, two consecutive words per event, so the count is even and
+ * both buffers 8-byte aligned. The sender's partner may not be the pair
+ * partner (no pair timing).
+ */
+static void ixc_sched_wide_ok(const struct ipuxcom_schedule *s, struct ixc_sx *x)
+{
+	uint32_t d = x->recv[0], e = d ^ 2;
+	unsigned int dir2 = 0;
+	int t2 = 0;
+
+	if ((x->count & 1) || (x->src & 7) || (x->dst[0] & 7) || e == x->sender ||
+	    e >= IPUXCOM_TILES || x->count / 2 > IPUXCOM_PLAN_MAX_COUNT)
+		return;
+	if (ixc_timing_pair(s->tm, x->sender, e, &t2, &dir2, NULL, ""))
+		return;
+	if (t2 < x->t[0] || (t2 == x->t[0] && e < d))
+		return;		/* the partner owns the pair's XPIC stream */
+	x->tpair = t2 > x->t[0] ? t2 : x->t[0];
+	x->wide_ok = true;
 }
 
 /*
@@ -182,6 +220,9 @@ static int ixc_sched_xfer(struct ipuxcom_schedule *s, size_t i, const struct ipu
 	}
 	/* One receiver: its route's direction; several: BROADCAST [DW]. */
 	x->dir = in->nrecv == 1 ? dir : IPUXCOM_DIR_BROADCAST;
+	x->wide_ok = false;
+	if (!(s->flags & IPUXCOM_SCHED_LEGACY) && in->nrecv == 1)
+		ixc_sched_wide_ok(s, x);
 	return 0;
 }
 
@@ -225,6 +266,87 @@ static const struct ixc_ssend *ixc_sending(const struct ixc_stile *t, int32_t e)
 	return NULL;
 }
 
+/* Events @x's stream takes: one per word, or one per 64-bit item. */
+static int32_t ixc_events(const struct ixc_sx *x)
+{
+	return (int32_t)(x->wide ? x->count / 2 : x->count);
+}
+
+/* When @x's first item reaches receiver @i's mux after its start. */
+static int32_t ixc_t(const struct ixc_sx *x, uint32_t i)
+{
+	return x->wide ? x->tpair : x->t[i];
+}
+
+/*
+ * When a 64-bit item of @snd reaches tile @r's mux after it is sent: the
+ * pair's time, max(TimeToMux(snd, r), TimeToMux(snd, r ^ 2)) [RE], or
+ * TimeToMux(snd, r) when r ^ 2 is the sender (the verifier's rule).
+ */
+static int32_t ixc_wide_t(const struct ipuxcom_schedule *s, uint32_t snd, uint32_t r, int32_t t)
+{
+	unsigned int dir = 0;
+	int t2 = 0;
+
+	if ((r ^ 2) == snd || (r ^ 2) >= IPUXCOM_TILES ||
+	    ixc_timing_pair(s->tm, snd, r ^ 2, &t2, &dir, NULL, ""))
+		return t;
+	return t2 > t ? t2 : t;
+}
+
+/* When transfer @y's stream reaches its receiver tile @r (its k-th), or any other tile @r. */
+static int32_t ixc_arrive(const struct ipuxcom_schedule *s, const struct ixc_sx *y, uint32_t r)
+{
+	unsigned int dir = 0;
+	int t = 0;
+
+	for (uint32_t k = 0; k < y->nrecv; k++)
+		if (y->recv[k] == r)
+			return ixc_t(y, k);
+	if (ixc_timing_pair(s->tm, y->sender, r, &t, &dir, NULL, ""))
+		return 0;
+	return y->wide ? ixc_wide_t(s, y->sender, r, t) : t;
+}
+
+/*
+ * A sender's 32-bit streams reach each tile at one offset, so disjoint
+ * sends never meet in a receiver's window; a 64-bit stream reaches it at
+ * the pair's time instead. With one of them wide: @x's stream at @sigma
+ * stays out of the windows of the sender's other transfers, and theirs
+ * out of @x's. 0, or the next start worth trying.
+ */
+static int64_t ixc_cross(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32_t sigma,
+			 int32_t n)
+{
+	const struct ixc_stile *st = &s->tiles[x->sender];
+
+	for (size_t k = 0; k < st->nsnd; k++) {
+		const struct ixc_ssend *o = &st->snd[k];
+		const struct ixc_sx *y = &s->x[o->xfer];
+
+		if (!x->wide && !o->wide)
+			continue;
+		for (uint32_t j = 0; j < y->nrecv; j++) {
+			int32_t ya = o->s0 + ixc_t(y, j);
+			int32_t yc = ya + (o->s1 - o->s0) + ixc_pad(s, (uint32_t)(o->s1 - o->s0),
+								  y->recv[j]);
+			int32_t tx = ixc_arrive(s, x, y->recv[j]);
+
+			if (sigma + tx < yc && ya < sigma + tx + n)
+				return (int64_t)yc - tx;
+		}
+		for (uint32_t i = 0; i < x->nrecv; i++) {
+			int32_t ty = ixc_arrive(s, y, x->recv[i]), ti = ixc_t(x, i);
+			int32_t a = sigma + ti;
+			int32_t c = a + n + ixc_pad(s, (uint32_t)n, x->recv[i]);
+
+			if (o->s0 + ty < c && a < o->s0 + ty + (o->s1 - o->s0))
+				return (int64_t)o->s0 + ty + (o->s1 - o->s0) - ti;
+		}
+	}
+	return 0;
+}
+
 /*
  * Can @x start at @sigma? 0: yes, PIC events in x->pic. > 0: the next
  * start worth trying. < 0: never (the phase bound).
@@ -232,7 +354,7 @@ static const struct ixc_ssend *ixc_sending(const struct ixc_stile *t, int32_t e)
 static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32_t sigma)
 {
 	const struct ixc_stile *st = &s->tiles[x->sender];
-	int32_t n = (int32_t)x->count;
+	int32_t n = ixc_events(x);
 
 	if ((int64_t)sigma + n > (int64_t)s->max_events)
 		return -1;
@@ -241,6 +363,27 @@ static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32
 
 		if (!(sigma + n + x->pad <= o->s0 || sigma >= o->s1 + o->pad))
 			return (int64_t)o->s1 + o->pad;
+	}
+	/*
+	 * The pair's double-width outgoing resources carry one stream at a
+	 * time (modelled, as the verifier's pair-conflict): no send of the
+	 * partner during a 64-bit send, and the reverse.
+	 */
+	if ((x->sender ^ 2) < IPUXCOM_TILES) {
+		const struct ixc_stile *sp = &s->tiles[x->sender ^ 2];
+
+		for (size_t k = 0; k < sp->nsnd; k++) {
+			const struct ixc_ssend *o = &sp->snd[k];
+
+			if ((x->wide || o->wide) && sigma < o->s1 && o->s0 < sigma + n)
+				return (int64_t)o->s1;
+		}
+	}
+	{
+		int64_t r = ixc_cross(s, x, sigma, n);
+
+		if (r)
+			return r;
 	}
 	/* No action of the sender while it sends. */
 	for (size_t k = 0; k < st->nwin; k++) {
@@ -253,7 +396,7 @@ static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32
 	}
 	for (uint32_t i = 0; i < x->nrecv; i++) {
 		const struct ixc_stile *rt = &s->tiles[x->recv[i]];
-		int32_t a = sigma + x->t[i], pad = ixc_pad(s, x->count, x->recv[i]);
+		int32_t ti = ixc_t(x, i), a = sigma + ti, pad = ixc_pad(s, (uint32_t)n, x->recv[i]);
 		int32_t c = a + n + pad, L = ixc_latency(x->recv[i]);
 		int32_t lw = a + n - 1 + L, prev_lw = -1, p;
 		const struct ixc_ssend *busy;
@@ -266,15 +409,30 @@ static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32
 			const struct ixc_swin *w = &rt->win[k];
 
 			if (!(c <= w->a || a >= w->c))
-				return (int64_t)w->c - x->t[i];
+				return (int64_t)w->c - ti;
 			if (w->c <= a && w->last_write > prev_lw)
 				prev_lw = w->last_write;
 			/* A later window's PIC must come after this window's writes. */
 			if (w->a >= c && w->pic <= lw)
-				return (int64_t)w->c - x->t[i];
+				return (int64_t)w->c - ti;
+		}
+		/*
+		 * A pair owner's 64-bit reception and its partner taking words
+		 * share the pair's incoming resources (modelled, as the
+		 * verifier's pair-conflict): their windows stay disjoint.
+		 */
+		if ((x->recv[i] ^ 2) < IPUXCOM_TILES) {
+			const struct ixc_stile *rp = &s->tiles[x->recv[i] ^ 2];
+
+			for (size_t k = 0; k < rp->nwin; k++) {
+				const struct ixc_swin *w = &rp->win[k];
+
+				if ((x->wide || w->wide) && a < w->c && w->a < c)
+					return (int64_t)w->c - ti;
+			}
 		}
 		if ((busy = ixc_sending(rt, a)))
-			return (int64_t)busy->s1 - x->t[i];
+			return (int64_t)busy->s1 - ti;
 		if ((busy = ixc_sending(rt, c)))
 			return (int64_t)sigma + (busy->s1 - c);
 		if (ixc_busy_action(rt, a, true, false) || ixc_busy_action(rt, c, false, true))
@@ -317,47 +475,88 @@ static bool ixc_send_insert(struct ixc_stile *t, const struct ixc_ssend *sd)
 	return true;
 }
 
-static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_error *err)
+/*
+ * The earliest start of @x in its current width (x->wide), PIC events in
+ * x->pic; -1 if it does not fit the phase bound.
+ */
+static int32_t ixc_search(const struct ipuxcom_schedule *s, struct ixc_sx *x)
 {
-	struct ixc_sx *x = &s->x[xi];
-	struct ipuxcom_sched_slot *slot = &s->slots[xi];
-	int32_t sigma = 0;
+	int32_t sigma = 0, n = ixc_events(x);
 	int64_t r;
 
 	x->pad = 0;
 	for (uint32_t i = 0; i < x->nrecv; i++) {
-		int32_t pad = ixc_pad(s, x->count, x->recv[i]);
+		int32_t pad = ixc_pad(s, (uint32_t)n, x->recv[i]);
 
 		if (pad > x->pad)
 			x->pad = pad;
-		if (-x->t[i] > sigma)
-			sigma = -x->t[i];	/* start = max(0, -min t[i]) [S] */
+		if (-ixc_t(x, i) > sigma)
+			sigma = -ixc_t(x, i);	/* start = max(0, -min t[i]) [S] */
 	}
 	for (;;) {
 		r = ixc_try(s, x, sigma);
 		if (r == 0)
-			break;
+			return sigma;
 		if (r < 0 || r > (int64_t)s->max_events)
-			return ixc_plan_fail(err, IPUXCOM_PLAN_E_SCHEDULE, "xfers",
-					     "xfers[%zu] (%u words from physical %u to %u "
-					     "receiver%s) does not fit the phase bound of %u events "
-					     "after the transfers before it", xi, x->count, x->sender,
-					     x->nrecv, x->nrecv == 1 ? "" : "s", s->max_events);
+			return -1;
 		sigma = r > sigma ? (int32_t)r : sigma + 1;
 	}
+}
+
+/* Last write of @x started at @sigma (one receiver). */
+static int32_t ixc_last_write1(const struct ixc_sx *x, int32_t sigma)
+{
+	return sigma + ixc_t(x, 0) + ixc_events(x) - 1 + ixc_latency(x->recv[0]);
+}
+
+static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_error *err)
+{
+	struct ixc_sx *x = &s->x[xi];
+	struct ipuxcom_sched_slot *slot = &s->slots[xi];
+	int32_t sigma, n;
+
+	x->wide = false;
+	sigma = ixc_search(s, x);
+	/*
+	 * Default scheduler: a transfer that may take a 64-bit route takes it
+	 * when its last write comes earlier than the 32-bit placement's (the
+	 * pair resources it then holds are the price; ipuxcom_schedule_build()
+	 * keeps the legacy packing when the phase comes out longer).
+	 */
+	if (x->wide_ok) {
+		int32_t pic32 = x->pic[0], pad32 = x->pad, sw;
+		int32_t lw32 = sigma >= 0 ? ixc_last_write1(x, sigma) : INT32_MAX;
+
+		x->wide = true;
+		sw = ixc_search(s, x);
+		if (sw < 0 || ixc_last_write1(x, sw) >= lw32) {
+			x->wide = false;
+			x->pic[0] = pic32;
+			x->pad = pad32;
+		} else {
+			sigma = sw;
+		}
+	}
+	if (sigma < 0)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_SCHEDULE, "xfers",
+				     "xfers[%zu] (%u words from physical %u to %u "
+				     "receiver%s) does not fit the phase bound of %u events "
+				     "after the transfers before it", xi, x->count, x->sender,
+				     x->nrecv, x->nrecv == 1 ? "" : "s", s->max_events);
+	n = ixc_events(x);
 	x->start = sigma;
 	*slot = (struct ipuxcom_sched_slot){ .start = sigma, .first_arrival = INT32_MAX,
 					     .last_write = -1, .gap = (uint32_t)x->pad };
 	if (!ixc_send_insert(&s->tiles[x->sender], &(struct ixc_ssend){
-		    sigma, sigma + (int32_t)x->count, x->pad, (uint32_t)xi }))
+		    sigma, sigma + n, x->pad, (uint32_t)xi, x->wide }))
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "xfers", "out of memory");
 	for (uint32_t i = 0; i < x->nrecv; i++) {
-		int32_t a = sigma + x->t[i];
+		int32_t a = sigma + ixc_t(x, i);
 		struct ixc_swin w = {
-			.a = a, .c = a + (int32_t)x->count + ixc_pad(s, x->count, x->recv[i]),
+			.a = a, .c = a + n + ixc_pad(s, (uint32_t)n, x->recv[i]),
 			.pic = x->pic[i],
-			.last_write = a + (int32_t)x->count - 1 + ixc_latency(x->recv[i]),
-			.src = x->sender, .xfer = (uint32_t)xi, .recv = i,
+			.last_write = a + n - 1 + ixc_latency(x->recv[i]),
+			.src = x->sender, .xfer = (uint32_t)xi, .recv = i, .wide = x->wide,
 		};
 
 		if (!ixc_win_insert(&s->tiles[x->recv[i]], &w))
@@ -420,7 +619,10 @@ static int ixc_build_program(struct ipuxcom_schedule *s, uint32_t tile, struct i
 	for (size_t k = 0; k < t->nsnd; k++) {
 		const struct ixc_sx *x = &s->x[t->snd[k].xfer];
 
-		act[na++] = (struct ixc_saction){ t->snd[k].s0, IXC_A_SEND, x->count, x->src, x->dir };
+		act[na++] = (struct ixc_saction){
+			t->snd[k].s0, IXC_A_SEND, (uint32_t)ixc_events(x), x->src,
+			x->dir | (x->wide ? IPUXCOM_SCTL_WIDE : 0u),
+		};
 		if (t->snd[k].s1 > end)
 			end = t->snd[k].s1;
 	}
@@ -518,9 +720,45 @@ void ipuxcom_schedule_free(struct ipuxcom_schedule *s)
 	free(s);
 }
 
+static int ixc_schedule_build(const struct ipuxcom_sched_opts *opts,
+			      const struct ipuxcom_sched_xfer *xfers, size_t n,
+			      struct ipuxcom_schedule **out, bool *any_wide,
+			      struct ipuxcom_plan_error *err);
+
+/*
+ * The default scheduler never returns a phase longer than today's packing
+ * (issue 16): when it placed a 64-bit route, the legacy packing of the
+ * same transfers is built too and the shorter phase kept (ties: the
+ * default's).
+ */
 int ipuxcom_schedule_build(const struct ipuxcom_sched_opts *opts,
 			   const struct ipuxcom_sched_xfer *xfers, size_t n,
 			   struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err)
+{
+	struct ipuxcom_sched_opts lo = opts ? *opts : (struct ipuxcom_sched_opts){ 0 };
+	struct ipuxcom_schedule *legacy = NULL;
+	bool wide = false;
+	int ret;
+
+	ret = ixc_schedule_build(opts, xfers, n, out, &wide, err);
+	if (ret || !wide)
+		return ret;
+	lo.flags |= IPUXCOM_SCHED_LEGACY;
+	if (ixc_schedule_build(&lo, xfers, n, &legacy, &wide, NULL) == 0 &&
+	    legacy->events < (*out)->events) {
+		ipuxcom_schedule_free(*out);
+		*out = legacy;
+	} else {
+		ipuxcom_schedule_free(legacy);
+	}
+	ixc_plan_ok(err);
+	return 0;
+}
+
+static int ixc_schedule_build(const struct ipuxcom_sched_opts *opts,
+			      const struct ipuxcom_sched_xfer *xfers, size_t n,
+			      struct ipuxcom_schedule **out, bool *any_wide,
+			      struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_schedule *s;
 	struct ixc_saction *act = NULL;
@@ -574,6 +812,7 @@ int ipuxcom_schedule_build(const struct ipuxcom_sched_opts *opts,
 			ipuxcom_schedule_free(s);
 			return ret;
 		}
+		*any_wide |= x->wide;
 	}
 	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
 		size_t k = s->tiles[t].nsnd + 3 * s->tiles[t].nwin;

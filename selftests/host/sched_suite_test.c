@@ -173,4 +173,46 @@ TEST(legacy_schedules_of_the_suite_verify)
 	ipuxcom_xsim_free(sim);
 }
 
+/*
+ * Every set, scheduled by the default scheduler: verified by the simulator,
+ * never longer than legacy, and shorter on some sets of the 64-bit family
+ * (the default takes 64-bit paired routes there).
+ */
+TEST(default_schedules_of_the_suite_verify_and_never_lose)
+{
+	struct ipuxcom_sched_opts lo = { .flags = IPUXCOM_SCHED_LEGACY };
+	struct ipuxcom_xsim *sim;
+	unsigned int shorter_wide = 0;
+
+	ASSERT_EQ(0, ipuxcom_xsim_create(NULL, &sim, NULL));
+	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
+		struct ipuxcom_schedule *s = NULL, *l0 = NULL;
+		struct ipuxcom_xsim_result res;
+		struct ipuxcom_plan_error e;
+		int f;
+		struct ipuxcom_sched_list *l = parse(i, &f);
+
+		ASSERT_NE(NULL, l);
+		ASSERT_EQ(0, ipuxcom_schedule_build(NULL, l->xfers, l->n, &s, &e))
+			TH_LOG("set %u: %s", i, e.msg);
+		ASSERT_EQ(0, ipuxcom_schedule_build(&lo, l->xfers, l->n, &l0, &e))
+			TH_LOG("set %u: %s", i, e.msg);
+		EXPECT_LE(ipuxcom_schedule_events(s), ipuxcom_schedule_events(l0))
+			TH_LOG("set %u", i);
+		shorter_wide += f == SUITE_WIDE &&
+				ipuxcom_schedule_events(s) < ipuxcom_schedule_events(l0);
+		ASSERT_EQ(0, ipuxcom_xsim_reset(sim, 0, NULL));
+		ASSERT_EQ(0, ipuxcom_schedule_load(s, sim, 0, &e)) TH_LOG("set %u: %s", i, e.msg);
+		ASSERT_EQ(0, ipuxcom_xsim_run(sim, &res, &e)) TH_LOG("set %u: %s", i, e.msg);
+		EXPECT_EQ(0u, res.errors) TH_LOG("set %u", i);
+		EXPECT_EQ(res.declared, res.delivered) TH_LOG("set %u", i);
+		EXPECT_EQ(ipuxcom_schedule_events(s), res.events);
+		ipuxcom_schedule_free(s);
+		ipuxcom_schedule_free(l0);
+		ipuxcom_sched_list_free(l);
+	}
+	EXPECT_LT(0u, shorter_wide);
+	ipuxcom_xsim_free(sim);
+}
+
 TEST_HARNESS_MAIN

@@ -104,6 +104,7 @@ struct ipuxcom_schedule {
 	uint32_t *words;
 	size_t nwords, cap_words;
 	uint32_t events;
+	bool departs;		/* used a 64-bit route or a merged control */
 };
 
 /* ---------------------------------------------------------------- checks */
@@ -257,11 +258,20 @@ static bool ixc_busy_action(const struct ixc_stile *t, int32_t e, bool open_ok_i
 	return false;
 }
 
-/* The send interval of @t containing @e, or NULL. */
-static const struct ixc_ssend *ixc_sending(const struct ixc_stile *t, int32_t e)
+/*
+ * The send of @t that keeps a control action off event @e, or NULL. Legacy:
+ * any send running at @e. Default: only a send starting at @e; inside a
+ * send a control rides on a sendpic that continues the stream from @e on
+ * (FACTS.md "Merged send/control instructions" [RE]: applied at its first
+ * send event).
+ */
+static const struct ixc_ssend *ixc_sending(const struct ipuxcom_schedule *s,
+					   const struct ixc_stile *t, int32_t e)
 {
+	bool merge = !(s->flags & IPUXCOM_SCHED_LEGACY);
+
 	for (size_t k = 0; k < t->nsnd; k++)
-		if (e >= t->snd[k].s0 && e < t->snd[k].s1)
+		if (merge ? e == t->snd[k].s0 : (e >= t->snd[k].s0 && e < t->snd[k].s1))
 			return &t->snd[k];
 	return NULL;
 }
@@ -354,6 +364,7 @@ static int64_t ixc_cross(const struct ipuxcom_schedule *s, struct ixc_sx *x, int
 static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32_t sigma)
 {
 	const struct ixc_stile *st = &s->tiles[x->sender];
+	bool merge = !(s->flags & IPUXCOM_SCHED_LEGACY);
 	int32_t n = ixc_events(x);
 
 	if ((int64_t)sigma + n > (int64_t)s->max_events)
@@ -385,13 +396,16 @@ static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32
 		if (r)
 			return r;
 	}
-	/* No action of the sender while it sends. */
+	/*
+	 * No action of the sender while it sends (legacy), or only none at the
+	 * send's first event (default: later ones ride on a sendpic).
+	 */
 	for (size_t k = 0; k < st->nwin; k++) {
 		const struct ixc_swin *w = &st->win[k];
 		int32_t ev[3] = { w->a, w->c, w->pic };
 
 		for (int j = 0; j < 3; j++)
-			if (ev[j] >= sigma && ev[j] < sigma + n)
+			if (merge ? ev[j] == sigma : (ev[j] >= sigma && ev[j] < sigma + n))
 				return (int64_t)ev[j] + 1;
 	}
 	for (uint32_t i = 0; i < x->nrecv; i++) {
@@ -431,16 +445,16 @@ static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32
 					return (int64_t)w->c - ti;
 			}
 		}
-		if ((busy = ixc_sending(rt, a)))
-			return (int64_t)busy->s1 - ti;
-		if ((busy = ixc_sending(rt, c)))
-			return (int64_t)sigma + (busy->s1 - c);
+		if ((busy = ixc_sending(s, rt, a)))
+			return merge ? (int64_t)sigma + 1 : (int64_t)busy->s1 - ti;
+		if ((busy = ixc_sending(s, rt, c)))
+			return merge ? (int64_t)sigma + 1 : (int64_t)sigma + (busy->s1 - c);
 		if (ixc_busy_action(rt, a, true, false) || ixc_busy_action(rt, c, false, true))
 			return (int64_t)sigma + 1;
 		/* The latest free PIC event in (prev_lw, a + L]. */
 		for (p = a + L; p > prev_lw && p >= 0; p--)
 			if (p != a && p != c && !ixc_busy_action(rt, p, false, false) &&
-			    !ixc_sending(rt, p))
+			    !ixc_sending(s, rt, p))
 				break;
 		if (p <= prev_lw || p < 0)
 			return (int64_t)sigma + 1;
@@ -654,13 +668,44 @@ static int ixc_build_program(struct ipuxcom_schedule *s, uint32_t tile, struct i
 					     "internal: tile %u has two actions at event %d", tile,
 					     a->event);
 		switch (a->kind) {
-		case IXC_A_SEND:
-			if (!ixc_emit_wait(s, gap, &bad) ||
-			    !ixc_emit(s, ixc_send((a->a < 64 ? a->a : 64) - 1, a->b / 4, a->c, &bad)) ||
-			    (a->a > 64 && !ixc_emit(s, ixc_sendoff(a->a - 65, 0, a->c, &bad))))
+		case IXC_A_SEND: {
+			/*
+			 * Controls during the send (default scheduler only) split it:
+			 * each rides on a sendpic that continues the stream from its
+			 * event on [RE]; the first piece is a plain send.
+			 */
+			int32_t s_end = a->event + (int32_t)a->a, from = a->event;
+			size_t j = k + 1;
+
+			if (!ixc_emit_wait(s, gap, &bad))
 				goto nomem;
-			cur = a->event + (int32_t)a->a;
+			for (;; j++) {
+				int32_t to = j < na && act[j].event < s_end ? act[j].event : s_end;
+				uint32_t len = (uint32_t)(to - from), w;
+
+				if (to <= from || (j < na && act[j].kind == IXC_A_SEND && to < s_end))
+					return ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "tile",
+							     "internal: tile %u has two actions at "
+							     "event %d", tile, to);
+				if (from == a->event)
+					w = ixc_send((len < 64 ? len : 64) - 1, a->b / 4, a->c, &bad);
+				else if ((s->departs = true) && act[j - 1].kind == IXC_A_XPIC)
+					w = ixc_sendpic((len < 64 ? len : 64) - 1, IPUXCOM_SENDPIC_XPIC0,
+							act[j - 1].a, &bad);
+				else
+					w = ixc_sendpic((len < 64 ? len : 64) - 1, IPUXCOM_SENDPIC_PIC0,
+							act[j - 1].a, &bad);
+				if (!ixc_emit(s, w) ||
+				    (len > 64 && !ixc_emit(s, ixc_sendoff(len - 65, 0, a->c, &bad))))
+					goto nomem;
+				if (to == s_end)
+					break;
+				from = to;
+			}
+			k = j - 1;
+			cur = s_end;
 			break;
+		}
 		case IXC_A_XPIC:
 			/* delayxpic's delay is 12 bits [S]: longer gaps start with a delay. */
 			if ((gap > 0xfff && !ixc_emit_wait(s, gap - 0xfff, &bad)) ||
@@ -722,14 +767,13 @@ void ipuxcom_schedule_free(struct ipuxcom_schedule *s)
 
 static int ixc_schedule_build(const struct ipuxcom_sched_opts *opts,
 			      const struct ipuxcom_sched_xfer *xfers, size_t n,
-			      struct ipuxcom_schedule **out, bool *any_wide,
-			      struct ipuxcom_plan_error *err);
+			      struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err);
 
 /*
  * The default scheduler never returns a phase longer than today's packing
- * (issue 16): when it placed a 64-bit route, the legacy packing of the
- * same transfers is built too and the shorter phase kept (ties: the
- * default's).
+ * (issue 16): when it placed a 64-bit route or merged a control into a
+ * send, or found no room, the legacy packing of the same transfers is
+ * built too and the shorter phase kept (ties: the default's).
  */
 int ipuxcom_schedule_build(const struct ipuxcom_sched_opts *opts,
 			   const struct ipuxcom_sched_xfer *xfers, size_t n,
@@ -737,14 +781,23 @@ int ipuxcom_schedule_build(const struct ipuxcom_sched_opts *opts,
 {
 	struct ipuxcom_sched_opts lo = opts ? *opts : (struct ipuxcom_sched_opts){ 0 };
 	struct ipuxcom_schedule *legacy = NULL;
-	bool wide = false;
+	struct ipuxcom_plan_error e0 = { 0 };
 	int ret;
 
-	ret = ixc_schedule_build(opts, xfers, n, out, &wide, err);
-	if (ret || !wide)
-		return ret;
+	if (lo.flags & IPUXCOM_SCHED_LEGACY)
+		return ixc_schedule_build(opts, xfers, n, out, err);
+	ret = ixc_schedule_build(opts, xfers, n, out, &e0);
 	lo.flags |= IPUXCOM_SCHED_LEGACY;
-	if (ixc_schedule_build(&lo, xfers, n, &legacy, &wide, NULL) == 0 &&
+	if (ret && e0.code == IPUXCOM_PLAN_E_SCHEDULE &&
+	    ixc_schedule_build(&lo, xfers, n, out, NULL) == 0) {
+		ixc_plan_ok(err);
+		return 0;
+	}
+	if (ret && err)
+		*err = e0;
+	if (ret || !(*out)->departs)
+		return ret;
+	if (ixc_schedule_build(&lo, xfers, n, &legacy, NULL) == 0 &&
 	    legacy->events < (*out)->events) {
 		ipuxcom_schedule_free(*out);
 		*out = legacy;
@@ -757,8 +810,7 @@ int ipuxcom_schedule_build(const struct ipuxcom_sched_opts *opts,
 
 static int ixc_schedule_build(const struct ipuxcom_sched_opts *opts,
 			      const struct ipuxcom_sched_xfer *xfers, size_t n,
-			      struct ipuxcom_schedule **out, bool *any_wide,
-			      struct ipuxcom_plan_error *err)
+			      struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_schedule *s;
 	struct ixc_saction *act = NULL;
@@ -812,7 +864,7 @@ static int ixc_schedule_build(const struct ipuxcom_sched_opts *opts,
 			ipuxcom_schedule_free(s);
 			return ret;
 		}
-		*any_wide |= x->wide;
+		s->departs |= x->wide;
 	}
 	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
 		size_t k = s->tiles[t].nsnd + 3 * s->tiles[t].nwin;

@@ -33,12 +33,22 @@
  * absolutely: send carries src/4 (A7 = 0), every receive the flagged
  * multicast delaypic form [S] (modelled for single-receiver transfers).
  *
- * Without IPUXCOM_SCHED_LEGACY a single-receiver transfer may take a 64-bit
- * paired route (ixc_sched_wide_ok(): count / 2 events at the pair's time,
- * FACTS.md [RE]) when its last write comes earlier; the pair resources and
- * the different arrival offsets of 32- and 64-bit streams add constraints
- * (modelled as the verifier does), and ipuxcom_schedule_build() keeps the
- * legacy packing when that is shorter.
+ * Without IPUXCOM_SCHED_LEGACY (the default scheduler, issue 16):
+ *  - a tile's mux and PIC actions may fall inside its own send, except at
+ *    the send's first event: the send is cut there and the piece from the
+ *    action on is a sendpic carrying it, which continues the stream and
+ *    applies its control at its first send event (FACTS.md "Merged
+ *    send/control instructions" [RE]); one control per event as before;
+ *  - a single-receiver transfer may take a 64-bit paired route
+ *    (ixc_sched_wide_ok(): count / 2 events at the pair's time [RE]) when
+ *    its last write comes earlier; the pair resources and the different
+ *    arrival offsets of 32- and 64-bit streams add constraints (modelled
+ *    as the verifier does);
+ *  - ipuxcom_schedule_build() builds the legacy packing too whenever the
+ *    default used either, or found no room, and keeps the shorter phase,
+ *    so the default is never longer than today's packing.
+ * The objective is the phase length (the last event of any tile); each
+ * transfer still goes as early as it can, in the order given.
  */
 #include <errno.h>
 #include <stdio.h>

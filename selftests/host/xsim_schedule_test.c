@@ -7,7 +7,9 @@
  * cleanly with the notes' receive window and with exact windows; the
  * constraints show (the sender's silence after a stream to a row > 0 at
  * counts >= 52, disjoint windows on a receiver, a tile that receives and
- * sends, gaps beyond a 12-bit field); every emitted program decodes and
+ * sends, gaps beyond a 12-bit field); the default scheduler's 64-bit
+ * routes and receive controls merged into a tile's own send (sendpic),
+ * both shorter than IPUXCOM_SCHED_LEGACY; every emitted program decodes and
  * ends in br $m10; the transfer-list format and every rejection.
  */
 #include "kselftest_harness.h"
@@ -388,6 +390,67 @@ TEST(wide_route_where_the_transfer_allows_it)
 	EXPECT_EQ(phase(_metadata, &x, 1, IPUXCOM_SCHED_LEGACY, &lsctl),
 		  phase(_metadata, &x, 1, 0, &sctl));
 	EXPECT_EQ(0, sctl & (int)IPUXCOM_SCTL_WIDE);
+}
+
+/* sendpic words in @tile's program (decoded, so sendoff is not taken for one). */
+static unsigned int sendpics(const struct ipuxcom_schedule *s, uint32_t tile, uint32_t *sel)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < ipuxcom_schedule_nprograms(s); i++) {
+		struct ipuxcom_xsim_program p;
+		struct ipuxcom_decoded dc;
+
+		ipuxcom_schedule_program(s, i, &p);
+		if (p.tile != tile)
+			continue;
+		for (uint32_t k = 0; k < p.nwords; k += dc.nwords) {
+			if (ipuxcom_decode_insn(&p.words[k], p.nwords - k, &dc) < 1)
+				return 0;
+			if (dc.op == IPUXCOM_OP_SENDPIC) {
+				*sel |= 1u << dc.f[1];
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+/*
+ * Merged controls (issue 16): tile 700 sends 255 words (odd: no 64-bit
+ * route) while 101 words from tile 5 arrive for it. Legacy keeps every mux
+ * and PIC action of 700 out of its send, so the receive waits for the
+ * send's end; the default rides them on sendpic words that continue 700's
+ * stream [RE], and the phase is shorter, verified clean with every word
+ * delivered. Legacy programs have no sendpic.
+ */
+TEST(receive_controls_ride_on_the_tiles_own_send)
+{
+	uint32_t a = 700, b = 1400, d1 = 0x50000, d2 = 0x50400, sel = 0, lsel = 0;
+	struct ipuxcom_sched_xfer x[2] = {
+		{ .sender = a, .count = 255, .nrecv = 1, .receivers = &b, .src_addr = 0x80000,
+		  .dst_addr = &d1 },
+		{ .sender = 5, .count = 101, .nrecv = 1, .receivers = &a, .src_addr = 0x80000,
+		  .dst_addr = &d2 },
+	};
+	struct ipuxcom_sched_opts legacy = { .flags = IPUXCOM_SCHED_LEGACY };
+	struct ipuxcom_xsim_result res;
+	struct ipuxcom_schedule *s, *l;
+
+	ASSERT_EQ(0, ipuxcom_schedule_build(NULL, x, 2, &s, NULL));
+	ASSERT_EQ(0, ipuxcom_schedule_build(&legacy, x, 2, &l, NULL));
+	EXPECT_LT(ipuxcom_schedule_events(s), ipuxcom_schedule_events(l));
+	/* At least the window's open and its PIC; the close may follow the send. */
+	EXPECT_LE(2u, sendpics(s, a, &sel));
+	EXPECT_EQ(1u << IPUXCOM_SENDPIC_XPIC0 | 1u << IPUXCOM_SENDPIC_PIC0,
+		  sel & (1u << IPUXCOM_SENDPIC_XPIC0 | 1u << IPUXCOM_SENDPIC_PIC0));
+	EXPECT_EQ(0u, sendpics(l, a, &lsel));
+	ASSERT_TRUE(programs_ok(_metadata, s));
+	ASSERT_TRUE(verify(_metadata, x, 2, s, 0, 0, &res));
+	EXPECT_EQ(ipuxcom_schedule_events(s), res.events);
+	ASSERT_TRUE(verify(_metadata, x, 2, l, 0, 0, &res));
+	ipuxcom_schedule_free(s);
+	ipuxcom_schedule_free(l);
 }
 
 /*

@@ -1064,12 +1064,14 @@ static int sched_trace(const struct cli_call *call, const char *path,
 static int schedule_run(struct cli_call *call, int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
-	bool exact = false, rows = false;
+	bool exact = false, rows = false, legacy = false;
 	const char *step_arg = NULL, *trace_arg = NULL;
 	const struct cli_opt opts[] = {
 		OPT_PHYSICAL(o), OPT_TIMING(o),
 		{ "exact-window", 0, NULL, "close each mux right after its words (modelled; "
 		  "default: the notes' window, 2 x row longer at counts >= 52)", &exact, NULL },
+		{ "legacy", 0, NULL, "today's packing, for comparison: 32-bit streams only, no "
+		  "merged controls", &legacy, NULL },
 		{ "stagger", 0, "STEP", "compare with the notes' fixed stagger of STEP events per "
 		  "transfer (default 256, 0: no comparison)", NULL, &step_arg },
 		{ "rows", 'r', NULL, "print every tile's program", &rows, NULL },
@@ -1110,7 +1112,8 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		goto out;
 	}
 	so = (struct ipuxcom_sched_opts){ .timing = tm,
-					  .flags = exact ? IPUXCOM_SCHED_EXACT_WINDOW : 0 };
+					  .flags = (exact ? IPUXCOM_SCHED_EXACT_WINDOW : 0) |
+						   (legacy ? IPUXCOM_SCHED_LEGACY : 0) };
 	if (ipuxcom_schedule_build(&so, list->xfers, list->n, &s, &e)) {
 		long i = sched_xfer_of(e.field);
 
@@ -1143,6 +1146,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		json_kv_string(&w, "kind", "schedule");
 		json_kv_string(&w, "timing_model", ipuxcom_timing_name(tm));
 		json_kv_string(&w, "window", exact ? "exact" : "notes");
+		json_kv_string(&w, "scheduler", legacy ? "legacy" : "default");
 		json_kv_uint(&w, "events", ipuxcom_schedule_events(s));
 		json_key(&w, "transfers");
 		json_begin_array(&w);
@@ -1193,9 +1197,10 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		}
 		json_end_object(&w);
 	} else {
-		printf("schedule: %zu transfer%s from %s, timing %s, %s receive window\n", list->n,
-		       list->n == 1 ? "" : "s", pos[0], ipuxcom_timing_name(tm),
-		       exact ? "exact (modelled)" : "the notes'");
+		printf("schedule: %zu transfer%s from %s, timing %s, %s receive window%s\n",
+		       list->n, list->n == 1 ? "" : "s", pos[0], ipuxcom_timing_name(tm),
+		       exact ? "exact (modelled)" : "the notes'",
+		       legacy ? ", legacy scheduler (32-bit streams, no merged controls)" : "");
 		printf("  #  line kind      sender words recv  start arrive lastwr gap\n");
 		for (size_t i = 0; i < list->n; i++) {
 			const struct ipuxcom_sched_xfer *x = &list->xfers[i];
@@ -1343,7 +1348,9 @@ static const struct cli_cmd plan_cmds[] = {
 			"  physical        (ids on later lines are physical; logical by default)\n"
 			"pack them into one exchange phase, each as early as its constraints allow,\n"
 			"run the phase in the exchange simulator, and compare with the notes' fixed\n"
-			"stagger. Exit 1 unless the simulator confirms every delivery.",
+			"stagger. Exit 1 unless the simulator confirms every delivery. The default\n"
+			"scheduler also takes 64-bit routes and merges receive controls into sends,\n"
+			"never giving a longer phase than --legacy (today's packing) would.",
 		.run = schedule_run,
 	},
 	{

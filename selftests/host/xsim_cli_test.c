@@ -2,8 +2,9 @@
 /*
  * `ipuxcom demo sum|matmul` and `ipuxcom plan schedule` (tools/demo.c,
  * tools/plan.c) run as a program: the demos' PASS lines and results, JSON,
- * a transfer list scheduled and confirmed by the simulator, a list with an
- * error (exit 1, file and line named), usage errors (exit 2).
+ * a transfer list scheduled and confirmed by the simulator (also with
+ * --legacy: no 64-bit route, no merged control, never shorter), a list with
+ * an error (exit 1, file and line named), usage errors (exit 2).
  */
 #include "kselftest_harness.h"
 
@@ -92,6 +93,90 @@ TEST_F(cli, plan_schedule_packs_and_verifies)
 	HAS(out, "\"simulated\":{\"ran\":true,");
 	HAS(out, "\"delivered\":33,\"mismatched_words\":0");
 	unlink(path);
+}
+
+/* "phase: N events" of a `plan schedule` text output; 0 without one. */
+static unsigned int phase_events(const char *out)
+{
+	const char *p = strstr(out, "\nphase: ");
+	unsigned int ev = 0;
+
+	return p && sscanf(p, "\nphase: %u events", &ev) == 1 ? ev : 0;
+}
+
+/*
+ * In the --rows disassembly of @out: *sendpics sendpic/sendpicp words,
+ * *wide send/sendoff words with sctl bit 2 (a 64-bit route [RE]).
+ */
+static void program_kinds(const char *out, unsigned int *sendpics, unsigned int *wide)
+{
+	*sendpics = *wide = 0;
+	for (const char *l = out; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *end = strchr(l, '\n'), *asm_ = strstr(l, "  0x");
+		const char *comma = NULL;
+
+		if (!asm_ || (end && asm_ > end))
+			continue;
+		asm_ += 14;		/* "  0xXXXXXXXX  " */
+		if (!strncmp(asm_, "sendpic", 7)) {
+			(*sendpics)++;
+		} else if (!strncmp(asm_, "send ", 5) || !strncmp(asm_, "sendoff ", 8)) {
+			for (const char *c = asm_; *c && c != end; c++)
+				if (*c == ',')
+					comma = c;
+			*wide += comma && (strtoul(comma + 1, NULL, 0) & 4);
+		}
+	}
+}
+
+/*
+ * --legacy (IPUXCOM_SCHED_LEGACY): today's packing. On a list where the
+ * default takes a 64-bit route (physical 1000 -> 645, 256 words, 8-byte
+ * aligned: 645 owns its pair's XPIC stream) and merges receive controls
+ * into sends (645 and 1000 both send and receive), the legacy phase is
+ * not shorter, has no sendpic and no send with sctl bit 2, and verifies.
+ */
+TEST_F(cli, plan_schedule_legacy)
+{
+	unsigned int dflt, leg, sendpics, wide;
+	char path[64];
+
+	ASSERT_TRUE(list_file(path, sizeof(path),
+			      "physical\n"
+			      "p2p 1000 645 256 src=0x80000 dst=0x50000\n"
+			      "p2p 645 1000 64 src=0x80000 dst=0x50000\n"
+			      "p2p 7 1000 16 src=0x80400 dst=0x50400\n"));
+	RUN(0, "plan", "schedule", path, "--rows");
+	EXPECT_EQ(NULL, strstr(self->r.out, "legacy scheduler"));
+	dflt = phase_events(self->r.out);
+	program_kinds(self->r.out, &sendpics, &wide);
+	EXPECT_LT(0u, sendpics);	/* the default did merge ... */
+	EXPECT_LT(0u, wide);		/* ... and take a 64-bit route */
+	RUN(0, "plan", "schedule", path, "--rows", "--legacy");
+	HAS(out, "receive window, legacy scheduler (32-bit streams, no merged controls)\n");
+	HAS(out, "simulated: 3 of 3 deliveries complete and in place, 0 words differ from "
+		 "their source; 0 errors");
+	leg = phase_events(self->r.out);
+	program_kinds(self->r.out, &sendpics, &wide);
+	EXPECT_EQ(0u, sendpics);
+	EXPECT_EQ(0u, wide);
+	ASSERT_NE(0u, dflt);
+	EXPECT_LE(dflt, leg);
+	EXPECT_LT(dflt, leg) TH_LOG("default %u, legacy %u events", dflt, leg);
+	/* with --exact-window too; a prefix names it */
+	RUN(0, "plan", "schedule", path, "--exact-window", "--leg", "--stagger", "0");
+	HAS(out, "exact (modelled) receive window, legacy scheduler");
+	RUN(0, "plan", "schedule", path, "--legacy", "-j");
+	HAS(out, "\"window\":\"notes\",\"scheduler\":\"legacy\",\"events\":");
+	HAS(out, "\"delivered\":3,\"mismatched_words\":0");
+	RUN(0, "plan", "schedule", path, "-j");
+	HAS(out, "\"window\":\"notes\",\"scheduler\":\"default\",\"events\":");
+	unlink(path);
+	RUN(0, "plan", "schedule", "--help");
+	HAS(out, "      --legacy ");
+	RUN(0, "__complete", "plan", "schedule", "--le");
+	EXPECT_STREQ("--legacy\n", self->r.out);
+	RUN(2, "plan", "schedule", "a", "--legacy=1");
 }
 
 TEST_F(cli, plan_schedule_errors)

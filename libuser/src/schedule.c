@@ -39,9 +39,9 @@
  *    action on is a sendpic carrying it, which continues the stream and
  *    applies its control at its first send event (FACTS.md "Merged
  *    send/control instructions" [RE]); one control per event as before;
- *  - a single-receiver transfer may take a 64-bit paired route
- *    (ixc_sched_wide_ok(): count / 2 events at the pair's time [RE]) when
- *    its last write comes earlier; the pair resources and the different
+ *  - a transfer may take a 64-bit paired route (ixc_sched_wide_ok():
+ *    count / 2 events, each receiver at its pair's time [RE]) when its
+ *    last write comes earlier; the pair resources and the different
  *    arrival offsets of 32- and 64-bit streams add constraints (modelled
  *    as the verifier does);
  *  - ipuxcom_schedule_build() builds the legacy packing too whenever the
@@ -89,9 +89,10 @@ struct ixc_sx {
 	int32_t *t;		/* TimeToMux per receiver */
 	int32_t *pic;		/* chosen PIC events */
 	int32_t start, pad;
-	int32_t tpair;		/* eligible for a 64-bit route: the pair's TimeToMux */
-	bool wide_ok;		/* one receiver, even count, 8-byte aligned, receiver owns the pair */
-	bool wide;		/* placed as 64-bit items: count / 2 events at tpair */
+	int32_t *tpair;		/* per receiver: its pair's TimeToMux (64-bit route) */
+	int32_t *pic_save;	/* per receiver: the 32-bit placement's PIC events */
+	bool wide_ok;		/* even count, 8-byte aligned, every receiver owns its pair */
+	bool wide;		/* placed as 64-bit items: count / 2 events at tpair[i] */
 };
 
 struct ixc_sprog {
@@ -106,7 +107,7 @@ struct ipuxcom_schedule {
 	struct ixc_sx *x;
 	size_t n;
 	uint32_t *ids;		/* receivers and destinations of every transfer */
-	int32_t *ints;		/* T and PIC events of every transfer's receivers */
+	int32_t *ints;		/* T, PIC, pair time, saved PIC of every transfer's receivers */
 	struct ixc_stile *tiles;	/* IPUXCOM_TILES */
 	struct ipuxcom_sched_slot *slots;
 	struct ixc_sprog *progs;
@@ -141,28 +142,34 @@ static int ixc_sched_check(const struct ipuxcom_sched_opts *o, const struct ipux
 }
 
 /*
- * May @x (one receiver) take a 64-bit route? FACTS.md "64-bit exchange"
- * [RE]: the pair {d, d ^ 2} is reached at max(TimeToMux(s, d),
- * TimeToMux(s, d ^ 2)) and only its owner (the smaller TimeToMux; a tie:
- * the lower id, modelled as in the verifier) takes the items through its
- * XPIC stream, two consecutive words per event, so the count is even and
- * both buffers 8-byte aligned. The sender's partner may not be the pair
- * partner (no pair timing).
+ * May @x take a 64-bit route? FACTS.md "64-bit exchange" [RE]: the pair
+ * {d, d ^ 2} is reached at max(TimeToMux(s, d), TimeToMux(s, d ^ 2)) and
+ * only its owner (the smaller TimeToMux; a tie: the lower id, modelled as
+ * in the verifier) takes the items through its XPIC stream, two
+ * consecutive words per event, so the count is even and every buffer
+ * 8-byte aligned. For every receiver d: d owns its pair, d ^ 2 is neither
+ * the sender (no pair timing) nor another receiver (its window would take
+ * nothing). @seen: the receivers' bitmap.
  */
-static void ixc_sched_wide_ok(const struct ipuxcom_schedule *s, struct ixc_sx *x)
+static void ixc_sched_wide_ok(const struct ipuxcom_schedule *s, struct ixc_sx *x,
+			      const uint32_t *seen)
 {
-	uint32_t d = x->recv[0], e = d ^ 2;
-	unsigned int dir2 = 0;
-	int t2 = 0;
+	if ((x->count & 1) || (x->src & 7) || x->count / 2 > IPUXCOM_PLAN_MAX_COUNT)
+		return;
+	for (uint32_t i = 0; i < x->nrecv; i++) {
+		uint32_t d = x->recv[i], e = d ^ 2;
+		unsigned int dir2 = 0;
+		int t2 = 0;
 
-	if ((x->count & 1) || (x->src & 7) || (x->dst[0] & 7) || e == x->sender ||
-	    e >= IPUXCOM_TILES || x->count / 2 > IPUXCOM_PLAN_MAX_COUNT)
-		return;
-	if (ixc_timing_pair(s->tm, x->sender, e, &t2, &dir2, NULL, ""))
-		return;
-	if (t2 < x->t[0] || (t2 == x->t[0] && e < d))
-		return;		/* the partner owns the pair's XPIC stream */
-	x->tpair = t2 > x->t[0] ? t2 : x->t[0];
+		if ((x->dst[i] & 7) || e == x->sender || e >= IPUXCOM_TILES ||
+		    (seen[e / 32] >> (e % 32) & 1))
+			return;
+		if (ixc_timing_pair(s->tm, x->sender, e, &t2, &dir2, NULL, ""))
+			return;
+		if (t2 < x->t[i] || (t2 == x->t[i] && e < d))
+			return;		/* the partner owns the pair's XPIC stream */
+		x->tpair[i] = t2 > x->t[i] ? t2 : x->t[i];
+	}
 	x->wide_ok = true;
 }
 
@@ -232,8 +239,8 @@ static int ixc_sched_xfer(struct ipuxcom_schedule *s, size_t i, const struct ipu
 	/* One receiver: its route's direction; several: BROADCAST [DW]. */
 	x->dir = in->nrecv == 1 ? dir : IPUXCOM_DIR_BROADCAST;
 	x->wide_ok = false;
-	if (!(s->flags & IPUXCOM_SCHED_LEGACY) && in->nrecv == 1)
-		ixc_sched_wide_ok(s, x);
+	if (!(s->flags & IPUXCOM_SCHED_LEGACY))
+		ixc_sched_wide_ok(s, x, seen);
 	return 0;
 }
 
@@ -295,7 +302,7 @@ static int32_t ixc_events(const struct ixc_sx *x)
 /* When @x's first item reaches receiver @i's mux after its start. */
 static int32_t ixc_t(const struct ixc_sx *x, uint32_t i)
 {
-	return x->wide ? x->tpair : x->t[i];
+	return x->wide ? x->tpair[i] : x->t[i];
 }
 
 /*
@@ -527,10 +534,18 @@ static int32_t ixc_search(const struct ipuxcom_schedule *s, struct ixc_sx *x)
 	}
 }
 
-/* Last write of @x started at @sigma (one receiver). */
-static int32_t ixc_last_write1(const struct ixc_sx *x, int32_t sigma)
+/* Last write of @x started at @sigma, over its receivers. */
+static int32_t ixc_last_write(const struct ixc_sx *x, int32_t sigma)
 {
-	return sigma + ixc_t(x, 0) + ixc_events(x) - 1 + ixc_latency(x->recv[0]);
+	int32_t lw = INT32_MIN;
+
+	for (uint32_t i = 0; i < x->nrecv; i++) {
+		int32_t w = sigma + ixc_t(x, i) + ixc_events(x) - 1 + ixc_latency(x->recv[i]);
+
+		if (w > lw)
+			lw = w;
+	}
+	return lw;
 }
 
 static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_error *err)
@@ -548,14 +563,15 @@ static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_
 	 * keeps the legacy packing when the phase comes out longer).
 	 */
 	if (x->wide_ok) {
-		int32_t pic32 = x->pic[0], pad32 = x->pad, sw;
-		int32_t lw32 = sigma >= 0 ? ixc_last_write1(x, sigma) : INT32_MAX;
+		int32_t pad32 = x->pad, sw;
+		int32_t lw32 = sigma >= 0 ? ixc_last_write(x, sigma) : INT32_MAX;
 
+		memcpy(x->pic_save, x->pic, x->nrecv * sizeof(*x->pic));
 		x->wide = true;
 		sw = ixc_search(s, x);
-		if (sw < 0 || ixc_last_write1(x, sw) >= lw32) {
+		if (sw < 0 || ixc_last_write(x, sw) >= lw32) {
 			x->wide = false;
-			x->pic[0] = pic32;
+			memcpy(x->pic, x->pic_save, x->nrecv * sizeof(*x->pic));
 			x->pad = pad32;
 		} else {
 			sigma = sw;
@@ -852,7 +868,7 @@ static int ixc_schedule_build(const struct ipuxcom_sched_opts *opts,
 	s->n = n;
 	s->x = calloc(n ? n : 1, sizeof(*s->x));
 	s->ids = calloc(2 * nids + 1, sizeof(*s->ids));
-	s->ints = calloc(2 * nids + 1, sizeof(*s->ints));
+	s->ints = calloc(4 * nids + 1, sizeof(*s->ints));
 	s->slots = calloc(n ? n : 1, sizeof(*s->slots));
 	s->tiles = calloc(IPUXCOM_TILES, sizeof(*s->tiles));
 	s->progs = calloc(IPUXCOM_TILES, sizeof(*s->progs));
@@ -866,8 +882,10 @@ static int ixc_schedule_build(const struct ipuxcom_sched_opts *opts,
 
 		x->recv = &s->ids[2 * nids];
 		x->dst = &s->ids[2 * nids + xfers[i].nrecv];
-		x->t = &s->ints[2 * nids];
-		x->pic = &s->ints[2 * nids + xfers[i].nrecv];
+		x->t = &s->ints[4 * nids];
+		x->pic = &s->ints[4 * nids + xfers[i].nrecv];
+		x->tpair = &s->ints[4 * nids + 2 * xfers[i].nrecv];
+		x->pic_save = &s->ints[4 * nids + 3 * xfers[i].nrecv];
 		nids += xfers[i].nrecv;
 		if ((ret = ixc_sched_xfer(s, i, &xfers[i], x, err)) ||
 		    (ret = ixc_place(s, i, err))) {

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "load.h"
-#include "path.h"
+#include "outfile.h"
 
 /* Size of input slice @k of call @idx, in manifest order; 0 if there is none. */
 static uint32_t input_slice_size(const struct ipuxcom_hsp_manifest *m, int idx, int k)
@@ -81,45 +81,15 @@ static void check_input(struct checklist *cl, const char *name, const char *path
 			      path, want);
 }
 
+/* outfile_open()'s own verdict (outfile.h), without creating anything. */
 static void check_output(struct checklist *cl, const char *name, const char *path)
 {
-	char dir[PATH_MAX];
-	struct stat st;
+	struct outfile_probe p;
 
-	if (!strcmp(path, "-")) {
-		checklist_add(cl, CHECK_OK, name, path, NULL, "-: standard output");
-		return;
-	}
-	/* The rules outfile_open() writes by (outfile.h), as text for the report. */
-	if (!stat(path, &st)) {
-		if (S_ISDIR(st.st_mode))
-			checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: is a directory", path);
-		else if (S_ISSOCK(st.st_mode))
-			checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: is a socket", path);
-		else if (S_ISREG(st.st_mode) && !(st.st_mode & 0222))
-			/* not replaced even by root */
-			checklist_add(cl, CHECK_FAIL, name, path, "chmod u+w it, or choose another file",
-				      "%s: no write permission (mode %04o)", path,
-				      (unsigned int)(st.st_mode & 07777));
-		else if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
-			checklist_add(cl, CHECK_FAIL, name, path, "choose a file you can write",
-				      "%s: cannot write: %s", path, strerror(errno));
-		else
-			checklist_add(cl, CHECK_OK, name, path, NULL, "%s: writable (%s)", path,
-				      S_ISREG(st.st_mode) ? "replaced after the call" :
-				      "written in place");
-		return;
-	}
-	if (errno != ENOENT) {
-		checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: %s", path, strerror(errno));
-		return;
-	}
-	/* Created: its directory must let us. */
-	if (faccessat(AT_FDCWD, path_dir_of(path, dir, sizeof(dir)), W_OK | X_OK, AT_EACCESS))
-		checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: cannot create it in %s: %s",
-			      path, dir, strerror(errno));
+	if (outfile_probe(path, &p))
+		checklist_add(cl, CHECK_FAIL, name, path, p.fix, "%s", p.what);
 	else
-		checklist_add(cl, CHECK_OK, name, path, NULL, "%s: created after the call", path);
+		checklist_add(cl, CHECK_OK, name, path, NULL, "%s", p.what);
 }
 
 void load_check_call_files(struct checklist *cl, const struct ipuxcom_hsp_manifest *m,

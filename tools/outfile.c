@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -145,87 +146,90 @@ static int follow_links(const char *name, char *cur, size_t len, int *proc_fd)
 	return -ELOOP;
 }
 
-/* The caller may write the existing @st at @path; root is refused a file without write bits. */
-static int check_writable(const struct cli_call *call, const char *name, const char *path,
-			  const struct stat *st)
+/* Why @p's file cannot be written: the message, and a fix when there is one. */
+__attribute__((format(printf, 3, 4)))
+static int refuse(struct outfile_probe *p, const char *fix, const char *fmt, ...)
 {
-	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS)) {
-		cli_err(call->what, "%s: cannot write: %s", name, strerror(errno));
-		return CLI_EXIT_ERR;
-	}
-	/* Root passes access(W_OK) for any file: a 0444 file still says "keep me". */
-	if (geteuid() == 0 && !(st->st_mode & 0222)) {
-		cli_err(call->what, "%s: read-only file (mode %04o): not overwritten "
-			"(chmod u+w it first)", name, (unsigned int)(st->st_mode & 07777));
-		return CLI_EXIT_ERR;
-	}
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->what, sizeof(p->what), fmt, ap);
+	va_end(ap);
+	p->ok = false;
+	p->fix = fix;
+	return CLI_EXIT_ERR;
+}
+
+/*
+ * The caller may write the existing @st at @path. A file with no write
+ * bit at all is refused to everyone: root passes access(W_OK) for any
+ * file, and a 0444 file still says "keep me".
+ */
+static int check_writable(const char *name, const char *path, const struct stat *st,
+			  struct outfile_probe *p)
+{
+	if (!(st->st_mode & 0222))
+		return refuse(p, "chmod u+w it, or choose another file",
+			      "%s: read-only file (mode %04o): not overwritten (chmod u+w it first)",
+			      name, (unsigned int)(st->st_mode & 07777));
+	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
+		return refuse(p, "choose a file you can write", "%s: cannot write: %s", name,
+			      strerror(errno));
 	return 0;
 }
 
 /* A new file @path can be made in its directory. */
-static int check_dir(const struct cli_call *call, const char *name, const char *path)
+static int check_dir(const char *name, const char *path, struct outfile_probe *p)
 {
 	char dir[PATH_MAX];
 	struct stat st;
 
 	path_dir_of(path, dir, sizeof(dir));
-	if (stat(dir, &st)) {
-		cli_err(call->what, "cannot create %s: directory %s: %s", name, dir,
-			strerror(errno));
-		return CLI_EXIT_ERR;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		cli_err(call->what, "cannot create %s: %s is not a directory", name, dir);
-		return CLI_EXIT_ERR;
-	}
-	if (access(dir, W_OK | X_OK)) {
-		cli_err(call->what, "cannot create %s: directory %s: %s", name, dir,
-			strerror(errno));
-		return CLI_EXIT_ERR;
-	}
+	if (stat(dir, &st))
+		return refuse(p, NULL, "%s: cannot create it: directory %s: %s", name, dir,
+			      strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return refuse(p, NULL, "%s: cannot create it: %s is not a directory", name, dir);
+	if (access(dir, W_OK | X_OK))
+		return refuse(p, NULL, "%s: cannot create it: directory %s: %s", name, dir,
+			      strerror(errno));
 	return 0;
 }
 
-/* Classify @name and check that it may be written; reports why not. */
-static int outfile_resolve(const struct cli_call *call, const char *name,
-			   struct outfile_target *t)
+/* Classify @name and check that it may be written; @p says how, or why not. */
+static int outfile_resolve(const char *name, struct outfile_target *t, struct outfile_probe *p)
 {
 	char dir[PATH_MAX];
 	struct stat st;
 	int err, proc_fd;
 
 	memset(t, 0, sizeof(*t));
+	memset(p, 0, sizeof(*p));
 	t->fd = -1;
-	if (!*name) {
-		cli_err(call->what, "empty output file name");
-		return CLI_EXIT_ERR;
-	}
+	p->ok = true;
+	if (!*name)
+		return refuse(p, NULL, "empty output file name");
 	if (!strcmp(name, "-") || !strcmp(name, "/dev/stdout")) {
 		t->kind = OF_STDOUT;
+		snprintf(p->what, sizeof(p->what), "%s: standard output", name);
 		return 0;
 	}
 	err = follow_links(name, t->path, sizeof(t->path), &proc_fd);
-	if (err) {
-		cli_err(call->what, "%s: %s", name, strerror(-err));
-		return CLI_EXIT_ERR;
-	}
+	if (err)
+		return refuse(p, NULL, "%s: %s", name, strerror(-err));
 	if (stat(t->path, &st)) {
-		if (errno != ENOENT) {
-			cli_err(call->what, "%s: %s", name, strerror(errno));
-			return CLI_EXIT_ERR;
-		}
+		if (errno != ENOENT)
+			return refuse(p, NULL, "%s: %s", name, strerror(errno));
 		/* A new name, or a dangling link whose target is created (as by `>`). */
 		t->kind = OF_CREATE;
-		return check_dir(call, name, t->path);
+		snprintf(p->what, sizeof(p->what), "%s: created after the call", name);
+		return check_dir(name, t->path, p);
 	}
-	if (S_ISDIR(st.st_mode)) {
-		cli_err(call->what, "%s: is a directory", name);
-		return CLI_EXIT_ERR;
-	}
-	if (S_ISSOCK(st.st_mode)) {
-		cli_err(call->what, "%s: is a socket: cannot write to it", name);
-		return CLI_EXIT_ERR;
-	}
+	if (S_ISDIR(st.st_mode))
+		return refuse(p, NULL, "%s: is a directory", name);
+	if (S_ISSOCK(st.st_mode))
+		return refuse(p, NULL, "%s: is a socket: cannot write to it", name);
+	snprintf(p->what, sizeof(p->what), "%s: writable (written in place)", name);
 	if (proc_fd >= 0) {
 		/* Write where descriptor N writes, at its offset: as the shell's >&N. */
 		t->kind = OF_FD;
@@ -235,11 +239,11 @@ static int outfile_resolve(const struct cli_call *call, const char *name,
 	if (proc_fd == -2 || !S_ISREG(st.st_mode)) {
 		t->kind = OF_IN_PLACE;
 		snprintf(t->path, sizeof(t->path), "%s", name);
-		return check_writable(call, name, name, &st);
+		return check_writable(name, name, &st, p);
 	}
 	t->kind = OF_REPLACE;
 	t->st = st;
-	err = check_writable(call, name, t->path, &st);
+	err = check_writable(name, t->path, &st, p);
 	if (err)
 		return err;
 	/* A writable file in a directory we cannot add to: as `>` would. */
@@ -247,15 +251,28 @@ static int outfile_resolve(const struct cli_call *call, const char *name,
 	if (access(dir, W_OK | X_OK)) {
 		t->kind = OF_IN_PLACE;
 		t->truncate = true;
+	} else {
+		snprintf(p->what, sizeof(p->what), "%s: writable (replaced after the call)", name);
 	}
 	return 0;
 }
 
-int outfile_check(const struct cli_call *call, const char *path)
+int outfile_probe(const char *path, struct outfile_probe *p)
 {
 	struct outfile_target t;
 
-	return outfile_resolve(call, path, &t);
+	return outfile_resolve(path, &t, p);
+}
+
+int outfile_check(const struct cli_call *call, const char *path)
+{
+	struct outfile_probe p;
+
+	if (outfile_probe(path, &p)) {
+		cli_err(call->what, "%s", p.what);
+		return CLI_EXIT_ERR;
+	}
+	return 0;
 }
 
 static int open_temp(struct outfile *o)
@@ -292,6 +309,7 @@ static int open_temp(struct outfile *o)
 int outfile_open(const struct cli_call *call, const char *path, struct outfile **out)
 {
 	struct outfile *o = calloc(1, sizeof(*o));
+	struct outfile_probe p;
 	int fd = -1;
 
 	*out = NULL;
@@ -302,8 +320,10 @@ int outfile_open(const struct cli_call *call, const char *path, struct outfile *
 	o->call = call;
 	o->name = path;
 	o->slot = -1;
-	if (outfile_resolve(call, path, &o->t))
+	if (outfile_resolve(path, &o->t, &p)) {
+		cli_err(call->what, "%s", p.what);
 		goto fail;
+	}
 	switch (o->t.kind) {
 	case OF_STDOUT:
 		o->f = stdout;

@@ -25,6 +25,7 @@
 #ifndef IPUXCOM_TOOLS_OUTFILE_H
 #define IPUXCOM_TOOLS_OUTFILE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -32,6 +33,21 @@
 #include "cli.h"
 
 struct outfile;
+
+/* How outfile_open() would write a file, or why it would refuse it. */
+struct outfile_probe {
+	bool ok;
+	/*
+	 * ok: "NAME: standard output", "NAME: created after the call",
+	 * "NAME: writable (replaced after the call)" or "... (written in
+	 * place)"; else the refusal as outfile_open() reports it.
+	 */
+	char what[PATH_MAX + 200];
+	const char *fix;	/* a refusal's fix, or NULL */
+};
+
+/* Fill @p without creating or changing anything; 0 or CLI_EXIT_ERR (@p says why). */
+int outfile_probe(const char *path, struct outfile_probe *p);
 
 /*
  * Check that @path can be written as outfile_open() would, without

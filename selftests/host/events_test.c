@@ -836,7 +836,7 @@ TEST_F(cli, cfg_capture_usage_errors)
 	TOOL_EXPECT(2, err, "unknown option '-o'", "cfg", "capture", "start", "-o", "f");
 	TOOL_EXPECT(0, out, "capture stop -o FILE", "cfg", "capture", "--help");
 	/* checked before tracefs or the command */
-	TOOL_EXPECT(1, err, "cannot create /nonexistent/dir/x.cfg", "cfg", "capture", "-o",
+	TOOL_EXPECT(1, err, "/nonexistent/dir/x.cfg: cannot create it", "cfg", "capture", "-o",
 		    "/nonexistent/dir/x.cfg", "--", "true");
 }
 

@@ -109,7 +109,7 @@ TEST_F(chk, every_problem_listed_at_once)
 	EXPECT_IN(err, "empty.bin");
 	EXPECT_IN(err, "load: image missing.ipuimg: cannot open: No such file or directory");
 	EXPECT_IN(err, "missing.bin: cannot read: No such file or directory");
-	EXPECT_IN(err, "no/such/dir/y.bin: cannot create it in ");
+	EXPECT_IN(err, "no/such/dir/y.bin: cannot create it: directory ");
 	EXPECT_IN(err, "in10.bin: 10 bytes, the call's input slice takes 64");
 	EXPECT_IN(err, "load: call read output /: is a directory");
 	EXPECT_EQ(6, count(self->r->err, "ipuxcom: load: "));
@@ -174,7 +174,7 @@ TEST_F(chk, unwritable_output_and_no_rawio_refused)
 	TOOL("load", "--check", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp,
 	     self->arg_out);
 	EXPECT_EQ(1, self->r->status);
-	EXPECT_IN(err, "y.bin: no write permission (mode 0444)");
+	EXPECT_IN(err, "y.bin: read-only file (mode 0444)");
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -184,7 +184,7 @@ TEST_F(chk, unwritable_output_and_no_rawio_refused)
 			_exit(4);
 		if (self->r->status != 1)
 			_exit(5);
-		if (!strstr(self->r->err, "y.bin: no write permission (mode 0444)"))
+		if (!strstr(self->r->err, "y.bin: read-only file (mode 0444)"))
 			_exit(6);
 		if (!strstr(self->r->err, "load: privilege CAP_SYS_RAWIO not held: the device "
 			    "would refuse the load (EPERM)"))

@@ -11,6 +11,7 @@
 
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
+#include "ixt_genl.h"
 
 FIXTURE(nl) {
 	struct ipuxcom_nl *nl;
@@ -108,6 +109,7 @@ TEST(missing_dev_id_attribute)
 	struct ipuxcom_nl *probe;
 	const struct nlattr *a;
 	int family = -1, one = 1, miss_type = -1;
+	uint16_t id = 0;
 	size_t off;
 	ssize_t len;
 
@@ -122,22 +124,8 @@ TEST(missing_dev_id_attribute)
 	ASSERT_EQ(0, mnl_socket_setsockopt(sock, NETLINK_EXT_ACK, &one, sizeof(one)));
 
 	/* resolve the family id */
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = GENL_ID_CTRL;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	nlh->nlmsg_seq = 1;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = CTRL_CMD_GETFAMILY;
-	g->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, IPUXCOM_GENL_NAME);
-	ASSERT_LT(0, mnl_socket_sendto(sock, nlh, nlh->nlmsg_len));
-	len = mnl_socket_recvfrom(sock, buf, sizeof(buf));
-	ASSERT_LT(0, len);
-	nlh = (struct nlmsghdr *)buf;
-	ASSERT_EQ(GENL_ID_CTRL, nlh->nlmsg_type);
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
-			family = mnl_attr_get_u16(a);
+	ASSERT_EQ(0, ixt_genl_family(sock, &id));
+	family = id;
 	ASSERT_LT(0, family);
 
 	nlh = mnl_nlmsg_put_header(buf);

@@ -78,6 +78,7 @@
 #include "ipuxcom_events.h"
 #include "ipuxcom_test.h"
 #include "frames_testlib.h"
+#include "ixt_genl.h"
 #include "ixt_modules.h"
 
 #define PAGE		4096u
@@ -1692,37 +1693,6 @@ static void *churn_main(void *arg)
 	return NULL;
 }
 
-static int genl_family(struct mnl_socket *sock, uint16_t *family)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *g;
-	const struct nlattr *a;
-	ssize_t len;
-
-	nlh->nlmsg_type = GENL_ID_CTRL;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	nlh->nlmsg_seq = 1;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = CTRL_CMD_GETFAMILY;
-	g->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, IPUXCOM_GENL_NAME);
-	if (mnl_socket_sendto(sock, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	len = mnl_socket_recvfrom(sock, buf, sizeof(buf));
-	if (len < 0)
-		return -errno;
-	nlh = (struct nlmsghdr *)buf;
-	if (nlh->nlmsg_type != GENL_ID_CTRL)
-		return -ENOENT;
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID) {
-			*family = mnl_attr_get_u16(a);
-			return 0;
-		}
-	return -ENOENT;
-}
-
 /* Dumps, garbage requests, and the events group drained. */
 static void *netlink_main(void *arg)
 {
@@ -1736,7 +1706,7 @@ static void *netlink_main(void *arg)
 
 	sock = mnl_socket_open(NETLINK_GENERIC);
 	if (!sock || mnl_socket_bind(sock, 0, MNL_SOCKET_AUTOPID) ||
-	    genl_family(sock, &family)) {
+	    ixt_genl_family(sock, &family)) {
 		snprintf(c->nl_err, sizeof(c->nl_err), "generic netlink family: %s", strerror(errno));
 		if (sock)
 			mnl_socket_close(sock);

@@ -9,7 +9,7 @@
  * /dev/ipu0_ex, /dev/ipu0_mem, /dev/ipu0_p2p]. That ipu_driver creates its
  * nodes as children of the PCI function is how char-device drivers
  * usually do it, and unverified on a card: if it does not, ATTACH fails
- * with -EXDEV and nothing is touched (README.md, "Hardware").
+ * with -EXDEV and nothing is touched (docs/hardware.md).
  */
 #include <linux/device.h>
 #include <linux/fs.h>

@@ -3,7 +3,7 @@
  * ipuxcom_hw: the hardware backend. Registers one ipuxcom device ("hw")
  * for every Graphcore IPU that ipu_driver drives, next to ipu_driver and
  * without taking the PCI function from it. UNVERIFIED ON HARDWARE: nothing
- * in this tree has run on a card (README.md, "Hardware"). In the test VM
+ * in this tree has run on a card (docs/hardware.md). In the test VM
  * it runs against QEMU's edu device bound by the ipu_driver stand-in
  * (selftests/kmod/ipu_standin.c), which proves the plumbing, not the card.
  *

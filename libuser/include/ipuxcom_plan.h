@@ -813,7 +813,9 @@ IPUXCOM_API int ipuxcom_patch_send_base(uint32_t data, uint32_t element_selector
 
 /*
  * NoBlobMulticastSend: set the sender row's send address to @src_addr / 4
- * (the row's own count bounds the buffer).
+ * (the row's own count bounds the buffer). A 64-bit multicast's row (send
+ * sctl 3 | IPUXCOM_SCTL_WIDE) sends two words per event and needs an
+ * 8-byte aligned @src_addr (E_ALIGN).
  */
 IPUXCOM_API int ipuxcom_patch_mcast_src(uint32_t *words, size_t nwords, uint32_t src_addr,
 					struct ipuxcom_plan_error *err);
@@ -821,7 +823,9 @@ IPUXCOM_API int ipuxcom_patch_mcast_src(uint32_t *words, size_t nwords, uint32_t
 /*
  * NoBlobMulticastRecv: set a multicast receive row's delaypic low field to
  * (@dst_addr - 0x50000) / 4, keeping the 0x14000 flag; same address rules
- * as ipuxcom_plan_multicast().
+ * as ipuxcom_plan_multicast(). A receive row does not say whether its
+ * events carry 64-bit items: for a 64-bit multicast's row the buffer is
+ * checked for one word per event, and 8-byte alignment is the caller's.
  */
 IPUXCOM_API int ipuxcom_patch_mcast_dst(uint32_t *words, size_t nwords, uint32_t dst_addr,
 					struct ipuxcom_plan_error *err);

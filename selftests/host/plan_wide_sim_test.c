@@ -404,11 +404,20 @@ TEST(multicast_fallbacks_are_the_32_bit_plan)
 		case 3: rv[3] = 700 ^ 2; why = IPUXCOM_WIDE_PARTNER_SENDER; break;
 		case 4: rv[3] = rv[1] ^ 2; why = IPUXCOM_WIDE_PARTNER_LISTED; which = 1; break;
 		case 5: rv[3] = notown; why = IPUXCOM_WIDE_NOT_OWNER; break;
-		default:
-			/* a receive cycle that fits 32-bit but not the pair times */
-			r.schedule_offset = 0;
+		default: {
+			/*
+			 * A receive cycle that fits 32-bit but not the pair times:
+			 * sender 1000 reaches these owners at TimeToMux >= 0 (start
+			 * 0), so the latest pair time is later than the latest
+			 * TimeToMux (TimeToMux 61 and 62 for 5 and its partner 7).
+			 */
+			static const uint32_t own[8] = { 1, 5, 9, 13, 17, 2, 6, 10 };
+
+			memcpy(rv, own, sizeof(rv));
+			r.sender = 1000;
 			why = IPUXCOM_WIDE_SCHEDULE;
 			break;
+		}
 		}
 		if (c == 6) {
 			struct ipuxcom_multicast_info i0;
@@ -420,8 +429,8 @@ TEST(multicast_fallbacks_are_the_32_bit_plan)
 			ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &r, b, 9, &ib, NULL));
 			r.schedule_offset = 4095 - ib.max_recv_time;
 			r.flags = IPUXCOM_PLAN_WIDE;
-			if (i0.max_recv_time <= ib.max_recv_time)
-				continue;	/* the pair times are no later: nothing to test */
+			/* the pair times end later here (sender 700, these receivers) */
+			ASSERT_LT(ib.max_recv_time, i0.max_recv_time);
 			which = UINT32_MAX;	/* checked below: some receiver */
 		}
 		memset(a, 0x5a, sizeof(a));
@@ -457,6 +466,61 @@ TEST(multicast_fallbacks_are_the_32_bit_plan)
 		EXPECT_EQ(-EINVAL, ipuxcom_plan_multicast(NULL, &r, a, 9, NULL, &e1));
 		EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e1.code);
 	}
+}
+
+/*
+ * Logical ids give the same 64-bit rows, and the vertices' patch helpers
+ * (NoBlobMulticastSend/Recv) move a 64-bit multicast's buffers as the
+ * planner would have placed them.
+ */
+TEST(multicast_logical_ids_and_patching)
+{
+	uint32_t recv[8], lrecv[8], dst[8], dst2[8], ls = 0;
+	struct ipuxcom_plan_row a[9], b[9];
+	struct ipuxcom_multicast_info ia, ib;
+	struct ipuxcom_fanout_req q = {
+		.sender = 1471, .count = 200, .flags = IPUXCOM_PLAN_WIDE, .nrecv = 8,
+		.receivers = recv, .src_addr = 0x50000, .dst_addr = dst,
+	}, l;
+	struct ipuxcom_plan_error e;
+
+	ASSERT_EQ(8u, mcast_receivers(1471, recv, 8));
+	for (uint32_t i = 0; i < 8; i++) {
+		dst[i] = 0x50000;
+		dst2[i] = 0x70000 + 64 * i;
+		ASSERT_EQ(0, ipuxcom_tile_logical(recv[i], &lrecv[i]));
+	}
+	ASSERT_EQ(0, ipuxcom_tile_logical(1471, &ls));
+	ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &q, a, 9, &ia, NULL));
+	ASSERT_EQ(IPUXCOM_WIDE_USED, ia.wide);
+	l = q;
+	l.sender = ls;
+	l.receivers = lrecv;
+	l.flags |= IPUXCOM_PLAN_LOGICAL;
+	ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &l, b, 9, &ib, NULL));
+	EXPECT_EQ(0, memcmp(a, b, sizeof(a)));
+	EXPECT_EQ(0, memcmp(&ia, &ib, sizeof(ia)));
+	/* placeholders patched = planned with the real addresses */
+	ASSERT_EQ(0, ipuxcom_patch_mcast_src(a[0].words, IPUXCOM_ROW_WORDS, 0x90008, &e)) {
+		TH_LOG("%s", e.msg);
+	}
+	for (uint32_t i = 0; i < 8; i++) {
+		ASSERT_EQ(0, ipuxcom_patch_mcast_dst(a[1 + i].words, IPUXCOM_ROW_WORDS, dst2[i],
+						     &e)) TH_LOG("%s", e.msg);
+	}
+	q.src_addr = 0x90008;
+	q.dst_addr = dst2;
+	ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &q, b, 9, &ib, NULL));
+	ASSERT_EQ(IPUXCOM_WIDE_USED, ib.wide);
+	EXPECT_EQ(0, memcmp(a, b, sizeof(a)));
+	/* a 64-bit sender row needs an 8-byte aligned source, for 2 words per event */
+	EXPECT_EQ(-EINVAL, ipuxcom_patch_mcast_src(a[0].words, IPUXCOM_ROW_WORDS, 0x90004, &e));
+	EXPECT_EQ(IPUXCOM_PLAN_E_ALIGN, e.code);
+	EXPECT_EQ(-ERANGE, ipuxcom_patch_mcast_src(a[0].words, IPUXCOM_ROW_WORDS,
+						   IPUXCOM_SRAM_END - 4 * 100, &e));
+	EXPECT_EQ(IPUXCOM_PLAN_E_ADDR, e.code);
+	EXPECT_EQ(0, ipuxcom_patch_mcast_src(a[0].words, IPUXCOM_ROW_WORDS,
+					     IPUXCOM_SRAM_END - 4 * 200, &e));
 }
 
 /*

@@ -29,6 +29,7 @@ struct plan_opts {
 	bool physical;
 	bool raw;
 	bool directions;
+	bool wide;
 	const char *timing;
 	const char *src_addr;
 	const char *dst_addr;
@@ -121,13 +122,42 @@ static int plan_tiles(const struct cli_call *call, char **args, int n, const cha
 	return 0;
 }
 
+/* A word count from the command line, 1..@max. */
+static int plan_count_max(const struct cli_call *call, const char *arg, uint32_t max,
+			  uint32_t *count)
+{
+	if (!cli_parse_u32(arg, count) || !*count || *count > max)
+		return cli_usage_err(call, "invalid count '%s' (1..%u)", arg, max);
+	return 0;
+}
+
 /* A word count from the command line, in the range every plan accepts. */
 static int plan_count(const struct cli_call *call, const char *arg, uint32_t *count)
 {
-	if (!cli_parse_u32(arg, count) || !*count || *count > IPUXCOM_PLAN_MAX_COUNT)
-		return cli_usage_err(call, "invalid count '%s' (1..%u)", arg,
-				     IPUXCOM_PLAN_MAX_COUNT);
-	return 0;
+	return plan_count_max(call, arg, IPUXCOM_PLAN_MAX_COUNT, count);
+}
+
+/* --wide's choice: "64-bit" and, for a 32-bit plan, why (JSON "route", "why"). */
+static void wide_json(struct json_writer *w, bool asked, uint32_t sctl, uint32_t items,
+		      uint32_t why)
+{
+	json_kv_uint(w, "sctl", sctl);
+	json_kv_uint(w, "items", items);
+	json_kv_string(w, "route", sctl & IPUXCOM_SCTL_WIDE ? "64-bit" : "32-bit");
+	json_key(w, "why");
+	if (asked && why != IPUXCOM_WIDE_USED)
+		json_string(w, ipuxcom_plan_wide_str(why));
+	else
+		json_null(w);
+}
+
+static void wide_text(bool asked, uint32_t sctl, uint32_t items, uint32_t why)
+{
+	if (sctl & IPUXCOM_SCTL_WIDE)
+		printf("64-bit route: sctl %u, %u items (two words per event)\n", sctl, items);
+	else if (asked)
+		printf("32-bit route (no 64-bit route: %s): sctl %u, %u words\n",
+		       ipuxcom_plan_wide_str(why), sctl, items);
 }
 
 static const char *role_name(uint8_t role)
@@ -234,35 +264,62 @@ static void rows_json(struct json_writer *w, const struct ipuxcom_plan_row *rows
 
 /* ---------------------------------------------------------------- p2p */
 
+#define OPT_WIDE(o) { "wide", 0, NULL, "use a 64-bit route when the transfer allows it, " \
+			"else the 32-bit plan", &(o).wide, NULL }
+
 static int p2p_run(struct cli_call *call, int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
-	const struct cli_opt opts[] = { OPT_PHYSICAL(o), OPT_TIMING(o) };
+	const struct cli_opt opts[] = {
+		OPT_PHYSICAL(o), OPT_TIMING(o), OPT_WIDE(o),
+		{ "src-addr", 0, "ADDR", "with --wide: the sender's buffer (A7 base; default "
+		  "0x50000)", NULL, &o.src_addr },
+		{ "dst-addr", 0, "ADDR", "with --wide: the receiver's buffer (A4 base; default "
+		  "0x50000)", NULL, &o.dst_addr },
+	};
 	const struct ipuxcom_timing *tm;
 	struct ipuxcom_timing *owned;
 	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_wide_info wi = { 0 };
 	struct ipuxcom_plan_error e;
-	uint32_t ids[3];
+	uint32_t ids[3], src = IPUXCOM_MCAST_DST_BASE, dst = IPUXCOM_MCAST_DST_BASE;
+	uint32_t flags;
 	char *pos[3];
 	int npos, rc;
 
-	rc = cli_parse(call, argc, argv, opts, 2, true, pos, 3, &npos);
+	rc = cli_parse(call, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), true, pos, 3,
+		       &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (npos != 3)
 		return cli_usage_err(call, "need SRC DST COUNT");
+	if ((o.src_addr || o.dst_addr) && !o.wide)
+		return cli_usage_err(call, "--src-addr and --dst-addr need --wide (32-bit p2p "
+				     "plans address relative to the vertices' bases)");
 	if ((rc = plan_tiles(call, pos, 2, "tile", ids)) ||
-	    (rc = plan_count(call, pos[2], &ids[2])))
+	    (rc = plan_count_max(call, pos[2], o.wide ? IPUXCOM_PLAN_MAX_WIDE_COUNT :
+				 IPUXCOM_PLAN_MAX_COUNT, &ids[2])))
 		return rc;
+	if (o.src_addr && !plan_parse_num(o.src_addr, &src))
+		return cli_usage_err(call, "invalid --src-addr '%s'", o.src_addr);
+	if (o.dst_addr && !plan_parse_num(o.dst_addr, &dst))
+		return cli_usage_err(call, "invalid --dst-addr '%s'", o.dst_addr);
 	rc = plan_timing(call, &o, &tm, &owned);
 	if (rc)
 		return rc;
-	if (ipuxcom_plan_p2p(tm, ids[0], ids[1], ids[2], o.physical ? 0 : IPUXCOM_PLAN_LOGICAL,
-			     &p, &e)) {
+	flags = o.physical ? 0 : IPUXCOM_PLAN_LOGICAL;
+	rc = o.wide ? ipuxcom_plan_p2p_wide(tm, ids[0], ids[1], ids[2], src, dst,
+					    flags | IPUXCOM_PLAN_WIDE, &p, &wi, &e) :
+		      ipuxcom_plan_p2p(tm, ids[0], ids[1], ids[2], flags, &p, &e);
+	if (rc) {
 		ipuxcom_timing_free(owned);
 		return plan_lib_err(call, &e);
 	}
 	ipuxcom_timing_free(owned);
+	if (!o.wide) {
+		wi.sctl = p.direction;
+		wi.items = p.count;
+	}
 	if (call->json) {
 		struct json_writer w;
 
@@ -275,6 +332,12 @@ static int p2p_run(struct cli_call *call, int argc, char **argv)
 		json_kv_uint(&w, "direction", p.direction);
 		json_key(&w, "sync_boundary");
 		json_bool(&w, p.sync_boundary);
+		wide_json(&w, o.wide, wi.sctl, wi.items, wi.wide);
+		if (o.wide) {
+			json_kv_uint(&w, "partner", wi.partner);
+			json_kv_int(&w, "partner_time_to_mux", wi.partner_time_to_mux);
+			json_kv_uint(&w, "xpic_owner", wi.xpic_owner);
+		}
 		json_key(&w, "rows");
 		json_begin_array(&w);
 		row_json(&w, &p.send);
@@ -286,6 +349,11 @@ static int p2p_run(struct cli_call *call, int argc, char **argv)
 	printf("p2p: %u words, timing %s: TimeToMux %" PRId32 ", direction %u%s\n", p.count,
 	       p.timing_model, p.time_to_mux, p.direction,
 	       p.sync_boundary ? " (sync boundary: leading delay omitted)" : "");
+	wide_text(o.wide, wi.sctl, wi.items, wi.wide);
+	if (o.wide && (wi.sctl & IPUXCOM_SCTL_WIDE))
+		printf("pair: receiver TimeToMux %" PRId32 ", partner %u TimeToMux %" PRId32
+		       ", XPIC owner %u (the pair's second mux is the vertex's, modelled)\n",
+		       wi.time_to_mux, wi.partner, wi.partner_time_to_mux, wi.xpic_owner);
 	row_text(&p.send, "sender");
 	row_text(&p.recv, "receiver");
 	return CLI_EXIT_OK;
@@ -390,7 +458,7 @@ static int multicast_run(struct cli_call *call, int argc, char **argv)
 	const struct ipuxcom_timing *tm;
 	struct ipuxcom_timing *owned;
 	struct fanout_buf *b;
-	const struct cli_opt opts[] = { OPT_PHYSICAL(o), OPT_TIMING(o), OPTS_ADDR(o) };
+	const struct cli_opt opts[] = { OPT_PHYSICAL(o), OPT_TIMING(o), OPTS_ADDR(o), OPT_WIDE(o) };
 	char *pos[PLAN_MAX_POS];
 	int npos, rc;
 
@@ -410,6 +478,12 @@ static int multicast_run(struct cli_call *call, int argc, char **argv)
 		free(b);
 		return rc;
 	}
+	if (o.wide)
+		req.flags |= IPUXCOM_PLAN_WIDE;
+	/* Without --wide the library leaves these alone: the 32-bit stream's. */
+	mi.sctl = IPUXCOM_DIR_BROADCAST;
+	mi.items = req.count;
+	mi.wide = IPUXCOM_WIDE_USED;
 	if (ipuxcom_plan_multicast(tm, &req, b->rows, req.nrecv + 1, &mi, &e)) {
 		rc = plan_lib_err(call, &e);
 	} else if (call->json) {
@@ -420,11 +494,23 @@ static int multicast_run(struct cli_call *call, int argc, char **argv)
 		json_kv_string(&w, "kind", "multicast");
 		json_kv_uint(&w, "count", req.count);
 		mcast_info_out(&w, &mi);
+		wide_json(&w, o.wide, mi.sctl, mi.items, mi.wide);
+		if (o.wide) {
+			json_key(&w, "why_receiver");
+			if (mi.wide != IPUXCOM_WIDE_USED && mi.wide_recv != UINT32_MAX)
+				json_uint(&w, mi.wide_recv);
+			else
+				json_null(&w);
+		}
 		rows_json(&w, b->rows, req.nrecv + 1);
 		json_end_object(&w);
 	} else {
 		printf("multicast: %u words to %u receivers\n", req.count, req.nrecv);
 		mcast_info_out(NULL, &mi);
+		wide_text(o.wide, mi.sctl, mi.items, mi.wide);
+		if (o.wide && mi.wide != IPUXCOM_WIDE_USED && mi.wide_recv != UINT32_MAX)
+			printf("  (receiver %u: physical %u)\n", mi.wide_recv,
+			       b->rows[1 + mi.wide_recv].tile);
 		rows_text(b->rows, req.nrecv + 1);
 	}
 	ipuxcom_timing_free(owned);
@@ -1277,7 +1363,10 @@ static const struct cli_cmd plan_cmds[] = {
 		.summary = "point-to-point plan: sender and receiver rows",
 		.description =
 			"Plan COUNT words (1..4148) from tile SRC to tile DST (logical ids unless\n"
-			"--physical) and print both nine-word rows as hex with disassembly.",
+			"--physical) and print both nine-word rows as hex with disassembly.\n"
+			"--wide: a 64-bit route (sctl bit 2, two words per event on the XOR-2 pair)\n"
+			"when COUNT is even (up to 8296), --src-addr/--dst-addr are 8-byte aligned\n"
+			"and DST owns its pair's XPIC stream; else the 32-bit plan, and why.",
 		.run = p2p_run,
 	},
 	{
@@ -1288,7 +1377,10 @@ static const struct cli_cmd plan_cmds[] = {
 			"Plan a proper multicast of COUNT words from SRC to every DST. Addresses are\n"
 			"absolute tile SRAM byte addresses (default 0x50000, placeholders that the\n"
 			"vertices patch at run time); destinations must lie in 0x50000-0x5ffff,\n"
-			"0x70000-0x7ffff or 0xd0000-0xdffff (inferred, see docs/exchange-plans.md).",
+			"0x70000-0x7ffff or 0xd0000-0xdffff (inferred, see docs/exchange-plans.md).\n"
+			"--wide: 64-bit items (sctl 7, COUNT / 2 events) when COUNT is even, every\n"
+			"address 8-byte aligned and every DST owns its XOR-2 pair for SRC (its\n"
+			"partner not SRC, not a DST, and reached later); else the 32-bit plan, and why.",
 		.run = multicast_run,
 	},
 	{

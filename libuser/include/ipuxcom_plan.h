@@ -70,6 +70,14 @@ extern "C" {
 
 /* Flag of plan requests and tile lookups: the tile ids given are logical. */
 #define IPUXCOM_PLAN_LOGICAL		(1u << 0)
+/*
+ * Flag of ipuxcom_plan_p2p_wide() and ipuxcom_plan_multicast() requests
+ * (issue 16): use a 64-bit route when the transfer allows it, else the
+ * 32-bit plan. Opt-in: the seeds' recorded rows are 32-bit, and how the
+ * receiving pair's second mux is set is not known (docs/exchange-plans.md
+ * "64-bit plans"). (Bit 1 is IPUXCOM_IDLE_RAW.)
+ */
+#define IPUXCOM_PLAN_WIDE		(1u << 2)
 
 /* Words of every plan row: the notes' "fixed nine-word sender row" [S]. */
 #define IPUXCOM_ROW_WORDS		9
@@ -537,17 +545,52 @@ IPUXCOM_API int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sende
  * Errors: those of ipuxcom_plan_p2p(); E_COUNT (odd, or above 2 * 4148);
  * E_SELF (the receiver or its pair partner is the sender: no pair timing);
  * E_ALIGN (not 8-byte aligned); E_ADDR.
+ *
+ * With IPUXCOM_PLAN_WIDE in @flags the function does not refuse a
+ * transfer that has no 64-bit route: when the count is odd, an address is
+ * not 8-byte aligned, the partner is the sender or the receiver does not
+ * own its pair's XPIC stream (the partner's TimeToMux is smaller, or equal
+ * with a lower id: the verifier's rule), @out gets exactly the 32-bit plan
+ * of ipuxcom_plan_p2p() and @info says so (sctl without the WIDE bit,
+ * items == count, wide = the reason). Addresses must still be 4-byte
+ * aligned buffers inside SRAM (E_ALIGN, E_ADDR), the count 1..2 * 4148
+ * (and 1..4148 for the 32-bit plan). Without the flag the receiver's
+ * ownership is not checked (the plan is 64-bit; the verifier reports a
+ * non-owner's items as missed).
  */
 #define IPUXCOM_PLAN_MAX_WIDE_COUNT	(2u * IPUXCOM_PLAN_MAX_COUNT)
 
+/*
+ * Why a plan asked for with IPUXCOM_PLAN_WIDE is (or is not) a 64-bit one;
+ * ipuxcom_plan_wide_str() describes a value.
+ */
+enum ipuxcom_wide_why {
+	IPUXCOM_WIDE_USED = 0,		/* 64-bit items on the paired route */
+	IPUXCOM_WIDE_ODD_COUNT,		/* the count is odd */
+	IPUXCOM_WIDE_ALIGN,		/* a buffer is not 8-byte aligned */
+	IPUXCOM_WIDE_PARTNER_SENDER,	/* a receiver's pair partner (id ^ 2) is the sender */
+	IPUXCOM_WIDE_NOT_OWNER,		/* a receiver's partner owns the pair's XPIC stream */
+	IPUXCOM_WIDE_PARTNER_LISTED,	/* a receiver's partner is a receiver too */
+	IPUXCOM_WIDE_SCHEDULE,		/* multicast: a pair's receive cycle does not fit 12 bits */
+	IPUXCOM_WIDE_MAX
+};
+
+/* "64-bit route", "odd count", ...; "?" for an unknown value. Never NULL. */
+IPUXCOM_API const char *ipuxcom_plan_wide_str(uint32_t why);
+
 struct ipuxcom_p2p_wide_info {
-	uint32_t items;			/* count / 2: events the stream takes */
+	uint32_t items;			/* events the stream takes: count / 2 (count: 32-bit plan) */
 	uint32_t partner;		/* receiver ^ 2 (physical) */
 	int32_t time_to_mux;		/* TimeToMux(sender, receiver) */
-	int32_t partner_time_to_mux;	/* TimeToMux(sender, partner) */
-	int32_t pair_time;		/* the max of the two: the plan's time_to_mux */
-	uint32_t xpic_owner;		/* member with the smaller time (a tie: the receiver, modelled) */
-	uint32_t sctl;			/* direction(sender, receiver) | IPUXCOM_SCTL_WIDE */
+	int32_t partner_time_to_mux;	/* TimeToMux(sender, partner); 0 if the partner is the sender */
+	int32_t pair_time;		/* the plan's time_to_mux: the max of the two (32-bit: the first) */
+	/*
+	 * The member with the smaller time; a tie: the lower id (modelled, as
+	 * the verifier); the receiver when the partner is the sender.
+	 */
+	uint32_t xpic_owner;
+	uint32_t sctl;			/* direction(sender, receiver) | IPUXCOM_SCTL_WIDE (32-bit: without) */
+	uint32_t wide;			/* enum ipuxcom_wide_why: IPUXCOM_WIDE_USED, or why not */
 };
 
 IPUXCOM_API int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t sender,
@@ -563,7 +606,7 @@ IPUXCOM_API int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t 
 struct ipuxcom_fanout_req {
 	uint32_t sender;
 	uint32_t count;			/* words, 1..4148 */
-	uint32_t flags;			/* IPUXCOM_PLAN_LOGICAL */
+	uint32_t flags;			/* IPUXCOM_PLAN_LOGICAL; multicast: IPUXCOM_PLAN_WIDE */
 	uint32_t nrecv;
 	const uint32_t *receivers;	/* nrecv distinct tiles, none the sender */
 	/* Multicast only (absolute tile SRAM byte addresses [S]); ignored otherwise: */
@@ -579,6 +622,15 @@ struct ipuxcom_multicast_info {
 	uint32_t max_recv_time;		/* largest delayxpic receive cycle */
 	uint16_t timing_kind;
 	char timing_model[IPUXCOM_TIMING_NAME_LEN];
+	/*
+	 * Added with IPUXCOM_PLAN_WIDE and written only when the request has
+	 * that flag: a caller built before them cannot have set it (it was
+	 * refused), so its smaller struct is never written past its end.
+	 */
+	uint32_t sctl;			/* the send's: 3 | IPUXCOM_SCTL_WIDE, or 3 */
+	uint32_t items;			/* send events of the stream: count / 2, or count */
+	uint32_t wide;			/* enum ipuxcom_wide_why: IPUXCOM_WIDE_USED, or why not */
+	uint32_t wide_recv;		/* index of the receiver that ruled it out, or UINT32_MAX */
 };
 
 /*
@@ -600,6 +652,18 @@ struct ipuxcom_multicast_info {
  * 0x70000..0x7ffff or 0xd0000..0xdffff.
  * nrecv 1..1471 (E_NRECV); also E_NULL, E_FLAGS, E_TILE, E_COUNT, E_SELF,
  * E_DUP, E_TIMING. @info may be NULL.
+ *
+ * 64-bit multicast (req->flags & IPUXCOM_PLAN_WIDE, issue 16): when the
+ * count is even, src_addr and every dst_addr are 8-byte aligned, and
+ * every receiver owns its pair for this sender (its partner r ^ 2 is not
+ * the sender and not a receiver, and TimeToMux(s, r) is smaller than the
+ * partner's, or equal with r the lower id [RE; the tie is modelled as in
+ * the verifier]), the stream moves 64-bit items: send sctl 3 | 4, count / 2
+ * send events, t[i] above is the pair's time max(TimeToMux(s, r),
+ * TimeToMux(s, r ^ 2)) and each receiver's schedule is that of count / 2
+ * events. Otherwise (or when a pair's receive cycle does not fit 12 bits)
+ * the rows are exactly the 32-bit multicast's. @info's sctl, items, wide
+ * and wide_recv say which and why. Same errors.
  */
 IPUXCOM_API int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm,
 				       const struct ipuxcom_fanout_req *req,
@@ -749,7 +813,9 @@ IPUXCOM_API int ipuxcom_patch_send_base(uint32_t data, uint32_t element_selector
 
 /*
  * NoBlobMulticastSend: set the sender row's send address to @src_addr / 4
- * (the row's own count bounds the buffer).
+ * (the row's own count bounds the buffer). A 64-bit multicast's row (send
+ * sctl 3 | IPUXCOM_SCTL_WIDE) sends two words per event and needs an
+ * 8-byte aligned @src_addr (E_ALIGN).
  */
 IPUXCOM_API int ipuxcom_patch_mcast_src(uint32_t *words, size_t nwords, uint32_t src_addr,
 					struct ipuxcom_plan_error *err);
@@ -757,7 +823,9 @@ IPUXCOM_API int ipuxcom_patch_mcast_src(uint32_t *words, size_t nwords, uint32_t
 /*
  * NoBlobMulticastRecv: set a multicast receive row's delaypic low field to
  * (@dst_addr - 0x50000) / 4, keeping the 0x14000 flag; same address rules
- * as ipuxcom_plan_multicast().
+ * as ipuxcom_plan_multicast(). A receive row does not say whether its
+ * events carry 64-bit items: for a 64-bit multicast's row the buffer is
+ * checked for one word per event, and 8-byte alignment is the caller's.
  */
 IPUXCOM_API int ipuxcom_patch_mcast_dst(uint32_t *words, size_t nwords, uint32_t dst_addr,
 					struct ipuxcom_plan_error *err);

@@ -305,7 +305,9 @@ IPUXCOM_API int ipuxcom_xsim_add_row(struct ipuxcom_xsim *sim, const struct ipux
 /*
  * A p2p plan as JDLSend/JDLRecv run it [S]: the receiver row patched with
  * the sender (ipuxcom_patch_recv()), A7 = @src_addr, A4 = @dst_addr, and
- * the transfer declared.
+ * the transfer declared. Also a 64-bit plan of ipuxcom_plan_p2p_wide():
+ * its count (up to 2 * 4148 words) is declared in consecutive parts of at
+ * most 4148 words.
  */
 IPUXCOM_API int ipuxcom_xsim_add_p2p(struct ipuxcom_xsim *sim, const struct ipuxcom_p2p_plan *plan,
 				     uint32_t src_addr, uint32_t dst_addr,

@@ -387,6 +387,29 @@ static inline void ixc_row_init(struct ipuxcom_plan_row *row, uint32_t tile, uin
 					  .patch = -1, .addr = -1 };
 }
 
+/*
+ * The member of the pair {@r, @r ^ 2} that owns its XPIC stream for 64-bit
+ * items from @s [RE, FACTS.md "64-bit exchange"]: the smaller TimeToMux
+ * (@t to @r, @tp to the partner); a tie goes to the lower id (modelled,
+ * the verifier's rule, xsim_run.c); @r when the partner is @s itself.
+ */
+static inline uint32_t ixc_wide_owner(uint32_t s, uint32_t r, int t, int tp)
+{
+	uint32_t p = r ^ 2;
+
+	if (p == s)
+		return r;
+	return tp < t || (tp == t && p < r) ? p : r;
+}
+
+/*
+ * ipuxcom_plan_multicast() with IPUXCOM_PLAN_WIDE in req->flags
+ * (plan_multicast_wide.c): the 64-bit multicast, or the 32-bit one.
+ */
+int ixc_mcast_wide(const struct ipuxcom_timing *tm, const struct ipuxcom_fanout_req *req,
+		   struct ipuxcom_plan_row *rows, size_t nrows, struct ipuxcom_multicast_info *info,
+		   struct ipuxcom_plan_error *err);
+
 /* ----------------------------------------------------- row parsing (patch) */
 
 /* What a row this library emitted says about itself, read back from its words. */

@@ -129,6 +129,9 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 
 	if (!rows)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "rows", "rows is NULL");
+	/* 64-bit when allowed (plan_multicast_wide.c): opt-in, off the fast path. */
+	if (req && (req->flags & IPUXCOM_PLAN_WIDE))
+		return ixc_mcast_wide(tm, req, rows, nrows, info, err);
 	ret = ixc_fanout_check(req, IPUXCOM_TILES - 1, "(multicast)", &s, phys, err);
 	if (ret)
 		return ret;

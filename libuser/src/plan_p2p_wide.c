@@ -13,14 +13,31 @@
  * of a 64-bit p2p transfer is recorded). Addressing stays relative (A7/A4,
  * offset 0), so the alignment that 64-bit items need (8 bytes) is a
  * property of the vertices' bases, which the caller passes to be checked.
- * The exchange verifier models 64-bit deliveries separately (issue 16's
- * verifier part); these rows are checked field by field in plan_wide_test.
+ * With IPUXCOM_PLAN_WIDE (opt-in: the seeds' recorded rows are 32-bit)
+ * a transfer without a 64-bit route gets the 32-bit p2p plan instead of a
+ * refusal. The verifier (xsim_run.c) simulates these rows: plan_wide_test
+ * checks them field by field, plan_wide_sim_test delivers them.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "plan_internal.h"
+
+static const char *const ixc_wide_names[IPUXCOM_WIDE_MAX] = {
+	[IPUXCOM_WIDE_USED] = "64-bit route",
+	[IPUXCOM_WIDE_ODD_COUNT] = "odd count",
+	[IPUXCOM_WIDE_ALIGN] = "buffer not 8-byte aligned",
+	[IPUXCOM_WIDE_PARTNER_SENDER] = "the receiver's pair partner is the sender",
+	[IPUXCOM_WIDE_NOT_OWNER] = "the receiver's pair partner owns the pair's XPIC stream",
+	[IPUXCOM_WIDE_PARTNER_LISTED] = "the receiver's pair partner is a receiver too",
+	[IPUXCOM_WIDE_SCHEDULE] = "a pair's receive cycle does not fit 12 bits",
+};
+
+const char *ipuxcom_plan_wide_str(uint32_t why)
+{
+	return why < IPUXCOM_WIDE_MAX ? ixc_wide_names[why] : "?";
+}
 
 static int ixc_wide_addr(uint32_t addr, uint32_t count, struct ipuxcom_plan_error *err,
 			 const char *field)
@@ -31,18 +48,41 @@ static int ixc_wide_addr(uint32_t addr, uint32_t count, struct ipuxcom_plan_erro
 	return ixc_check_sram(addr, count, false, err, field);
 }
 
+/*
+ * IPUXCOM_PLAN_WIDE found no 64-bit route (@why): the 32-bit plan of
+ * ipuxcom_plan_p2p(), and @info says so.
+ */
+static int ixc_wide_fallback(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
+			     uint32_t count, uint32_t why, int t, int tp, unsigned int dir,
+			     struct ipuxcom_p2p_plan *out, struct ipuxcom_p2p_wide_info *info,
+			     struct ipuxcom_plan_error *err)
+{
+	int ret = ipuxcom_plan_p2p(tm, s, r, count, 0, out, err);
+
+	if (ret)
+		return ret;
+	if (info)
+		*info = (struct ipuxcom_p2p_wide_info){
+			.items = count, .partner = r ^ 2, .time_to_mux = t,
+			.partner_time_to_mux = tp, .pair_time = t,
+			.xpic_owner = ixc_wide_owner(s, r, t, tp), .sctl = dir, .wide = why,
+		};
+	return 0;
+}
+
 int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
 			  uint32_t count, uint32_t src_addr, uint32_t dst_addr, uint32_t flags,
 			  struct ipuxcom_p2p_plan *out, struct ipuxcom_p2p_wide_info *info,
 			  struct ipuxcom_plan_error *err)
 {
-	uint32_t s = 0, r = 0, p, items, bad = 0, sched[3], sctl, w[4];
+	uint32_t s = 0, r = 0, p, items, bad = 0, sched[3], sctl, w[4], why = IPUXCOM_WIDE_USED;
+	bool fall = flags & IPUXCOM_PLAN_WIDE;
 	unsigned int dir = 0, pdir = 0, n = 0;
 	int t = 0, tp = 0, tpair, ret;
 
-	if ((ret = ixc_p2p_ends(sender, receiver, flags, out, &s, &r, err)))
+	if ((ret = ixc_p2p_ends(sender, receiver, flags & ~IPUXCOM_PLAN_WIDE, out, &s, &r, err)))
 		return ret;
-	if (count < 2 || count > IPUXCOM_PLAN_MAX_WIDE_COUNT || (count & 1))
+	if (count < (fall ? 1u : 2u) || count > IPUXCOM_PLAN_MAX_WIDE_COUNT || (!fall && (count & 1)))
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_COUNT, "count",
 				     "count %u: 64-bit items need an even count in 2..%u", count,
 				     IPUXCOM_PLAN_MAX_WIDE_COUNT);
@@ -50,17 +90,37 @@ int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t sender, uint
 	if (s == r)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_SELF, "receiver",
 				     "receiver %u is the sender (physical %u)", receiver, s);
-	if (s == p)
+	if (s == p && !fall)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_SELF, "receiver",
 				     "receiver %u: its pair partner (physical %u) is the sender, "
 				     "so the pair has no timing", receiver, p);
-	if ((ret = ixc_wide_addr(src_addr, count, err, "src_addr")) ||
-	    (ret = ixc_wide_addr(dst_addr, count, err, "dst_addr")))
+	if (fall) {
+		/* The buffers must exist; only their 8-byte alignment is the route's. */
+		if ((ret = ixc_check_sram(src_addr, count, false, err, "src_addr")) ||
+		    (ret = ixc_check_sram(dst_addr, count, false, err, "dst_addr")))
+			return ret;
+	} else if ((ret = ixc_wide_addr(src_addr, count, err, "src_addr")) ||
+		   (ret = ixc_wide_addr(dst_addr, count, err, "dst_addr"))) {
 		return ret;
+	}
 	tm = ixc_timing(tm);
-	if ((ret = ixc_timing_pair(tm, s, r, &t, &dir, err, "receiver")) ||
-	    (ret = ixc_timing_pair(tm, s, p, &tp, &pdir, err, "receiver")))
+	if ((ret = ixc_timing_pair(tm, s, r, &t, &dir, err, "receiver")))
 		return ret;
+	if (s != p && (ret = ixc_timing_pair(tm, s, p, &tp, &pdir, err, "receiver")))
+		return ret;
+	if (fall) {
+		if (count & 1)
+			why = IPUXCOM_WIDE_ODD_COUNT;
+		else if ((src_addr | dst_addr) & 7)
+			why = IPUXCOM_WIDE_ALIGN;
+		else if (s == p)
+			why = IPUXCOM_WIDE_PARTNER_SENDER;
+		else if (ixc_wide_owner(s, r, t, tp) != r)
+			why = IPUXCOM_WIDE_NOT_OWNER;
+		if (why != IPUXCOM_WIDE_USED)
+			return ixc_wide_fallback(tm, s, r, count, why, t, s == p ? 0 : tp, dir,
+						 out, info, err);
+	}
 	tpair = t > tp ? t : tp;
 	items = count / 2;
 	sctl = dir | IPUXCOM_SCTL_WIDE;
@@ -90,7 +150,8 @@ int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t sender, uint
 	if (info)
 		*info = (struct ipuxcom_p2p_wide_info){
 			.items = items, .partner = p, .time_to_mux = t, .partner_time_to_mux = tp,
-			.pair_time = tpair, .xpic_owner = tp < t ? p : r, .sctl = sctl,
+			.pair_time = tpair, .xpic_owner = ixc_wide_owner(s, r, t, tp), .sctl = sctl,
+			.wide = IPUXCOM_WIDE_USED,
 		};
 	if (bad)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "count",

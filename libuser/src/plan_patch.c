@@ -219,10 +219,15 @@ int ipuxcom_patch_mcast_src(uint32_t *words, size_t nwords, uint32_t src_addr,
 	if ((ret = ixc_check_words(words, err)) || (ret = ixc_parse_send_row(words, nwords, &sh, err)))
 		return ret;
 	ipuxcom_decode(words[sh.send_index], &in);
-	if (in.c != IPUXCOM_DIR_BROADCAST)
+	if ((in.c & ~IPUXCOM_SCTL_WIDE) != IPUXCOM_DIR_BROADCAST)
 		return ixc_expect(err, (size_t)sh.send_index, words[sh.send_index],
 				  "a broadcast send (not a multicast sender row)");
-	ret = ixc_check_sram(src_addr, sh.count, false, err, "src_addr");
+	/* A 64-bit multicast (IPUXCOM_PLAN_WIDE): two words per event, 8-byte items. */
+	if ((in.c & IPUXCOM_SCTL_WIDE) && (src_addr & 7))
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_ALIGN, "src_addr",
+				     "src_addr 0x%x not 8-byte aligned (64-bit items)", src_addr);
+	ret = ixc_check_sram(src_addr, sh.count << !!(in.c & IPUXCOM_SCTL_WIDE), false, err,
+			     "src_addr");
 	if (ret)
 		return ret;
 	words[sh.send_index] = (words[sh.send_index] & ~(0x3ffffu << 3)) | (src_addr / 4) << 3;

@@ -64,7 +64,7 @@ static int ixc_xpatched(const struct ipuxcom_plan_row *row, uint32_t sender,
 int ipuxcom_xsim_add_p2p(struct ipuxcom_xsim *sim, const struct ipuxcom_p2p_plan *plan,
 			 uint32_t src_addr, uint32_t dst_addr, struct ipuxcom_plan_error *err)
 {
-	uint32_t words[IPUXCOM_ROW_WORDS], recv;
+	uint32_t words[IPUXCOM_ROW_WORDS], recv, done = 0;
 	struct ipuxcom_xsim_xfer x;
 	int ret;
 
@@ -73,12 +73,25 @@ int ipuxcom_xsim_add_p2p(struct ipuxcom_xsim *sim, const struct ipuxcom_p2p_plan
 	if (!plan)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "plan", "plan is NULL");
 	recv = plan->recv.tile;
-	x = (struct ipuxcom_xsim_xfer){
-		.sender = plan->send.tile, .src_addr = src_addr, .count = plan->count,
-		.nrecv = 1, .receivers = &recv, .dst_addr = &dst_addr,
-	};
-	if ((ret = ipuxcom_xsim_declare(sim, &x, err)) ||
-	    (ret = ixc_xpatched(&plan->recv, plan->send.tile, words, err)))
+	/*
+	 * A 64-bit plan (ipuxcom_plan_p2p_wide()) carries up to 2 * 4148
+	 * words: declared as consecutive parts of at most 4148 (the same
+	 * words, from the same buffers).
+	 */
+	do {
+		uint32_t part = plan->count - done, dst = dst_addr + 4 * done;
+
+		if (part > IPUXCOM_PLAN_MAX_COUNT)
+			part = IPUXCOM_PLAN_MAX_COUNT;
+		x = (struct ipuxcom_xsim_xfer){
+			.sender = plan->send.tile, .src_addr = src_addr + 4 * done, .count = part,
+			.nrecv = 1, .receivers = &recv, .dst_addr = &dst,
+		};
+		if ((ret = ipuxcom_xsim_declare(sim, &x, err)))
+			return ret;
+		done += part;
+	} while (done < plan->count);
+	if ((ret = ixc_xpatched(&plan->recv, plan->send.tile, words, err)))
 		return ret;
 	ret = ixc_xrow_prog(sim, plan->send.words, plan->send.tile, IPUXCOM_ROLE_SEND, src_addr,
 			    err);
@@ -103,8 +116,10 @@ static int ixc_xfan_declare(struct ipuxcom_xsim *sim, const struct ipuxcom_fanou
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_SPACE, "nrows",
 				     "nrows %zu too small: need nrecv + 1 = %u", nrows,
 				     req->nrecv + 1);
+	/* IPUXCOM_PLAN_WIDE chose the rows' route; the transfer means the same words. */
 	x = (struct ipuxcom_xsim_xfer){
-		.sender = req->sender, .src_addr = src, .count = req->count, .flags = req->flags,
+		.sender = req->sender, .src_addr = src, .count = req->count,
+		.flags = req->flags & ~IPUXCOM_PLAN_WIDE,
 		.nrecv = req->nrecv, .receivers = req->receivers, .dst_addr = dst,
 	};
 	return ipuxcom_xsim_declare(sim, &x, err);

@@ -103,6 +103,53 @@ TEST_F(cli, multicast_golden_word)
 	HAS(out, "0x6181404c  delaypic 48, 0, 0x1404c");
 }
 
+/*
+ * --wide (IPUXCOM_PLAN_WIDE): a 64-bit route when the transfer has one
+ * (physical 5 and 13 own their pairs for sender 1000: TimeToMux 61 < 62,
+ * 39 < 40; direction 2), else the 32-bit plan and why; JSON gives sctl, items, route.
+ */
+TEST_F(cli, wide_routes_and_fallbacks)
+{
+	char plain[sizeof(self->r.out)];
+
+	RUN(0, "plan", "p2p", "--physical", "1000", "5", "64", "--wide");
+	HAS(out, "64-bit route: sctl 6, 32 items (two words per event)");
+	HAS(out, "partner 7 TimeToMux 62, XPIC owner 5");
+	HAS(out, "send 31, 0x0, 6");
+	RUN(0, "plan", "p2p", "--physical", "1000", "5", "8296", "--wide", "-j");
+	HAS(out, "\"sctl\":6,\"items\":4148,\"route\":\"64-bit\",\"why\":null");
+	RUN(0, "plan", "p2p", "--physical", "1000", "7", "64", "--wide", "-j");
+	HAS(out, "\"sctl\":2,\"items\":64,\"route\":\"32-bit\",\"why\":\"the receiver's pair "
+		 "partner owns the pair's XPIC stream\"");
+	RUN(0, "plan", "p2p", "--physical", "1000", "5", "64", "--wide", "--dst-addr", "0x50004");
+	HAS(out, "32-bit route (no 64-bit route: buffer not 8-byte aligned): sctl 2, 64 words");
+	/* the fallback's rows are the plain command's */
+	RUN(0, "plan", "p2p", "--physical", "1000", "5", "63");
+	ASSERT_NE(NULL, strstr(self->r.out, "sender:"));
+	snprintf(plain, sizeof(plain), "%s", strstr(self->r.out, "sender:"));
+	RUN(0, "plan", "p2p", "--physical", "1000", "5", "63", "--wide");
+	HAS(out, "(no 64-bit route: odd count)");
+	EXPECT_STREQ(plain, strstr(self->r.out, "sender:"));
+	RUN(2, "plan", "p2p", "--physical", "1000", "5", "8298", "--wide");
+	HAS(err, "invalid count '8298' (1..8296)");
+	RUN(2, "plan", "p2p", "--physical", "1000", "5", "64", "--src-addr", "0x50000");
+	HAS(err, "--src-addr and --dst-addr need --wide");
+	RUN(2, "plan", "p2p", "--physical", "1000", "5", "64", "--wide", "--src-addr", "0x50002");
+	HAS(err, "src_addr 0x50002 not 4-byte aligned");
+
+	RUN(0, "plan", "multicast", "--physical", "1000", "64", "5", "13", "--wide");
+	HAS(out, "64-bit route: sctl 7, 32 items (two words per event)");
+	HAS(out, "send 31, 0x14000, 7");
+	RUN(0, "plan", "multicast", "--physical", "1000", "64", "5", "13", "--wide", "-j");
+	HAS(out, "\"sctl\":7,\"items\":32,\"route\":\"64-bit\",\"why\":null,"
+		 "\"why_receiver\":null");
+	RUN(0, "plan", "multicast", "--physical", "1000", "64", "5", "7", "--wide");
+	HAS(out, "(no 64-bit route: the receiver's pair partner is a receiver too)");
+	HAS(out, "(receiver 0: physical 5)");
+	RUN(0, "plan", "multicast", "--physical", "1000", "64", "5", "13", "-j");
+	HAS(out, "\"sctl\":3,\"items\":64,\"route\":\"32-bit\",\"why\":null,\"rows\"");
+}
+
 TEST_F(cli, fanout_reports_the_choice)
 {
 	RUN(0, "plan", "fanout", "0", "65", "274", "1286");

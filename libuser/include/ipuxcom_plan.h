@@ -544,7 +544,9 @@ IPUXCOM_API int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sende
  * it to the vertex (modelled), and reports the owner in @info.
  * Errors: those of ipuxcom_plan_p2p(); E_COUNT (odd, or above 2 * 4148);
  * E_SELF (the receiver or its pair partner is the sender: no pair timing);
- * E_ALIGN (not 8-byte aligned); E_ADDR.
+ * E_ALIGN (not 8-byte aligned); E_ADDR; E_INFEASIBLE (-EOPNOTSUPP: the
+ * receiver does not own its pair's items, its partner does, so its window
+ * would take nothing [RE]).
  *
  * With IPUXCOM_PLAN_WIDE in @flags the function does not refuse a
  * transfer that has no 64-bit route: when the count is odd, an address is
@@ -554,9 +556,7 @@ IPUXCOM_API int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sende
  * of ipuxcom_plan_p2p() and @info says so (sctl without the WIDE bit,
  * items == count, wide = the reason). Addresses must still be 4-byte
  * aligned buffers inside SRAM (E_ALIGN, E_ADDR), the count 1..2 * 4148
- * (and 1..4148 for the 32-bit plan). Without the flag the receiver's
- * ownership is not checked (the plan is 64-bit; the verifier reports a
- * non-owner's items as missed).
+ * (and 1..4148 for the 32-bit plan).
  */
 #define IPUXCOM_PLAN_MAX_WIDE_COUNT	(2u * IPUXCOM_PLAN_MAX_COUNT)
 

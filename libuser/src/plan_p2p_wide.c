@@ -121,6 +121,13 @@ int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t sender, uint
 			return ixc_wide_fallback(tm, s, r, count, why, t, s == p ? 0 : tp, dir,
 						 out, info, err);
 	}
+	/* Only the owner's window takes the items [RE]: a plan to the other member delivers nothing. */
+	if (ixc_wide_owner(s, r, t, tp) != r)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_INFEASIBLE, "receiver",
+				     "receiver %u does not own its pair's 64-bit items from %u: "
+				     "its partner, physical %u, does (TimeToMux %d against %d); "
+				     "IPUXCOM_PLAN_WIDE falls back to the 32-bit plan", receiver,
+				     sender, p, tp, t);
 	tpair = t > tp ? t : tp;
 	items = count / 2;
 	sctl = dir | IPUXCOM_SCTL_WIDE;

@@ -525,24 +525,30 @@ TEST(multicast_logical_ids_and_patching)
 }
 
 /*
- * The verifier's side of the owner rule: without the flag
- * ipuxcom_plan_p2p_wide() plans a 64-bit route to a receiver whose partner
- * owns the pair, and the run reports its items as missed; the flag gives
- * the 32-bit plan, delivered.
+ * The owner rule on both sides: ipuxcom_plan_p2p_wide() refuses a receiver
+ * whose partner owns the pair; the owner's 64-bit rows with the receive
+ * row moved to that receiver (same physical row, so the same schedule) is
+ * what it would have emitted, and the run reports its items as missed; the
+ * flag gives the 32-bit plan, delivered.
  */
-TEST_F(wide, non_owner_receiver_is_reported_missed)
+TEST_F(wide, non_owner_receiver_is_refused_and_would_miss)
 {
 	struct ipuxcom_p2p_plan p;
 	struct ipuxcom_p2p_wide_info info;
 	struct ipuxcom_xsim_result res;
+	struct ipuxcom_plan_error e;
 	uint32_t d = 0;
 
 	for (uint32_t k = 100; k < IPUXCOM_TILES && !d; k++)
 		if ((k ^ 2) != 0 && !owns(0, k))
 			d = k;
 	ASSERT_NE(0u, d);
-	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, d, 64, SRC, DST, 0, &p, &info, NULL));
+	EXPECT_EQ(-EOPNOTSUPP, ipuxcom_plan_p2p_wide(NULL, 0, d, 64, SRC, DST, 0, &p, &info, &e));
+	EXPECT_EQ(IPUXCOM_PLAN_E_INFEASIBLE, e.code);
+
+	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, d ^ 2, 64, SRC, DST, 0, &p, &info, NULL));
 	EXPECT_EQ(d ^ 2, info.xpic_owner);
+	p.recv.tile = (uint16_t)d;
 	ASSERT_EQ(0, ipuxcom_xsim_add_p2p(self->pf->sim, &p, SRC, DST, NULL));
 	ASSERT_EQ(0, ipuxcom_xsim_run(self->pf->sim, &res, NULL));
 	EXPECT_EQ(0u, res.delivered);

@@ -57,12 +57,22 @@ TEST(rows_fields_and_pair_timing)
 			struct ipuxcom_p2p_plan w, ref;
 			struct ipuxcom_p2p_wide_info info;
 			struct ipuxcom_decoded dec[8];
+			struct ipuxcom_plan_error e;
 			unsigned int dir = 0;
 			int t = 0, tp = 0, tpair, n, i = 1;
 
-			ASSERT_EQ(0, wide(s, d, count, &w, &info, NULL));
 			ASSERT_EQ(0, ipuxcom_time_to_mux(NULL, s, d, &t, NULL));
 			ASSERT_EQ(0, ipuxcom_time_to_mux(NULL, s, p, &tp, NULL));
+			if (tp < t || (tp == t && p < d)) {
+				/* The partner owns the items: refused; its own plan is checked. */
+				EXPECT_EQ(-EOPNOTSUPP, wide(s, d, count, &w, &info, &e));
+				EXPECT_EQ(IPUXCOM_PLAN_E_INFEASIBLE, e.code);
+				d = p;
+				p = d ^ 2;
+				ASSERT_EQ(0, ipuxcom_time_to_mux(NULL, s, d, &t, NULL));
+				ASSERT_EQ(0, ipuxcom_time_to_mux(NULL, s, p, &tp, NULL));
+			}
+			ASSERT_EQ(0, wide(s, d, count, &w, &info, NULL));
 			ASSERT_EQ(0, ipuxcom_route_direction(NULL, s, d, &dir, NULL));
 			tpair = t > tp ? t : tp;
 			EXPECT_EQ(items, info.items);
@@ -71,7 +81,7 @@ TEST(rows_fields_and_pair_timing)
 			EXPECT_EQ(tp, info.partner_time_to_mux);
 			EXPECT_EQ(tpair, info.pair_time);
 			EXPECT_EQ(tpair, w.time_to_mux);
-			EXPECT_EQ(tp < t || (tp == t && p < d) ? p : d, info.xpic_owner);
+			EXPECT_EQ(d, info.xpic_owner);
 			EXPECT_EQ(IPUXCOM_WIDE_USED, info.wide);
 			EXPECT_EQ(dir | 4u, info.sctl);
 			EXPECT_EQ(dir, w.direction);
@@ -110,7 +120,12 @@ TEST(rows_fields_and_pair_timing)
 	}
 }
 
-/* Ties and both owners occur over real routes, and the owner is the earlier member. */
+/*
+ * Both owners occur over real routes; the owner is the earlier member and
+ * gets the plan, the other member is refused naming its partner (its
+ * window would take nothing), and with IPUXCOM_PLAN_WIDE gets the 32-bit
+ * plan instead.
+ */
 TEST(xpic_owner_is_the_earlier_member)
 {
 	uint32_t own_recv = 0, own_partner = 0;
@@ -119,18 +134,30 @@ TEST(xpic_owner_is_the_earlier_member)
 		for (uint32_t d = 0; d < IPUXCOM_TILES; d += 5) {
 			struct ipuxcom_p2p_plan w;
 			struct ipuxcom_p2p_wide_info info;
+			struct ipuxcom_plan_error e;
+			int t = 0, tp = 0;
+			char want[48];
 
 			if (d == s || (d ^ 2) == s)
 				continue;
-			ASSERT_EQ(0, wide(s, d, 8, &w, &info, NULL));
-			if (info.xpic_owner == d) {
+			ASSERT_EQ(0, ipuxcom_time_to_mux(NULL, s, d, &t, NULL));
+			ASSERT_EQ(0, ipuxcom_time_to_mux(NULL, s, d ^ 2, &tp, NULL));
+			if (t < tp || (t == tp && d < (d ^ 2))) {
 				own_recv++;
-				EXPECT_LE(info.time_to_mux, info.partner_time_to_mux);
-			} else {
-				own_partner++;
-				EXPECT_EQ(d ^ 2, info.xpic_owner);
-				EXPECT_LT(info.partner_time_to_mux, info.time_to_mux);
+				ASSERT_EQ(0, wide(s, d, 8, &w, &info, NULL));
+				EXPECT_EQ(d, info.xpic_owner);
+				continue;
 			}
+			own_partner++;
+			EXPECT_EQ(-EOPNOTSUPP, wide(s, d, 8, &w, &info, &e));
+			EXPECT_EQ(IPUXCOM_PLAN_E_INFEASIBLE, e.code);
+			EXPECT_STREQ("receiver", e.field);
+			snprintf(want, sizeof(want), "its partner, physical %u, does", d ^ 2);
+			EXPECT_NE(NULL, strstr(e.msg, want)) TH_LOG("%s", e.msg);
+			ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, s, d, 8, SRC, DST, IPUXCOM_PLAN_WIDE,
+							   &w, &info, NULL));
+			EXPECT_EQ(IPUXCOM_WIDE_NOT_OWNER, info.wide);
+			EXPECT_EQ(0u, info.sctl & IPUXCOM_SCTL_WIDE);
 		}
 	}
 	EXPECT_GT(own_recv, 0u);

@@ -162,6 +162,33 @@ static inline int ixc_recon_pair_inline(uint32_t s, uint32_t d, unsigned int *di
 	return ts->a[((s ^ d) >> 5) & 1] + td->b + (disp < 0 ? -disp : disp);
 }
 
+/*
+ * The same reconstruction for the p2p planner, one load per pair: every
+ * term of the formula but group reads only bits 0..5 of s and d (c(), low,
+ * s & 1, d & 3 and bit 5 of s ^ d), and group = 2 * (row(s) - row(d)), so
+ *   TimeToMux(s, d) = ixc_ttm64[s & 63][d & 63].f + 2 * (row(s) - row(d)),
+ *   direction(s, d) = 1 + ixc_ttm64[s & 63][d & 63].dir2
+ * (an algebraic rearrangement again, no new fact; .f is within -34..68).
+ * A compile-time table of 8 KiB (timing.c); plan_p2p_test compares the
+ * plans of every ordered pair with ipuxcom_time_to_mux() and
+ * ipuxcom_route_direction().
+ */
+struct ixc_ttm64 {
+	int8_t f;	/* TimeToMux(s, d) - 2 * (row(s) - row(d)) */
+	uint8_t dir2;	/* direction(s, d) == 2: 0 or 1 */
+};
+
+extern const struct ixc_ttm64 ixc_ttm64[64][64];
+
+/* TimeToMux(s, d) and, in *dir, direction(s, d) [RE], through ixc_ttm64[][]. */
+static inline int ixc_recon_pair64(uint32_t s, uint32_t d, unsigned int *dir)
+{
+	const struct ixc_ttm64 *e = &ixc_ttm64[s & 63][d & 63];
+
+	*dir = 1 + (e->dir2 & 1u);	/* & 1: the compiler then knows dir is 1 or 2 */
+	return e->f + 2 * ((int)(s >> 6) - (int)(d >> 6));
+}
+
 /* The one interface every timing model implements. */
 struct ixc_timing_ops {
 	/*

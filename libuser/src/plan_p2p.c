@@ -29,6 +29,17 @@
 
 #include "plan_internal.h"
 
+/*
+ * The out-of-line paths of ipuxcom_plan_p2p() take its arguments in its
+ * order, so that jumping to them moves no register; GCC's noipa keeps it
+ * from cloning them with fewer arguments (which would move them again).
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define IXC_OUT_OF_LINE	__attribute__((noipa))
+#else
+#define IXC_OUT_OF_LINE	__attribute__((noinline))
+#endif
+
 int ixc_p2p_ends(uint32_t sender, uint32_t receiver, uint32_t flags, const void *out,
 		 uint32_t *s, uint32_t *r, struct ipuxcom_plan_error *err)
 {
@@ -48,12 +59,15 @@ int ixc_p2p_ends(uint32_t sender, uint32_t receiver, uint32_t flags, const void 
 }
 
 /* Every rejection of ipuxcom_plan_p2p(), in a fixed order, out of the fast path. */
-static int ixc_p2p_bad(uint32_t sender, uint32_t receiver, uint32_t count, uint32_t flags,
-		       const void *out, struct ipuxcom_plan_error *err)
+IXC_OUT_OF_LINE __attribute__((cold))
+static int ixc_p2p_bad(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
+		       uint32_t count, uint32_t flags, const void *out,
+		       struct ipuxcom_plan_error *err)
 {
 	uint32_t s = 0, r = 0;
 	int ret;
 
+	(void)tm;
 	if ((ret = ixc_p2p_ends(sender, receiver, flags, out, &s, &r, err)))
 		return ret;
 	if (count < 1 || count > IPUXCOM_PLAN_MAX_COUNT)
@@ -64,6 +78,7 @@ static int ixc_p2p_bad(uint32_t sender, uint32_t receiver, uint32_t count, uint3
 }
 
 /* A field overflowed: an assembler bug, reported, never a wrong word. */
+__attribute__((noinline, cold))
 static int ixc_p2p_internal(uint32_t count, uint32_t s, uint32_t r,
 			    struct ipuxcom_plan_error *err)
 {
@@ -120,44 +135,184 @@ static inline int ixc_p2p_rows(const struct ipuxcom_timing *tm, uint32_t s, uint
 	return 0;
 }
 
-/* A model other than the default: through its indirect call. */
-__attribute__((noinline))
+/*
+ * Eight bytes of a plan holding the 32-bit members @lo then @hi, as one
+ * integer in memory order; ixc_q_hi(@v) is what adding @v to the second
+ * member adds to that integer (no carry crosses members where it is used:
+ * each such member stays within its 32 bits).
+ */
+static inline uint64_t ixc_q(uint32_t lo, uint32_t hi)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (uint64_t)lo | (uint64_t)hi << 32;
+#else
+	return (uint64_t)lo << 32 | hi;
+#endif
+}
+
+static inline uint64_t ixc_q_hi(int32_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (uint64_t)(int64_t)v << 32;
+#else
+	return (uint64_t)(int64_t)v;
+#endif
+}
+
+static inline void ixc_st(void *plan, size_t off, uint64_t q)
+{
+	memcpy((char *)plan + off, &q, sizeof(q));
+}
+
+/* The row members after words[8], as the second half of an 8-byte unit (ixc_row_store()). */
+#define IXC_META(tile, role, n)	((uint32_t)(tile) | (uint32_t)(role) << 16 | (uint32_t)(n) << 24)
+/* patch -1, addr -1, reserved 0 (the sender row's) */
+#define IXC_P2P_SEND_PA		0xffffu
+/* patch 2 (the delayxpic), addr -1, reserved 0 */
+#define IXC_P2P_RECV_PA		0xff02u
+
+/*
+ * The plan of checked physical @s and @r under the default model: the
+ * rows of ixc_p2p_rows() and its metadata, each 8 bytes composed in one
+ * register from constants of the row's shape and the few values of the
+ * pair (TimeToMux through ixc_ttm64[][], checked as ixc_timing_pair()
+ * checks any model's). Every word still comes from the encoders, which
+ * add any overflowing bit to `bad`; only the delay word and the event are
+ * formed by subtraction from 111 and 112 (111 - T, 112 - T), the
+ * encoders' OR being an add for fields in range, which ixc_delay() checks.
+ * No call but the failure tail calls (no frame), no store read back.
+ */
+__attribute__((always_inline))
+static inline int ixc_p2p_default(uint32_t s, uint32_t r, uint32_t count,
+				  struct ipuxcom_p2p_plan *out, struct ipuxcom_plan_error *err)
+{
+	const struct ipuxcom_timing *tm = &ixc_default_timing;
+	uint32_t bad = 0, sched[3], s_w, n;
+	uint64_t q0, q1, q2, tq;
+	unsigned int dir;
+	bool has_off = count > 64;
+	int t;
+
+	t = ixc_recon_pair64(s, r, &dir);
+	if (__builtin_expect(t < -IPUXCOM_WORST_SEND_DELAY || t > IPUXCOM_WORST_RECV_DELAY, 0))
+		return ixc_timing_bad(tm, s, r, t, dir, err, "receiver");
+	tq = ixc_q_hi(t);
+
+	/* sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros */
+	s_w = ixc_send((has_off ? 64 : count) - 1, 0, dir, &bad);
+	if (__builtin_expect(t < IXC_P2P_ARRIVAL, 1)) {
+		ixc_delay((uint32_t)(IXC_P2P_ARRIVAL - 1 - t), &bad);
+		q0 = ixc_q(IXC_SYNC3, 0x40a00000u | (IXC_P2P_ARRIVAL - 1)) - tq;
+		if (has_off) {
+			q1 = ixc_q(s_w, ixc_sendoff(count - 65, 0, dir, &bad));
+			q2 = ixc_q(IPUXCOM_WORD_BR_M10, 0);
+			n = 5;
+		} else {
+			q1 = ixc_q(s_w, IPUXCOM_WORD_BR_M10);
+			q2 = 0;
+			n = 4;
+		}
+	} else {
+		/* T == 112: the send is the first event after sync, no delay [S] */
+		q0 = ixc_q(IXC_SYNC3, s_w);
+		q2 = 0;
+		if (has_off) {
+			q1 = ixc_q(ixc_sendoff(count - 65, 0, dir, &bad), IPUXCOM_WORD_BR_M10);
+			n = 4;
+		} else {
+			q1 = ixc_q(IPUXCOM_WORD_BR_M10, 0);
+			n = 3;
+		}
+	}
+	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, send), q0);
+	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, send) + 8, q1);
+	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, send) + 16, q2);
+	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, send) + 24, 0);
+	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, send) + 32,
+	       ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, n)));
+	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, send) + 40,
+	       ixc_q(IXC_P2P_SEND_PA, IXC_P2P_ARRIVAL) - tq);
+
+	/* 1 (patch index: the delayxpic, code word 1 [S]); sync 3; delayxpic(112, 0, 0);
+	   schedule; br $m10; 0; 0 */
+	ixc_recv_schedule(count, ixc_phys_row(r), 0, sched, &bad);
+	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, recv), ixc_q(1, IXC_SYNC3));
+	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, recv) + 8, ixc_q(IXC_P2P_RECV_XPIC, sched[0]));
+	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, recv) + 16, ixc_q(sched[1], sched[2]));
+	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, recv) + 24, ixc_q(IPUXCOM_WORD_BR_M10, 0));
+	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, recv) + 32,
+	       ixc_q(0, IXC_META(r, IPUXCOM_ROLE_RECV, 7)));
+	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, recv) + 40,
+	       ixc_q(IXC_P2P_RECV_PA, IXC_P2P_ARRIVAL));
+
+	/* count, time_to_mux; direction, sync_boundary, timing_kind; the name */
+	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, count), ixc_q(count, 0) + tq);
+	out->direction = (uint8_t)dir;
+	out->sync_boundary = t == IXC_P2P_ARRIVAL;
+	ixc_timing_report(tm, &out->timing_kind, out->timing_model);
+	if (__builtin_expect(bad != 0, 0))
+		return ixc_p2p_internal(count, s, r, err);
+	ixc_plan_ok(err);
+	return 0;
+}
+
+_Static_assert(offsetof(struct ipuxcom_p2p_plan, send) == 0 &&
+	       offsetof(struct ipuxcom_p2p_plan, recv) == 48 &&
+	       offsetof(struct ipuxcom_p2p_plan, time_to_mux) ==
+	       offsetof(struct ipuxcom_p2p_plan, count) + 4, "p2p plan layout");
+
+/* A model other than the default, for checked physical @s and @r: through its indirect call. */
+IXC_OUT_OF_LINE
 static int ixc_p2p_model(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
-			 uint32_t count, struct ipuxcom_p2p_plan *out,
+			 uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
 			 struct ipuxcom_plan_error *err)
 {
 	unsigned int dir = 0;
 	int t = 0, ret;
 
+	(void)flags;
 	ret = ixc_timing_pair(tm, s, r, &t, &dir, err, "receiver");
 	if (ret)
 		return ret;
 	return ixc_p2p_rows(tm, s, r, count, t, dir, out, err);
 }
 
+/*
+ * The plan of checked physical @s and @r: the default model inline
+ * (ixc_p2p_default()), any other through its indirect call. Only
+ * ixc_default_timing has the reconstruction's ops (timing.c), so testing
+ * the object is testing the model, and its kind and name are its own.
+ */
+__attribute__((always_inline))
+static inline int ixc_p2p_phys(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
+			       uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
+			       struct ipuxcom_plan_error *err)
+{
+	if (tm && tm != &ixc_default_timing)
+		return ixc_p2p_model(tm, s, r, count, flags, out, err);
+	return ixc_p2p_default(s, r, count, out, err);
+}
+
+/* Logical ids: mapped, then the physical path (out of line: the mapping needs registers). */
+IXC_OUT_OF_LINE
+static int ixc_p2p_logical(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
+			   uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
+			   struct ipuxcom_plan_error *err)
+{
+	return ixc_p2p_phys(tm, ixc_l2p(sender), ixc_l2p(receiver), count, flags, out, err);
+}
+
 int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
 		     uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
 		     struct ipuxcom_plan_error *err)
 {
-	uint32_t s = sender, r = receiver;
-	unsigned int dir;
-	int t;
-
-	if (__builtin_expect(!out || (flags & ~IPUXCOM_PLAN_LOGICAL) || s >= IPUXCOM_TILES ||
-			     r >= IPUXCOM_TILES || count - 1 >= IPUXCOM_PLAN_MAX_COUNT || s == r, 0))
-		return ixc_p2p_bad(sender, receiver, count, flags, out, err);
-	if (flags & IPUXCOM_PLAN_LOGICAL) {
-		s = ixc_l2p(s);
-		r = ixc_l2p(r);
-	}
-	tm = ixc_timing(tm);
-	if (tm->ops != &ixc_recon_ops)
-		return ixc_p2p_model(tm, s, r, count, out, err);
-	/* The default model inline, with the checks of ixc_timing_pair(). */
-	t = ixc_recon_pair_inline(s, r, &dir);
-	if (__builtin_expect(t < -IPUXCOM_WORST_SEND_DELAY || t > IPUXCOM_WORST_RECV_DELAY, 0))
-		return ixc_timing_bad(tm, s, r, t, dir, err, "receiver");
-	return ixc_p2p_rows(tm, s, r, count, t, dir, out, err);
+	if (__builtin_expect(!out || (flags & ~IPUXCOM_PLAN_LOGICAL) || sender >= IPUXCOM_TILES ||
+			     receiver >= IPUXCOM_TILES || count - 1 >= IPUXCOM_PLAN_MAX_COUNT ||
+			     sender == receiver, 0))
+		return ixc_p2p_bad(tm, sender, receiver, count, flags, out, err);
+	if (flags)
+		return ixc_p2p_logical(tm, sender, receiver, count, flags, out, err);
+	return ixc_p2p_phys(tm, sender, receiver, count, flags, out, err);
 }
 
 int ipuxcom_plan_idle(uint32_t tile, uint32_t flags, struct ipuxcom_plan_row *row,

@@ -167,7 +167,7 @@ static inline int ixc_recon_pair_inline(uint32_t s, uint32_t d, unsigned int *di
  * term of the formula but group reads only bits 0..5 of s and d (c(), low,
  * s & 1, d & 3 and bit 5 of s ^ d), and group = 2 * (row(s) - row(d)), so
  *   TimeToMux(s, d) = ixc_ttm64[s & 63][d & 63].f + 2 * (row(s) - row(d)),
- *   direction(s, d) = 1 + ixc_ttm64[s & 63][d & 63].dir2
+ *   direction(s, d) = ixc_ttm64[s & 63][d & 63].dir
  * (an algebraic rearrangement again, no new fact; .f is within -34..68).
  * A compile-time table of 8 KiB (timing.c); plan_p2p_test compares the
  * plans of every ordered pair with ipuxcom_time_to_mux() and
@@ -175,7 +175,7 @@ static inline int ixc_recon_pair_inline(uint32_t s, uint32_t d, unsigned int *di
  */
 struct ixc_ttm64 {
 	int8_t f;	/* TimeToMux(s, d) - 2 * (row(s) - row(d)) */
-	uint8_t dir2;	/* direction(s, d) == 2: 0 or 1 */
+	uint8_t dir;	/* direction(s, d), 1 or 2 */
 };
 
 extern const struct ixc_ttm64 ixc_ttm64[64][64];
@@ -185,7 +185,7 @@ static inline int ixc_recon_pair64(uint32_t s, uint32_t d, unsigned int *dir)
 {
 	const struct ixc_ttm64 *e = &ixc_ttm64[s & 63][d & 63];
 
-	*dir = 1 + (e->dir2 & 1u);	/* & 1: the compiler then knows dir is 1 or 2 */
+	*dir = e->dir & 3u;	/* & 3: what the encoders' direction field holds, so no check is left to run */
 	return e->f + 2 * ((int)(s >> 6) - (int)(d >> 6));
 }
 
@@ -289,7 +289,8 @@ static inline uint32_t ixc_send(uint32_t a, uint32_t b, uint32_t dir, uint32_t *
 static inline uint32_t ixc_sendoff(uint32_t a, uint32_t b, uint32_t dir, uint32_t *bad)
 {
 	*bad |= (a >> 12) | (b >> 11) | (dir >> 3);
-	return 0x70000000u | ((a & 0x3f) << 21) | ((a >> 6) << 14) | (b << 3) | dir;
+	/* (a & 0x3f) << 21 | (a >> 6) << 14: one multiply puts a at bits 8 and 21 */
+	return 0x70000000u | ((a * 0x200100u) & 0x7efc000u) | (b << 3) | dir;
 }
 
 /*

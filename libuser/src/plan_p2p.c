@@ -164,6 +164,28 @@ static inline void ixc_st(void *plan, size_t off, uint64_t q)
 	memcpy((char *)plan + off, &q, sizeof(q));
 }
 
+static inline void ixc_st4(void *plan, size_t off, uint32_t v)
+{
+	memcpy((char *)plan + off, &v, sizeof(v));
+}
+
+/*
+ * direction, sync_boundary and timing_kind of a default-model plan as one
+ * 4-byte unit (kind: ixc_default_timing's, the reconstruction).
+ */
+static inline uint32_t ixc_dsk(uint32_t dir, uint32_t sync_boundary)
+{
+	union {
+		struct {
+			uint8_t direction, sync_boundary;
+			uint16_t timing_kind;
+		} m;
+		uint32_t v;
+	} u = { .m = { (uint8_t)dir, (uint8_t)sync_boundary, IPUXCOM_TIMING_RECONSTRUCTION } };
+
+	return u.v;
+}
+
 /* The row members after words[8], as the second half of an 8-byte unit (ixc_row_store()). */
 #define IXC_META(tile, role, n)	((uint32_t)(tile) | (uint32_t)(role) << 16 | (uint32_t)(n) << 24)
 /* patch -1, addr -1, reserved 0 (the sender row's) */
@@ -187,11 +209,21 @@ static inline int ixc_p2p_default(uint32_t s, uint32_t r, uint32_t count,
 				  struct ipuxcom_p2p_plan *out, struct ipuxcom_plan_error *err)
 {
 	const struct ipuxcom_timing *tm = &ixc_default_timing;
-	uint32_t bad = 0, sched[3], s_w, n;
-	uint64_t q0, q1, q2, tq;
+	char *p = (char *)out;
+	uint32_t bad = 0, sched[3];
 	unsigned int dir;
-	bool has_off = count > 64;
+	uint64_t tq;
 	int t;
+
+	/* 1 (patch index: the delayxpic, code word 1 [S]); sync 3; delayxpic(112, 0, 0);
+	   schedule; br $m10; 0; 0 */
+	ixc_recv_schedule(count, ixc_phys_row(r), 0, sched, &bad);
+	ixc_st(p, 48, ixc_q(1, IXC_SYNC3));
+	ixc_st(p, 56, ixc_q(IXC_P2P_RECV_XPIC, sched[0]));
+	ixc_st(p, 64, ixc_q(sched[1], sched[2]));
+	ixc_st(p, 72, ixc_q(IPUXCOM_WORD_BR_M10, 0));
+	ixc_st(p, 80, ixc_q(0, IXC_META(r, IPUXCOM_ROLE_RECV, 7)));
+	ixc_st(p, 88, ixc_q(IXC_P2P_RECV_PA, IXC_P2P_ARRIVAL));
 
 	t = ixc_recon_pair64(s, r, &dir);
 	if (__builtin_expect(t < -IPUXCOM_WORST_SEND_DELAY || t > IPUXCOM_WORST_RECV_DELAY, 0))
@@ -199,67 +231,55 @@ static inline int ixc_p2p_default(uint32_t s, uint32_t r, uint32_t count,
 	tq = ixc_q_hi(t);
 
 	/* sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros */
-	s_w = ixc_send((has_off ? 64 : count) - 1, 0, dir, &bad);
+	ixc_st(p, 40, ixc_q(IXC_P2P_SEND_PA, IXC_P2P_ARRIVAL) - tq);
+	ixc_st(p, 96, ixc_q(count, 0) + tq);
+	ixc_st(p, 24, 0);
 	if (__builtin_expect(t < IXC_P2P_ARRIVAL, 1)) {
+		ixc_st4(p, 104, ixc_dsk(dir, 0));
 		ixc_delay((uint32_t)(IXC_P2P_ARRIVAL - 1 - t), &bad);
-		q0 = ixc_q(IXC_SYNC3, 0x40a00000u | (IXC_P2P_ARRIVAL - 1)) - tq;
-		if (has_off) {
-			q1 = ixc_q(s_w, ixc_sendoff(count - 65, 0, dir, &bad));
-			q2 = ixc_q(IPUXCOM_WORD_BR_M10, 0);
-			n = 5;
+		ixc_st(p, 0, ixc_q(IXC_SYNC3, 0x40a00000u | (IXC_P2P_ARRIVAL - 1)) - tq);
+		if (count > 64) {
+			ixc_st(p, 8, ixc_q(ixc_send(63, 0, dir, &bad),
+					   ixc_sendoff(count - 65, 0, dir, &bad)));
+			ixc_st(p, 16, ixc_q(IPUXCOM_WORD_BR_M10, 0));
+			ixc_st(p, 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 5)));
 		} else {
-			q1 = ixc_q(s_w, IPUXCOM_WORD_BR_M10);
-			q2 = 0;
-			n = 4;
+			ixc_st(p, 8, ixc_q(ixc_send(count - 1, 0, dir, &bad), IPUXCOM_WORD_BR_M10));
+			ixc_st(p, 16, 0);
+			ixc_st(p, 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 4)));
 		}
 	} else {
 		/* T == 112: the send is the first event after sync, no delay [S] */
-		q0 = ixc_q(IXC_SYNC3, s_w);
-		q2 = 0;
-		if (has_off) {
-			q1 = ixc_q(ixc_sendoff(count - 65, 0, dir, &bad), IPUXCOM_WORD_BR_M10);
-			n = 4;
+		ixc_st4(p, 104, ixc_dsk(dir, 1));
+		ixc_st(p, 16, 0);
+		if (count > 64) {
+			ixc_st(p, 0, ixc_q(IXC_SYNC3, ixc_send(63, 0, dir, &bad)));
+			ixc_st(p, 8, ixc_q(ixc_sendoff(count - 65, 0, dir, &bad),
+					   IPUXCOM_WORD_BR_M10));
+			ixc_st(p, 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 4)));
 		} else {
-			q1 = ixc_q(IPUXCOM_WORD_BR_M10, 0);
-			n = 3;
+			ixc_st(p, 0, ixc_q(IXC_SYNC3, ixc_send(count - 1, 0, dir, &bad)));
+			ixc_st(p, 8, ixc_q(IPUXCOM_WORD_BR_M10, 0));
+			ixc_st(p, 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 3)));
 		}
 	}
-	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, send), q0);
-	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, send) + 8, q1);
-	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, send) + 16, q2);
-	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, send) + 24, 0);
-	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, send) + 32,
-	       ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, n)));
-	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, send) + 40,
-	       ixc_q(IXC_P2P_SEND_PA, IXC_P2P_ARRIVAL) - tq);
 
-	/* 1 (patch index: the delayxpic, code word 1 [S]); sync 3; delayxpic(112, 0, 0);
-	   schedule; br $m10; 0; 0 */
-	ixc_recv_schedule(count, ixc_phys_row(r), 0, sched, &bad);
-	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, recv), ixc_q(1, IXC_SYNC3));
-	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, recv) + 8, ixc_q(IXC_P2P_RECV_XPIC, sched[0]));
-	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, recv) + 16, ixc_q(sched[1], sched[2]));
-	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, recv) + 24, ixc_q(IPUXCOM_WORD_BR_M10, 0));
-	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, recv) + 32,
-	       ixc_q(0, IXC_META(r, IPUXCOM_ROLE_RECV, 7)));
-	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, recv) + 40,
-	       ixc_q(IXC_P2P_RECV_PA, IXC_P2P_ARRIVAL));
-
-	/* count, time_to_mux; direction, sync_boundary, timing_kind; the name */
-	ixc_st(out, offsetof(struct ipuxcom_p2p_plan, count), ixc_q(count, 0) + tq);
-	out->direction = (uint8_t)dir;
-	out->sync_boundary = t == IXC_P2P_ARRIVAL;
-	ixc_timing_report(tm, &out->timing_kind, out->timing_model);
+	/* the name (kind: with the direction above) */
+	memcpy(out->timing_model, tm->name, IPUXCOM_TIMING_NAME_LEN);
 	if (__builtin_expect(bad != 0, 0))
 		return ixc_p2p_internal(count, s, r, err);
 	ixc_plan_ok(err);
 	return 0;
 }
 
+/* The offsets ixc_p2p_default() stores at (rows: ixc_row_store()'s assertion). */
 _Static_assert(offsetof(struct ipuxcom_p2p_plan, send) == 0 &&
 	       offsetof(struct ipuxcom_p2p_plan, recv) == 48 &&
-	       offsetof(struct ipuxcom_p2p_plan, time_to_mux) ==
-	       offsetof(struct ipuxcom_p2p_plan, count) + 4, "p2p plan layout");
+	       offsetof(struct ipuxcom_p2p_plan, count) == 96 &&
+	       offsetof(struct ipuxcom_p2p_plan, time_to_mux) == 100 &&
+	       offsetof(struct ipuxcom_p2p_plan, direction) == 104 &&
+	       offsetof(struct ipuxcom_p2p_plan, sync_boundary) == 105 &&
+	       offsetof(struct ipuxcom_p2p_plan, timing_kind) == 106, "p2p plan layout");
 
 /* A model other than the default, for checked physical @s and @r: through its indirect call. */
 IXC_OUT_OF_LINE
@@ -288,7 +308,7 @@ static inline int ixc_p2p_phys(const struct ipuxcom_timing *tm, uint32_t s, uint
 			       uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
 			       struct ipuxcom_plan_error *err)
 {
-	if (tm && tm != &ixc_default_timing)
+	if (__builtin_expect(tm != NULL, 0) && __builtin_expect(tm != &ixc_default_timing, 1))
 		return ixc_p2p_model(tm, s, r, count, flags, out, err);
 	return ixc_p2p_default(s, r, count, out, err);
 }
@@ -301,7 +321,6 @@ static int ixc_p2p_logical(const struct ipuxcom_timing *tm, uint32_t sender, uin
 {
 	return ixc_p2p_phys(tm, ixc_l2p(sender), ixc_l2p(receiver), count, flags, out, err);
 }
-
 int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
 		     uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
 		     struct ipuxcom_plan_error *err)

@@ -61,7 +61,7 @@ const struct ixc_tile_term ixc_tile_terms[IPUXCOM_TILES] = {
 #define E1(a, b)	{ (int8_t)((((a) ^ (b)) & 0x20 ? IXC_TERM_A1(a) : IXC_TERM_A0(a)) +	\
 				   IXC_TERM_B(b) + (DISP64(a, b) < 0 ? -DISP64(a, b) :		\
 						    DISP64(a, b))),				\
-			  (uint8_t)(DISP64(a, b) < 1) }	/* ixc_dir_of_disp() == 2 */
+			  (uint8_t)(DISP64(a, b) < 1 ? 2 : 1) }	/* ixc_dir_of_disp() */
 #define E4(a, b)	E1(a, b), E1(a, (b) + 1), E1(a, (b) + 2), E1(a, (b) + 3)
 #define E16(a, b)	E4(a, b), E4(a, (b) + 4), E4(a, (b) + 8), E4(a, (b) + 12)
 #define ROW(a)		{ E16(a, 0u), E16(a, 16u), E16(a, 32u), E16(a, 48u) }

@@ -175,15 +175,11 @@ static inline void ixc_st4(void *plan, size_t off, uint32_t v)
  */
 static inline uint32_t ixc_dsk(uint32_t dir, uint32_t sync_boundary)
 {
-	union {
-		struct {
-			uint8_t direction, sync_boundary;
-			uint16_t timing_kind;
-		} m;
-		uint32_t v;
-	} u = { .m = { (uint8_t)dir, (uint8_t)sync_boundary, IPUXCOM_TIMING_RECONSTRUCTION } };
-
-	return u.v;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return dir | sync_boundary << 8 | (uint32_t)IPUXCOM_TIMING_RECONSTRUCTION << 16;
+#else
+	return dir << 24 | sync_boundary << 16 | (uint32_t)IPUXCOM_TIMING_RECONSTRUCTION;
+#endif
 }
 
 /* The row members after words[8], as the second half of an 8-byte unit (ixc_row_store()). */
@@ -214,16 +210,6 @@ static inline int ixc_p2p_default(uint32_t s, uint32_t r, uint32_t count,
 	unsigned int dir;
 	uint64_t tq;
 	int t;
-
-	/* 1 (patch index: the delayxpic, code word 1 [S]); sync 3; delayxpic(112, 0, 0);
-	   schedule; br $m10; 0; 0 */
-	ixc_recv_schedule(count, ixc_phys_row(r), 0, sched, &bad);
-	ixc_st(p, 48, ixc_q(1, IXC_SYNC3));
-	ixc_st(p, 56, ixc_q(IXC_P2P_RECV_XPIC, sched[0]));
-	ixc_st(p, 64, ixc_q(sched[1], sched[2]));
-	ixc_st(p, 72, ixc_q(IPUXCOM_WORD_BR_M10, 0));
-	ixc_st(p, 80, ixc_q(0, IXC_META(r, IPUXCOM_ROLE_RECV, 7)));
-	ixc_st(p, 88, ixc_q(IXC_P2P_RECV_PA, IXC_P2P_ARRIVAL));
 
 	t = ixc_recon_pair64(s, r, &dir);
 	if (__builtin_expect(t < -IPUXCOM_WORST_SEND_DELAY || t > IPUXCOM_WORST_RECV_DELAY, 0))
@@ -263,6 +249,16 @@ static inline int ixc_p2p_default(uint32_t s, uint32_t r, uint32_t count,
 			ixc_st(p, 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 3)));
 		}
 	}
+
+	/* 1 (patch index: the delayxpic, code word 1 [S]); sync 3; delayxpic(112, 0, 0);
+	   schedule; br $m10; 0; 0 */
+	ixc_recv_schedule(count, ixc_phys_row(r), 0, sched, &bad);
+	ixc_st(p, 48, ixc_q(1, IXC_SYNC3));
+	ixc_st(p, 56, ixc_q(IXC_P2P_RECV_XPIC, sched[0]));
+	ixc_st(p, 64, ixc_q(sched[1], sched[2]));
+	ixc_st(p, 72, ixc_q(IPUXCOM_WORD_BR_M10, 0));
+	ixc_st(p, 80, ixc_q(0, IXC_META(r, IPUXCOM_ROLE_RECV, 7)));
+	ixc_st(p, 88, ixc_q(IXC_P2P_RECV_PA, IXC_P2P_ARRIVAL));
 
 	/* the name (kind: with the direction above) */
 	memcpy(out->timing_model, tm->name, IPUXCOM_TIMING_NAME_LEN);
@@ -308,9 +304,9 @@ static inline int ixc_p2p_phys(const struct ipuxcom_timing *tm, uint32_t s, uint
 			       uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
 			       struct ipuxcom_plan_error *err)
 {
-	if (__builtin_expect(tm != NULL, 0) && __builtin_expect(tm != &ixc_default_timing, 1))
-		return ixc_p2p_model(tm, s, r, count, flags, out, err);
-	return ixc_p2p_default(s, r, count, out, err);
+	if (__builtin_expect(tm == NULL, 1) || tm == &ixc_default_timing)
+		return ixc_p2p_default(s, r, count, out, err);
+	return ixc_p2p_model(tm, s, r, count, flags, out, err);
 }
 
 /* Logical ids: mapped, then the physical path (out of line: the mapping needs registers). */

@@ -87,55 +87,6 @@ static int ixc_p2p_internal(uint32_t count, uint32_t s, uint32_t r,
 }
 
 /*
- * Both rows of a checked request with TimeToMux @t and direction @dir.
- * Makes no call but the failure tail calls, so the fast path of
- * ipuxcom_plan_p2p() needs no stack frame, and writes each row whole
- * (ixc_row_store()).
- */
-__attribute__((always_inline))
-static inline int ixc_p2p_rows(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
-			       uint32_t count, int t, unsigned int dir,
-			       struct ipuxcom_p2p_plan *out, struct ipuxcom_plan_error *err)
-{
-	uint32_t bad = 0, sched[3], d_w, s_w, after_send, after_that;
-	bool has_delay = t < IXC_P2P_ARRIVAL, has_off = count > 64;
-	unsigned int n = 3 + has_delay + has_off;
-
-	/* sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros */
-	s_w = ixc_send((has_off ? 64 : count) - 1, 0, dir, &bad);
-	after_send = IPUXCOM_WORD_BR_M10;
-	after_that = 0;
-	if (has_off) {
-		after_send = ixc_sendoff(count - 65, 0, dir, &bad);
-		after_that = IPUXCOM_WORD_BR_M10;
-	}
-	if (__builtin_expect(has_delay, 1)) {
-		d_w = ixc_delay((uint32_t)(IXC_P2P_ARRIVAL - 1 - t), &bad);
-		ixc_row_store(&out->send, IXC_SYNC3, d_w, s_w, after_send, after_that, 0, 0, 0, 0,
-			      s, IPUXCOM_ROLE_SEND, n, -1, -1, IXC_P2P_ARRIVAL - t);
-	} else {
-		ixc_row_store(&out->send, IXC_SYNC3, s_w, after_send, after_that, 0, 0, 0, 0, 0,
-			      s, IPUXCOM_ROLE_SEND, n, -1, -1, IXC_P2P_ARRIVAL - t);
-	}
-
-	/* 1 (patch index: the delayxpic, code word 1 [S]); sync 3; delayxpic(112, 0, 0);
-	   schedule; br $m10; 0; 0 */
-	ixc_recv_schedule(count, ixc_phys_row(r), 0, sched, &bad);
-	ixc_row_store(&out->recv, 1, IXC_SYNC3, IXC_P2P_RECV_XPIC, sched[0], sched[1], sched[2],
-		      IPUXCOM_WORD_BR_M10, 0, 0, r, IPUXCOM_ROLE_RECV, 7, 2, -1, IXC_P2P_ARRIVAL);
-
-	out->count = count;
-	out->time_to_mux = t;
-	out->direction = (uint8_t)dir;
-	out->sync_boundary = !has_delay;
-	ixc_timing_report(tm, &out->timing_kind, out->timing_model);
-	if (__builtin_expect(bad != 0, 0))
-		return ixc_p2p_internal(count, s, r, err);
-	ixc_plan_ok(err);
-	return 0;
-}
-
-/*
  * Eight bytes of a plan holding the 32-bit members @lo then @hi, as one
  * integer in memory order; ixc_q_hi(@v) is what adding @v to the second
  * member adds to that integer (no carry crosses members where it is used:
@@ -169,16 +120,13 @@ static inline void ixc_st4(void *plan, size_t off, uint32_t v)
 	memcpy((char *)plan + off, &v, sizeof(v));
 }
 
-/*
- * direction, sync_boundary and timing_kind of a default-model plan as one
- * 4-byte unit (kind: ixc_default_timing's, the reconstruction).
- */
-static inline uint32_t ixc_dsk(uint32_t dir, uint32_t sync_boundary)
+/* direction, sync_boundary and timing_kind of a plan as one 4-byte unit */
+static inline uint32_t ixc_dsk(uint32_t dir, uint32_t sync_boundary, uint32_t kind)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return dir | sync_boundary << 8 | (uint32_t)IPUXCOM_TIMING_RECONSTRUCTION << 16;
+	return dir | sync_boundary << 8 | kind << 16;
 #else
-	return dir << 24 | sync_boundary << 16 | (uint32_t)IPUXCOM_TIMING_RECONSTRUCTION;
+	return dir << 24 | sync_boundary << 16 | kind;
 #endif
 }
 
@@ -190,38 +138,32 @@ static inline uint32_t ixc_dsk(uint32_t dir, uint32_t sync_boundary)
 #define IXC_P2P_RECV_PA		0xff02u
 
 /*
- * The plan of checked physical @s and @r under the default model: the
- * rows of ixc_p2p_rows() and its metadata, each 8 bytes composed in one
- * register from constants of the row's shape and the few values of the
- * pair (TimeToMux through ixc_ttm64[][], checked as ixc_timing_pair()
- * checks any model's). Every word still comes from the encoders, which
- * add any overflowing bit to `bad`; only the delay word and the event are
- * formed by subtraction from 111 and 112 (111 - T, 112 - T), the
- * encoders' OR being an add for fields in range, which ixc_delay() checks.
- * No call but the failure tail calls (no frame), no store read back.
+ * The plan of checked physical @s and @r with TimeToMux @t and direction
+ * @dir, checked by the caller (-78..112, 1 or 2), under model @tm
+ * (@is_default: ixc_default_timing, whose kind is then a constant). Each
+ * 8 bytes are composed in one register from constants of the row's shape
+ * and the few values of the pair, and stored once, none read back. Every
+ * word still comes from the encoders, which add any overflowing bit to
+ * `bad`; only the delay word and the event are formed by subtraction from
+ * 111 and 112 (111 - T, 112 - T: the encoders' OR is an add for fields in
+ * range, which ixc_delay() checks). No call but the failure tail calls.
  */
 __attribute__((always_inline))
-static inline int ixc_p2p_default(uint32_t s, uint32_t r, uint32_t count,
-				  struct ipuxcom_p2p_plan *out, struct ipuxcom_plan_error *err)
+static inline int ixc_p2p_store(const struct ipuxcom_timing *tm, bool is_default, uint32_t s,
+				uint32_t r, uint32_t count, int t, unsigned int dir,
+				struct ipuxcom_p2p_plan *out, struct ipuxcom_plan_error *err)
 {
-	const struct ipuxcom_timing *tm = &ixc_default_timing;
+	uint32_t bad = 0, sched[3], kind = is_default ? IPUXCOM_TIMING_RECONSTRUCTION :
+							(uint32_t)(uint16_t)tm->kind;
 	char *p = (char *)out;
-	uint32_t bad = 0, sched[3];
-	unsigned int dir;
-	uint64_t tq;
-	int t;
-
-	t = ixc_recon_pair64(s, r, &dir);
-	if (__builtin_expect(t < -IPUXCOM_WORST_SEND_DELAY || t > IPUXCOM_WORST_RECV_DELAY, 0))
-		return ixc_timing_bad(tm, s, r, t, dir, err, "receiver");
-	tq = ixc_q_hi(t);
+	uint64_t tq = ixc_q_hi(t);
 
 	/* sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros */
 	ixc_st(p, 40, ixc_q(IXC_P2P_SEND_PA, IXC_P2P_ARRIVAL) - tq);
 	ixc_st(p, 96, ixc_q(count, 0) + tq);
 	ixc_st(p, 24, 0);
 	if (__builtin_expect(t < IXC_P2P_ARRIVAL, 1)) {
-		ixc_st4(p, 104, ixc_dsk(dir, 0));
+		ixc_st4(p, 104, ixc_dsk(dir, 0, kind));
 		ixc_delay((uint32_t)(IXC_P2P_ARRIVAL - 1 - t), &bad);
 		ixc_st(p, 0, ixc_q(IXC_SYNC3, 0x40a00000u | (IXC_P2P_ARRIVAL - 1)) - tq);
 		if (count > 64) {
@@ -236,7 +178,7 @@ static inline int ixc_p2p_default(uint32_t s, uint32_t r, uint32_t count,
 		}
 	} else {
 		/* T == 112: the send is the first event after sync, no delay [S] */
-		ixc_st4(p, 104, ixc_dsk(dir, 1));
+		ixc_st4(p, 104, ixc_dsk(dir, 1, kind));
 		ixc_st(p, 16, 0);
 		if (count > 64) {
 			ixc_st(p, 0, ixc_q(IXC_SYNC3, ixc_send(63, 0, dir, &bad)));
@@ -260,7 +202,7 @@ static inline int ixc_p2p_default(uint32_t s, uint32_t r, uint32_t count,
 	ixc_st(p, 80, ixc_q(0, IXC_META(r, IPUXCOM_ROLE_RECV, 7)));
 	ixc_st(p, 88, ixc_q(IXC_P2P_RECV_PA, IXC_P2P_ARRIVAL));
 
-	/* the name (kind: with the direction above) */
+	/* the model's name (its kind: with the direction above) */
 	memcpy(out->timing_model, tm->name, IPUXCOM_TIMING_NAME_LEN);
 	if (__builtin_expect(bad != 0, 0))
 		return ixc_p2p_internal(count, s, r, err);
@@ -268,7 +210,20 @@ static inline int ixc_p2p_default(uint32_t s, uint32_t r, uint32_t count,
 	return 0;
 }
 
-/* The offsets ixc_p2p_default() stores at (rows: ixc_row_store()'s assertion). */
+/* The default model: TimeToMux through ixc_ttm64[][], checked as ixc_timing_pair() checks any model's. */
+__attribute__((always_inline))
+static inline int ixc_p2p_default(uint32_t s, uint32_t r, uint32_t count,
+				  struct ipuxcom_p2p_plan *out, struct ipuxcom_plan_error *err)
+{
+	unsigned int dir;
+	int t = ixc_recon_pair64(s, r, &dir);
+
+	if (__builtin_expect(t < -IPUXCOM_WORST_SEND_DELAY || t > IPUXCOM_WORST_RECV_DELAY, 0))
+		return ixc_timing_bad(&ixc_default_timing, s, r, t, dir, err, "receiver");
+	return ixc_p2p_store(&ixc_default_timing, true, s, r, count, t, dir, out, err);
+}
+
+/* The offsets ixc_p2p_store() stores at (rows: ixc_row_store()'s assertion). */
 _Static_assert(offsetof(struct ipuxcom_p2p_plan, send) == 0 &&
 	       offsetof(struct ipuxcom_p2p_plan, recv) == 48 &&
 	       offsetof(struct ipuxcom_p2p_plan, count) == 96 &&
@@ -290,7 +245,7 @@ static int ixc_p2p_model(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r
 	ret = ixc_timing_pair(tm, s, r, &t, &dir, err, "receiver");
 	if (ret)
 		return ret;
-	return ixc_p2p_rows(tm, s, r, count, t, dir, out, err);
+	return ixc_p2p_store(tm, false, s, r, count, t, dir, out, err);
 }
 
 /*

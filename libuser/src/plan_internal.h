@@ -208,6 +208,25 @@ struct ipuxcom_timing {
 
 extern const struct ipuxcom_timing ixc_default_timing;
 extern const struct ixc_timing_ops ixc_recon_ops;
+/* The ops of ipuxcom_timing_from_table() / _load() models (timing.c). */
+extern const struct ixc_timing_ops ixc_table_ops;
+
+/*
+ * A table model's pair (ixc_table_ops), inline for the p2p planner: its
+ * TimeToMux, and its direction or, without a direction table, the
+ * reconstruction's.
+ */
+static inline int ixc_table_pair_inline(const struct ipuxcom_timing *tm, uint32_t s, uint32_t d,
+					unsigned int *dir)
+{
+	size_t i = (size_t)s * IPUXCOM_TILES + d;
+
+	if (tm->dir)
+		*dir = tm->dir[i];
+	else
+		ixc_recon_pair64(s, d, dir);
+	return tm->tmux[i];
+}
 
 /* The FACTS.md reconstruction [RE], for physical s != d. */
 int ixc_ttm_reconstruction(uint32_t s, uint32_t d);

@@ -232,7 +232,10 @@ _Static_assert(offsetof(struct ipuxcom_p2p_plan, send) == 0 &&
 	       offsetof(struct ipuxcom_p2p_plan, sync_boundary) == 105 &&
 	       offsetof(struct ipuxcom_p2p_plan, timing_kind) == 106, "p2p plan layout");
 
-/* A model other than the default, for checked physical @s and @r: through its indirect call. */
+/*
+ * A model other than the default, for checked physical @s and @r: a table
+ * inline, any other through its indirect call.
+ */
 IXC_OUT_OF_LINE
 static int ixc_p2p_model(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
 			 uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
@@ -242,9 +245,17 @@ static int ixc_p2p_model(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r
 	int t = 0, ret;
 
 	(void)flags;
-	ret = ixc_timing_pair(tm, s, r, &t, &dir, err, "receiver");
-	if (ret)
-		return ret;
+	if (tm->ops != &ixc_table_ops) {
+		ret = ixc_timing_pair(tm, s, r, &t, &dir, err, "receiver");
+		if (ret)
+			return ret;
+		return ixc_p2p_store(tm, false, s, r, count, t, dir, out, err);
+	}
+	/* A table: its lookup inline, with the checks of ixc_timing_pair(). */
+	t = ixc_table_pair_inline(tm, s, r, &dir);
+	if (__builtin_expect(t < -IPUXCOM_WORST_SEND_DELAY || t > IPUXCOM_WORST_RECV_DELAY ||
+			     dir - 1 > 1, 0))
+		return ixc_timing_bad(tm, s, r, t, dir, err, "receiver");
 	return ixc_p2p_store(tm, false, s, r, count, t, dir, out, err);
 }
 

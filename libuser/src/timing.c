@@ -117,13 +117,10 @@ const struct ipuxcom_timing ixc_default_timing = {
 static int ixc_table_pair(const struct ipuxcom_timing *tm, uint32_t s, uint32_t d,
 			  unsigned int *dir)
 {
-	size_t i = (size_t)s * N + d;
-
-	*dir = tm->dir ? tm->dir[i] : ixc_dir_reconstruction(s, d);
-	return tm->tmux[i];
+	return ixc_table_pair_inline(tm, s, d, dir);
 }
 
-static const struct ixc_timing_ops ixc_table_ops = {
+const struct ixc_timing_ops ixc_table_ops = {
 	.pair = ixc_table_pair,
 };
 

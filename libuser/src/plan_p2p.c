@@ -233,8 +233,9 @@ _Static_assert(offsetof(struct ipuxcom_p2p_plan, send) == 0 &&
 	       offsetof(struct ipuxcom_p2p_plan, timing_kind) == 106, "p2p plan layout");
 
 /*
- * A model other than the default, for checked physical @s and @r: a table
- * inline, any other through its indirect call.
+ * A model given by pointer, for checked physical @s and @r: the default
+ * (ipuxcom_timing_default()) as for NULL, a table inline, any other
+ * through its indirect call.
  */
 IXC_OUT_OF_LINE
 static int ixc_p2p_model(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
@@ -245,6 +246,8 @@ static int ixc_p2p_model(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r
 	int t = 0, ret;
 
 	(void)flags;
+	if (tm == &ixc_default_timing)
+		return ixc_p2p_default(s, r, count, out, err);
 	if (tm->ops != &ixc_table_ops) {
 		ret = ixc_timing_pair(tm, s, r, &t, &dir, err, "receiver");
 		if (ret)
@@ -260,8 +263,8 @@ static int ixc_p2p_model(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r
 }
 
 /*
- * The plan of checked physical @s and @r: the default model inline
- * (ixc_p2p_default()), any other through its indirect call. Only
+ * The plan of checked physical @s and @r: a NULL model (the default)
+ * inline, any given model out of line (ixc_p2p_model()). Only
  * ixc_default_timing has the reconstruction's ops (timing.c), so testing
  * the object is testing the model, and its kind and name are its own.
  */
@@ -270,9 +273,9 @@ static inline int ixc_p2p_phys(const struct ipuxcom_timing *tm, uint32_t s, uint
 			       uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
 			       struct ipuxcom_plan_error *err)
 {
-	if (__builtin_expect(tm == NULL, 1) || tm == &ixc_default_timing)
-		return ixc_p2p_default(s, r, count, out, err);
-	return ixc_p2p_model(tm, s, r, count, flags, out, err);
+	if (__builtin_expect(tm != NULL, 0))
+		return ixc_p2p_model(tm, s, r, count, flags, out, err);
+	return ixc_p2p_default(s, r, count, out, err);
 }
 
 /* Logical ids: mapped, then the physical path (out of line: the mapping needs registers). */

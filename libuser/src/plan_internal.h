@@ -279,24 +279,26 @@ static inline void ixc_timing_report(const struct ipuxcom_timing *tm, uint16_t *
  * Fast encoders for the assemblers: the word, with every bit of a field
  * that does not fit ORed into *@bad instead of being masked away, so an
  * assembler bug surfaces as E_INTERNAL, never as a wrong word. Formulas
- * [S "Recovered Instruction Encodings"].
+ * [S "Recovered Instruction Encodings"]. The delay encoders add their
+ * fields rather than OR them: the same word whenever *@bad stays clear,
+ * and the compiler can then fold the opcode bits into other constants.
  */
 static inline uint32_t ixc_delay(uint32_t n, uint32_t *bad)
 {
 	*bad |= n >> 19;
-	return 0x40a00000u | n;
+	return 0x40a00000u + n;
 }
 
 static inline uint32_t ixc_delaypic(uint32_t a, uint32_t b, uint32_t c, uint32_t *bad)
 {
 	*bad |= (a >> 7) | (b >> 1) | (c >> 18);
-	return 0x60000000u | (a << 19) | (b << 18) | c;
+	return 0x60000000u + (a << 19) + (b << 18) + c;
 }
 
 static inline uint32_t ixc_delayxpic(uint32_t a, uint32_t b, uint32_t c, uint32_t *bad)
 {
 	*bad |= (a >> 12) | (b >> 1) | (c >> 13);
-	return 0x64000000u | (a << 14) | (b << 13) | c;
+	return 0x64000000u + (a << 14) + (b << 13) + c;
 }
 
 static inline uint32_t ixc_send(uint32_t a, uint32_t b, uint32_t dir, uint32_t *bad)

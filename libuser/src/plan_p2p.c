@@ -95,7 +95,7 @@ static int ixc_p2p_internal(uint32_t count, uint32_t s, uint32_t r,
 static inline uint64_t ixc_q(uint32_t lo, uint32_t hi)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return (uint64_t)lo | (uint64_t)hi << 32;
+	return (uint64_t)lo + ((uint64_t)hi << 32);
 #else
 	return (uint64_t)lo << 32 | hi;
 #endif
@@ -144,9 +144,10 @@ static inline uint32_t ixc_dsk(uint32_t dir, uint32_t sync_boundary, uint32_t ki
  * 8 bytes are composed in one register from constants of the row's shape
  * and the few values of the pair, and stored once, none read back. Every
  * word still comes from the encoders, which add any overflowing bit to
- * `bad`; only the delay word and the event are formed by subtraction from
- * 111 and 112 (111 - T, 112 - T: the encoders' OR is an add for fields in
- * range, which ixc_delay() checks). No call but the failure tail calls.
+ * `bad`, but the delay word and the event: those are formed by subtracting
+ * T << 32 from the constants of T = 0 (ixc_delay() adds its field, and
+ * checks 111 - T), which the compiler would not do for us. No call but the
+ * failure tail calls.
  */
 __attribute__((always_inline))
 static inline int ixc_p2p_store(const struct ipuxcom_timing *tm, bool is_default, uint32_t s,
@@ -164,8 +165,8 @@ static inline int ixc_p2p_store(const struct ipuxcom_timing *tm, bool is_default
 	ixc_st(p, 24, 0);
 	if (__builtin_expect(t < IXC_P2P_ARRIVAL, 1)) {
 		ixc_st4(p, 104, ixc_dsk(dir, 0, kind));
+		ixc_st(p, 0, ixc_q(IXC_SYNC3, ixc_delay(IXC_P2P_ARRIVAL - 1, &bad)) - tq);
 		ixc_delay((uint32_t)(IXC_P2P_ARRIVAL - 1 - t), &bad);
-		ixc_st(p, 0, ixc_q(IXC_SYNC3, 0x40a00000u | (IXC_P2P_ARRIVAL - 1)) - tq);
 		if (count > 64) {
 			ixc_st(p, 8, ixc_q(ixc_send(63, 0, dir, &bad),
 					   ixc_sendoff(count - 65, 0, dir, &bad)));

@@ -279,9 +279,10 @@ static inline void ixc_timing_report(const struct ipuxcom_timing *tm, uint16_t *
  * Fast encoders for the assemblers: the word, with every bit of a field
  * that does not fit ORed into *@bad instead of being masked away, so an
  * assembler bug surfaces as E_INTERNAL, never as a wrong word. Formulas
- * [S "Recovered Instruction Encodings"]. The delay encoders add their
- * fields rather than OR them: the same word whenever *@bad stays clear,
- * and the compiler can then fold the opcode bits into other constants.
+ * [S "Recovered Instruction Encodings"]. The delay and send encoders add
+ * their fields rather than OR them: the same word whenever *@bad stays
+ * clear, and the compiler can then fold the opcode bits into other
+ * constants and use lea.
  */
 static inline uint32_t ixc_delay(uint32_t n, uint32_t *bad)
 {
@@ -304,14 +305,14 @@ static inline uint32_t ixc_delayxpic(uint32_t a, uint32_t b, uint32_t c, uint32_
 static inline uint32_t ixc_send(uint32_t a, uint32_t b, uint32_t dir, uint32_t *bad)
 {
 	*bad |= (a >> 6) | (b >> 18) | (dir >> 3);
-	return 0x78000000u | (a << 21) | (b << 3) | dir;
+	return 0x78000000u + (a << 21) + (b << 3) + dir;
 }
 
 static inline uint32_t ixc_sendoff(uint32_t a, uint32_t b, uint32_t dir, uint32_t *bad)
 {
 	*bad |= (a >> 12) | (b >> 11) | (dir >> 3);
 	/* (a & 0x3f) << 21 | (a >> 6) << 14: one multiply puts a at bits 8 and 21 */
-	return 0x70000000u | ((a * 0x200100u) & 0x7efc000u) | (b << 3) | dir;
+	return 0x70000000u + ((a * 0x200100u) & 0x7efc000u) + (b << 3) + dir;
 }
 
 /*

@@ -124,7 +124,7 @@ static inline void ixc_st4(void *plan, size_t off, uint32_t v)
 static inline uint32_t ixc_dsk(uint32_t dir, uint32_t sync_boundary, uint32_t kind)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return dir | sync_boundary << 8 | kind << 16;
+	return dir + (sync_boundary << 8) + (kind << 16);	/* +: a lea */
 #else
 	return dir << 24 | sync_boundary << 16 | kind;
 #endif

@@ -144,10 +144,11 @@ static inline uint32_t ixc_dsk(uint32_t dir, uint32_t sync_boundary, uint32_t ki
  * 8 bytes are composed in one register from constants of the row's shape
  * and the few values of the pair, and stored once, none read back. Every
  * word still comes from the encoders, which add any overflowing bit to
- * `bad`, but the delay word and the event: those are formed by subtracting
- * T << 32 from the constants of T = 0 (ixc_delay() adds its field, and
- * checks 111 - T), which the compiler would not do for us. No call but the
- * failure tail calls.
+ * `bad`, but the delay word and the event: those are the words of T = 0
+ * minus T in their 32 bits (ixc_delay()'s field lies below its opcode
+ * bits, so for 111 - T within it, which ixc_delay() checks, OR and add
+ * agree), which the compiler would not find. No call but the failure tail
+ * calls.
  */
 __attribute__((always_inline))
 static inline int ixc_p2p_store(const struct ipuxcom_timing *tm, bool is_default, uint32_t s,

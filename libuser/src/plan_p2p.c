@@ -88,9 +88,7 @@ static int ixc_p2p_internal(uint32_t count, uint32_t s, uint32_t r,
 
 /*
  * Eight bytes of a plan holding the 32-bit members @lo then @hi, as one
- * integer in memory order; ixc_q_hi(@v) is what adding @v to the second
- * member adds to that integer (no carry crosses members where it is used:
- * each such member stays within its 32 bits).
+ * integer in memory order.
  */
 static inline uint64_t ixc_q(uint32_t lo, uint32_t hi)
 {
@@ -101,12 +99,26 @@ static inline uint64_t ixc_q(uint32_t lo, uint32_t hi)
 #endif
 }
 
-static inline uint64_t ixc_q_hi(int32_t v)
+/*
+ * @q with @v added to its second member, modulo 2^32 (the first member
+ * unchanged). Little-endian: one 64-bit add of v << 32, shared by the
+ * callers of one v.
+ */
+static inline uint64_t ixc_q_add_hi(uint64_t q, int32_t v)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return (uint64_t)(int64_t)v << 32;
+	return q + ((uint64_t)(int64_t)v << 32);
 #else
-	return (uint64_t)(int64_t)v;
+	return (q & ~(uint64_t)0xffffffffu) | (uint32_t)((uint32_t)q + (uint32_t)v);
+#endif
+}
+
+static inline uint64_t ixc_q_sub_hi(uint64_t q, int32_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return q - ((uint64_t)(int64_t)v << 32);
+#else
+	return (q & ~(uint64_t)0xffffffffu) | (uint32_t)((uint32_t)q - (uint32_t)v);
 #endif
 }
 
@@ -145,8 +157,8 @@ static inline uint32_t ixc_dsk(uint32_t dir, uint32_t sync_boundary, uint32_t ki
  * and the few values of the pair, and stored once, none read back. Every
  * word still comes from the encoders, which add any overflowing bit to
  * `bad`, but the delay word and the event: those are the words of T = 0
- * minus T in their 32 bits (ixc_delay()'s field lies below its opcode
- * bits, so for 111 - T within it, which ixc_delay() checks, OR and add
+ * minus T (ixc_q_sub_hi(): ixc_delay()'s field lies below its opcode bits,
+ * so for 111 - T within it, which ixc_delay() checks, OR and subtraction
  * agree), which the compiler would not find. No call but the failure tail
  * calls.
  */
@@ -158,15 +170,14 @@ static inline int ixc_p2p_store(const struct ipuxcom_timing *tm, bool is_default
 	uint32_t bad = 0, sched[3], kind = is_default ? IPUXCOM_TIMING_RECONSTRUCTION :
 							(uint32_t)(uint16_t)tm->kind;
 	char *p = (char *)out;
-	uint64_t tq = ixc_q_hi(t);
 
 	/* sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros */
-	ixc_st(p, 40, ixc_q(IXC_P2P_SEND_PA, IXC_P2P_ARRIVAL) - tq);
-	ixc_st(p, 96, ixc_q(count, 0) + tq);
+	ixc_st(p, 40, ixc_q_sub_hi(ixc_q(IXC_P2P_SEND_PA, IXC_P2P_ARRIVAL), t));
+	ixc_st(p, 96, ixc_q_add_hi(ixc_q(count, 0), t));
 	ixc_st(p, 24, 0);
 	if (__builtin_expect(t < IXC_P2P_ARRIVAL, 1)) {
 		ixc_st4(p, 104, ixc_dsk(dir, 0, kind));
-		ixc_st(p, 0, ixc_q(IXC_SYNC3, ixc_delay(IXC_P2P_ARRIVAL - 1, &bad)) - tq);
+		ixc_st(p, 0, ixc_q_sub_hi(ixc_q(IXC_SYNC3, ixc_delay(IXC_P2P_ARRIVAL - 1, &bad)), t));
 		ixc_delay((uint32_t)(IXC_P2P_ARRIVAL - 1 - t), &bad);
 		if (count > 64) {
 			ixc_st(p, 8, ixc_q(ixc_send(63, 0, dir, &bad),

@@ -162,6 +162,33 @@ static inline int ixc_recon_pair_inline(uint32_t s, uint32_t d, unsigned int *di
 	return ts->a[((s ^ d) >> 5) & 1] + td->b + (disp < 0 ? -disp : disp);
 }
 
+/*
+ * The same reconstruction for the p2p planner, one load per pair: every
+ * term of the formula but group reads only bits 0..5 of s and d (c(), low,
+ * s & 1, d & 3 and bit 5 of s ^ d), and group = 2 * (row(s) - row(d)), so
+ *   TimeToMux(s, d) = ixc_ttm64[s & 63][d & 63].f + 2 * (row(s) - row(d)),
+ *   direction(s, d) = ixc_ttm64[s & 63][d & 63].dir
+ * (an algebraic rearrangement again, no new fact; .f is within -34..68).
+ * A compile-time table of 8 KiB (timing.c); plan_p2p_test compares the
+ * plans of every ordered pair with ipuxcom_time_to_mux() and
+ * ipuxcom_route_direction().
+ */
+struct ixc_ttm64 {
+	int8_t f;	/* TimeToMux(s, d) - 2 * (row(s) - row(d)) */
+	uint8_t dir;	/* direction(s, d), 1 or 2 */
+};
+
+extern const struct ixc_ttm64 ixc_ttm64[64][64];
+
+/* TimeToMux(s, d) and, in *dir, direction(s, d) [RE], through ixc_ttm64[][]. */
+static inline int ixc_recon_pair64(uint32_t s, uint32_t d, unsigned int *dir)
+{
+	const struct ixc_ttm64 *e = &ixc_ttm64[s & 63][d & 63];
+
+	*dir = e->dir & 3u;	/* & 3: what the encoders' direction field holds, so no check is left to run */
+	return e->f + 2 * ((int)(s >> 6) - (int)(d >> 6));
+}
+
 /* The one interface every timing model implements. */
 struct ixc_timing_ops {
 	/*
@@ -181,6 +208,25 @@ struct ipuxcom_timing {
 
 extern const struct ipuxcom_timing ixc_default_timing;
 extern const struct ixc_timing_ops ixc_recon_ops;
+/* The ops of ipuxcom_timing_from_table() / _load() models (timing.c). */
+extern const struct ixc_timing_ops ixc_table_ops;
+
+/*
+ * A table model's pair (ixc_table_ops), inline for the p2p planner: its
+ * TimeToMux, and its direction or, without a direction table, the
+ * reconstruction's.
+ */
+static inline int ixc_table_pair_inline(const struct ipuxcom_timing *tm, uint32_t s, uint32_t d,
+					unsigned int *dir)
+{
+	size_t i = (size_t)s * IPUXCOM_TILES + d;
+
+	if (tm->dir)
+		*dir = tm->dir[i];
+	else
+		ixc_recon_pair64(s, d, dir);
+	return tm->tmux[i];
+}
 
 /* The FACTS.md reconstruction [RE], for physical s != d. */
 int ixc_ttm_reconstruction(uint32_t s, uint32_t d);
@@ -233,7 +279,11 @@ static inline void ixc_timing_report(const struct ipuxcom_timing *tm, uint16_t *
  * Fast encoders for the assemblers: the word, with every bit of a field
  * that does not fit ORed into *@bad instead of being masked away, so an
  * assembler bug surfaces as E_INTERNAL, never as a wrong word. Formulas
- * [S "Recovered Instruction Encodings"].
+ * [S "Recovered Instruction Encodings"]. delaypic, delayxpic, send and
+ * sendoff add their fields rather than OR them: the same word whenever
+ * *@bad stays clear, and the compiler can then fold the opcode bits into
+ * other constants and use lea (p2p plans: 98 instructions, not 102; delay
+ * keeps its OR, which multicast's code is faster with).
  */
 static inline uint32_t ixc_delay(uint32_t n, uint32_t *bad)
 {
@@ -244,25 +294,26 @@ static inline uint32_t ixc_delay(uint32_t n, uint32_t *bad)
 static inline uint32_t ixc_delaypic(uint32_t a, uint32_t b, uint32_t c, uint32_t *bad)
 {
 	*bad |= (a >> 7) | (b >> 1) | (c >> 18);
-	return 0x60000000u | (a << 19) | (b << 18) | c;
+	return 0x60000000u + (a << 19) + (b << 18) + c;
 }
 
 static inline uint32_t ixc_delayxpic(uint32_t a, uint32_t b, uint32_t c, uint32_t *bad)
 {
 	*bad |= (a >> 12) | (b >> 1) | (c >> 13);
-	return 0x64000000u | (a << 14) | (b << 13) | c;
+	return 0x64000000u + (a << 14) + (b << 13) + c;
 }
 
 static inline uint32_t ixc_send(uint32_t a, uint32_t b, uint32_t dir, uint32_t *bad)
 {
 	*bad |= (a >> 6) | (b >> 18) | (dir >> 3);
-	return 0x78000000u | (a << 21) | (b << 3) | dir;
+	return 0x78000000u + (a << 21) + (b << 3) + dir;
 }
 
 static inline uint32_t ixc_sendoff(uint32_t a, uint32_t b, uint32_t dir, uint32_t *bad)
 {
 	*bad |= (a >> 12) | (b >> 11) | (dir >> 3);
-	return 0x70000000u | ((a & 0x3f) << 21) | ((a >> 6) << 14) | (b << 3) | dir;
+	/* (a & 0x3f) << 21 | (a >> 6) << 14: one multiply puts a at bits 8 and 21 */
+	return 0x70000000u + ((a * 0x200100u) & 0x7efc000u) + (b << 3) + dir;
 }
 
 /*

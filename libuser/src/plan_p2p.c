@@ -29,6 +29,17 @@
 
 #include "plan_internal.h"
 
+/*
+ * The out-of-line paths of ipuxcom_plan_p2p() take its arguments in its
+ * order, so that jumping to them moves no register; GCC's noipa keeps it
+ * from cloning them with fewer arguments (which would move them again).
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define IXC_OUT_OF_LINE	__attribute__((noipa))
+#else
+#define IXC_OUT_OF_LINE	__attribute__((noinline))
+#endif
+
 int ixc_p2p_ends(uint32_t sender, uint32_t receiver, uint32_t flags, const void *out,
 		 uint32_t *s, uint32_t *r, struct ipuxcom_plan_error *err)
 {
@@ -48,12 +59,15 @@ int ixc_p2p_ends(uint32_t sender, uint32_t receiver, uint32_t flags, const void 
 }
 
 /* Every rejection of ipuxcom_plan_p2p(), in a fixed order, out of the fast path. */
-static int ixc_p2p_bad(uint32_t sender, uint32_t receiver, uint32_t count, uint32_t flags,
-		       const void *out, struct ipuxcom_plan_error *err)
+IXC_OUT_OF_LINE __attribute__((cold))
+static int ixc_p2p_bad(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
+		       uint32_t count, uint32_t flags, const void *out,
+		       struct ipuxcom_plan_error *err)
 {
 	uint32_t s = 0, r = 0;
 	int ret;
 
+	(void)tm;
 	if ((ret = ixc_p2p_ends(sender, receiver, flags, out, &s, &r, err)))
 		return ret;
 	if (count < 1 || count > IPUXCOM_PLAN_MAX_COUNT)
@@ -64,6 +78,7 @@ static int ixc_p2p_bad(uint32_t sender, uint32_t receiver, uint32_t count, uint3
 }
 
 /* A field overflowed: an assembler bug, reported, never a wrong word. */
+__attribute__((noinline, cold))
 static int ixc_p2p_internal(uint32_t count, uint32_t s, uint32_t r,
 			    struct ipuxcom_plan_error *err)
 {
@@ -72,92 +87,229 @@ static int ixc_p2p_internal(uint32_t count, uint32_t s, uint32_t r,
 }
 
 /*
- * Both rows of a checked request with TimeToMux @t and direction @dir.
- * Makes no call but the failure tail calls, so the fast path of
- * ipuxcom_plan_p2p() needs no stack frame, and writes each row whole
- * (ixc_row_store()).
+ * Eight bytes of a plan holding the 32-bit members @lo then @hi, as one
+ * integer in memory order.
+ */
+static inline uint64_t ixc_q(uint32_t lo, uint32_t hi)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (uint64_t)lo + ((uint64_t)hi << 32);
+#else
+	return (uint64_t)lo << 32 | hi;
+#endif
+}
+
+/*
+ * @q with @v added to its second member, modulo 2^32 (the first member
+ * unchanged). Little-endian: one 64-bit add of v << 32, shared by the
+ * callers of one v.
+ */
+static inline uint64_t ixc_q_add_hi(uint64_t q, int32_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return q + ((uint64_t)(int64_t)v << 32);
+#else
+	return (q & ~(uint64_t)0xffffffffu) | (uint32_t)((uint32_t)q + (uint32_t)v);
+#endif
+}
+
+static inline uint64_t ixc_q_sub_hi(uint64_t q, int32_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return q - ((uint64_t)(int64_t)v << 32);
+#else
+	return (q & ~(uint64_t)0xffffffffu) | (uint32_t)((uint32_t)q - (uint32_t)v);
+#endif
+}
+
+static inline void ixc_st(void *plan, size_t off, uint64_t q)
+{
+	memcpy((char *)plan + off, &q, sizeof(q));
+}
+
+static inline void ixc_st4(void *plan, size_t off, uint32_t v)
+{
+	memcpy((char *)plan + off, &v, sizeof(v));
+}
+
+/* direction, sync_boundary and timing_kind of a plan as one 4-byte unit */
+static inline uint32_t ixc_dsk(uint32_t dir, uint32_t sync_boundary, uint32_t kind)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return dir + (sync_boundary << 8) + (kind << 16);	/* +: a lea */
+#else
+	return dir << 24 | sync_boundary << 16 | kind;
+#endif
+}
+
+/* The row members after words[8], as the second half of an 8-byte unit (ixc_row_store()). */
+#define IXC_META(tile, role, n)	((uint32_t)(tile) | (uint32_t)(role) << 16 | (uint32_t)(n) << 24)
+/* patch -1, addr -1, reserved 0 (the sender row's) */
+#define IXC_P2P_SEND_PA		0xffffu
+/* patch 2 (the delayxpic), addr -1, reserved 0 */
+#define IXC_P2P_RECV_PA		0xff02u
+
+/*
+ * The plan of checked physical @s and @r with TimeToMux @t and direction
+ * @dir, checked by the caller (-78..112, 1 or 2), under model @tm
+ * (@is_default: ixc_default_timing, whose kind is then a constant). Each
+ * 8 bytes are composed in one register from constants of the row's shape
+ * and the few values of the pair, and stored once, none read back. Every
+ * word still comes from the encoders, which add any overflowing bit to
+ * `bad`, but the delay word and the event: those are the words of T = 0
+ * minus T (ixc_q_sub_hi(): ixc_delay()'s field lies below its opcode bits,
+ * so for 111 - T within it, which ixc_delay() checks, OR and subtraction
+ * agree), which the compiler would not find. No call but the failure tail
+ * calls.
  */
 __attribute__((always_inline))
-static inline int ixc_p2p_rows(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
-			       uint32_t count, int t, unsigned int dir,
-			       struct ipuxcom_p2p_plan *out, struct ipuxcom_plan_error *err)
+static inline int ixc_p2p_store(const struct ipuxcom_timing *tm, bool is_default, uint32_t s,
+				uint32_t r, uint32_t count, int t, unsigned int dir,
+				struct ipuxcom_p2p_plan *out, struct ipuxcom_plan_error *err)
 {
-	uint32_t bad = 0, sched[3], d_w, s_w, after_send, after_that;
-	bool has_delay = t < IXC_P2P_ARRIVAL, has_off = count > 64;
-	unsigned int n = 3 + has_delay + has_off;
+	uint32_t bad = 0, sched[3], kind = is_default ? IPUXCOM_TIMING_RECONSTRUCTION :
+							(uint32_t)(uint16_t)tm->kind;
+	char *p = (char *)out;
 
 	/* sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros */
-	s_w = ixc_send((has_off ? 64 : count) - 1, 0, dir, &bad);
-	after_send = IPUXCOM_WORD_BR_M10;
-	after_that = 0;
-	if (has_off) {
-		after_send = ixc_sendoff(count - 65, 0, dir, &bad);
-		after_that = IPUXCOM_WORD_BR_M10;
-	}
-	if (__builtin_expect(has_delay, 1)) {
-		d_w = ixc_delay((uint32_t)(IXC_P2P_ARRIVAL - 1 - t), &bad);
-		ixc_row_store(&out->send, IXC_SYNC3, d_w, s_w, after_send, after_that, 0, 0, 0, 0,
-			      s, IPUXCOM_ROLE_SEND, n, -1, -1, IXC_P2P_ARRIVAL - t);
+	ixc_st(p, 40, ixc_q_sub_hi(ixc_q(IXC_P2P_SEND_PA, IXC_P2P_ARRIVAL), t));
+	ixc_st(p, 96, ixc_q_add_hi(ixc_q(count, 0), t));
+	ixc_st(p, 24, 0);
+	if (__builtin_expect(t < IXC_P2P_ARRIVAL, 1)) {
+		ixc_st4(p, 104, ixc_dsk(dir, 0, kind));
+		ixc_st(p, 0, ixc_q_sub_hi(ixc_q(IXC_SYNC3, ixc_delay(IXC_P2P_ARRIVAL - 1, &bad)), t));
+		ixc_delay((uint32_t)(IXC_P2P_ARRIVAL - 1 - t), &bad);
+		if (count > 64) {
+			ixc_st(p, 8, ixc_q(ixc_send(63, 0, dir, &bad),
+					   ixc_sendoff(count - 65, 0, dir, &bad)));
+			ixc_st(p, 16, ixc_q(IPUXCOM_WORD_BR_M10, 0));
+			ixc_st(p, 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 5)));
+		} else {
+			ixc_st(p, 8, ixc_q(ixc_send(count - 1, 0, dir, &bad), IPUXCOM_WORD_BR_M10));
+			ixc_st(p, 16, 0);
+			ixc_st(p, 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 4)));
+		}
 	} else {
-		ixc_row_store(&out->send, IXC_SYNC3, s_w, after_send, after_that, 0, 0, 0, 0, 0,
-			      s, IPUXCOM_ROLE_SEND, n, -1, -1, IXC_P2P_ARRIVAL - t);
+		/* T == 112: the send is the first event after sync, no delay [S] */
+		ixc_st4(p, 104, ixc_dsk(dir, 1, kind));
+		ixc_st(p, 16, 0);
+		if (count > 64) {
+			ixc_st(p, 0, ixc_q(IXC_SYNC3, ixc_send(63, 0, dir, &bad)));
+			ixc_st(p, 8, ixc_q(ixc_sendoff(count - 65, 0, dir, &bad),
+					   IPUXCOM_WORD_BR_M10));
+			ixc_st(p, 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 4)));
+		} else {
+			ixc_st(p, 0, ixc_q(IXC_SYNC3, ixc_send(count - 1, 0, dir, &bad)));
+			ixc_st(p, 8, ixc_q(IPUXCOM_WORD_BR_M10, 0));
+			ixc_st(p, 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 3)));
+		}
 	}
 
 	/* 1 (patch index: the delayxpic, code word 1 [S]); sync 3; delayxpic(112, 0, 0);
 	   schedule; br $m10; 0; 0 */
 	ixc_recv_schedule(count, ixc_phys_row(r), 0, sched, &bad);
-	ixc_row_store(&out->recv, 1, IXC_SYNC3, IXC_P2P_RECV_XPIC, sched[0], sched[1], sched[2],
-		      IPUXCOM_WORD_BR_M10, 0, 0, r, IPUXCOM_ROLE_RECV, 7, 2, -1, IXC_P2P_ARRIVAL);
+	ixc_st(p, 48, ixc_q(1, IXC_SYNC3));
+	ixc_st(p, 56, ixc_q(IXC_P2P_RECV_XPIC, sched[0]));
+	ixc_st(p, 64, ixc_q(sched[1], sched[2]));
+	ixc_st(p, 72, ixc_q(IPUXCOM_WORD_BR_M10, 0));
+	ixc_st(p, 80, ixc_q(0, IXC_META(r, IPUXCOM_ROLE_RECV, 7)));
+	ixc_st(p, 88, ixc_q(IXC_P2P_RECV_PA, IXC_P2P_ARRIVAL));
 
-	out->count = count;
-	out->time_to_mux = t;
-	out->direction = (uint8_t)dir;
-	out->sync_boundary = !has_delay;
-	ixc_timing_report(tm, &out->timing_kind, out->timing_model);
+	/* the model's name (its kind: with the direction above) */
+	memcpy(out->timing_model, tm->name, IPUXCOM_TIMING_NAME_LEN);
 	if (__builtin_expect(bad != 0, 0))
 		return ixc_p2p_internal(count, s, r, err);
 	ixc_plan_ok(err);
 	return 0;
 }
 
-/* A model other than the default: through its indirect call. */
-__attribute__((noinline))
+/* The default model: TimeToMux through ixc_ttm64[][], checked as ixc_timing_pair() checks any model's. */
+__attribute__((always_inline))
+static inline int ixc_p2p_default(uint32_t s, uint32_t r, uint32_t count,
+				  struct ipuxcom_p2p_plan *out, struct ipuxcom_plan_error *err)
+{
+	unsigned int dir;
+	int t = ixc_recon_pair64(s, r, &dir);
+
+	if (__builtin_expect(t < -IPUXCOM_WORST_SEND_DELAY || t > IPUXCOM_WORST_RECV_DELAY, 0))
+		return ixc_timing_bad(&ixc_default_timing, s, r, t, dir, err, "receiver");
+	return ixc_p2p_store(&ixc_default_timing, true, s, r, count, t, dir, out, err);
+}
+
+/* The offsets ixc_p2p_store() stores at (rows: ixc_row_store()'s assertion). */
+_Static_assert(offsetof(struct ipuxcom_p2p_plan, send) == 0 &&
+	       offsetof(struct ipuxcom_p2p_plan, recv) == 48 &&
+	       offsetof(struct ipuxcom_p2p_plan, count) == 96 &&
+	       offsetof(struct ipuxcom_p2p_plan, time_to_mux) == 100 &&
+	       offsetof(struct ipuxcom_p2p_plan, direction) == 104 &&
+	       offsetof(struct ipuxcom_p2p_plan, sync_boundary) == 105 &&
+	       offsetof(struct ipuxcom_p2p_plan, timing_kind) == 106, "p2p plan layout");
+
+/*
+ * A model given by pointer, for checked physical @s and @r: the default
+ * (ipuxcom_timing_default()) as for NULL, a table inline, any other
+ * through its indirect call.
+ */
+IXC_OUT_OF_LINE
 static int ixc_p2p_model(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
-			 uint32_t count, struct ipuxcom_p2p_plan *out,
+			 uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
 			 struct ipuxcom_plan_error *err)
 {
 	unsigned int dir = 0;
 	int t = 0, ret;
 
-	ret = ixc_timing_pair(tm, s, r, &t, &dir, err, "receiver");
-	if (ret)
-		return ret;
-	return ixc_p2p_rows(tm, s, r, count, t, dir, out, err);
+	(void)flags;
+	if (tm == &ixc_default_timing)
+		return ixc_p2p_default(s, r, count, out, err);
+	if (tm->ops != &ixc_table_ops) {
+		ret = ixc_timing_pair(tm, s, r, &t, &dir, err, "receiver");
+		if (ret)
+			return ret;
+		return ixc_p2p_store(tm, false, s, r, count, t, dir, out, err);
+	}
+	/* A table: its lookup inline, with the checks of ixc_timing_pair(). */
+	t = ixc_table_pair_inline(tm, s, r, &dir);
+	if (__builtin_expect(t < -IPUXCOM_WORST_SEND_DELAY || t > IPUXCOM_WORST_RECV_DELAY ||
+			     dir - 1 > 1, 0))
+		return ixc_timing_bad(tm, s, r, t, dir, err, "receiver");
+	return ixc_p2p_store(tm, false, s, r, count, t, dir, out, err);
 }
 
+/*
+ * The plan of checked physical @s and @r: a NULL model (the default)
+ * inline, any given model out of line (ixc_p2p_model()). Only
+ * ixc_default_timing has the reconstruction's ops (timing.c), so testing
+ * the object is testing the model, and its kind and name are its own.
+ */
+__attribute__((always_inline))
+static inline int ixc_p2p_phys(const struct ipuxcom_timing *tm, uint32_t s, uint32_t r,
+			       uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
+			       struct ipuxcom_plan_error *err)
+{
+	if (__builtin_expect(tm != NULL, 0))
+		return ixc_p2p_model(tm, s, r, count, flags, out, err);
+	return ixc_p2p_default(s, r, count, out, err);
+}
+
+/* Logical ids: mapped, then the physical path (out of line: the mapping needs registers). */
+IXC_OUT_OF_LINE
+static int ixc_p2p_logical(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
+			   uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
+			   struct ipuxcom_plan_error *err)
+{
+	return ixc_p2p_phys(tm, ixc_l2p(sender), ixc_l2p(receiver), count, flags, out, err);
+}
 int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
 		     uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
 		     struct ipuxcom_plan_error *err)
 {
-	uint32_t s = sender, r = receiver;
-	unsigned int dir;
-	int t;
-
-	if (__builtin_expect(!out || (flags & ~IPUXCOM_PLAN_LOGICAL) || s >= IPUXCOM_TILES ||
-			     r >= IPUXCOM_TILES || count - 1 >= IPUXCOM_PLAN_MAX_COUNT || s == r, 0))
-		return ixc_p2p_bad(sender, receiver, count, flags, out, err);
-	if (flags & IPUXCOM_PLAN_LOGICAL) {
-		s = ixc_l2p(s);
-		r = ixc_l2p(r);
-	}
-	tm = ixc_timing(tm);
-	if (tm->ops != &ixc_recon_ops)
-		return ixc_p2p_model(tm, s, r, count, out, err);
-	/* The default model inline, with the checks of ixc_timing_pair(). */
-	t = ixc_recon_pair_inline(s, r, &dir);
-	if (__builtin_expect(t < -IPUXCOM_WORST_SEND_DELAY || t > IPUXCOM_WORST_RECV_DELAY, 0))
-		return ixc_timing_bad(tm, s, r, t, dir, err, "receiver");
-	return ixc_p2p_rows(tm, s, r, count, t, dir, out, err);
+	if (__builtin_expect(!out || (flags & ~IPUXCOM_PLAN_LOGICAL) || sender >= IPUXCOM_TILES ||
+			     receiver >= IPUXCOM_TILES || count - 1 >= IPUXCOM_PLAN_MAX_COUNT ||
+			     sender == receiver, 0))
+		return ixc_p2p_bad(tm, sender, receiver, count, flags, out, err);
+	if (flags)
+		return ixc_p2p_logical(tm, sender, receiver, count, flags, out, err);
+	return ixc_p2p_phys(tm, sender, receiver, count, flags, out, err);
 }
 
 int ipuxcom_plan_idle(uint32_t tile, uint32_t flags, struct ipuxcom_plan_row *row,

@@ -56,6 +56,30 @@ const struct ixc_tile_term ixc_tile_terms[IPUXCOM_TILES] = {
 #undef T16
 #undef T64
 
+/* ixc_ttm64[a][b] (plan_internal.h): the formula's terms for tiles a, b < 64 (row 0). */
+#define DISP64(a, b)	(IXC_TERM_DD(b) - IXC_TERM_SS(a))
+#define E1(a, b)	{ (int8_t)((((a) ^ (b)) & 0x20 ? IXC_TERM_A1(a) : IXC_TERM_A0(a)) +	\
+				   IXC_TERM_B(b) + (DISP64(a, b) < 0 ? -DISP64(a, b) :		\
+						    DISP64(a, b))),				\
+			  (uint8_t)(DISP64(a, b) < 1 ? 2 : 1) }	/* ixc_dir_of_disp() */
+#define E4(a, b)	E1(a, b), E1(a, (b) + 1), E1(a, (b) + 2), E1(a, (b) + 3)
+#define E16(a, b)	E4(a, b), E4(a, (b) + 4), E4(a, (b) + 8), E4(a, (b) + 12)
+#define ROW(a)		{ E16(a, 0u), E16(a, 16u), E16(a, 32u), E16(a, 48u) }
+#define ROW4(a)		ROW(a), ROW((a) + 1), ROW((a) + 2), ROW((a) + 3)
+#define ROW16(a)	ROW4(a), ROW4((a) + 4), ROW4((a) + 8), ROW4((a) + 12)
+
+const struct ixc_ttm64 ixc_ttm64[64][64] = {
+	ROW16(0u), ROW16(16u), ROW16(32u), ROW16(48u),
+};
+
+#undef DISP64
+#undef E1
+#undef E4
+#undef E16
+#undef ROW
+#undef ROW4
+#undef ROW16
+
 unsigned int ixc_dir_reconstruction(uint32_t s, uint32_t d)
 {
 	unsigned int dir;
@@ -93,13 +117,10 @@ const struct ipuxcom_timing ixc_default_timing = {
 static int ixc_table_pair(const struct ipuxcom_timing *tm, uint32_t s, uint32_t d,
 			  unsigned int *dir)
 {
-	size_t i = (size_t)s * N + d;
-
-	*dir = tm->dir ? tm->dir[i] : ixc_dir_reconstruction(s, d);
-	return tm->tmux[i];
+	return ixc_table_pair_inline(tm, s, d, dir);
 }
 
-static const struct ixc_timing_ops ixc_table_ops = {
+const struct ixc_timing_ops ixc_table_ops = {
 	.pair = ixc_table_pair,
 };
 

@@ -10,6 +10,8 @@
 #include "kselftest_harness.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <ipuxcom_plan.h>
@@ -353,6 +355,65 @@ TEST(all_pairs_follow_the_shape_and_the_event_model)
 			}
 		}
 	}
+}
+
+/*
+ * The default model's plan is assembled by its own path (ixc_p2p_default(),
+ * TimeToMux through ixc_ttm64[][]); any other model's by ixc_p2p_rows().
+ * Over every ordered pair, at counts covering each shape (1, 51, 52, 53,
+ * 64, 65, 4148 and others), both give the same bytes but the model's kind
+ * and name, with TimeToMux and direction those of ipuxcom_time_to_mux()
+ * and ipuxcom_route_direction(), and the error struct cleared.
+ */
+TEST(default_path_equals_the_generic_path_for_every_pair)
+{
+	static const uint32_t counts[] = { 1, 51, 52, 53, 64, 65, 4148, 7, 200, 1024 };
+	const size_t meta = offsetof(struct ipuxcom_p2p_plan, timing_kind);
+	int16_t *m = malloc(sizeof(*m) * IPUXCOM_TILES * IPUXCOM_TILES);
+	struct ipuxcom_timing *tm = NULL;
+	uint32_t k = 0;
+
+	ASSERT_NE(NULL, m);
+	for (uint32_t s = 0; s < IPUXCOM_TILES; s++) {
+		for (uint32_t r = 0; r < IPUXCOM_TILES; r++) {
+			int t = 0;
+
+			if (s != r)
+				ASSERT_EQ(0, ipuxcom_time_to_mux(NULL, s, r, &t, NULL));
+			m[s * IPUXCOM_TILES + r] = (int16_t)t;
+		}
+	}
+	ASSERT_EQ(0, ipuxcom_timing_from_table(m, NULL, "same", &tm, NULL));
+	free(m);
+	for (uint32_t s = 0; s < IPUXCOM_TILES; s++) {
+		for (uint32_t r = 0; r < IPUXCOM_TILES; r++) {
+			struct ipuxcom_p2p_plan a, b;
+			struct ipuxcom_plan_error e;
+			uint32_t count = counts[k++ % (sizeof(counts) / sizeof(counts[0]))];
+			unsigned int dir = 0;
+			int t = 0;
+
+			if (s == r)
+				continue;
+			memset(&a, 0xa5, sizeof(a));
+			memset(&b, 0x5a, sizeof(b));
+			memset(&e, 0x77, sizeof(e));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, r, count, 0, &a, &e));
+			ASSERT_EQ(0, e.code);
+			ASSERT_EQ(0, e.err);
+			ASSERT_EQ(0, e.field[0]);
+			ASSERT_EQ(0, e.msg[0]);
+			ASSERT_EQ(0, ipuxcom_plan_p2p(tm, s, r, count, 0, &b, NULL));
+			ASSERT_EQ(0, memcmp(&a, &b, meta)) TH_LOG("%u -> %u count %u", s, r, count);
+			ASSERT_EQ(IPUXCOM_TIMING_RECONSTRUCTION, a.timing_kind);
+			ASSERT_STREQ("reconstruction", a.timing_model);
+			ASSERT_EQ(0, ipuxcom_time_to_mux(NULL, s, r, &t, NULL));
+			ASSERT_EQ(0, ipuxcom_route_direction(NULL, s, r, &dir, NULL));
+			ASSERT_EQ(t, a.time_to_mux) TH_LOG("%u -> %u", s, r);
+			ASSERT_EQ(dir, a.direction) TH_LOG("%u -> %u", s, r);
+		}
+	}
+	ipuxcom_timing_free(tm);
 }
 
 TEST_HARNESS_MAIN

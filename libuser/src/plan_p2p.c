@@ -377,15 +377,22 @@ static const char *ixc_row_note(const struct ipuxcom_plan_row *row, unsigned int
 		}
 		return "write pointer <- A4 base";
 	case IPUXCOM_OP_SEND:
-	case IPUXCOM_OP_SENDOFF:
-		if ((int)i == row->addr) {
-			snprintf(buf, len, "%u word%s from 0x%x, broadcast", in->a + 1,
-				 in->a ? "s" : "", in->b * 4);
-			return buf;
-		}
-		snprintf(buf, len, "%u word%s, direction %u%s", in->a + 1, in->a ? "s" : "", in->c,
-			 in->c == IPUXCOM_DIR_BROADCAST ? " (broadcast)" : "");
+	case IPUXCOM_OP_SENDOFF: {
+		/* sctl bit 2: 64-bit items, two words per event [RE]. */
+		unsigned int dir = in->c & IPUXCOM_SCTL_DIRS, n = in->a + 1;
+		bool wide = in->c & IPUXCOM_SCTL_WIDE;
+		const char *unit = wide ? (n > 1 ? " 64-bit items" : " 64-bit item") :
+				   (n > 1 ? " words" : " word");
+
+		if ((int)i == row->addr)
+			snprintf(buf, len, "%u%s%s from 0x%x, broadcast", n, unit,
+				 wide ? " (2 words each)" : "", in->b * 4);
+		else
+			snprintf(buf, len, "%u%s%s, direction %u%s", n, unit,
+				 wide ? " (2 words each)" : "", dir,
+				 dir == IPUXCOM_DIR_BROADCAST ? " (broadcast)" : "");
 		return buf;
+	}
 	default:
 		return NULL;
 	}

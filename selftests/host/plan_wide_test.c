@@ -164,6 +164,24 @@ TEST(xpic_owner_is_the_earlier_member)
 	EXPECT_GT(own_partner, 0u);
 }
 
+/* The row disassembly counts 64-bit items as such (sctl bit 2), not as words. */
+TEST(disassembly_names_items)
+{
+	struct ipuxcom_p2p_plan w, n;
+	char buf[160];
+	int k;
+
+	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 1000, 645, 256, SRC, DST, 0, &w, NULL, NULL));
+	k = (w.send.words[1] & 0xf8000000u) == 0x78000000u ? 1 : 2;	/* send after any delay */
+	ASSERT_LT(0, ipuxcom_plan_row_disasm(&w.send, (unsigned int)k, buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "; 64 64-bit items (2 words each), direction ")) TH_LOG("%s", buf);
+	ASSERT_LT(0, ipuxcom_plan_row_disasm(&w.send, (unsigned int)k + 1, buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "; 64 64-bit items (2 words each)")) TH_LOG("%s", buf);
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 645, 128, 0, &n, NULL));	/* a delay word too */
+	ASSERT_LT(0, ipuxcom_plan_row_disasm(&n.send, (unsigned int)k, buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "; 64 words, direction ")) TH_LOG("%s", buf);
+}
+
 TEST(refusals)
 {
 	struct ipuxcom_p2p_plan w;

@@ -196,7 +196,7 @@ TEST_F(pic, plan_schedule_trace_writes_both_phases)
 	EXPECT_EQ(0, num_of(self->r.out, "red "));
 	/* a file that cannot be written: named, exit 1 */
 	snprintf(bad, sizeof(bad), "%s/no/such/dir.json", self->dir);
-	TOOL_EXPECT(1, err, "no/such/dir.json: directory", "plan", "schedule",
+	TOOL_EXPECT(1, err, "no/such/dir.json: cannot create it: directory", "plan", "schedule",
 		    list, "--trace", bad);
 	TOOL_EXPECT(2, err, "--trace", "plan", "schedule", list, "--trace");
 }
@@ -424,7 +424,7 @@ TEST_F(pic, image_inspect_heatmap)
 	TOOL_EXPECT(0, out, "<svg xmlns=\"http://www.w3.org/2000/svg\"", "image", "inspect", img,
 		    "--heatmap", "-");
 	snprintf(bad, sizeof(bad), "%s/no/dir/p.svg", self->dir);
-	TOOL_EXPECT(1, err, "no/dir/p.svg: directory", "image", "inspect", img,
+	TOOL_EXPECT(1, err, "no/dir/p.svg: cannot create it: directory", "image", "inspect", img,
 		    "--heatmap", bad);
 }
 

@@ -1113,8 +1113,11 @@ static long sched_xfer_of(const char *field)
 	return *end == ']' ? i : -1;
 }
 
-/* The packed phase, then (with @step) the stagger's, as a Chrome trace in @path. */
-static int sched_trace(const struct cli_call *call, const char *path,
+/*
+ * The packed phase (@packed names it: the default's or --legacy's), then
+ * (with @step) the stagger's, as a Chrome trace in @path.
+ */
+static int sched_trace(const struct cli_call *call, const char *path, const char *packed,
 		       const struct ipuxcom_xsim *sim, const struct sched_check *pc,
 		       const struct ipuxcom_xsim *ssim, const struct sched_check *sc, uint32_t step)
 {
@@ -1137,7 +1140,7 @@ static int sched_trace(const struct cli_call *call, const char *path,
 	}
 	trace_begin(t, outfile_stream(o));
 	if (pc->ran)
-		trace_phase(t, sim, &pc->res, "packed schedule");
+		trace_phase(t, sim, &pc->res, packed);
 	if (ssim && sc->ran) {
 		snprintf(name, sizeof(name), "stagger (%u events per transfer)", step);
 		trace_phase(t, ssim, &sc->res, name);
@@ -1214,8 +1217,9 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 	if (step)
 		sched_verify(tm, list, NULL, &(struct ipuxcom_sched_opts){ .timing = tm }, step,
 			     sim_flags, &ssim, &sc);
-	if (trace_arg && (rc = sched_trace(call, trace_arg, sim, &pc, step ? ssim : NULL, &sc,
-					   step)))
+	if (trace_arg && (rc = sched_trace(call, trace_arg,
+					   legacy ? "packed schedule (legacy)" : "packed schedule",
+					   sim, &pc, step ? ssim : NULL, &sc, step)))
 		goto out;
 	for (size_t i = 0; i < ipuxcom_schedule_nprograms(s); i++) {
 		struct ipuxcom_xsim_program p;

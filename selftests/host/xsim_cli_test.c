@@ -171,6 +171,11 @@ TEST_F(cli, plan_schedule_legacy)
 	HAS(out, "\"delivered\":3,\"mismatched_words\":0");
 	RUN(0, "plan", "schedule", path, "-j");
 	HAS(out, "\"window\":\"notes\",\"scheduler\":\"default\",\"events\":");
+	/* the timeline names the phase it shows */
+	RUN(0, "plan", "schedule", path, "--legacy", "--trace", "-");
+	HAS(out, "\"packed schedule (legacy)\"");
+	RUN(0, "plan", "schedule", path, "--trace", "-");
+	EXPECT_EQ(NULL, strstr(self->r.out, "(legacy)"));
 	unlink(path);
 	RUN(0, "plan", "schedule", "--help");
 	HAS(out, "      --legacy ");

@@ -208,7 +208,7 @@ struct fz {
 	uint8_t *ro;		/* a read-only page */
 	uintptr_t hole;		/* a reserved PROT_NONE page (see reserve_fixed()) */
 	int odd_fd[4];		/* files that are not this card's /dev/ipuN */
-	uint8_t *pool[NPOOL];
+	uint8_t *pool[NPOOL];	/* pool_bytes[i], then a guard page (see pool_map()) */
 	size_t pool_bytes[NPOOL];
 	bool pool_mapped[NPOOL];
 	uint8_t *xbuf;		/* the sequences' transport buffer, or NULL */
@@ -394,17 +394,26 @@ static void *reserve_fixed(void *addr, size_t bytes)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/*
+ * Pool @i, followed by a PROT_NONE guard page that stays for as long as
+ * the range is ours: BUF_ATTACH is given up to 80 pages at a pool of one,
+ * and a pointer to a pool may come with a larger length. Without the guard
+ * the kernel rightly pinned and then wrote the pages of whatever mapping
+ * came next (another thread's malloc arena: the concurrent run's SIGSEGV
+ * inside malloc, "segfault at 7f0300000888 ... in libc.so.6"); with it,
+ * pinning or copying across the end fails with -EFAULT.
+ */
 static void pool_map(struct fz *z, unsigned int i)
 {
 	/* the old range's reservation goes: nothing refers to it once replaced */
 	if (z->pool[i] && !z->pool_mapped[i])
-		munmap(z->pool[i], z->pool_bytes[i]);
+		munmap(z->pool[i], z->pool_bytes[i] + PAGE);
 	z->pool_bytes[i] = pool_size(i);
-	z->pool[i] = map_anon(z->pool_bytes[i], PROT_READ | PROT_WRITE);
+	z->pool[i] = map_guarded(z->pool_bytes[i]);
 	z->pool_mapped[i] = z->pool[i] != NULL;
 }
 
-/* Unmap pool @i (the pages may be pinned): a reserved hole in its place. */
+/* Unmap pool @i (the pages may be pinned): a reserved hole in its place, the guard kept. */
 static void pool_unmap(struct fz *z, unsigned int i)
 {
 	z->pool_mapped[i] = false;
@@ -464,7 +473,7 @@ static void fz_mem_free(struct fz *z)
 	z->hole = 0;
 	for (unsigned int i = 0; i < NPOOL; i++)
 		if (z->pool[i])
-			munmap(z->pool[i], z->pool_bytes[i]);
+			munmap(z->pool[i], z->pool_bytes[i] + PAGE);
 	if (z->xbuf)
 		munmap(z->xbuf, XBUF_BYTES);
 	for (unsigned int i = 0; i < 4; i++)

@@ -164,10 +164,9 @@ static void ixc_sched_wide_ok(const struct ipuxcom_schedule *s, struct ixc_sx *x
 		if ((x->dst[i] & 7) || e == x->sender || e >= IPUXCOM_TILES ||
 		    (seen[e / 32] >> (e % 32) & 1))
 			return;
-		if (ixc_timing_pair(s->tm, x->sender, e, &t2, &dir2, NULL, ""))
-			return;
-		if (t2 < x->t[i] || (t2 == x->t[i] && e < d))
-			return;		/* the partner owns the pair's XPIC stream */
+		if (ixc_timing_pair(s->tm, x->sender, e, &t2, &dir2, NULL, "") ||
+		    ixc_wide_owner(x->sender, d, x->t[i], t2) != d)
+			return;		/* no pair timing, or the partner owns the pair's XPIC stream */
 		x->tpair[i] = t2 > x->t[i] ? t2 : x->t[i];
 	}
 	x->wide_ok = true;
@@ -707,20 +706,21 @@ static int ixc_build_program(struct ipuxcom_schedule *s, uint32_t tile, struct i
 				goto nomem;
 			for (;; j++) {
 				int32_t to = j < na && act[j].event < s_end ? act[j].event : s_end;
-				uint32_t len = (uint32_t)(to - from), w;
+				uint32_t len = (uint32_t)(to - from), first = (len < 64 ? len : 64) - 1, w;
 
 				if (to <= from || (j < na && act[j].kind == IXC_A_SEND && to < s_end))
 					return ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "tile",
 							     "internal: tile %u has two actions at "
 							     "event %d", tile, to);
-				if (from == a->event)
-					w = ixc_send((len < 64 ? len : 64) - 1, a->b / 4, a->c, &bad);
-				else if ((s->departs = true) && act[j - 1].kind == IXC_A_XPIC)
-					w = ixc_sendpic((len < 64 ? len : 64) - 1, IPUXCOM_SENDPIC_XPIC0,
+				if (from == a->event) {
+					w = ixc_send(first, a->b / 4, a->c, &bad);
+				} else {
+					/* the action at @from: a mux setting or a PIC */
+					w = ixc_sendpic(first, act[j - 1].kind == IXC_A_XPIC ?
+							IPUXCOM_SENDPIC_XPIC0 : IPUXCOM_SENDPIC_PIC0,
 							act[j - 1].a, &bad);
-				else
-					w = ixc_sendpic((len < 64 ? len : 64) - 1, IPUXCOM_SENDPIC_PIC0,
-							act[j - 1].a, &bad);
+					s->departs = true;
+				}
 				if (!ixc_emit(s, w) ||
 				    (len > 64 && !ixc_emit(s, ixc_sendoff(len - 65, 0, a->c, &bad))))
 					goto nomem;

@@ -53,13 +53,7 @@ static uint32_t guard(uint32_t k)
 /* Does @d own its pair for 64-bit items from @s (the verifier's rule, recomputed)? */
 static bool owns(uint32_t s, uint32_t d)
 {
-	uint32_t p = d ^ 2;
-	int t = ixt_ttm(s, d), tp;
-
-	if (p == s || d == s)
-		return false;
-	tp = ixt_ttm(s, p);
-	return t < tp || (t == tp && d < p);
+	return d != s && (d ^ 2) != s && ixt_pair_owner(s, d) == d;
 }
 
 static void first_error(struct ipuxcom_xsim *sim, char *buf, size_t len)

@@ -20,6 +20,8 @@
 
 #include <ipuxcom_xsim.h>
 
+#include "ixt_xsim.h"
+
 static uint32_t pat(uint32_t tile, uint32_t addr)
 {
 	return (tile + 1) * 0x9e3779b9u ^ addr;
@@ -453,16 +455,6 @@ TEST(receive_controls_ride_on_the_tiles_own_send)
 	ipuxcom_schedule_free(l);
 }
 
-/* The member of {d, d ^ 2} owning 64-bit items from @s (FACTS.md [RE]; a tie: the lower id). */
-static uint32_t owner(uint32_t s, uint32_t d)
-{
-	int t0 = 0, t1 = 0;
-
-	ipuxcom_time_to_mux(NULL, s, d, &t0, NULL);
-	ipuxcom_time_to_mux(NULL, s, d ^ 2, &t1, NULL);
-	return t1 < t0 || (t1 == t0 && (d ^ 2) < d) ? d ^ 2 : d;
-}
-
 /*
  * A multicast whose receivers all own their pairs, with an even count and
  * aligned buffers, goes as one 64-bit broadcast stream (sctl 3 | 4),
@@ -479,7 +471,7 @@ TEST(wide_multicast_where_every_receiver_owns_its_pair)
 	int sctl = -1, lsctl = -1;
 
 	for (int i = 0; i < 4; i++)
-		r[i] = owner(300, base[i]);
+		r[i] = ixt_pair_owner(300, base[i]);
 	lw = phase(_metadata, &x, 1, 0, &sctl);
 	lg = phase(_metadata, &x, 1, IPUXCOM_SCHED_LEGACY, &lsctl);
 	ASSERT_NE(0u, lw);

@@ -31,6 +31,19 @@ static inline int ixt_ttm(uint32_t s, uint32_t d)
 	return t;
 }
 
+/*
+ * The member of the pair {@d, @d ^ 2} that takes 64-bit items from @s
+ * (FACTS.md "64-bit exchange" [RE]): the smaller TimeToMux; a tie goes to
+ * the lower id (modelled, the verifier's rule). Both members must differ
+ * from @s. The tests' own statement of the rule, not the library's.
+ */
+static inline uint32_t ixt_pair_owner(uint32_t s, uint32_t d)
+{
+	int t = ixt_ttm(s, d), tp = ixt_ttm(s, d ^ 2);
+
+	return tp < t || (tp == t && (d ^ 2) < d) ? d ^ 2 : d;
+}
+
 /* The route direction from @s to @d. */
 static inline unsigned int ixt_dir_of(uint32_t s, uint32_t d)
 {

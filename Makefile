@@ -56,7 +56,7 @@ LIB_PIC_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/pic/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
 .PHONY: examples bench bench-vm fuzz check-fuzz fuzz-kernel all help lib tools modules standin tests host-tests device-tests initramfs \
-	check check-host check-vm check-debug ci-summary demo vm-shell deps sparse checkpatch lint clean \
+	check check-host check-vm check-vm-c600 initramfs-c600 qemu-c600 card-tests check-debug ci-summary demo vm-shell deps sparse checkpatch lint clean \
 	kver-check
 
 all: lib tools modules examples
@@ -68,7 +68,8 @@ help:
 	@echo "               command (and lib). Both are userspace only: no kernel headers needed"
 	@echo "  modules      the kernel modules, against KDIR (needs the kernel's headers)"
 	@echo "  deps         apt-get install whatever of deps/packages.txt is missing"
-	@echo "  demo         deps + build + boot the test VM and run the main job"
+	@echo "  demo         deps + build + boot the test VM and run the main job (on the QEMU C600"
+	@echo "               through ipuxcom_hw when make qemu-c600 has built it, else the simulator)"
 	@echo "  vm-shell     build + boot the test VM with a shell on this terminal: the modules"
 	@echo "               loaded, the built tools on PATH ('exit' powers off, Ctrl-A X quits)"
 	@echo "  check        deps + build + every test (host, host under ASan+UBSan, VM)"
@@ -77,6 +78,10 @@ help:
 	@echo "               kernel health (kmemleak, lockdep) in the VM on a debug kernel (KASAN,"
 	@echo "               lockdep, kmemleak, fault injection) built once from linux-source-6.1"
 	@echo "               and cached (scripts/debug-kernel.sh; ~25 min the first time)"
+	@echo "  qemu-c600    build (once; cached outside the tree) a QEMU from Debian's source with"
+	@echo "               the C600 PCI device (docs/qemu-c600.md); make check starts it"
+	@echo "  check-vm-c600  the card tests (selftests/card/) on the QEMU C600 through ipuxcom_hw"
+	@echo "               and the ipu_driver stand-in; part of check"
 	@echo "  standin      selftests/kmod/ipu_standin.ko, the test VM's stand-in for ipu_driver"
 	@echo "               (never installed: not in Kbuild, install or DKMS)"
 	@echo "  lint         make C=1 W=1 modules and standin (sparse) + checkpatch --strict"
@@ -239,13 +244,24 @@ $(B)/tests/device/%_compat32: selftests/device/%.c $(TEST_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(DEVICE_TEST_CFLAGS) -Wno-pointer-to-int-cast -m32 -static -o $@ $<
 
+# Card tests (selftests/card/): the hardware path on the QEMU C600
+# (docs/qemu-c600.md): ipuxcom_hw.ko and the ipu_driver stand-in, in a VM
+# of their own (make check-vm-c600), never next to the simulator.
+CARD_TESTS := $(patsubst selftests/card/%.c,%,$(wildcard selftests/card/*_test.c))
+CARD_TEST_BINS := $(addprefix $(B)/tests/card/,$(CARD_TESTS))
+
+$(B)/tests/card/%: selftests/card/%.c $(TEST_DEPS) $(B)/libipuxcom.a
+	@mkdir -p $(@D)
+	$(CC) $(DEVICE_TEST_CFLAGS) -pthread -o $@ $< $(B)/libipuxcom.a $(DEP_LIBS)
+
 HOST_TEST_BINS := $(addprefix $(B)/tests/host/,$(HOST_TESTS))
 HOST_SAN_BINS := $(addprefix $(B)/tests/host-san/,$(HOST_TESTS))
 DEVICE_TEST_BINS := $(addprefix $(B)/tests/device/,$(DEVICE_TESTS))
 
 host-tests: $(HOST_TEST_BINS) $(HOST_SAN_BINS)
 device-tests: $(DEVICE_TEST_BINS)
-tests: host-tests device-tests
+card-tests: $(CARD_TEST_BINS)
+tests: host-tests device-tests card-tests
 
 # ---------------------------------------------------------------- benchmarks
 # Each bench/NAME.c is a program that measures one thing against a baseline
@@ -336,6 +352,29 @@ check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom
 	@mkdir -p $(B)/results
 	selftests/run-host-tests.sh $(B)/results/host.tap $(HOST_TEST_BINS) $(HOST_SAN_BINS)
 
+# The card lane's VM: no simulator; the stand-in binds the C600 PCI device.
+C600_INITRAMFS := $(B)/vm/c600-initramfs.cpio.gz
+initramfs-c600: kver-check modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(CARD_TEST_BINS)
+	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(C600_INITRAMFS) \
+		--modules "ipuxcom.ko ipuxcom_hw.ko $(STANDIN_KO)" --tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
+		--tests "$(CARD_TEST_BINS)"
+
+# The QEMU with the C600 device, built once from Debian's source and cached
+# outside the tree (scripts/qemu-c600.sh; .ci/run starts it in the
+# background). Its last line names the binary: QEMU=PATH.
+qemu-c600:
+	scripts/qemu-c600.sh
+
+# The card tests on the QEMU C600 (a failed QEMU build leaves the TAP file
+# missing, which tap-summary.sh counts as a failure).
+check-vm-c600: initramfs-c600
+	@mkdir -p $(B)/results
+	@q=$$(scripts/qemu-c600.sh | sed -n 's/^QEMU=//p' | tail -n 1); \
+	if [ -z "$$q" ]; then echo "check-vm-c600: the QEMU C600 did not build"; exit 1; fi; \
+	selftests/vm/run-vm.sh --qemu "$$q" --c600 --kernel $(KIMAGE) --initrd $(C600_INITRAMFS) \
+		--mode check --expect "$(CARD_TESTS)" --out $(B)/results/vm-c600 \
+		--timeout 900 --append ipuxcom_vm.card=c600
+
 # Then the same VM once more in vm-shell's mode, its shell fed from a pipe
 # (selftests/vm/shell-check.sh, ~10 s): after the tests, never next to them.
 check-vm: initramfs
@@ -370,7 +409,8 @@ fuzz-kernel: kver-check modules standin $(FUZZ_TEST_BIN)
 		--append "ipuxcom_vm.fuzz_ioctls=$(FUZZ_KERNEL_IOCTLS) ipuxcom_vm.fuzz_seconds=$(FUZZ_KERNEL_SECONDS) ipuxcom_vm.fuzz_timeout=$(FUZZ_KERNEL_LIMIT)$(if $(FUZZ_SEED), ipuxcom_vm.fuzz_seed=$(FUZZ_SEED))$(if $(FUZZ_TRACE), ipuxcom_vm.fuzz_trace=1)"
 
 CHECK_TAPS := $(B)/results/host.tap $(B)/results/fuzz.tap $(B)/results/install.tap \
-	$(B)/results/vm/tests.tap $(B)/results/vm-shell.tap $(B)/results/dkms.tap
+	$(B)/results/vm/tests.tap $(B)/results/vm-shell.tap $(B)/results/dkms.tap \
+	$(B)/results/vm-c600/tests.tap
 DEBUG_TAP := $(B)/results/debug/tests.tap
 
 check: deps
@@ -381,6 +421,7 @@ check: deps
 	$(MAKE) check-install || rc=1; \
 	$(MAKE) check-vm || rc=1; \
 	$(MAKE) check-dkms || rc=1; \
+	$(MAKE) check-vm-c600 || rc=1; \
 	selftests/tap-summary.sh $(CHECK_TAPS) || rc=1; \
 	exit $$rc
 
@@ -399,10 +440,22 @@ bench-vm: initramfs
 	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
 		--mode bench --timeout 900 --out $(B)/results/bench
 
+# On the QEMU C600 through ipuxcom_hw.ko when that QEMU is built (make
+# qemu-c600; make check builds it), else on the simulator; the demo's first
+# line says which path it took.
 demo: deps
-	$(MAKE) all initramfs
-	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
-		--mode demo --out $(B)/results/demo
+	$(MAKE) all initramfs initramfs-c600
+	@d=$$(scripts/qemu-c600.sh --dir 2>/dev/null || true); \
+	if [ -n "$$d" ] && [ -f "$$d/.done" ]; then \
+		echo "demo: the QEMU C600 is built ($$d): the card path"; \
+		selftests/vm/run-vm.sh --qemu "$$d/qemu-system-x86_64" --c600 --kernel $(KIMAGE) \
+			--initrd $(C600_INITRAMFS) --mode demo --out $(B)/results/demo \
+			--append ipuxcom_vm.card=c600; \
+	else \
+		echo "demo: no QEMU C600 built (make qemu-c600): the simulator path"; \
+		selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
+			--mode demo --out $(B)/results/demo; \
+	fi
 
 # The demo's VM, interactive: a shell on this terminal (serial console).
 vm-shell: initramfs

@@ -1,6 +1,8 @@
 #!/bin/sh
 # The main job of `make demo`, run by the VM's init in demo mode: pack
-# 1472 tile images, load them onto the simulated C600, read them back.
+# 1472 tile images, load them onto the C600 (the QEMU C600 through
+# ipuxcom_hw.ko and the ipu_driver stand-in, or the simulator), read them
+# back.
 # Exits with the first failing command's status.
 set -u
 run() {
@@ -11,6 +13,11 @@ run() {
 		exit "$rc"
 	}
 }
+if [ "${IPUXCOM_CARD:-}" = c600 ]; then
+	echo "demo: path: the QEMU C600 PCI device, through ipuxcom_hw.ko and the ipu_driver stand-in"
+else
+	echo "demo: path: the simulated C600 (ipuxcom_sim.ko)"
+fi
 mkdir -p /tmp/tiles
 run ipuxcom info
 run ipuxcom dev show

@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The card path on the QEMU C600 (docs/qemu-c600.md): ipuxcom.ko ->
+ * ipuxcom_hw.ko -> readl/writel -> a C600 PCI device whose model follows
+ * the hardware record, held through the ipu_driver stand-in
+ * (selftests/kmod/ipu_standin.c, written from FACTS.md alone), which sends
+ * the attached process the driver's real-time signals 44-49 as the record
+ * says ipu_driver does. Run by `make check-vm-c600` in a VM of its own.
+ *
+ *  - the main job of `make demo` (config-free load of 1472 tiles: autoload,
+ *    23 + 1 batches, start, host exchange write/run/read with the bytes
+ *    compared, TDI readback of every tile's words) while the driver's
+ *    signals arrive throughout;
+ *  - a load in progress survives SIGCHLD and SIGURG (handlers installed):
+ *    kernel waits end early only for fatal signals;
+ *  - the seed's autoloader words and the 24 + 1 GS1 marks, asserted at the
+ *    ipuxcom_bar_write tracepoint (`ipuxcom cfg capture`) and at the device
+ *    model (the config-BAR writes QEMU saw, through the stand-in's
+ *    debugfs), and the two sequences equal;
+ *  - hot removal (QEMU device_del) in the middle of a load: a clean error,
+ *    nothing left pinned, the card back after device_add.
+ */
+#include "kselftest_harness.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "ipuxcom.h"
+#include "ipuxcom_test.h"
+#include "image_testlib.h"
+#include "load_testlib.h"
+#include "c600_record.h"
+
+/* The stand-in's debugfs directory of card 0 (ipu_standin.c). */
+#define STANDIN_DIR	"/sys/kernel/debug/ipu_standin/ipu0"
+#define BOOT948		948
+#define LOAD_TIMEOUT_NS	(30ULL * 1000 * 1000 * 1000)
+
+static bool on_card(void)
+{
+	const char *c = getenv("IPUXCOM_CARD");
+
+	return c && !strcmp(c, "c600");
+}
+
+#define REQUIRE_CARD() do {						\
+	if (!on_card())							\
+		SKIP(return, "not on the QEMU C600 (IPUXCOM_CARD=c600)");	\
+} while (0)
+
+/* The ipuxcom device id of the hw backend's card; -1 if there is none. */
+static long card_dev_id(void)
+{
+	struct ipuxcom_device_info *devs = NULL;
+	struct ipuxcom_nl *nl;
+	size_t n = 0;
+	long id = -1;
+
+	if (ipuxcom_nl_open(&nl))
+		return -1;
+	if (ipuxcom_nl_dev_list(nl, &devs, &n) == 0) {
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(devs[i].backend, "hw"))
+				id = devs[i].dev_id;
+		ipuxcom_nl_dev_list_free(devs);
+	}
+	ipuxcom_nl_close(nl);
+	return id;
+}
+
+/* A stand-in debugfs file, whole, NUL-terminated; NULL on error. */
+static char *standin_read(const char *name, size_t *len)
+{
+	char path[256];
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	FILE *f;
+
+	snprintf(path, sizeof(path), STANDIN_DIR "/%s", name);
+	f = fopen(path, "re");
+	if (!f || !buf) {
+		if (f)
+			fclose(f);
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+
+		if (n + 1 >= cap) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		got = fread(buf + n, 1, cap - 1 - n, f);
+		if (!got)
+			break;
+		n += got;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+static int standin_write(const char *name, const char *value)
+{
+	char path[256];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), STANDIN_DIR "/%s", name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Signals the stand-in sent, by number (its debugfs "signals": "SIG COUNT" lines). */
+static void standin_signals(unsigned long counts[65])
+{
+	char *s = standin_read("signals", NULL), *save = NULL;
+
+	memset(counts, 0, 65 * sizeof(counts[0]));
+	if (!s)
+		return;
+	for (char *l = strtok_r(s, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		unsigned int sig;
+		unsigned long c;
+
+		if (sscanf(l, "%u %lu", &sig, &c) == 2 && sig <= 64)
+			counts[sig] = c;
+	}
+	free(s);
+}
+
+/*
+ * The config-BAR writes the device model saw since the log was cleared
+ * (debugfs "bar_writes": one "OFFSET VALUE" line each, hex), as records.
+ */
+static uint32_t device_writes(struct ipuxcom_cfg_record **out)
+{
+	char *s = standin_read("bar_writes", NULL), *save = NULL;
+	struct ipuxcom_cfg_record *r = NULL;
+	uint32_t n = 0, cap = 0;
+
+	*out = NULL;
+	if (!s)
+		return 0;
+	for (char *l = strtok_r(s, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		unsigned int off, val;
+
+		if (sscanf(l, "%x %x", &off, &val) != 2)
+			continue;
+		if (n == cap) {
+			struct ipuxcom_cfg_record *nr;
+
+			cap = cap ? cap * 2 : 4096;
+			nr = realloc(r, cap * sizeof(*r));
+			if (!nr)
+				break;
+			r = nr;
+		}
+		r[n].offset = off;
+		r[n].value = val;
+		n++;
+	}
+	free(s);
+	*out = r;
+	return n;
+}
+
+static void boot948(uint8_t *b)
+{
+	for (int i = 0; i < BOOT948; i++)
+		b[i] = (uint8_t)(i * 7 + 3);
+}
+
+static int find_write(const struct ipuxcom_cfg_record *r, uint32_t n, uint32_t from,
+		      uint32_t off, uint32_t value)
+{
+	for (uint32_t i = from; i < n; i++)
+		if (r[i].offset == off && r[i].value == value)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The record's words in @r: the seed's autoloader sequence for its
+ * 948-byte bootloader padded to 1 KiB [S "Direct Attach And Autoloader"]
+ * exactly, then 24 GS1 mark-1 posts and one start mark 23 after them [S
+ * "Secondary Loader Frames"].
+ */
+static void expect_record(struct __test_metadata *_metadata, const char *where,
+			  const struct ipuxcom_cfg_record *r, uint32_t n)
+{
+	uint8_t b[1024] = { 0 };
+	uint32_t mark1 = 0, last1 = 0;
+	int at, start;
+
+	boot948(b);
+	at = find_write(r, n, 0, REC_AUTOLDCSR, 0);
+	ASSERT_LE(0, at) TH_LOG("%s: no AUTOLDCSR = 0 in %u writes", where, n);
+	ASSERT_LE((uint32_t)at + 1 + 256 + 4, n) TH_LOG("%s", where);
+	for (uint32_t i = 0; i < 256; i++) {
+		const struct ipuxcom_cfg_record *w = &r[at + 1 + i];
+		uint32_t want = (uint32_t)b[i * 4] | b[i * 4 + 1] << 8 | b[i * 4 + 2] << 16 |
+				(uint32_t)b[i * 4 + 3] << 24;
+
+		ASSERT_EQ(REC_AUTOLDDATAR, w->offset) TH_LOG("%s: data word %u", where, i);
+		ASSERT_EQ(want, w->value) TH_LOG("%s: data word %u", where, i);
+	}
+	at += 1 + 256;
+	EXPECT_EQ(REC_AUTOLDTRGTR, r[at].offset) TH_LOG("%s", where);
+	EXPECT_EQ(0x02000400, r[at].value) TH_LOG("%s", where);
+	EXPECT_EQ(REC_AUTOLDCSR, r[at + 1].offset) TH_LOG("%s", where);
+	EXPECT_EQ(0x0010013f, r[at + 1].value) TH_LOG("%s", where);
+	EXPECT_EQ(REC_AUTOLDTRGTR, r[at + 2].offset) TH_LOG("%s", where);
+	EXPECT_EQ(0x0209c001, r[at + 2].value) TH_LOG("%s", where);
+	EXPECT_EQ(REC_AUTOLDCSR, r[at + 3].offset) TH_LOG("%s", where);
+	EXPECT_EQ(0x000b7f3f, r[at + 3].value) TH_LOG("%s", where);
+	for (uint32_t i = (uint32_t)at + 4; i < n; i++) {
+		if (r[i].offset != REC_GS1 || (r[i].value & 0xffff) != 1)
+			continue;
+		mark1++;
+		last1 = i;
+	}
+	EXPECT_EQ(24, mark1) TH_LOG("%s: GS1 mark-1 posts after the autoloader", where);
+	start = find_write(r, n, last1, REC_GS1, 23);
+	EXPECT_LT(0, start) TH_LOG("%s: no start mark 23 after the last mark 1", where);
+	EXPECT_EQ(-1, find_write(r, n, (uint32_t)start + 1, REC_GS1, 23))
+		TH_LOG("%s: a second start mark", where);
+}
+
+/* ------------------------------------------------------------- the fixture */
+
+FIXTURE(card) {
+	long dev;
+	char img[64], boot[64], cfg[64];
+};
+
+FIXTURE_SETUP(card)
+{
+	struct ipuxcom_image *img;
+	uint8_t b[BOOT948];
+	void *file = NULL;
+	size_t len = 0;
+
+	self->img[0] = '\0';
+	REQUIRE_CARD();
+	self->dev = card_dev_id();
+	ASSERT_LE(0, self->dev) TH_LOG("no ipuxcom device of the hw backend");
+	ASSERT_EQ(0, access(STANDIN_DIR, F_OK)) TH_LOG("%s: %s", STANDIN_DIR, strerror(errno));
+	snprintf(self->img, sizeof(self->img), "/tmp/card.%d.ipuimg", (int)getpid());
+	snprintf(self->boot, sizeof(self->boot), "/tmp/card.%d.boot", (int)getpid());
+	snprintf(self->cfg, sizeof(self->cfg), "/tmp/card.%d.ipucfg", (int)getpid());
+	img = build_image_file(_metadata, &file, &len);
+	ASSERT_NE(NULL, img);
+	ipuxcom_image_close(img);
+	ASSERT_EQ(0, ixt_write_file(self->img, file, len));
+	free(file);
+	boot948(b);
+	ASSERT_EQ(0, ixt_write_file(self->boot, b, sizeof(b)));
+}
+
+FIXTURE_TEARDOWN(card)
+{
+	if (!self->img[0])
+		return;
+	unlink(self->img);
+	unlink(self->boot);
+	unlink(self->cfg);
+}
+
+/*
+ * `make demo`'s whole job (/demo.sh in this VM) on the card, with the
+ * stand-in sending the driver's signals throughout: the ICU mailbox reply
+ * of the init (45), GS1 marks set and cleared on every batch (46, 47), GS2
+ * handoffs of the host exchange (48, 49). The `ipuxcom` command blocks
+ * them; unblocked, their default action would kill it.
+ */
+TEST_F_TIMEOUT(card, main_job_with_the_drivers_signals, 600)
+{
+	unsigned long before[65], after[65];
+	struct ixt_run *r = malloc(sizeof(*r));
+	char *const argv[] = { "sh", "/demo.sh", NULL };
+
+	ASSERT_NE(NULL, r);
+	standin_signals(before);
+	ASSERT_EQ(0, ixt_run(argv, r));
+	EXPECT_EQ(0, r->status) TH_LOG("demo.sh:\n%s\n%s", r->out, r->err);
+	EXPECT_NE(NULL, strstr(r->out, "64 random bytes came back"));
+	EXPECT_NE(NULL, strstr(r->out, "the QEMU C600 PCI device"));
+	standin_signals(after);
+	EXPECT_LE(before[45] + 1, after[45]) TH_LOG("no mailbox-reply signal 45");
+	EXPECT_LE(before[46] + 25, after[46]) TH_LOG("GS1 set signals 46: %lu -> %lu",
+						     before[46], after[46]);
+	EXPECT_LE(before[47] + 25, after[47]) TH_LOG("GS1 zero signals 47: %lu -> %lu",
+						     before[47], after[47]);
+	EXPECT_LT(before[48], after[48]) TH_LOG("no GS2 signal 48");
+	EXPECT_LT(before[49], after[49]) TH_LOG("no GS2 signal 49");
+	free(r);
+}
+
+/* --------------------------------------- unrelated signals cost no load */
+
+static volatile sig_atomic_t unrelated_seen;
+static volatile int pester_stop;
+
+static void count_signal(int sig)
+{
+	(void)sig;
+	unrelated_seen++;
+}
+
+/* Sends SIGCHLD and SIGURG to the loading thread until told to stop. */
+static void *pester(void *arg)
+{
+	pthread_t target = *(pthread_t *)arg;
+
+	while (!__atomic_load_n(&pester_stop, __ATOMIC_RELAXED)) {
+		pthread_kill(target, SIGCHLD);
+		pthread_kill(target, SIGURG);
+		usleep(500);
+	}
+	return NULL;
+}
+
+/*
+ * A library load on the card, the calling thread with the driver's
+ * signals blocked (ipuxcom_block_driver_signals(), as libipuxcom(3) asks)
+ * and handlers for SIGCHLD and SIGURG (no SA_RESTART), pestered with both
+ * throughout: every kernel wait must go on (only a fatal signal ends one),
+ * and the load must finish.
+ */
+TEST_F_TIMEOUT(card, sigchld_and_sigurg_do_not_cost_a_load, 600)
+{
+	struct sigaction sa = { .sa_handler = count_signal };
+	struct ipuxcom_load_params lp = { .size = sizeof(lp) };
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
+	struct ipuxcom_image *img = NULL;
+	struct ipuxcom *ipu = NULL;
+	pthread_t self_thread = pthread_self(), th;
+	uint8_t boot1k[1024] = { 0 };
+	struct ipuxcom_device_info info;
+	int err;
+
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGCHLD, &sa, NULL));
+	ASSERT_EQ(0, sigaction(SIGURG, &sa, NULL));
+	ASSERT_EQ(0, ipuxcom_block_driver_signals());
+	ASSERT_EQ(0, ipuxcom_open(NULL, &ipu));
+	ASSERT_EQ(0, ipuxcom_attach(ipu, (uint32_t)self->dev)) TH_LOG("%s", ipuxcom_errmsg(ipu));
+	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
+	img = build_image(_metadata);
+	ASSERT_NE(NULL, img);
+	boot948(boot1k);
+	lp.image = img;
+	lp.bootloader = boot1k;
+	lp.bootloader_size = sizeof(boot1k);
+	lp.timeout_ns = LOAD_TIMEOUT_NS;
+	unrelated_seen = 0;
+	pester_stop = 0;
+	ASSERT_EQ(0, pthread_create(&th, NULL, pester, &self_thread));
+	err = ipuxcom_load(ipu, &lp, &res);
+	__atomic_store_n(&pester_stop, 1, __ATOMIC_RELAXED);
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, err) TH_LOG("load: %s (%s)", res.msg, strerror(-err));
+	EXPECT_LT(20, unrelated_seen) TH_LOG("only %d signals arrived during the load",
+					     (int)unrelated_seen);
+	ASSERT_EQ(0, ipuxcom_dev_query(ipu, &info));
+	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, info.state);
+	ipuxcom_image_close(img);
+	ipuxcom_close(ipu);
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGURG, SIG_DFL);
+}
+
+/* ------------------------------- the record, at both ends of the wire */
+
+/*
+ * `ipuxcom load` of the seed's 948-byte bootloader: its config-BAR writes
+ * as the ipuxcom_bar_write tracepoint saw them (`ipuxcom cfg capture`) and
+ * as the device model saw them arrive over PCI; both hold the record's
+ * words, and they are the same writes in the same order.
+ */
+TEST_F_TIMEOUT(card, seed_words_at_the_tracepoint_and_at_the_device, 600)
+{
+	struct ipuxcom_cfg_record *traced = NULL, *seen = NULL;
+	struct ipuxcom_errmsg em = { "" };
+	struct ixt_run *r = malloc(sizeof(*r));
+	uint32_t ntraced = 0, nseen;
+	char dev[16];
+
+	snprintf(dev, sizeof(dev), "%ld", self->dev);
+	char *const argv[] = {
+		"ipuxcom", "cfg", "capture", "--dev", dev, "-o", self->cfg, "--",
+		"ipuxcom", "load", self->img, "-b", self->boot, "--dev", dev, "-q", NULL,
+	};
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, standin_write("bar_writes", "0\n"));
+	ASSERT_EQ(0, ixt_run(argv, r));
+	ASSERT_EQ(0, r->status) TH_LOG("stdout: %s\nstderr: %s", r->out, r->err);
+	nseen = device_writes(&seen);
+	ASSERT_EQ(0, ipuxcom_cfg_load(self->cfg, &traced, &ntraced, &em)) TH_LOG("%s", em.msg);
+	expect_record(_metadata, "tracepoint", traced, ntraced);
+	expect_record(_metadata, "device", seen, nseen);
+	ASSERT_EQ(ntraced, nseen) TH_LOG("the tracepoint saw %u writes, the device %u",
+					 ntraced, nseen);
+	for (uint32_t i = 0; i < nseen; i++) {
+		ASSERT_EQ(traced[i].offset, seen[i].offset) TH_LOG("write %u", i);
+		ASSERT_EQ(traced[i].value, seen[i].value) TH_LOG("write %u", i);
+	}
+	free(traced);
+	free(seen);
+	free(r);
+}
+
+/* ---------------------------------------------------- hot removal mid-load */
+
+/* The QEMU ids of the card and of the hotplug-capable port it sits on (run-vm.sh --c600). */
+#define C600_QEMU_ID	"c600a"
+#define C600_QEMU_PORT	"c600rp"
+
+/* Ask run-vm.sh to pass @cmd to QEMU's monitor. */
+static void qemu_monitor(const char *cmd)
+{
+	char line[160];
+	int n = snprintf(line, sizeof(line), "\nIPUXCOM-QEMU-MONITOR %s\n", cmd);
+
+	fflush(stdout);
+	if (write(STDOUT_FILENO, line, (size_t)n) != n)
+		perror("write");
+}
+
+/* Wait up to @ms for the card to be (@present) or not be there; 0 or -ETIMEDOUT. */
+static int wait_card(bool present, int ms)
+{
+	for (int waited = 0; waited < ms; waited += 100) {
+		bool node = access("/dev/ipu0", F_OK) == 0;
+		bool dev = card_dev_id() >= 0;
+
+		if (present ? node && dev : !node && !dev)
+			return 0;
+		usleep(100 * 1000);
+	}
+	return -ETIMEDOUT;
+}
+
+/*
+ * QEMU's device_del of the card while `ipuxcom load` waits on a batch: the
+ * load ends with a clean error (exit 1, a message, no crash), every pinned
+ * page is released, the VM shows no oops (run-vm.sh checks the kernel log),
+ * and after device_add the card loads again.
+ */
+TEST_F_TIMEOUT(card, zz_hot_removal_in_the_middle_of_a_load, 600)
+{
+	unsigned long before[65], now[65];
+	struct ixt_run *r = malloc(sizeof(*r));
+	long pinned_before, pinned_after = -1;
+	int status = 0, fds[2];
+	char err[4096] = "";
+	ssize_t got;
+	pid_t pid;
+
+	if (!getenv("IPUXCOM_QEMU_MONITOR"))
+		SKIP(return, "nobody passes commands to QEMU's monitor");
+	ASSERT_NE(NULL, r);
+	pinned_before = ixt_pinned_pages();
+	standin_signals(before);
+	ASSERT_EQ(0, pipe(fds));
+	fflush(NULL);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(fds[0]);
+		dup2(fds[1], STDERR_FILENO);
+		dup2(open("/dev/null", O_WRONLY), STDOUT_FILENO);
+		execlp("ipuxcom", "ipuxcom", "load", self->img, "-b", self->boot, "-q",
+		       (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	/* three GS1 batch marks answered: the load is well under way */
+	for (int i = 0; i < 1200; i++) {
+		standin_signals(now);
+		if (now[47] >= before[47] + 3)
+			break;
+		usleep(50 * 1000);
+	}
+	EXPECT_LE(before[47] + 3, now[47]) TH_LOG("the load never got going");
+	qemu_monitor("device_del " C600_QEMU_ID);
+	got = read(fds[0], err, sizeof(err) - 1);
+	err[got > 0 ? got : 0] = '\0';
+	close(fds[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status)) TH_LOG("ipuxcom load died of signal %d",
+					      WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	EXPECT_EQ(1, WEXITSTATUS(status)) TH_LOG("stderr: %s", err);
+	EXPECT_NE('\0', err[0]) TH_LOG("no message");
+	EXPECT_EQ(0, wait_card(false, 30000)) TH_LOG("the card is still there");
+	for (int i = 0; i < 50 && pinned_before >= 0; i++) {
+		pinned_after = ixt_pinned_pages();
+		if (pinned_after == pinned_before)
+			break;
+		usleep(100 * 1000);
+	}
+	if (pinned_before >= 0)
+		EXPECT_EQ(pinned_before, pinned_after) TH_LOG("pages left pinned");
+	qemu_monitor("device_add ipu-c600,id=" C600_QEMU_ID ",bus=" C600_QEMU_PORT);
+	ASSERT_EQ(0, wait_card(true, 60000)) TH_LOG("the card did not come back");
+	{
+		char *const argv[] = { "ipuxcom", "load", self->img, "-b", self->boot, "-q", NULL };
+
+		ASSERT_EQ(0, ixt_run(argv, r));
+		EXPECT_EQ(0, r->status) TH_LOG("after device_add: %s", r->err);
+	}
+	free(r);
+}
+
+TEST_HARNESS_MAIN

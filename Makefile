@@ -416,6 +416,12 @@ vm-shell: initramfs
 qemu-c600:
 	scripts/qemu-c600.sh
 
+# A guest-side peek/poke of the device's BARs through sysfs (static: put it
+# in an initramfs with mkinitramfs.sh --tool).
+$(B)/qemu/c600_peek: selftests/qemu/c600_peek.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -static -o $@ $<
+
 clean:
 	rm -rf $(B)
 	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

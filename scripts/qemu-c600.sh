@@ -69,10 +69,17 @@ pick_cache() {
 srcver=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null) || srcver=
 [ -n "$srcver" ] || die "qemu-system-x86 is not installed (make deps)"
 [ -r "$device" ] || die "cannot read $device"
+# What is built is what the key names: a snapshot of the device and the
+# model, taken now (an edit during the build goes into the next key).
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir "$stage/user"
+cp "$device" "$top"/sim/*.[ch] "$stage/"
+cp "$top"/sim/user/*.h "$stage/user/"
 key=$({
 	echo "qemu source $srcver"
-	cat "$device"
-	cat "$top"/sim/*.[ch] "$top"/sim/user/*.h
+	cat "$stage/$(basename "$device")"
+	cat "$stage"/c600_*.[ch] "$stage"/user/*.h
 	cat "$self"
 } | sha256sum | cut -c1-16)
 cache=$(pick_cache)
@@ -140,8 +147,8 @@ copy_device() {
 	mkdir -p "$mdir"
 	find "$mdir" -mindepth 1 ! -name meson.build -exec rm -rf {} +
 	mkdir -p "$mdir/user"
-	cp "$device" "$top"/sim/*.[ch] "$mdir/"
-	cp "$top"/sim/user/*.h "$mdir/user/"
+	cp "$stage"/*.[ch] "$mdir/"
+	cp "$stage"/user/*.h "$mdir/user/"
 }
 tree=$cache/tree-$(printf '%s' "$srcver" | tr -c 'A-Za-z0-9.+-' '_')
 rm -rf "$dir"

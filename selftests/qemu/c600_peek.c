@@ -8,7 +8,8 @@
  *   c600_peek [-d BDF] -l                      print the device's BDF
  *   c600_peek [-d BDF] -a SLOT PAGES           attach a buffer to a slot
  *
- * -a (only with the IOMMU off: bus address = physical address) locks
+ * -a (only with the IOMMU off: bus address = physical address) sets bus
+ * master in the device's command register, locks
  * PAGES pages of this process, writes their physical addresses
  * (/proc/self/pagemap) as a segment table (docs/qemu-c600.md, BAR 4),
  * attaches them to SLOT through the window, prints SW_SLOT_STATUS,
@@ -117,6 +118,24 @@ static int map_bar(const char *bdf, int bar, volatile uint32_t **regs, size_t *s
 	return 0;
 }
 
+/* PCI_COMMAND |= bus master (and memory): the device may DMA. */
+static int bus_master(const char *bdf)
+{
+	char path[512];
+	uint16_t cmd = 0;
+	int fd, ok;
+
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/config", bdf);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return -1;
+	ok = pread(fd, &cmd, 2, 4) == 2;
+	cmd |= 0x6;
+	ok = ok && pwrite(fd, &cmd, 2, 4) == 2;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
 static int attach_test(const char *bdf, uint32_t slot, uint32_t pages)
 {
 	long ps = sysconf(_SC_PAGESIZE);
@@ -127,6 +146,10 @@ static int attach_test(const char *bdf, uint32_t slot, uint32_t pages)
 
 	if (!pages || pages > 1024 || map_bar(bdf, 4, &w, &wsize))
 		return 1;
+	if (bus_master(bdf)) {
+		fprintf(stderr, "c600_peek: cannot set bus master\n");
+		return 1;
+	}
 	buf = mmap(NULL, (size_t)pages * ps, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_LOCKED, -1, 0);
 	table = mmap(NULL, (size_t)ps * 4, PROT_READ | PROT_WRITE,

@@ -637,9 +637,16 @@ static void c600_realize(PCIDevice *pdev, Error **errp)
         .write = c600_dma_write,
         .ctx = s,
     };
+    Error *err = NULL;
+    int ret;
 
     pci_config_set_interrupt_pin(pdev->config, 1);
-    if (msi_init(pdev, 0, 1, true, false, errp)) {
+    /* one MSI vector; where the machine has no MSI, INTx alone */
+    ret = msi_init(pdev, 0, 1, true, false, &err);
+    if (ret == -ENOTSUP) {
+        error_free(err);
+    } else if (ret) {
+        error_propagate(errp, err);
         return;
     }
     s->sim = c600_sim_create();

@@ -52,13 +52,16 @@
 #                    the guest gets intel_iommu=on iommu.passthrough=0, so
 #                    device DMA is translated) and a hot-pluggable PCIe root
 #                    port rp1 holding "-device ipu-c600,id=c600a"
-#                    (docs/qemu-c600.md). Without it the VM is QEMU's
-#                    default pc machine, as always.
+#                    (docs/qemu-c600.md); edu0 is on a second root port,
+#                    rp2 (q35's root bus takes no hotplug), and a
+#                    "device_add edu,..." or "device_add ipu-c600,..."
+#                    without bus= goes to rp2 or rp1. Without --c600 the
+#                    VM is QEMU's default pc machine, as always.
 #
 # The VM has a QEMU "edu" PCI device (id edu0, 1234:11e8), which the
 # ipu_driver stand-in (selftests/kmod/ipu_standin.c, ids=1234:11e8) binds as
 # a PCI "ipu_driver" for the hardware backend's tests. With --c600, edu0
-# is there as well (on the q35 root bus).
+# is there as well (on root port rp2).
 #
 # Hot removal: the guest cannot reach the QEMU monitor, so this script
 # watches results.log while the VM runs and, for every line
@@ -269,6 +272,15 @@ monitor_watch() {
 					echo "run-vm: monitor: refused '$line'" >>"$outdir/monitor.log"
 					continue
 				fi
+				# --c600: a device_add without a bus goes back on its
+				# root port (q35's root bus takes no hotplug)
+				if [ "$c600" = yes ] && [ "${line#device_add }" != "$line" ]; then
+					case $cmd in
+					*bus=*) ;;
+					edu,*) line="$line,bus=rp2" ;;
+					ipu-c600,*) line="$line,bus=rp1" ;;
+					esac
+				fi
 				echo "run-vm: monitor: $line" >>"$outdir/monitor.log"
 				printf '%s\n' "$line" >&9
 			done
@@ -287,13 +299,18 @@ qemu_args=("${qemu_fw[@]}" -accel tcg -m "$mem" -smp 2
 	-nodefaults -display none -no-reboot
 	-kernel "$boot_kernel" -initrd "$initrd" -append "$append")
 if [ "$c600" = yes ]; then
-	# the IOMMU first: it must exist before the devices it translates for
+	# The IOMMU first: it must exist before the devices it translates
+	# for. q35's root bus takes no hotplug: every device a test may
+	# device_del sits on a root port of its own (ACPI PCI hotplug).
 	qemu_args+=(-machine q35 -device intel-iommu
 		-device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1
-		-device ipu-c600,id=c600a,bus=rp1)
+		-device ipu-c600,id=c600a,bus=rp1
+		-device pcie-root-port,id=rp2,bus=pcie.0,chassis=2,slot=2
+		-device edu,id=edu0,bus=rp2)
+else
+	qemu_args+=(-device edu,id=edu0)
 fi
-qemu_args+=(-device edu,id=edu0
-	-chardev pipe,id=mon0,path="$tmp/mon" -mon chardev=mon0,mode=readline)
+qemu_args+=(-chardev pipe,id=mon0,path="$tmp/mon" -mon chardev=mon0,mode=readline)
 if [ "$mode" = shell ]; then
 	# The console is this terminal; no time limit (the watcher's and the
 	# monitor reader's are bounded by a week instead).

@@ -103,7 +103,7 @@ fi
 # deb-src for the mirror of the first deb822 "Types: deb" entry (or the
 # first one-line "deb" entry), written once; then the build dependencies.
 apt_setup() {
-	local src=/etc/apt/sources.list.d/ipuxcom-src.sources uris suites f missing p st
+	local src=/etc/apt/sources.list.d/ipuxcom-src.sources f missing p st
 	if ! grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/; then
 		f=$(grep -lsE '^Types:.*\bdeb\b' /etc/apt/sources.list.d/*.sources | head -n 1 || true)
 		if [ -n "$f" ]; then
@@ -137,8 +137,10 @@ apt_setup() {
 if [ "$(id -u)" = 0 ]; then
 	apt_setup
 fi
-command -v meson >/dev/null && command -v ninja >/dev/null && command -v dpkg-source >/dev/null ||
-	die "build dependencies missing (run as root, or: apt-get install $build_deps)"
+for p in meson ninja dpkg-source; do
+	command -v "$p" >/dev/null ||
+		die "build dependencies missing (run as root, or: apt-get install $build_deps)"
+done
 
 # ------------------------------------------------------------------ the tree
 # The device and the model, as they are now, into the tree's hw/misc/ipu-c600/.

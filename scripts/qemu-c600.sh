@@ -15,6 +15,7 @@
 #   CACHE/<key>/qemu-system-x86_64  the binary of this key
 #   CACHE/<key>/build.log       the build's output; build-seconds its time
 #   CACHE/<key>/.done           written last: the cache entry is complete
+#                               (the 4 newest entries are kept)
 #
 # key: a hash of the QEMU source version, the device source, sim/*.[ch],
 # sim/user/*.h and this script. CACHE: $IPUXCOM_QEMU_CACHE, else
@@ -211,7 +212,7 @@ fi
 
 # ------------------------------------------------------------------ build
 echo "qemu-c600: building QEMU $srcver with ipu-c600 in $tree/build: ninja -j$jobs under nice -n 10" \
-	"(from scratch ~40-60 min on 2 busy CPUs; afterwards seconds); log: $log"
+	"(from scratch ~20 min on 2 busy CPUs; after a device or sim/ change seconds); log: $log"
 copy_device
 (
 	set -e
@@ -234,5 +235,13 @@ t1=$(date +%s)
 echo "$srcver" >"$dir/qemu-version"
 echo $((t1 - t0)) >"$dir/build-seconds"
 touch "$dir/.done"
+# Keep the 4 newest entries (a binary is ~55 MB); trees stay.
+# shellcheck disable=SC2012 # (the names are hex digits)
+for old in $(ls -1td "$cache"/[0-9a-f]*/ 2>/dev/null | tail -n +5); do
+	case $(basename "$old") in
+	"$key") ;;
+	[0-9a-f][0-9a-f][0-9a-f][0-9a-f]*) rm -rf "$old" ;;
+	esac
+done
 echo "qemu-c600: built in $((t1 - t0))s: $dir"
 echo "QEMU=$bin"

@@ -78,13 +78,13 @@ help:
 	@echo "               kernel health (kmemleak, lockdep) in the VM on a debug kernel (KASAN,"
 	@echo "               lockdep, kmemleak, fault injection) built once from linux-source-6.1"
 	@echo "               and cached (scripts/debug-kernel.sh; ~25 min the first time)"
-	@echo "  qemu-c600    build (once; cached outside the tree) a QEMU from Debian's source with"
-	@echo "               the C600 PCI device (docs/qemu-c600.md); make check starts it"
 	@echo "  check-vm-c600  the card tests (selftests/card/) on the QEMU C600 through ipuxcom_hw"
 	@echo "               and the ipu_driver stand-in; part of check"
 	@echo "  standin      selftests/kmod/ipu_standin.ko, the test VM's stand-in for ipu_driver"
 	@echo "               (never installed: not in Kbuild, install or DKMS)"
 	@echo "  lint         make C=1 W=1 modules and standin (sparse) + checkpatch --strict"
+	@echo "  qemu-c600    build (once; cached) Debian's QEMU 7.2 with the ipu-c600 test device"
+	@echo "               (scripts/qemu-c600.sh, docs/qemu-c600.md); prints QEMU=path"
 	@echo "  bench        build and run the benchmarks (bench/*.c) on the host"
 	@echo "  bench-vm     run the device benchmarks (full load, TDI) in the test VM"
 	@echo "  fuzz         run each libFuzzer target (fuzz/*_fuzz.c) for FUZZ_SECONDS (60)"
@@ -461,6 +461,12 @@ demo: deps
 vm-shell: initramfs
 	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
 		--mode shell --out $(B)/results/vm-shell
+
+# A guest-side peek/poke of the device's BARs through sysfs (static: put it
+# in an initramfs with mkinitramfs.sh --tool).
+$(B)/qemu/c600_peek: selftests/qemu/c600_peek.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -static -o $@ $<
 
 clean:
 	rm -rf $(B)

@@ -1087,7 +1087,7 @@ static int sc_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (READ_ONCE(card->unmapped))
 		return -ENODEV;
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
 	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
 #else
 	vma->vm_flags |= VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;

@@ -57,7 +57,7 @@ LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
 .PHONY: examples bench bench-vm fuzz check-fuzz fuzz-kernel all help lib tools modules standin tests host-tests device-tests initramfs \
 	check check-host check-vm check-debug ci-summary demo vm-shell deps sparse checkpatch lint clean \
-	kver-check
+	kver-check qemu-c600
 
 all: lib tools modules examples
 
@@ -80,6 +80,8 @@ help:
 	@echo "  standin      selftests/kmod/ipu_standin.ko, the test VM's stand-in for ipu_driver"
 	@echo "               (never installed: not in Kbuild, install or DKMS)"
 	@echo "  lint         make C=1 W=1 modules and standin (sparse) + checkpatch --strict"
+	@echo "  qemu-c600    build (once; cached) Debian's QEMU 7.2 with the ipu-c600 test device"
+	@echo "               (scripts/qemu-c600.sh, docs/qemu-c600.md); prints QEMU=path"
 	@echo "  bench        build and run the benchmarks (bench/*.c) on the host"
 	@echo "  bench-vm     run the device benchmarks (full load, TDI) in the test VM"
 	@echo "  fuzz         run each libFuzzer target (fuzz/*_fuzz.c) for FUZZ_SECONDS (60)"
@@ -408,6 +410,17 @@ demo: deps
 vm-shell: initramfs
 	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
 		--mode shell --out $(B)/results/vm-shell
+
+# Debian's QEMU with the C600 test device (selftests/qemu/ipu_c600.c), cached
+# outside the tree; run-vm.sh --qemu BIN --c600 boots the VM with it.
+qemu-c600:
+	scripts/qemu-c600.sh
+
+# A guest-side peek/poke of the device's BARs through sysfs (static: put it
+# in an initramfs with mkinitramfs.sh --tool).
+$(B)/qemu/c600_peek: selftests/qemu/c600_peek.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -static -o $@ $<
 
 clean:
 	rm -rf $(B)

@@ -141,9 +141,18 @@ int c600_sim_host_unmap(struct c600_sim *sim, u64 bus)
 	return -ENOENT;
 }
 
+void c600_sim_set_dma_port(struct c600_sim *sim, const struct c600_sim_dma_port *port)
+{
+	if (port && port->read && port->write)
+		sim->dma_port = *port;
+	else
+		memset(&sim->dma_port, 0, sizeof(sim->dma_port));
+}
+
 /*
- * A device read of host memory: the whole range must lie in one mapped
- * region, else the transfer faults (-EFAULT), as an unmapped IOVA would.
+ * A device read of host memory: through the DMA port if one is set, else
+ * the whole range must lie in one mapped region, else the transfer faults
+ * (-EFAULT), as an unmapped IOVA would.
  */
 int c600_sim_dma_read(const struct c600_sim *sim, u64 bus, void *dst, size_t len)
 {
@@ -151,6 +160,8 @@ int c600_sim_dma_read(const struct c600_sim *sim, u64 bus, void *dst, size_t len
 
 	if (sim->faults.dma_error)
 		return -EIO;
+	if (sim->dma_port.read)
+		return sim->dma_port.read(sim->dma_port.ctx, bus, dst, len);
 	for (i = 0; i < C600_SIM_MAX_HOST_REGIONS; i++) {
 		const struct c600_host_region *r = &sim->host[i];
 
@@ -169,6 +180,8 @@ int c600_sim_dma_write(const struct c600_sim *sim, u64 bus, const void *src, siz
 
 	if (sim->faults.dma_error)
 		return -EIO;
+	if (sim->dma_port.write)
+		return sim->dma_port.write(sim->dma_port.ctx, bus, src, len);
 	for (i = 0; i < C600_SIM_MAX_HOST_REGIONS; i++) {
 		const struct c600_host_region *r = &sim->host[i];
 

@@ -69,6 +69,20 @@ struct c600_host_region {
 	size_t size;
 };
 
+/*
+ * Where the model's reads and writes of host memory go (modelled): unset,
+ * they use the host-region table (c600_sim_host_map()); set, every
+ * c600_sim_dma_read()/c600_sim_dma_write() calls @read/@write instead, with
+ * @ctx, the bus address and the length. The QEMU device uses it to turn
+ * the model's accesses into PCI DMA. A callback returns 0 or a negative
+ * errno, which the model's access returns.
+ */
+struct c600_sim_dma_port {
+	int (*read)(void *ctx, u64 bus, void *dst, size_t len);
+	int (*write)(void *ctx, u64 bus, const void *src, size_t len);
+	void *ctx;
+};
+
 struct c600_buffer_slot {
 	u64 bus;
 	u64 size;
@@ -202,6 +216,7 @@ struct c600_sim {
 	u16 logical_of[C600_TILES];		/* indexed by physical id */
 	struct c600_tile_state *ts;		/* indexed by physical id */
 	struct c600_host_region host[C600_SIM_MAX_HOST_REGIONS];
+	struct c600_sim_dma_port dma_port;	/* .read NULL: unset */
 	struct c600_buffer_slot slot[C600_SIM_BUFFER_SLOTS];
 	struct c600_sram sram;			/* every tile's SRAM pages */
 
@@ -240,6 +255,8 @@ int c600_sim_bar_write(struct c600_sim *sim, u32 offset, u32 value);
 
 int c600_sim_host_map(struct c600_sim *sim, u64 bus, void *vaddr, size_t size);
 int c600_sim_host_unmap(struct c600_sim *sim, u64 bus);
+/* Route host-memory accesses through @port; NULL: back to the table. */
+void c600_sim_set_dma_port(struct c600_sim *sim, const struct c600_sim_dma_port *port);
 int c600_sim_dma_read(const struct c600_sim *sim, u64 bus, void *dst, size_t len);
 
 int c600_sim_dma_write(const struct c600_sim *sim, u64 bus, const void *src, size_t len);

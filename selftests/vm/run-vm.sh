@@ -7,6 +7,7 @@
 #            --mode check|demo|bench|shell --out DIR [--expect "t1 t2 ..."]
 #            [--timeout SECONDS (300)] [--test-timeout SECONDS (120)]
 #            [--mem MB (2048)] [--append "PARAMS"] [--no-pvh]
+#            [--qemu BIN] [--c600]
 #
 # Every run gets a directory of its own, DIR.runs/YYYYmmdd-HHMMSS-PID, and
 # DIR becomes a symbolic link to the newest one (so DIR/tests.tap is always
@@ -43,10 +44,21 @@
 #                    PVH entry point: TCG would spend some 6 s of a 10 s boot
 #                    decompressing the kernel. Falls back to the bzImage if
 #                    that is not possible.
+#   --qemu BIN       run BIN instead of qemu-system-x86_64, with Debian's
+#                    firmware directories (-L /usr/share/qemu
+#                    -L /usr/share/seabios): the QEMU of scripts/qemu-c600.sh
+#   --c600           (needs a --qemu with the ipu-c600 device) the VM is a
+#                    q35 machine with an emulated Intel IOMMU (intel-iommu;
+#                    the guest gets intel_iommu=on iommu.passthrough=0, so
+#                    device DMA is translated) and a hot-pluggable PCIe root
+#                    port rp1 holding "-device ipu-c600,id=c600a"
+#                    (docs/qemu-c600.md). Without it the VM is QEMU's
+#                    default pc machine, as always.
 #
 # The VM has a QEMU "edu" PCI device (id edu0, 1234:11e8), which the
 # ipu_driver stand-in (selftests/kmod/ipu_standin.c, ids=1234:11e8) binds as
-# a PCI "ipu_driver" for the hardware backend's tests.
+# a PCI "ipu_driver" for the hardware backend's tests. With --c600, edu0
+# is there as well (on the q35 root bus).
 #
 # Hot removal: the guest cannot reach the QEMU monitor, so this script
 # watches results.log while the VM runs and, for every line
@@ -80,12 +92,14 @@ die() {
 }
 
 kernel='' initrd='' mode='' outdir='' expect='' timeout_s=300 mem=2048 extra=''
+qemu=qemu-system-x86_64 qemu_fw=() c600=no
 test_timeout=120
 pvh=yes
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--no-pvh) pvh=no; shift; continue ;;
+	--c600) c600=yes; shift; continue ;;
 	--*) [ $# -ge 2 ] || die "$1 needs an argument" ;;
 	esac
 	case $1 in
@@ -98,6 +112,7 @@ while [ $# -gt 0 ]; do
 	--test-timeout) test_timeout=$2 ;;
 	--mem) mem=$2 ;;
 	--append) extra=$2 ;;
+	--qemu) qemu=$2 qemu_fw=(-L /usr/share/qemu -L /usr/share/seabios) ;;
 	*) usage >&2; exit 2 ;;
 	esac
 	shift 2
@@ -106,6 +121,7 @@ done
 [ -r "$initrd" ] || die "--initrd: cannot read '$initrd'"
 case $mode in check | demo | bench | shell) ;; *) die "--mode must be check, demo, bench or shell" ;; esac
 [ -n "$outdir" ] || die "--out is required"
+[ -x "$(command -v "$qemu" || true)" ] || die "--qemu: cannot run '$qemu'"
 
 case $timeout_s$test_timeout in *[!0-9]*) die "--timeout and --test-timeout take whole seconds" ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
@@ -209,6 +225,7 @@ scale="$((scale10 / 10)).$((scale10 % 10))"
 
 append="console=ttyS0 panic=-1 panic_on_warn=1 oops=panic loglevel=4"
 append="$append ipuxcom_vm.mode=$mode ipuxcom_vm.monitor=1 ipuxcom_vm.test_timeout=$test_timeout"
+[ "$c600" = no ] || append="$append intel_iommu=on iommu.passthrough=0"
 append="$append${extra:+ $extra}"
 
 # The monitor: a pipe chardev (QEMU opens DIR.in and DIR.out read-write,
@@ -266,20 +283,26 @@ mon_watcher=$!
 echo "run-vm: booting $kernel ($how, $mode mode, TCG, timeout ${timeout_s}s, each test ${test_timeout}s: slowness factor $scale, $scale_how)"
 echo "run-vm: logs in $outdir"
 qrc=0
-qemu_args=(-accel tcg -m "$mem" -smp 2
+qemu_args=("${qemu_fw[@]}" -accel tcg -m "$mem" -smp 2
 	-nodefaults -display none -no-reboot
-	-kernel "$boot_kernel" -initrd "$initrd" -append "$append"
-	-device edu,id=edu0
+	-kernel "$boot_kernel" -initrd "$initrd" -append "$append")
+if [ "$c600" = yes ]; then
+	# the IOMMU first: it must exist before the devices it translates for
+	qemu_args+=(-machine q35 -device intel-iommu
+		-device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1
+		-device ipu-c600,id=c600a,bus=rp1)
+fi
+qemu_args+=(-device edu,id=edu0
 	-chardev pipe,id=mon0,path="$tmp/mon" -mon chardev=mon0,mode=readline)
 if [ "$mode" = shell ]; then
 	# The console is this terminal; no time limit (the watcher's and the
 	# monitor reader's are bounded by a week instead).
 	: >"$console"
 	echo "run-vm: shell on this terminal: 'exit' powers the VM off, Ctrl-A X quits QEMU"
-	qemu-system-x86_64 "${qemu_args[@]}" -serial mon:stdio -serial "file:$results" \
+	"$qemu" "${qemu_args[@]}" -serial mon:stdio -serial "file:$results" \
 		2>"$outdir/qemu.log" || qrc=$?
 else
-	timeout -k 10 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
+	timeout -k 10 "$timeout_s" "$qemu" "${qemu_args[@]}" \
 		-serial "file:$console" -serial "file:$results" \
 		</dev/null >"$outdir/qemu.log" 2>&1 || qrc=$?
 fi

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Userspace stand-ins for the few kernel facilities the simulator uses, so
- * the C files of sim/ compile unchanged into library tests.
+ * the C files of sim/ compile unchanged into library tests and into the
+ * QEMU C600 device (selftests/qemu/ipu_c600.c, which includes this after
+ * QEMU's own headers: BIT() is then QEMU's, 1UL << n).
  */
 #ifndef SIM_USER_PORT_H
 #define SIM_USER_PORT_H
@@ -18,7 +20,9 @@ typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 
+#ifndef BIT
 #define BIT(n)		(1u << (n))
+#endif
 
 /*
  * Tests make the Nth allocation from now fail (counts down; 0: none

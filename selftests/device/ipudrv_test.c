@@ -906,7 +906,7 @@ TEST(c600_through_ipuxcom_hw)
 			ASSERT_EQ(0, ixt_standin_unload());
 			return;
 		}
-		qemu_monitor("device_add ipu-c600,id=" IXT_C600_QEMU_ID);
+		qemu_monitor(IXT_C600_QEMU_ADD);
 		ASSERT_EQ(0, wait_path(pci, true, 300)) TH_LOG("C600 not back");
 		ASSERT_EQ(0, wait_path(drv, true, 50));
 		c600_session(_metadata, &ipu);

@@ -380,8 +380,7 @@ TEST_F(c600, zz_device_del_under_open_file)
 	munmap(buf, 16 * 4096);
 
 	/* back: bound again, a fresh session works */
-	snprintf(cmd, sizeof(cmd), "device_add ipu-c600,id=%s", IXT_C600_QEMU_ID);
-	ixt_qemu_monitor(cmd);
+	ixt_qemu_monitor(IXT_C600_QEMU_ADD);
 	ASSERT_EQ(0, ixt_wait_path(self->pci, true, 300)) TH_LOG("C600 not back");
 	snprintf(drv, sizeof(drv), "%s/driver", self->pci);
 	ASSERT_EQ(0, ixt_wait_path(drv, true, 100));

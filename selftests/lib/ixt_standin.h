@@ -25,7 +25,9 @@
 #define IXT_C600_VENDOR		0x1d95
 #define IXT_C600_DEVICE		0xc600
 /* Its QEMU id in the VM (run-vm.sh --c600), for device_del/device_add. */
-#define IXT_C600_QEMU_ID	"c600"
+#define IXT_C600_QEMU_ID	"c600a"
+/* ... and how to plug it back in (the hot-pluggable root port rp1) */
+#define IXT_C600_QEMU_ADD	"device_add ipu-c600,id=c600a,bus=rp1"
 
 /* The C600's sysfs directory into @path; 1 if present, else 0. */
 static inline int ixt_c600_find(char *path, size_t len)

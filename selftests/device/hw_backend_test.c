@@ -180,6 +180,8 @@ FIXTURE_TEARDOWN(hwko)
 
 TEST_F(hwko, loads_without_a_card_and_unloads)
 {
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
 	uint32_t before = device_count();
 
 	ASSERT_EQ(0, ixt_load_module(self->ko, ""));
@@ -203,6 +205,8 @@ TEST_F(hwko, loads_without_a_card_and_unloads)
 
 TEST_F(hwko, enable_0_does_nothing)
 {
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
 	uint32_t before = device_count();
 
 	ASSERT_EQ(0, ixt_load_module(self->ko, "enable=0"));
@@ -221,6 +225,8 @@ TEST_F(hwko, enable_0_does_nothing)
 
 TEST_F(hwko, bad_ids_refused)
 {
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
 	EXPECT_EQ(-EINVAL, ixt_load_module(self->ko, "ids=1234"));
 	EXPECT_EQ(-EINVAL, ixt_load_module(self->ko, "ids=1234:xyz"));
 	EXPECT_FALSE(ixt_module_loaded("ipuxcom_hw"));
@@ -341,6 +347,8 @@ FIXTURE_TEARDOWN(hwcaps)
 
 TEST_F(hwcaps, reports_the_set)
 {
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
 	struct ipuxcom_ioc_dev_query q;
 
 	ASSERT_EQ(0, ixt_query(ipuxcom_fd(self->ipu), &q));
@@ -351,6 +359,8 @@ TEST_F(hwcaps, reports_the_set)
 /* Undeclared commands fail before the device sees anything. */
 TEST_F(hwcaps, undeclared_commands_eopnotsupp)
 {
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
 	int fd = ipuxcom_fd(self->ipu);
 	struct ipuxcom_ioc_reset rs = { .size = sizeof(rs) };
 	struct ipuxcom_ioc_load_batch lb = { .size = sizeof(lb) };
@@ -376,6 +386,8 @@ TEST_F(hwcaps, undeclared_commands_eopnotsupp)
 /* ipuxcom_load() says why, and sends nothing. */
 TEST_F(hwcaps, load_explains_the_missing_loader)
 {
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
 	static const uint8_t boot[1024];
 	struct ipuxcom_load_params p = {
 		.size = sizeof(struct ipuxcom_load_params),
@@ -401,6 +413,8 @@ TEST_F(hwcaps, load_explains_the_missing_loader)
  */
 TEST_F(hwcaps, declared_commands_work)
 {
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
 	static const struct ipuxcom_cfg_record rec[2] = { { 0x0100, 1 }, { 0x0104, 2 } };
 	uint8_t boot[1024];
 	uint32_t words[256], v = 0, bad = 0, csr = 0;

@@ -1261,6 +1261,7 @@ static int sc_setup_irq(struct sc_card *card)
 	struct pci_dev *pdev = card->pdev;
 	int ret;
 
+	/* one vector: MSI-X (the device has none), MSI, else INTx */
 	ret = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_ALL_TYPES);
 	if (ret < 0)
 		return ret;

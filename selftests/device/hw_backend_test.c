@@ -4,11 +4,13 @@
  * limits everywhere:
  *  - hwko: without a Graphcore PCI function (the test VM), the module
  *    loads, says "no Graphcore IPU found", registers no device and
- *    unloads cleanly; with enable=0 it does not even look. With its
- *    ids= test parameter naming QEMU's edu function it registers that
- *    function only while a driver named ipu_driver (the selftests'
- *    stand-in, selftests/kmod/ipu_standin.c) drives it (sessions on it:
- *    ipudrv_test).
+ *    unloads cleanly; with enable=0 it does not even look; a bad ids=
+ *    test parameter is refused.
+ *  - c600_used_only_under_ipu_driver: with the QEMU C600 (run-vm.sh
+ *    --c600: vendor 0x1d95) it registers the function only while a driver
+ *    named ipu_driver (the selftests' stand-in, selftests/kmod/
+ *    ipu_standin.c) drives it, loaded either way round (sessions on it:
+ *    ipudrv_test, standin_test).
  *  - hwcaps: a *simulated* device given a restricted capability set
  *    (ipuxcom_sim's "capabilities" parameter: what the hardware backend
  *    served before it layered over ipu_driver's user ABI): the core
@@ -36,6 +38,7 @@
 #include "ixt_simdev.h"
 #include "ixt_modules.h"
 #include "hw/hw_regs.h"
+#include "ixt_standin.h"
 
 #define HW_PARAM(p)		"/sys/module/ipuxcom_hw/parameters/" p
 #define SIM_CAPS_PARAM		"/sys/module/ipuxcom_sim/parameters/capabilities"
@@ -177,6 +180,8 @@ FIXTURE_TEARDOWN(hwko)
 
 TEST_F(hwko, loads_without_a_card_and_unloads)
 {
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
 	uint32_t before = device_count();
 
 	ASSERT_EQ(0, ixt_load_module(self->ko, ""));
@@ -200,6 +205,8 @@ TEST_F(hwko, loads_without_a_card_and_unloads)
 
 TEST_F(hwko, enable_0_does_nothing)
 {
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
 	uint32_t before = device_count();
 
 	ASSERT_EQ(0, ixt_load_module(self->ko, "enable=0"));
@@ -216,47 +223,72 @@ TEST_F(hwko, enable_0_does_nothing)
 	EXPECT_FALSE(ixt_module_loaded("ipuxcom_hw"));
 }
 
-/* Is QEMU's edu device (1234:11e8) present? */
-static int edu_present(void)
+TEST_F(hwko, bad_ids_refused)
 {
-	return ixt_pci_find(0x1234, 0x11e8, NULL, 0);
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
+	EXPECT_EQ(-EINVAL, ixt_load_module(self->ko, "ids=1234"));
+	EXPECT_EQ(-EINVAL, ixt_load_module(self->ko, "ids=1234:xyz"));
+	EXPECT_FALSE(ixt_module_loaded("ipuxcom_hw"));
+}
+
+/* Devices of backend "hw", polled for up to 2 s until there are @want. */
+static int count_hw(int want)
+{
+	int n = -1;
+
+	for (int i = 0; i < 40; i++) {
+		n = count_backend("hw");
+		if (n == want)
+			break;
+		usleep(50 * 1000);
+	}
+	return n;
 }
 
 /*
- * ids= (for testing against a QEMU device): the listed function is
- * considered, and registered only while "ipu_driver" drives it.
+ * The QEMU C600 (a Graphcore vendor id): registered only while
+ * "ipu_driver" drives it, followed through the bus notifier and found by
+ * the scan.
  */
-TEST_F(hwko, ids_function_used_only_under_ipu_driver)
+TEST(c600_used_only_under_ipu_driver)
 {
-	const char *standin = getenv("IPUXCOM_STANDIN_KO");
+	const char *ko = getenv("IPUXCOM_HW_KO"), *standin = getenv("IPUXCOM_STANDIN_KO");
+	char *log;
+	int kfd;
 
-	if (!standin || !edu_present())
-		SKIP(return, "needs QEMU's edu device and the ipu_driver stand-in (test VM)");
-	if (ixt_module_loaded("ipu_standin"))
-		SKIP(return, "ipu_standin is loaded already: this test loads it itself");
-	EXPECT_EQ(-EINVAL, ixt_load_module(self->ko, "ids=1234"));
-	EXPECT_EQ(-EINVAL, ixt_load_module(self->ko, "ids=1234:xyz"));
-	ASSERT_EQ(0, ixt_load_module(self->ko, "ids=1234:11e8"));
+	if (!ixt_have_device())
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
+	if (!ko || !standin)
+		SKIP(return, "IPUXCOM_HW_KO/IPUXCOM_STANDIN_KO not set: test VM only");
+	if (!ixt_c600_find(NULL, 0))
+		SKIP(return, "no QEMU C600 (1d95:c600): boot the VM with run-vm.sh --c600");
+	ASSERT_EQ(0, ixt_standin_unload());
+	log = calloc(1, KMSG_BYTES);
+	ASSERT_NE(NULL, log);
+	kfd = kmsg_open();
+	ASSERT_LE(0, kfd);
+	ASSERT_EQ(0, ixt_load_module(ko, ""));
 	EXPECT_EQ(0, count_backend("hw"));
-	kmsg_collect(self->kfd, self->log, KMSG_BYTES);
-	EXPECT_NE(NULL, strstr(self->log, "not used: not driven by ipu_driver"))
-		TH_LOG("kernel log:\n%s", self->log);
-	/* the stand-in binds edu as "ipu_driver": followed through the notifier */
-	ASSERT_EQ(0, ixt_load_module(standin, "devices=0 ids=1234:11e8"));
-	EXPECT_EQ(1, count_backend("hw"));
-	kmsg_collect(self->kfd, self->log, KMSG_BYTES);
-	EXPECT_NE(NULL, strstr(self->log, "[1234:11e8] is ipuxcom device"))
-		TH_LOG("kernel log:\n%s", self->log);
-	EXPECT_EQ(0, ixt_unload_module("ipu_standin"));
+	kmsg_collect(kfd, log, KMSG_BYTES);
+	EXPECT_NE(NULL, strstr(log, "not used: not driven by ipu_driver")) TH_LOG("kernel log:\n%s", log);
+	/* the stand-in binds it as "ipu_driver": followed through the notifier */
+	ASSERT_EQ(0, ixt_load_module(standin, "signals=0"));
+	EXPECT_EQ(1, count_hw(1));
+	kmsg_collect(kfd, log, KMSG_BYTES);
+	EXPECT_NE(NULL, strstr(log, "[1d95:c600] is ipuxcom device")) TH_LOG("kernel log:\n%s", log);
+	EXPECT_EQ(0, ixt_unload_module_wait(IXT_STANDIN_MOD));
 	EXPECT_EQ(0, count_backend("hw"));
 	/* loaded the other way round: found by the scan */
-	ASSERT_EQ(0, ixt_unload_module("ipuxcom_hw"));
-	ASSERT_EQ(0, ixt_load_module(standin, "devices=0 ids=1234:11e8"));
-	ASSERT_EQ(0, ixt_load_module(self->ko, "ids=1234:11e8"));
+	ASSERT_EQ(0, ixt_unload_module_wait("ipuxcom_hw"));
+	ASSERT_EQ(0, ixt_load_module(standin, "signals=0"));
+	ASSERT_EQ(0, ixt_wait_path("/dev/ipu0", true, 50));
+	ASSERT_EQ(0, ixt_load_module(ko, ""));
 	EXPECT_EQ(1, count_backend("hw"));
-	EXPECT_EQ(0, ixt_unload_module("ipuxcom_hw"));
+	EXPECT_EQ(0, ixt_standin_unload());
 	EXPECT_EQ(0, count_backend("hw"));
-	EXPECT_EQ(0, ixt_unload_module("ipu_standin"));
+	close(kfd);
+	free(log);
 }
 
 /* ---------------------- a simulated device with a restricted command set */
@@ -315,6 +347,8 @@ FIXTURE_TEARDOWN(hwcaps)
 
 TEST_F(hwcaps, reports_the_set)
 {
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
 	struct ipuxcom_ioc_dev_query q;
 
 	ASSERT_EQ(0, ixt_query(ipuxcom_fd(self->ipu), &q));
@@ -325,6 +359,8 @@ TEST_F(hwcaps, reports_the_set)
 /* Undeclared commands fail before the device sees anything. */
 TEST_F(hwcaps, undeclared_commands_eopnotsupp)
 {
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
 	int fd = ipuxcom_fd(self->ipu);
 	struct ipuxcom_ioc_reset rs = { .size = sizeof(rs) };
 	struct ipuxcom_ioc_load_batch lb = { .size = sizeof(lb) };
@@ -350,6 +386,8 @@ TEST_F(hwcaps, undeclared_commands_eopnotsupp)
 /* ipuxcom_load() says why, and sends nothing. */
 TEST_F(hwcaps, load_explains_the_missing_loader)
 {
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
 	static const uint8_t boot[1024];
 	struct ipuxcom_load_params p = {
 		.size = sizeof(struct ipuxcom_load_params),
@@ -375,6 +413,8 @@ TEST_F(hwcaps, load_explains_the_missing_loader)
  */
 TEST_F(hwcaps, declared_commands_work)
 {
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
 	static const struct ipuxcom_cfg_record rec[2] = { { 0x0100, 1 }, { 0x0104, 2 } };
 	uint8_t boot[1024];
 	uint32_t words[256], v = 0, bad = 0, csr = 0;

@@ -80,6 +80,7 @@
 #include "frames_testlib.h"
 #include "ixt_genl.h"
 #include "ixt_modules.h"
+#include "ixt_standin.h"
 
 #define PAGE		4096u
 #define MS		(1000ULL * 1000)
@@ -1542,24 +1543,6 @@ TEST_F_TIMEOUT(fuzz, single_thread_sim, 7200)
 
 /* ------------------------------------------------------------ stand-in */
 
-static long standin_dev_id(unsigned int card)
-{
-	char path[128], buf[32];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), STANDIN_DBG "/ipu%u/ipuxcom_id", card);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return strtol(buf, NULL, 0);
-}
-
 TEST_F_TIMEOUT(fuzz, standin_card, 7200)
 {
 	const char *ko = getenv("IPUXCOM_STANDIN_KO");
@@ -1572,9 +1555,12 @@ TEST_F_TIMEOUT(fuzz, standin_card, 7200)
 
 	if (!ko || !*ko)
 		SKIP(return, "IPUXCOM_STANDIN_KO not set: the ipu_driver stand-in is for the test VM only");
-	ASSERT_EQ(0, ixt_unload_module_wait(STANDIN_MOD));
-	ASSERT_EQ(0, ixt_load_module(ko, "devices=1"));
-	id = standin_dev_id(0);
+	if (!ixt_c600_find(NULL, 0))
+		SKIP(return, "no QEMU C600 (1d95:c600): boot the VM with run-vm.sh --c600");
+	/* the stand-in on the C600, served by ipuxcom_hw; no signals (ipudrv_test) */
+	ASSERT_EQ(0, ixt_standin_load("signals=0"));
+	ASSERT_EQ(0, ixt_standin_hw_load());
+	id = ixt_hw_dev_id();
 	ASSERT_LE(0, id);
 	z = calloc(1, sizeof(*z));
 	ASSERT_NE(NULL, z);
@@ -1607,7 +1593,7 @@ TEST_F_TIMEOUT(fuzz, standin_card, 7200)
 	}
 	check_pins(_metadata, self->pinned0);
 	free(z);
-	EXPECT_EQ(0, ixt_unload_module_wait(STANDIN_MOD));
+	EXPECT_EQ(0, ixt_standin_unload());
 }
 
 /* ------------------------------------------------------------ concurrent */

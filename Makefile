@@ -249,6 +249,11 @@ $(B)/tests/device/%_compat32: selftests/device/%.c $(TEST_DEPS)
 # of their own (make check-vm-c600), never next to the simulator.
 CARD_TESTS := $(patsubst selftests/card/%.c,%,$(wildcard selftests/card/*_test.c))
 CARD_TEST_BINS := $(addprefix $(B)/tests/card/,$(CARD_TESTS))
+# Device tests whose subject is the stand-in on the C600 (they skip in the
+# simulator's VM, where there is no C600): they run in the card lane too.
+C600_DEVICE_TESTS := standin_test ipudrv_test hw_backend_test
+C600_LANE_TESTS := $(CARD_TESTS) $(C600_DEVICE_TESTS)
+C600_LANE_BINS := $(CARD_TEST_BINS) $(addprefix $(B)/tests/device/,$(C600_DEVICE_TESTS))
 
 $(B)/tests/card/%: selftests/card/%.c $(TEST_DEPS) $(B)/libipuxcom.a
 	@mkdir -p $(@D)
@@ -354,10 +359,10 @@ check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom
 
 # The card lane's VM: no simulator; the stand-in binds the C600 PCI device.
 C600_INITRAMFS := $(B)/vm/c600-initramfs.cpio.gz
-initramfs-c600: kver-check modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(CARD_TEST_BINS)
+initramfs-c600: kver-check modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(C600_LANE_BINS)
 	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(C600_INITRAMFS) \
-		--modules "ipuxcom.ko ipuxcom_hw.ko $(STANDIN_KO)" --tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
-		--tests "$(CARD_TEST_BINS)"
+		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" \
+		--tool "$(B)/ipuxcom $(EXAMPLE_BINS)" --tests "$(C600_LANE_BINS)"
 
 # The QEMU with the C600 device, built once from Debian's source and cached
 # outside the tree (scripts/qemu-c600.sh; .ci/run starts it in the
@@ -372,7 +377,7 @@ check-vm-c600: initramfs-c600
 	@q=$$(scripts/qemu-c600.sh | sed -n 's/^QEMU=//p' | tail -n 1); \
 	if [ -z "$$q" ]; then echo "check-vm-c600: the QEMU C600 did not build"; exit 1; fi; \
 	selftests/vm/run-vm.sh --qemu "$$q" --c600 --kernel $(KIMAGE) --initrd $(C600_INITRAMFS) \
-		--mode check --expect "$(CARD_TESTS)" --out $(B)/results/vm-c600 \
+		--mode check --expect "$(C600_LANE_TESTS)" --out $(B)/results/vm-c600 \
 		--timeout 900 --append ipuxcom_vm.card=c600
 
 # Then the same VM once more in vm-shell's mode, its shell fed from a pipe

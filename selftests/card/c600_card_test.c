@@ -128,7 +128,10 @@ static int standin_write(const char *name, const char *value)
 	return ret;
 }
 
-/* Signals the stand-in sent, by number (its debugfs "signals": "SIG COUNT" lines). */
+/*
+ * Signals the stand-in sent, by number (its debugfs "signals": one
+ * "SIG NAME irqs N sent M" line per interrupt source).
+ */
 static void standin_signals(unsigned long counts[65])
 {
 	char *s = standin_read("signals", NULL), *save = NULL;
@@ -140,28 +143,33 @@ static void standin_signals(unsigned long counts[65])
 		unsigned int sig;
 		unsigned long c;
 
-		if (sscanf(l, "%u %lu", &sig, &c) == 2 && sig <= 64)
-			counts[sig] = c;
+		if (sscanf(l, "%u %*s irqs %*d sent %lu", &sig, &c) == 2 && sig <= 64)
+			counts[sig] += c;
 	}
 	free(s);
 }
 
 /*
  * The config-BAR writes the device model saw since the log was cleared
- * (debugfs "bar_writes": one "OFFSET VALUE" line each, hex), as records.
+ * (debugfs "bar_writes": "count N kept K", then one "OFFSET VALUE" line
+ * each, hex), as records; *@all gets N (more than K: the ring wrapped).
  */
-static uint32_t device_writes(struct ipuxcom_cfg_record **out)
+static uint32_t device_writes(struct ipuxcom_cfg_record **out, unsigned long *all)
 {
 	char *s = standin_read("bar_writes", NULL), *save = NULL;
 	struct ipuxcom_cfg_record *r = NULL;
 	uint32_t n = 0, cap = 0;
 
 	*out = NULL;
+	*all = 0;
 	if (!s)
 		return 0;
 	for (char *l = strtok_r(s, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		unsigned int off, val;
+		unsigned long kept;
 
+		if (sscanf(l, "count %lu kept %lu", all, &kept) == 2)
+			continue;
 		if (sscanf(l, "%x %x", &off, &val) != 2)
 			continue;
 		if (n == cap) {
@@ -402,6 +410,7 @@ TEST_F_TIMEOUT(card, seed_words_at_the_tracepoint_and_at_the_device, 600)
 	struct ipuxcom_errmsg em = { "" };
 	struct ixt_run *r = malloc(sizeof(*r));
 	uint32_t ntraced = 0, nseen;
+	unsigned long all = 0;
 	char dev[16];
 
 	snprintf(dev, sizeof(dev), "%ld", self->dev);
@@ -414,7 +423,8 @@ TEST_F_TIMEOUT(card, seed_words_at_the_tracepoint_and_at_the_device, 600)
 	ASSERT_EQ(0, standin_write("bar_writes", "0\n"));
 	ASSERT_EQ(0, ixt_run(argv, r));
 	ASSERT_EQ(0, r->status) TH_LOG("stdout: %s\nstderr: %s", r->out, r->err);
-	nseen = device_writes(&seen);
+	nseen = device_writes(&seen, &all);
+	ASSERT_EQ(nseen, all) TH_LOG("the device's write log wrapped");
 	ASSERT_EQ(0, ipuxcom_cfg_load(self->cfg, &traced, &ntraced, &em)) TH_LOG("%s", em.msg);
 	expect_record(_metadata, "tracepoint", traced, ntraced);
 	expect_record(_metadata, "device", seen, nseen);

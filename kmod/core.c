@@ -514,11 +514,11 @@ static int ipuxcom_run_dev_handler(struct ipuxcom_file *f,
 	if (ret)
 		goto out;
 	/*
-	 * Another command of the device may run for up to its budget: any
-	 * signal ends this wait, and nothing was done yet, so it restarts.
+	 * Another command of the device may run for up to its budget: as
+	 * every wait of the module, only a fatal signal ends this one.
 	 */
-	if (mutex_lock_interruptible(&dev->op_lock)) {
-		ret = -ERESTARTSYS;
+	if (mutex_lock_killable(&dev->op_lock)) {
+		ret = -EINTR;
 		goto out;
 	}
 	ret = ipuxcom_device_enter(dev);

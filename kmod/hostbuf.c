@@ -171,9 +171,9 @@ int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 	if (ret)
 		return ret;
 
-	/* nothing done yet: a signal restarts the call */
-	if (mutex_lock_interruptible(&dev->op_lock)) {
-		ret = -ERESTARTSYS;
+	/* as every wait of the module, only a fatal signal ends this one */
+	if (mutex_lock_killable(&dev->op_lock)) {
+		ret = -EINTR;
 		goto unpin;
 	}
 	ret = ipuxcom_device_enter(dev);

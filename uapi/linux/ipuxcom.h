@@ -32,7 +32,7 @@
 #define IPUXCOM_DEVICE_PATH	"/dev/ipuxcom"
 
 /* Bumped whenever a command, struct member or flag is added. */
-#define IPUXCOM_UAPI_VERSION	4
+#define IPUXCOM_UAPI_VERSION	5
 
 #define IPUXCOM_IOC_MAGIC	0xC6
 
@@ -263,10 +263,14 @@ struct ipuxcom_ioc_reset {
  * waits together never exceed IPUXCOM_CMD_TOTAL_WAIT_MAX_NS (uapi version
  * 4): a HOSTX_CALL of many phases or a TDI transfer of many words that
  * reaches it fails with -ETIMEDOUT and reports its progress. Waits end
- * early with -EINTR on any signal (uapi version 4; only a fatal one
- * before), since a sequence half done cannot be restarted. After a wait
- * that timed out or was interrupted the device is in
- * IPUXCOM_DEV_STATE_NEEDS_RESET until RESET.
+ * early (-EINTR) only for a fatal signal (uapi version 5; any signal in
+ * version 4): ipu_driver sends the process that holds a card real-time
+ * signals 44-49 throughout a load, and an unrelated signal (SIGCHLD,
+ * SIGPROF, SIGURG) must not cost a load either; a sequence half done
+ * cannot be restarted. After a wait that timed out or was killed the
+ * device is in IPUXCOM_DEV_STATE_NEEDS_RESET until RESET. A process that
+ * holds a card through ipu_driver blocks the driver's signals in every
+ * thread first (libipuxcom's ipuxcom_block_driver_signals()).
  */
 #define IPUXCOM_TIMEOUT_MAX_NS		(60ULL * 1000 * 1000 * 1000)
 #define IPUXCOM_CMD_TOTAL_WAIT_MAX_NS	(120ULL * 1000 * 1000 * 1000)

@@ -505,20 +505,26 @@ static bool sim_start_tiles(struct c600_sim *sim)
 	return true;
 }
 
-/* The notes' minimal oracle: 64 bytes in, tile 0 -> tile 1, 64 bytes out. */
+/*
+ * The notes' minimal oracle: 64 bytes in, tile 0 -> tile 1, 64 bytes out,
+ * reading the seed's layout: "attached page 1 + 0x00 callable ID",
+ * "attached page 0 + 0x40" the payload [S]. A tile program finds a host
+ * page by its BUFFER_ATTACH index, which is the page's own number (FACTS.md
+ * "ipu_driver as the peer drives it"): slot = page.
+ */
 void c600_sim_hostx_oracle(struct c600_hostx_program *prog)
 {
 	/* tile 0 and 1 are logical in the notes; physical 0 and 2 (modelled) */
 	static const struct c600_hostx_program oracle = {
-		.cmd_slot = 2, .cmd_offset = 0,	/* page 1 + 0x00, in slot 1 + 1 */
+		.cmd_slot = 1, .cmd_offset = 0,	/* page 1 + 0x00 */
 		.ncalls = 3,
 		.call = {
 			{ .id = 2, .phases = 4, .action_phase = 1, .action = C600_HX_IN,
-			  .slot = 1, .offset = 0x40, .tile_a = 0, .addr = 0x52000, .len = 64 },
+			  .slot = 0, .offset = 0x40, .tile_a = 0, .addr = 0x52000, .len = 64 },
 			{ .id = 0, .phases = 2, .action_phase = 0, .action = C600_HX_COPY,
 			  .tile_a = 0, .tile_b = 2, .addr = 0x52000, .len = 64 },
 			{ .id = 1, .phases = 4, .action_phase = 2, .action = C600_HX_OUT,
-			  .slot = 1, .offset = 0x40, .tile_a = 2, .addr = 0x52000, .len = 64 },
+			  .slot = 0, .offset = 0x40, .tile_a = 2, .addr = 0x52000, .len = 64 },
 		},
 	};
 

@@ -716,12 +716,14 @@ TEST_F(drv, hostx_stages_around_ordered_attaches)
 	EXPECT_EQ(IPUXCOM_BUF_SLOT_HOSTX(1), fake.log[1].index);
 	EXPECT_EQ(8192, fake.log[1].ubytes);
 	EXPECT_EQ(IPU_DRV_BUFFER_ATTACH, fake.log[2].req);
-	EXPECT_EQ(IPUXCOM_BUF_SLOT_HOSTX(1), fake.log[2].index);
+	/* page i at ipu_driver index i, as the peer attaches them [RE, S] */
+	EXPECT_EQ(1, fake.log[2].index);
 	EXPECT_EQ(fake.log[1].uaddr, fake.log[2].uaddr);
 	EXPECT_EQ(8192, fake.log[2].bytes);
 	EXPECT_EQ(IPUXCOM_BUF_SLOT_HOSTX(0), fake.log[3].index);
 	EXPECT_EQ(4096, fake.log[3].ubytes);
-	EXPECT_EQ(IPUXCOM_BUF_SLOT_HOSTX(0), fake.log[4].index);
+	EXPECT_EQ(IPU_DRV_BUFFER_ATTACH, fake.log[4].req);
+	EXPECT_EQ(0, fake.log[4].index);
 	/* the call writes the library's page 0 itself: the module's pin sees it */
 	ASSERT_EQ(0, ipuxcom_hostx_call(self->ipu, &m, "run", &ib, 1, NULL, 0, 0, &em))
 		TH_LOG("%s", em.msg);

@@ -53,7 +53,7 @@
  *   AUTOLOAD                 RAWIO            installs the bootloader on
  *                                             every tile
  *   BUF_ATTACH slot 0        RAWIO            the transport buffer carries
- *                                             every tile's code
+ *   (the loader's buffer)                     every tile's code
  *   LOAD_BATCH, LOAD_FINISH  RAWIO            hand code to the loaders and
  *                                             start it
  *   HSP_MARK                 RAWIO            a raw sync mark moves every
@@ -381,12 +381,16 @@ struct ipuxcom_ioc_autoload {
  * caller's RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK) and reads and writes
  * it where the sequences need (batch checks, the 0xff release fill).
  * Slot numbers are ipu_driver's BUFFER_ATTACH indexes: the loader's
- * transport buffer is index 0 [RE, FACTS.md step 4]; host-exchange page i
- * is index 1 + i (modelled: the notes do not record these indexes).
+ * transport buffer is index 0 [RE, FACTS.md step 4], detached when the
+ * load finishes; host-exchange page i is index i (uapi version 5; 1 + i
+ * before), as the peer and the notes attach them [RE, S: FACTS.md
+ * "ipu_driver as the peer drives it"]: a tile program finds a host page by
+ * that index. Index 0 is the loader's buffer except between HOSTX_SETUP
+ * BEGIN (which needs it detached) and the end of that host session.
  */
 #define IPUXCOM_BUF_SLOT_LOADER		0
-#define IPUXCOM_BUF_SLOT_HOSTX(i)	(1 + (i))
-#define IPUXCOM_BUF_SLOTS		17
+#define IPUXCOM_BUF_SLOT_HOSTX(i)	(i)
+#define IPUXCOM_BUF_SLOTS		16
 #define IPUXCOM_BUF_MAX_BYTES		0x4000000u	/* 64 MiB per buffer */
 
 /**
@@ -405,7 +409,8 @@ struct ipuxcom_ioc_autoload {
  * and 9]. On a device held through ipu_driver the module cannot reach
  * ipu_driver's BUFFER_ATTACH: the caller issues it on its /dev/ipuN with
  * the same index, address and size right after BUF_ATTACH returns.
- * Slot 0 is accepted in IDLE and BOOTLOADER (before batch 0); host slots
+ * Slot 0 as the loader's buffer is accepted in IDLE and BOOTLOADER
+ * (before batch 0); host slots (page i at slot i, page 0 at slot 0 too)
  * only between HOSTX_SETUP's BEGIN and COMMIT stages, in the manifest's
  * attach order. Errors: -EINVAL (index, alignment, size, order), -EEXIST
  * (slot in use), -EFAULT (not writable memory of this process), -ENOMEM

@@ -186,9 +186,12 @@ IPUXCOM_API int ipuxcom_reg_write(struct ipuxcom *ipu, uint32_t offset, uint32_t
 
 /*
  * Reset the attached device; *state_out (if not NULL) gets the new state.
- * On a device held through ipu_driver, ipu_driver resets it: the library
- * issues BUFFER_DETACH_ALL and RESET_DEVICE 0 on the /dev/ipuN, then the
- * module's RESET with IPUXCOM_RESET_F_DRIVER_RESET. Either way the module
+ * On a device held through ipu_driver the reset is the whole
+ * initialisation, since RESET_DEVICE alone only notifies the driver (the
+ * card is reset by the ICU mailbox message, FACTS.md "ipu_driver as the
+ * peer drives it"): BUFFER_DETACH_ALL on the /dev/ipuN, then
+ * ipuxcom_dev_init()'s steps (the module's RESET with
+ * IPUXCOM_RESET_F_DRIVER_RESET last). Either way the module
  * unpins every host buffer; the library then frees the host-exchange
  * pages (ipuxcom_hostx_setup() must run again) and keeps the transport
  * buffer's memory for the next load.

@@ -127,7 +127,7 @@ static void capture_load(struct __test_metadata *_metadata, FIXTURE_DATA(seq) *s
 		char *const argv[] = {
 			(char *)tool_name(), "cfg", "capture", "--dev", dev, "-o", self->out, "--",
 			(char *)tool_name(), "load", self->img, "-b", self->boot, "--dev", dev,
-			"-q", NULL,
+			"-q", "--no-init", NULL,
 		};
 
 		ASSERT_EQ(0, ixt_run(argv, r));

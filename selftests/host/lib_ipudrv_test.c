@@ -547,14 +547,26 @@ TEST_F(drv, reset_goes_through_ipu_driver)
 {
 	uint32_t state = 99;
 
+	/* RESET_DEVICE is a notify [RE]: a reset is the whole initialisation */
+	static const unsigned long want[] = {
+		IPU_DRV_BUFFER_DETACH_ALL, IPU_DRV_STOP_MONITORING, IPU_DRV_MAILBOX_WRITE_READ,
+		IPU_DRV_START_MONITORING, IPU_DRV_ACCUMULATE_ERRORS, IPU_DRV_RESET_DEVICE,
+		IPU_DRV_SET_SECONDARY_IPU_ID,
+	};
+
 	ASSERT_EQ(0, ipuxcom_reset(self->ipu, &state));
 	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, state);
-	ASSERT_EQ(3, fake.ncalls);
-	EXPECT_EQ(IPU_DRV_BUFFER_DETACH_ALL, fake.log[0].req);
-	EXPECT_EQ(IPU_DRV_RESET_DEVICE, fake.log[1].req);
-	EXPECT_EQ(0, fake.log[1].value);
-	EXPECT_EQ(IPUXCOM_IOC_RESET, fake.log[2].req);
-	EXPECT_EQ(IPUXCOM_RESET_F_DRIVER_RESET, fake.log[2].flags);
+	ASSERT_EQ(8, fake.ncalls);
+	for (int i = 0; i < 7; i++) {
+		EXPECT_EQ(DRV, fake.log[i].who);
+		EXPECT_EQ(want[i], fake.log[i].req) {
+			TH_LOG("call %d", i);
+		}
+	}
+	EXPECT_EQ(IPU_DRV_ICU_RESET_REQUEST, fake.log[2].words[0]);
+	EXPECT_EQ(0, fake.log[5].value);
+	EXPECT_EQ(IPUXCOM_IOC_RESET, fake.log[7].req);
+	EXPECT_EQ(IPUXCOM_RESET_F_DRIVER_RESET, fake.log[7].flags);
 	/* RESET_DEVICE refused: the module is not told it happened */
 	fake.ncalls = 0;
 	fake.fail_drv_req = IPU_DRV_RESET_DEVICE;

@@ -650,7 +650,10 @@ static u32 sim_hsp_read(struct c600_sim *sim, unsigned int gs)
 /* -------------------------------------------------------------------- TDI */
 
 /*
- * CTXT_STS, 2 bits per context (modelled encoding). A run-break stop takes
+ * CTXT_STS, 2 bits per context: 2 or 3 is stopped [RE: FACTS.md
+ * "ipu_driver as the peer drives it"]; 3 is reported here for a context
+ * stopped with its DBG_ECSR bit set, 0 inactive and 1 running (all three
+ * modelled). A run-break stop takes
  * effect over time (modelled): the context keeps reporting running for
  * sim->latency reads of this register and only then reports stopped, so a
  * module must wait for the stop before it injects. With the ctx_no_stop
@@ -662,10 +665,15 @@ static u32 sim_ctxt_sts(struct c600_sim *sim, struct c600_tile_state *ts)
 	unsigned int c;
 
 	for (c = 0; c < C600_SIM_CONTEXTS; c++) {
+		u32 state;
+
 		if (ts->stop_reads[c] && !sim->faults.ctx_no_stop &&
 		    --ts->stop_reads[c] == 0)
 			ts->ctx[c] = C600_CTX_STOPPED;
-		v |= (u32)ts->ctx[c] << SIM_CTXT_STS_SHIFT(c);
+		state = ts->ctx[c];
+		if (state == C600_CTX_STOPPED && (ts->tdi[SIM_TDI_DBG_ECSR] & (1u << c)))
+			state = SIM_CTXT_STOPPED_EXC;
+		v |= state << SIM_CTXT_STS_SHIFT(c);
 	}
 	return v;
 }
@@ -673,7 +681,9 @@ static u32 sim_ctxt_sts(struct c600_sim *sim, struct c600_tile_state *ts)
 /*
  * DBG_RBRK context bits [S] stop running contexts (after a modelled delay,
  * see sim_ctxt_sts()) and release stopped or stopping ones at once
- * (modelled). Inactive contexts stay inactive.
+ * (modelled), except a context stopped with its DBG_ECSR bit set (state
+ * 3), which DBG_ECLR releases (sim_eclr_write()). Inactive contexts stay
+ * inactive.
  */
 static void sim_rbrk_write(struct c600_sim *sim, struct c600_tile_state *ts, u32 value)
 {
@@ -685,7 +695,8 @@ static void sim_rbrk_write(struct c600_sim *sim, struct c600_tile_state *ts, u32
 
 		if (!stop) {
 			ts->stop_reads[c] = 0;
-			if (ts->ctx[c] == C600_CTX_STOPPED)
+			if (ts->ctx[c] == C600_CTX_STOPPED &&
+			    !(ts->tdi[SIM_TDI_DBG_ECSR] & (1u << c)))
 				ts->ctx[c] = C600_CTX_RUNNING;
 		} else if (ts->ctx[c] == C600_CTX_RUNNING && !ts->stop_reads[c]) {
 			if (!sim->latency && !sim->faults.ctx_no_stop)
@@ -694,6 +705,23 @@ static void sim_rbrk_write(struct c600_sim *sim, struct c600_tile_state *ts, u32
 				ts->stop_reads[c] = sim->latency + 1;
 		}
 	}
+}
+
+/*
+ * DBG_ECLR: the peer writes the context bit here after restoring DBG_RBRK,
+ * for a context it broke [RE, FACTS.md]; so writes are accepted with any
+ * context bits. Modelled: each bit clears that context's DBG_ECSR bit, and
+ * a stopped context whose run-break is clear resumes.
+ */
+static void sim_eclr_write(struct c600_tile_state *ts, u32 value)
+{
+	unsigned int c;
+
+	ts->tdi[SIM_TDI_DBG_ECSR] &= ~(value & SIM_DBG_EXC_CTX_MASK);
+	for (c = 0; c < C600_SIM_CONTEXTS; c++)
+		if ((value & (1u << c)) && ts->ctx[c] == C600_CTX_STOPPED &&
+		    !(ts->tdi[SIM_TDI_DBG_RBRK] & (1u << c)))
+			ts->ctx[c] = C600_CTX_RUNNING;
 }
 
 /* Execute one injected instruction on the stopped owner context. */
@@ -769,8 +797,8 @@ static void sim_tdi_write(struct c600_sim *sim, u16 phys, u32 reg, u32 value)
 		sim_rbrk_write(sim, ts, value);
 		return;
 	case SIM_TDI_DBG_ECLR:
-		/* Write-one-to-clear of DBG_ECSR context bits; reads 0 (modelled). */
-		ts->tdi[SIM_TDI_DBG_ECSR] &= ~(value & SIM_DBG_EXC_CTX_MASK);
+		/* Reads 0 (modelled). */
+		sim_eclr_write(ts, value);
 		return;
 	case SIM_TDI_TDI_CLR:
 		/* TDI_STS error bits are sticky until cleared here (modelled). */

@@ -88,16 +88,20 @@ enum sim_tdi_reg {
 /* DBG_RBRK: context select bits 0-6 [S]. */
 #define SIM_RBRK_CTX_MASK		0x7fu
 /*
- * CTXT_STS: 2 bits per context, context c at bits 2c+1..2c, 0 inactive,
- * 1 running, 2 stopped (modelled: the encoding is not in the record;
- * values are enum c600_ctx_state).
+ * CTXT_STS: 2 bits per context, context c at bits 2c+1..2c; 2 or 3 is
+ * stopped [RE: FACTS.md "ipu_driver as the peer drives it"]. 0 inactive,
+ * 1 running, and 3 for a context stopped with its DBG_ECSR bit set are
+ * modelled (values 0-2 are enum c600_ctx_state).
  */
 #define SIM_CTXT_STS_SHIFT(c)		(2 * (c))
+#define SIM_CTXT_STOPPED_EXC		3u
 /*
- * DBG_ECSR / DBG_ECLR (indices 5 and 6 are recorded [S]; the fields are
- * not): bit c of DBG_ECSR is context c's debug-exception status, set
- * when an instruction injected into c faults; writing bit c to DBG_ECLR
- * clears it. DBG_ECLR reads as zero (all modelled).
+ * DBG_ECSR / DBG_ECLR (indices 5 and 6 are recorded [S]; the peer writes
+ * DBG_ECLR = 1 << context after restoring DBG_RBRK [RE]): bit c of
+ * DBG_ECSR is context c's debug-exception status, set when an instruction
+ * injected into c faults; writing bit c to DBG_ECLR clears it and resumes
+ * context c if it is stopped with its run-break clear. DBG_ECLR reads as
+ * zero (all modelled but the write of the context bit).
  */
 #define SIM_DBG_EXC_CTX_MASK		0x7fu
 /* TDI_STS bits [S]. */

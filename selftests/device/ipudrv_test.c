@@ -351,6 +351,11 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 	}
 	EXPECT_NE(NULL, strstr(log->line[log_find(log, 0, "MAILBOX_WRITE_READ")],
 			       "sent=0x4078020e reply=0x4078"));
+	/* the exchange-window store began with SET_HEXOPT_IDENTITY_TABLE [S] */
+	i = log_find(log, at, "SET_HEXOPT_IDENTITY_TABLE");
+	EXPECT_LE(0, i);
+	if (i >= 0)
+		EXPECT_NE(NULL, strstr(log->line[i], "ret=0")) TH_LOG("%s", log->line[i]);
 	/* the load: transport buffer 0 with HEXOPT, detached after the start */
 	i = log_find(log, at, "BUFFER_ATTACH index=0 ");
 	ASSERT_LE(0, i);

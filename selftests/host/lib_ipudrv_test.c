@@ -340,6 +340,9 @@ static int fake_ipu_driver(unsigned long req, void *arg)
 	case IPU_DRV_START_MONITORING:
 	case IPU_DRV_ACCUMULATE_ERRORS:
 		break;
+	case IPU_DRV_SET_HEXOPT_IDENTITY_TABLE:
+		c->value = (unsigned long)arg;
+		break;
 	default:
 		return -ENOTTY;
 	}
@@ -777,6 +780,11 @@ TEST_F(drv, exchange_window_stores_between_select_and_complete)
 	c = find(MOD, IPUXCOM_IOC_EXCH_WRITE, 1);
 	ASSERT_LE(0, s);
 	ASSERT_LE(0, c);
+	/* SET_HEXOPT_IDENTITY_TABLE on /dev/ipuN first [S] */
+	EXPECT_EQ(DRV, fake.log[0].who);
+	EXPECT_EQ(IPU_DRV_SET_HEXOPT_IDENTITY_TABLE, fake.log[0].req);
+	EXPECT_EQ(0, fake.log[0].value);
+	EXPECT_LT(0, s);
 	EXPECT_EQ(IPUXCOM_EXCH_F_SELECT, fake.log[s].flags);
 	EXPECT_EQ(0, fake.log[s].data);
 	EXPECT_EQ(IPUXCOM_EXCH_F_COMPLETE, fake.log[c].flags);

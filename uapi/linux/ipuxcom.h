@@ -759,7 +759,9 @@ struct ipuxcom_ioc_hostx_call {
  *
  * Without a flag the module stores @data itself (a backend that reaches
  * the exchange BAR: the simulator). On a device held through ipu_driver
- * the stores go through the caller's mapping of /dev/ipuN_ex: SELECT
+ * the stores go through the caller's mapping of /dev/ipuN_ex, after the
+ * caller's ipu_driver SET_HEXOPT_IDENTITY_TABLE on /dev/ipuN (the notes'
+ * first step; libipuxcom issues it): SELECT
  * saves and selects the window (read back), the caller stores @bytes at
  * exchange-BAR offset 0x80000 + (@addr - 0x4c000), and COMPLETE, with the
  * same @tile, @addr and @bytes, polls TILEUPDR and restores the window.

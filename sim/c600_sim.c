@@ -291,34 +291,47 @@ int c600_sim_exch_write(struct c600_sim *sim, u32 offset, const void *data, size
 /* ------------------------------------------------------------- autoloader */
 
 /*
- * One GO transaction. Returns true when the modelled transfer completes
+ * One GO transaction, checked against the record's named fields (see
+ * c600_sim_regs.h). Returns true when the modelled transfer completes
  * (GO will clear); a malformed transaction never completes, which is what
- * the module's bounded wait must catch. Field meanings: c600_sim_regs.h.
+ * the module's bounded wait must catch.
  */
 static bool sim_autoload_go(struct c600_sim *sim, u32 csr)
 {
 	u32 trgtr = sim->bar[SIM_AUTOLDTRGTR / 4];
-	u32 bytes = ((csr & SIM_AUTOLD_CSR_UNITS) + 1) * 16;
-	u32 t, last;
+	u32 zone = trgtr & ~((SIM_AUTOLD_TRGTR_FIELD_MASK << SIM_AUTOLD_TRGTR_ADDR_SHIFT) |
+			     SIM_AUTOLD_TRGTR_FIELD_MASK);
+	u32 address = (trgtr >> SIM_AUTOLD_TRGTR_ADDR_SHIFT) & SIM_AUTOLD_TRGTR_FIELD_MASK;
+	u32 low = trgtr & SIM_AUTOLD_TRGTR_FIELD_MASK;
+	u32 ptr = csr & SIM_AUTOLD_CSR_LOAD_PTR_MASK;
+	u32 tiles = ((csr >> SIM_AUTOLD_CSR_TILES_SHIFT) & SIM_AUTOLD_CSR_TILES_MASK) + 1;
+	u32 bytes, t;
 
 	sim->stats.autoload_transactions++;
-	if (csr & SIM_AUTOLD_CSR_STAGE) {
-		/* Stage: TRGTR carries the byte count, DATAR delivered it. */
-		if ((trgtr & 0xffff0000u) != SIM_AUTOLD_STAGE_TRGTR_HI ||
-		    ((csr >> SIM_AUTOLD_CSR_LAST_SHIFT) & SIM_AUTOLD_CSR_LAST_MASK) ||
-		    (trgtr & 0xffffu) != bytes || sim->autold_fifo_len * 4 != bytes)
+	/* Only words the named fields can make (bits 6-7, 21-31 are none). */
+	if (zone != SIM_AUTOLD_TRGTR_ZONE ||
+	    csr & ~(SIM_AUTOLD_CSR_DATA_PRESENT | SIM_AUTOLD_GO | SIM_AUTOLD_CSR_LOAD_PTR_MASK |
+		    SIM_AUTOLD_CSR_TILES_MASK << SIM_AUTOLD_CSR_TILES_SHIFT))
+		return false;
+	if (csr & SIM_AUTOLD_CSR_DATA_PRESENT) {
+		/* Stage: address = the data's KiB, low bits 0, no tile count. */
+		bytes = address * 1024;
+		if (low || tiles != 1 || !bytes || bytes > SIM_AUTOLD_MAX_BYTES ||
+		    sim->autold_fifo_len * 4 != bytes ||
+		    ptr != ((bytes / 4 - 1) & SIM_AUTOLD_CSR_LOAD_PTR_MASK))
 			return false;
 		memcpy(sim->autold_image, sim->autold_fifo, bytes);
 		sim->autold_image_len = bytes;
 		sim->autold_fifo_len = 0;
 		return true;
 	}
-	/* Deliver the staged image to tiles 0..last (modelled: at the SRAM base). */
-	last = (csr >> SIM_AUTOLD_CSR_LAST_SHIFT) & SIM_AUTOLD_CSR_LAST_MASK;
-	if (trgtr != SIM_AUTOLD_DELIVER_TRGTR || !sim->autold_image_len ||
-	    bytes != sim->autold_image_len || last >= C600_TILES)
+	/* Deliver: address = tile memory, low bits = KiB, to tiles 0..tiles-1. */
+	bytes = low * 1024;
+	if (address != SIM_AUTOLD_TILE_MEM_KIB || !sim->autold_image_len ||
+	    bytes != sim->autold_image_len || tiles > C600_TILES ||
+	    ptr != ((bytes / 4 - 1) & SIM_AUTOLD_CSR_LOAD_PTR_MASK))
 		return false;
-	for (t = 0; t <= last; t++) {
+	for (t = 0; t < tiles; t++) {
 		if (sim_sram_write(sim, (u16)t, SIM_SRAM_BASE, sim->autold_image,
 				   sim->autold_image_len))
 			return false;
@@ -327,7 +340,7 @@ static bool sim_autoload_go(struct c600_sim *sim, u32 csr)
 		sim->ts[t].ctx[0] = C600_CTX_RUNNING;
 		sim->ts[t].pc[0] = SIM_SRAM_BASE;
 	}
-	if (last == C600_TILES - 1) {
+	if (tiles == C600_TILES) {
 		sim->phase = C600_PHASE_LOADER;
 		sim->next_batch = 0;
 	}

@@ -66,7 +66,7 @@
 #define C600_CTXT_STATE(sts, c)		(((sts) >> C600_CTXT_STS_SHIFT(c)) & 3)
 #define C600_CTXT_INACTIVE		0
 #define C600_CTXT_RUNNING		1
-#define C600_CTXT_IS_STOPPED(state)	((state) == 2 || (state) == 3)
+#define C600_CTXT_IS_STOPPED(state)	(((state) & 2) != 0)	/* 2 or 3 of 0..3 */
 /* The peer polls up to 100 ms for a stop [RE, FACTS.md]. */
 #define C600_CTXT_STOP_WAIT_NS		(100ULL * 1000 * 1000)
 /*

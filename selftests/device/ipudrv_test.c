@@ -229,6 +229,8 @@ FIXTURE(standin) {
 
 FIXTURE_SETUP(standin)
 {
+	/* ipu_driver signals the holder of a card: blocked first, as libipuxcom(3) says */
+	ASSERT_EQ(0, ipuxcom_block_driver_signals());
 	if (!ixt_have_device())
 		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
 	if (!getenv("IPUXCOM_STANDIN_KO"))

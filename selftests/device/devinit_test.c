@@ -124,12 +124,8 @@ TEST_F(init, load_init_loads_from_any_state)
 	 * same); the steps are progress, on stderr.
 	 */
 	for (int i = 0; i < 3; i++) {
-		if (i < 2)
-			ASSERT_EQ(0, ixt_run_tool(r, tool, "load", img_path, "-b", boot_path,
-						  "--dev", self->devstr, NULL));
-		else
-			ASSERT_EQ(0, ixt_run_tool(r, tool, "load", img_path, "-b", boot_path,
-						  "--dev", self->devstr, "--init", NULL));
+		ASSERT_EQ(0, ixt_run_tool(r, tool, "load", img_path, "-b", boot_path, "--dev",
+					  self->devstr, i < 2 ? NULL : "--init", NULL));
 		EXPECT_EQ(0, r->status) TH_LOG("run %d: stderr: %s", i, r->err);
 		EXPECT_NE(NULL, strstr(r->err, "step 7 (module reset): done\n")) TH_LOG("%s", r->err);
 		EXPECT_EQ(NULL, strstr(r->out, "step ")) TH_LOG("%s", r->out);

@@ -447,15 +447,14 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	 * Initialise in this same ipu_driver session, as the peer does before
 	 * every load (FACTS.md "ipu_driver as the peer drives it": STOP/START
 	 * monitoring, the ICU mailbox reset, ACCUMULATE_ERRORS, RESET_DEVICE
-	 * 0, SET_SECONDARY_IPU_ID; a module RESET on the simulator). The steps
-	 * are progress: on stderr, not with -q or -j (one JSON object for the
-	 * whole load).
+	 * 0, SET_SECONDARY_IPU_ID; a module RESET on the simulator). Silent
+	 * when it works; a failure lists the steps on stderr.
 	 */
 	if (!no_init) {
 		struct cli_call init_call = *call;
 
 		init_call.json = false;
-		rc = cli_dev_init(&init_call, ipu, 0, quiet || call->json, stderr);
+		rc = cli_dev_init(&init_call, ipu, 0, true, stderr);
 		if (rc)
 			goto out;
 	}
@@ -529,8 +528,8 @@ static const struct cli_cmd load_cmds[] = {
 			"Attach to device ID (default 0), initialise it in the same session as\n"
 			"'" CLI_PROG " dev init' does (on a card held through ipu_driver its\n"
 			"initialisation, the ICU mailbox reset among it, as the stack that loaded\n"
-			"real C600s does before every load; a reset on the simulator; steps on\n"
-			"stderr unless -q or -j), and run the whole\n"
+			"real C600s does before every load; a reset on the simulator; its steps\n"
+			"are listed on stderr only if it fails), and run the whole\n"
 			"load: apply the IPUCFG1 config if given, install the bootloader with the\n"
 			"hardware autoloader, attach the transport buffer (this process's memory,\n"
 			"pinned by the module and charged to its RLIMIT_MEMLOCK unless it has\n"

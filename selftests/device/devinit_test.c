@@ -121,13 +121,13 @@ TEST_F(init, load_init_loads_from_any_state)
 	/*
 	 * Three times: each starts from the previous one's running device.
 	 * The load initialises by default, in its own session (--init is the
-	 * same); the steps are progress, on stderr.
+	 * same), silently when that works.
 	 */
 	for (int i = 0; i < 3; i++) {
 		ASSERT_EQ(0, ixt_run_tool(r, tool, "load", img_path, "-b", boot_path, "--dev",
 					  self->devstr, i < 2 ? NULL : "--init", NULL));
 		EXPECT_EQ(0, r->status) TH_LOG("run %d: stderr: %s", i, r->err);
-		EXPECT_NE(NULL, strstr(r->err, "step 7 (module reset): done\n")) TH_LOG("%s", r->err);
+		EXPECT_EQ(NULL, strstr(r->err, "step ")) TH_LOG("%s", r->err);
 		EXPECT_EQ(NULL, strstr(r->out, "step ")) TH_LOG("%s", r->out);
 		EXPECT_NE(NULL, strstr(r->out, "loaded ")) TH_LOG("%s", r->out);
 	}
@@ -135,11 +135,10 @@ TEST_F(init, load_init_loads_from_any_state)
 	ASSERT_EQ(0, ixt_run_tool(r, tool, "load", img_path, "-b", boot_path, "--dev", self->devstr,
 			      "-q", "--no-init", NULL));
 	EXPECT_EQ(1, r->status);
-	/* -q: no steps */
+	/* -q from a running device: initialised, loaded */
 	ASSERT_EQ(0, ixt_run_tool(r, tool, "load", img_path, "-b", boot_path, "--dev", self->devstr,
 			      "-q", NULL));
 	EXPECT_EQ(0, r->status) TH_LOG("stderr: %s", r->err);
-	EXPECT_EQ(NULL, strstr(r->err, "step ")) TH_LOG("%s", r->err);
 	/* both: a usage error */
 	ASSERT_EQ(0, ixt_run_tool(r, tool, "load", img_path, "-b", boot_path, "--dev", self->devstr,
 			      "--init", "--no-init", NULL));

@@ -15,17 +15,19 @@
  *	AUTOLDTRGTR = 0x0209c001
  *	AUTOLDCSR   = 0x000b7f3f; wait for GO to clear
  *
- * Both records pad to a multiple of 1 KiB, and the notes' tool "derives
- * the corresponding range fields for a 1-4 KiB image". Only the 1 KiB
- * words are recorded. The derivation below is MODELLED from them and is
- * unverified on hardware for 2, 3 and 4 KiB:
- *	CSR[7:0]   = image bytes / 16 - 1   (0x3f for 1 KiB; 0x7f, 0xbf, 0xff)
- *	CSR[19:9]  = last physical tile     (0x5bf = 1471; 0 when staging)
- *	CSR[20]    = set on the staging transaction
- *	TRGTR[15:0] of the staging transaction = image bytes (0x400; 0x800,
- *		     0xc00, 0x1000)
- * A 1 KiB image reproduces the recorded words exactly (a device test
- * asserts them at the config-BAR tracepoint).
+ * Both records pad to a multiple of 1 KiB. The words are built from the
+ * peer's named fields for every size [RE `install_bootloader`, FACTS.md
+ * "ipu_driver as the peer drives it"]:
+ *	TRGTR = zone 32<<20 | address<<10 | KiB in the low bits
+ *	CSR   = DATA_PRESENT 1<<20 | GO 1<<8 | load pointer (bytes/4 - 1) & 0x3f
+ *	first  TRGTR: address = the image's KiB, low bits 0
+ *	first  CSR:   DATA_PRESENT | GO | load pointer
+ *	second TRGTR: address = 624 (tile memory in KiB), low bits = KiB
+ *	second CSR:   (tiles - 1)<<9 | GO | load pointer
+ * which gives the seed's words at 1 KiB (a device test asserts them at
+ * the config-BAR tracepoint). HARDWARE-CHECKED ONLY AT 1 KiB: the peer
+ * ran this formula on a C600 for its 1 KiB bootloader; 2, 3 and 4 KiB
+ * images follow the same named fields but have not run on a card.
  */
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -35,28 +37,48 @@
 
 /* Both records pad the image to whole KiB [S, RE]. */
 #define AUTOLOAD_PAD			1024
-/* CSR[7:0] counts 16-byte units (modelled, see above). */
-#define AUTOLOAD_UNIT			16
 /* AUTOLDCSR read back after this many data words [RE]. */
 #define AUTOLOAD_FLUSH_WORDS		32
-#define AUTOLOAD_STAGE_TRGTR		0x02000000u
-#define AUTOLOAD_DELIVER_TRGTR		0x0209c001u
-#define AUTOLOAD_CSR_STAGE		BIT(20)
-#define AUTOLOAD_CSR_LAST_SHIFT		9
 /* The peer waits 2 s for GO [RE, FACTS.md step 3]. */
 #define AUTOLOAD_DEFAULT_TIMEOUT_NS	(2ULL * NSEC_PER_SEC)
 
-/* The staging word carries no tile range (0x0010013f for 1 KiB). */
-static u32 autoload_stage_csr(u32 bytes)
+/* The peer's named fields [RE install_bootloader; FACTS.md]. */
+#define AUTOLOAD_TRGTR_ZONE		(32u << 20)
+#define AUTOLOAD_TRGTR_ADDR_SHIFT	10
+/* Tile memory in KiB: the second transaction's address [RE]. */
+#define AUTOLOAD_TILE_MEM_KIB		624u
+#define AUTOLOAD_CSR_DATA_PRESENT	BIT(20)
+#define AUTOLOAD_CSR_TILES_SHIFT	9
+#define AUTOLOAD_CSR_LOAD_PTR(bytes)	(((bytes) / 4 - 1) & 0x3f)
+
+static u32 autoload_trgtr(u32 address, u32 kib)
 {
-	return (bytes / AUTOLOAD_UNIT - 1) | C600_AUTOLD_GO | AUTOLOAD_CSR_STAGE;
+	return AUTOLOAD_TRGTR_ZONE | address << AUTOLOAD_TRGTR_ADDR_SHIFT | kib;
 }
 
-/* 0x000b7f3f for 1 KiB delivered to tiles 0..1471. */
-static u32 autoload_deliver_csr(u32 bytes, u32 last_tile)
+/* 0x02000400 for 1 KiB: address = KiB, low bits 0. */
+static u32 autoload_stage_trgtr(u32 bytes)
 {
-	return (bytes / AUTOLOAD_UNIT - 1) | C600_AUTOLD_GO |
-	       last_tile << AUTOLOAD_CSR_LAST_SHIFT;
+	return autoload_trgtr(bytes / AUTOLOAD_PAD, 0);
+}
+
+/* 0x0209c001 for 1 KiB: address = tile memory, KiB in the low bits. */
+static u32 autoload_deliver_trgtr(u32 bytes)
+{
+	return autoload_trgtr(AUTOLOAD_TILE_MEM_KIB, bytes / AUTOLOAD_PAD);
+}
+
+/* 0x0010013f for 1 KiB. */
+static u32 autoload_stage_csr(u32 bytes)
+{
+	return AUTOLOAD_CSR_DATA_PRESENT | C600_AUTOLD_GO | AUTOLOAD_CSR_LOAD_PTR(bytes);
+}
+
+/* 0x000b7f3f for 1 KiB delivered to 1472 tiles. */
+static u32 autoload_deliver_csr(u32 bytes, u32 tiles)
+{
+	return (tiles - 1) << AUTOLOAD_CSR_TILES_SHIFT | C600_AUTOLD_GO |
+	       AUTOLOAD_CSR_LOAD_PTR(bytes);
 }
 
 static int autoload_go(struct ipuxcom_device *dev, u32 trgtr, u32 csr,
@@ -111,13 +133,13 @@ int ipuxcom_cmd_autoload(struct ipuxcom_device *dev, void *arg, struct ipuxcom_p
 	if (ret)
 		return ret;
 	al->stage = 1;
-	ret = autoload_go(dev, AUTOLOAD_STAGE_TRGTR | bytes,
-			  autoload_stage_csr(bytes), timeout, &al->csr);
+	ret = autoload_go(dev, autoload_stage_trgtr(bytes), autoload_stage_csr(bytes),
+			  timeout, &al->csr);
 	if (ret)
 		return ret;
 	al->stage = 2;
-	ret = autoload_go(dev, AUTOLOAD_DELIVER_TRGTR,
-			  autoload_deliver_csr(bytes, dev->tile_count - 1), timeout, &al->csr);
+	ret = autoload_go(dev, autoload_deliver_trgtr(bytes),
+			  autoload_deliver_csr(bytes, dev->tile_count), timeout, &al->csr);
 	if (ret)
 		return ret;
 	al->stage = 0;

@@ -57,22 +57,25 @@
 /* DBG_RBRK: context select bits 0-6 [S]. */
 #define C600_DBG_RBRK_CTX(c)		BIT(c)
 /*
- * CTXT_STS field of context c: MODELLED, the encoding is not in the
- * record. 2 bits per context at bit 2c: 0 inactive, 1 running, 2 stopped.
- * [S] records only that an inactive context cannot execute an injected
- * instruction.
+ * CTXT_STS: the state of context c is (CTXT_STS >> 2c) & 3, and 2 or 3
+ * means stopped [RE: FACTS.md "ipu_driver as the peer drives it"]. 1 =
+ * running and 0 = inactive are MODELLED (the record names only 2|3); [S]
+ * records that an inactive context cannot execute an injected instruction.
  */
-#define C600_CTXT_STS_MASK(c)		(3u << (2 * (c)))
-#define C600_CTXT_STS_FIELD(c, v)	((u32)(v) << (2 * (c)))
+#define C600_CTXT_STS_SHIFT(c)		(2 * (c))
+#define C600_CTXT_STATE(sts, c)		(((sts) >> C600_CTXT_STS_SHIFT(c)) & 3)
 #define C600_CTXT_INACTIVE		0
 #define C600_CTXT_RUNNING		1
-#define C600_CTXT_STOPPED		2
+#define C600_CTXT_IS_STOPPED(state)	(((state) & 2) != 0)	/* 2 or 3 of 0..3 */
+/* The peer polls up to 100 ms for a stop [RE, FACTS.md]. */
+#define C600_CTXT_STOP_WAIT_NS		(100ULL * 1000 * 1000)
 /*
- * DBG_ECSR (5) / DBG_ECLR (6): indices [S]; the fields are MODELLED: bit c
- * of DBG_ECSR is context c's debug-exception status, and writing bit c to
- * DBG_ECLR clears it.
+ * DBG_ECSR (5) / DBG_ECLR (6): indices [S]. After restoring DBG_RBRK, the
+ * peer writes DBG_ECLR = the context bit (1 << context) if the context
+ * was not already broken [RE, FACTS.md]. What DBG_ECSR's bits mean is not
+ * recorded.
  */
-#define C600_DBG_EXC_CTX(c)		BIT(c)
+#define C600_DBG_ECLR_CTX(c)		BIT(c)
 
 /* Injectable instructions [S, RE]. */
 #define C600_INSN_GET_M0_DBG_DATA	0x41000070u

@@ -348,10 +348,15 @@ static int ipuxcom_ioc_reset(struct ipuxcom_device *dev, void *arg)
 	return ret;
 }
 
-/* The capability a host-buffer slot belongs to. */
+/*
+ * The capabilities a host-buffer slot may belong to: index 0 is the
+ * loader's buffer or, in a host-exchange setup, host page 0 (hostbuf.c
+ * decides which under op_lock).
+ */
 static u64 ipuxcom_buf_cap(u32 slot)
 {
-	return slot == IPUXCOM_SLOT_LOADER ? IPUXCOM_CAP_LOADER : IPUXCOM_CAP_HOSTX;
+	return slot == IPUXCOM_SLOT_LOADER ? IPUXCOM_CAP_LOADER | IPUXCOM_CAP_HOSTX :
+	       IPUXCOM_CAP_HOSTX;
 }
 
 /* Pins before taking any device lock (hostbuf.c), so not a DEV command. */
@@ -363,8 +368,13 @@ static int ipuxcom_ioc_buf_attach(struct ipuxcom_file *f, union ipuxcom_ioc_any 
 		return -ENOTCONN;
 	if (!(dev->capabilities & ipuxcom_buf_cap(arg->buf.index)))
 		return -EOPNOTSUPP;
-	/* The transport buffer carries code for every tile, as AUTOLOAD does. */
-	if (arg->buf.index == IPUXCOM_SLOT_LOADER && !capable(CAP_SYS_RAWIO))
+	/*
+	 * The transport buffer carries code for every tile, as AUTOLOAD does:
+	 * refused before anything is pinned; hostbuf.c checks again under
+	 * op_lock, where index 0 may be host page 0 instead.
+	 */
+	if (arg->buf.index == IPUXCOM_SLOT_LOADER && !capable(CAP_SYS_RAWIO) &&
+	    READ_ONCE(dev->hostx_stage) != IPUXCOM_HOSTX_ATTACHING)
 		return -EPERM;
 	return ipuxcom_buf_attach(dev, &arg->buf);
 }
@@ -514,11 +524,11 @@ static int ipuxcom_run_dev_handler(struct ipuxcom_file *f,
 	if (ret)
 		goto out;
 	/*
-	 * Another command of the device may run for up to its budget: any
-	 * signal ends this wait, and nothing was done yet, so it restarts.
+	 * Another command of the device may run for up to its budget: as
+	 * every wait of the module, only a fatal signal ends this one.
 	 */
-	if (mutex_lock_interruptible(&dev->op_lock)) {
-		ret = -ERESTARTSYS;
+	if (mutex_lock_killable(&dev->op_lock)) {
+		ret = -EINTR;
 		goto out;
 	}
 	ret = ipuxcom_device_enter(dev);

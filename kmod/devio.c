@@ -76,7 +76,7 @@ static int ipuxcom_poll_cond(struct ipuxcom_device *dev, u32 offset, u32 mask, u
 /*
  * Poll @offset until (value & @mask) == @want. Bounded by @timeout_ns and
  * by what is left of the command's total budget (ipuxcom_cmd_wait_max_ns()),
- * and ended by any signal or by the device being unregistered. A wait that
+ * and ended by a fatal signal or by the device being unregistered. A wait that
  * times out or is interrupted leaves the hardware mid-sequence, so the
  * device is marked as needing a reset. *@last gets the last value read.
  */
@@ -110,8 +110,13 @@ static int ipuxcom_poll_once(struct ipuxcom_device *dev, u32 offset, u32 mask, u
 		return 1;
 	if (READ_ONCE(dev->dying))
 		return -ENODEV;
-	/* Any signal: a sequence half done cannot be restarted. */
-	if (signal_pending(current))
+	/*
+	 * Only a fatal signal ends a wait: a sequence half done cannot be
+	 * restarted, and ipu_driver sends the attached process real-time
+	 * signals 44-49 throughout a load (FACTS.md "ipu_driver as the peer
+	 * drives it"), so an unrelated or driver signal must not cost it.
+	 */
+	if (fatal_signal_pending(current))
 		return -EINTR;
 	if (ktime_get_ns() > deadline)
 		return -ETIMEDOUT;

@@ -126,13 +126,23 @@ void ipuxcom_buf_release_all(struct ipuxcom_device *dev)
 	dev->hostx_next = 0;
 }
 
+/*
+ * Index 0 is the loader's transport buffer and, once that is detached and
+ * a host-exchange setup has begun, host page 0 (ipu_driver's indexes:
+ * FACTS.md "ipu_driver as the peer drives it", "Buffer indexes").
+ */
+static bool ipuxcom_slot_is_loader(struct ipuxcom_device *dev, u32 i)
+{
+	return i == IPUXCOM_SLOT_LOADER && dev->hostx_stage == IPUXCOM_HOSTX_NONE;
+}
+
 /* Is slot @i one the device may be reading right now? */
 static int hostbuf_check_state(struct ipuxcom_device *dev, u32 i, bool attach,
 			       u64 bytes)
 {
 	u32 page;
 
-	if (i == IPUXCOM_SLOT_LOADER) {
+	if (ipuxcom_slot_is_loader(dev, i)) {
 		if (attach)
 			return ipuxcom_require_state(dev, IPUXCOM_STATE_BIT(IDLE) |
 						     IPUXCOM_STATE_BIT(BOOTLOADER));
@@ -161,6 +171,7 @@ int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 	struct ipuxcom_host_buf buf;
 	struct mm_struct *mm;
 	u32 i = ba->index;
+	bool loader;
 	int ret;
 
 	if (ba->reserved || i >= IPUXCOM_SLOTS || !ba->bytes ||
@@ -171,15 +182,21 @@ int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 	if (ret)
 		return ret;
 
-	/* nothing done yet: a signal restarts the call */
-	if (mutex_lock_interruptible(&dev->op_lock)) {
-		ret = -ERESTARTSYS;
+	/* as every wait of the module, only a fatal signal ends this one */
+	if (mutex_lock_killable(&dev->op_lock)) {
+		ret = -EINTR;
 		goto unpin;
 	}
 	ret = ipuxcom_device_enter(dev);
 	if (ret)
 		goto unlock;
 	ret = ipuxcom_require_state(dev, (u32)~IPUXCOM_STATE_BIT(NEEDS_RESET));
+	loader = ipuxcom_slot_is_loader(dev, i);
+	/* The transport buffer carries code for every tile, as AUTOLOAD does. */
+	if (!ret && loader && !capable(CAP_SYS_RAWIO))
+		ret = -EPERM;
+	if (!ret && !(dev->capabilities & (loader ? IPUXCOM_CAP_LOADER : IPUXCOM_CAP_HOSTX)))
+		ret = -EOPNOTSUPP;
 	if (!ret && (dev->buf_used & BIT(i)))
 		ret = -EEXIST;
 	if (!ret)
@@ -194,7 +211,7 @@ int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 		dev->buf_mm[i] = mm;
 		dev->buf_used |= BIT(i);
 		mutex_unlock(&dev->lock);
-		if (i == IPUXCOM_SLOT_LOADER)
+		if (loader)
 			/* unknown contents: the first batch clears beyond itself */
 			dev->xbuf_dirty = buf.size;
 		else

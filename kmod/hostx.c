@@ -6,7 +6,9 @@
  * After the start mark the SDK restores the operational controls (done by
  * LOAD_FINISH here), selects HEXOPT, detaches the loader buffer (also
  * LOAD_FINISH), posts GS1 mark 1, waits for the preloaded GS2 mark to reach
- * zero, attaches page 1 then page 0 reselecting HEXOPT before each, and
+ * zero, attaches page 1 then page 0 reselecting HEXOPT before each (page i
+ * at ipu_driver index i, FACTS.md "ipu_driver as the peer drives it";
+ * BEGIN refuses while the loader's buffer still holds index 0), and
  * posts one GS2 load-completion mark; the first host call waits for that
  * mark to return to zero. HOSTX_SETUP BEGIN, the caller's BUF_ATTACHes and
  * HOSTX_SETUP COMMIT do exactly that with the pages and attach order of a
@@ -76,6 +78,12 @@ static int hostx_begin(struct ipuxcom_device *dev, struct ipuxcom_ioc_hostx_setu
 	ret = ipuxcom_require_state(dev, IPUXCOM_STATE_BIT(RUNNING));
 	if (ret)
 		return ret;
+	/*
+	 * Host page 0 takes index 0: the loader's buffer must be gone first
+	 * (FACTS.md "The load as run on a real C600" steps 8-9).
+	 */
+	if (ipuxcom_buf(dev, IPUXCOM_SLOT_LOADER))
+		return -EBUSY;
 	ret = ipuxcom_select_hexopt(dev);
 	if (!ret)
 		ret = ipuxcom_hsp_mark(dev, C600_HSP_GS1, 1, false, 0, &hs->mark);

@@ -4,12 +4,15 @@
  * caller that holds it there, i.e. that passes an open /dev/ipuN of the
  * same card at ATTACH (after ipu_driver's exclusive USER_ATTACH, done by
  * the library). Only public kernel interfaces are used to check it: the
- * file is a char device whose dev_t is that of a child of the card's
- * device (the PCI function) named "ipu<N>" [S "Below Poplar": /dev/ipu0,
- * /dev/ipu0_ex, /dev/ipu0_mem, /dev/ipu0_p2p]. That ipu_driver creates its
- * nodes as children of the PCI function is how char-device drivers
- * usually do it, and unverified on a card: if it does not, ATTACH fails
- * with -EXDEV and nothing is touched (docs/hardware.md).
+ * file is a char device whose dev_t is that of a device named "ipu<N>"
+ * [S "Below Poplar": /dev/ipu0, /dev/ipu0_ex, /dev/ipu0_mem, /dev/ipu0_p2p]
+ * somewhere below the card's device (the PCI function) in the device
+ * tree. Where ipu_driver puts its nodes in sysfs is not in any record
+ * (FACTS.md "ipu_driver as the peer drives it"): the node may be a child
+ * of the PCI function or sit further down, below a class device or
+ * another device of the driver's. The search walks the function's
+ * descendants, at most IPUNODE_MAX_DEPTH levels down; a node elsewhere
+ * fails ATTACH with -EXDEV and nothing is touched (docs/hardware.md).
  */
 #include <linux/device.h>
 #include <linux/fs.h>
@@ -17,8 +20,12 @@
 
 #include "ipuxcom_internal.h"
 
+/* Levels below the PCI function searched for the node (modelled bound). */
+#define IPUNODE_MAX_DEPTH	4
+
 struct ipunode_match {
 	dev_t devt;		/* 0: the first node will do */
+	unsigned int depth;	/* of the devices being visited, 1 = children */
 	struct device *found;
 };
 
@@ -33,22 +40,28 @@ static bool ipunode_is_config_node(const char *name)
 	return true;
 }
 
+/* @child, or a device below it, is the node: depth first, bounded. */
 static int ipunode_match(struct device *child, void *data)
 {
 	struct ipunode_match *m = data;
 
-	if (!child->devt || !ipunode_is_config_node(dev_name(child)))
+	if (child->devt && ipunode_is_config_node(dev_name(child)) &&
+	    (!m->devt || child->devt == m->devt)) {
+		m->found = get_device(child);
+		return 1;
+	}
+	if (m->depth >= IPUNODE_MAX_DEPTH)
 		return 0;
-	if (m->devt && child->devt != m->devt)
-		return 0;
-	m->found = get_device(child);
-	return 1;
+	m->depth++;
+	device_for_each_child(child, m, ipunode_match);
+	m->depth--;
+	return m->found ? 1 : 0;
 }
 
-/* The /dev/ipuN child of @dev's parent (a reference), or NULL. */
+/* The /dev/ipuN device below @dev's parent (a reference), or NULL. */
 static struct device *ipunode_find(struct ipuxcom_device *dev, dev_t devt)
 {
-	struct ipunode_match m = { .devt = devt };
+	struct ipunode_match m = { .devt = devt, .depth = 1 };
 
 	if (!dev->ipu_driver || !dev->parent)
 		return NULL;

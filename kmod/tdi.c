@@ -5,13 +5,18 @@
  * injected loads and stores.
  *
  * Every command is one session that leaves the tile as it found it
- * ([S]: "restore the thread state"; FACTS.md "TDI SRAM access"):
+ * ([S]: "restore the thread state"; FACTS.md "TDI SRAM access"), in the
+ * way the hardware-proven peer stops and releases a context (FACTS.md
+ * "ipu_driver as the peer drives it"):
  *
- *   begin:  read DBG_RBRK, DBG_ECSR and DBG_IOWNER; set the context's
- *           run-break bit; poll CTXT_STS until the context's field is no
- *           longer running (bounded by the command's timeout). An inactive
- *           context cannot execute an injected instruction [S]: -ENOEXEC
- *           before anything is injected. Then DBG_IOWNER = context.
+ *   begin:  read DBG_RBRK, DBG_IOWNER and CTXT_STS. The context's state is
+ *           (CTXT_STS >> 2*context) & 3; 2 or 3 is stopped [RE]. A context
+ *           found stopped is used as it is and left stopped. Otherwise
+ *           DBG_RBRK |= the context bit and CTXT_STS is polled (up to the
+ *           command's timeout, 100 ms by default as the peer) until the
+ *           state is 2 or 3. An inactive context (modelled state 0) cannot
+ *           execute an injected instruction [S]: -ENOEXEC before anything
+ *           is injected. Then DBG_IOWNER = context.
  *           SRAM transfers also save DBG_DATA and then $m0 and $m1 with
  *           put $DBG_DATA,$m0 / put $DBG_DATA,$m1 (the latter INFERRED,
  *           see c600_regs.h).
@@ -20,17 +25,16 @@
  *   end:    on every path, whatever was read at begin is written back:
  *           $m0/$m1 with get $m0/$m1,$DBG_DATA (unless an injection never
  *           completed: another would be a double issue, and the device is
- *           already NEEDS_RESET), DBG_DATA, DBG_IOWNER; the context's
- *           DBG_ECSR bit is cleared through DBG_ECLR if the session raised
- *           it; TDI_STS errors are cleared; DBG_RBRK last, which releases
- *           the context. Nothing read is nothing written: a failed first
- *           read of DBG_RBRK writes nothing back.
+ *           already NEEDS_RESET), DBG_DATA, DBG_IOWNER; TDI_STS errors are
+ *           cleared. If this session broke the context: DBG_RBRK restored,
+ *           then, if the context's bit was not set in it before, DBG_ECLR
+ *           (register 6) = the context bit [RE]. Nothing read is nothing
+ *           written: a failed first read of DBG_RBRK writes nothing back.
  *
  * The first error is returned; a failed restore does not mask it but
  * marks the device NEEDS_RESET. TDI_EXEC is the user's raw injection: its
  * effect on $m registers and DBG_DATA is the point and is kept, so it
- * does not save them. The CTXT_STS encoding and the DBG_ECSR/DBG_ECLR
- * fields are modelled (c600_regs.h).
+ * does not save them.
  */
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -39,7 +43,7 @@
 #include "ipuxcom_trace.h"
 #include "c600_regs.h"
 
-#define TDI_DEFAULT_TIMEOUT_NS	(100ULL * NSEC_PER_MSEC)
+#define TDI_DEFAULT_TIMEOUT_NS	C600_CTXT_STOP_WAIT_NS
 /* Words of an SRAM transfer between two cond_resched(). */
 #define TDI_CHUNK_WORDS		256
 #define TDI_STS_ERRORS		(IPUXCOM_TDI_STS_NOT_QUIESCENT | \
@@ -55,8 +59,9 @@ struct tdi_session {
 	bool save_m;		/* save/restore $m0, $m1 and DBG_DATA */
 	bool stuck;		/* an injection never completed */
 	/* Found at begin; each is written back only if it was read. */
-	bool have_rbrk, have_ecsr, have_owner, have_data, have_m;
-	u32 rbrk, ecsr, owner, data, m0, m1;
+	bool have_rbrk, have_owner, have_data, have_m;
+	bool broke;		/* this session set the context's run-break */
+	u32 rbrk, owner, data, m0, m1;
 };
 
 static u32 tdi_reg(u32 tile, u32 reg)
@@ -124,23 +129,35 @@ static int tdi_set_m(struct tdi_session *s, u32 insn, u32 value)
 	return ret ?: tdi_inject(s, insn);
 }
 
-/* Stop the context and wait until CTXT_STS says it is stopped. */
+/*
+ * Stop the context [RE]: a context in state 2 or 3 is stopped already and
+ * is used as it is; otherwise DBG_RBRK |= its bit and CTXT_STS is polled
+ * until it reads 2 or 3.
+ */
 static int tdi_stop(struct tdi_session *s)
 {
-	u32 ctx = s->context, mask = C600_CTXT_STS_MASK(ctx), v;
+	u32 ctx = s->context, reg = tdi_reg(s->tile, IPUXCOM_TDI_CTXT_STS), sts, state;
 	int ret;
 
-	ret = tdi_wr(s, IPUXCOM_TDI_DBG_RBRK, s->rbrk | C600_DBG_RBRK_CTX(ctx));
-	if (!ret)
-		ret = ipuxcom_poll_ne(s->dev, tdi_reg(s->tile, IPUXCOM_TDI_CTXT_STS), mask,
-				      C600_CTXT_STS_FIELD(ctx, C600_CTXT_RUNNING),
-				      s->timeout_ns, &v);
+	ret = tdi_rd(s, IPUXCOM_TDI_CTXT_STS, &sts);
 	if (ret)
 		return ret;
-	/* Inactive (or an unknown state): nothing can execute there [S]. */
-	if ((v & mask) != C600_CTXT_STS_FIELD(ctx, C600_CTXT_STOPPED))
+	state = C600_CTXT_STATE(sts, ctx);
+	if (C600_CTXT_IS_STOPPED(state))
+		return 0;
+	/* Inactive: nothing can execute there [S]; nothing is written. */
+	if (state == C600_CTXT_INACTIVE)
 		return -ENOEXEC;
-	return 0;
+	ret = tdi_wr(s, IPUXCOM_TDI_DBG_RBRK, s->rbrk | C600_DBG_RBRK_CTX(ctx));
+	if (ret)
+		return ret;
+	s->broke = true;
+	/* Any state but running ends the wait: 2|3 stopped, 0 went inactive. */
+	ret = ipuxcom_poll_ne(s->dev, reg, 3u << C600_CTXT_STS_SHIFT(ctx),
+			      C600_CTXT_RUNNING << C600_CTXT_STS_SHIFT(ctx), s->timeout_ns, &sts);
+	if (ret)
+		return ret;
+	return C600_CTXT_IS_STOPPED(C600_CTXT_STATE(sts, ctx)) ? 0 : -ENOEXEC;
 }
 
 static int tdi_begin(struct tdi_session *s)
@@ -151,10 +168,6 @@ static int tdi_begin(struct tdi_session *s)
 	if (ret)
 		return ret;
 	s->have_rbrk = true;
-	ret = tdi_rd(s, IPUXCOM_TDI_DBG_ECSR, &s->ecsr);
-	if (ret)
-		return ret;
-	s->have_ecsr = true;
 	ret = tdi_rd(s, IPUXCOM_TDI_DBG_IOWNER, &s->owner);
 	if (ret)
 		return ret;
@@ -186,7 +199,7 @@ static void tdi_keep_first(int *first, int ret)
 /* Put back what tdi_begin() found, on every path; returns the first error. */
 static int tdi_end(struct tdi_session *s, int ret)
 {
-	u32 exc = C600_DBG_EXC_CTX(s->context), sts = s->sts, ecsr;
+	u32 bit = C600_DBG_RBRK_CTX(s->context), sts = s->sts;
 	int r = 0, e;
 
 	if (s->have_m && !s->stuck) {
@@ -200,16 +213,18 @@ static int tdi_end(struct tdi_session *s, int ret)
 		tdi_keep_first(&r, tdi_wr(s, IPUXCOM_TDI_DBG_DATA, s->data));
 	if (s->have_owner)
 		tdi_keep_first(&r, tdi_wr(s, IPUXCOM_TDI_DBG_IOWNER, s->owner));
-	/* Clear a debug exception this session raised; keep one found. */
-	if (s->have_ecsr && !(s->ecsr & exc)) {
-		e = tdi_rd(s, IPUXCOM_TDI_DBG_ECSR, &ecsr);
-		if (!e && (ecsr & exc))
-			e = tdi_wr(s, IPUXCOM_TDI_DBG_ECLR, exc);
-		tdi_keep_first(&r, e);
-	}
-	if (s->have_rbrk) {
+	if (s->have_rbrk)
 		tdi_keep_first(&r, tdi_wr(s, IPUXCOM_TDI_TDI_CLR, TDI_STS_ERRORS));
+	/*
+	 * A context this session broke: DBG_RBRK as found, then, if the
+	 * context was not broken before, DBG_ECLR = its bit [RE]. One found
+	 * stopped is left stopped, and nothing of its run-break is written.
+	 */
+	if (s->broke) {
 		tdi_keep_first(&r, tdi_wr(s, IPUXCOM_TDI_DBG_RBRK, s->rbrk));
+		if (!(s->rbrk & bit))
+			tdi_keep_first(&r, tdi_wr(s, IPUXCOM_TDI_DBG_ECLR,
+						  C600_DBG_ECLR_CTX(s->context)));
 	}
 	if (r) {
 		pr_warn_ratelimited("ipuxcom%u: tile %u context %u: TDI state not restored (%d)\n",

@@ -304,34 +304,47 @@ int c600_sim_exch_write(struct c600_sim *sim, u32 offset, const void *data, size
 /* ------------------------------------------------------------- autoloader */
 
 /*
- * One GO transaction. Returns true when the modelled transfer completes
+ * One GO transaction, checked against the record's named fields (see
+ * c600_sim_regs.h). Returns true when the modelled transfer completes
  * (GO will clear); a malformed transaction never completes, which is what
- * the module's bounded wait must catch. Field meanings: c600_sim_regs.h.
+ * the module's bounded wait must catch.
  */
 static bool sim_autoload_go(struct c600_sim *sim, u32 csr)
 {
 	u32 trgtr = sim->bar[SIM_AUTOLDTRGTR / 4];
-	u32 bytes = ((csr & SIM_AUTOLD_CSR_UNITS) + 1) * 16;
-	u32 t, last;
+	u32 zone = trgtr & ~((SIM_AUTOLD_TRGTR_FIELD_MASK << SIM_AUTOLD_TRGTR_ADDR_SHIFT) |
+			     SIM_AUTOLD_TRGTR_FIELD_MASK);
+	u32 address = (trgtr >> SIM_AUTOLD_TRGTR_ADDR_SHIFT) & SIM_AUTOLD_TRGTR_FIELD_MASK;
+	u32 low = trgtr & SIM_AUTOLD_TRGTR_FIELD_MASK;
+	u32 ptr = csr & SIM_AUTOLD_CSR_LOAD_PTR_MASK;
+	u32 tiles = ((csr >> SIM_AUTOLD_CSR_TILES_SHIFT) & SIM_AUTOLD_CSR_TILES_MASK) + 1;
+	u32 bytes, t;
 
 	sim->stats.autoload_transactions++;
-	if (csr & SIM_AUTOLD_CSR_STAGE) {
-		/* Stage: TRGTR carries the byte count, DATAR delivered it. */
-		if ((trgtr & 0xffff0000u) != SIM_AUTOLD_STAGE_TRGTR_HI ||
-		    ((csr >> SIM_AUTOLD_CSR_LAST_SHIFT) & SIM_AUTOLD_CSR_LAST_MASK) ||
-		    (trgtr & 0xffffu) != bytes || sim->autold_fifo_len * 4 != bytes)
+	/* Only words the named fields can make (bits 6-7, 21-31 are none). */
+	if (zone != SIM_AUTOLD_TRGTR_ZONE ||
+	    csr & ~(SIM_AUTOLD_CSR_DATA_PRESENT | SIM_AUTOLD_GO | SIM_AUTOLD_CSR_LOAD_PTR_MASK |
+		    SIM_AUTOLD_CSR_TILES_MASK << SIM_AUTOLD_CSR_TILES_SHIFT))
+		return false;
+	if (csr & SIM_AUTOLD_CSR_DATA_PRESENT) {
+		/* Stage: address = the data's KiB, low bits 0, no tile count. */
+		bytes = address * 1024;
+		if (low || tiles != 1 || !bytes || bytes > SIM_AUTOLD_MAX_BYTES ||
+		    sim->autold_fifo_len * 4 != bytes ||
+		    ptr != ((bytes / 4 - 1) & SIM_AUTOLD_CSR_LOAD_PTR_MASK))
 			return false;
 		memcpy(sim->autold_image, sim->autold_fifo, bytes);
 		sim->autold_image_len = bytes;
 		sim->autold_fifo_len = 0;
 		return true;
 	}
-	/* Deliver the staged image to tiles 0..last (modelled: at the SRAM base). */
-	last = (csr >> SIM_AUTOLD_CSR_LAST_SHIFT) & SIM_AUTOLD_CSR_LAST_MASK;
-	if (trgtr != SIM_AUTOLD_DELIVER_TRGTR || !sim->autold_image_len ||
-	    bytes != sim->autold_image_len || last >= C600_TILES)
+	/* Deliver: address = tile memory, low bits = KiB, to tiles 0..tiles-1. */
+	bytes = low * 1024;
+	if (address != SIM_AUTOLD_TILE_MEM_KIB || !sim->autold_image_len ||
+	    bytes != sim->autold_image_len || tiles > C600_TILES ||
+	    ptr != ((bytes / 4 - 1) & SIM_AUTOLD_CSR_LOAD_PTR_MASK))
 		return false;
-	for (t = 0; t <= last; t++) {
+	for (t = 0; t < tiles; t++) {
 		if (sim_sram_write(sim, (u16)t, SIM_SRAM_BASE, sim->autold_image,
 				   sim->autold_image_len))
 			return false;
@@ -340,7 +353,7 @@ static bool sim_autoload_go(struct c600_sim *sim, u32 csr)
 		sim->ts[t].ctx[0] = C600_CTX_RUNNING;
 		sim->ts[t].pc[0] = SIM_SRAM_BASE;
 	}
-	if (last == C600_TILES - 1) {
+	if (tiles == C600_TILES) {
 		sim->phase = C600_PHASE_LOADER;
 		sim->next_batch = 0;
 	}
@@ -518,20 +531,26 @@ static bool sim_start_tiles(struct c600_sim *sim)
 	return true;
 }
 
-/* The notes' minimal oracle: 64 bytes in, tile 0 -> tile 1, 64 bytes out. */
+/*
+ * The notes' minimal oracle: 64 bytes in, tile 0 -> tile 1, 64 bytes out,
+ * reading the seed's layout: "attached page 1 + 0x00 callable ID",
+ * "attached page 0 + 0x40" the payload [S]. A tile program finds a host
+ * page by its BUFFER_ATTACH index, which is the page's own number (FACTS.md
+ * "ipu_driver as the peer drives it"): slot = page.
+ */
 void c600_sim_hostx_oracle(struct c600_hostx_program *prog)
 {
 	/* tile 0 and 1 are logical in the notes; physical 0 and 2 (modelled) */
 	static const struct c600_hostx_program oracle = {
-		.cmd_slot = 2, .cmd_offset = 0,	/* page 1 + 0x00, in slot 1 + 1 */
+		.cmd_slot = 1, .cmd_offset = 0,	/* page 1 + 0x00 */
 		.ncalls = 3,
 		.call = {
 			{ .id = 2, .phases = 4, .action_phase = 1, .action = C600_HX_IN,
-			  .slot = 1, .offset = 0x40, .tile_a = 0, .addr = 0x52000, .len = 64 },
+			  .slot = 0, .offset = 0x40, .tile_a = 0, .addr = 0x52000, .len = 64 },
 			{ .id = 0, .phases = 2, .action_phase = 0, .action = C600_HX_COPY,
 			  .tile_a = 0, .tile_b = 2, .addr = 0x52000, .len = 64 },
 			{ .id = 1, .phases = 4, .action_phase = 2, .action = C600_HX_OUT,
-			  .slot = 1, .offset = 0x40, .tile_a = 2, .addr = 0x52000, .len = 64 },
+			  .slot = 0, .offset = 0x40, .tile_a = 2, .addr = 0x52000, .len = 64 },
 		},
 	};
 
@@ -657,7 +676,10 @@ static u32 sim_hsp_read(struct c600_sim *sim, unsigned int gs)
 /* -------------------------------------------------------------------- TDI */
 
 /*
- * CTXT_STS, 2 bits per context (modelled encoding). A run-break stop takes
+ * CTXT_STS, 2 bits per context: 2 or 3 is stopped [RE: FACTS.md
+ * "ipu_driver as the peer drives it"]; 3 is reported here for a context
+ * stopped with its DBG_ECSR bit set, 0 inactive and 1 running (all three
+ * modelled). A run-break stop takes
  * effect over time (modelled): the context keeps reporting running for
  * sim->latency reads of this register and only then reports stopped, so a
  * module must wait for the stop before it injects. With the ctx_no_stop
@@ -669,10 +691,15 @@ static u32 sim_ctxt_sts(struct c600_sim *sim, struct c600_tile_state *ts)
 	unsigned int c;
 
 	for (c = 0; c < C600_SIM_CONTEXTS; c++) {
+		u32 state;
+
 		if (ts->stop_reads[c] && !sim->faults.ctx_no_stop &&
 		    --ts->stop_reads[c] == 0)
 			ts->ctx[c] = C600_CTX_STOPPED;
-		v |= (u32)ts->ctx[c] << SIM_CTXT_STS_SHIFT(c);
+		state = ts->ctx[c];
+		if (state == C600_CTX_STOPPED && (ts->tdi[SIM_TDI_DBG_ECSR] & (1u << c)))
+			state = SIM_CTXT_STOPPED_EXC;
+		v |= state << SIM_CTXT_STS_SHIFT(c);
 	}
 	return v;
 }
@@ -680,7 +707,9 @@ static u32 sim_ctxt_sts(struct c600_sim *sim, struct c600_tile_state *ts)
 /*
  * DBG_RBRK context bits [S] stop running contexts (after a modelled delay,
  * see sim_ctxt_sts()) and release stopped or stopping ones at once
- * (modelled). Inactive contexts stay inactive.
+ * (modelled), except a context stopped with its DBG_ECSR bit set (state
+ * 3), which DBG_ECLR releases (sim_eclr_write()). Inactive contexts stay
+ * inactive.
  */
 static void sim_rbrk_write(struct c600_sim *sim, struct c600_tile_state *ts, u32 value)
 {
@@ -692,7 +721,8 @@ static void sim_rbrk_write(struct c600_sim *sim, struct c600_tile_state *ts, u32
 
 		if (!stop) {
 			ts->stop_reads[c] = 0;
-			if (ts->ctx[c] == C600_CTX_STOPPED)
+			if (ts->ctx[c] == C600_CTX_STOPPED &&
+			    !(ts->tdi[SIM_TDI_DBG_ECSR] & (1u << c)))
 				ts->ctx[c] = C600_CTX_RUNNING;
 		} else if (ts->ctx[c] == C600_CTX_RUNNING && !ts->stop_reads[c]) {
 			if (!sim->latency && !sim->faults.ctx_no_stop)
@@ -701,6 +731,23 @@ static void sim_rbrk_write(struct c600_sim *sim, struct c600_tile_state *ts, u32
 				ts->stop_reads[c] = sim->latency + 1;
 		}
 	}
+}
+
+/*
+ * DBG_ECLR: the peer writes the context bit here after restoring DBG_RBRK,
+ * for a context it broke [RE, FACTS.md]; so writes are accepted with any
+ * context bits. Modelled: each bit clears that context's DBG_ECSR bit, and
+ * a stopped context whose run-break is clear resumes.
+ */
+static void sim_eclr_write(struct c600_tile_state *ts, u32 value)
+{
+	unsigned int c;
+
+	ts->tdi[SIM_TDI_DBG_ECSR] &= ~(value & SIM_DBG_EXC_CTX_MASK);
+	for (c = 0; c < C600_SIM_CONTEXTS; c++)
+		if ((value & (1u << c)) && ts->ctx[c] == C600_CTX_STOPPED &&
+		    !(ts->tdi[SIM_TDI_DBG_RBRK] & (1u << c)))
+			ts->ctx[c] = C600_CTX_RUNNING;
 }
 
 /* Execute one injected instruction on the stopped owner context. */
@@ -776,8 +823,8 @@ static void sim_tdi_write(struct c600_sim *sim, u16 phys, u32 reg, u32 value)
 		sim_rbrk_write(sim, ts, value);
 		return;
 	case SIM_TDI_DBG_ECLR:
-		/* Write-one-to-clear of DBG_ECSR context bits; reads 0 (modelled). */
-		ts->tdi[SIM_TDI_DBG_ECSR] &= ~(value & SIM_DBG_EXC_CTX_MASK);
+		/* Reads 0 (modelled). */
+		sim_eclr_write(ts, value);
 		return;
 	case SIM_TDI_TDI_CLR:
 		/* TDI_STS error bits are sticky until cleared here (modelled). */

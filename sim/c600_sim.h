@@ -125,6 +125,7 @@ enum c600_phase {
  * at the command word, takes @phases GS2 handoffs, and does one data
  * movement at handoff @action_phase (0-based).
  */
+/* @slot: the BUFFER_ATTACH index, which is the host page number [S, RE]. */
 enum c600_hostx_action {
 	C600_HX_NONE = 0,
 	C600_HX_IN,	/* host slot @slot + @offset -> tile @tile_a SRAM @addr */

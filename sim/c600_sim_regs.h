@@ -23,18 +23,24 @@
  * The notes' sequence for the 948-byte bootloader padded to 1 KiB [S]:
  *   TRGTR = 0x02000400, CSR = 0x0010013f  (stage the 256 data words)
  *   TRGTR = 0x0209c001, CSR = 0x000b7f3f  (deliver to every tile)
- * Field meanings are not documented. Modelled reading, consistent with
- * both documented words: CSR[7:0] = image bytes / 16 - 1 (0x3f for 1 KiB;
- * an 8-bit field, hence the 4 KiB limit), CSR[19:9] = last physical tile
- * (0x5bf = 1471 in the second word), CSR[20] = staging transaction,
- * TRGTR[15:0] = image bytes in the staging transaction.
+ * The peer's named fields, which give those words at 1 KiB [RE
+ * install_bootloader; FACTS.md "ipu_driver as the peer drives it";
+ * hardware-checked only at 1 KiB]: TRGTR = zone 32<<20 | address<<10 |
+ * KiB in the low bits; CSR = DATA_PRESENT 1<<20 | GO 1<<8 | load pointer
+ * (bytes/4 - 1) & 0x3f; the first transaction has address = KiB and low
+ * bits 0, the second address = 624 (tile memory in KiB) with the KiB in
+ * the low bits and CSR (tiles - 1)<<9 | GO | load pointer. What a
+ * transaction does beyond that (stage, then copy to tiles 0..tiles-1 at
+ * the SRAM base) is modelled.
  */
-#define SIM_AUTOLD_STAGE_TRGTR_HI	0x02000000u
-#define SIM_AUTOLD_DELIVER_TRGTR	0x0209c001u
-#define SIM_AUTOLD_CSR_UNITS		0xffu
-#define SIM_AUTOLD_CSR_LAST_SHIFT	9
-#define SIM_AUTOLD_CSR_LAST_MASK	0x7ffu
-#define SIM_AUTOLD_CSR_STAGE		BIT(20)
+#define SIM_AUTOLD_TRGTR_ZONE		(32u << 20)
+#define SIM_AUTOLD_TRGTR_ADDR_SHIFT	10
+#define SIM_AUTOLD_TRGTR_FIELD_MASK	0x3ffu
+#define SIM_AUTOLD_TILE_MEM_KIB		624u
+#define SIM_AUTOLD_CSR_DATA_PRESENT	BIT(20)
+#define SIM_AUTOLD_CSR_TILES_SHIFT	9
+#define SIM_AUTOLD_CSR_TILES_MASK	0x7ffu
+#define SIM_AUTOLD_CSR_LOAD_PTR_MASK	0x3fu
 #define SIM_AUTOLD_MAX_BYTES		4096
 
 /* HSP general-sync controls, MARK bits 0-15 [S]. */
@@ -88,16 +94,20 @@ enum sim_tdi_reg {
 /* DBG_RBRK: context select bits 0-6 [S]. */
 #define SIM_RBRK_CTX_MASK		0x7fu
 /*
- * CTXT_STS: 2 bits per context, context c at bits 2c+1..2c, 0 inactive,
- * 1 running, 2 stopped (modelled: the encoding is not in the record;
- * values are enum c600_ctx_state).
+ * CTXT_STS: 2 bits per context, context c at bits 2c+1..2c; 2 or 3 is
+ * stopped [RE: FACTS.md "ipu_driver as the peer drives it"]. 0 inactive,
+ * 1 running, and 3 for a context stopped with its DBG_ECSR bit set are
+ * modelled (values 0-2 are enum c600_ctx_state).
  */
 #define SIM_CTXT_STS_SHIFT(c)		(2 * (c))
+#define SIM_CTXT_STOPPED_EXC		3u
 /*
- * DBG_ECSR / DBG_ECLR (indices 5 and 6 are recorded [S]; the fields are
- * not): bit c of DBG_ECSR is context c's debug-exception status, set
- * when an instruction injected into c faults; writing bit c to DBG_ECLR
- * clears it. DBG_ECLR reads as zero (all modelled).
+ * DBG_ECSR / DBG_ECLR (indices 5 and 6 are recorded [S]; the peer writes
+ * DBG_ECLR = 1 << context after restoring DBG_RBRK [RE]): bit c of
+ * DBG_ECSR is context c's debug-exception status, set when an instruction
+ * injected into c faults; writing bit c to DBG_ECLR clears it and resumes
+ * context c if it is stopped with its run-break clear. DBG_ECLR reads as
+ * zero (all modelled but the write of the context bit).
  */
 #define SIM_DBG_EXC_CTX_MASK		0x7fu
 /* TDI_STS bits [S]. */

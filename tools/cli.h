@@ -192,10 +192,11 @@ int cli_open_attached_id(const struct cli_call *call, const char *dev_arg, struc
 
 /*
  * ipuxcom_dev_init() on attached device @dev, reporting each step (text on
- * stdout unless @quiet, or one JSON object when call->json) and the
- * failure on stderr. Returns 0 or CLI_EXIT_ERR.
+ * @f unless @quiet, or one JSON object when call->json) and the failure
+ * on stderr. Returns 0 or CLI_EXIT_ERR.
  */
-int cli_dev_init(const struct cli_call *call, struct ipuxcom *ipu, uint32_t dev, bool quiet);
+int cli_dev_init(const struct cli_call *call, struct ipuxcom *ipu, uint32_t dev, bool quiet,
+		 FILE *f);
 
 /*
  * Open the device node (-d PATH or IPUXCOM_DEVICE_PATH) and report any

@@ -224,30 +224,31 @@ static void init_json(const struct cli_call *call, uint32_t dev,
 	putchar('\n');
 }
 
-static void init_text(const struct ipuxcom_init_report *rep, int err)
+static void init_text(FILE *f, const struct ipuxcom_init_report *rep, int err)
 {
 	char node[IPUXCOM_IPU_NODE_LEN];
 
 	if (rep->ipu_driver)
-		printf("ipu_driver: /dev/%s (open, USER_ATTACH, SET_IPU_ID done at attach)\n",
+		fprintf(f, "ipu_driver: /dev/%s (open, USER_ATTACH, SET_IPU_ID done at attach)\n",
 		       cli_printable(rep->ipu_node[0] ? rep->ipu_node : "ipu?", node,
 				     sizeof(node)));
 	else
-		printf("ipu_driver: device not held through it: steps 1-6 not applicable\n");
+		fprintf(f, "ipu_driver: device not held through it: steps 1-6 not applicable\n");
 	for (uint32_t s = 1; s < IPUXCOM_INIT_STEPS; s++) {
-		printf("step %" PRIu32 " (%s): %s", s, ipuxcom_init_step_name(s),
+		fprintf(f, "step %" PRIu32 " (%s): %s", s, ipuxcom_init_step_name(s),
 		       ipuxcom_init_status_name(rep->status[s]));
 		if (s == IPUXCOM_INIT_STEP_ICU_RESET && rep->icu_reply_valid)
-			printf(", reply 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08"
+			fprintf(f, ", reply 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08"
 			       PRIx32 " 0x%08" PRIx32, rep->icu_reply[0], rep->icu_reply[1],
 			       rep->icu_reply[2], rep->icu_reply[3], rep->icu_reply[4]);
-		putchar('\n');
+		fputc('\n', f);
 	}
 	if (!err)
-		printf("state %s\n", ipuxcom_dev_state_name(rep->state));
+		fprintf(f, "state %s\n", ipuxcom_dev_state_name(rep->state));
 }
 
-int cli_dev_init(const struct cli_call *call, struct ipuxcom *ipu, uint32_t dev, bool quiet)
+int cli_dev_init(const struct cli_call *call, struct ipuxcom *ipu, uint32_t dev, bool quiet,
+		 FILE *f)
 {
 	struct ipuxcom_init_report rep;
 	int err = ipuxcom_dev_init(ipu, &rep);
@@ -255,7 +256,7 @@ int cli_dev_init(const struct cli_call *call, struct ipuxcom *ipu, uint32_t dev,
 	if (call->json)
 		init_json(call, dev, &rep, err);
 	else if (!quiet || err)
-		init_text(&rep, err);
+		init_text(f, &rep, err);
 	if (!err)
 		return 0;
 	cli_err(call->what, "init: %s", rep.msg[0] ? rep.msg :
@@ -287,7 +288,7 @@ static int dev_init_run(struct cli_call *call, int argc, char **argv)
 	rc = cli_open_attached_id(call, npos ? pos[0] : init_dev_arg, &ipu, &dev);
 	if (rc)
 		return rc;
-	rc = cli_dev_init(call, ipu, dev, false);
+	rc = cli_dev_init(call, ipu, dev, false, stdout);
 	ipuxcom_close(ipu);
 	return rc ? rc : CLI_EXIT_OK;
 }

@@ -23,7 +23,7 @@
 #include "privilege.h"
 
 static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg, *hostx_arg, *cfg_hsp_arg;
-static bool quiet, init, check_only;
+static bool quiet, init, no_init, check_only;
 
 static const struct cli_opt load_opts[] = {
 	{ .lname = "bootloader", .sname = 'b', .arg = "FILE",
@@ -36,7 +36,9 @@ static const struct cli_opt load_opts[] = {
 	{ .lname = "dev", .arg = "ID", .help = "device id (default 0)", .value = &dev_arg },
 	{ .lname = "timeout-ms", .arg = "MS", .help = "per handshake (default: module's)",
 	  .value = &timeout_arg },
-	{ .lname = "init", .help = "initialise the device first, as 'dev init' does",
+	{ .lname = "no-init", .help = "do not initialise the device first (it must be idle)",
+	  .flag = &no_init },
+	{ .lname = "init", .help = "initialise the device first (the default; kept for scripts)",
 	  .flag = &init },
 	{ .lname = "quiet", .sname = 'q', .help = "no progress output", .flag = &quiet },
 	{ .lname = "check", .help = "only check every input and output, touch no device",
@@ -350,7 +352,7 @@ static void load_check_inputs(struct checklist *cl, const char *image_path,
 			checklist_add(cl, CHECK_OK, "config", cfg_arg, NULL,
 				      "%s: IPUCFG1, %" PRIu32 " records", cfg_arg, *nrecs);
 	}
-	/* Without it the first load ioctl fails, after --init has reset the device. */
+	/* Without it the first load ioctl fails, after the init has reset the device. */
 	if (!priv_has_cap_sys_rawio())
 		checklist_add(cl, CHECK_FAIL, "privilege", NULL, "run it as root",
 			      "CAP_SYS_RAWIO not held: the device would refuse the load (EPERM)");
@@ -388,7 +390,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	int npos, rc, err, manifest_err = 0;
 
 	dev_arg = boot_arg = cfg_arg = timeout_arg = hostx_arg = cfg_hsp_arg = NULL;
-	quiet = init = check_only = false;
+	quiet = init = no_init = check_only = false;
 	rc = cli_parse(call, argc, argv, load_opts, NOPTS, true, pos,
 		       1 + HOSTX_MAX_CALLS, &npos);
 	if (rc != CLI_CONTINUE)
@@ -406,6 +408,8 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 				     cfg_hsp_arg);
 	if (cfg_hsp_arg && !cfg_arg)
 		return cli_usage_err(call, "--cfg-hsp needs -c FILE");
+	if (init && no_init)
+		return cli_usage_err(call, "--init and --no-init contradict each other");
 	for (int i = 1; i < npos; i++) {
 		rc = hostx_parse_spec(call, pos[i], &specs[i - 1]);
 		if (rc != CLI_CONTINUE)
@@ -439,12 +443,18 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	rc = cli_open_attached(call, dev_arg, &ipu);
 	if (rc)
 		goto out;
-	if (init) {
-		/* With -j the steps are not printed: one JSON object for the whole load. */
+	/*
+	 * Initialise in this same ipu_driver session, as the peer does before
+	 * every load (FACTS.md "ipu_driver as the peer drives it": STOP/START
+	 * monitoring, the ICU mailbox reset, ACCUMULATE_ERRORS, RESET_DEVICE
+	 * 0, SET_SECONDARY_IPU_ID; a module RESET on the simulator). Silent
+	 * when it works; a failure lists the steps on stderr.
+	 */
+	if (!no_init) {
 		struct cli_call init_call = *call;
 
 		init_call.json = false;
-		rc = cli_dev_init(&init_call, ipu, 0, quiet || call->json);	/* no JSON: no dev */
+		rc = cli_dev_init(&init_call, ipu, 0, true, stderr);
 		if (rc)
 			goto out;
 	}
@@ -511,11 +521,15 @@ out:
 static const struct cli_cmd load_cmds[] = {
 	{
 		.name = NULL,
-		.args = "IMAGE -b|--bootloader FILE [-c FILE [--cfg-hsp MODE]] [--dev ID] [--init] "
+		.args = "IMAGE -b|--bootloader FILE [-c FILE [--cfg-hsp MODE]] [--dev ID] [--no-init] "
 			"[--timeout-ms MS] [-q] [-j] [--check] [--hostx MANIFEST CALL...]",
 		.summary = "load an IPUIMG1 image onto every tile and start it",
 		.description =
-			"Attach to device ID (default 0), which must be idle, and run the whole\n"
+			"Attach to device ID (default 0), initialise it in the same session as\n"
+			"'" CLI_PROG " dev init' does (on a card held through ipu_driver its\n"
+			"initialisation, the ICU mailbox reset among it, as the stack that loaded\n"
+			"real C600s does before every load; a reset on the simulator; its steps\n"
+			"are listed on stderr only if it fails), and run the whole\n"
 			"load: apply the IPUCFG1 config if given, install the bootloader with the\n"
 			"hardware autoloader, attach the transport buffer (this process's memory,\n"
 			"pinned by the module and charged to its RLIMIT_MEMLOCK unless it has\n"
@@ -524,9 +538,8 @@ static const struct cli_cmd load_cmds[] = {
 			"and hand each to the loaders with a GS1 mark-1 handshake, then the 0xff\n"
 			"release transaction and the start mark 23. Progress goes to stderr. On a\n"
 			"timeout the device needs '" CLI_PROG " dev reset'.\n"
-			"With --init the device is first initialised as '" CLI_PROG " dev init'\n"
-			"does (from ipu_driver's idle state on a real card; a reset on the\n"
-			"simulator), its steps printed unless -q.\n"
+			"With --no-init the device is not initialised and must be idle (--init,\n"
+			"the default, is accepted for older scripts).\n"
 			"The bootloader FILE is either the tile bootloader ELF as the SDK ships it\n"
 			"(told apart by its \\x7fELF magic; 32-bit little-endian), of which the one\n"
 			"PT_LOAD segment at 0x4c000 is installed (its file bytes, then zeros up to\n"
@@ -558,7 +571,7 @@ static const struct cli_cmd load_cmds[] = {
 			"\"failures\"}; exit 0 when all is well, 1 when a check failed.\n"
 			"With --json (a load): one object once everything is done, {\"dev\",\"image\",\n"
 			"\"tiles\",\"syscalls\",\"state\":\"running\",\"calls\":[{\"name\",\"phases\"}]}\n"
-			"(progress still goes to stderr; --init's steps are not printed).",
+			"(progress still goes to stderr; the init's steps are not printed).",
 		.run = load_run,
 		.takes_dev = true,
 	},

@@ -225,6 +225,16 @@ int main(int argc, char **argv)
 	size_t nopts = cli_global_opts(opts, &g, &help, &show_version);
 	int i = argc, npos, rc;
 
+	/*
+	 * Before anything opens /dev/ipuxcom or /dev/ipuN: ipu_driver's
+	 * real-time signals would kill the process (FACTS.md "ipu_driver as
+	 * the peer drives it"). SIGINT/SIGTERM stay deliverable.
+	 */
+	rc = ipuxcom_block_driver_signals();
+	if (rc) {
+		cli_err(NULL, "blocking ipu_driver's signals: %s", strerror(-rc));
+		return CLI_EXIT_ERR;
+	}
 	/* Hidden: what the bash completion offers (tools/completion/ipuxcom.bash). */
 	if (argc > 1 && !strcmp(argv[1], "__complete"))
 		return finish(cli_complete(objects, NOBJECTS, argc - 2, argv + 2));

@@ -60,6 +60,29 @@ struct ipuxcom_nl;
 /* ------------------------------------------------------------- device file */
 
 /*
+ * ipu_driver's real-time signals (FACTS.md "Device and driver"): 44 on an
+ * exception, 45 on an ICU mailbox reply, 46-49 when the GS1/GS2 marks
+ * change. The driver sends them to the process that holds the card;
+ * unblocked and unhandled, their default action kills it.
+ */
+#define IPUXCOM_DRIVER_SIGNAL_FIRST	44
+#define IPUXCOM_DRIVER_SIGNAL_LAST	49
+
+/*
+ * Block ipu_driver's signals (IPUXCOM_DRIVER_SIGNAL_FIRST..._LAST) in the
+ * calling thread (pthread_sigmask(SIG_BLOCK)), as the hardware-proven peer
+ * does before it opens a card. Every thread of a process that holds a card
+ * must have them blocked (a process-directed signal goes to any thread
+ * that does not block it): call this in the main thread before opening a
+ * card and before creating threads, which inherit the mask, and in every
+ * thread that waits on a card. Only these signals are blocked, not all as
+ * the peer does, so that SIGINT and SIGTERM still end the process; the
+ * module's waits end early only for a fatal signal, so other signals with
+ * handlers never cost a load. 0 or -errno.
+ */
+IPUXCOM_API int ipuxcom_block_driver_signals(void);
+
+/*
  * Open the device node @path (NULL: IPUXCOM_DEVICE_PATH) read-write and
  * close-on-exec. On success *out is a new handle; on failure *out is NULL.
  * -ENOENT: no such node (module not loaded).
@@ -163,9 +186,12 @@ IPUXCOM_API int ipuxcom_reg_write(struct ipuxcom *ipu, uint32_t offset, uint32_t
 
 /*
  * Reset the attached device; *state_out (if not NULL) gets the new state.
- * On a device held through ipu_driver, ipu_driver resets it: the library
- * issues BUFFER_DETACH_ALL and RESET_DEVICE 0 on the /dev/ipuN, then the
- * module's RESET with IPUXCOM_RESET_F_DRIVER_RESET. Either way the module
+ * On a device held through ipu_driver the reset is the whole
+ * initialisation, since RESET_DEVICE alone only notifies the driver (the
+ * card is reset by the ICU mailbox message, FACTS.md "ipu_driver as the
+ * peer drives it"): BUFFER_DETACH_ALL on the /dev/ipuN, then
+ * ipuxcom_dev_init()'s steps (the module's RESET with
+ * IPUXCOM_RESET_F_DRIVER_RESET last). Either way the module
  * unpins every host buffer; the library then frees the host-exchange
  * pages (ipuxcom_hostx_setup() must run again) and keeps the transport
  * buffer's memory for the next load.

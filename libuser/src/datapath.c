@@ -295,6 +295,15 @@ static int ixc_exch_write_ipu_driver(struct ipuxcom *ipu, struct ipuxcom_ioc_exc
 	    ew->addr - IXC_TILE_SRAM_BASE > IXC_TILE_SRAM_BYTES - ew->bytes)
 		return ixc_fail(ipu, -EINVAL, "tile address 0x%" PRIx32 " + %" PRIu32
 				" bytes is not 4-byte aligned tile SRAM", ew->addr, ew->bytes);
+	/*
+	 * ipu_driver's SET_HEXOPT_IDENTITY_TABLE on the caller's /dev/ipuN is
+	 * the first step of the notes' tile SRAM writes [S "Experimental Tile
+	 * SRAM Writes"; FACTS.md "ipu_driver as the peer drives it"].
+	 */
+	err = ixc_ipudrv_set_hexopt_identity_table(ipu->ipu_fd);
+	if (err)
+		return ixc_fail(ipu, err, "ipu_driver SET_HEXOPT_IDENTITY_TABLE: %s",
+				strerror(-err));
 	err = ixc_exch_map(ipu);
 	if (err)
 		return err;

@@ -349,14 +349,22 @@ int ipuxcom_reset(struct ipuxcom *ipu, uint32_t *state_out)
 		return -EINVAL;
 	ipu->errmsg[0] = '\0';
 	if (ipu->ipu_fd >= 0) {
-		/* ipu_driver resets the card; its buffers are detached first. */
+		struct ipuxcom_init_report rep;
+
+		/*
+		 * RESET_DEVICE alone is what the peer calls a notify: the card
+		 * is reset by the ICU mailbox message. A reset is therefore the
+		 * whole initialisation (FACTS.md "ipu_driver as the peer drives
+		 * it"), after the buffers are detached.
+		 */
 		err = ixc_ipudrv_buffer_detach_all(ipu->ipu_fd);
 		if (err)
 			return ixc_fail(ipu, err, "ipu_driver BUFFER_DETACH_ALL: %s", strerror(-err));
 		ipu->drv_bufs = 0;
-		err = ixc_ipudrv_reset_device(ipu->ipu_fd);
-		if (err)
-			return ixc_fail(ipu, err, "ipu_driver RESET_DEVICE: %s", strerror(-err));
+		err = ipuxcom_dev_init(ipu, &rep);
+		if (state_out)
+			*state_out = rep.state;
+		return err;
 	}
 	err = ixc_module_reset(ipu, state_out);
 	if (err == -EOPNOTSUPP)

@@ -80,6 +80,20 @@ int ipuxcom_hostx_setup(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *
 		pages[i] = p;
 		sizes[i] = m->page_size[i];
 	}
+	/*
+	 * Host page 0 takes ipu_driver's index 0: the loader's buffer must be
+	 * detached there first (FACTS.md "The load as run on a real C600"
+	 * steps 8-9); LOAD_FINISH normally did it. The module's BEGIN refuses
+	 * while its own slot 0 is still the loader's.
+	 */
+	if (ipu->ipu_fd >= 0 && (ipu->drv_bufs & (1u << IPUXCOM_BUF_SLOT_LOADER)) &&
+	    !ipu->xbuf_attached) {
+		err = ixc_xbuf_finished(ipu);
+		if (err) {
+			hx_unwind(ipu, pages, sizes, m->npages, attached, 0);
+			return hx_err(em, err, "%s", ipu->errmsg);
+		}
+	}
 	/* 1: HEXOPT, GS1 mark 1, the preloaded GS2 mark back to zero [S]. */
 	hs.flags = IPUXCOM_HOSTX_F_BEGIN;
 	err = ixc_ioctl(ipu, IPUXCOM_IOC_HOSTX_SETUP, &hs);
@@ -88,7 +102,11 @@ int ipuxcom_hostx_setup(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *
 		return hx_err(em, err, "load-completion transition (GS2 mark %" PRIu32 "): %s",
 			      hs.mark, ipuxcom_strerror(err));
 	}
-	/* 2: the pages in the manifest's attach order, each in slot 1 + page. */
+	/*
+	 * 2: the pages in the manifest's attach order, page i at index i, as
+	 * the peer and the notes attach them (FACTS.md "ipu_driver as the peer
+	 * drives it"): a tile program finds a host page by that index.
+	 */
 	for (uint32_t k = 0; k < m->npages; k++) {
 		uint32_t pg = m->attach_order[k];
 

@@ -220,6 +220,7 @@ int ixc_ipudrv_mailbox(int fd, const uint32_t sent[5], uint32_t recv[5]);
 int ixc_ipudrv_stop_monitoring(int fd);
 int ixc_ipudrv_start_monitoring(int fd);
 int ixc_ipudrv_accumulate_errors(int fd);
+int ixc_ipudrv_set_hexopt_identity_table(int fd);
 int ixc_ipudrv_set_secondary_ipu_id(int fd);		/* pointer to a u32 0 */
 /* MAP_SHARED mapping of IXC_IPUDRV_EX_MAP_BYTES of /dev/@node_ex at offset 0. */
 int ixc_ipudrv_map_exchange(const char *node, void **map, size_t *size);

@@ -139,6 +139,12 @@ int ixc_ipudrv_accumulate_errors(int fd)
 	return ixc_drv_val(fd, IPU_DRV_ACCUMULATE_ERRORS, 0);
 }
 
+/* By value, no argument (_IO(44)), as the peer issues it [RE]. */
+int ixc_ipudrv_set_hexopt_identity_table(int fd)
+{
+	return ixc_drv_val(fd, IPU_DRV_SET_HEXOPT_IDENTITY_TABLE, 0);
+}
+
 int ixc_ipudrv_set_secondary_ipu_id(int fd)
 {
 	uint32_t id = 0;

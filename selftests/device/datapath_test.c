@@ -403,8 +403,11 @@ TEST_F(dp, host_buffer_attach_rules)
 	EXPECT_EQ(-EFAULT, ixt_buf_attach(self->fd, 0, ro, 8192));
 	munmap(ro, 8192);
 	EXPECT_EQ(-EFAULT, ixt_buf_attach(self->fd, 0, ro, 8192));
-	/* host-exchange slots only between HOSTX_SETUP BEGIN and COMMIT */
-	EXPECT_EQ(-EBADFD, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(0), buf, bytes));
+	/*
+	 * host-exchange slots only between HOSTX_SETUP BEGIN and COMMIT (page 1:
+	 * index 0 outside a host-exchange setup is the loader's buffer)
+	 */
+	EXPECT_EQ(-EBADFD, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(1), buf, bytes));
 	if (pinned0 >= 0)
 		EXPECT_EQ(pinned0, ixt_pinned_pages());
 

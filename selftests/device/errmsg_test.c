@@ -61,8 +61,9 @@ TEST_F(msg, load_on_running_device_names_state)
 	release(self);
 	ASSERT_EQ(0, ixt_small_files(img_path, boot_path, msg, sizeof(msg))) TH_LOG("%s", msg);
 
+	/* --no-init: by default the load would initialise (reset) it first */
 	ASSERT_EQ(0, ixt_run_tool(&self->r, self->tool, "load", img_path, "-b", boot_path,
-				  "--dev", self->devstr, "-q", NULL));
+				  "--dev", self->devstr, "-q", "--no-init", NULL));
 	unlink(img_path);
 	unlink(boot_path);
 	EXPECT_EQ(1, self->r.status);

@@ -105,10 +105,16 @@ TEST_F(stage, hostx_pages_attach_between_begin_and_commit_in_order)
 	stage_request(&hs, IPUXCOM_HOSTX_F_BEGIN);
 	ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
 	EXPECT_EQ(-EEXIST, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
-	/* out of order, wrong size, the loader's slot: refused, nothing pinned */
+	/*
+	 * out of order, wrong size, a slot beyond the pages: refused, nothing
+	 * pinned. Page i goes to index i: index 0 is page 0 here, not the
+	 * loader's buffer (which LOAD_FINISH detached).
+	 */
+	EXPECT_EQ(0, IPUXCOM_BUF_SLOT_HOSTX(0));
+	EXPECT_EQ(1, IPUXCOM_BUF_SLOT_HOSTX(1));
 	EXPECT_EQ(-EINVAL, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(0), self->page[0], PAGE));
 	EXPECT_EQ(-EINVAL, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(1), self->page[1], PAGE));
-	EXPECT_EQ(-EBADFD, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_LOADER, self->page[1], PAGE));
+	EXPECT_EQ(-EINVAL, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(2), self->page[1], 2 * PAGE));
 	if (self->pinned0 >= 0)
 		EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 	ASSERT_EQ(0, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(1), self->page[1], 2 * PAGE));

@@ -151,6 +151,8 @@ FIXTURE_SETUP(hwko)
 {
 	self->kfd = -1;
 	self->log = NULL;
+	/* ipu_driver signals the holder of a card: blocked first, as libipuxcom(3) says */
+	ASSERT_EQ(0, ipuxcom_block_driver_signals());
 	self->ko = getenv("IPUXCOM_HW_KO");
 	if (!ixt_have_device())
 		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
@@ -317,6 +319,8 @@ FIXTURE_SETUP(hwcaps)
 
 	self->before = -1;
 	self->ipu = NULL;
+	/* ipu_driver signals the holder of a card: blocked first, as libipuxcom(3) says */
+	ASSERT_EQ(0, ipuxcom_block_driver_signals());
 	if (!ixt_have_device())
 		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
 	IXT_REQUIRE_SIM();

@@ -85,7 +85,8 @@ static void f_buf(union any_ioc *a, void *page, uint32_t slot)
 }
 
 static void f_buf0(union any_ioc *a, void *page) { f_buf(a, page, IPUXCOM_BUF_SLOT_LOADER); }
-static void f_buf1(union any_ioc *a, void *page) { f_buf(a, page, IPUXCOM_BUF_SLOT_HOSTX(0)); }
+/* page 1: slot 0 outside a host-exchange setup is the loader's */
+static void f_buf1(union any_ioc *a, void *page) { f_buf(a, page, IPUXCOM_BUF_SLOT_HOSTX(1)); }
 
 static void f_detach(union any_ioc *a, void *page)
 {

@@ -201,6 +201,60 @@ TEST_F(tr, exec_error_restores_run_break_and_clears_its_exception)
 	EXPECT_EQ(0, te.tdi_sts);
 }
 
+/* Poll CTXT_STS (TDI_READ_REGS) until context CTX's state is @want. */
+static int wait_ctx_state(int fd, uint32_t want, struct ipuxcom_ioc_tdi_regs *r)
+{
+	for (int i = 0; i < 1000; i++) {
+		if (regs(fd, r))
+			return -1;
+		if ((r->regs[IPUXCOM_TDI_CTXT_STS] >> (2 * CTX) & 3) == want)
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * A context found stopped (state 2 or 3 [RE]) is used as it is and left
+ * stopped: no run-break write, no DBG_ECLR. The model reports 3 for one
+ * stopped with an exception raised; a session on it works too.
+ */
+TEST_F(tr, context_found_stopped_is_used_and_left_stopped)
+{
+	struct ipuxcom_ioc_tdi_regs b, after;
+	struct ipuxcom_ioc_tdi_sram ts;
+	struct ipuxcom_ioc_tdi_exec te;
+	uint32_t w[2] = { 0 };
+
+	ASSERT_EQ(0, ixt_reg_write(self->fd, TDI_REG(TILE, IPUXCOM_TDI_DBG_RBRK),
+				   RBRK_FOUND | (1u << CTX)));
+	ASSERT_EQ(0, wait_ctx_state(self->fd, 2, &b));
+	/* state 2: a read works and leaves every register as found */
+	ASSERT_EQ(0, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, SRAM_BASE, w, 2, &ts));
+	EXPECT_EQ(2, ts.done);
+	EXPECT_EQ(0, memcmp(w, self->boot, sizeof(w)));
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_REGS_AS_FOUND(b, after);
+	/* a faulting injection: its exception stays (no DBG_ECLR), state 3 */
+	EXPECT_EQ(-EILSEQ, exec(self->fd, 0xdeadbeef, 0, 0, &te));
+	ASSERT_EQ(0, regs(self->fd, &b));
+	EXPECT_EQ(3, b.regs[IPUXCOM_TDI_CTXT_STS] >> (2 * CTX) & 3);
+	EXPECT_EQ(1u << CTX, b.regs[IPUXCOM_TDI_DBG_ECSR] & (1u << CTX));
+	EXPECT_EQ(RBRK_FOUND | (1u << CTX), b.regs[IPUXCOM_TDI_DBG_RBRK]);
+	/* state 3 counts as stopped: a read works there and leaves it so */
+	ASSERT_EQ(0, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, SRAM_BASE, w, 2, &ts));
+	EXPECT_EQ(0, memcmp(w, self->boot, sizeof(w)));
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_REGS_AS_FOUND(b, after);
+	EXPECT_EQ(M0, read_m(self->fd, PUT_DBG_DATA_M0));
+	EXPECT_NE(IPUXCOM_DEV_STATE_NEEDS_RESET, ixt_state(self->fd));
+	/* released the peer's way: run-break restored, then DBG_ECLR = bit */
+	ASSERT_EQ(0, ixt_reg_write(self->fd, TDI_REG(TILE, IPUXCOM_TDI_DBG_RBRK), RBRK_FOUND));
+	ASSERT_EQ(0, ixt_reg_write(self->fd, TDI_REG(TILE, IPUXCOM_TDI_DBG_ECLR), 1u << CTX));
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_EQ(1, after.regs[IPUXCOM_TDI_CTXT_STS] >> (2 * CTX) & 3);
+	EXPECT_EQ(0, after.regs[IPUXCOM_TDI_DBG_ECSR] & (1u << CTX));
+}
+
 /* An inactive context cannot execute [S]: -ENOEXEC before any injection. */
 TEST_F(tr, inactive_context_fails_before_injecting)
 {

@@ -245,6 +245,38 @@ static int poll_clear(struct hw_regs *r, u32 off, u32 mask)
 }
 
 /*
+ * 3 KiB by the peer's named fields [RE; hardware-checked only at 1 KiB]:
+ * TRGTR 0x02000c00 / CSR 0x0010013f, then TRGTR 0x0209c003 / CSR
+ * 0x000b7f3f; the model (which follows the record) installs it. The old
+ * modelled 16-byte-unit CSR (0x001001bf) is not the record: refused.
+ */
+TEST_F(regs, autoload_3_kib_by_named_fields)
+{
+	static u32 words[768], back[768];
+
+	for (u32 i = 0; i < 768; i++)
+		words[i] = 0x01000193u * (i + 7);
+	for (int old = 1; old >= 0; old--) {
+		ASSERT_EQ(0, hw_regs_write(&self->r, 0x2068, 0));
+		for (u32 i = 0; i < 768; i++)
+			ASSERT_EQ(0, hw_regs_write(&self->r, 0x2070, words[i]));
+		ASSERT_EQ(0, hw_regs_write(&self->r, 0x206c, 0x02000c00));
+		ASSERT_EQ(0, hw_regs_write(&self->r, 0x2068, old ? 0x001001bf : 0x0010013f));
+		if (old) {
+			EXPECT_EQ(-1, poll_clear(&self->r, 0x2068, 1u << 8));
+			continue;
+		}
+		EXPECT_LT(0, poll_clear(&self->r, 0x2068, 1u << 8));
+	}
+	ASSERT_EQ(0, hw_regs_write(&self->r, 0x206c, 0x0209c003));
+	ASSERT_EQ(0, hw_regs_write(&self->r, 0x2068, 0x000b7f3f));
+	EXPECT_LT(0, poll_clear(&self->r, 0x2068, 1u << 8));
+	EXPECT_EQ(C600_PHASE_LOADER, fb.sim->phase);
+	ASSERT_EQ(0, c600_sim_sram_read(fb.sim, 1471, 0x4c000, back, sizeof(back)));
+	EXPECT_EQ(0, memcmp(words, back, sizeof(back)));
+}
+
+/*
  * The notes' autoloader sequence [S "Direct Attach And Autoloader"]
  * through the accessors: the model installs the image on every tile.
  */

@@ -340,6 +340,9 @@ static int fake_ipu_driver(unsigned long req, void *arg)
 	case IPU_DRV_START_MONITORING:
 	case IPU_DRV_ACCUMULATE_ERRORS:
 		break;
+	case IPU_DRV_SET_HEXOPT_IDENTITY_TABLE:
+		c->value = (unsigned long)arg;
+		break;
 	default:
 		return -ENOTTY;
 	}
@@ -547,14 +550,26 @@ TEST_F(drv, reset_goes_through_ipu_driver)
 {
 	uint32_t state = 99;
 
+	/* RESET_DEVICE is a notify [RE]: a reset is the whole initialisation */
+	static const unsigned long want[] = {
+		IPU_DRV_BUFFER_DETACH_ALL, IPU_DRV_STOP_MONITORING, IPU_DRV_MAILBOX_WRITE_READ,
+		IPU_DRV_START_MONITORING, IPU_DRV_ACCUMULATE_ERRORS, IPU_DRV_RESET_DEVICE,
+		IPU_DRV_SET_SECONDARY_IPU_ID,
+	};
+
 	ASSERT_EQ(0, ipuxcom_reset(self->ipu, &state));
 	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, state);
-	ASSERT_EQ(3, fake.ncalls);
-	EXPECT_EQ(IPU_DRV_BUFFER_DETACH_ALL, fake.log[0].req);
-	EXPECT_EQ(IPU_DRV_RESET_DEVICE, fake.log[1].req);
-	EXPECT_EQ(0, fake.log[1].value);
-	EXPECT_EQ(IPUXCOM_IOC_RESET, fake.log[2].req);
-	EXPECT_EQ(IPUXCOM_RESET_F_DRIVER_RESET, fake.log[2].flags);
+	ASSERT_EQ(8, fake.ncalls);
+	for (int i = 0; i < 7; i++) {
+		EXPECT_EQ(DRV, fake.log[i].who);
+		EXPECT_EQ(want[i], fake.log[i].req) {
+			TH_LOG("call %d", i);
+		}
+	}
+	EXPECT_EQ(IPU_DRV_ICU_RESET_REQUEST, fake.log[2].words[0]);
+	EXPECT_EQ(0, fake.log[5].value);
+	EXPECT_EQ(IPUXCOM_IOC_RESET, fake.log[7].req);
+	EXPECT_EQ(IPUXCOM_RESET_F_DRIVER_RESET, fake.log[7].flags);
 	/* RESET_DEVICE refused: the module is not told it happened */
 	fake.ncalls = 0;
 	fake.fail_drv_req = IPU_DRV_RESET_DEVICE;
@@ -716,12 +731,14 @@ TEST_F(drv, hostx_stages_around_ordered_attaches)
 	EXPECT_EQ(IPUXCOM_BUF_SLOT_HOSTX(1), fake.log[1].index);
 	EXPECT_EQ(8192, fake.log[1].ubytes);
 	EXPECT_EQ(IPU_DRV_BUFFER_ATTACH, fake.log[2].req);
-	EXPECT_EQ(IPUXCOM_BUF_SLOT_HOSTX(1), fake.log[2].index);
+	/* page i at ipu_driver index i, as the peer attaches them [RE, S] */
+	EXPECT_EQ(1, fake.log[2].index);
 	EXPECT_EQ(fake.log[1].uaddr, fake.log[2].uaddr);
 	EXPECT_EQ(8192, fake.log[2].bytes);
 	EXPECT_EQ(IPUXCOM_BUF_SLOT_HOSTX(0), fake.log[3].index);
 	EXPECT_EQ(4096, fake.log[3].ubytes);
-	EXPECT_EQ(IPUXCOM_BUF_SLOT_HOSTX(0), fake.log[4].index);
+	EXPECT_EQ(IPU_DRV_BUFFER_ATTACH, fake.log[4].req);
+	EXPECT_EQ(0, fake.log[4].index);
 	/* the call writes the library's page 0 itself: the module's pin sees it */
 	ASSERT_EQ(0, ipuxcom_hostx_call(self->ipu, &m, "run", &ib, 1, NULL, 0, 0, &em))
 		TH_LOG("%s", em.msg);
@@ -763,6 +780,11 @@ TEST_F(drv, exchange_window_stores_between_select_and_complete)
 	c = find(MOD, IPUXCOM_IOC_EXCH_WRITE, 1);
 	ASSERT_LE(0, s);
 	ASSERT_LE(0, c);
+	/* SET_HEXOPT_IDENTITY_TABLE on /dev/ipuN first [S] */
+	EXPECT_EQ(DRV, fake.log[0].who);
+	EXPECT_EQ(IPU_DRV_SET_HEXOPT_IDENTITY_TABLE, fake.log[0].req);
+	EXPECT_EQ(0, fake.log[0].value);
+	EXPECT_LT(0, s);
 	EXPECT_EQ(IPUXCOM_EXCH_F_SELECT, fake.log[s].flags);
 	EXPECT_EQ(0, fake.log[s].data);
 	EXPECT_EQ(IPUXCOM_EXCH_F_COMPLETE, fake.log[c].flags);

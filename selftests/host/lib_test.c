@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -103,6 +105,29 @@ static struct nlmsghdr *put_request(union scratch *s)
 	g->version = IPUXCOM_GENL_VERSION;
 	mnl_attr_put_u32(nlh, IPUXCOM_A_DEV_ID, 200);
 	return nlh;
+}
+
+/* ipu_driver's signals 44-49 and nothing else, in the calling thread. */
+TEST(block_driver_signals)
+{
+	sigset_t empty, now;
+
+	sigemptyset(&empty);
+	ASSERT_EQ(0, pthread_sigmask(SIG_SETMASK, &empty, NULL));
+	ASSERT_EQ(0, ipuxcom_block_driver_signals());
+	ASSERT_EQ(0, pthread_sigmask(SIG_SETMASK, NULL, &now));
+	for (int sig = 1; sig < 65; sig++) {
+		if (sig == 32 || sig == 33)	/* glibc's own */
+			continue;
+		EXPECT_EQ(sig >= 44 && sig <= 49, sigismember(&now, sig) == 1)
+			TH_LOG("signal %d", sig);
+	}
+	EXPECT_EQ(44, IPUXCOM_DRIVER_SIGNAL_FIRST);
+	EXPECT_EQ(49, IPUXCOM_DRIVER_SIGNAL_LAST);
+	/* blocked, a driver signal waits instead of killing the process */
+	ASSERT_EQ(0, raise(45));
+	ASSERT_EQ(0, sigpending(&now));
+	EXPECT_EQ(1, sigismember(&now, 45));
 }
 
 TEST(extack_message_and_offset)

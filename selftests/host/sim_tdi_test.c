@@ -183,6 +183,39 @@ TEST_F(tdi, faulting_injection_raises_ecsr_and_eclr_clears_it)
 	EXPECT_EQ(0, rd(self->sim, SIM_TDI_DBG_ECSR));
 }
 
+/*
+ * 2 or 3 is stopped [RE]; the model reports 3 for a context stopped with
+ * its exception bit set, holds it on a cleared run-break, and the peer's
+ * DBG_ECLR = context bit releases it.
+ */
+TEST_F(tdi, state_3_and_eclr_with_the_context_bit)
+{
+	ASSERT_LT(0, stop_and_wait(self->sim, 0));
+	EXPECT_EQ(STS_STOPPED, ctx_field(self->sim, CTX));
+	wr(self->sim, SIM_TDI_DBG_IOWNER, CTX);
+	EXPECT_EQ(SIM_TDI_STS_INVALID, inject(self->sim, 0xdeadbeef));
+	EXPECT_EQ(3, ctx_field(self->sim, CTX));
+	/* still stopped: an injection executes there */
+	wr(self->sim, SIM_TDI_TDI_CLR, ERRS);
+	EXPECT_EQ(0, inject(self->sim, SIM_INSN_NOP));
+	/* the run-break restored (clear): held by the exception */
+	wr(self->sim, SIM_TDI_DBG_RBRK, 0);
+	EXPECT_EQ(3, ctx_field(self->sim, CTX));
+	/* DBG_ECLR = the context bit, as the peer writes it: running again */
+	wr(self->sim, SIM_TDI_DBG_ECLR, 1u << CTX);
+	EXPECT_EQ(0, rd(self->sim, SIM_TDI_DBG_ECSR));
+	EXPECT_EQ(STS_RUNNING, ctx_field(self->sim, CTX));
+	/* on a context that was only broken, ECLR after the release is harmless */
+	ASSERT_LT(0, stop_and_wait(self->sim, 0));
+	wr(self->sim, SIM_TDI_DBG_RBRK, 0);
+	wr(self->sim, SIM_TDI_DBG_ECLR, 1u << CTX);
+	EXPECT_EQ(STS_RUNNING, ctx_field(self->sim, CTX));
+	/* with the run-break still set, ECLR does not release */
+	ASSERT_LT(0, stop_and_wait(self->sim, 0));
+	wr(self->sim, SIM_TDI_DBG_ECLR, 1u << CTX);
+	EXPECT_EQ(STS_STOPPED, ctx_field(self->sim, CTX));
+}
+
 TEST_F(tdi, inactive_context_never_stops_nor_executes)
 {
 	self->sim->ts[TILE].ctx[CTX] = C600_CTX_INACTIVE;

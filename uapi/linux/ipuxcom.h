@@ -32,7 +32,7 @@
 #define IPUXCOM_DEVICE_PATH	"/dev/ipuxcom"
 
 /* Bumped whenever a command, struct member or flag is added. */
-#define IPUXCOM_UAPI_VERSION	4
+#define IPUXCOM_UAPI_VERSION	5
 
 #define IPUXCOM_IOC_MAGIC	0xC6
 
@@ -53,7 +53,7 @@
  *   AUTOLOAD                 RAWIO            installs the bootloader on
  *                                             every tile
  *   BUF_ATTACH slot 0        RAWIO            the transport buffer carries
- *                                             every tile's code
+ *   (the loader's buffer)                     every tile's code
  *   LOAD_BATCH, LOAD_FINISH  RAWIO            hand code to the loaders and
  *                                             start it
  *   HSP_MARK                 RAWIO            a raw sync mark moves every
@@ -263,10 +263,14 @@ struct ipuxcom_ioc_reset {
  * waits together never exceed IPUXCOM_CMD_TOTAL_WAIT_MAX_NS (uapi version
  * 4): a HOSTX_CALL of many phases or a TDI transfer of many words that
  * reaches it fails with -ETIMEDOUT and reports its progress. Waits end
- * early with -EINTR on any signal (uapi version 4; only a fatal one
- * before), since a sequence half done cannot be restarted. After a wait
- * that timed out or was interrupted the device is in
- * IPUXCOM_DEV_STATE_NEEDS_RESET until RESET.
+ * early (-EINTR) only for a fatal signal (uapi version 5; any signal in
+ * version 4): ipu_driver sends the process that holds a card real-time
+ * signals 44-49 throughout a load, and an unrelated signal (SIGCHLD,
+ * SIGPROF, SIGURG) must not cost a load either; a sequence half done
+ * cannot be restarted. After a wait that timed out or was killed the
+ * device is in IPUXCOM_DEV_STATE_NEEDS_RESET until RESET. A process that
+ * holds a card through ipu_driver blocks the driver's signals in every
+ * thread first (libipuxcom's ipuxcom_block_driver_signals()).
  */
 #define IPUXCOM_TIMEOUT_MAX_NS		(60ULL * 1000 * 1000 * 1000)
 #define IPUXCOM_CMD_TOTAL_WAIT_MAX_NS	(120ULL * 1000 * 1000 * 1000)
@@ -377,12 +381,16 @@ struct ipuxcom_ioc_autoload {
  * caller's RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK) and reads and writes
  * it where the sequences need (batch checks, the 0xff release fill).
  * Slot numbers are ipu_driver's BUFFER_ATTACH indexes: the loader's
- * transport buffer is index 0 [RE, FACTS.md step 4]; host-exchange page i
- * is index 1 + i (modelled: the notes do not record these indexes).
+ * transport buffer is index 0 [RE, FACTS.md step 4], detached when the
+ * load finishes; host-exchange page i is index i (uapi version 5; 1 + i
+ * before), as the peer and the notes attach them [RE, S: FACTS.md
+ * "ipu_driver as the peer drives it"]: a tile program finds a host page by
+ * that index. Index 0 is the loader's buffer except between HOSTX_SETUP
+ * BEGIN (which needs it detached) and the end of that host session.
  */
 #define IPUXCOM_BUF_SLOT_LOADER		0
-#define IPUXCOM_BUF_SLOT_HOSTX(i)	(1 + (i))
-#define IPUXCOM_BUF_SLOTS		17
+#define IPUXCOM_BUF_SLOT_HOSTX(i)	(i)
+#define IPUXCOM_BUF_SLOTS		16
 #define IPUXCOM_BUF_MAX_BYTES		0x4000000u	/* 64 MiB per buffer */
 
 /**
@@ -401,7 +409,8 @@ struct ipuxcom_ioc_autoload {
  * and 9]. On a device held through ipu_driver the module cannot reach
  * ipu_driver's BUFFER_ATTACH: the caller issues it on its /dev/ipuN with
  * the same index, address and size right after BUF_ATTACH returns.
- * Slot 0 is accepted in IDLE and BOOTLOADER (before batch 0); host slots
+ * Slot 0 as the loader's buffer is accepted in IDLE and BOOTLOADER
+ * (before batch 0); host slots (page i at slot i, page 0 at slot 0 too)
  * only between HOSTX_SETUP's BEGIN and COMMIT stages, in the manifest's
  * attach order. Errors: -EINVAL (index, alignment, size, order), -EEXIST
  * (slot in use), -EFAULT (not writable memory of this process), -ENOMEM
@@ -750,7 +759,9 @@ struct ipuxcom_ioc_hostx_call {
  *
  * Without a flag the module stores @data itself (a backend that reaches
  * the exchange BAR: the simulator). On a device held through ipu_driver
- * the stores go through the caller's mapping of /dev/ipuN_ex: SELECT
+ * the stores go through the caller's mapping of /dev/ipuN_ex, after the
+ * caller's ipu_driver SET_HEXOPT_IDENTITY_TABLE on /dev/ipuN (the notes'
+ * first step; libipuxcom issues it): SELECT
  * saves and selects the window (read back), the caller stores @bytes at
  * exchange-BAR offset 0x80000 + (@addr - 0x4c000), and COMPLETE, with the
  * same @tile, @addr and @bytes, polls TILEUPDR and restores the window.

@@ -92,7 +92,13 @@ static int demo_verify(const char *dir)
 	char path[4096];
 	int err;
 
-	err = ipuxcom_open(NULL, &ipu);
+	/*
+	 * On a card, ipu_driver signals the process that holds it (44-49):
+	 * every thread that waits on a card blocks them first (libipuxcom(3)).
+	 */
+	err = ipuxcom_block_driver_signals();
+	if (!err)
+		err = ipuxcom_open(NULL, &ipu);
 	if (!err)
 		err = ipuxcom_attach(ipu, 0);
 	if (err) {

@@ -7,8 +7,9 @@
  * standin: the QEMU C600 (docs/qemu-c600.md; the VM gets it from run-vm.sh
  *   --c600) bound by the stand-in as "ipu_driver" (/dev/ipu0) and served
  *   by ipuxcom_hw (backend "hw", IPUXCOM_CAP_IPU_DRIVER), driven by
- *   libipuxcom; skipped without the device. The stand-in is loaded with
- *   signals=0 here (its real-time signals are standin_test's):
+ *   libipuxcom; skipped without the device. The stand-in sends its
+ *   real-time signals 44-49 throughout; the test blocks them first, as
+ *   libipuxcom(3) asks:
  *  - a full 1472-tile load, an exchange-window store through
  *    /dev/ipu0_ex and host exchange, with ipu_driver's calls in the order
  *    of the hardware-proven stack (FACTS.md "The load as run on a real
@@ -48,11 +49,12 @@
 #include "c600_record.h"
 #include "ixt_hsp_oracle.h"
 #include "ixt_standin.h"
+#include "ixt_simdev.h"
 
 #define STANDIN_MOD	IXT_STANDIN_MOD
 #define STANDIN_DBG	IXT_STANDIN_DBG
-/* this binary's stand-in: no signals (see the top) */
-#define STANDIN_PARAMS	"signals=0"
+/* this binary's stand-in: as loaded by default, signals on */
+#define STANDIN_PARAMS	""
 #define TIMEOUT_NS	(5ULL * 1000 * 1000 * 1000)
 /* The loader's transport buffer [RE, FACTS.md step 4], in pages. */
 #define XBUF_PAGES	(0x2842000u / 4096)
@@ -216,6 +218,18 @@ static int wait_unpinned(unsigned int card, long baseline)
 /* The notes' host-exchange oracle (ixt_hsp_oracle.h): page 1 is attached first. */
 static const char oracle[] =
 	IXT_HSP_ORACLE;
+
+/* The id of a simulated device, or -1 (the card lane's VM has none). */
+static int first_sim_device(void)
+{
+	unsigned char sims[IXT_MAX_IDS];
+
+	ixt_sim_device_ids(sims);
+	for (int i = 0; i < IXT_MAX_IDS; i++)
+		if (sims[i])
+			return i;
+	return -1;
+}
 
 /* ------------------------------------------------------------ simulated cards */
 
@@ -391,7 +405,7 @@ TEST_F(standin, attach_needs_this_cards_ipu_node)
 	if (_metadata->skip)
 		return;	/* the fixture skipped (this harness runs the body anyway) */
 	uint32_t id0 = (uint32_t)sc_dev_id(0);
-	int fd, nul, ex, ro, own;
+	int fd, nul, ex, ro, own, sim;
 
 	fd = ixt_open();
 	ASSERT_LE(0, fd);
@@ -407,12 +421,14 @@ TEST_F(standin, attach_needs_this_cards_ipu_node)
 	EXPECT_EQ(-EBADF, attach_with_fd(fd, id0, ro));
 	EXPECT_EQ(-EBADF, attach_with_fd(fd, id0, 1000));
 	close(fd);
-	/* the sim's plain devices refuse the flag */
+	/* the sim's plain devices refuse the flag (where the simulator is loaded) */
 	fd = ixt_open();
 	ASSERT_LE(0, fd);
 	own = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, own);
-	EXPECT_EQ(-EINVAL, attach_with_fd(fd, ixt_dev_id(), own));
+	sim = first_sim_device();
+	if (sim >= 0)
+		EXPECT_EQ(-EINVAL, attach_with_fd(fd, (uint32_t)sim, own));
 	EXPECT_EQ(0, attach_with_fd(fd, id0, own));
 	close(fd);
 	close(own);

@@ -3,9 +3,11 @@
  * ipuxcom_hw: the hardware backend. Registers one ipuxcom device ("hw")
  * for every Graphcore IPU that ipu_driver drives, next to ipu_driver and
  * without taking the PCI function from it. UNVERIFIED ON HARDWARE: nothing
- * in this tree has run on a card (docs/hardware.md). In the test VM
- * it runs against QEMU's edu device bound by the ipu_driver stand-in
- * (selftests/kmod/ipu_standin.c), which proves the plumbing, not the card.
+ * in this tree has run on a card (docs/hardware.md). In the test VM it
+ * runs the whole main job on the QEMU C600 (docs/qemu-c600.md: the
+ * simulator's model behind real BARs and PCI DMA) bound by the
+ * ipu_driver stand-in (selftests/kmod/ipu_standin.c), which proves the
+ * path and the record's sequences, not the card.
  *
  * What it does:
  *  - looks at every PCI function of Graphcore's vendor id 0x1d95 [RE]
@@ -102,7 +104,8 @@ MODULE_PARM_DESC(pci_device, "use only Graphcore functions with this PCI device 
 /*
  * For testing against a QEMU device: non-Graphcore functions to consider
  * too, "vendor:device[,...]" in hex (like vfio-pci's ids=), e.g. QEMU's
- * edu device 1234:11e8 bound by the ipu_driver stand-in of the selftests.
+ * edu device 1234:11e8 (the test VM's QEMU C600 has Graphcore's vendor id
+ * and needs none).
  * The ipu_driver and BAR checks still apply to them.
  */
 #define HW_MAX_IDS		8

@@ -231,6 +231,30 @@ static void expect_record(struct __test_metadata *_metadata, const char *where,
 	EXPECT_LT(0, start) TH_LOG("%s: no start mark 23 after the last mark 1", where);
 	EXPECT_EQ(-1, find_write(r, n, (uint32_t)start + 1, REC_GS1, 23))
 		TH_LOG("%s: a second start mark", where);
+	/*
+	 * XB.DCXCR [FACTS.md step 5, 8]: all 16 armed with the loading value
+	 * before the first batch mark (the seed's and the peer's orders both
+	 * do), and after the start mark the operational values: request id 0
+	 * (0x2) on the 8 primaries, 1 (0x0020820a) on the 8 secondaries.
+	 */
+	{
+		int first1 = find_write(r, n, (uint32_t)at, REC_GS1, 1);
+
+		ASSERT_LT(0, first1) TH_LOG("%s", where);
+		for (uint32_t i = 0; i < 16; i++) {
+			uint32_t off = i < 8 ? REC_DCXCR_PRI(i) : REC_DCXCR_SEC(i - 8);
+			uint32_t want = i < 8 ? 0x2u : 0x0020820au;
+			int armed = find_write(r, n, 0, off, REC_DCXCR_LOADING), last = -1;
+
+			EXPECT_LE(0, armed) TH_LOG("%s: DCXCR %u never armed", where, i);
+			EXPECT_LT(armed, first1) TH_LOG("%s: DCXCR %u armed after batch 0", where, i);
+			for (uint32_t k = (uint32_t)start; k < n; k++)
+				if (r[k].offset == off)
+					last = (int)k;
+			ASSERT_LE(0, last) TH_LOG("%s: DCXCR %u not restored after the start", where, i);
+			EXPECT_EQ(want, r[last].value) TH_LOG("%s: DCXCR %u", where, i);
+		}
+	}
 }
 
 /* ------------------------------------------------------------- the fixture */

@@ -58,10 +58,10 @@
 #                    without bus= goes to rp2 or rp1. Without --c600 the
 #                    VM is QEMU's default pc machine, as always.
 #
-# The VM has a QEMU "edu" PCI device (id edu0, 1234:11e8), which the
-# ipu_driver stand-in (selftests/kmod/ipu_standin.c, ids=1234:11e8) binds as
-# a PCI "ipu_driver" for the hardware backend's tests. With --c600, edu0
-# is there as well (on root port rp2).
+# The VM also has QEMU's "edu" PCI device (id edu0, 1234:11e8): a
+# non-Graphcore function that no test driver binds any more (the ipu_driver
+# stand-in binds the QEMU C600, --c600) and that ipuxcom_hw must leave
+# alone. With --c600, edu0 is there as well (on root port rp2).
 #
 # Hot removal: the guest cannot reach the QEMU monitor, so this script
 # watches results.log while the VM runs and, for every line

@@ -34,10 +34,10 @@
 #include "load_testlib.h"
 #include "ixt_standin.h"
 #include "c600_record.h"
+#include "ixt_seed_words.h"
 
 /* The stand-in's debugfs directory of card 0 (ipu_standin.c). */
 #define STANDIN_DIR	"/sys/kernel/debug/ipu_standin/ipu0"
-#define BOOT948		948
 #define LOAD_TIMEOUT_NS	(30ULL * 1000 * 1000 * 1000)
 
 static bool on_card(void)
@@ -171,21 +171,6 @@ static uint32_t device_writes(struct ipuxcom_cfg_record **out, unsigned long *al
 	return n;
 }
 
-static void boot948(uint8_t *b)
-{
-	for (int i = 0; i < BOOT948; i++)
-		b[i] = (uint8_t)(i * 7 + 3);
-}
-
-static int find_write(const struct ipuxcom_cfg_record *r, uint32_t n, uint32_t from,
-		      uint32_t off, uint32_t value)
-{
-	for (uint32_t i = from; i < n; i++)
-		if (r[i].offset == off && r[i].value == value)
-			return (int)i;
-	return -1;
-}
-
 /*
  * The record's words in @r: the seed's autoloader sequence for its
  * 948-byte bootloader padded to 1 KiB [S "Direct Attach And Autoloader"]
@@ -195,31 +180,12 @@ static int find_write(const struct ipuxcom_cfg_record *r, uint32_t n, uint32_t f
 static void expect_record(struct __test_metadata *_metadata, const char *where,
 			  const struct ipuxcom_cfg_record *r, uint32_t n)
 {
-	uint8_t b[1024] = { 0 };
 	uint32_t mark1 = 0, last1 = 0;
 	int at, start;
 
-	boot948(b);
-	at = find_write(r, n, 0, REC_AUTOLDCSR, 0);
-	ASSERT_LE(0, at) TH_LOG("%s: no AUTOLDCSR = 0 in %u writes", where, n);
-	ASSERT_LE((uint32_t)at + 1 + 256 + 4, n) TH_LOG("%s", where);
-	for (uint32_t i = 0; i < 256; i++) {
-		const struct ipuxcom_cfg_record *w = &r[at + 1 + i];
-		uint32_t want = (uint32_t)b[i * 4] | b[i * 4 + 1] << 8 | b[i * 4 + 2] << 16 |
-				(uint32_t)b[i * 4 + 3] << 24;
-
-		ASSERT_EQ(REC_AUTOLDDATAR, w->offset) TH_LOG("%s: data word %u", where, i);
-		ASSERT_EQ(want, w->value) TH_LOG("%s: data word %u", where, i);
-	}
+	at = ixt_expect_seed_autoloader(_metadata, where, r, n);
+	ASSERT_LE(0, at);
 	at += 1 + 256;
-	EXPECT_EQ(REC_AUTOLDTRGTR, r[at].offset) TH_LOG("%s", where);
-	EXPECT_EQ(0x02000400, r[at].value) TH_LOG("%s", where);
-	EXPECT_EQ(REC_AUTOLDCSR, r[at + 1].offset) TH_LOG("%s", where);
-	EXPECT_EQ(0x0010013f, r[at + 1].value) TH_LOG("%s", where);
-	EXPECT_EQ(REC_AUTOLDTRGTR, r[at + 2].offset) TH_LOG("%s", where);
-	EXPECT_EQ(0x0209c001, r[at + 2].value) TH_LOG("%s", where);
-	EXPECT_EQ(REC_AUTOLDCSR, r[at + 3].offset) TH_LOG("%s", where);
-	EXPECT_EQ(0x000b7f3f, r[at + 3].value) TH_LOG("%s", where);
 	for (uint32_t i = (uint32_t)at + 4; i < n; i++) {
 		if (r[i].offset != REC_GS1 || (r[i].value & 0xffff) != 1)
 			continue;
@@ -227,9 +193,9 @@ static void expect_record(struct __test_metadata *_metadata, const char *where,
 		last1 = i;
 	}
 	EXPECT_EQ(24, mark1) TH_LOG("%s: GS1 mark-1 posts after the autoloader", where);
-	start = find_write(r, n, last1, REC_GS1, 23);
+	start = ixt_find_write(r, n, last1, REC_GS1, 23);
 	EXPECT_LT(0, start) TH_LOG("%s: no start mark 23 after the last mark 1", where);
-	EXPECT_EQ(-1, find_write(r, n, (uint32_t)start + 1, REC_GS1, 23))
+	EXPECT_EQ(-1, ixt_find_write(r, n, (uint32_t)start + 1, REC_GS1, 23))
 		TH_LOG("%s: a second start mark", where);
 	/*
 	 * XB.DCXCR [FACTS.md step 5, 8]: all 16 armed with the loading value
@@ -238,13 +204,13 @@ static void expect_record(struct __test_metadata *_metadata, const char *where,
 	 * (0x2) on the 8 primaries, 1 (0x0020820a) on the 8 secondaries.
 	 */
 	{
-		int first1 = find_write(r, n, (uint32_t)at, REC_GS1, 1);
+		int first1 = ixt_find_write(r, n, (uint32_t)at, REC_GS1, 1);
 
 		ASSERT_LT(0, first1) TH_LOG("%s", where);
 		for (uint32_t i = 0; i < 16; i++) {
 			uint32_t off = i < 8 ? REC_DCXCR_PRI(i) : REC_DCXCR_SEC(i - 8);
 			uint32_t want = i < 8 ? 0x2u : 0x0020820au;
-			int armed = find_write(r, n, 0, off, REC_DCXCR_LOADING), last = -1;
+			int armed = ixt_find_write(r, n, 0, off, REC_DCXCR_LOADING), last = -1;
 
 			EXPECT_LE(0, armed) TH_LOG("%s: DCXCR %u never armed", where, i);
 			EXPECT_LT(armed, first1) TH_LOG("%s: DCXCR %u armed after batch 0", where, i);
@@ -267,7 +233,7 @@ FIXTURE(card) {
 FIXTURE_SETUP(card)
 {
 	struct ipuxcom_image *img;
-	uint8_t b[BOOT948];
+	uint8_t b[IXT_SEED_BOOT_BYTES];
 	void *file = NULL;
 	size_t len = 0;
 
@@ -284,7 +250,7 @@ FIXTURE_SETUP(card)
 	ipuxcom_image_close(img);
 	ASSERT_EQ(0, ixt_write_file(self->img, file, len));
 	free(file);
-	boot948(b);
+	ixt_seed_boot(b);
 	ASSERT_EQ(0, ixt_write_file(self->boot, b, sizeof(b)));
 }
 
@@ -390,7 +356,7 @@ TEST_F_TIMEOUT(card, sigchld_and_sigurg_do_not_cost_a_load, 600)
 	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
 	img = build_image(_metadata);
 	ASSERT_NE(NULL, img);
-	boot948(boot1k);
+	ixt_seed_boot(boot1k);
 	lp.image = img;
 	lp.bootloader = boot1k;
 	lp.bootloader_size = sizeof(boot1k);

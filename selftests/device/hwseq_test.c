@@ -28,16 +28,13 @@
 #include "load_testlib.h"
 #include "frames_testlib.h"
 #include "c600_record.h"
+#include "ixt_seed_words.h"
 
 #define TIMEOUT_NS	(2ULL * 1000 * 1000 * 1000)
 /* The seed's bootloader size. */
-#define BOOT948		948
-
-static void boot948(uint8_t *b)
-{
-	for (int i = 0; i < BOOT948; i++)
-		b[i] = (uint8_t)(i * 7 + 3);
-}
+#define BOOT948		IXT_SEED_BOOT_BYTES
+#define boot948		ixt_seed_boot
+#define find_write	ixt_find_write
 
 /* The tool: $IPUXCOM_TOOL, else `ipuxcom` on PATH (the VM installs it). */
 static const char *tool_name(void)
@@ -45,16 +42,6 @@ static const char *tool_name(void)
 	const char *env = getenv("IPUXCOM_TOOL");
 
 	return env && *env ? env : "ipuxcom";
-}
-
-/* Index of the first record at or after @from writing @value to @off, or -1. */
-static int find_write(const struct ipuxcom_cfg_record *r, uint32_t n, uint32_t from,
-		      uint32_t off, uint32_t value)
-{
-	for (uint32_t i = from; i < n; i++)
-		if (r[i].offset == off && r[i].value == value)
-			return (int)i;
-	return -1;
 }
 
 static uint32_t count_writes(const struct ipuxcom_cfg_record *r, uint32_t n, uint32_t off,
@@ -168,34 +155,14 @@ static int write_boot_elf(const char *path)
 static void expect_seed_autoloader(struct __test_metadata *_metadata, FIXTURE_DATA(seq) *self)
 {
 	struct ipuxcom_cfg_record *r = NULL;
-	uint8_t b[1024] = { 0 };
 	uint32_t n = 0;
 	int at;
 
 	capture_load(_metadata, self, &r, &n);
 	ASSERT_NE(NULL, r);
-	boot948(b);
-	at = find_write(r, n, 0, REC_AUTOLDCSR, 0);
-	ASSERT_LE(0, at) TH_LOG("no AUTOLDCSR = 0 in %u writes", n);
-	ASSERT_LE((uint32_t)at + 1 + 256 + 4, n);
-	/* 256 data words: the image padded with zeros to 1 KiB */
-	for (uint32_t i = 0; i < 256; i++) {
-		const struct ipuxcom_cfg_record *w = &r[at + 1 + i];
-		uint32_t want = (uint32_t)b[i * 4] | b[i * 4 + 1] << 8 | b[i * 4 + 2] << 16 |
-				(uint32_t)b[i * 4 + 3] << 24;
-
-		ASSERT_EQ(REC_AUTOLDDATAR, w->offset) TH_LOG("data word %u", i);
-		ASSERT_EQ(want, w->value) TH_LOG("data word %u", i);
-	}
+	at = ixt_expect_seed_autoloader(_metadata, "tracepoint", r, n);
+	ASSERT_LE(0, at);
 	at += 1 + 256;
-	EXPECT_EQ(REC_AUTOLDTRGTR, r[at].offset);
-	EXPECT_EQ(0x02000400, r[at].value);
-	EXPECT_EQ(REC_AUTOLDCSR, r[at + 1].offset);
-	EXPECT_EQ(0x0010013f, r[at + 1].value);
-	EXPECT_EQ(REC_AUTOLDTRGTR, r[at + 2].offset);
-	EXPECT_EQ(0x0209c001, r[at + 2].value);
-	EXPECT_EQ(REC_AUTOLDCSR, r[at + 3].offset);
-	EXPECT_EQ(0x000b7f3f, r[at + 3].value);
 	/* no other autoloader write anywhere in the load */
 	for (uint32_t i = 0; i < n; i++) {
 		if ((int)i >= at - 257 && (int)i <= at + 3)

@@ -90,7 +90,8 @@ help:
 	@echo "  fuzz         run each libFuzzer target (fuzz/*_fuzz.c) for FUZZ_SECONDS (60)"
 	@echo "  check-fuzz   the same briefly (FUZZ_CHECK_SECONDS, 4), as TAP; part of check"
 	@echo "  fuzz-kernel  the VM running only the ioctl fuzzer, FUZZ_KERNEL_IOCTLS (10^6) and"
-	@echo "               FUZZ_KERNEL_SECONDS (600) concurrent; FUZZ_SEED=N repeats a run"
+	@echo "               FUZZ_KERNEL_SECONDS (600) concurrent; FUZZ_SEED=N repeats a run; with"
+	@echo "               the QEMU C600 built, also on the card through ipuxcom_hw (standin_card)"
 	@echo "  install      library, headers (INCLUDEDIR/ipuxcom), pkg-config file, command, man"
 	@echo "               pages, docs (DOCDIR), bash completion, udev rule, modprobe.d and sysusers.d"
 	@echo "               files (DESTDIR, PREFIX=$(PREFIX), LIBDIR, ...); userspace only, no kernel headers"
@@ -404,11 +405,17 @@ FUZZ_TEST_BIN := $(B)/tests/device/zz_ioctl_fuzz_test
 # guest time: the ioctls at >= 2000/s under TCG, the concurrent run, slack
 FUZZ_KERNEL_LIMIT = $$(( $(FUZZ_KERNEL_IOCTLS) * 5 / 4 / 2000 + $(FUZZ_KERNEL_SECONDS) + 300 ))
 
+# With the QEMU C600 built (make qemu-c600), the VM gets the card too and
+# the fuzzer's standin_card case runs on it through ipuxcom_hw; else it skips.
 fuzz-kernel: kver-check modules standin $(FUZZ_TEST_BIN)
 	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(B)/vm/fuzz-initramfs.cpio.gz \
-		--modules "ipuxcom.ko ipuxcom_sim.ko $(STANDIN_KO)" --tests "$(FUZZ_TEST_BIN)"
+		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --tests "$(FUZZ_TEST_BIN)"
 	@mkdir -p $(B)/results
-	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/fuzz-initramfs.cpio.gz \
+	@d=$$(scripts/qemu-c600.sh --dir 2>/dev/null || true); card=''; \
+	if [ -n "$$d" ] && [ -f "$$d/.done" ]; then card="--qemu $$d/qemu-system-x86_64 --c600"; \
+	else echo "fuzz-kernel: no QEMU C600 built (make qemu-c600): standin_card will skip"; fi; \
+	echo selftests/vm/run-vm.sh $$card ...; \
+	selftests/vm/run-vm.sh $$card --kernel $(KIMAGE) --initrd $(B)/vm/fuzz-initramfs.cpio.gz \
 		--mode check --expect zz_ioctl_fuzz_test --out $(B)/results/fuzz-kernel \
 		--timeout $$(( $(FUZZ_KERNEL_LIMIT) + 60 )) \
 		--append "ipuxcom_vm.fuzz_ioctls=$(FUZZ_KERNEL_IOCTLS) ipuxcom_vm.fuzz_seconds=$(FUZZ_KERNEL_SECONDS) ipuxcom_vm.fuzz_timeout=$(FUZZ_KERNEL_LIMIT)$(if $(FUZZ_SEED), ipuxcom_vm.fuzz_seed=$(FUZZ_SEED))$(if $(FUZZ_TRACE), ipuxcom_vm.fuzz_trace=1)"

@@ -39,18 +39,10 @@ die() {
 	exit 1
 }
 
+# shellcheck source=scripts/cache-dir.sh
+. "$here/cache-dir.sh"
 pick_cache() {
-	local d
-	if [ -n "${IPUXCOM_DEBUG_CACHE:-}" ]; then
-		echo "$IPUXCOM_DEBUG_CACHE"
-		return
-	fi
-	d=/var/cache/ipuxcom/debug-kernel
-	if mkdir -p "$d" 2>/dev/null && [ -w "$d" ]; then
-		echo "$d"
-		return
-	fi
-	echo "${XDG_CACHE_HOME:-$HOME/.cache}/ipuxcom/debug-kernel"
+	ipuxcom_cache_dir debug-kernel "${IPUXCOM_DEBUG_CACHE:-}"
 }
 
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||

@@ -52,18 +52,10 @@ die() {
 	exit 1
 }
 
+# shellcheck source=scripts/cache-dir.sh
+. "$here/cache-dir.sh"
 pick_cache() {
-	local d
-	if [ -n "${IPUXCOM_QEMU_CACHE:-}" ]; then
-		echo "$IPUXCOM_QEMU_CACHE"
-		return
-	fi
-	d=/var/cache/ipuxcom/qemu-c600
-	if mkdir -p "$d" 2>/dev/null && [ -w "$d" ]; then
-		echo "$d"
-		return
-	fi
-	echo "${XDG_CACHE_HOME:-$HOME/.cache}/ipuxcom/qemu-c600"
+	ipuxcom_cache_dir qemu-c600 "${IPUXCOM_QEMU_CACHE:-}"
 }
 
 # The source version to build: the installed binary's source package.

@@ -186,12 +186,11 @@ static int attach_test(const char *bdf, uint32_t slot, uint32_t pages)
 
 int main(int argc, char **argv)
 {
-	char bdf[256] = "", path[512];
-	int argi = 1, fd, bar;
+	char bdf[256] = "";
+	int argi = 1, bar;
 	unsigned long off;
-	struct stat st;
-	volatile uint32_t *reg;
-	void *map;
+	volatile uint32_t *regs, *reg;
+	size_t size;
 
 	if (argi + 1 < argc && !strcmp(argv[argi], "-d")) {
 		snprintf(bdf, sizeof(bdf), "%s", argv[argi + 1]);
@@ -214,34 +213,18 @@ int main(int argc, char **argv)
 	}
 	bar = atoi(argv[argi]);
 	off = strtoul(argv[argi + 1], NULL, 0);
-	snprintf(path, sizeof(path), PCI_DEVICES "/%s/enable", bdf);
-	fd = open(path, O_WRONLY);
-	if (fd >= 0) {
-		if (read_hex(path) == 0 && write(fd, "1", 1) != 1)
-			perror("c600_peek: enable");
-		close(fd);
-	}
-	snprintf(path, sizeof(path), PCI_DEVICES "/%s/resource%d", bdf, bar);
-	fd = open(path, O_RDWR | O_SYNC);
-	if (fd < 0 || fstat(fd, &st)) {
-		fprintf(stderr, "c600_peek: %s: %s\n", path, strerror(errno));
+	if (map_bar(bdf, bar, &regs, &size))
+		return 1;
+	if (off & 3 || off + 4 > size) {
+		fprintf(stderr, "c600_peek: offset 0x%lx outside BAR %d (%zu bytes) or unaligned\n",
+			off, bar, size);
+		munmap((void *)regs, size);
 		return 1;
 	}
-	if (off & 3 || off + 4 > (unsigned long)st.st_size) {
-		fprintf(stderr, "c600_peek: offset 0x%lx outside BAR %d (%lld bytes) or unaligned\n",
-			off, bar, (long long)st.st_size);
-		return 1;
-	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED) {
-		fprintf(stderr, "c600_peek: mmap %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	reg = (volatile uint32_t *)((char *)map + off);
+	reg = regs + off / 4;
 	if (argc - argi == 3)
 		*reg = (uint32_t)strtoul(argv[argi + 2], NULL, 0);
 	printf("%d:0x%lx = 0x%08x\n", bar, off, *reg);
-	munmap(map, (size_t)st.st_size);
-	close(fd);
+	munmap((void *)regs, size);
 	return 0;
 }

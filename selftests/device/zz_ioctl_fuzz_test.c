@@ -37,6 +37,8 @@
  * concurrent: worker threads sharing one attached file, a thread adding
  * and removing simulated devices (and using them as they go), a netlink
  * thread dumping, sending garbage and reading the events group.
+ * pointers_stay_owned (no device): every pointer the random mix makes is
+ * the fuzzer's own memory or memory nobody can write (see WIN_BYTES).
  *
  * What must hold: every ioctl returns 0 or a documented negative errno
  * (-ENOMEM only from BUF_ATTACH), never a positive value; mmap of
@@ -213,6 +215,10 @@ struct fz {
 	size_t pool_bytes[NPOOL];
 	bool pool_mapped[NPOOL];
 	uint8_t *xbuf;		/* the sequences' transport buffer, or NULL */
+	uint8_t *win;		/* WIN_BYTES reserved: all of the above lives in it */
+	uint8_t *pool_at[NPOOL][2];	/* the two places pool i takes turns at */
+	uint8_t *xbuf_at[2];	/* and the transport buffer's */
+	unsigned int xbuf_turn;
 	uint8_t **batches;	/* the 23 batches, prepared once (shared) */
 	void *owner;		/* concurrent: struct conc */
 	bool knobs;		/* may set the backend's fault knobs */
@@ -359,18 +365,6 @@ static void *map_anon(size_t bytes, int prot)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* @bytes read-write followed by a PROT_NONE guard page. */
-static uint8_t *map_guarded(size_t bytes)
-{
-	uint8_t *p = map_anon(bytes + PAGE, PROT_READ | PROT_WRITE);
-
-	if (p && mprotect(p + bytes, PAGE, PROT_NONE)) {
-		munmap(p, bytes + PAGE);
-		return NULL;
-	}
-	return p;
-}
-
 static size_t pool_size(unsigned int i)
 {
 	static const size_t sz[NPOOL] = { 1 * PAGE, 2 * PAGE, 8 * PAGE, 64 * PAGE };
@@ -379,14 +373,28 @@ static size_t pool_size(unsigned int i)
 }
 
 /*
- * "Unmapped" memory the fuzzer hands the kernel stays reserved as a
- * PROT_NONE mapping, never freed: an address given back to the process
- * could be reused by another thread (a malloc arena, a thread stack), and
- * the kernel would then rightly write the ioctl's output into it, which
- * corrupted the concurrent run's heap (a SIGSEGV inside malloc). To the
- * kernel a PROT_NONE page is as unusable as a hole (-EFAULT), and
- * mapping over pinned pages still drops the mapping under the pins.
+ * Everything the fuzzer hands the kernel lives in its own window: 4 GiB,
+ * 4 GiB-aligned, reserved PROT_NONE, one per thread. The random mix
+ * changes any 32-bit half of a request, a pointer's low half included, so
+ * a pointer made from one of ours stays inside its 4 GiB-aligned range:
+ * with the window, that is always this fuzzer's own memory or a reserved
+ * page (-EFAULT). Without it, it was as often another thread's stack or
+ * malloc arena, or the batches, which the kernel then rightly wrote
+ * (TDI_READ_SRAM's words; the 0xff fill and host exchange through pages
+ * pinned by BUF_ATTACH): the concurrent run's heap corruption ("malloc
+ * assertion failure in __libc_calloc", SIGSEGV inside malloc; issue 22).
+ * pointers_stay_owned checks it.
+ *
+ * Inside the window each piece has its place, followed by a page that
+ * stays reserved (its guard): pinning or copying across the end fails
+ * with -EFAULT instead of reaching the next piece. "Unmapping" one
+ * reserves its range again instead of giving it back, so no later
+ * mapping of the process (a thread stack, an arena) can appear at an
+ * address the fuzzer still hands out; a pool or the transport buffer
+ * that is mapped again takes turns between two places.
  */
+#define WIN_BYTES	(1ull << 32)
+
 static void *reserve_fixed(void *addr, size_t bytes)
 {
 	void *p = mmap(addr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
@@ -395,26 +403,50 @@ static void *reserve_fixed(void *addr, size_t bytes)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/*
- * Pool @i, followed by a PROT_NONE guard page that stays for as long as
- * the range is ours: BUF_ATTACH is given up to 80 pages at a pool of one,
- * and a pointer to a pool may come with a larger length. Without the guard
- * the kernel rightly pinned and then wrote the pages of whatever mapping
- * came next (another thread's malloc arena: the concurrent run's SIGSEGV
- * inside malloc, "segfault at 7f0300000888 ... in libc.so.6"); with it,
- * pinning or copying across the end fails with -EFAULT.
- */
+static int win_reserve(struct fz *z)
+{
+	uint8_t *p = mmap(NULL, 2 * WIN_BYTES, PROT_NONE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	uintptr_t at;
+
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	at = ((uintptr_t)p + WIN_BYTES - 1) & ~(uintptr_t)(WIN_BYTES - 1);
+	if (at > (uintptr_t)p)
+		munmap(p, at - (uintptr_t)p);
+	munmap((void *)(at + WIN_BYTES), (uintptr_t)p + 2 * WIN_BYTES - at - WIN_BYTES);
+	z->win = (uint8_t *)at;
+	return 0;
+}
+
+/* The next @bytes of the window for a piece, its guard page after it. */
+static uint8_t *win_place(struct fz *z, size_t *used, size_t bytes)
+{
+	uint8_t *p = z->win + *used;
+
+	*used += bytes + PAGE;
+	return p;
+}
+
+/* Map @bytes at @at in the window (an earlier mapping there is replaced). */
+static uint8_t *win_map(uint8_t *at, size_t bytes, int prot)
+{
+	void *p = mmap(at, bytes, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Pool @i, mapped afresh at its other place (the old one stays reserved). */
 static void pool_map(struct fz *z, unsigned int i)
 {
-	/* the old range's reservation goes: nothing refers to it once replaced */
-	if (z->pool[i] && !z->pool_mapped[i])
-		munmap(z->pool[i], z->pool_bytes[i] + PAGE);
+	uint8_t *at = z->pool_at[i][z->pool[i] == z->pool_at[i][0]];
+
 	z->pool_bytes[i] = pool_size(i);
-	z->pool[i] = map_guarded(z->pool_bytes[i]);
+	z->pool[i] = win_map(at, z->pool_bytes[i], PROT_READ | PROT_WRITE);
 	z->pool_mapped[i] = z->pool[i] != NULL;
 }
 
-/* Unmap pool @i (the pages may be pinned): a reserved hole in its place, the guard kept. */
+/* Unmap pool @i (the pages may be pinned): a reserved range in its place. */
 static void pool_unmap(struct fz *z, unsigned int i)
 {
 	z->pool_mapped[i] = false;
@@ -422,19 +454,37 @@ static void pool_unmap(struct fz *z, unsigned int i)
 		z->pool[i] = NULL;	/* never handed out again */
 }
 
+/* The sequences' transport buffer, at its other place. */
+static uint8_t *fz_xbuf_map(struct fz *z)
+{
+	z->xbuf_turn ^= 1;
+	return win_map(z->xbuf_at[z->xbuf_turn], XBUF_BYTES, PROT_READ | PROT_WRITE);
+}
+
+/* The transport buffer goes away under the session (its pages may be pinned). */
+static void fz_xbuf_unmap(struct fz *z)
+{
+	reserve_fixed(z->xbuf, XBUF_BYTES);
+	z->xbuf = NULL;
+}
+
 static int fz_mem_init(struct fz *z)
 {
-	void *h;
+	size_t used = PAGE;	/* the window's first page stays reserved */
 
-	z->scratch = map_guarded(PAGE);
-	z->data = map_guarded(DATA_BYTES);
-	z->ro = map_anon(PAGE, PROT_READ | PROT_WRITE);
-	h = map_anon(PAGE, PROT_READ);
-	if (!z->scratch || !z->data || !z->ro || !h)
+	if (win_reserve(z))
 		return -ENOMEM;
-	z->hole = (uintptr_t)h;
-	/* a hole that stays one: see reserve_fixed() */
-	if (!reserve_fixed(h, PAGE))
+	z->scratch = win_map(win_place(z, &used, PAGE), PAGE, PROT_READ | PROT_WRITE);
+	z->data = win_map(win_place(z, &used, DATA_BYTES), DATA_BYTES, PROT_READ | PROT_WRITE);
+	z->ro = win_map(win_place(z, &used, PAGE), PAGE, PROT_READ | PROT_WRITE);
+	/* a hole that stays one: a reserved page, never mapped */
+	z->hole = (uintptr_t)win_place(z, &used, PAGE);
+	for (unsigned int i = 0; i < NPOOL; i++)
+		for (unsigned int k = 0; k < 2; k++)
+			z->pool_at[i][k] = win_place(z, &used, pool_size(i));
+	for (unsigned int k = 0; k < 2; k++)
+		z->xbuf_at[k] = win_place(z, &used, XBUF_BYTES);
+	if (!z->scratch || !z->data || !z->ro)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < DATA_BYTES; i += 4) {
 		uint32_t v = (uint32_t)rnext(&z->r);
@@ -463,26 +513,17 @@ static int fz_mem_init(struct fz *z)
 
 static void fz_mem_free(struct fz *z)
 {
-	if (z->scratch)
-		munmap(z->scratch, 2 * PAGE);
-	if (z->data)
-		munmap(z->data, DATA_BYTES + PAGE);
-	if (z->ro)
-		munmap(z->ro, PAGE);
-	if (z->hole)
-		munmap((void *)z->hole, PAGE);
+	if (z->win)
+		munmap(z->win, WIN_BYTES);
+	z->win = NULL;
 	z->hole = 0;
-	for (unsigned int i = 0; i < NPOOL; i++)
-		if (z->pool[i])
-			munmap(z->pool[i], z->pool_bytes[i] + PAGE);
-	if (z->xbuf)
-		munmap(z->xbuf, XBUF_BYTES);
 	for (unsigned int i = 0; i < 4; i++)
 		if (z->odd_fd[i] >= 0)
 			close(z->odd_fd[i]);
 	memset(z->odd_fd, 0xff, sizeof(z->odd_fd));
 	z->scratch = z->data = z->ro = z->xbuf = NULL;
 	memset(z->pool, 0, sizeof(z->pool));
+	memset(z->pool_mapped, 0, sizeof(z->pool_mapped));
 }
 
 /* The 23 batches of a whole load, built once (some 25 MiB). */
@@ -849,19 +890,23 @@ static uint32_t fz_size(struct rng *r, uint32_t size, uint8_t *a, size_t *len)
 	return rbelow(r, 2) ? 0xffffffffu : r_u32(r);
 }
 
-/* One request of the random mix. */
-static void fz_random_ioctl(struct fz *z)
+/* One request of the random mix, made but not sent. */
+struct fz_req {
+	unsigned int nr;	/* the command it was made for */
+	unsigned long cmd;	/* what is sent: maybe another number or magic */
+	unsigned int mode;	/* < 8 random bytes, < 40 mutated, else a template */
+	uint32_t size;		/* its size member */
+	size_t len;		/* bytes of it placed at arg */
+	void *arg;		/* where it was placed (fz_place()) */
+	bool readable;		/* arg holds all of it, readable and writable */
+	uint8_t a[PAGE];	/* the request as made */
+};
+
+static void fz_make_request(struct fz *z, struct fz_req *q)
 {
 	struct rng *r = &z->r;
-	uint8_t a[PAGE];
-	unsigned long cmd;
+	uint8_t *a = q->a;
 	unsigned int nr = 0, total = 0, pick, mode;
-	uint32_t size;
-	size_t len;
-	bool readable;
-	void *arg;
-	char what[56];
-	int ret;
 
 	for (unsigned int i = 0; i < NCMDS; i++)
 		total += cmds[i].weight;
@@ -871,7 +916,7 @@ static void fz_random_ioctl(struct fz *z)
 			break;
 		pick -= cmds[nr].weight;
 	}
-	memset(a, 0, sizeof(a));
+	memset(a, 0, sizeof(q->a));
 	mode = rbelow(r, 100);
 	if (mode < 8) {		/* random bytes */
 		for (unsigned int i = 0; i < 128; i++)
@@ -884,26 +929,42 @@ static void fz_random_ioctl(struct fz *z)
 			fz_mutate(z, nr, a);
 	}
 	fz_bound_timeout(nr, a);
-	size = fz_size(r, cmds[nr].size, a, &len);
-	memcpy(a, &size, 4);
+	q->size = fz_size(r, cmds[nr].size, a, &q->len);
+	memcpy(a, &q->size, 4);
 	if (rbelow(r, 40) == 0) {
 		uint32_t f = rbelow(r, 2) ? 1u << rbelow(r, 32) : (uint32_t)rnext(r);
 
 		memcpy(a + 4, &f, 4);
 	}
-	cmd = _IO(IPUXCOM_IOC_MAGIC, nr);
+	q->nr = nr;
+	q->mode = mode;
+	q->cmd = _IO(IPUXCOM_IOC_MAGIC, nr);
 	if (rbelow(r, 50) == 0) {	/* unknown number, direction, size or magic */
 		switch (rbelow(r, 4)) {
-		case 0: cmd = _IO(IPUXCOM_IOC_MAGIC, NCMDS + rbelow(r, 235)); break;
-		case 1: cmd = _IOWR(IPUXCOM_IOC_MAGIC, nr, struct ipuxcom_ioc_info); break;
-		case 2: cmd = _IO(IPUXCOM_IOC_MAGIC, 0x08); break;	/* retired XBUF_ALLOC */
-		default: cmd = (unsigned long)(uint32_t)rnext(r); break;
+		case 0: q->cmd = _IO(IPUXCOM_IOC_MAGIC, NCMDS + rbelow(r, 235)); break;
+		case 1: q->cmd = _IOWR(IPUXCOM_IOC_MAGIC, nr, struct ipuxcom_ioc_info); break;
+		case 2: q->cmd = _IO(IPUXCOM_IOC_MAGIC, 0x08); break;	/* retired XBUF_ALLOC */
+		default: q->cmd = (unsigned long)(uint32_t)rnext(r); break;
 		}
 	}
-	arg = fz_place(z, a, len, &readable);
-	snprintf(what, sizeof(what), "mode %u size %u arg %p", mode, size, arg);
-	ret = fz_ioctl(z, z->fd, cmd, arg, what);
-	if (ret || !readable || size < cmds[nr].size || cmd != _IO(IPUXCOM_IOC_MAGIC, nr))
+	q->arg = fz_place(z, a, q->len, &q->readable);
+}
+
+/* One request of the random mix. */
+static void fz_random_ioctl(struct fz *z)
+{
+	struct fz_req req, *q = &req;
+	unsigned int nr;
+	void *arg;
+	char what[56];
+	int ret;
+
+	fz_make_request(z, q);
+	nr = q->nr;
+	arg = q->arg;
+	snprintf(what, sizeof(what), "mode %u size %u arg %p", q->mode, q->size, arg);
+	ret = fz_ioctl(z, z->fd, q->cmd, arg, what);
+	if (ret || !q->readable || q->size < cmds[nr].size || q->cmd != _IO(IPUXCOM_IOC_MAGIC, nr))
 		return;
 	/* outputs the ABI promises */
 	if (nr == IPUXCOM_CMD_INFO) {
@@ -914,11 +975,11 @@ static void fz_random_ioctl(struct fz *z)
 			fz_fail(z, "INFO: uapi %u reserved %u caps 0x%llx", in->uapi_version,
 				in->reserved, (unsigned long long)in->capabilities);
 	} else if (nr == IPUXCOM_CMD_DEV_QUERY) {
-		struct ipuxcom_ioc_dev_query *q = arg;
+		struct ipuxcom_ioc_dev_query *dq = arg;
 
-		if (q->dev_id != z->dev || q->state > IPUXCOM_DEV_STATE_GONE)
-			fz_fail(z, "DEV_QUERY: id %u (attached %u) state %u", q->dev_id, z->dev,
-				q->state);
+		if (dq->dev_id != z->dev || dq->state > IPUXCOM_DEV_STATE_GONE)
+			fz_fail(z, "DEV_QUERY: id %u (attached %u) state %u", dq->dev_id, z->dev,
+				dq->state);
 	} else if (nr == IPUXCOM_CMD_RESET) {
 		struct ipuxcom_ioc_reset *rs = arg;
 
@@ -1060,7 +1121,7 @@ static void fz_sequence(struct fz *z)
 	if (!z->batches)
 		z->batches = batches_get();
 	if (!z->xbuf)
-		z->xbuf = map_anon(XBUF_BYTES, PROT_READ | PROT_WRITE);
+		z->xbuf = fz_xbuf_map(z);
 	if (!z->xbuf)
 		return;
 	for (unsigned int i = 0; i < 2; i++)
@@ -1130,8 +1191,7 @@ static void fz_sequence(struct fz *z)
 		fz_reattach(z);
 		break;
 	case 1:	/* the transport buffer goes away under the session */
-		munmap(z->xbuf, XBUF_BYTES);
-		z->xbuf = NULL;
+		fz_xbuf_unmap(z);
 		break;
 	case 2:
 		fz_reset(z);
@@ -1164,7 +1224,7 @@ static void fz_mmap_op(struct fz *z)
 		}
 		break;
 	}
-	case 1:	/* unmap (maybe attached), later remapped somewhere */
+	case 1:	/* unmap (maybe attached), later mapped again at its other place */
 		if (z->pool_mapped[i]) {
 			pool_unmap(z, i);
 		} else {
@@ -2087,6 +2147,128 @@ TEST_F_TIMEOUT(fuzz, user_memory_stall, 600)
 	munmap(page, PAGE);
 	EXPECT_EQ(0, ixt_set_sim_devices(sim0));
 	EXPECT_EQ(0, bad);
+}
+
+/* ------------------------------------------------------------ pointer hygiene */
+
+struct maps_range {
+	uintptr_t lo, hi;
+};
+
+/* The process's writable mappings (/proc/self/maps), at most @max. */
+static unsigned int writable_maps(struct maps_range *m, unsigned int max)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512], perms[8];
+	unsigned long lo, hi;
+	unsigned int n = 0;
+
+	if (!f)
+		return 0;
+	while (n < max && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && perms[1] == 'w')
+			m[n++] = (struct maps_range){ lo, hi };
+	fclose(f);
+	return n;
+}
+
+/* Is @p inside memory @z made for the kernel to use? */
+static bool fz_owns(const struct fz *z, uintptr_t p)
+{
+	const struct {
+		const void *at;
+		size_t bytes;
+	} own[] = {
+		{ z->scratch, PAGE }, { z->data, DATA_BYTES }, { z->ro, PAGE },
+		{ z->pool[0], z->pool_bytes[0] }, { z->pool[1], z->pool_bytes[1] },
+		{ z->pool[2], z->pool_bytes[2] }, { z->pool[3], z->pool_bytes[3] },
+		{ z->xbuf, XBUF_BYTES },
+	};
+
+	for (unsigned int i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (own[i].at && p - (uintptr_t)own[i].at < own[i].bytes)
+			return true;
+	return false;
+}
+
+static void *park_thread(void *arg)
+{
+	/* a thread's own malloc arena, as the concurrent run's workers have */
+	void *p = malloc(4096);
+
+	memset(p, 0x5a, 4096);
+	while (!atomic_load((atomic_bool *)arg))
+		usleep(1000);
+	free(p);
+	return NULL;
+}
+
+/*
+ * Every pointer the random mix hands the kernel (the request itself and
+ * its user-pointer member: TDI_READ_SRAM's words, BUF_ATTACH's pinned
+ * pages, which the 0xff fill and host exchange write) is the fuzzer's own
+ * memory or memory nobody can write: never another thread's malloc arena
+ * or stack, libc's data or the batches, which the kernel would rightly
+ * write (the concurrent run's heap corruption, issue 22). Needs no device.
+ */
+TEST(pointers_stay_owned)
+{
+	uint64_t n = env_u64("IPUXCOM_FUZZ_HYGIENE_REQUESTS", 300000), stray = 0;
+	struct fz *z = calloc(1, sizeof(*z));
+	struct fz_req *q = calloc(1, sizeof(*q));
+	struct maps_range *m = calloc(4096, sizeof(*m));
+	atomic_bool stop = false;
+	unsigned int nmaps;
+	pthread_t t;
+
+	ASSERT_NE(NULL, z);
+	ASSERT_NE(NULL, q);
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, fz_init(z, fuzz_seed, false));
+	/* the memory a run has besides the fuzzer's own */
+	z->batches = batches_get();
+	ASSERT_NE(NULL, z->batches);
+	z->xbuf = fz_xbuf_map(z);
+	ASSERT_NE(NULL, z->xbuf);
+	ASSERT_EQ(0, pthread_create(&t, NULL, park_thread, &stop));
+	usleep(10 * 1000);
+	nmaps = writable_maps(m, 4096);
+	ASSERT_LT(0u, nmaps);
+	for (uint64_t i = 0; i < n; i++) {
+		uintptr_t ptrs[2] = { (uintptr_t)0, (uintptr_t)0 };
+
+		fz_make_request(z, q);
+		ptrs[0] = (uintptr_t)q->arg;
+		if (q->cmd == _IO(IPUXCOM_IOC_MAGIC, q->nr) && cmds[q->nr].ptr_off >= 0)
+			memcpy(&ptrs[1], q->a + cmds[q->nr].ptr_off, 8);
+		for (unsigned int k = 0; k < 2; k++) {
+			uintptr_t p = ptrs[k];
+
+			if (fz_owns(z, p))
+				continue;
+			for (unsigned int j = 0; j < nmaps; j++) {
+				if (p < m[j].lo || p >= m[j].hi)
+					continue;
+				if (stray++ < 5)
+					TH_LOG("request %llu: %s %s 0x%lx is in someone else's writable"
+					       " mapping 0x%lx-0x%lx",
+					       (unsigned long long)i, cmds[q->nr].name,
+					       k ? "pointer member" : "argument", (unsigned long)p,
+					       (unsigned long)m[j].lo, (unsigned long)m[j].hi);
+				break;
+			}
+		}
+	}
+	atomic_store(&stop, true);
+	pthread_join(t, NULL);
+	printf("# %llu requests (seed %llu): %llu pointers into memory that is not the fuzzer's\n",
+	       (unsigned long long)n, (unsigned long long)fuzz_seed, (unsigned long long)stray);
+	fflush(stdout);
+	EXPECT_EQ(0, stray);
+	fz_mem_free(z);
+	free(m);
+	free(q);
+	free(z);
 }
 
 TEST_HARNESS_MAIN

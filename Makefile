@@ -45,9 +45,10 @@ TEST_CFLAGS := $(BASE_CFLAGS) -Wno-missing-prototypes -Wno-sign-compare -I$(KSFT
 
 HOST_TESTS := $(patsubst selftests/host/%.c,%,$(wildcard selftests/host/*_test.c))
 # Device tests that need no library also run as 32-bit binaries, which
-# exercise the module's compat_ioctl path (CONFIG_IA32_EMULATION).
+# exercise the module's compat_ioctl path (CONFIG_IA32_EMULATION); built
+# with IXT_COMPAT32, the fuzzer leaves out its parts that need the library.
 # (The harness casts pointers to intmax_t in EXPECT_*: harmless on 32 bits.)
-COMPAT32_TESTS := abi_test attach_test
+COMPAT32_TESTS := abi_test attach_test zz_ioctl_fuzz_test
 DEVICE_TESTS := $(patsubst selftests/device/%.c,%,$(wildcard selftests/device/*_test.c)) \
 	$(addsuffix _compat32,$(COMPAT32_TESTS))
 
@@ -243,7 +244,7 @@ $(B)/tests/device/%: selftests/device/%.c $(TEST_DEPS) $(B)/libipuxcom.a
 
 $(B)/tests/device/%_compat32: selftests/device/%.c $(TEST_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(DEVICE_TEST_CFLAGS) -Wno-pointer-to-int-cast -m32 -static -o $@ $<
+	$(CC) $(DEVICE_TEST_CFLAGS) -DIXT_COMPAT32 -Wno-pointer-to-int-cast -m32 -static -o $@ $<
 
 # Card tests (selftests/card/): the hardware path on the QEMU C600
 # (docs/qemu-c600.md): ipuxcom_hw.ko and the ipu_driver stand-in, in a VM
@@ -401,7 +402,7 @@ check-vm: initramfs
 # FUZZ_TRACE=1 prints every ioctl (use a small FUZZ_KERNEL_IOCTLS).
 FUZZ_KERNEL_IOCTLS ?= 1000000
 FUZZ_KERNEL_SECONDS ?= 600
-FUZZ_TEST_BIN := $(B)/tests/device/zz_ioctl_fuzz_test
+FUZZ_TEST_BIN := $(B)/tests/device/zz_ioctl_fuzz_test $(B)/tests/device/zz_ioctl_fuzz_test_compat32
 # guest time: the ioctls at >= 2000/s under TCG, the concurrent run, slack
 FUZZ_KERNEL_LIMIT = $$(( $(FUZZ_KERNEL_IOCTLS) * 5 / 4 / 2000 + $(FUZZ_KERNEL_SECONDS) + 300 ))
 
@@ -416,7 +417,7 @@ fuzz-kernel: kver-check modules standin $(FUZZ_TEST_BIN)
 	else echo "fuzz-kernel: no QEMU C600 built (make qemu-c600): standin_card will skip"; fi; \
 	echo selftests/vm/run-vm.sh $$card ...; \
 	selftests/vm/run-vm.sh $$card --kernel $(KIMAGE) --initrd $(B)/vm/fuzz-initramfs.cpio.gz \
-		--mode check --expect zz_ioctl_fuzz_test --out $(B)/results/fuzz-kernel \
+		--mode check --expect "zz_ioctl_fuzz_test zz_ioctl_fuzz_test_compat32" --out $(B)/results/fuzz-kernel \
 		--timeout $$(( $(FUZZ_KERNEL_LIMIT) + 60 )) \
 		--append "ipuxcom_vm.fuzz_ioctls=$(FUZZ_KERNEL_IOCTLS) ipuxcom_vm.fuzz_seconds=$(FUZZ_KERNEL_SECONDS) ipuxcom_vm.fuzz_timeout=$(FUZZ_KERNEL_LIMIT)$(if $(FUZZ_SEED), ipuxcom_vm.fuzz_seed=$(FUZZ_SEED))$(if $(FUZZ_TRACE), ipuxcom_vm.fuzz_trace=1)"
 

@@ -6,7 +6,8 @@
 #     report turns it off, and the report itself (KERN_WARNING) does not
 #     reach the console at loglevel=4, so this is where it is caught
 #   2 the kernel log (log_buf_len=8M) has no report: BUG (KASAN, sleeping
-#     in atomic context, ...), WARNING, lockdep, RCU, hung task, list
+#     in atomic context, DEBUG_VM's bad page, ...), WARNING (ODEBUG's
+#     object reports among them), UBSAN, lockdep, RCU, hung task, list
 #     corruption
 #   3 kmemleak, scanned now, holds no object allocated by an ipuxcom
 #     module (a backtrace through ipuxcom*/ipu_standin, or through a bare
@@ -29,7 +30,7 @@ else
 	echo "ok 1 lockdep # SKIP no /proc/lockdep_stats (kernel without lockdep)"
 fi
 
-re='BUG:|WARNING:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|blocked for more than|list_add corruption|list_del corruption|sleeping function called from invalid context|UBSAN:'
+re='BUG:|WARNING:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|blocked for more than|list_add corruption|list_del corruption|sleeping function called from invalid context|UBSAN:|ODEBUG:|page dumped because'
 if dmesg | grep -qE "$re"; then
 	echo "not ok 2 the kernel log has reports:"
 	dmesg | grep -nE -A 30 "$re" | head -n 120 | sed 's/^/# /'

@@ -22,6 +22,7 @@
  *  - the backend's fault knobs (stuck GO/mark, TDI busy/failing, DMA
  *    error, context not stopping; the stand-in's refused BUFFER_ATTACH)
  *    set for a few dozen ops at a time, single-threaded;
+ *  - a SIGUSR1 every 2 ms (handled, no SA_RESTART): no wait may end in -EINTR;
  *  - host buffers munmapped, replaced (MAP_FIXED), made read-only or
  *    MADV_DONTNEED'ed while attached; mmap of /dev/ipuxcom must fail;
  *  - standin_card: the same through ipu_driver's stand-in (ATTACH with
@@ -37,6 +38,10 @@
  * concurrent: worker threads sharing one attached file, a thread adding
  * and removing simulated devices (and using them as they go), a netlink
  * thread dumping, sending garbage and reading the events group.
+ * unprivileged: the random mix in a child that is uid 65534 in the node's
+ * group, without capabilities (-EPERM, RLIMIT_MEMLOCK).
+ * The same file built -m32 (zz_ioctl_fuzz_test_compat32) sends it all
+ * through the module's compat_ioctl path.
  * pointers_stay_owned (no device): every pointer the random mix makes is
  * the fuzzer's own memory or memory nobody can write (see WIN_BYTES).
  *
@@ -50,7 +55,9 @@
  * Environment:
  *   IPUXCOM_FUZZ_SEED     seed (default: from the clock)
  *   IPUXCOM_FUZZ_IOCTLS   ioctls of single_thread_sim (default 200000);
- *                         standin_card does a quarter of it
+ *                         standin_card and unprivileged do a quarter of it,
+ *                         the 32-bit build (_compat32) a quarter of each
+ *   IPUXCOM_FUZZ_HYGIENE_REQUESTS  requests pointers_stay_owned makes (300000)
  *   IPUXCOM_FUZZ_SECONDS  duration of concurrent (default 60)
  *   IPUXCOM_FUZZ_TRACE=1  print every operation (to find the last one before
  *                         a crash: rerun with the seed); IPUXCOM_FUZZ_TRACE_FROM
@@ -60,7 +67,9 @@
  */
 #include "kselftest_harness.h"
 
+#include <grp.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -69,6 +78,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include <libmnl/libmnl.h>
@@ -358,7 +368,7 @@ static int fz_ioctl(struct fz *z, int fd, unsigned long cmd, const void *arg, co
 
 /* ------------------------------------------------------------ memory */
 
-static void *map_anon(size_t bytes, int prot)
+static __attribute__((unused)) void *map_anon(size_t bytes, int prot)
 {
 	void *p = mmap(NULL, bytes, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -393,7 +403,12 @@ static size_t pool_size(unsigned int i)
  * address the fuzzer still hands out; a pool or the transport buffer
  * that is mapped again takes turns between two places.
  */
+#if UINTPTR_MAX > 0xffffffffu
 #define WIN_BYTES	(1ull << 32)
+#else
+/* 32 bits: a mutated pointer can be anything; fz_ptr_stray() catches it */
+#define WIN_BYTES	(1ull << 28)
+#endif
 
 static void *reserve_fixed(void *addr, size_t bytes)
 {
@@ -414,7 +429,7 @@ static int win_reserve(struct fz *z)
 	at = ((uintptr_t)p + WIN_BYTES - 1) & ~(uintptr_t)(WIN_BYTES - 1);
 	if (at > (uintptr_t)p)
 		munmap(p, at - (uintptr_t)p);
-	munmap((void *)(at + WIN_BYTES), (uintptr_t)p + 2 * WIN_BYTES - at - WIN_BYTES);
+	munmap((void *)(at + (uintptr_t)WIN_BYTES), (size_t)((uintptr_t)p + 2 * WIN_BYTES - at - WIN_BYTES));
 	z->win = (uint8_t *)at;
 	return 0;
 }
@@ -426,6 +441,28 @@ static uint8_t *win_place(struct fz *z, size_t *used, size_t bytes)
 
 	*used += bytes + PAGE;
 	return p;
+}
+
+/* The lowest address a mapping may have (vm.mmap_min_addr's default) and the end of user space. */
+#define USER_MIN	65536ull
+#if UINTPTR_MAX > 0xffffffffu
+#define USER_END	(1ull << 47)
+#else
+#define USER_END	(1ull << 32)	/* a 32-bit process on a 64-bit kernel */
+#endif
+
+/*
+ * Is @p a user address outside @z's window, that is, maybe someone
+ * else's memory? The random mix sends such a pointer to the hole instead
+ * (fz_make_request()): to the kernel both are just as unusable, unless
+ * the address happens to be mapped, which is the case to exclude. The
+ * classes that stay: NULL and the first page, kernel and non-canonical
+ * addresses, and anything in the window.
+ */
+static bool fz_ptr_stray(const struct fz *z, uint64_t p)
+{
+	return p >= USER_MIN && p < USER_END &&
+	       (p < (uintptr_t)z->win || p - (uintptr_t)z->win >= WIN_BYTES);
 }
 
 /* Map @bytes at @at in the window (an earlier mapping there is replaced). */
@@ -936,6 +973,15 @@ static void fz_make_request(struct fz *z, struct fz_req *q)
 
 		memcpy(a + 4, &f, 4);
 	}
+	if (cmds[nr].ptr_off >= 0) {
+		uint64_t p;
+
+		memcpy(&p, a + cmds[nr].ptr_off, 8);
+		if (fz_ptr_stray(z, p)) {
+			p = z->hole;
+			memcpy(a + cmds[nr].ptr_off, &p, 8);
+		}
+	}
 	q->nr = nr;
 	q->mode = mode;
 	q->cmd = _IO(IPUXCOM_IOC_MAGIC, nr);
@@ -1396,7 +1442,8 @@ static void fz_report(struct __test_metadata *_metadata, struct fz *z, const cha
 static const char *const bad_log[] = {
 	"BUG:", "WARNING:", "Oops", "general protection fault", "INFO: task",
 	"blocked for more than", "Call Trace", "KASAN", "UBSAN", "refcount_t:",
-	"list_add corruption", "list_del corruption", "kernel BUG",
+	"list_add corruption", "list_del corruption", "kernel BUG", "ODEBUG:",
+	"page dumped because",
 };
 
 /* /dev/kmsg positioned at its end: what the run adds is read later. */
@@ -1487,6 +1534,73 @@ static void check_pins(struct __test_metadata *_metadata, long base)
 
 /* ------------------------------------------------------------ fixture */
 
+/* ------------------------------------------------------------ signals */
+
+/*
+ * Non-fatal signals while the fuzzer waits in the module. Its waits end
+ * early only for a fatal signal (uapi/linux/ipuxcom.h), so a handled
+ * SIGUSR1, installed without SA_RESTART so that a leaked -ERESTARTSYS
+ * would show, must never turn an ioctl into -EINTR: fz_ioctl() counts
+ * that as an undocumented error.
+ */
+#define STORM_TARGETS	8
+
+static atomic_ullong signals_handled;
+
+static void on_sigusr1(int sig)
+{
+	(void)sig;
+	atomic_fetch_add(&signals_handled, 1);
+}
+
+struct storm {
+	pthread_t thread;
+	pthread_t target[STORM_TARGETS];
+	unsigned int n;
+	atomic_bool stop;
+	uint64_t sent;
+};
+
+static void *storm_main(void *arg)
+{
+	struct storm *s = arg;
+
+	while (!atomic_load(&s->stop)) {
+		for (unsigned int i = 0; i < s->n; i++)
+			if (!pthread_kill(s->target[i], SIGUSR1))
+				s->sent++;
+		usleep(2000);
+	}
+	return NULL;
+}
+
+/* Signal @targets every 2 ms until storm_stop(); 0 or -errno. */
+static int storm_start(struct storm *s, const pthread_t *targets, unsigned int n)
+{
+	struct sigaction sa = { .sa_handler = on_sigusr1 };	/* no SA_RESTART */
+
+	memset(s, 0, sizeof(*s));
+	if (n > STORM_TARGETS)
+		return -EINVAL;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL))
+		return -errno;
+	memcpy(s->target, targets, n * sizeof(*targets));
+	s->n = n;
+	return -pthread_create(&s->thread, NULL, storm_main, s);
+}
+
+/* Before any target exits; prints what was sent and handled. */
+static void storm_stop(struct __test_metadata *_metadata, struct storm *s, const char *what)
+{
+	atomic_store(&s->stop, true);
+	pthread_join(s->thread, NULL);
+	printf("# %s: %llu SIGUSR1 sent during the waits, %llu handled so far\n", what,
+	       (unsigned long long)s->sent, (unsigned long long)atomic_load(&signals_handled));
+	fflush(stdout);
+	EXPECT_LT(0, s->sent) TH_LOG("%s: no signal was sent", what);
+}
+
 FIXTURE(fuzz) {
 	int kmsg;
 	long pinned0;
@@ -1509,6 +1623,9 @@ FIXTURE_SETUP(fuzz)
 	IXT_REQUIRE_SIM();
 	printf("# seed %llu\n", (unsigned long long)fuzz_seed);
 	self->ioctls = env_u64("IPUXCOM_FUZZ_IOCTLS", 200000);
+#ifdef IXT_COMPAT32
+	self->ioctls /= 4;	/* the 64-bit binary runs the full amount */
+#endif
 	self->trace = env_u64("IPUXCOM_FUZZ_TRACE", 0) != 0;
 	/* a task stuck in D state for 20 s is reported (and judged below) */
 	fd = open("/proc/sys/kernel/hung_task_timeout_secs", O_RDONLY | O_CLOEXEC);
@@ -1579,6 +1696,8 @@ static void fz_run(struct fz *z, uint64_t ioctls)
 TEST_F_TIMEOUT(fuzz, single_thread_sim, 7200)
 {
 	struct fz *z = calloc(1, sizeof(*z));
+	pthread_t me = pthread_self();
+	struct storm storm;
 	uint64_t t0 = now_ns();
 
 	if (!self->ready)
@@ -1591,7 +1710,9 @@ TEST_F_TIMEOUT(fuzz, single_thread_sim, 7200)
 	z->fd = ixt_open();
 	ASSERT_LE(0, z->fd);
 	ASSERT_EQ(0, fz_attach(z));
+	ASSERT_EQ(0, storm_start(&storm, &me, 1));
 	fz_run(z, self->ioctls);
+	storm_stop(_metadata, &storm, "single_thread_sim");
 	fz_knobs_clear(z);
 	fz_report(_metadata, z, "single_thread_sim", t0);
 	close(z->fd);
@@ -1601,11 +1722,107 @@ TEST_F_TIMEOUT(fuzz, single_thread_sim, 7200)
 	free(z);
 }
 
+/* ------------------------------------------------------------ unprivileged */
+
+/* The effective capability set (/proc/self/status CapEff), ~0 if unknown. */
+static uint64_t cap_effective(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long v = ~0ull;
+	char line[128];
+
+	if (!f)
+		return v;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* Who the unprivileged run is: the group the node is given, as udev's rule does for ipuxcom. */
+#define UNPRIV_UID	65534
+#define UNPRIV_GID	4242
+
+/*
+ * The random mix as a member of the device's group without any
+ * capability (no CAP_SYS_RAWIO, RLIMIT_MEMLOCK charged, -EPERM paths), in
+ * a child that gives up root; /dev/ipuxcom is made root:UNPRIV_GID 0660
+ * for the run (the installed udev rule's shape) and put back after.
+ */
+TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
+{
+	uint64_t n = self->ioctls / 4, t0 = now_ns();
+	struct stat st0;
+	int status = 0;
+	pid_t pid;
+
+	if (!self->ready)
+		return;
+	ASSERT_EQ(0, stat(ixt_dev_path(), &st0));
+	ASSERT_EQ(0, chown(ixt_dev_path(), 0, UNPRIV_GID));
+	ASSERT_EQ(0, chmod(ixt_dev_path(), 0660));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		gid_t g = UNPRIV_GID;
+		pthread_t me = pthread_self();
+		struct storm storm;
+		struct fz *z = calloc(1, sizeof(*z));
+
+		if (!z || setgroups(1, &g) || setresgid(UNPRIV_UID, UNPRIV_UID, UNPRIV_UID) ||
+		    setresuid(UNPRIV_UID, UNPRIV_UID, UNPRIV_UID)) {
+			printf("# unprivileged: cannot become uid %d: %s\n", UNPRIV_UID, strerror(errno));
+			fflush(stdout);
+			_exit(2);
+		}
+		/* a uid change clears every capability: check it did */
+		if (cap_effective() != 0)
+			_exit(3);
+		if (fz_init(z, fuzz_seed ^ 0x5e7, self->trace))
+			_exit(4);
+		z->dev = ixt_dev_id();
+		z->fd = ixt_open();
+		if (z->fd < 0) {
+			printf("# unprivileged: open %s: %s\n", ixt_dev_path(), strerror(errno));
+			fflush(stdout);
+			_exit(5);
+		}
+		if (fz_attach(z))
+			_exit(6);
+		if (storm_start(&storm, &me, 1))
+			_exit(7);
+		fz_run(z, n);
+		storm_stop(_metadata, &storm, "unprivileged");
+		fz_report(_metadata, z, "unprivileged", t0);
+		printf("#   as uid %d gid %d, groups {%d}, no capabilities\n", UNPRIV_UID, UNPRIV_UID,
+		       UNPRIV_GID);
+		fflush(stdout);
+		_exit(_metadata->passed && z->errs[EPERM] ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, chown(ixt_dev_path(), st0.st_uid, st0.st_gid));
+	EXPECT_EQ(0, chmod(ixt_dev_path(), st0.st_mode & 07777));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("the unprivileged run ended with status 0x%x (1: a failure above or no"
+		       " -EPERM seen; 2-7: setting it up failed)", status);
+	check_device_sane(_metadata, ixt_dev_id(), -1);
+	check_pins(_metadata, self->pinned0);
+}
+
+#ifndef IXT_COMPAT32
+/*
+ * The 32-bit build (zz_ioctl_fuzz_test_compat32: the module's compat_ioctl
+ * path) is static and links neither libipuxcom nor libmnl: it runs the
+ * simulator's random mix, root and unprivileged, and pointers_stay_owned.
+ */
 /* ------------------------------------------------------------ stand-in */
 
 TEST_F_TIMEOUT(fuzz, standin_card, 7200)
 {
 	const char *ko = getenv("IPUXCOM_STANDIN_KO");
+	pthread_t me = pthread_self();
+	struct storm storm;
 	struct fz *z;
 	uint64_t t0;
 	long id;
@@ -1635,7 +1852,9 @@ TEST_F_TIMEOUT(fuzz, standin_card, 7200)
 	ASSERT_LE(0, z->fd);
 	ASSERT_EQ(0, fz_attach(z));
 	t0 = now_ns();
+	ASSERT_EQ(0, storm_start(&storm, &me, 1));
 	fz_run(z, self->ioctls / 4);
+	storm_stop(_metadata, &storm, "standin_card");
 	fz_knobs_clear(z);
 	fz_report(_metadata, z, "standin_card", t0);
 	close(z->fd);
@@ -1846,6 +2065,7 @@ TEST_F_TIMEOUT(fuzz, concurrent, 7200)
 	uint64_t seconds = env_u64("IPUXCOM_FUZZ_SECONDS", 60), t0 = now_ns();
 	pthread_t wt[WORKERS], ct, nt;
 	struct conc *c = calloc(1, sizeof(*c));
+	struct storm storm;
 	struct fz total;
 	int sim0 = ixt_sim_devices();
 
@@ -1878,6 +2098,7 @@ TEST_F_TIMEOUT(fuzz, concurrent, 7200)
 	}
 	ASSERT_EQ(0, pthread_create(&ct, NULL, churn_main, c));
 	ASSERT_EQ(0, pthread_create(&nt, NULL, netlink_main, c));
+	ASSERT_EQ(0, storm_start(&storm, wt, WORKERS));
 	while (now_ns() - t0 < seconds * 1000000000ull) {
 		bool failed = c->churn->failed;
 
@@ -1887,6 +2108,7 @@ TEST_F_TIMEOUT(fuzz, concurrent, 7200)
 			break;
 		usleep(200 * 1000);
 	}
+	storm_stop(_metadata, &storm, "concurrent");
 	atomic_store(&c->stop, true);
 	for (int i = 0; i < WORKERS; i++)
 		pthread_join(wt[i], NULL);
@@ -2149,6 +2371,8 @@ TEST_F_TIMEOUT(fuzz, user_memory_stall, 600)
 	EXPECT_EQ(0, bad);
 }
 
+#endif /* IXT_COMPAT32 */
+
 /* ------------------------------------------------------------ pointer hygiene */
 
 struct maps_range {
@@ -2173,7 +2397,7 @@ static unsigned int writable_maps(struct maps_range *m, unsigned int max)
 }
 
 /* Is @p inside memory @z made for the kernel to use? */
-static bool fz_owns(const struct fz *z, uintptr_t p)
+static bool fz_owns(const struct fz *z, uint64_t p)
 {
 	const struct {
 		const void *at;
@@ -2186,7 +2410,7 @@ static bool fz_owns(const struct fz *z, uintptr_t p)
 	};
 
 	for (unsigned int i = 0; i < sizeof(own) / sizeof(own[0]); i++)
-		if (own[i].at && p - (uintptr_t)own[i].at < own[i].bytes)
+		if (own[i].at && p - (uint64_t)(uintptr_t)own[i].at < own[i].bytes)
 			return true;
 	return false;
 }
@@ -2235,14 +2459,14 @@ TEST(pointers_stay_owned)
 	nmaps = writable_maps(m, 4096);
 	ASSERT_LT(0u, nmaps);
 	for (uint64_t i = 0; i < n; i++) {
-		uintptr_t ptrs[2] = { (uintptr_t)0, (uintptr_t)0 };
+		uint64_t ptrs[2] = { 0, 0 };
 
 		fz_make_request(z, q);
 		ptrs[0] = (uintptr_t)q->arg;
 		if (q->cmd == _IO(IPUXCOM_IOC_MAGIC, q->nr) && cmds[q->nr].ptr_off >= 0)
 			memcpy(&ptrs[1], q->a + cmds[q->nr].ptr_off, 8);
 		for (unsigned int k = 0; k < 2; k++) {
-			uintptr_t p = ptrs[k];
+			uint64_t p = ptrs[k];
 
 			if (fz_owns(z, p))
 				continue;

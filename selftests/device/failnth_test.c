@@ -33,12 +33,15 @@
  * below: the static library's reference binds to it at link time.
  */
 #include <stdarg.h>
+#include <stdbool.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 
 #include "kselftest_harness.h"
 
 #include "ipuxcom.h"
+#include "ipuxcom_events.h"
 #include "ipuxcom_test.h"
 #include "ixt_load.h"
 
@@ -509,6 +512,206 @@ TEST_F_TIMEOUT(failnth, load_and_host_exchange, 3600)
 		return;
 	}
 	EXPECT_EQ(0, kmemleak_ours(_metadata));
+}
+
+/*
+ * One step under fail-nth for N = 1, 2, ... until the step runs through
+ * without reaching its N-th fault point, or N reaches @max_n. @step runs
+ * the step (its -errno or 0); @undo puts things back after it; then the
+ * device must still work (check_after). Returns how many N were run;
+ * *@capped says the cap was hit.
+ */
+struct nth_step {
+	const char *name;
+	int (*step)(void *ctx);
+	void (*undo)(void *ctx);
+	void *ctx;
+};
+
+static unsigned int sweep_step(struct __test_metadata *_metadata, const struct nth_step *st,
+			       unsigned int max_n, long pinned0, bool *capped)
+{
+	char buf[16], why[300];
+	unsigned int n;
+
+	*capped = true;
+	for (n = 1; n <= max_n; n++) {
+		int err, hit;
+
+		fnth_write(n);
+		err = st->step(st->ctx);
+		ASSERT_LE(0, pread(fnth_fd, buf, sizeof(buf) - 1, 0));
+		buf[sizeof(buf) - 1] = '\0';
+		hit = atoi(buf) == 0;
+		fnth_write(0);
+		if (err)
+			EXPECT_TRUE(clean_errno(-err))
+				TH_LOG("%s, N=%u: %d (%s)", st->name, n, err, strerror(-err));
+		if (st->undo)
+			st->undo(st->ctx);
+		EXPECT_EQ(0, check_after(NULL, pinned0, why, sizeof(why)))
+			TH_LOG("%s, N=%u (%s): %s", st->name, n, err ? strerror(-err) : "ok", why);
+		if (!hit) {
+			EXPECT_EQ(0, err) TH_LOG("%s, N=%u: no fault and still %s", st->name, n,
+						 strerror(-err));
+			*capped = false;
+			break;
+		}
+	}
+	return n;
+}
+
+static int step_nl_dev_list(void *ctx)
+{
+	struct ipuxcom_device_info *devs = NULL;
+	struct ipuxcom_nl *nl = NULL;
+	size_t n = 0;
+	int err;
+
+	(void)ctx;
+	err = ipuxcom_nl_open(&nl);
+	if (!err)
+		err = ipuxcom_nl_dev_list(nl, &devs, &n);
+	if (!err)
+		ipuxcom_nl_dev_list_free(devs);
+	ipuxcom_nl_close(nl);
+	return err;
+}
+
+static int step_monitor_join(void *ctx)
+{
+	struct ipuxcom_monitor *mon = NULL;
+	int err = ipuxcom_monitor_open(&mon);
+
+	(void)ctx;
+	ipuxcom_monitor_close(mon);
+	return err;
+}
+
+/* close(2) of a file attached to the device with a transport buffer pinned */
+struct close_ctx {
+	int fd;
+	uint8_t *buf;
+};
+
+static int prepare_attached(struct close_ctx *c)
+{
+	struct ipuxcom_ioc_reset rs = { .size = sizeof(rs) };
+	struct ipuxcom_ioc_buf b = { .size = sizeof(b), .index = 0, .bytes = 16 * 4096 };
+	int err;
+
+	c->fd = ixt_open();
+	if (c->fd < 0)
+		return -errno;
+	b.addr = (uintptr_t)c->buf;
+	err = ixt_attach(c->fd, ixt_dev_id());
+	if (!err)
+		err = ixt_ioctl(c->fd, IPUXCOM_IOC_RESET, &rs);
+	if (!err)
+		err = ixt_ioctl(c->fd, IPUXCOM_IOC_BUF_ATTACH, &b);
+	return err;
+}
+
+static int step_close(void *ctx)
+{
+	struct close_ctx *c = ctx;
+	int fd = c->fd;
+
+	c->fd = -1;
+	return close(fd) ? -errno : 0;
+}
+
+/* a simulated device added, or removed (@ctx: the count before) */
+static int step_sim_add(void *ctx)
+{
+	return ixt_set_sim_devices(*(int *)ctx + 1);
+}
+
+static void undo_sim_add(void *ctx)
+{
+	ixt_set_sim_devices(*(int *)ctx);
+}
+
+static int step_sim_remove(void *ctx)
+{
+	return ixt_set_sim_devices(*(int *)ctx);
+}
+
+/*
+ * What the load sweep does not visit: generic netlink (DEV_GET dump and
+ * the events group's join), close(2) of an attached file with pages
+ * pinned, and a simulated device's arrival and removal, each under
+ * fail-nth from N = 1 until it runs through (or IPUXCOM_FAILNTH_MAX_N2,
+ * default 48: a device's arrival allocates its tile memory page by page).
+ */
+TEST_F_TIMEOUT(failnth, netlink_close_and_removal, 3600)
+{
+	const char *maxn_env = getenv("IPUXCOM_FAILNTH_MAX_N2");
+	unsigned int max_n = maxn_env ? (unsigned int)atoi(maxn_env) : 48;
+	struct close_ctx cc = { .fd = -1 };
+	int sim0 = ixt_sim_devices();
+	const struct nth_step steps[] = {
+		{ "netlink DEV_GET dump", step_nl_dev_list, NULL, NULL },
+		{ "events group join", step_monitor_join, NULL, NULL },
+		{ "simulated device added", step_sim_add, undo_sim_add, &sim0 },
+	};
+	char why[300];
+	long pinned0;
+	double t0 = now_s();
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	IXT_REQUIRE_SIM();
+	ASSERT_EQ(0, check_after(NULL, -1, why, sizeof(why))) TH_LOG("%s", why);
+	pinned0 = ixt_pinned_pages();
+	cc.buf = mmap(NULL, 16 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, cc.buf);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		bool capped;
+		unsigned int n = sweep_step(_metadata, &steps[i], max_n, pinned0, &capped);
+
+		TH_LOG("%s: N = 1..%u%s", steps[i].name, capped ? max_n : n,
+		       capped ? " (capped: still allocating)" : ", then it ran through");
+	}
+	/* close and removal need their state set up again before each N */
+	for (unsigned int pass = 0; pass < 2; pass++) {
+		unsigned int n;
+		char buf[16];
+		int hit = 1;
+
+		for (n = 1; hit && n <= max_n; n++) {
+			int err;
+
+			if (pass == 0) {
+				ASSERT_EQ(0, prepare_attached(&cc));
+				fnth_write(n);
+				err = step_close(&cc);
+			} else {
+				ASSERT_EQ(0, ixt_set_sim_devices(sim0 + 1));
+				fnth_write(n);
+				err = step_sim_remove(&sim0);
+			}
+			ASSERT_LE(0, pread(fnth_fd, buf, sizeof(buf) - 1, 0));
+			buf[sizeof(buf) - 1] = '\0';
+			hit = atoi(buf) == 0;
+			fnth_write(0);
+			if (err)
+				EXPECT_TRUE(clean_errno(-err))
+					TH_LOG("%s, N=%u: %d (%s)", pass ? "removal" : "close", n, err,
+					       strerror(-err));
+			if (pass == 1 && ixt_sim_devices() != sim0)
+				EXPECT_EQ(0, ixt_set_sim_devices(sim0)) TH_LOG("removal, N=%u: retry", n);
+			EXPECT_EQ(0, check_after(NULL, pinned0, why, sizeof(why)))
+				TH_LOG("%s, N=%u: %s", pass ? "removal" : "close", n, why);
+		}
+		TH_LOG("%s: N = 1..%u%s", pass ? "simulated device removed" : "close with pages pinned",
+		       n - 1, hit ? " (capped: still allocating)" : ", then it ran through");
+	}
+	EXPECT_EQ(sim0, ixt_sim_devices());
+	munmap(cc.buf, 16 * 4096);
+	TH_LOG("%.1f s", now_s() - t0);
+	if (self->have_kmemleak)
+		EXPECT_EQ(0, kmemleak_ours(_metadata));
 }
 
 TEST_HARNESS_MAIN

@@ -22,6 +22,8 @@
  *  - the backend's fault knobs (stuck GO/mark, TDI busy/failing, DMA
  *    error, context not stopping; the stand-in's refused BUFFER_ATTACH)
  *    set for a few dozen ops at a time, single-threaded;
+ *  - the attached file used by a forked child, or one it was passed to
+ *    over a unix socket, which then exits (fz_fork_op());
  *  - a SIGUSR1 every 2 ms (handled, no SA_RESTART): no wait may end in -EINTR;
  *  - host buffers munmapped, replaced (MAP_FIXED), made read-only or
  *    MADV_DONTNEED'ed while attached; mmap of /dev/ipuxcom must fail;
@@ -76,6 +78,7 @@
 #include <stdbool.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -238,7 +241,7 @@ struct fz {
 	int failed;
 	char why[512];
 	struct trace_ent ring[TRACE_RING];
-	uint64_t n_ok, n_err, n_enomem, seq_started, seq_done, mmaps;
+	uint64_t n_ok, n_err, n_enomem, seq_started, seq_done, mmaps, forks;
 	uint64_t slow_ns;
 	char slow_what[64];
 	uint64_t cmd_ns[NCMDS + 1];
@@ -1379,6 +1382,99 @@ static void fz_knob(struct fz *z)
 
 /* ------------------------------------------------------------ loops */
 
+/* ------------------------------------------------------------ other processes */
+
+static int send_fd(int sock, int fd)
+{
+	char c = 'f', cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm;
+
+	memset(cbuf, 0, sizeof(cbuf));
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &mh, 0) == 1 ? 0 : -errno;
+}
+
+static int recv_fd(int sock)
+{
+	char c, cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm;
+	int fd;
+
+	if (recvmsg(sock, &mh, MSG_CMSG_CLOEXEC) != 1)
+		return -1;
+	cm = CMSG_FIRSTHDR(&mh);
+	if (!cm || cm->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
+/*
+ * The attached file in another process: a child made by fork() (the file
+ * inherited; fork gives it its own copies of pinned pages) or one handed
+ * the file over a unix socket (SCM_RIGHTS) sends a few dozen requests of
+ * the mix, pinning its own memory, and exits while the session goes on:
+ * its answers must be documented ones too.
+ */
+static void fz_fork_op(struct fz *z)
+{
+	struct rng *r = &z->r;
+	bool pass = rbelow(r, 2);
+	uint64_t seed = rnext(r);
+	int sv[2] = { -1, -1 }, status = 0;
+	pid_t pid;
+
+	if (pass && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (pass) {
+			close(z->fd);	/* the one fork gave it: use the one passed */
+			z->fd = recv_fd(sv[1]);
+			if (z->fd < 0)
+				_exit(2);
+		}
+		z->r.s = seed;
+		z->shared = true;
+		z->knobs = false;
+		z->failed = 0;
+		for (unsigned int i = 0; i < 32; i++)
+			fz_random_ioctl(z);
+		if (z->failed) {
+			printf("# %s child: %s\n", pass ? "fd-passing" : "forked", z->why);
+			fflush(stdout);
+		}
+		_exit(z->failed ? 1 : 0);
+	}
+	if (pid > 0 && pass && send_fd(sv[0], z->fd))
+		kill(pid, SIGKILL);
+	if (sv[0] >= 0) {
+		close(sv[0]);
+		close(sv[1]);
+	}
+	if (pid < 0)
+		return;
+	z->forks++;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		fz_fail(z, "a %s child ended with status 0x%x", pass ? "fd-passing" : "forked",
+			status);
+}
+
+/* ------------------------------------------------------------ the mix */
+
 static void fz_step(struct fz *z)
 {
 	struct rng *r = &z->r;
@@ -1395,6 +1491,8 @@ static void fz_step(struct fz *z)
 		fz_sequence(z);
 	else if (k < 2)
 		fz_reattach(z);
+	else if (k < 3 && !z->shared)
+		fz_fork_op(z);
 	else if (k < 15)
 		fz_mmap_op(z);
 	else if (k < 90 && z->card)
@@ -1410,12 +1508,12 @@ static void fz_report(struct __test_metadata *_metadata, struct fz *z, const cha
 
 	printf("# %s: %llu ioctls (%llu ok, %llu failed as documented), %llu ops in %.1f s"
 	       " (%.0f ioctls/s); sequences %llu started, %llu complete; %llu mmap ops;"
-	       " %llu fault knobs set; slowest ioctl %.1f ms (%s)\n",
+	       " %llu other processes; %llu fault knobs set; slowest ioctl %.1f ms (%s)\n",
 	       what, (unsigned long long)z->ioctls, (unsigned long long)z->n_ok,
 	       (unsigned long long)z->n_err, (unsigned long long)z->ops, secs,
 	       secs > 0 ? (double)z->ioctls / secs : 0.0, (unsigned long long)z->seq_started,
 	       (unsigned long long)z->seq_done, (unsigned long long)z->mmaps,
-	       (unsigned long long)z->knob_sets, (double)z->slow_ns / 1e6, z->slow_what);
+	       (unsigned long long)z->forks, (unsigned long long)z->knob_sets, (double)z->slow_ns / 1e6, z->slow_what);
 	printf("#   time in:");
 	for (unsigned int i = 0; i <= NCMDS; i++)
 		if (z->cmd_ns[i] >= 100 * MS)
@@ -1874,6 +1972,151 @@ TEST_F_TIMEOUT(fuzz, standin_card, 7200)
 	}
 	check_pins(_metadata, self->pinned0);
 	free(z);
+	EXPECT_EQ(0, ixt_standin_unload());
+}
+
+/* ------------------------------------------------------------ card removal */
+
+#define REMOVAL_ROUNDS	6
+
+/* /dev/ipu0 and ipuxcom_hw's device both there (@present), or both gone; 0 or -ETIMEDOUT. */
+static int card_wait(bool present, int ms)
+{
+	for (int waited = 0; waited < ms; waited += 100) {
+		bool node = access("/dev/ipu0", F_OK) == 0;
+		bool dev = ixt_hw_dev_id() >= 0;
+
+		if (present ? node && dev : !node && !dev)
+			return 0;
+		usleep(100 * 1000);
+	}
+	return -ETIMEDOUT;
+}
+
+/* Write @what to @path (sysfs); 0 or -errno. */
+static int sysfs_put(const char *path, const char *what)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+	ssize_t n = (ssize_t)strlen(what);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, what, (size_t)n) != n)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+struct removal_run {
+	struct fz *z;
+	atomic_bool stop;
+};
+
+static void *removal_worker(void *arg)
+{
+	struct removal_run *rr = arg;
+
+	while (!atomic_load(&rr->stop) && rr->z->failed < 20)
+		fz_step(rr->z);
+	return NULL;
+}
+
+/*
+ * The card goes away in the middle of commands: a thread runs the card's
+ * random mix (ipuxcom through ipuxcom_hw, and ipu_driver's own calls on
+ * /dev/ipu0) while the test, after 20-320 ms, unbinds ipu_driver from the
+ * PCI device (sysfs) or has QEMU delete it (device_del through run-vm.sh's
+ * monitor relay, every other round when there is one). The thread keeps
+ * going on the dead files for a while: every answer must still be a
+ * documented one (-ENODEV), nothing may crash, hang or warn, and once the
+ * card is back (bind, device_add) it must work and no page stay pinned.
+ */
+TEST_F_TIMEOUT(fuzz, standin_card_removal, 7200)
+{
+	const char *ko = getenv("IPUXCOM_STANDIN_KO");
+	bool monitor = getenv("IPUXCOM_QEMU_MONITOR") != NULL;
+	char devdir[300], bdf[64], drvlink[64], target[300], path[400];
+	struct rng r = { fuzz_seed ^ 0x7e30 };
+	unsigned int unbinds = 0, deletes = 0;
+	uint64_t t0;
+	ssize_t n;
+	long id;
+
+	if (!self->ready)
+		return;
+	ASSERT_EQ(0, ipuxcom_block_driver_signals());
+	if (!ko || !*ko)
+		SKIP(return, "IPUXCOM_STANDIN_KO not set: the ipu_driver stand-in is for the test VM only");
+	if (!ixt_c600_find(devdir, sizeof(devdir)))
+		SKIP(return, "no QEMU C600 (1d95:c600): boot the VM with run-vm.sh --c600");
+	snprintf(bdf, sizeof(bdf), "%s", strrchr(devdir, '/') + 1);
+	ASSERT_EQ(0, ixt_standin_load("signals=0"));
+	ASSERT_EQ(0, ixt_standin_hw_load());
+	for (unsigned int round = 0; round < REMOVAL_ROUNDS; round++) {
+		bool del = monitor && (round & 1);
+		struct removal_run rr = { 0 };
+		pthread_t t;
+		char what[64];
+
+		t0 = now_ns();
+		ASSERT_EQ(0, card_wait(true, 60000)) TH_LOG("round %u: no card", round);
+		id = ixt_hw_dev_id();
+		rr.z = calloc(1, sizeof(*rr.z));
+		ASSERT_NE(NULL, rr.z);
+		ASSERT_EQ(0, fz_init(rr.z, fuzz_seed ^ (0x7e31 + round), self->trace));
+		rr.z->card = true;
+		rr.z->shared = true;	/* never closed and re-attached by the thread */
+		rr.z->dev = (uint32_t)id;
+		ASSERT_EQ(0, card_open_ipu(rr.z));
+		rr.z->fd = ixt_open();
+		ASSERT_LE(0, rr.z->fd);
+		ASSERT_EQ(0, fz_attach(rr.z));
+		ASSERT_EQ(0, pthread_create(&t, NULL, removal_worker, &rr));
+		usleep((20 + rbelow(&r, 300)) * 1000);
+		if (del) {
+			ixt_qemu_monitor("device_del " IXT_C600_QEMU_ID);
+			deletes++;
+		} else {
+			snprintf(path, sizeof(path), "%s/driver", devdir);
+			n = readlink(path, target, sizeof(target) - 1);
+			ASSERT_LT(0, n);
+			target[n] = '\0';
+			snprintf(drvlink, sizeof(drvlink), "%s", strrchr(target, '/') + 1);
+			snprintf(path, sizeof(path), "%s/driver/unbind", devdir);
+			EXPECT_EQ(0, sysfs_put(path, bdf)) TH_LOG("unbind %s from %s", bdf, drvlink);
+			unbinds++;
+		}
+		EXPECT_EQ(0, card_wait(false, 30000)) TH_LOG("round %u: the card is still there", round);
+		usleep(200 * 1000);	/* the thread goes on with the dead files */
+		atomic_store(&rr.stop, true);
+		pthread_join(t, NULL);
+		snprintf(what, sizeof(what), "removal round %u (%s)", round, del ? "device_del" : "unbind");
+		fz_report(_metadata, rr.z, what, t0);
+		close(rr.z->fd);
+		if (rr.z->ipu_fd >= 0)
+			close(rr.z->ipu_fd);
+		fz_mem_free(rr.z);
+		free(rr.z);
+		if (del) {
+			ixt_qemu_monitor(IXT_C600_QEMU_ADD);
+		} else {
+			snprintf(path, sizeof(path), "/sys/bus/pci/drivers/%s/bind", drvlink);
+			EXPECT_EQ(0, sysfs_put(path, bdf)) TH_LOG("bind %s to %s", bdf, drvlink);
+		}
+	}
+	ASSERT_EQ(0, card_wait(true, 60000)) TH_LOG("the card did not come back");
+	{
+		int ipu = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+
+		ASSERT_LE(0, ipu);
+		for (int i = 0; i < 50 && ixt_ioctl(ipu, IPU_DRV_USER_ATTACH, NULL) == -EBUSY; i++)
+			usleep(100 * 1000);
+		EXPECT_EQ(0, ixt_ioctl(ipu, IPU_DRV_USER_ATTACH, NULL));
+		check_device_sane(_metadata, (uint32_t)ixt_hw_dev_id(), ipu);
+		close(ipu);
+	}
+	printf("# standin_card_removal: %u unbinds, %u device_del mid-command\n", unbinds, deletes);
+	check_pins(_metadata, self->pinned0);
 	EXPECT_EQ(0, ixt_standin_unload());
 }
 

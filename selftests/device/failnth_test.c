@@ -642,12 +642,13 @@ static int step_sim_remove(void *ctx)
  * the events group's join), close(2) of an attached file with pages
  * pinned, and a simulated device's arrival and removal, each under
  * fail-nth from N = 1 until it runs through (or IPUXCOM_FAILNTH_MAX_N2,
- * default 48: a device's arrival allocates its tile memory page by page).
+ * default 16: a device's arrival allocates its tile memory page by page,
+ * and every N costs a RESET, seconds under KASAN).
  */
 TEST_F_TIMEOUT(failnth, netlink_close_and_removal, 3600)
 {
 	const char *maxn_env = getenv("IPUXCOM_FAILNTH_MAX_N2");
-	unsigned int max_n = maxn_env ? (unsigned int)atoi(maxn_env) : 48;
+	unsigned int max_n = maxn_env ? (unsigned int)atoi(maxn_env) : 16;
 	struct close_ctx cc = { .fd = -1 };
 	int sim0 = ixt_sim_devices();
 	const struct nth_step steps[] = {

@@ -1434,7 +1434,7 @@ static void fz_fork_op(struct fz *z)
 	bool pass = rbelow(r, 2);
 	uint64_t seed = rnext(r);
 	int sv[2] = { -1, -1 }, status = 0;
-	pid_t pid;
+	pid_t pid, w;
 
 	if (pass && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return;
@@ -1468,7 +1468,10 @@ static void fz_fork_op(struct fz *z)
 	if (pid < 0)
 		return;
 	z->forks++;
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+	/* the storm's SIGUSR1 (no SA_RESTART) interrupts the wait itself */
+	while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	if (w != pid || !WIFEXITED(status) || WEXITSTATUS(status))
 		fz_fail(z, "a %s child ended with status 0x%x", pass ? "fd-passing" : "forked",
 			status);
 }

@@ -4,7 +4,6 @@
  * every mechanism. Callers hold op_lock and are inside
  * ipuxcom_device_enter(), so dev->ops is valid throughout.
  */
-#include <linux/delay.h>
 #include <linux/iopoll.h>
 #include <linux/ktime.h>
 #include <linux/sched/signal.h>
@@ -93,9 +92,7 @@ int ipuxcom_poll_ne(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 unwant
 	return ipuxcom_poll_cond(dev, offset, mask, unwanted, false, timeout_ns, last);
 }
 
-/* Reads that spin before the wait starts sleeping (completions are quick). */
-#define IPUXCOM_POLL_SPINS	32
-/* Sleep between reads once spinning did not do (read_poll_timeout). */
+/* Sleep between reads of a wait (read_poll_timeout()); completions are quick. */
 #define IPUXCOM_POLL_SLEEP_US	50
 
 /* One read of a wait: 0 to go on, 1 when done, or -errno to stop. */
@@ -130,19 +127,18 @@ static int ipuxcom_poll_cond(struct ipuxcom_device *dev, u32 offset, u32 mask, u
 	/* each wait within its timeout, all of a command's within its budget */
 	u64 deadline = dev->cmd_deadline ? min(start + timeout_ns, dev->cmd_deadline) :
 			start + timeout_ns;
-	unsigned int spins = 0;
 	int ret, err;
 
-	do {
-		ret = ipuxcom_poll_once(dev, offset, mask, value, equal, deadline, last);
-		cpu_relax();
-	} while (!ret && ++spins < IPUXCOM_POLL_SPINS);
-	if (!ret) {
-		err = read_poll_timeout(ipuxcom_poll_once, ret, ret, IPUXCOM_POLL_SLEEP_US, 0,
-					false, dev, offset, mask, value, equal, deadline, last);
-		if (err)	/* cannot happen without a timeout; keep it honest */
-			ret = err;
-	}
+	/*
+	 * read_poll_timeout()'s own timeout is the deadline too (its last
+	 * read comes after it); ipuxcom_poll_once() also ends the wait at the
+	 * deadline, on a fatal signal and when the device is going away.
+	 */
+	err = read_poll_timeout(ipuxcom_poll_once, ret, ret, IPUXCOM_POLL_SLEEP_US,
+				div_u64(deadline > start ? deadline - start : 0, NSEC_PER_USEC) + 1,
+				false, dev, offset, mask, value, equal, deadline, last);
+	if (err)
+		ret = err;
 	if (ret == 1) {
 		trace_ipuxcom_wait_done(dev->id, offset, *last, 0, ktime_get_ns() - start);
 		return 0;
@@ -152,72 +148,5 @@ static int ipuxcom_poll_cond(struct ipuxcom_device *dev, u32 offset, u32 mask, u
 	trace_ipuxcom_wait_done(dev->id, offset, *last, ret, ktime_get_ns() - start);
 	ipuxcom_netlink_timeout(dev, offset, *last, ret);
 	ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_NEEDS_RESET);
-	return ret;
-}
-
-/*
- * Select HEXOPT: EXCHWINDOWBASER = 0x800, the word the hardware-proven
- * loader writes before the transport buffer is attached [RE, FACTS.md
- * "The load as run on a real C600" step 4] and the SDK before each
- * host-exchange page [S "Host Tensor Exchange"]; read back, since config
- * writes are posted [S "Experimental Tile SRAM Writes"].
- */
-int ipuxcom_select_hexopt(struct ipuxcom_device *dev)
-{
-	u32 v;
-	int ret;
-
-	ret = ipuxcom_wr(dev, C600_EXCHWINDOWBASER, C600_EXCHWINDOW_HEXOPT);
-	if (!ret)
-		ret = ipuxcom_rd(dev, C600_EXCHWINDOWBASER, &v);
-	return ret;
-}
-
-/*
- * -EBUSY if a mark is pending on the general-sync control @reg (MARK not
- * zero); *@mark gets MARK, *@value (if not NULL) the whole register.
- */
-int ipuxcom_hsp_check_idle(struct ipuxcom_device *dev, u32 reg, u32 *mark, u32 *value)
-{
-	u32 v;
-	int ret;
-
-	ret = ipuxcom_rd(dev, reg, &v);
-	if (ret)
-		return ret;
-	*mark = v & C600_HSP_MARK;
-	if (value)
-		*value = v;
-	return *mark ? -EBUSY : 0;
-}
-
-/*
- * Post @mark on the general-sync control @reg (GS1 or GS2) and, with
- * @wait, wait for the tiles' collective response to return MARK to zero
- * [S "Secondary Loader Frames"]. Bits outside MARK are preserved.
- *
- * A mark is never posted over a pending one: a control whose MARK is not
- * zero (a wait that has not finished, or a mark a config replay left) gives
- * -EBUSY with *@final_mark set to it, and nothing is written. Posting over
- * it would merge two transactions the tiles count separately.
- */
-int ipuxcom_hsp_mark(struct ipuxcom_device *dev, u32 reg, u32 mark, bool wait,
-		     u64 timeout_ns, u32 *final_mark)
-{
-	u32 v;
-	int ret;
-
-	ret = ipuxcom_hsp_check_idle(dev, reg, final_mark, &v);
-	if (ret)
-		return ret;
-	trace_ipuxcom_hsp_mark(dev->id, reg, mark, wait);
-	ret = ipuxcom_wr(dev, reg, (v & ~C600_HSP_MARK) | (mark & C600_HSP_MARK));
-	if (ret)
-		return ret;
-	if (wait)
-		ret = ipuxcom_poll(dev, reg, C600_HSP_MARK, 0, timeout_ns, &v);
-	else
-		ret = ipuxcom_rd(dev, reg, &v);
-	*final_mark = v & C600_HSP_MARK;
 	return ret;
 }

@@ -1,13 +1,83 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * HSP_MARK: post a mark on HSP general-sync group 1 or 2 of a running
- * device and optionally wait for the tiles to return it to zero
- * [S "Secondary Loader Frames", "Host Tensor Exchange"].
+ * The host's side of the HSP handshakes: marks posted on general-sync
+ * group 1 or 2 and waited for until the tiles return them to zero (the
+ * loader's batches, host exchange and the HSP_MARK command) [S "Secondary
+ * Loader Frames", "Host Tensor Exchange"], and the HEXOPT selection of the
+ * exchange window that precedes a host buffer's attach.
  */
 #include <linux/time64.h>
 
 #include "ipuxcom_internal.h"
 #include "c600_regs.h"
+#include "ipuxcom_trace.h"
+
+/*
+ * Select HEXOPT: EXCHWINDOWBASER = 0x800, the word the hardware-proven
+ * loader writes before the transport buffer is attached [RE, FACTS.md
+ * "The load as run on a real C600" step 4] and the SDK before each
+ * host-exchange page [S "Host Tensor Exchange"]; read back, since config
+ * writes are posted [S "Experimental Tile SRAM Writes"].
+ */
+int ipuxcom_select_hexopt(struct ipuxcom_device *dev)
+{
+	u32 v;
+	int ret;
+
+	ret = ipuxcom_wr(dev, C600_EXCHWINDOWBASER, C600_EXCHWINDOW_HEXOPT);
+	if (!ret)
+		ret = ipuxcom_rd(dev, C600_EXCHWINDOWBASER, &v);
+	return ret;
+}
+
+/*
+ * -EBUSY if a mark is pending on the general-sync control @reg (MARK not
+ * zero); *@mark gets MARK, *@value (if not NULL) the whole register.
+ */
+int ipuxcom_hsp_check_idle(struct ipuxcom_device *dev, u32 reg, u32 *mark, u32 *value)
+{
+	u32 v;
+	int ret;
+
+	ret = ipuxcom_rd(dev, reg, &v);
+	if (ret)
+		return ret;
+	*mark = v & C600_HSP_MARK;
+	if (value)
+		*value = v;
+	return *mark ? -EBUSY : 0;
+}
+
+/*
+ * Post @mark on the general-sync control @reg (GS1 or GS2) and, with
+ * @wait, wait for the tiles' collective response to return MARK to zero
+ * [S "Secondary Loader Frames"]. Bits outside MARK are preserved.
+ *
+ * A mark is never posted over a pending one: a control whose MARK is not
+ * zero (a wait that has not finished, or a mark a config replay left) gives
+ * -EBUSY with *@final_mark set to it, and nothing is written. Posting over
+ * it would merge two transactions the tiles count separately.
+ */
+int ipuxcom_hsp_mark(struct ipuxcom_device *dev, u32 reg, u32 mark, bool wait,
+		     u64 timeout_ns, u32 *final_mark)
+{
+	u32 v;
+	int ret;
+
+	ret = ipuxcom_hsp_check_idle(dev, reg, final_mark, &v);
+	if (ret)
+		return ret;
+	trace_ipuxcom_hsp_mark(dev->id, reg, mark, wait);
+	ret = ipuxcom_wr(dev, reg, (v & ~C600_HSP_MARK) | (mark & C600_HSP_MARK));
+	if (ret)
+		return ret;
+	if (wait)
+		ret = ipuxcom_poll(dev, reg, C600_HSP_MARK, 0, timeout_ns, &v);
+	else
+		ret = ipuxcom_rd(dev, reg, &v);
+	*final_mark = v & C600_HSP_MARK;
+	return ret;
+}
 
 int ipuxcom_cmd_hsp_mark(struct ipuxcom_device *dev, void *arg)
 {

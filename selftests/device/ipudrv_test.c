@@ -277,9 +277,15 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 	struct ipuxcom_errmsg em;
 	struct ipuxcom_image *img;
 	struct ipuxcom *ipu;
+	/*
+	 * The recorded step 1, plus the module's own USER_ATTACH at ATTACH
+	 * (it proves the descriptor holds the card: uapi, struct
+	 * ipuxcom_ioc_attach), a repetition by the holder
+	 */
 	static const char *const init_order[] = {
-		"USER_ATTACH", "SET_IPU_ID", "STOP_MONITORING", "MAILBOX_WRITE_READ",
-		"START_MONITORING", "ACCUMULATE_ERRORS", "RESET_DEVICE", "SET_SECONDARY_IPU_ID",
+		"USER_ATTACH", "SET_IPU_ID", "USER_ATTACH", "STOP_MONITORING",
+		"MAILBOX_WRITE_READ", "START_MONITORING", "ACCUMULATE_ERRORS", "RESET_DEVICE",
+		"SET_SECONDARY_IPU_ID",
 	};
 	uint8_t in[64], out[64];
 	struct ipuxcom_hostx_buf ib = { in, sizeof(in) }, ob = { out, sizeof(out) };

@@ -184,12 +184,16 @@ struct ipuxcom_ioc_info {
  * earlier user). What RESET clears is the backend's: the simulator empties
  * its tile memory; a card is reset by its holder through ipu_driver
  * (struct ipuxcom_ioc_reset), which the module cannot observe, and [S]
- * records stale SRAM surviving a card reset.
+ * records stale SRAM surviving a card reset: on a card, what the previous
+ * user left in tile SRAM outside what the new user loads may still be
+ * readable with TDI_READ_SRAM after that RESET (not closed by this rule).
  *
  * Devices held through ipu_driver (IPUXCOM_CAP_IPU_DRIVER): ipuxcom never
  * touches a card its caller does not hold. The caller opens the card's
  * /dev/ipuN (read-write), takes ipu_driver's exclusive USER_ATTACH and
- * SET_IPU_ID on it, and passes the descriptor here.
+ * SET_IPU_ID on it, and passes the descriptor here (the library does: so
+ * the module's own USER_ATTACH below follows SET_IPU_ID, the one call
+ * beyond the hardware-proven step 1).
  *
  * What the module verifies, in this order, before the device is touched:
  * that @ipu_fd is a char device whose dev_t is that of the node "ipu<N>"

@@ -11,6 +11,7 @@
  */
 #include <linux/capability.h>
 #include <linux/compat.h>
+#include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -50,13 +51,17 @@ u64 ipuxcom_cmd_wait_max_ns(void)
  * @dev: attached device (holds a reference), or NULL; set once, then
  *	stable until release, so handlers read it without @lock
  * @ipu_file: for a device held through ipu_driver, the caller's open
- *	/dev/ipuN (a reference, dropped at release): the ipu_driver session
- *	that entitles this one outlives it
+ *	/dev/ipuN (a reference, dropped at release), on which the module took
+ *	USER_ATTACH at ATTACH: the ipu_driver session that entitles this one
+ *	outlives it
+ * @user: the effective uid this file was opened with (its f_cred), the
+ *	"user" of the owner-change rule (uapi, struct ipuxcom_ioc_attach)
  */
 struct ipuxcom_file {
 	struct mutex lock; /* serialises ATTACH on this file */
 	struct ipuxcom_device *dev;
 	struct file *ipu_file;
+	kuid_t user;
 };
 
 struct ipuxcom_ioc_header {
@@ -102,6 +107,11 @@ enum {
 	 * in its buffer)
 	 */
 	IPUXCOM_OUT_ALWAYS = BIT(4),
+	/*
+	 * runs while another user's work is on the device (dev->user_changed):
+	 * RESET, the way out; every other device command gets -EBADFD then
+	 */
+	IPUXCOM_ANY_USER = BIT(5),
 };
 
 struct ipuxcom_ioctl_op {
@@ -149,8 +159,9 @@ static int ipuxcom_ioc_info(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
 /*
  * For a device held through ipu_driver, @ipu must be the caller's open
  * /dev/ipuN of it (ipunode.c); a device that is not takes no descriptor.
+ * Inside ipuxcom_device_enter(): the node search needs the parent.
  */
-static int ipuxcom_attach_check_owner(struct ipuxcom_device *dev, struct file *ipu)
+static int ipuxcom_attach_check_node(struct ipuxcom_device *dev, struct file *ipu)
 {
 	int ret;
 
@@ -171,6 +182,7 @@ static int ipuxcom_ioc_attach(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg
 	struct ipuxcom_ioc_attach *at = &arg->attach;
 	struct ipuxcom_device *dev;
 	struct file *ipu = NULL;
+	bool changed;
 	int ret = 0;
 
 	if (at->flags & IPUXCOM_ATTACH_F_IPU_FD) {
@@ -191,7 +203,13 @@ static int ipuxcom_ioc_attach(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg
 		ret = -ENODEV;
 		goto out_unlock_file;
 	}
-	ret = ipuxcom_attach_check_owner(dev, ipu);
+	ret = ipuxcom_attach_check_node(dev, ipu);
+	/*
+	 * Proven, not assumed: the module takes USER_ATTACH on that very file
+	 * (no ipuxcom lock but this file's is held: it calls into ipu_driver)
+	 */
+	if (!ret && ipu)
+		ret = ipuxcom_ipu_file_hold(ipu);
 	if (ret) {
 		ipuxcom_device_put(dev);
 		goto out_unlock_file;
@@ -209,7 +227,19 @@ static int ipuxcom_ioc_attach(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg
 	dev->owner = f;
 	put_pid(dev->owner_pid);
 	dev->owner_pid = get_task_pid(current, PIDTYPE_TGID);
+	/*
+	 * The owner-change rule: what the device holds is the last attached
+	 * user's; another user gets it only through RESET. Nobody runs a
+	 * command on it now (no owner until here, f->dev not yet published).
+	 */
+	changed = dev->has_user && !uid_eq(dev->user, f->user);
+	if (changed)
+		WRITE_ONCE(dev->user_changed, true);
+	dev->user = f->user;
+	dev->has_user = true;
 	mutex_unlock(&dev->lock);
+	if (changed)
+		ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_NEEDS_RESET);
 	/* The file keeps the lookup's reference, and @ipu, until released. */
 	f->ipu_file = ipu;
 	ipu = NULL;
@@ -343,6 +373,9 @@ static int ipuxcom_ioc_reset(struct ipuxcom_device *dev, void *arg)
 	ipuxcom_netlink_reset(dev, ret);
 	ipuxcom_set_state(dev, ret ? IPUXCOM_DEV_STATE_NEEDS_RESET :
 			  IPUXCOM_DEV_STATE_IDLE);
+	/* what another user left is gone with a reset that worked */
+	if (!ret)
+		WRITE_ONCE(dev->user_changed, false);
 	rs->state = ipuxcom_state(dev);
 	rs->reserved = 0;
 	return ret;
@@ -368,6 +401,12 @@ static int ipuxcom_ioc_buf_attach(struct ipuxcom_file *f, union ipuxcom_ioc_any 
 		return -ENOTCONN;
 	if (!(dev->capabilities & ipuxcom_buf_cap(arg->buf.index)))
 		return -EOPNOTSUPP;
+	/*
+	 * Another user's work on the device: refused before anything is
+	 * pinned; hostbuf.c refuses again under op_lock (NEEDS_RESET).
+	 */
+	if (READ_ONCE(dev->user_changed))
+		return -EBADFD;
 	/*
 	 * The transport buffer carries code for every tile, as AUTOLOAD does:
 	 * refused before anything is pinned; hostbuf.c checks again under
@@ -399,6 +438,7 @@ static int ipuxcom_ioc_buf_detach(struct ipuxcom_device *dev, void *arg)
 #define RAWIO	IPUXCOM_NEEDS_RAWIO
 #define DIAG	IPUXCOM_OUT_ON_ERROR
 #define ALWAYS	IPUXCOM_OUT_ALWAYS
+#define ANY_USER	IPUXCOM_ANY_USER
 #define CMD(nr, type, last, flags, needs, cap, handler)			\
 	[IPUXCOM_CMD_##nr] = {							\
 		IPUXCOM_OP(struct ipuxcom_ioc_##type, last, flags, needs,	\
@@ -422,7 +462,7 @@ static const struct ipuxcom_ioctl_op ipuxcom_ioctl_ops[] = {
 	    DEV_CMD(ipuxcom_ioc_dev_query)),
 	CMD(REG_READ, reg, value, 0, DEV, REG, DEV_CMD(ipuxcom_ioc_reg_read)),
 	CMD(REG_WRITE, reg, value, 0, DEV | RAWIO, REG, DEV_CMD(ipuxcom_ioc_reg_write)),
-	CMD(RESET, reset, reserved, IPUXCOM_RESET_F_DRIVER_RESET, DEV, RESET,
+	CMD(RESET, reset, reserved, IPUXCOM_RESET_F_DRIVER_RESET, DEV | ANY_USER, RESET,
 	    DEV_CMD(ipuxcom_ioc_reset)),
 	CMD(CFG_APPLY, cfg_apply, skipped, IPUXCOM_CFG_F_CLEAR_HSP, DEV | RAWIO | DIAG, CFG,
 	    PL_CMD(ipuxcom_cmd_cfg_apply, ipuxcom_cfg_payload)),
@@ -458,6 +498,7 @@ static const struct ipuxcom_ioctl_op ipuxcom_ioctl_ops[] = {
 #undef DEV_CMD
 #undef PL_CMD
 #undef ALWAYS
+#undef ANY_USER
 #undef IPUXCOM_CAP_NONE
 #undef DEV
 #undef RAWIO
@@ -532,6 +573,11 @@ static int ipuxcom_run_dev_handler(struct ipuxcom_file *f,
 		goto out;
 	}
 	ret = ipuxcom_device_enter(dev);
+	/* another user's work is on the device: only RESET until it ran */
+	if (!ret && !(op->needs & IPUXCOM_ANY_USER) && READ_ONCE(dev->user_changed)) {
+		ipuxcom_device_exit(dev);
+		ret = -EBADFD;
+	}
 	if (!ret) {
 		dev->cmd_deadline = ktime_get_ns() + ipuxcom_cmd_wait_max_ns();
 		if (op->pl_handler)
@@ -603,6 +649,8 @@ static int ipuxcom_open(struct inode *inode, struct file *filp)
 	if (!f)
 		return -ENOMEM;
 	mutex_init(&f->lock);
+	/* who opened it, not who calls: an fd handed on keeps its opener */
+	f->user = filp->f_cred->euid;
 	filp->private_data = f;
 	return nonseekable_open(inode, filp);
 }

@@ -2,8 +2,11 @@
 /*
  * Ownership of a card driven by ipu_driver: ipuxcom acts on it only for a
  * caller that holds it there, i.e. that passes an open /dev/ipuN of the
- * same card at ATTACH (after ipu_driver's exclusive USER_ATTACH, done by
- * the library). Only public kernel interfaces are used to check it: the
+ * same card at ATTACH on which ipu_driver's exclusive USER_ATTACH
+ * succeeds: the library takes it first, and the module takes it again on
+ * that file itself (ipuxcom_ipu_file_hold()), so a descriptor of a card
+ * someone else holds is refused. Only public interfaces are used: the
+ * file's own ioctl entry for USER_ATTACH; to check the node, that the
  * file is a char device whose dev_t is that of a device named "ipu<N>"
  * [S "Below Poplar": /dev/ipu0, /dev/ipu0_ex, /dev/ipu0_mem, /dev/ipu0_p2p]
  * somewhere below the card's device (the PCI function) in the device
@@ -16,7 +19,10 @@
  */
 #include <linux/device.h>
 #include <linux/fs.h>
+#include <linux/security.h>
 #include <linux/string.h>
+
+#include <linux/ipuxcom_ipu_driver.h>
 
 #include "ipuxcom_internal.h"
 
@@ -103,4 +109,28 @@ int ipuxcom_ipu_file_check(struct ipuxcom_device *dev, struct file *file)
 		return -EXDEV;
 	put_device(node);
 	return 0;
+}
+
+/*
+ * Take ipu_driver's USER_ATTACH on @file, a /dev/ipuN that
+ * ipuxcom_ipu_file_check() accepted, exactly as its holder does from
+ * userspace (FACTS.md: USER_ATTACH by value 0; the ioctl number is
+ * ipu_driver's, uapi/linux/ipuxcom_ipu_driver.h), through the file's own
+ * ioctl entry and the security hook the syscall would pass. No lock of
+ * the module may be held: this runs ipu_driver's code.
+ *
+ * What this proves rests on ipu_driver's USER_ATTACH being exclusive per
+ * card: it succeeds on the file that holds the card (or takes a card
+ * nobody holds for @file) and fails on any other file while the card is
+ * held. 0, or the error ipu_driver answered (-EBUSY: another file holds
+ * the card).
+ */
+int ipuxcom_ipu_file_hold(struct file *file)
+{
+	long ret;
+
+	ret = security_file_ioctl(file, IPU_DRV_USER_ATTACH, 0);
+	if (!ret)
+		ret = vfs_ioctl(file, IPU_DRV_USER_ATTACH, 0);
+	return ret < 0 ? (int)ret : 0;
 }

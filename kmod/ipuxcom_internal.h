@@ -9,6 +9,7 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
+#include <linux/uidgid.h>
 #include <linux/ipuxcom.h>
 
 #include "ipuxcom_backend.h"
@@ -63,10 +64,16 @@ struct ipuxcom_exch_sel {
  * @dying: set when unregister starts, so bounded waits end at once
  * @op_lock: serialises command sequences on the device (taken before
  *	@ops_lock); everything below @state is protected by it
- * @lock: protects @owner, @owner_pid and @state
+ * @lock: protects @owner, @owner_pid, @state, @user and @has_user
  * @owner: the open file attached to the device, or NULL
  * @owner_pid: thread group of the process that attached
  * @state: enum ipuxcom_dev_state
+ * @user: the user (effective uid of its opener) of the last file that
+ *	attached, whose work the device holds; valid when @has_user
+ * @has_user: a file has attached since the device was registered
+ * @user_changed: a file of a user other than @user attached: until a
+ *	RESET succeeds, every device command but RESET fails with -EBADFD
+ *	(set at ATTACH under @lock, cleared by RESET under op_lock)
  * @buf: pinned host buffers by slot (BUF_ATTACH); slot 0 is the loader's
  *	transport buffer, 1 + i host-exchange page i. Changed under op_lock
  *	and @lock; released by unregister under the write side of @ops_lock
@@ -100,10 +107,13 @@ struct ipuxcom_device {
 	bool dying;
 	struct mutex op_lock; /* command sequences */
 
-	struct mutex lock; /* owner, owner_pid, state */
+	struct mutex lock; /* owner, owner_pid, state, user */
 	struct ipuxcom_file *owner;
 	struct pid *owner_pid;
 	u32 state;
+	kuid_t user;
+	bool has_user;
+	bool user_changed;
 
 	struct ipuxcom_host_buf buf[IPUXCOM_SLOTS];
 	struct mm_struct *buf_mm[IPUXCOM_SLOTS];
@@ -272,6 +282,7 @@ void ipuxcom_buf_release_all(struct ipuxcom_device *dev);
 /* ipunode.c: ipu_driver's /dev/ipuN of a device held through it */
 int ipuxcom_ipu_node_name(struct ipuxcom_device *dev, char *name, size_t len);
 int ipuxcom_ipu_file_check(struct ipuxcom_device *dev, struct file *file);
+int ipuxcom_ipu_file_hold(struct file *file);
 
 /* netlink.c */
 int ipuxcom_netlink_init(void);

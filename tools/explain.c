@@ -27,7 +27,8 @@ static const char *state_advice(uint32_t state)
 	case IPUXCOM_DEV_STATE_RUNNING:
 		return "is running: `" CLI_PROG " dev reset` first";
 	case IPUXCOM_DEV_STATE_NEEDS_RESET:
-		return "needs a reset: `" CLI_PROG " dev reset`";
+		return "needs a reset (a sequence left half done, or another user attached it "
+		       "last): `" CLI_PROG " dev reset`";
 	case IPUXCOM_DEV_STATE_GONE:
 		return "is gone (removed)";
 	}

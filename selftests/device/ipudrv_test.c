@@ -19,6 +19,10 @@
  *    (-EXDEV: /dev/null, /dev/ipu0_ex) and a
  *    read-only one (-EBADF);
  *  - a second ipu_driver user is excluded while ipuxcom holds the card;
+ *  - ownership proven at ATTACH: a descriptor of the card that another
+ *    open file holds (in this process or another) is refused with
+ *    ipu_driver's -EBUSY, the holder's works, and a descriptor nobody
+ *    holds is made the holder by the module's own USER_ATTACH;
  *  - no page stays pinned (/proc/vmstat FOLL_PIN counts, the stand-in's
  *    own count) after close, after reset, after the card's unbinding and
  *    after the holder is SIGKILLed mid-load; the card is reusable.
@@ -34,6 +38,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -272,9 +277,15 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 	struct ipuxcom_errmsg em;
 	struct ipuxcom_image *img;
 	struct ipuxcom *ipu;
+	/*
+	 * The recorded step 1, plus the module's own USER_ATTACH at ATTACH
+	 * (it proves the descriptor holds the card: uapi, struct
+	 * ipuxcom_ioc_attach), a repetition by the holder
+	 */
 	static const char *const init_order[] = {
-		"USER_ATTACH", "SET_IPU_ID", "STOP_MONITORING", "MAILBOX_WRITE_READ",
-		"START_MONITORING", "ACCUMULATE_ERRORS", "RESET_DEVICE", "SET_SECONDARY_IPU_ID",
+		"USER_ATTACH", "SET_IPU_ID", "USER_ATTACH", "STOP_MONITORING",
+		"MAILBOX_WRITE_READ", "START_MONITORING", "ACCUMULATE_ERRORS", "RESET_DEVICE",
+		"SET_SECONDARY_IPU_ID",
 	};
 	uint8_t in[64], out[64];
 	struct ipuxcom_hostx_buf ib = { in, sizeof(in) }, ob = { out, sizeof(out) };
@@ -429,6 +440,7 @@ TEST_F(standin, attach_needs_this_cards_ipu_node)
 	sim = first_sim_device();
 	if (sim >= 0)
 		EXPECT_EQ(-EINVAL, attach_with_fd(fd, (uint32_t)sim, own));
+	/* nobody holds the card: the module's USER_ATTACH makes @own its holder */
 	EXPECT_EQ(0, attach_with_fd(fd, id0, own));
 	close(fd);
 	close(own);
@@ -456,6 +468,84 @@ TEST_F(standin, second_ipu_driver_user_excluded)
 	ipuxcom_close(second);
 	ipuxcom_close(ipu);
 	/* the session ended with the last reference: the card is free */
+	EXPECT_EQ(0, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
+	close(other);
+}
+
+TEST_F(standin, attach_proves_the_holder)
+{
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
+	uint32_t id0 = (uint32_t)sc_dev_id(0);
+	int holder, other, fresh, fd, sv[2], status;
+	struct sc_log *log;
+	uint32_t v;
+	pid_t pid;
+	char c;
+
+	holder = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+	other = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, holder);
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, ixt_ioctl(holder, IPU_DRV_USER_ATTACH, 0));
+	fd = ixt_open();
+	ASSERT_LE(0, fd);
+	/* this process's other descriptor of the card does not hold it */
+	sc_log_clear(0);
+	EXPECT_EQ(-EBUSY, attach_with_fd(fd, id0, other));
+	/* refused by ipu_driver itself, to the module's own USER_ATTACH */
+	log = calloc(1, sizeof(*log));
+	ASSERT_NE(NULL, log);
+	ASSERT_EQ(0, sc_log_read(0, log));
+	EXPECT_LE(0, log_find(log, 0, "USER_ATTACH arg=0 ret=-16"));
+	free(log);
+	EXPECT_EQ(-ENOTCONN, ixt_reg_read(fd, 0x302c, &v));
+	/* the holder's does, and the card answers */
+	EXPECT_EQ(0, attach_with_fd(fd, id0, holder));
+	EXPECT_EQ(0, ixt_reg_read(fd, 0x302c, &v));
+	close(fd);
+	close(holder);
+
+	/* a second process holding the card blocks every other descriptor */
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int h = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+
+		close(sv[0]);
+		c = h >= 0 && !ixt_ioctl(h, IPU_DRV_USER_ATTACH, 0) ? 'y' : 'n';
+		if (write(sv[1], &c, 1) != 1)
+			_exit(2);
+		/* hold it until the parent closes its end */
+		while (read(sv[1], &c, 1) > 0)
+			;
+		_exit(0);
+	}
+	close(sv[1]);
+	ASSERT_EQ(1, read(sv[0], &c, 1)) {
+		kill(pid, SIGKILL);
+	}
+	ASSERT_EQ('y', c);
+	fd = ixt_open();
+	fresh = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, fresh);
+	EXPECT_EQ(-EBUSY, attach_with_fd(fd, id0, fresh));
+	EXPECT_EQ(-EBUSY, attach_with_fd(fd, id0, other));
+	EXPECT_EQ(-ENOTCONN, ixt_reg_read(fd, 0x302c, &v));
+	close(sv[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+
+	/* nobody holds it now: the module takes USER_ATTACH on @fresh itself */
+	EXPECT_EQ(0, attach_with_fd(fd, id0, fresh));
+	EXPECT_EQ(-EBUSY, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
+	EXPECT_EQ(0, ixt_ioctl(fresh, IPU_DRV_USER_ATTACH, 0));
+	close(fresh);
+	/* the ipuxcom file keeps that file, and with it the card, until closed */
+	EXPECT_EQ(-EBUSY, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
+	close(fd);
 	EXPECT_EQ(0, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
 	close(other);
 }

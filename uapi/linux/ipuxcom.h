@@ -70,7 +70,9 @@
  *                                             (on a card, after the caller's
  *                                             own RESET_DEVICE)
  *
- * Missing privileges give -EPERM before the device is touched. Generic
+ * Missing privileges give -EPERM before the device is touched. Whoever
+ * holds the privileges, a device another user attached last answers only
+ * RESET (-EBADFD: struct ipuxcom_ioc_attach, "Owner changes"). Generic
  * netlink: DEV_GET is open to all, but IPUXCOM_A_DEV_ATTACHED_PID only to
  * callers with CAP_NET_ADMIN (others get IPUXCOM_A_DEV_ATTACHED); the
  * "events" group carries no per-process data and, on kernels that can
@@ -116,7 +118,9 @@
  * current state does not allow fails with -EBADFD: CFG_APPLY and AUTOLOAD
  * need IDLE, LOAD_BATCH needs BOOTLOADER or LOADING, LOAD_FINISH needs
  * LOADING with every batch done, HSP_MARK needs RUNNING; in NEEDS_RESET
- * only RESET (and the queries) work. RESET always returns to IDLE.
+ * only RESET (and the queries) work. RESET always returns to IDLE. A
+ * device another user left (struct ipuxcom_ioc_attach, "Owner changes")
+ * is in NEEDS_RESET, and there even the TDI reads fail with -EBADFD.
  */
 enum ipuxcom_dev_state {
 	IPUXCOM_DEV_STATE_IDLE = 0,
@@ -163,16 +167,63 @@ struct ipuxcom_ioc_info {
  * if no such device. The binding ends when the file is closed (the last
  * reference to the open file description is dropped).
  *
+ * Owner changes. The "user" of a file is the effective uid of the
+ * credentials it was opened with (its f_cred, as checked against the
+ * mode of /dev/ipuxcom): not who issues the ioctl, so a descriptor handed
+ * on (fork, SCM_RIGHTS, a setuid helper) acts for whoever opened it, by
+ * that opener's choice. A device holds the work of the user of the last
+ * file attached to it: tile memory, the program and its state, marks. A
+ * file of the same user attaches as before and finds the device as it
+ * was left (`ipuxcom load`, then `ipuxcom tdi read` in another process).
+ * When a file of another user attaches, the device is put in NEEDS_RESET
+ * and, until a RESET of that file succeeds, every command but RESET fails
+ * with -EBADFD, whatever the state allows otherwise: TDI_*, REG_READ,
+ * HOSTX_*, BUF_ATTACH and BUF_DETACH too (INFO, ATTACH and DEV_QUERY
+ * work). Capabilities give no exemption; the first file attached after
+ * the device was registered is not restricted (the module knows of no
+ * earlier user). What RESET clears is the backend's: the simulator empties
+ * its tile memory; a card is reset by its holder through ipu_driver
+ * (struct ipuxcom_ioc_reset), which the module cannot observe, and [S]
+ * records stale SRAM surviving a card reset: on a card, what the previous
+ * user left in tile SRAM outside what the new user loads may still be
+ * readable with TDI_READ_SRAM after that RESET (not closed by this rule).
+ *
  * Devices held through ipu_driver (IPUXCOM_CAP_IPU_DRIVER): ipuxcom never
  * touches a card its caller does not hold. The caller opens the card's
  * /dev/ipuN (read-write), takes ipu_driver's exclusive USER_ATTACH and
- * SET_IPU_ID on it, and passes the descriptor here. The module checks that
- * it is that char device of the same PCI function and keeps a reference
- * to the open file until this file is closed, so the ipu_driver session
- * outlives the ipuxcom one. Errors: -EACCES without the flag on such a
- * device; -EBADF if @ipu_fd is not open read-write; -EXDEV if it is not
- * this device's /dev/ipuN; -EINVAL if the flag is given for a device not
- * held through ipu_driver (the simulator).
+ * SET_IPU_ID on it, and passes the descriptor here (the library does: so
+ * the module's own USER_ATTACH below follows SET_IPU_ID, the one call
+ * beyond the hardware-proven step 1).
+ *
+ * What the module verifies, in this order, before the device is touched:
+ * that @ipu_fd is a char device whose dev_t is that of the node "ipu<N>"
+ * below this device's PCI function in the device tree (else -EXDEV), open
+ * for reading and writing (else -EBADF); then it issues ipu_driver's
+ * USER_ATTACH (by value 0, as the hardware-proven stack does) on that
+ * open file itself, through the file's own ioctl entry, in the caller's
+ * context, and fails ATTACH with ipu_driver's answer if it is refused
+ * (-EBUSY: another open file, of this or another process, holds the
+ * card). On success the module keeps a reference to that open file until
+ * this file is closed, so the ipu_driver session that holds the card
+ * cannot end before the ipuxcom one; removal of the card (ipu_driver
+ * unbinding) unregisters the device first, and every command then fails
+ * with -ENODEV.
+ *
+ * What it assumes about ipu_driver, which no record states (FACTS.md
+ * "ipu_driver as the peer drives it"; the test stand-in models exactly
+ * this, labelled modelled): USER_ATTACH is exclusive per card, succeeds
+ * again on the file that holds it (or takes a card nobody holds for that
+ * file, which then holds it) and fails on any other file while the card
+ * is held; a file keeps it until the file is released, and nothing else
+ * takes it away; issuing it again from the holder has no effect beyond
+ * naming the calling process as the receiver of the driver's signals.
+ * The module does not repeat USER_ATTACH before each command (that would
+ * move the signals to whichever process issues a command), and ipu_driver
+ * offers no query of who holds a card.
+ *
+ * Other errors: -EACCES without the flag on such a device; -EBADF if
+ * @ipu_fd is not an open descriptor; -EINVAL if the flag is given for a
+ * device not held through ipu_driver (the simulator).
  */
 struct ipuxcom_ioc_attach {
 	__u32 size;

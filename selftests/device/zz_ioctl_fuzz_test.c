@@ -41,7 +41,8 @@
  * and removing simulated devices (and using them as they go), a netlink
  * thread dumping, sending garbage and reading the events group.
  * unprivileged: the random mix in a child that is uid 65534 in the node's
- * group, without capabilities (-EPERM, RLIMIT_MEMLOCK).
+ * group, without capabilities (-EPERM, RLIMIT_MEMLOCK), after root used the
+ * device: an owner change, so root's tile memory must not be readable.
  * The same file built -m32 (zz_ioctl_fuzz_test_compat32) sends it all
  * through the module's compat_ioctl path.
  * pointers_stay_owned (no device): every pointer the random mix makes is
@@ -1860,6 +1861,15 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 
 	if (!self->ready)
 		return;
+	/* root the device's last user, as an owner change needs */
+	{
+		int fd = ixt_open();
+
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, ixt_attach(fd, ixt_dev_id()));
+		ASSERT_EQ(0, ixt_reset(fd));
+		close(fd);
+	}
 	ASSERT_EQ(0, stat(ixt_dev_path(), &st0));
 	ASSERT_EQ(0, chown(ixt_dev_path(), 0, UNPRIV_GID));
 	ASSERT_EQ(0, chmod(ixt_dev_path(), 0660));
@@ -1891,6 +1901,27 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 		}
 		if (fz_attach(z))
 			_exit(6);
+		/*
+		 * An owner change (uapi: ATTACH): root used the device last, so
+		 * nothing of what it left is this user's until a RESET; the mix
+		 * starts with one (fz_run()).
+		 */
+		{
+			struct ipuxcom_ioc_tdi_sram ts = {
+				.size = sizeof(ts), .addr = 0x4c000, .count = 4,
+				.data = (uintptr_t)z->data,
+			};
+			struct ipuxcom_ioc_dev_query q = { .size = sizeof(q) };
+
+			if (ixt_ioctl(z->fd, IPUXCOM_IOC_TDI_READ_SRAM, &ts) != -EBADFD ||
+			    ixt_ioctl(z->fd, IPUXCOM_IOC_DEV_QUERY, &q) ||
+			    q.state != IPUXCOM_DEV_STATE_NEEDS_RESET) {
+				printf("# unprivileged: root's device was readable or not NEEDS_RESET"
+				       " (state %u)\n", q.state);
+				fflush(stdout);
+				_exit(8);
+			}
+		}
 		if (storm_start(&storm, &me, 1))
 			_exit(7);
 		fz_run(z, n);
@@ -1906,7 +1937,8 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 	EXPECT_EQ(0, chmod(ixt_dev_path(), st0.st_mode & 07777));
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		TH_LOG("the unprivileged run ended with status 0x%x (1: a failure above or no"
-		       " -EPERM seen; 2-7: setting it up failed)", status);
+		       " -EPERM seen; 8: root's work readable after the owner change; 2-7:"
+		       " setting it up failed)", status);
 	check_device_sane(_metadata, ixt_dev_id(), -1);
 	check_pins(_metadata, self->pinned0);
 }

@@ -85,7 +85,8 @@ static const struct ixc_errtext ixc_nl_errors[] = {
 	{ EMSGSIZE, "netlink message too large" },
 	{ EINTR, "the device list changed during the dump (or a signal): retry" },
 	{ EINVAL, "invalid argument" },
-	{ EPERM, "operation not permitted on the ipuxcom netlink family" },
+	{ EPERM, "operation not permitted on the ipuxcom netlink family (listening "
+		 "to the events group needs CAP_SYS_ADMIN)" },
 	{ ENOMEM, "out of memory" },
 	{ ENOBUFS, "netlink receive buffer overrun: events were lost" },
 	{ EOPNOTSUPP, "the ipuxcom module has no events group (older than this library)" },

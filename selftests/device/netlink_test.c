@@ -6,7 +6,12 @@
  */
 #include "kselftest_harness.h"
 
+#include <grp.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <libmnl/libmnl.h>
+#include <linux/capability.h>
 #include <linux/genetlink.h>
 
 #include "ipuxcom.h"
@@ -152,6 +157,50 @@ TEST(missing_dev_id_attribute)
 			miss_type = (int)mnl_attr_get_u32(a);
 	EXPECT_EQ(IPUXCOM_A_DEV_ID, miss_type);
 	mnl_socket_close(sock);
+}
+
+/*
+ * The events group needs CAP_SYS_ADMIN wherever the kernel can say so
+ * (GENL_MCAST_CAP_SYS_ADMIN: Debian's 6.1 has it, though mainline got it
+ * in 6.7): root joins; a child without CAP_SYS_ADMIN, and one turned into
+ * nobody, are refused with -EPERM at NETLINK_ADD_MEMBERSHIP.
+ */
+TEST(events_group_needs_cap_sys_admin)
+{
+	struct ipuxcom_monitor *mon = NULL;
+	pid_t child;
+	int status;
+
+	if (!ixt_have_device())
+		SKIP(return, "ipuxcom.ko not loaded");
+	ASSERT_EQ(0, ipuxcom_monitor_open(&mon));
+	ipuxcom_monitor_close(mon);
+
+	for (int nobody = 0; nobody < 2; nobody++) {
+		child = fork();
+		ASSERT_LE(0, child);
+		if (child == 0) {
+			int err;
+
+			if (nobody) {
+				/* nobody: no capability left at all */
+				if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+				    setresuid(65534, 65534, 65534))
+					_exit(10);
+			} else if (ixt_drop_cap(CAP_SYS_ADMIN)) {
+				_exit(11);
+			}
+			err = ipuxcom_monitor_open(&mon);
+			if (!err)
+				_exit(12);	/* joined without the capability */
+			_exit(err == -EPERM ? 0 : 13);
+		}
+		ASSERT_EQ(child, waitpid(child, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status))
+			TH_LOG("%s: child step %d (12: joined the events group)",
+			       nobody ? "nobody" : "without CAP_SYS_ADMIN", WEXITSTATUS(status));
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -74,7 +74,9 @@
  * netlink: DEV_GET is open to all, but IPUXCOM_A_DEV_ATTACHED_PID only to
  * callers with CAP_NET_ADMIN (others get IPUXCOM_A_DEV_ATTACHED); the
  * "events" group carries no per-process data and, on kernels that can
- * restrict it (6.7 and later), needs CAP_SYS_ADMIN to listen.
+ * restrict it (those with GENL_MCAST_CAP_SYS_ADMIN: 6.7 and later, and
+ * stable kernels with the backport, Debian 12's 6.1 among them), needs
+ * CAP_SYS_ADMIN to listen: joining without it is -EPERM.
  *
  * Memory: a command stages its user data (at most 512 KiB: CFG_APPLY's
  * records) in kernel memory charged to the caller's memory cgroup; host

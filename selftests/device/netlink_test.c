@@ -6,7 +6,9 @@
  */
 #include "kselftest_harness.h"
 
+#include <fcntl.h>
 #include <grp.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -201,6 +203,123 @@ TEST(events_group_needs_cap_sys_admin)
 			TH_LOG("%s: child step %d (12: joined the events group)",
 			       nobody ? "nobody" : "without CAP_SYS_ADMIN", WEXITSTATUS(status));
 	}
+}
+
+/* ------------------------------------------------ genl_mutex (parallel_ops) */
+
+#define GENL_TRACE	"/sys/kernel/tracing/instances/ixt_genl"
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -EIO;
+}
+
+/* Lines of the instance's trace naming genl_lock (-1: unreadable). */
+static long genl_lock_hits(void)
+{
+	char line[512];
+	long n = 0;
+	FILE *f = fopen(GENL_TRACE "/trace", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#' && strstr(line, "genl_lock"))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/* Trace genl_lock() in this process around @fn(@arg); hits, or -1. */
+static long genl_lock_calls(int (*fn)(void *), void *arg, int *ret)
+{
+	char pid[16];
+	long hits;
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (write_str(GENL_TRACE "/tracing_on", "0") || write_str(GENL_TRACE "/trace", "") ||
+	    write_str(GENL_TRACE "/set_ftrace_pid", pid) ||
+	    write_str(GENL_TRACE "/set_ftrace_filter", "genl_lock") ||
+	    write_str(GENL_TRACE "/current_tracer", "function"))
+		return -1;
+	write_str(GENL_TRACE "/tracing_on", "1");
+	*ret = fn(arg);
+	write_str(GENL_TRACE "/tracing_on", "0");
+	hits = genl_lock_hits();
+	write_str(GENL_TRACE "/current_tracer", "nop");
+	return hits;
+}
+
+static int nlctrl_getfamily(void *arg)
+{
+	uint16_t id;
+
+	return ixt_genl_family(arg, &id);
+}
+
+static int ipuxcom_dev_get(void *arg)
+{
+	struct ipuxcom_device_info d;
+
+	return ipuxcom_nl_dev_get(arg, ixt_dev_id(), &d);
+}
+
+static int ipuxcom_dev_dump(void *arg)
+{
+	struct ipuxcom_device_info *devs = NULL;
+	size_t n = 0;
+	int ret = ipuxcom_nl_dev_list(arg, &devs, &n);
+
+	ipuxcom_nl_dev_list_free(devs);
+	return ret;
+}
+
+/*
+ * The family runs without the global genl_mutex (parallel_ops): a DEV_GET
+ * waiting for a device being removed (ops_lock) must not stall every other
+ * generic netlink family. Seen with the function tracer: nlctrl's
+ * GETFAMILY takes genl_lock() (the control), ipuxcom's do and dump never.
+ */
+TEST(family_runs_without_genl_mutex)
+{
+	struct mnl_socket *sock;
+	struct ipuxcom_nl *nl;
+	long hits;
+	int ret = -1;
+
+	if (!ixt_have_device())
+		SKIP(return, "ipuxcom.ko not loaded");
+	if (access("/sys/kernel/tracing/available_filter_functions", R_OK))
+		SKIP(return, "no function tracer (tracefs at /sys/kernel/tracing)");
+	if (mkdir(GENL_TRACE, 0700) && errno != EEXIST)
+		SKIP(return, "no tracefs instances: %s", strerror(errno));
+	sock = mnl_socket_open(NETLINK_GENERIC);
+	ASSERT_NE(NULL, sock);
+	ASSERT_EQ(0, mnl_socket_bind(sock, 0, MNL_SOCKET_AUTOPID));
+	ASSERT_EQ(0, ipuxcom_nl_open(&nl));
+
+	hits = genl_lock_calls(nlctrl_getfamily, sock, &ret);
+	if (hits <= 0) {
+		rmdir(GENL_TRACE);
+		mnl_socket_close(sock);
+		ipuxcom_nl_close(nl);
+		SKIP(return, "genl_lock() not traceable here (%ld hits for nlctrl)", hits);
+	}
+	EXPECT_EQ(0, ret);
+	EXPECT_EQ(0, genl_lock_calls(ipuxcom_dev_get, nl, &ret)) TH_LOG("DEV_GET do");
+	EXPECT_EQ(0, ret);
+	EXPECT_EQ(0, genl_lock_calls(ipuxcom_dev_dump, nl, &ret)) TH_LOG("DEV_GET dump");
+	EXPECT_EQ(0, ret);
+	ipuxcom_nl_close(nl);
+	mnl_socket_close(sock);
+	EXPECT_EQ(0, rmdir(GENL_TRACE));
 }
 
 TEST_HARNESS_MAIN

@@ -16,6 +16,7 @@
  * EXCH_WRITE SELECT and COMPLETE, and the module does the rest.
  */
 #include <linux/bitfield.h>
+#include <linux/nospec.h>
 #include <linux/uaccess.h>
 
 #include "ipuxcom_internal.h"
@@ -139,6 +140,8 @@ int ipuxcom_cmd_exch_write(struct ipuxcom_device *dev, void *arg, struct ipuxcom
 	ret = exch_check(dev, ew);
 	if (ret)
 		return ret;
+	/* the window index reaches the backend's tile arrays (simulator) */
+	ew->tile = array_index_nospec(ew->tile, dev->tile_count);
 	if (ew->flags)
 		return exch_by_caller(dev, ew);
 	ret = ipuxcom_rd(dev, C600_EXCHWINDOWBASER, &saved);

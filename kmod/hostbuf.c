@@ -19,6 +19,7 @@
  * 0), at RESET, on close and when the device is removed.
  */
 #include <linux/mm.h>
+#include <linux/nospec.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -155,7 +156,10 @@ static int hostbuf_check_state(struct ipuxcom_device *dev, u32 i, bool attach,
 		return -EBADFD;
 	if (dev->hostx_next >= dev->hostx_req.npages)
 		return -EINVAL;
-	page = dev->hostx_req.attach_order[dev->hostx_next];
+	/* BEGIN checked the order against npages: clamp speculation too */
+	page = dev->hostx_req.attach_order[array_index_nospec(dev->hostx_next,
+							      IPUXCOM_HOSTX_MAX_PAGES)];
+	page = array_index_nospec(page, IPUXCOM_HOSTX_MAX_PAGES);
 	if (i != IPUXCOM_SLOT_HOSTX(page) || bytes != dev->hostx_req.page_bytes[page])
 		return -EINVAL;
 	return 0;
@@ -178,6 +182,8 @@ int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 	    ba->bytes > IPUXCOM_BUF_MAX_BYTES || !PAGE_ALIGNED(ba->bytes) ||
 	    !PAGE_ALIGNED(ba->addr) || ba->addr + ba->bytes < ba->addr)
 		return -EINVAL;
+	/* a user index into dev->buf[]: no speculation past the check */
+	i = array_index_nospec(i, IPUXCOM_SLOTS);
 	ret = hostbuf_pin(ba->addr, ba->bytes, &buf, &mm);
 	if (ret)
 		return ret;
@@ -228,15 +234,17 @@ unpin:
 
 int ipuxcom_buf_detach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 {
+	u32 i;
 	int ret;
 
 	if (ba->reserved || ba->addr || ba->bytes || ba->index >= IPUXCOM_SLOTS)
 		return -EINVAL;
-	if (!(dev->buf_used & BIT(ba->index)))
+	i = array_index_nospec(ba->index, IPUXCOM_SLOTS);
+	if (!(dev->buf_used & BIT(i)))
 		return -ENOENT;
-	ret = hostbuf_check_state(dev, ba->index, false, 0);
+	ret = hostbuf_check_state(dev, i, false, 0);
 	if (!ret)
-		hostbuf_release(dev, ba->index);
+		hostbuf_release(dev, i);
 	return ret;
 }
 

@@ -11,9 +11,11 @@
  * The simulator's backend makes the same pages its device-visible buffer,
  * so a simulated load runs the code a card runs.
  *
- * Pinning (pin_user_pages_fast(FOLL_LONGTERM | FOLL_WRITE)) happens before
- * any device lock is taken: faulting in user memory can stall (userfaultfd,
- * FUSE) and must not hold up device removal. The pages are charged to the
+ * Pinning (pin_user_pages_fast(FOLL_LONGTERM | FOLL_WRITE)) happens with
+ * no device lock held: faulting in user memory can stall (userfaultfd,
+ * FUSE) and must not hold up device removal. What can refuse the attach
+ * (state, slot, privilege) is checked before the pin, so a refusal pins
+ * nothing, and again under op_lock after it. The pages are charged to the
  * caller's RLIMIT_MEMLOCK (account_locked_vm(), as VFIO does; CAP_IPC_LOCK
  * bypasses it) and released on BUF_DETACH, at the end of LOAD_FINISH (slot
  * 0), at RESET, on close and when the device is removed.
@@ -166,9 +168,56 @@ static int hostbuf_check_state(struct ipuxcom_device *dev, u32 i, bool attach,
 }
 
 /*
- * BUF_ATTACH: pin first (no lock), then under op_lock select HEXOPT and
- * make the buffer the device's, in the hardware sequence's order [RE,
- * FACTS.md steps 4 and 9: EXCHWINDOWBASER = HEXOPT, then BUFFER_ATTACH].
+ * What refuses an attach of slot @i to @dev: the state, the privilege and
+ * capability the slot needs, the slot in use, the host-exchange stage and
+ * order. Under op_lock, inside ipuxcom_device_enter(). *@loader: slot @i
+ * is the loader's transport buffer.
+ */
+static int hostbuf_attach_check(struct ipuxcom_device *dev, u32 i, u64 bytes, bool *loader)
+{
+	int ret = ipuxcom_require_state(dev, (u32)~IPUXCOM_STATE_BIT(NEEDS_RESET));
+
+	*loader = ipuxcom_slot_is_loader(dev, i);
+	/* The transport buffer carries code for every tile, as AUTOLOAD does. */
+	if (!ret && *loader && !capable(CAP_SYS_RAWIO))
+		ret = -EPERM;
+	if (!ret && !(dev->capabilities & (*loader ? IPUXCOM_CAP_LOADER : IPUXCOM_CAP_HOSTX)))
+		ret = -EOPNOTSUPP;
+	if (!ret && (dev->buf_used & BIT(i)))
+		ret = -EEXIST;
+	if (!ret)
+		ret = hostbuf_check_state(dev, i, true, bytes);
+	return ret;
+}
+
+/* op_lock (as every wait of the module, only a fatal signal ends it), entered. */
+static int hostbuf_lock(struct ipuxcom_device *dev)
+{
+	int ret;
+
+	if (mutex_lock_killable(&dev->op_lock))
+		return -EINTR;
+	ret = ipuxcom_device_enter(dev);
+	if (ret)
+		mutex_unlock(&dev->op_lock);
+	return ret;
+}
+
+static void hostbuf_unlock(struct ipuxcom_device *dev)
+{
+	ipuxcom_device_exit(dev);
+	mutex_unlock(&dev->op_lock);
+}
+
+/*
+ * BUF_ATTACH: check, pin (no lock), check again and, under op_lock, select
+ * HEXOPT and make the buffer the device's, in the hardware sequence's order
+ * [RE, FACTS.md steps 4 and 9: EXCHWINDOWBASER = HEXOPT, then
+ * BUFFER_ATTACH]. The first check makes a refusal cheap: nothing is
+ * faulted in or pinned (up to 64 MiB) for an attach the state or the slot
+ * refuses. It is a snapshot only, as op_lock is dropped for the pin (user
+ * memory can stall, and must not hold up device removal): the second,
+ * under the lock the attach completes in, decides.
  */
 int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 {
@@ -184,29 +233,24 @@ int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 		return -EINVAL;
 	/* a user index into dev->buf[]: no speculation past the check */
 	i = array_index_nospec(i, IPUXCOM_SLOTS);
+
+	ret = hostbuf_lock(dev);
+	if (ret)
+		return ret;
+	ret = hostbuf_attach_check(dev, i, ba->bytes, &loader);
+	hostbuf_unlock(dev);
+	if (ret)
+		return ret;
+
 	ret = hostbuf_pin(ba->addr, ba->bytes, &buf, &mm);
 	if (ret)
 		return ret;
 
-	/* as every wait of the module, only a fatal signal ends this one */
-	if (mutex_lock_killable(&dev->op_lock)) {
-		ret = -EINTR;
-		goto unpin;
-	}
-	ret = ipuxcom_device_enter(dev);
+	ret = hostbuf_lock(dev);
 	if (ret)
-		goto unlock;
-	ret = ipuxcom_require_state(dev, (u32)~IPUXCOM_STATE_BIT(NEEDS_RESET));
-	loader = ipuxcom_slot_is_loader(dev, i);
-	/* The transport buffer carries code for every tile, as AUTOLOAD does. */
-	if (!ret && loader && !capable(CAP_SYS_RAWIO))
-		ret = -EPERM;
-	if (!ret && !(dev->capabilities & (loader ? IPUXCOM_CAP_LOADER : IPUXCOM_CAP_HOSTX)))
-		ret = -EOPNOTSUPP;
-	if (!ret && (dev->buf_used & BIT(i)))
-		ret = -EEXIST;
-	if (!ret)
-		ret = hostbuf_check_state(dev, i, true, ba->bytes);
+		goto unpin;
+	/* the device may have moved on while the pages were pinned */
+	ret = hostbuf_attach_check(dev, i, ba->bytes, &loader);
 	if (!ret)
 		ret = ipuxcom_select_hexopt(dev);
 	if (!ret && dev->ops->buffer_attach)
@@ -223,9 +267,7 @@ int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 		else
 			dev->hostx_next++;
 	}
-	ipuxcom_device_exit(dev);
-unlock:
-	mutex_unlock(&dev->op_lock);
+	hostbuf_unlock(dev);
 unpin:
 	if (ret)
 		hostbuf_unpin(&buf, mm);

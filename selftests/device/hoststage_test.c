@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
@@ -237,6 +238,49 @@ TEST_F(stage, released_mid_load_needs_reset)
 	ASSERT_EQ(0, ixt_reset(self->fd));
 	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, ixt_state(self->fd));
 	munmap(xbuf, bytes);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * A BUF_ATTACH the state or the slot refuses pins nothing: not a page
+ * taken and given back (nr_foll_pin_acquired stays), even for 64 MiB of
+ * never-touched memory, which a pin would first have to fault in.
+ */
+TEST_F(stage, refused_attach_pins_nothing)
+{
+	size_t big = IPUXCOM_BUF_MAX_BYTES;
+	void *buf = ixt_buf_alloc(big);
+	long acq;
+	double t0, t;
+
+	ASSERT_NE(NULL, buf);
+	acq = ixt_pins_acquired();
+	if (acq < 0)
+		SKIP(return, "no nr_foll_pin_acquired in /proc/vmstat");
+	/* RUNNING, no HOSTX_SETUP BEGIN: neither the loader's slot nor a host page */
+	t0 = now_s();
+	EXPECT_EQ(-EBADFD, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_LOADER, buf, big));
+	EXPECT_EQ(-EBADFD, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(3), buf, big));
+	t = now_s() - t0;
+	EXPECT_EQ(acq, ixt_pins_acquired()) TH_LOG("refused for the state: pinned first");
+	TH_LOG("two refusals of 64 MiB: %.3f s", t);
+	/* the slot in use */
+	ASSERT_EQ(0, ixt_reset(self->fd));
+	ASSERT_EQ(0, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_LOADER, self->page[0], PAGE));
+	acq = ixt_pins_acquired();
+	EXPECT_EQ(-EEXIST, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_LOADER, buf, big));
+	EXPECT_EQ(acq, ixt_pins_acquired()) TH_LOG("refused for the slot: pinned first");
+	EXPECT_EQ(0, ixt_buf_detach(self->fd, IPUXCOM_BUF_SLOT_LOADER));
+	munmap(buf, big);
+	if (self->pinned0 >= 0)
+		EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 }
 
 TEST_HARNESS_MAIN

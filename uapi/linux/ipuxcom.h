@@ -416,7 +416,9 @@ struct ipuxcom_ioc_autoload {
  * only between HOSTX_SETUP's BEGIN and COMMIT stages, in the manifest's
  * attach order. Errors: -EINVAL (index, alignment, size, order), -EEXIST
  * (slot in use), -EFAULT (not writable memory of this process), -ENOMEM
- * (RLIMIT_MEMLOCK), -EBADFD (state).
+ * (RLIMIT_MEMLOCK), -EBADFD (state). What the state, the slot or the
+ * caller's privilege refuses is refused before anything is pinned: a
+ * refused attach faults in and pins no page, whatever its size.
  *
  * BUF_DETACH unpins @index; -EBUSY while the device is reading it
  * (slot 0 while LOADING, host pages while host exchange is set up; RESET

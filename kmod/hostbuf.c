@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host buffers: the caller's own memory, pinned for the session.
+ * Host buffers: the caller's own memory, pinned for the session:
+ * anonymous or shmem (memfd, tmpfs, shared anonymous) pages only, never a
+ * regular file's shared mapping (hostbuf_page_ok()).
  *
  * On a card the IPU reads host buffers that ipu_driver attached
  * (BUFFER_ATTACH {index, size, address}, FACTS.md), and only userspace can
@@ -22,7 +24,9 @@
  */
 #include <linux/mm.h>
 #include <linux/nospec.h>
+#include <linux/pagemap.h>
 #include <linux/sched/mm.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -44,13 +48,42 @@ static void hostbuf_unpin(struct ipuxcom_host_buf *buf, struct mm_struct *mm)
 }
 
 /*
+ * Is @page memory a host buffer may be: anonymous (a private file mapping
+ * gives anonymous copies, as FOLL_WRITE breaks copy-on-write) or shmem
+ * (tmpfs, memfd, MAP_SHARED | MAP_ANONYMOUS)? The module and the device
+ * write host buffers long after the pin, and a regular file's shared
+ * mapping is under its file system's writeback, which a long-term pin of
+ * 6.1 does not stop (the pinned page vs writeback corruption; later
+ * kernels refuse FOLL_LONGTERM | FOLL_WRITE there themselves).
+ *
+ * The pinned pages are judged, not the VMAs before the pin: what is
+ * checked is then what the device gets, whatever the caller's other
+ * threads map over the range between a check and the pin. A file page's
+ * mapping is read under the folio lock, which truncation and eviction
+ * take to clear it: a mapping seen there is alive.
+ */
+static bool hostbuf_page_ok(struct page *page)
+{
+	struct folio *folio = page_folio(page);
+	bool ok;
+
+	if (folio_test_anon(folio))
+		return true;
+	folio_lock(folio);
+	ok = folio->mapping && shmem_mapping(folio->mapping);
+	folio_unlock(folio);
+	return ok;
+}
+
+/*
  * Pin @bytes of the current process's memory at @uaddr and map it for the
- * kernel. No lock is held: this may fault user memory in.
+ * kernel. No lock is held: this may fault user memory in. -EMEDIUMTYPE if
+ * a page is neither anonymous nor shmem (hostbuf_page_ok()).
  */
 static int hostbuf_pin(u64 uaddr, u64 bytes, struct ipuxcom_host_buf *buf,
 		       struct mm_struct **mmp)
 {
-	unsigned long n = bytes >> PAGE_SHIFT;
+	unsigned long n = bytes >> PAGE_SHIFT, i;
 	struct mm_struct *mm = current->mm;
 	long got;
 	int ret;
@@ -75,6 +108,14 @@ static int hostbuf_pin(u64 uaddr, u64 bytes, struct ipuxcom_host_buf *buf,
 		kvfree(buf->pages);
 		ret = got < 0 ? got : -EFAULT;
 		goto uncharge;
+	}
+	for (i = 0; i < n; i++) {
+		if (!hostbuf_page_ok(buf->pages[i])) {
+			unpin_user_pages(buf->pages, n);
+			kvfree(buf->pages);
+			ret = -EMEDIUMTYPE;
+			goto uncharge;
+		}
 	}
 	buf->npages = n;
 	buf->uaddr = uaddr;

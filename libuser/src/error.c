@@ -67,6 +67,8 @@ static const struct ixc_errtext ixc_dev_errors[] = {
 	{ ENOBUFS, "a host buffer the command needs is not attached" },
 	{ EEXIST, "host buffer slot already in use" },
 	{ EFAULT, "bad memory address in the request" },
+	{ EMEDIUMTYPE, "host buffer memory is neither anonymous nor shmem (memfd, tmpfs): "
+		       "a shared mapping of a regular file is not pinned" },
 	{ ENOMEM, "out of memory (or RLIMIT_MEMLOCK reached)" },
 	{ EXDEV, "not this device's ipu_driver node (/dev/ipuN)" },
 	{ EBADF, "the /dev/ipuN descriptor is not open read-write" },

@@ -377,8 +377,11 @@ struct ipuxcom_ioc_autoload {
 
 /*
  * Host buffers (uapi version 4). The transport buffer and the
- * host-exchange pages are the caller's own memory (anonymous or shared,
- * page-aligned, writable): BUF_ATTACH hands one to the module, which pins
+ * host-exchange pages are the caller's own memory (anonymous or shmem:
+ * private anonymous, MAP_SHARED | MAP_ANONYMOUS, memfd, tmpfs; never a
+ * shared mapping of a regular file, which the module would write under
+ * its file system's writeback: -EMEDIUMTYPE; page-aligned, writable):
+ * BUF_ATTACH hands one to the module, which pins
  * it for the session (pin_user_pages(FOLL_LONGTERM), charged to the
  * caller's RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK) and reads and writes
  * it where the sequences need (batch checks, the 0xff release fill).
@@ -415,8 +418,9 @@ struct ipuxcom_ioc_autoload {
  * (before batch 0); host slots (page i at slot i, page 0 at slot 0 too)
  * only between HOSTX_SETUP's BEGIN and COMMIT stages, in the manifest's
  * attach order. Errors: -EINVAL (index, alignment, size, order), -EEXIST
- * (slot in use), -EFAULT (not writable memory of this process), -ENOMEM
- * (RLIMIT_MEMLOCK), -EBADFD (state). What the state, the slot or the
+ * (slot in use), -EFAULT (not writable memory of this process),
+ * -EMEDIUMTYPE (a page is neither anonymous nor shmem: a shared mapping of
+ * a regular file, hugetlbfs, DAX), -ENOMEM (RLIMIT_MEMLOCK), -EBADFD (state). What the state, the slot or the
  * caller's privilege refuses is refused before anything is pinned: a
  * refused attach faults in and pins no page, whatever its size.
  *

@@ -226,6 +226,9 @@ static int hostbuf_attach_check(struct ipuxcom_device *dev, u32 i, u64 bytes, bo
 		ret = -EOPNOTSUPP;
 	if (!ret && (dev->buf_used & BIT(i)))
 		ret = -EEXIST;
+	/* it selects HEXOPT: not under the caller's exchange-window stores */
+	if (!ret)
+		ret = ipuxcom_exch_busy(dev);
 	if (!ret)
 		ret = hostbuf_check_state(dev, i, true, bytes);
 	return ret;

@@ -212,6 +212,10 @@ int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg)
 
 	lf->mark = 0;
 	lf->stage = 0;
+	/* it selects HEXOPT: not under the caller's exchange-window stores */
+	ret = ipuxcom_exch_busy(dev);
+	if (ret)
+		return ret;
 	ret = ipuxcom_require_state(dev, IPUXCOM_STATE_BIT(LOADING));
 	if (ret)
 		return ret;

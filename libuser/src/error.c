@@ -49,7 +49,8 @@ static const struct ixc_errtext ixc_dev_errors[] = {
 	{ ENOENT, "ipuxcom module not loaded (no device node); from a buffer detach: "
 		  "nothing attached in that slot" },
 	{ EACCES, "permission denied on the ipuxcom device node" },
-	{ EBUSY, "device attached by another open file, or busy with a pending mark" },
+	{ EBUSY, "device attached by another open file, or busy with a pending mark or "
+		 "an exchange-window write (EXCH_WRITE SELECT without its COMPLETE)" },
 	{ ENOTCONN, "not attached to a device" },
 	{ ENODEV, "no such device or device removed" },
 	{ EALREADY, "this file is already attached" },

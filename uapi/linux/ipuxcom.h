@@ -420,7 +420,8 @@ struct ipuxcom_ioc_autoload {
  * attach order. Errors: -EINVAL (index, alignment, size, order), -EEXIST
  * (slot in use), -EFAULT (not writable memory of this process),
  * -EMEDIUMTYPE (a page is neither anonymous nor shmem: a shared mapping of
- * a regular file, hugetlbfs, DAX), -ENOMEM (RLIMIT_MEMLOCK), -EBADFD (state). What the state, the slot or the
+ * a regular file, hugetlbfs, DAX), -ENOMEM (RLIMIT_MEMLOCK), -EBADFD (state),
+ * -EBUSY (an EXCH_WRITE SELECT awaits its COMPLETE). What the state, the slot or the
  * caller's privilege refuses is refused before anything is pinned: a
  * refused attach faults in and pins no page, whatever its size.
  *
@@ -503,7 +504,8 @@ struct ipuxcom_ioc_load_batch {
  * more mark-1 transaction, posts the start mark 23 and waits for zero,
  * then restores the operational XB.DCXCR (request ids 0 and 1) and
  * PCI_COMPLEX.CCSR (read back), selects HEXOPT and detaches the transport
- * buffer from the device. Needs all 23 batches.
+ * buffer from the device. Needs all 23 batches. -EBUSY, with nothing
+ * done, while an EXCH_WRITE SELECT awaits its COMPLETE.
  */
 struct ipuxcom_ioc_load_finish {
 	__u32 size;
@@ -701,7 +703,8 @@ struct ipuxcom_ioc_tdi_sram {
  * each) and, on a device held through ipu_driver, ipu_driver's
  * BUFFER_ATTACH. COMMIT, with the same members as BEGIN, checks every page
  * is attached with its size and posts the GS2 load-completion mark. A
- * failure after BEGIN leaves the device in NEEDS_RESET.
+ * failure after BEGIN leaves the device in NEEDS_RESET. BEGIN is -EBUSY
+ * while an EXCH_WRITE SELECT awaits its COMPLETE.
  */
 struct ipuxcom_ioc_hostx_setup {
 	__u32 size;
@@ -774,7 +777,12 @@ struct ipuxcom_ioc_hostx_call {
  * exchange-BAR offset 0x80000 + (@addr - 0x4c000), and COMPLETE, with the
  * same @tile, @addr and @bytes, polls TILEUPDR and restores the window.
  * COMPLETE without a matching SELECT is -EBADFD; a flag on a device that
- * stores itself is -EINVAL.
+ * stores itself is -EINVAL. One SELECT at a time: a second SELECT before
+ * the first's COMPLETE is -EBUSY (the window the first saved stays the one
+ * COMPLETE restores), and so are the commands that select HEXOPT -
+ * BUF_ATTACH, HOSTX_SETUP BEGIN, LOAD_FINISH - so the window stays the
+ * caller's until COMPLETE. RESET, and closing the file (which leaves the
+ * device NEEDS_RESET), end a SELECT.
  */
 struct ipuxcom_ioc_exch_write {
 	__u32 size;

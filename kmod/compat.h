@@ -63,11 +63,16 @@
 #endif
 
 /*
- * Linux 6.7 lets a generic-netlink multicast group require a capability
- * to listen (GENL_MCAST_CAP_SYS_ADMIN); before, anyone may, so our events
- * carry no per-process data.
+ * A generic-netlink multicast group that needs a capability to listen
+ * (GENL_MCAST_CAP_SYS_ADMIN): mainline 6.7, and backported to stable
+ * kernels before it, Debian's 6.1 among them (6.1.0-57's
+ * <net/genetlink.h> has it, and genl_bind() enforces it). So this tests
+ * the symbol, a #define in <net/genetlink.h>, never the version: where it
+ * is missing nothing can refuse a listener, and our events carry no
+ * per-process data.
  */
-#if IPUXCOM_LINUX_AT_LEAST(6, 7, 0)
+#include <net/genetlink.h>
+#ifdef GENL_MCAST_CAP_SYS_ADMIN
 #define IPUXCOM_MCGRP_ADMIN_ONLY	.flags = GENL_MCAST_CAP_SYS_ADMIN
 #else
 #define IPUXCOM_MCGRP_ADMIN_ONLY

@@ -271,10 +271,15 @@ static int ipuxcom_ioc_dev_query(struct ipuxcom_device *dev, void *arg)
 	return 0;
 }
 
-static int ipuxcom_check_reg(struct ipuxcom_device *dev, u32 offset)
+/*
+ * A user offset into the config BAR: checked, then clamped against
+ * speculation (a backend, the simulator, indexes its registers by it).
+ */
+static int ipuxcom_check_reg(struct ipuxcom_device *dev, u32 *offset)
 {
-	if (!IS_ALIGNED(offset, 4) || offset > dev->config_bar_size - 4)
+	if (!IS_ALIGNED(*offset, 4) || *offset > dev->config_bar_size - 4)
 		return -EINVAL;
+	*offset = array_index_nospec(*offset, dev->config_bar_size);
 	return 0;
 }
 
@@ -284,7 +289,7 @@ static int ipuxcom_ioc_reg_read(struct ipuxcom_device *dev, void *arg)
 	u32 value = 0;
 	int ret;
 
-	ret = ipuxcom_check_reg(dev, reg->offset);
+	ret = ipuxcom_check_reg(dev, &reg->offset);
 	if (ret)
 		return ret;
 	/* A read can have side effects on hardware: only documented ones are free. */
@@ -342,7 +347,7 @@ static int ipuxcom_ioc_reg_write(struct ipuxcom_device *dev, void *arg)
 	struct ipuxcom_ioc_reg *reg = arg;
 	int ret;
 
-	ret = ipuxcom_check_reg(dev, reg->offset);
+	ret = ipuxcom_check_reg(dev, &reg->offset);
 	if (ret)
 		return ret;
 	if (!ipuxcom_reg_documented(dev, reg->offset))

@@ -16,6 +16,7 @@
  * EXCH_WRITE SELECT and COMPLETE, and the module does the rest.
  */
 #include <linux/bitfield.h>
+#include <linux/nospec.h>
 #include <linux/uaccess.h>
 
 #include "ipuxcom_internal.h"
@@ -93,6 +94,9 @@ static int exch_by_caller(struct ipuxcom_device *dev, struct ipuxcom_ioc_exch_wr
 	int ret, r;
 
 	if (ew->flags & IPUXCOM_EXCH_F_SELECT) {
+		/* the first SELECT's saved window is the one COMPLETE restores */
+		if (sel->active)
+			return -EBUSY;
 		ret = exch_select(dev, ew->tile, &sel->saved);
 		if (ret)
 			return ret;
@@ -112,6 +116,17 @@ static int exch_by_caller(struct ipuxcom_device *dev, struct ipuxcom_ioc_exch_wr
 					    ew->addr - C600_SRAM_BASE, ew->bytes);
 	r = exch_complete(dev, ew, sel->saved, !ret);
 	return ret ?: r;
+}
+
+/*
+ * -EBUSY while an EXCH_WRITE SELECT is waiting for its COMPLETE: the
+ * caller is storing through the tile window it selected, so what would
+ * select HEXOPT (BUF_ATTACH, HOSTX_SETUP BEGIN, LOAD_FINISH) waits for the
+ * COMPLETE, which restores the window SELECT found. Under op_lock.
+ */
+int ipuxcom_exch_busy(struct ipuxcom_device *dev)
+{
+	return dev->exch.active ? -EBUSY : 0;
 }
 
 /* The data of a one-shot write, staged before any lock (core.c). */
@@ -139,6 +154,8 @@ int ipuxcom_cmd_exch_write(struct ipuxcom_device *dev, void *arg, struct ipuxcom
 	ret = exch_check(dev, ew);
 	if (ret)
 		return ret;
+	/* the window index reaches the backend's tile arrays (simulator) */
+	ew->tile = array_index_nospec(ew->tile, dev->tile_count);
 	if (ew->flags)
 		return exch_by_caller(dev, ew);
 	ret = ipuxcom_rd(dev, C600_EXCHWINDOWBASER, &saved);

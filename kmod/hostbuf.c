@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host buffers: the caller's own memory, pinned for the session.
+ * Host buffers: the caller's own memory, pinned for the session:
+ * anonymous or shmem (memfd, tmpfs, shared anonymous) pages only, never a
+ * regular file's shared mapping (hostbuf_page_ok()).
  *
  * On a card the IPU reads host buffers that ipu_driver attached
  * (BUFFER_ATTACH {index, size, address}, FACTS.md), and only userspace can
@@ -11,15 +13,20 @@
  * The simulator's backend makes the same pages its device-visible buffer,
  * so a simulated load runs the code a card runs.
  *
- * Pinning (pin_user_pages_fast(FOLL_LONGTERM | FOLL_WRITE)) happens before
- * any device lock is taken: faulting in user memory can stall (userfaultfd,
- * FUSE) and must not hold up device removal. The pages are charged to the
+ * Pinning (pin_user_pages_fast(FOLL_LONGTERM | FOLL_WRITE)) happens with
+ * no device lock held: faulting in user memory can stall (userfaultfd,
+ * FUSE) and must not hold up device removal. What can refuse the attach
+ * (state, slot, privilege) is checked before the pin, so a refusal pins
+ * nothing, and again under op_lock after it. The pages are charged to the
  * caller's RLIMIT_MEMLOCK (account_locked_vm(), as VFIO does; CAP_IPC_LOCK
  * bypasses it) and released on BUF_DETACH, at the end of LOAD_FINISH (slot
  * 0), at RESET, on close and when the device is removed.
  */
 #include <linux/mm.h>
+#include <linux/nospec.h>
+#include <linux/pagemap.h>
 #include <linux/sched/mm.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -41,13 +48,42 @@ static void hostbuf_unpin(struct ipuxcom_host_buf *buf, struct mm_struct *mm)
 }
 
 /*
+ * Is @page memory a host buffer may be: anonymous (a private file mapping
+ * gives anonymous copies, as FOLL_WRITE breaks copy-on-write) or shmem
+ * (tmpfs, memfd, MAP_SHARED | MAP_ANONYMOUS)? The module and the device
+ * write host buffers long after the pin, and a regular file's shared
+ * mapping is under its file system's writeback, which a long-term pin of
+ * 6.1 does not stop (the pinned page vs writeback corruption; later
+ * kernels refuse FOLL_LONGTERM | FOLL_WRITE there themselves).
+ *
+ * The pinned pages are judged, not the VMAs before the pin: what is
+ * checked is then what the device gets, whatever the caller's other
+ * threads map over the range between a check and the pin. A file page's
+ * mapping is read under the folio lock, which truncation and eviction
+ * take to clear it: a mapping seen there is alive.
+ */
+static bool hostbuf_page_ok(struct page *page)
+{
+	struct folio *folio = page_folio(page);
+	bool ok;
+
+	if (folio_test_anon(folio))
+		return true;
+	folio_lock(folio);
+	ok = folio->mapping && shmem_mapping(folio->mapping);
+	folio_unlock(folio);
+	return ok;
+}
+
+/*
  * Pin @bytes of the current process's memory at @uaddr and map it for the
- * kernel. No lock is held: this may fault user memory in.
+ * kernel. No lock is held: this may fault user memory in. -EMEDIUMTYPE if
+ * a page is neither anonymous nor shmem (hostbuf_page_ok()).
  */
 static int hostbuf_pin(u64 uaddr, u64 bytes, struct ipuxcom_host_buf *buf,
 		       struct mm_struct **mmp)
 {
-	unsigned long n = bytes >> PAGE_SHIFT;
+	unsigned long n = bytes >> PAGE_SHIFT, i;
 	struct mm_struct *mm = current->mm;
 	long got;
 	int ret;
@@ -72,6 +108,14 @@ static int hostbuf_pin(u64 uaddr, u64 bytes, struct ipuxcom_host_buf *buf,
 		kvfree(buf->pages);
 		ret = got < 0 ? got : -EFAULT;
 		goto uncharge;
+	}
+	for (i = 0; i < n; i++) {
+		if (!hostbuf_page_ok(buf->pages[i])) {
+			unpin_user_pages(buf->pages, n);
+			kvfree(buf->pages);
+			ret = -EMEDIUMTYPE;
+			goto uncharge;
+		}
 	}
 	buf->npages = n;
 	buf->uaddr = uaddr;
@@ -155,16 +199,69 @@ static int hostbuf_check_state(struct ipuxcom_device *dev, u32 i, bool attach,
 		return -EBADFD;
 	if (dev->hostx_next >= dev->hostx_req.npages)
 		return -EINVAL;
-	page = dev->hostx_req.attach_order[dev->hostx_next];
+	/* BEGIN checked the order against npages: clamp speculation too */
+	page = dev->hostx_req.attach_order[array_index_nospec(dev->hostx_next,
+							      IPUXCOM_HOSTX_MAX_PAGES)];
+	page = array_index_nospec(page, IPUXCOM_HOSTX_MAX_PAGES);
 	if (i != IPUXCOM_SLOT_HOSTX(page) || bytes != dev->hostx_req.page_bytes[page])
 		return -EINVAL;
 	return 0;
 }
 
 /*
- * BUF_ATTACH: pin first (no lock), then under op_lock select HEXOPT and
- * make the buffer the device's, in the hardware sequence's order [RE,
- * FACTS.md steps 4 and 9: EXCHWINDOWBASER = HEXOPT, then BUFFER_ATTACH].
+ * What refuses an attach of slot @i to @dev: the state, the privilege and
+ * capability the slot needs, the slot in use, the host-exchange stage and
+ * order. Under op_lock, inside ipuxcom_device_enter(). *@loader: slot @i
+ * is the loader's transport buffer.
+ */
+static int hostbuf_attach_check(struct ipuxcom_device *dev, u32 i, u64 bytes, bool *loader)
+{
+	int ret = ipuxcom_require_state(dev, (u32)~IPUXCOM_STATE_BIT(NEEDS_RESET));
+
+	*loader = ipuxcom_slot_is_loader(dev, i);
+	/* The transport buffer carries code for every tile, as AUTOLOAD does. */
+	if (!ret && *loader && !capable(CAP_SYS_RAWIO))
+		ret = -EPERM;
+	if (!ret && !(dev->capabilities & (*loader ? IPUXCOM_CAP_LOADER : IPUXCOM_CAP_HOSTX)))
+		ret = -EOPNOTSUPP;
+	if (!ret && (dev->buf_used & BIT(i)))
+		ret = -EEXIST;
+	/* it selects HEXOPT: not under the caller's exchange-window stores */
+	if (!ret)
+		ret = ipuxcom_exch_busy(dev);
+	if (!ret)
+		ret = hostbuf_check_state(dev, i, true, bytes);
+	return ret;
+}
+
+/* op_lock (as every wait of the module, only a fatal signal ends it), entered. */
+static int hostbuf_lock(struct ipuxcom_device *dev)
+{
+	int ret;
+
+	if (mutex_lock_killable(&dev->op_lock))
+		return -EINTR;
+	ret = ipuxcom_device_enter(dev);
+	if (ret)
+		mutex_unlock(&dev->op_lock);
+	return ret;
+}
+
+static void hostbuf_unlock(struct ipuxcom_device *dev)
+{
+	ipuxcom_device_exit(dev);
+	mutex_unlock(&dev->op_lock);
+}
+
+/*
+ * BUF_ATTACH: check, pin (no lock), check again and, under op_lock, select
+ * HEXOPT and make the buffer the device's, in the hardware sequence's order
+ * [RE, FACTS.md steps 4 and 9: EXCHWINDOWBASER = HEXOPT, then
+ * BUFFER_ATTACH]. The first check makes a refusal cheap: nothing is
+ * faulted in or pinned (up to 64 MiB) for an attach the state or the slot
+ * refuses. It is a snapshot only, as op_lock is dropped for the pin (user
+ * memory can stall, and must not hold up device removal): the second,
+ * under the lock the attach completes in, decides.
  */
 int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 {
@@ -178,29 +275,26 @@ int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 	    ba->bytes > IPUXCOM_BUF_MAX_BYTES || !PAGE_ALIGNED(ba->bytes) ||
 	    !PAGE_ALIGNED(ba->addr) || ba->addr + ba->bytes < ba->addr)
 		return -EINVAL;
+	/* a user index into dev->buf[]: no speculation past the check */
+	i = array_index_nospec(i, IPUXCOM_SLOTS);
+
+	ret = hostbuf_lock(dev);
+	if (ret)
+		return ret;
+	ret = hostbuf_attach_check(dev, i, ba->bytes, &loader);
+	hostbuf_unlock(dev);
+	if (ret)
+		return ret;
+
 	ret = hostbuf_pin(ba->addr, ba->bytes, &buf, &mm);
 	if (ret)
 		return ret;
 
-	/* as every wait of the module, only a fatal signal ends this one */
-	if (mutex_lock_killable(&dev->op_lock)) {
-		ret = -EINTR;
-		goto unpin;
-	}
-	ret = ipuxcom_device_enter(dev);
+	ret = hostbuf_lock(dev);
 	if (ret)
-		goto unlock;
-	ret = ipuxcom_require_state(dev, (u32)~IPUXCOM_STATE_BIT(NEEDS_RESET));
-	loader = ipuxcom_slot_is_loader(dev, i);
-	/* The transport buffer carries code for every tile, as AUTOLOAD does. */
-	if (!ret && loader && !capable(CAP_SYS_RAWIO))
-		ret = -EPERM;
-	if (!ret && !(dev->capabilities & (loader ? IPUXCOM_CAP_LOADER : IPUXCOM_CAP_HOSTX)))
-		ret = -EOPNOTSUPP;
-	if (!ret && (dev->buf_used & BIT(i)))
-		ret = -EEXIST;
-	if (!ret)
-		ret = hostbuf_check_state(dev, i, true, ba->bytes);
+		goto unpin;
+	/* the device may have moved on while the pages were pinned */
+	ret = hostbuf_attach_check(dev, i, ba->bytes, &loader);
 	if (!ret)
 		ret = ipuxcom_select_hexopt(dev);
 	if (!ret && dev->ops->buffer_attach)
@@ -217,9 +311,7 @@ int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 		else
 			dev->hostx_next++;
 	}
-	ipuxcom_device_exit(dev);
-unlock:
-	mutex_unlock(&dev->op_lock);
+	hostbuf_unlock(dev);
 unpin:
 	if (ret)
 		hostbuf_unpin(&buf, mm);
@@ -228,15 +320,17 @@ unpin:
 
 int ipuxcom_buf_detach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 {
+	u32 i;
 	int ret;
 
 	if (ba->reserved || ba->addr || ba->bytes || ba->index >= IPUXCOM_SLOTS)
 		return -EINVAL;
-	if (!(dev->buf_used & BIT(ba->index)))
+	i = array_index_nospec(ba->index, IPUXCOM_SLOTS);
+	if (!(dev->buf_used & BIT(i)))
 		return -ENOENT;
-	ret = hostbuf_check_state(dev, ba->index, false, 0);
+	ret = hostbuf_check_state(dev, i, false, 0);
 	if (!ret)
-		hostbuf_release(dev, ba->index);
+		hostbuf_release(dev, i);
 	return ret;
 }
 

@@ -73,6 +73,10 @@ static int hostx_begin(struct ipuxcom_device *dev, struct ipuxcom_ioc_hostx_setu
 	u64 timeout = ipuxcom_timeout(hs->timeout_ns, C600_HSP_WAIT_NS);
 	int ret;
 
+	/* it selects HEXOPT: not under the caller's exchange-window stores */
+	ret = ipuxcom_exch_busy(dev);
+	if (ret)
+		return ret;
 	if (dev->hostx_stage != IPUXCOM_HOSTX_NONE)
 		return -EEXIST;
 	ret = ipuxcom_require_state(dev, IPUXCOM_STATE_BIT(RUNNING));

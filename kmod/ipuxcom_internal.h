@@ -267,6 +267,9 @@ int ipuxcom_tdi_read_payload(void *arg, struct ipuxcom_payload *pl);
 int ipuxcom_tdi_write_payload(void *arg, struct ipuxcom_payload *pl);
 int ipuxcom_exch_payload(void *arg, struct ipuxcom_payload *pl);
 
+/* exchwin.c: -EBUSY while an EXCH_WRITE SELECT awaits its COMPLETE */
+int ipuxcom_exch_busy(struct ipuxcom_device *dev);
+
 /*
  * hostbuf.c: the caller's pinned host buffers. ipuxcom_buf_attach() is
  * called with no lock held (it pins, then takes op_lock and enters the

@@ -10,6 +10,7 @@
  * checks are a diagnosis for the caller (which tile, which frame, what),
  * not a security boundary: the device only ever reads this buffer.
  */
+#include <linux/nospec.h>
 #include <linux/string.h>
 
 #include "compat.h"
@@ -81,6 +82,8 @@ static int loader_check_batch(struct ipuxcom_host_buf *xbuf,
 		if (off < C600_DESC_AREA || !IS_ALIGNED(off, 4) ||
 		    (u64)off + (u64)n * C600_FRAME_SIZE > size)
 			return batch_reject(lb, tile, 0, IPUXCOM_FRAME_ERR_DESC_OFFSET);
+		/* an offset from the caller's buffer into it: clamp speculation */
+		off = array_index_nospec(off, size);
 		*frames += n;
 		*extent = max_t(u64, *extent, (u64)off + (u64)n * C600_FRAME_SIZE);
 		for (k = 0; k < n; k++) {
@@ -209,6 +212,10 @@ int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg)
 
 	lf->mark = 0;
 	lf->stage = 0;
+	/* it selects HEXOPT: not under the caller's exchange-window stores */
+	ret = ipuxcom_exch_busy(dev);
+	if (ret)
+		return ret;
 	ret = ipuxcom_require_state(dev, IPUXCOM_STATE_BIT(LOADING));
 	if (ret)
 		return ret;

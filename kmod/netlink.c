@@ -120,8 +120,21 @@ static const struct genl_small_ops ipuxcom_nl_ops[] = {
 	},
 };
 
+/*
+ * parallel_ops: the handlers run without the global genl_mutex. Without
+ * it, a DEV_GET that waits on a device's ops_lock (held for writing while
+ * the device is removed, and queued behind every command in flight)
+ * would hold up every generic netlink family of the system. Nothing here
+ * needs the mutex: the family's tables are read-only, the registry is
+ * looked up under its xarray lock and holds a reference
+ * (ipuxcom_device_get_by_id/_next), a device's fields are read under its
+ * own locks (ipuxcom_device_snapshot(): ops_lock, then dev->lock), a
+ * dump's position lives in its own cb->args (the netlink core runs one
+ * socket's dump callbacks one at a time), and events are sent without it.
+ */
 static struct genl_family ipuxcom_genl_family __ro_after_init = {
 	.name = IPUXCOM_GENL_NAME,
+	.parallel_ops = true,
 	.version = IPUXCOM_GENL_VERSION,
 	.maxattr = IPUXCOM_A_MAX,
 	.policy = ipuxcom_nl_policy,

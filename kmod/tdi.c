@@ -36,6 +36,7 @@
  * effect on $m registers and DBG_DATA is the point and is kept, so it
  * does not save them.
  */
+#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -81,7 +82,9 @@ static int tdi_wr(struct tdi_session *s, u32 reg, u32 value)
 
 /*
  * TDI is the debugger's path: it works in every state, including
- * NEEDS_RESET, where it is the way to look at what went wrong.
+ * NEEDS_RESET, where it is the way to look at what went wrong. A tile
+ * that passed is then clamped with array_index_nospec() by the caller:
+ * a backend (the simulator) indexes its tiles by the register offset.
  */
 static int tdi_check_target(struct ipuxcom_device *dev, u32 tile, u32 context)
 {
@@ -245,6 +248,7 @@ int ipuxcom_cmd_tdi_read_regs(struct ipuxcom_device *dev, void *arg)
 	ret = tdi_check_target(dev, tr->tile, 0);
 	if (ret)
 		return ret;
+	tr->tile = array_index_nospec(tr->tile, dev->tile_count);
 	for (r = 0; r < IPUXCOM_TDI_NREGS; r++) {
 		ret = ipuxcom_rd(dev, tdi_reg(tr->tile, r), &tr->regs[r]);
 		if (ret)
@@ -268,6 +272,7 @@ int ipuxcom_cmd_tdi_exec(struct ipuxcom_device *dev, void *arg)
 	ret = tdi_check_target(dev, te->tile, te->context);
 	if (ret)
 		return ret;
+	s.tile = array_index_nospec(s.tile, dev->tile_count);
 	ret = tdi_begin(&s);
 	if (!ret && (te->flags & IPUXCOM_TDI_F_SET_DATA))
 		ret = tdi_wr(&s, IPUXCOM_TDI_DBG_DATA, te->data_in);
@@ -359,6 +364,7 @@ static int tdi_sram(struct ipuxcom_device *dev, struct ipuxcom_ioc_tdi_sram *ts,
 	ret = tdi_check_target(dev, ts->tile, ts->context);
 	if (ret)
 		return ret;
+	s.tile = array_index_nospec(s.tile, dev->tile_count);
 	ret = tdi_begin(&s);
 	/* Exactly the words that went through count, even on error. */
 	while (!ret && ts->done < ts->count) {

@@ -49,7 +49,8 @@ static const struct ixc_errtext ixc_dev_errors[] = {
 	{ ENOENT, "ipuxcom module not loaded (no device node); from a buffer detach: "
 		  "nothing attached in that slot" },
 	{ EACCES, "permission denied on the ipuxcom device node" },
-	{ EBUSY, "device attached by another open file, or busy with a pending mark" },
+	{ EBUSY, "device attached by another open file, or busy with a pending mark or "
+		 "an exchange-window write (EXCH_WRITE SELECT without its COMPLETE)" },
 	{ ENOTCONN, "not attached to a device" },
 	{ ENODEV, "no such device or device removed" },
 	{ EALREADY, "this file is already attached" },
@@ -67,6 +68,8 @@ static const struct ixc_errtext ixc_dev_errors[] = {
 	{ ENOBUFS, "a host buffer the command needs is not attached" },
 	{ EEXIST, "host buffer slot already in use" },
 	{ EFAULT, "bad memory address in the request" },
+	{ EMEDIUMTYPE, "host buffer memory is neither anonymous nor shmem (memfd, tmpfs): "
+		       "a shared mapping of a regular file is not pinned" },
 	{ ENOMEM, "out of memory (or RLIMIT_MEMLOCK reached)" },
 	{ EXDEV, "not this device's ipu_driver node (/dev/ipuN)" },
 	{ EBADF, "the /dev/ipuN descriptor is not open read-write" },
@@ -85,7 +88,8 @@ static const struct ixc_errtext ixc_nl_errors[] = {
 	{ EMSGSIZE, "netlink message too large" },
 	{ EINTR, "the device list changed during the dump (or a signal): retry" },
 	{ EINVAL, "invalid argument" },
-	{ EPERM, "operation not permitted on the ipuxcom netlink family" },
+	{ EPERM, "operation not permitted on the ipuxcom netlink family (listening "
+		 "to the events group needs CAP_SYS_ADMIN)" },
 	{ ENOMEM, "out of memory" },
 	{ ENOBUFS, "netlink receive buffer overrun: events were lost" },
 	{ EOPNOTSUPP, "the ipuxcom module has no events group (older than this library)" },

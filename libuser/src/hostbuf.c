@@ -59,6 +59,10 @@ static int ixc_buf_attach_fail(struct ipuxcom *ipu, int err, uint32_t index, siz
 	case -EFAULT:
 		why = "not writable memory of this process";
 		break;
+	case -EMEDIUMTYPE:
+		why = "not anonymous or shmem memory (memfd, tmpfs): the module does not pin "
+		      "a shared mapping of a regular file";
+		break;
 	case -EBADFD:
 		why = "the device's state does not allow it";
 		break;

@@ -15,8 +15,11 @@
 #include "kselftest_harness.h"
 
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
@@ -237,6 +240,161 @@ TEST_F(stage, released_mid_load_needs_reset)
 	ASSERT_EQ(0, ixt_reset(self->fd));
 	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, ixt_state(self->fd));
 	munmap(xbuf, bytes);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * A BUF_ATTACH the state or the slot refuses pins nothing: not a page
+ * taken and given back (nr_foll_pin_acquired stays), even for 64 MiB of
+ * never-touched memory, which a pin would first have to fault in.
+ */
+TEST_F(stage, refused_attach_pins_nothing)
+{
+	size_t big = IPUXCOM_BUF_MAX_BYTES;
+	void *buf = ixt_buf_alloc(big);
+	long acq;
+	double t0, t;
+
+	ASSERT_NE(NULL, buf);
+	acq = ixt_pins_acquired();
+	if (acq < 0)
+		SKIP(return, "no nr_foll_pin_acquired in /proc/vmstat");
+	/* RUNNING, no HOSTX_SETUP BEGIN: neither the loader's slot nor a host page */
+	t0 = now_s();
+	EXPECT_EQ(-EBADFD, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_LOADER, buf, big));
+	EXPECT_EQ(-EBADFD, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_HOSTX(3), buf, big));
+	t = now_s() - t0;
+	EXPECT_EQ(acq, ixt_pins_acquired()) TH_LOG("refused for the state: pinned first");
+	TH_LOG("two refusals of 64 MiB: %.3f s", t);
+	/* the slot in use */
+	ASSERT_EQ(0, ixt_reset(self->fd));
+	ASSERT_EQ(0, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_LOADER, self->page[0], PAGE));
+	acq = ixt_pins_acquired();
+	EXPECT_EQ(-EEXIST, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_LOADER, buf, big));
+	EXPECT_EQ(acq, ixt_pins_acquired()) TH_LOG("refused for the slot: pinned first");
+	EXPECT_EQ(0, ixt_buf_detach(self->fd, IPUXCOM_BUF_SLOT_LOADER));
+	munmap(buf, big);
+	if (self->pinned0 >= 0)
+		EXPECT_EQ(self->pinned0, ixt_pinned_pages());
+}
+
+/* A MAP_SHARED mapping of @bytes of a new file @path, or NULL. */
+static void *map_file(const char *path, size_t bytes, int flags)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	void *p;
+
+	if (fd < 0)
+		return NULL;
+	if (ftruncate(fd, (off_t)bytes)) {
+		close(fd);
+		return NULL;
+	}
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, flags, fd, 0);
+	close(fd);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Attach @p as the loader's buffer, detach it again: 0 or the refusal. */
+static int attach_detach(int fd, void *p, size_t bytes)
+{
+	int ret = ixt_buf_attach(fd, IPUXCOM_BUF_SLOT_LOADER, p, bytes);
+
+	if (!ret)
+		ret = ixt_buf_detach(fd, IPUXCOM_BUF_SLOT_LOADER);
+	return ret;
+}
+
+/*
+ * Host buffers are anonymous or shmem memory only: a shared mapping of a
+ * regular file (here on ramfs, whose pages are not shmem) would be written
+ * long after the pin, under the file system's writeback. Refused with
+ * -EMEDIUMTYPE, pinning nothing; anonymous, shared anonymous, memfd, tmpfs
+ * and a private (copy-on-write) file mapping are accepted.
+ */
+TEST_F(stage, only_anonymous_or_shmem_memory_is_pinned)
+{
+	char dir[] = "/tmp/ixt-ramfs.XXXXXX", file[64], shm[64];
+	size_t bytes = 2 * PAGE;
+	long pinned;
+	void *p;
+	int mfd, ffd;
+
+	ASSERT_EQ(0, ixt_reset(self->fd));
+	ASSERT_NE(NULL, mkdtemp(dir));
+	if (mount("ixt", dir, "ramfs", 0, NULL)) {
+		rmdir(dir);
+		SKIP(return, "cannot mount ramfs: %s", strerror(errno));
+	}
+	snprintf(file, sizeof(file), "%s/buf", dir);
+
+	/* a regular file's shared mapping: refused, nothing left pinned */
+	p = map_file(file, bytes, MAP_SHARED);
+	ASSERT_NE(NULL, p);
+	pinned = ixt_pinned_pages();
+	EXPECT_EQ(-EMEDIUMTYPE, attach_detach(self->fd, p, bytes));
+	EXPECT_EQ(pinned, ixt_pinned_pages());
+	munmap(p, bytes);
+	/* also when only its last page is one (the first anonymous) */
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ffd = open(file, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, ffd);
+	ASSERT_NE(MAP_FAILED, mmap((char *)p + PAGE, PAGE, PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_FIXED, ffd, 0));
+	close(ffd);
+	EXPECT_EQ(-EMEDIUMTYPE, attach_detach(self->fd, p, bytes));
+	EXPECT_EQ(pinned, ixt_pinned_pages());
+	munmap(p, bytes);
+	/* a private mapping of the same file: copied on write, anonymous */
+	p = map_file(file, bytes, MAP_PRIVATE);
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(0, attach_detach(self->fd, p, bytes));
+	munmap(p, bytes);
+
+	/* anonymous, private and shared */
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0, attach_detach(self->fd, p, bytes));
+	munmap(p, bytes);
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0, attach_detach(self->fd, p, bytes));
+	munmap(p, bytes);
+	/* memfd (shmem) */
+	mfd = memfd_create("ixt-buf", MFD_CLOEXEC);
+	ASSERT_LE(0, mfd);
+	ASSERT_EQ(0, ftruncate(mfd, (off_t)bytes));
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	close(mfd);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0, attach_detach(self->fd, p, bytes));
+	munmap(p, bytes);
+	/* a file on tmpfs is shmem too */
+	snprintf(shm, sizeof(shm), "%s/tmpfs", dir);
+	ASSERT_EQ(0, mkdir(shm, 0700));
+	if (!mount("ixt", shm, "tmpfs", 0, "size=1m")) {
+		snprintf(shm + strlen(shm), sizeof(shm) - strlen(shm), "/buf");
+		p = map_file(shm, bytes, MAP_SHARED);
+		ASSERT_NE(NULL, p);
+		EXPECT_EQ(0, attach_detach(self->fd, p, bytes));
+		munmap(p, bytes);
+		*strrchr(shm, '/') = '\0';
+		EXPECT_EQ(0, umount(shm));
+	}
+	rmdir(shm);
+	unlink(file);
+	EXPECT_EQ(0, umount(dir));
+	rmdir(dir);
+	if (self->pinned0 >= 0)
+		EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 }
 
 TEST_HARNESS_MAIN

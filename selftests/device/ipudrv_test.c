@@ -894,6 +894,75 @@ TEST_F(standin, standin_abi_subset)
 	munmap(mem, bytes);
 }
 
+/*
+ * EXCH_WRITE SELECT holds the exchange window for the caller's stores
+ * until COMPLETE: a second SELECT, BUF_ATTACH, LOAD_FINISH and HOSTX_SETUP
+ * BEGIN are refused with -EBUSY and leave EXCHWINDOWBASER as SELECT set
+ * it; COMPLETE puts back the window found before SELECT (HEXOPT here).
+ */
+TEST_F(standin, exch_select_holds_the_window)
+{
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
+	struct ipuxcom_ioc_exch_write ew = {
+		.size = sizeof(ew), .flags = IPUXCOM_EXCH_F_SELECT, .tile = 5, .addr = 0x60000,
+		.bytes = 64, .timeout_ns = TIMEOUT_NS,
+	};
+	struct ipuxcom_ioc_load_finish lf = { .size = sizeof(lf), .timeout_ns = TIMEOUT_NS };
+	struct ipuxcom_ioc_hostx_setup hs = {
+		.size = sizeof(hs), .flags = IPUXCOM_HOSTX_F_BEGIN, .npages = 1,
+		.timeout_ns = TIMEOUT_NS, .page_bytes = { 4096 },
+	};
+	size_t exlen = 0x80000 + 624 * 1024;
+	void *page = ixt_buf_alloc(4096);
+	volatile uint32_t *dst;
+	struct ipuxcom *ipu;
+	uint32_t v = 0;
+	uint8_t *ex;
+	int fd, exfd;
+
+	ASSERT_NE(NULL, page);
+	ASSERT_EQ(0, attach_card(&ipu, 0));
+	fd = ipuxcom_fd(ipu);
+	ASSERT_EQ(0, ixt_ioctl(ipuxcom_ipu_fd(ipu), IPU_DRV_SET_HEXOPT_IDENTITY_TABLE, 0));
+	exfd = open("/dev/ipu0_ex", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, exfd);
+	ex = mmap(NULL, exlen, PROT_READ | PROT_WRITE, MAP_SHARED, exfd, 0);
+	ASSERT_NE(MAP_FAILED, ex);
+	ASSERT_EQ(0, ipuxcom_reg_write(ipu, REC_EXCHWINDOWBASER, 0x800));
+
+	ASSERT_EQ(0, ixt_ioctl(fd, IPUXCOM_IOC_EXCH_WRITE, &ew));
+	ASSERT_EQ(0, ipuxcom_reg_read(ipu, REC_EXCHWINDOWBASER, &v));
+	EXPECT_EQ(5u, v);
+	/* a second SELECT would save tile 5's window as the one to restore */
+	ew.tile = 6;
+	EXPECT_EQ(-EBUSY, ixt_ioctl(fd, IPUXCOM_IOC_EXCH_WRITE, &ew));
+	ew.tile = 5;
+	/* what selects HEXOPT waits for COMPLETE */
+	EXPECT_EQ(-EBUSY, ixt_buf_attach(fd, IPUXCOM_BUF_SLOT_LOADER, page, 4096));
+	EXPECT_EQ(-EBUSY, ixt_ioctl(fd, IPUXCOM_IOC_LOAD_FINISH, &lf));
+	EXPECT_EQ(-EBUSY, ixt_ioctl(fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
+	ASSERT_EQ(0, ipuxcom_reg_read(ipu, REC_EXCHWINDOWBASER, &v));
+	EXPECT_EQ(5u, v) TH_LOG("the window moved under the caller's stores");
+
+	/* the caller's store, then COMPLETE: HEXOPT again */
+	dst = (volatile uint32_t *)(ex + IPU_DRV_EXCH_WINDOW_OFFSET + (ew.addr - 0x4c000));
+	for (uint32_t i = 0; i < ew.bytes / 4; i++)
+		dst[i] = 0xe5e50000u | i;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	ew.flags = IPUXCOM_EXCH_F_COMPLETE;
+	EXPECT_EQ(0, ixt_ioctl(fd, IPUXCOM_IOC_EXCH_WRITE, &ew)) TH_LOG("TILEUPDR 0x%x", ew.tileupdr);
+	ASSERT_EQ(0, ipuxcom_reg_read(ipu, REC_EXCHWINDOWBASER, &v));
+	EXPECT_EQ(0x800u, v);
+	/* and once it is done, BUF_ATTACH goes through */
+	EXPECT_EQ(0, ixt_buf_attach(fd, IPUXCOM_BUF_SLOT_LOADER, page, 4096));
+	munmap(ex, exlen);
+	close(exfd);
+	ipuxcom_close(ipu);
+	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
+	munmap(page, 4096);
+}
+
 /* ipu_driver refuses the buffer: the library takes the module's pin back. */
 TEST_F(standin, refused_buffer_attach_leaves_no_pins)
 {

@@ -6,7 +6,14 @@
  */
 #include "kselftest_harness.h"
 
+#include <fcntl.h>
+#include <grp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <libmnl/libmnl.h>
+#include <linux/capability.h>
 #include <linux/genetlink.h>
 
 #include "ipuxcom.h"
@@ -151,6 +158,237 @@ TEST(missing_dev_id_attribute)
 		if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MISS_TYPE)
 			miss_type = (int)mnl_attr_get_u32(a);
 	EXPECT_EQ(IPUXCOM_A_DEV_ID, miss_type);
+	mnl_socket_close(sock);
+}
+
+/*
+ * The events group needs CAP_SYS_ADMIN wherever the kernel can say so
+ * (GENL_MCAST_CAP_SYS_ADMIN: Debian's 6.1 has it, though mainline got it
+ * in 6.7): root joins; a child without CAP_SYS_ADMIN, and one turned into
+ * nobody, are refused with -EPERM at NETLINK_ADD_MEMBERSHIP.
+ */
+TEST(events_group_needs_cap_sys_admin)
+{
+	struct ipuxcom_monitor *mon = NULL;
+	pid_t child;
+	int status;
+
+	if (!ixt_have_device())
+		SKIP(return, "ipuxcom.ko not loaded");
+	ASSERT_EQ(0, ipuxcom_monitor_open(&mon));
+	ipuxcom_monitor_close(mon);
+
+	for (int nobody = 0; nobody < 2; nobody++) {
+		child = fork();
+		ASSERT_LE(0, child);
+		if (child == 0) {
+			int err;
+
+			if (nobody) {
+				/* nobody: no capability left at all */
+				if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+				    setresuid(65534, 65534, 65534))
+					_exit(10);
+			} else if (ixt_drop_cap(CAP_SYS_ADMIN)) {
+				_exit(11);
+			}
+			err = ipuxcom_monitor_open(&mon);
+			if (!err)
+				_exit(12);	/* joined without the capability */
+			_exit(err == -EPERM ? 0 : 13);
+		}
+		ASSERT_EQ(child, waitpid(child, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status))
+			TH_LOG("%s: child step %d (12: joined the events group)",
+			       nobody ? "nobody" : "without CAP_SYS_ADMIN", WEXITSTATUS(status));
+	}
+}
+
+/* ------------------------------------------------ genl_mutex (parallel_ops) */
+
+#define GENL_TRACE	"/sys/kernel/tracing"
+
+/* Write @s to the tracefs file @path: 0 or -errno. */
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	size_t len = strlen(s), off = 0;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	/* set_ftrace_filter takes one name per write(2): write the rest again */
+	while (!err && off < len) {
+		ssize_t n = write(fd, s + off, len - off);
+
+		if (n <= 0)
+			err = n < 0 ? -errno : -EIO;
+		else
+			off += (size_t)n;
+	}
+	close(fd);
+	return err;
+}
+
+/* Lines of the instance's trace naming function @fn (-1: unreadable). */
+static long trace_hits(const char *fn)
+{
+	char line[512], pat[80];
+	long n = 0;
+	FILE *f = fopen(GENL_TRACE "/trace", "re");
+
+	if (!f)
+		return -1;
+	snprintf(pat, sizeof(pat), " %s <-", fn);
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#' && strstr(line, pat))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/*
+ * generic netlink's own functions that say whether it took genl_mutex:
+ * genl_lock() (the do path, when the compiler kept it out of line), the
+ * dump callbacks genl_lock_dumpit/genl_lock_done of a family without
+ * parallel_ops, and genl_parallel_done of one with it.
+ */
+static const char *const genl_fns[] = {
+	"genl_lock", "genl_lock_dumpit", "genl_lock_done", "genl_parallel_done",
+};
+#define NFNS	(sizeof(genl_fns) / sizeof(genl_fns[0]))
+
+/* Is @fn one the function tracer can trace (not inlined everywhere)? */
+static bool traceable(const char *fn)
+{
+	char line[256];
+	size_t n = strlen(fn);
+	bool found = false;
+	FILE *f = fopen(GENL_TRACE "/available_filter_functions", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, fn, n) && (line[n] == '\n' || line[n] == ' ');
+	fclose(f);
+	return found;
+}
+
+/*
+ * Trace the traceable genl_fns (@have) in this process around @fn(@arg)
+ * into @hits: 0, or the (negative) step tracefs refused.
+ */
+static int genl_trace(const bool have[NFNS], int (*fn)(void *), void *arg, int *ret,
+		      long hits[NFNS])
+{
+	char pid[16], filter[256] = "";
+	int err = 0;
+
+	for (size_t i = 0; i < NFNS; i++)
+		if (have[i])
+			snprintf(filter + strlen(filter), sizeof(filter) - strlen(filter), "%s ",
+				 genl_fns[i]);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	/* never the function tracer unfiltered: it would trace every call */
+	if (!filter[0])
+		err = -1;
+	else if (write_str(GENL_TRACE "/tracing_on", "0"))
+		err = -2;
+	else if (write_str(GENL_TRACE "/set_ftrace_filter", filter))
+		err = -3;
+	else if (write_str(GENL_TRACE "/set_ftrace_pid", pid))
+		err = -4;
+	else if (write_str(GENL_TRACE "/trace", ""))
+		err = -5;
+	else if (write_str(GENL_TRACE "/current_tracer", "function"))
+		err = -6;
+	if (!err) {
+		write_str(GENL_TRACE "/tracing_on", "1");
+		*ret = fn(arg);
+		write_str(GENL_TRACE "/tracing_on", "0");
+		for (size_t i = 0; i < NFNS; i++)
+			hits[i] = trace_hits(genl_fns[i]);
+	}
+	write_str(GENL_TRACE "/current_tracer", "nop");
+	write_str(GENL_TRACE "/set_ftrace_pid", "");
+	write_str(GENL_TRACE "/set_ftrace_filter", "");
+	write_str(GENL_TRACE "/tracing_on", "1");
+	return err;
+}
+
+static int nlctrl_getfamily(void *arg)
+{
+	uint16_t id;
+
+	return ixt_genl_family(arg, &id);
+}
+
+static int ipuxcom_dev_get(void *arg)
+{
+	struct ipuxcom_device_info d;
+
+	return ipuxcom_nl_dev_get(arg, ixt_dev_id(), &d);
+}
+
+static int ipuxcom_dev_dump(void *arg)
+{
+	struct ipuxcom_device_info *devs = NULL;
+	size_t n = 0;
+	int ret = ipuxcom_nl_dev_list(arg, &devs, &n);
+
+	ipuxcom_nl_dev_list_free(devs);
+	return ret;
+}
+
+/*
+ * The family runs without the global genl_mutex (parallel_ops): a DEV_GET
+ * waiting for a device being removed (ops_lock) must not stall every other
+ * generic netlink family. Seen with the function tracer: a DEV_GET dump
+ * ends in genl_parallel_done, never in genl_lock_dumpit/genl_lock_done;
+ * and where genl_lock() is traceable (nlctrl's GETFAMILY, which runs under
+ * the mutex, shows it), a DEV_GET do never calls it.
+ */
+TEST(family_runs_without_genl_mutex)
+{
+	long ctl[NFNS] = { 0 }, get[NFNS] = { 0 }, dump[NFNS] = { 0 };
+	struct mnl_socket *sock;
+	struct ipuxcom_nl *nl;
+	bool have[NFNS];
+	int ret = -1;
+
+	if (!ixt_have_device())
+		SKIP(return, "ipuxcom.ko not loaded");
+	if (access(GENL_TRACE "/available_filter_functions", R_OK))
+		SKIP(return, "no function tracer (tracefs at " GENL_TRACE ")");
+	for (size_t i = 0; i < NFNS; i++) {
+		have[i] = traceable(genl_fns[i]);
+		TH_LOG("%s: %s", genl_fns[i], have[i] ? "traceable" : "not traceable");
+	}
+	if (!have[1] || !have[3])
+		SKIP(return, "genl_lock_dumpit/genl_parallel_done not traceable");
+	sock = mnl_socket_open(NETLINK_GENERIC);
+	ASSERT_NE(NULL, sock);
+	ASSERT_EQ(0, mnl_socket_bind(sock, 0, MNL_SOCKET_AUTOPID));
+	ASSERT_EQ(0, ipuxcom_nl_open(&nl));
+
+	ASSERT_EQ(0, genl_trace(have, nlctrl_getfamily, sock, &ret, ctl));
+	EXPECT_EQ(0, ret);
+	ASSERT_EQ(0, genl_trace(have, ipuxcom_dev_get, nl, &ret, get));
+	EXPECT_EQ(0, ret);
+	ASSERT_EQ(0, genl_trace(have, ipuxcom_dev_dump, nl, &ret, dump));
+	EXPECT_EQ(0, ret);
+	for (size_t i = 0; i < NFNS; i++)
+		TH_LOG("%-20s nlctrl %ld, DEV_GET do %ld, dump %ld", genl_fns[i], ctl[i], get[i],
+		       dump[i]);
+	/* the dump: the parallel path, not the locked one */
+	EXPECT_EQ(0, dump[1]);
+	EXPECT_EQ(0, dump[2]);
+	EXPECT_LT(0, dump[3]);
+	/* the do: genl_lock() not called, where it can be seen at all */
+	if (ctl[0] > 0)
+		EXPECT_EQ(0, get[0]);
+	ipuxcom_nl_close(nl);
 	mnl_socket_close(sock);
 }
 

@@ -310,6 +310,7 @@ static bool ipuxcom_errno_ok(unsigned int nr, int e)
 	case EACCES: case EBADF: case EXDEV: case ENOEXEC: case EILSEQ:
 		return true;
 	case ENOMEM:	/* RLIMIT_MEMLOCK */
+	case EMEDIUMTYPE:	/* neither anonymous nor shmem memory */
 		return nr == IPUXCOM_CMD_BUF_ATTACH;
 	default:
 		return false;

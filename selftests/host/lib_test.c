@@ -541,6 +541,8 @@ TEST(strerror_names_ipuxcom_meanings)
 	EXPECT_NE(NULL, strstr(ipuxcom_strerror(-ENOTTY), "module older than header"));
 	EXPECT_STREQ("needs CAP_SYS_RAWIO", ipuxcom_strerror(-EPERM));
 	EXPECT_NE(NULL, strstr(ipuxcom_strerror(-ENOENT), "not loaded"));
+	EXPECT_NE(NULL, strstr(ipuxcom_strerror(-EMEDIUMTYPE), "neither anonymous nor shmem"));
+	EXPECT_NE(NULL, strstr(ipuxcom_nl_strerror(-EPERM), "CAP_SYS_ADMIN"));
 	/* anything undocumented: the C library's text */
 	EXPECT_STREQ(strerror(EDOM), ipuxcom_strerror(-EDOM));
 	EXPECT_STREQ("success", ipuxcom_strerror(0));
@@ -555,7 +557,7 @@ TEST(strerror_documented_codes_have_own_text)
 	static const int dev[] = {
 		ENOENT, ENOTCONN, EBUSY, ENODEV, EBADFD, ETIMEDOUT, EOPNOTSUPP, EPERM, EINVAL,
 		ERANGE, EBADMSG, E2BIG, ENOTTY, EALREADY, EACCES, EBADF, EXDEV, ENOEXEC, EILSEQ,
-		EEXIST, EFAULT, ENOMEM, ENOBUFS, EINTR, EPROTO,
+		EEXIST, EFAULT, ENOMEM, ENOBUFS, EINTR, EPROTO, EMEDIUMTYPE,
 	};
 	static const int nl[] = {
 		ENOENT, ENODEV, ERANGE, EPROTO, EBADMSG, EINTR, ENOBUFS, EOPNOTSUPP, EAGAIN,

@@ -76,7 +76,9 @@
  * netlink: DEV_GET is open to all, but IPUXCOM_A_DEV_ATTACHED_PID only to
  * callers with CAP_NET_ADMIN (others get IPUXCOM_A_DEV_ATTACHED); the
  * "events" group carries no per-process data and, on kernels that can
- * restrict it (6.7 and later), needs CAP_SYS_ADMIN to listen.
+ * restrict it (those with GENL_MCAST_CAP_SYS_ADMIN: 6.7 and later, and
+ * stable kernels with the backport, Debian 12's 6.1 among them), needs
+ * CAP_SYS_ADMIN to listen: joining without it is -EPERM.
  *
  * Memory: a command stages its user data (at most 512 KiB: CFG_APPLY's
  * records) in kernel memory charged to the caller's memory cgroup; host
@@ -426,8 +428,11 @@ struct ipuxcom_ioc_autoload {
 
 /*
  * Host buffers (uapi version 4). The transport buffer and the
- * host-exchange pages are the caller's own memory (anonymous or shared,
- * page-aligned, writable): BUF_ATTACH hands one to the module, which pins
+ * host-exchange pages are the caller's own memory (anonymous or shmem:
+ * private anonymous, MAP_SHARED | MAP_ANONYMOUS, memfd, tmpfs; never a
+ * shared mapping of a regular file, which the module would write under
+ * its file system's writeback: -EMEDIUMTYPE; page-aligned, writable):
+ * BUF_ATTACH hands one to the module, which pins
  * it for the session (pin_user_pages(FOLL_LONGTERM), charged to the
  * caller's RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK) and reads and writes
  * it where the sequences need (batch checks, the 0xff release fill).
@@ -464,8 +469,12 @@ struct ipuxcom_ioc_autoload {
  * (before batch 0); host slots (page i at slot i, page 0 at slot 0 too)
  * only between HOSTX_SETUP's BEGIN and COMMIT stages, in the manifest's
  * attach order. Errors: -EINVAL (index, alignment, size, order), -EEXIST
- * (slot in use), -EFAULT (not writable memory of this process), -ENOMEM
- * (RLIMIT_MEMLOCK), -EBADFD (state).
+ * (slot in use), -EFAULT (not writable memory of this process),
+ * -EMEDIUMTYPE (a page is neither anonymous nor shmem: a shared mapping of
+ * a regular file, hugetlbfs, DAX), -ENOMEM (RLIMIT_MEMLOCK), -EBADFD (state),
+ * -EBUSY (an EXCH_WRITE SELECT awaits its COMPLETE). What the state, the slot or the
+ * caller's privilege refuses is refused before anything is pinned: a
+ * refused attach faults in and pins no page, whatever its size.
  *
  * BUF_DETACH unpins @index; -EBUSY while the device is reading it
  * (slot 0 while LOADING, host pages while host exchange is set up; RESET
@@ -546,7 +555,8 @@ struct ipuxcom_ioc_load_batch {
  * more mark-1 transaction, posts the start mark 23 and waits for zero,
  * then restores the operational XB.DCXCR (request ids 0 and 1) and
  * PCI_COMPLEX.CCSR (read back), selects HEXOPT and detaches the transport
- * buffer from the device. Needs all 23 batches.
+ * buffer from the device. Needs all 23 batches. -EBUSY, with nothing
+ * done, while an EXCH_WRITE SELECT awaits its COMPLETE.
  */
 struct ipuxcom_ioc_load_finish {
 	__u32 size;
@@ -744,7 +754,8 @@ struct ipuxcom_ioc_tdi_sram {
  * each) and, on a device held through ipu_driver, ipu_driver's
  * BUFFER_ATTACH. COMMIT, with the same members as BEGIN, checks every page
  * is attached with its size and posts the GS2 load-completion mark. A
- * failure after BEGIN leaves the device in NEEDS_RESET.
+ * failure after BEGIN leaves the device in NEEDS_RESET. BEGIN is -EBUSY
+ * while an EXCH_WRITE SELECT awaits its COMPLETE.
  */
 struct ipuxcom_ioc_hostx_setup {
 	__u32 size;
@@ -817,7 +828,12 @@ struct ipuxcom_ioc_hostx_call {
  * exchange-BAR offset 0x80000 + (@addr - 0x4c000), and COMPLETE, with the
  * same @tile, @addr and @bytes, polls TILEUPDR and restores the window.
  * COMPLETE without a matching SELECT is -EBADFD; a flag on a device that
- * stores itself is -EINVAL.
+ * stores itself is -EINVAL. One SELECT at a time: a second SELECT before
+ * the first's COMPLETE is -EBUSY (the window the first saved stays the one
+ * COMPLETE restores), and so are the commands that select HEXOPT -
+ * BUF_ATTACH, HOSTX_SETUP BEGIN, LOAD_FINISH - so the window stays the
+ * caller's until COMPLETE. RESET, and closing the file (which leaves the
+ * device NEEDS_RESET), end a SELECT.
  */
 struct ipuxcom_ioc_exch_write {
 	__u32 size;

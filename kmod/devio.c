@@ -92,7 +92,14 @@ int ipuxcom_poll_ne(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 unwant
 	return ipuxcom_poll_cond(dev, offset, mask, unwanted, false, timeout_ns, last);
 }
 
-/* Sleep between reads of a wait (read_poll_timeout()); completions are quick. */
+/*
+ * A wait reads without sleeping for up to IPUXCOM_POLL_SPIN_US first: most
+ * complete within a few reads (the simulator answers a TDI or GO access on
+ * its third read), and a sleep per read would cost each of the thousands of
+ * TDI accesses of a tile read-back a timer tick. Then it sleeps
+ * IPUXCOM_POLL_SLEEP_US between reads.
+ */
+#define IPUXCOM_POLL_SPIN_US	200
 #define IPUXCOM_POLL_SLEEP_US	50
 
 /* One read of a wait: 0 to go on, 1 when done, or -errno to stop. */
@@ -127,16 +134,22 @@ static int ipuxcom_poll_cond(struct ipuxcom_device *dev, u32 offset, u32 mask, u
 	/* each wait within its timeout, all of a command's within its budget */
 	u64 deadline = dev->cmd_deadline ? min(start + timeout_ns, dev->cmd_deadline) :
 			start + timeout_ns;
+	u64 left_us = div_u64(deadline > start ? deadline - start : 0, NSEC_PER_USEC) + 1;
 	int ret, err;
 
 	/*
-	 * read_poll_timeout()'s own timeout is the deadline too (its last
-	 * read comes after it); ipuxcom_poll_once() also ends the wait at the
-	 * deadline, on a fatal signal and when the device is going away.
+	 * Each phase's timeout is a real one, within the deadline (the last
+	 * read of read_poll_timeout() comes after it); ipuxcom_poll_once()
+	 * also ends the wait at the deadline, on a fatal signal and when the
+	 * device is going away.
 	 */
-	err = read_poll_timeout(ipuxcom_poll_once, ret, ret, IPUXCOM_POLL_SLEEP_US,
-				div_u64(deadline > start ? deadline - start : 0, NSEC_PER_USEC) + 1,
-				false, dev, offset, mask, value, equal, deadline, last);
+	err = read_poll_timeout(ipuxcom_poll_once, ret, ret, 0,
+				min_t(u64, left_us, IPUXCOM_POLL_SPIN_US), false,
+				dev, offset, mask, value, equal, deadline, last);
+	if (err == -ETIMEDOUT && left_us > IPUXCOM_POLL_SPIN_US)
+		err = read_poll_timeout(ipuxcom_poll_once, ret, ret, IPUXCOM_POLL_SLEEP_US,
+					left_us - IPUXCOM_POLL_SPIN_US, false,
+					dev, offset, mask, value, equal, deadline, last);
 	if (err)
 		ret = err;
 	if (ret == 1) {

@@ -56,7 +56,7 @@ LIB_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIB_PIC_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/pic/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
-.PHONY: examples bench bench-vm fuzz check-fuzz fuzz-kernel all help lib tools modules standin tests host-tests device-tests initramfs \
+.PHONY: examples bench bench-vm fuzz check-fuzz fuzz-kernel all ci-build debug-build help lib tools modules standin tests host-tests device-tests initramfs \
 	check check-host check-vm check-vm-c600 initramfs-c600 qemu-c600 card-tests check-debug ci-summary demo vm-shell deps sparse checkpatch lint clean \
 	kver-check
 
@@ -79,6 +79,8 @@ help:
 	@echo "               kernel health (kmemleak, lockdep) in the VM on a debug kernel (KASAN,"
 	@echo "               lockdep, kmemleak, fault injection) built once from linux-source-6.1"
 	@echo "               and cached (scripts/debug-kernel.sh; ~25 min the first time)"
+	@echo "  ci-build     everything check and check-debug compile on the host (debug-build:"
+	@echo "               check-debug's part); .ci/run builds them before the lanes run side by side"
 	@echo "  check-vm-c600  the card tests (selftests/card/) on the QEMU C600 through ipuxcom_hw"
 	@echo "               and the ipu_driver stand-in; part of check"
 	@echo "  standin      selftests/kmod/ipu_standin.ko, the test VM's stand-in for ipu_driver"
@@ -186,7 +188,8 @@ checkpatch: $(CHECKPATCH)
 lint: sparse checkpatch
 
 # ---------------------------------------------------------------- tests
-$(KSFT_HDRS):
+# (&: one run makes both, also under make -j)
+$(KSFT_HDRS) &:
 	scripts/extract-kernel-files.sh $(KSFT) \
 		tools/testing/selftests/kselftest_harness.h \
 		tools/testing/selftests/kselftest.h
@@ -421,6 +424,14 @@ fuzz-kernel: kver-check modules standin $(FUZZ_TEST_BIN)
 		--timeout $$(( $(FUZZ_KERNEL_LIMIT) + 60 )) \
 		--append "ipuxcom_vm.fuzz_ioctls=$(FUZZ_KERNEL_IOCTLS) ipuxcom_vm.fuzz_seconds=$(FUZZ_KERNEL_SECONDS) ipuxcom_vm.fuzz_timeout=$(FUZZ_KERNEL_LIMIT)$(if $(FUZZ_SEED), ipuxcom_vm.fuzz_seed=$(FUZZ_SEED))$(if $(FUZZ_TRACE), ipuxcom_vm.fuzz_trace=1)"
 
+# What `make check-debug` compiles on the host (debug-build), and all that
+# `make check` and `make check-debug` compile (ci-build): .ci/run makes
+# debug-build, starts the debug lane, then makes ci-build, so that the lanes
+# never build in the same files at the same time.
+DEBUG_BUILD := lib tools examples device-tests
+debug-build: $(DEBUG_BUILD)
+ci-build: all tests standin $(VM_BENCH_BINS) $(FUZZ_BINS) $(FUZZ_RUNNERS)
+
 CHECK_TAPS := $(B)/results/host.tap $(B)/results/fuzz.tap $(B)/results/install.tap \
 	$(B)/results/vm/tests.tap $(B)/results/vm-shell.tap $(B)/results/dkms.tap \
 	$(B)/results/vm-c600/tests.tap
@@ -439,9 +450,10 @@ check: deps
 	exit $$rc
 
 # The debug-kernel lane (selftests/debug/check-debug.sh). Not part of
-# `make check`; .ci/run runs it after check, then `make ci-summary`.
+# `make check`; .ci/run runs it beside check (after make ci-build), then
+# `make ci-summary`.
 check-debug: deps
-	$(MAKE) lib tools examples device-tests
+	$(MAKE) $(DEBUG_BUILD)
 	B=$(B) DEVICE_TESTS="$(DEVICE_TESTS)" DEVICE_TEST_BINS="$(DEVICE_TEST_BINS)" \
 	TOOL_BINS="$(B)/ipuxcom $(EXAMPLE_BINS)" selftests/debug/check-debug.sh
 

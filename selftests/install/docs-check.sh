@@ -22,6 +22,9 @@
 # Usage: selftests/install/docs-check.sh
 # Environment: B (build directory, default build): runs $B/ipuxcom
 set -uo pipefail
+# (no "printf | grep -q" below: with pipefail, grep -q's early exit can
+# make printf die of SIGPIPE and the pipeline fail though grep matched;
+# the strings go to grep as here-strings instead)
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -44,7 +47,7 @@ man_entries=$(sed -n 's/^\.B ipuxcom /ipuxcom /p' "$man8" |
 
 # in_man OBJECT [COMMAND]: the man page has that entry.
 in_man() {
-	printf '%s\n' "$man_entries" | grep -qE "^ipuxcom $*( |$)"
+	grep -qE "^ipuxcom $*( |$)" <<<"$man_entries"
 }
 
 # man_entry OBJECT [COMMAND]: the source of that entry, from its ".B ipuxcom"
@@ -76,8 +79,8 @@ help_of() {
 		while read -r short long; do
 			[ -n "$long" ] || { long=$short short=; }
 			case $long in --help | --json | --pretty) continue ;; esac
-			printf '%s\n' "$entry" | grep -qE -- "$long([^a-z0-9-]|\$)" && continue
-			[ -n "$short" ] && printf '%s\n' "$entry" | grep -qE -- "(^|[^a-z0-9-])$short([^a-z0-9-]|\$)" &&
+			grep -qE -- "$long([^a-z0-9-]|\$)" <<<"$entry" && continue
+			[ -n "$short" ] && grep -qE -- "(^|[^a-z0-9-])$short([^a-z0-9-]|\$)" <<<"$entry" &&
 				continue
 			echo "option $long${short:+ ($short)} of 'ipuxcom $*' is not in its $man8 entry"
 		done
@@ -139,9 +142,9 @@ result "every '.B ipuxcom ...' entry of $man8 is a command of ipuxcom" "$problem
 problems=
 sect=$(sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$man8")
 for code in 0 1 2; do
-	printf '%s\n' "$sect" | grep -qx "\.B $code" || problems+="EXIT STATUS lacks $code"$'\n'
+	grep -qx "\.B $code" <<<"$sect" || problems+="EXIT STATUS lacks $code"$'\n'
 done
-printf '%s\n' "$main_help" | grep -q "Exit status: 0 success, 1 failure, 2 usage error" ||
+grep -q "Exit status: 0 success, 1 failure, 2 usage error" <<<"$main_help" ||
 	problems+="'ipuxcom --help' does not state the exit statuses"$'\n'
 result "exit statuses 0, 1, 2 in $man8 and ipuxcom --help" "$problems"
 

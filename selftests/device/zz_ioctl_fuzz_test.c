@@ -1923,6 +1923,21 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 				_exit(8);
 			}
 		}
+#ifndef IXT_COMPAT32
+		/* the events group (register offsets and values) is not for it */
+		{
+			struct ipuxcom_monitor *mon = NULL;
+			int ret = ipuxcom_monitor_open(&mon);
+
+			ipuxcom_monitor_close(mon);
+			if (ret != -EPERM) {
+				printf("# unprivileged: joining the events group gave %d, not -EPERM\n",
+				       ret);
+				fflush(stdout);
+				_exit(9);
+			}
+		}
+#endif
 		if (storm_start(&storm, &me, 1))
 			_exit(7);
 		fz_run(z, n);
@@ -1938,7 +1953,8 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 	EXPECT_EQ(0, chmod(ixt_dev_path(), st0.st_mode & 07777));
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		TH_LOG("the unprivileged run ended with status 0x%x (1: a failure above or no"
-		       " -EPERM seen; 8: root's work readable after the owner change; 2-7:"
+		       " -EPERM seen; 8: root's work readable after the owner change; 9: the"
+		       " events group joined; 2-7:"
 		       " setting it up failed)", status);
 	check_device_sane(_metadata, ixt_dev_id(), -1);
 	check_pins(_metadata, self->pinned0);

@@ -622,7 +622,7 @@ check-install: lib tools
 DKMS ?= dkms
 DKMS_VERSION := $(LIB_VERSION)
 DKMS_SRCDIR = /usr/src/ipuxcom-$(DKMS_VERSION)
-DKMS_FILES = Kbuild dkms.conf uapi/linux/ipuxcom.h \
+DKMS_FILES = Kbuild dkms.conf uapi/linux/ipuxcom.h uapi/linux/ipuxcom_ipu_driver.h \
 	$(wildcard kmod/*.[ch] kmod/*/*.[ch] kmod/*/*/*.[ch] sim/*.[ch] sim/*/*.[ch])
 DKMS_M := -m ipuxcom -v $(DKMS_VERSION)
 # Device tests check-dkms runs in the VM with the DKMS-built modules.

@@ -1562,6 +1562,9 @@ static int kmsg_mark(void)
 /* Lines since kmsg_mark() that report a kernel problem; their count. */
 static int kmsg_scan(int fd)
 {
+	/* the records before a report too: a trace's header may match nothing */
+	static char prev[8][512];
+	unsigned int nprev = 0, uffd_dump = 0;
 	char rec[2048];
 	int bad = 0;
 	ssize_t n;
@@ -1569,18 +1572,47 @@ static int kmsg_scan(int fd)
 	if (fd < 0)
 		return 0;
 	for (;;) {
+		const char *text;
+
 		n = read(fd, rec, sizeof(rec) - 1);
 		if (n < 0 && errno == EPIPE)
 			continue;	/* overwritten records */
 		if (n <= 0)
 			break;
 		rec[n] = '\0';
+		text = strchr(rec, ';') ? strchr(rec, ';') + 1 : rec;
+		/*
+		 * Expected, not trouble: on 6.1 a long-term pin (BUF_ATTACH's
+		 * FOLL_LONGTERM) cannot retry a userfaultfd fault, so the
+		 * kernel fails it (-EFAULT, which user_memory_stall asserts)
+		 * and, with DEBUG_VM, says so with a stack dump
+		 * (mm/userfaultfd.c "FAULT_FLAG_ALLOW_RETRY missing"); its
+		 * "Call Trace:" follows within a few records.
+		 */
+		if (strstr(text, "FAULT_FLAG_ALLOW_RETRY missing"))
+			uffd_dump = 4;
+		else if (uffd_dump)
+			uffd_dump--;
+		if (uffd_dump && strstr(text, "Call Trace")) {
+			uffd_dump = 0;
+			continue;
+		}
 		for (size_t i = 0; i < sizeof(bad_log) / sizeof(bad_log[0]); i++) {
 			if (strstr(rec, bad_log[i])) {
-				if (bad++ < 20)
-					printf("# kernel: %s", strchr(rec, ';') ? strchr(rec, ';') + 1 : rec);
+				if (bad++ < 20) {
+					for (unsigned int k = nprev > 8 ? nprev - 8 : 0; k < nprev; k++)
+						printf("# kernel (before): %s", prev[k % 8]);
+					nprev = 0;
+					printf("# kernel: %s", text);
+				}
 				break;
 			}
+		}
+		{
+			size_t l = strnlen(text, sizeof(prev[0]) - 1);
+
+			memcpy(prev[nprev % 8], text, l);
+			prev[nprev++ % 8][l] = '\0';
 		}
 	}
 	return bad;

@@ -45,7 +45,7 @@ static int exch_check(struct ipuxcom_device *dev, struct ipuxcom_ioc_exch_write 
 }
 
 /* Write EXCHWINDOWBASER and read it back to flush the posted write. */
-static int exch_window(struct ipuxcom_device *dev, u32 value)
+int ipuxcom_exch_window(struct ipuxcom_device *dev, u32 value)
 {
 	u32 v;
 	int ret;
@@ -61,7 +61,7 @@ static int exch_select(struct ipuxcom_device *dev, u32 tile, u32 *saved)
 {
 	int ret = ipuxcom_rd(dev, C600_EXCHWINDOWBASER, saved);
 
-	return ret ?: exch_window(dev, tile);
+	return ret ?: ipuxcom_exch_window(dev, tile);
 }
 
 /*
@@ -80,7 +80,7 @@ static int exch_complete(struct ipuxcom_device *dev, struct ipuxcom_ioc_exch_wri
 	if (stored)
 		ret = ipuxcom_poll(dev, C600_TILEUPDR, C600_TILEUPDR_TILE | C600_TILEUPDR_ADDR,
 				   want, timeout, &ew->tileupdr);
-	r = exch_window(dev, saved);
+	r = ipuxcom_exch_window(dev, saved);
 	return ret ?: r;
 }
 
@@ -161,7 +161,7 @@ int ipuxcom_cmd_exch_write(struct ipuxcom_device *dev, void *arg, struct ipuxcom
 	ret = ipuxcom_rd(dev, C600_EXCHWINDOWBASER, &saved);
 	if (ret)
 		return ret;
-	ret = exch_window(dev, ew->tile);
+	ret = ipuxcom_exch_window(dev, ew->tile);
 	if (!ret)
 		ret = dev->ops->exch_write(dev->priv, C600_EXCH_WINDOW + ew->addr - C600_SRAM_BASE,
 					   pl->kbuf, ew->bytes);

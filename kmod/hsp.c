@@ -21,13 +21,7 @@
  */
 int ipuxcom_select_hexopt(struct ipuxcom_device *dev)
 {
-	u32 v;
-	int ret;
-
-	ret = ipuxcom_wr(dev, C600_EXCHWINDOWBASER, C600_EXCHWINDOW_HEXOPT);
-	if (!ret)
-		ret = ipuxcom_rd(dev, C600_EXCHWINDOWBASER, &v);
-	return ret;
+	return ipuxcom_exch_window(dev, C600_EXCHWINDOW_HEXOPT);
 }
 
 /*

@@ -192,6 +192,7 @@ int ipuxcom_hsp_mark(struct ipuxcom_device *dev, u32 reg, u32 mark, bool wait,
 		     u64 timeout_ns, u32 *final_mark);
 int ipuxcom_hsp_check_idle(struct ipuxcom_device *dev, u32 reg, u32 *mark, u32 *value);
 int ipuxcom_select_hexopt(struct ipuxcom_device *dev);
+int ipuxcom_exch_window(struct ipuxcom_device *dev, u32 value);
 
 #define IPUXCOM_STATE_BIT(s)	BIT(IPUXCOM_DEV_STATE_##s)
 

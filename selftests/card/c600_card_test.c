@@ -464,20 +464,6 @@ TEST_F_TIMEOUT(card, attach_when_the_node_hangs_under_a_class_device, 600)
 
 /* ---------------------------------------------------- hot removal mid-load */
 
-/* Wait up to @ms for the card to be (@present) or not be there; 0 or -ETIMEDOUT. */
-static int wait_card(bool present, int ms)
-{
-	for (int waited = 0; waited < ms; waited += 100) {
-		bool node = access("/dev/ipu0", F_OK) == 0;
-		bool dev = ixt_hw_dev_id() >= 0;
-
-		if (present ? node && dev : !node && !dev)
-			return 0;
-		usleep(100 * 1000);
-	}
-	return -ETIMEDOUT;
-}
-
 /*
  * QEMU's device_del of the card while `ipuxcom load` waits on a batch: the
  * load ends with a clean error (exit 1, a message, no crash), every pinned
@@ -543,7 +529,7 @@ TEST_F_TIMEOUT(card, zz_hot_removal_in_the_middle_of_a_load, 600)
 					      WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 	EXPECT_EQ(1, WEXITSTATUS(status)) TH_LOG("stderr: %s", err);
 	EXPECT_NE('\0', err[0]) TH_LOG("no message");
-	EXPECT_EQ(0, wait_card(false, 30000)) TH_LOG("the card is still there");
+	EXPECT_EQ(0, ixt_card_wait(false, 30000)) TH_LOG("the card is still there");
 	for (int i = 0; i < 50 && pinned_before >= 0; i++) {
 		pinned_after = ixt_pinned_pages();
 		if (pinned_after == pinned_before)
@@ -553,7 +539,7 @@ TEST_F_TIMEOUT(card, zz_hot_removal_in_the_middle_of_a_load, 600)
 	if (pinned_before >= 0)
 		EXPECT_EQ(pinned_before, pinned_after) TH_LOG("pages left pinned");
 	ixt_qemu_monitor(IXT_C600_QEMU_ADD);
-	ASSERT_EQ(0, wait_card(true, 60000)) TH_LOG("the card did not come back");
+	ASSERT_EQ(0, ixt_card_wait(true, 60000)) TH_LOG("the card did not come back");
 	{
 		char *const argv[] = { "ipuxcom", "load", self->img, "-b", self->boot, "-q", NULL };
 

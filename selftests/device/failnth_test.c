@@ -539,15 +539,17 @@ TEST_F_TIMEOUT(failnth, load_and_host_exchange, 3600)
 
 /*
  * One step under fail-nth for N = 1, 2, ... until the step runs through
- * without reaching its N-th fault point, or N reaches @max_n. @step runs
- * the step (its -errno or 0); @undo puts things back after it; then the
- * device must still work (check_after). Returns how many N were run;
- * *@capped says the cap was hit.
+ * without reaching its N-th fault point, or N reaches @max_n. @prepare
+ * (if any) sets up what the step needs before each N, outside fail-nth;
+ * @step runs the step (its -errno or 0); @undo (if any) puts things back
+ * after it (0 or -errno); then the device must still work (check_after).
+ * Returns how many N were run; *@capped says the cap was hit.
  */
 struct nth_step {
 	const char *name;
+	int (*prepare)(void *ctx);
 	int (*step)(void *ctx);
-	void (*undo)(void *ctx);
+	int (*undo)(void *ctx);
 	void *ctx;
 };
 
@@ -561,6 +563,8 @@ static unsigned int sweep_step(struct __test_metadata *_metadata, const struct n
 	for (n = 1; n <= max_n; n++) {
 		int err, hit;
 
+		if (st->prepare)
+			ASSERT_EQ(0, st->prepare(st->ctx)) TH_LOG("%s, N=%u: setting up", st->name, n);
 		fnth_write(n);
 		err = st->step(st->ctx);
 		hit = fnth_fired();
@@ -568,7 +572,7 @@ static unsigned int sweep_step(struct __test_metadata *_metadata, const struct n
 			EXPECT_TRUE(clean_errno(-err))
 				TH_LOG("%s, N=%u: %d (%s)", st->name, n, err, strerror(-err));
 		if (st->undo)
-			st->undo(st->ctx);
+			EXPECT_EQ(0, st->undo(st->ctx)) TH_LOG("%s, N=%u: putting back", st->name, n);
 		EXPECT_EQ(0, check_after(NULL, pinned0, why, sizeof(why)))
 			TH_LOG("%s, N=%u (%s): %s", st->name, n, err ? strerror(-err) : "ok", why);
 		if (!hit) {
@@ -614,8 +618,9 @@ struct close_ctx {
 	uint8_t *buf;
 };
 
-static int prepare_attached(struct close_ctx *c)
+static int prepare_attached(void *ctx)
 {
+	struct close_ctx *c = ctx;
 	struct ipuxcom_ioc_reset rs = { .size = sizeof(rs) };
 	struct ipuxcom_ioc_buf b = { .size = sizeof(b), .index = 0, .bytes = 16 * 4096 };
 	int err;
@@ -641,20 +646,23 @@ static int step_close(void *ctx)
 	return close(fd) ? -errno : 0;
 }
 
-/* a simulated device added, or removed (@ctx: the count before) */
+/*
+ * A simulated device added (@ctx: the count before) and the count put back
+ * after, or one removed again (the count restored when the removal failed).
+ */
 static int step_sim_add(void *ctx)
 {
 	return ixt_set_sim_devices(*(int *)ctx + 1);
 }
 
-static void undo_sim_add(void *ctx)
-{
-	ixt_set_sim_devices(*(int *)ctx);
-}
-
 static int step_sim_remove(void *ctx)
 {
 	return ixt_set_sim_devices(*(int *)ctx);
+}
+
+static int undo_sim_remove(void *ctx)
+{
+	return ixt_sim_devices() == *(int *)ctx ? 0 : ixt_set_sim_devices(*(int *)ctx);
 }
 
 /*
@@ -672,9 +680,12 @@ TEST_F_TIMEOUT(failnth, netlink_close_and_removal, 3600)
 	struct close_ctx cc = { .fd = -1 };
 	int sim0 = ixt_sim_devices();
 	const struct nth_step steps[] = {
-		{ "netlink DEV_GET dump", step_nl_dev_list, NULL, NULL },
-		{ "events group join", step_monitor_join, NULL, NULL },
-		{ "simulated device added", step_sim_add, undo_sim_add, &sim0 },
+		{ "netlink DEV_GET dump", NULL, step_nl_dev_list, NULL, NULL },
+		{ "events group join", NULL, step_monitor_join, NULL, NULL },
+		{ "simulated device added", NULL, step_sim_add, step_sim_remove, &sim0 },
+		{ "close with pages pinned", prepare_attached, step_close, NULL, &cc },
+		{ "simulated device removed", step_sim_add, step_sim_remove, undo_sim_remove,
+		  &sim0 },
 	};
 	char why[300];
 	long pinned0;
@@ -693,36 +704,6 @@ TEST_F_TIMEOUT(failnth, netlink_close_and_removal, 3600)
 
 		TH_LOG("%s: N = 1..%u%s", steps[i].name, capped ? max_n : n,
 		       capped ? " (capped: still allocating)" : ", then it ran through");
-	}
-	/* close and removal need their state set up again before each N */
-	for (unsigned int pass = 0; pass < 2; pass++) {
-		unsigned int n;
-		int hit = 1;
-
-		for (n = 1; hit && n <= max_n; n++) {
-			int err;
-
-			if (pass == 0) {
-				ASSERT_EQ(0, prepare_attached(&cc));
-				fnth_write(n);
-				err = step_close(&cc);
-			} else {
-				ASSERT_EQ(0, ixt_set_sim_devices(sim0 + 1));
-				fnth_write(n);
-				err = step_sim_remove(&sim0);
-			}
-			hit = fnth_fired();
-			if (err)
-				EXPECT_TRUE(clean_errno(-err))
-					TH_LOG("%s, N=%u: %d (%s)", pass ? "removal" : "close", n, err,
-					       strerror(-err));
-			if (pass == 1 && ixt_sim_devices() != sim0)
-				EXPECT_EQ(0, ixt_set_sim_devices(sim0)) TH_LOG("removal, N=%u: retry", n);
-			EXPECT_EQ(0, check_after(NULL, pinned0, why, sizeof(why)))
-				TH_LOG("%s, N=%u: %s", pass ? "removal" : "close", n, why);
-		}
-		TH_LOG("%s: N = 1..%u%s", pass ? "simulated device removed" : "close with pages pinned",
-		       n - 1, hit ? " (capped: still allocating)" : ", then it ran through");
 	}
 	EXPECT_EQ(sim0, ixt_sim_devices());
 	munmap(cc.buf, 16 * 4096);

@@ -316,6 +316,31 @@ static int attach_detach(int fd, void *p, size_t bytes)
 }
 
 /*
+ * @file's shared mapping is refused with -EMEDIUMTYPE, pinning nothing,
+ * and its private mapping (copied on write: anonymous) is accepted.
+ * Returns the pinned-page count seen before the refusal.
+ */
+static long check_file_refused(struct __test_metadata *_metadata, int fd, const char *file,
+			       size_t bytes)
+{
+	long pinned;
+	void *p;
+
+	p = map_file(file, bytes, MAP_SHARED);
+	ASSERT_NE(NULL, p);
+	memset(p, 0x5a, bytes);	/* dirty pages, under the file system's writeback */
+	pinned = ixt_pinned_pages();
+	EXPECT_EQ(-EMEDIUMTYPE, attach_detach(fd, p, bytes));
+	EXPECT_EQ(pinned, ixt_pinned_pages());
+	munmap(p, bytes);
+	p = map_file(file, bytes, MAP_PRIVATE);
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(0, attach_detach(fd, p, bytes));
+	munmap(p, bytes);
+	return pinned;
+}
+
+/*
  * Host buffers are anonymous or shmem memory only: a shared mapping of a
  * regular file (here on ramfs, whose pages are not shmem) would be written
  * long after the pin, under the file system's writeback. Refused with
@@ -338,13 +363,11 @@ TEST_F(stage, only_anonymous_or_shmem_memory_is_pinned)
 	}
 	snprintf(file, sizeof(file), "%s/buf", dir);
 
-	/* a regular file's shared mapping: refused, nothing left pinned */
-	p = map_file(file, bytes, MAP_SHARED);
-	ASSERT_NE(NULL, p);
-	pinned = ixt_pinned_pages();
-	EXPECT_EQ(-EMEDIUMTYPE, attach_detach(self->fd, p, bytes));
-	EXPECT_EQ(pinned, ixt_pinned_pages());
-	munmap(p, bytes);
+	/*
+	 * a regular file's shared mapping: refused, nothing left pinned; its
+	 * private mapping accepted
+	 */
+	pinned = check_file_refused(_metadata, self->fd, file, bytes);
 	/* also when only its last page is one (the first anonymous) */
 	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
@@ -355,11 +378,6 @@ TEST_F(stage, only_anonymous_or_shmem_memory_is_pinned)
 	close(ffd);
 	EXPECT_EQ(-EMEDIUMTYPE, attach_detach(self->fd, p, bytes));
 	EXPECT_EQ(pinned, ixt_pinned_pages());
-	munmap(p, bytes);
-	/* a private mapping of the same file: copied on write, anonymous */
-	p = map_file(file, bytes, MAP_PRIVATE);
-	ASSERT_NE(NULL, p);
-	EXPECT_EQ(0, attach_detach(self->fd, p, bytes));
 	munmap(p, bytes);
 
 	/* anonymous, private and shared */
@@ -428,8 +446,6 @@ TEST_F(stage, ext4_file_mapping_is_refused)
 	char cmd[160];
 	size_t bytes = 2 * PAGE;
 	int ctl, loopfd = -1, imgfd, n;
-	long pinned;
-	void *p;
 
 	if (!fs_in_kernel("ext4"))
 		SKIP(return, "no ext4 in this kernel (the debug lane's has it)");
@@ -456,18 +472,7 @@ TEST_F(stage, ext4_file_mapping_is_refused)
 	ASSERT_EQ(0, mount(loopdev, mnt, "ext4", 0, NULL)) TH_LOG("mount: %s", strerror(errno));
 	snprintf(file, sizeof(file), "%s/buf", mnt);
 
-	p = map_file(file, bytes, MAP_SHARED);
-	ASSERT_NE(NULL, p);
-	memset(p, 0x5a, bytes);	/* dirty pages under ext4's writeback */
-	pinned = ixt_pinned_pages();
-	EXPECT_EQ(-EMEDIUMTYPE, attach_detach(self->fd, p, bytes));
-	EXPECT_EQ(pinned, ixt_pinned_pages());
-	munmap(p, bytes);
-	/* its private mapping is copied on write: anonymous, accepted */
-	p = map_file(file, bytes, MAP_PRIVATE);
-	ASSERT_NE(NULL, p);
-	EXPECT_EQ(0, attach_detach(self->fd, p, bytes));
-	munmap(p, bytes);
+	check_file_refused(_metadata, self->fd, file, bytes);
 
 	unlink(file);
 	EXPECT_EQ(0, umount(mnt));

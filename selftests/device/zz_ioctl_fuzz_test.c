@@ -2000,6 +2000,22 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
  */
 /* ------------------------------------------------------------ stand-in */
 
+/*
+ * The card again, with a fresh /dev/ipu0 taken (USER_ATTACH, once the
+ * last holder's file is gone): device @dev answers and resets.
+ */
+static void check_card_sane(struct __test_metadata *_metadata, uint32_t dev)
+{
+	int ipu = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+
+	ASSERT_LE(0, ipu);
+	for (int i = 0; i < 50 && ixt_ioctl(ipu, IPU_DRV_USER_ATTACH, NULL) == -EBUSY; i++)
+		usleep(100 * 1000);
+	EXPECT_EQ(0, ixt_ioctl(ipu, IPU_DRV_USER_ATTACH, NULL));
+	check_device_sane(_metadata, dev, ipu);
+	close(ipu);
+}
+
 TEST_F_TIMEOUT(fuzz, standin_card, 7200)
 {
 	const char *ko = getenv("IPUXCOM_STANDIN_KO");
@@ -2043,17 +2059,7 @@ TEST_F_TIMEOUT(fuzz, standin_card, 7200)
 	if (z->ipu_fd >= 0)
 		close(z->ipu_fd);
 	fz_mem_free(z);
-	/* the card again, with a fresh /dev/ipu0 */
-	{
-		int ipu = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
-
-		ASSERT_LE(0, ipu);
-		for (int i = 0; i < 50 && ixt_ioctl(ipu, IPU_DRV_USER_ATTACH, NULL) == -EBUSY; i++)
-			usleep(100 * 1000);
-		EXPECT_EQ(0, ixt_ioctl(ipu, IPU_DRV_USER_ATTACH, NULL));
-		check_device_sane(_metadata, z->dev, ipu);
-		close(ipu);
-	}
+	check_card_sane(_metadata, z->dev);
 	check_pins(_metadata, self->pinned0);
 	free(z);
 	EXPECT_EQ(0, ixt_standin_unload());
@@ -2062,34 +2068,6 @@ TEST_F_TIMEOUT(fuzz, standin_card, 7200)
 /* ------------------------------------------------------------ card removal */
 
 #define REMOVAL_ROUNDS	6
-
-/* /dev/ipu0 and ipuxcom_hw's device both there (@present), or both gone; 0 or -ETIMEDOUT. */
-static int card_wait(bool present, int ms)
-{
-	for (int waited = 0; waited < ms; waited += 100) {
-		bool node = access("/dev/ipu0", F_OK) == 0;
-		bool dev = ixt_hw_dev_id() >= 0;
-
-		if (present ? node && dev : !node && !dev)
-			return 0;
-		usleep(100 * 1000);
-	}
-	return -ETIMEDOUT;
-}
-
-/* Write @what to @path (sysfs); 0 or -errno. */
-static int sysfs_put(const char *path, const char *what)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-	ssize_t n = (ssize_t)strlen(what);
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, what, (size_t)n) != n)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
 
 struct removal_run {
 	struct fz *z;
@@ -2143,7 +2121,7 @@ TEST_F_TIMEOUT(fuzz, standin_card_removal, 7200)
 		char what[64];
 
 		t0 = now_ns();
-		ASSERT_EQ(0, card_wait(true, 60000)) TH_LOG("round %u: no card", round);
+		ASSERT_EQ(0, ixt_card_wait(true, 60000)) TH_LOG("round %u: no card", round);
 		id = ixt_hw_dev_id();
 		rr.z = calloc(1, sizeof(*rr.z));
 		ASSERT_NE(NULL, rr.z);
@@ -2167,10 +2145,10 @@ TEST_F_TIMEOUT(fuzz, standin_card_removal, 7200)
 			target[n] = '\0';
 			snprintf(drvlink, sizeof(drvlink), "%s", strrchr(target, '/') + 1);
 			snprintf(path, sizeof(path), "%s/driver/unbind", devdir);
-			EXPECT_EQ(0, sysfs_put(path, bdf)) TH_LOG("unbind %s from %s", bdf, drvlink);
+			EXPECT_EQ(0, ixt_write_sysfs(path, bdf)) TH_LOG("unbind %s from %s", bdf, drvlink);
 			unbinds++;
 		}
-		EXPECT_EQ(0, card_wait(false, 30000)) TH_LOG("round %u: the card is still there", round);
+		EXPECT_EQ(0, ixt_card_wait(false, 30000)) TH_LOG("round %u: the card is still there", round);
 		usleep(200 * 1000);	/* the thread goes on with the dead files */
 		atomic_store(&rr.stop, true);
 		pthread_join(t, NULL);
@@ -2185,20 +2163,11 @@ TEST_F_TIMEOUT(fuzz, standin_card_removal, 7200)
 			ixt_qemu_monitor(IXT_C600_QEMU_ADD);
 		} else {
 			snprintf(path, sizeof(path), "/sys/bus/pci/drivers/%s/bind", drvlink);
-			EXPECT_EQ(0, sysfs_put(path, bdf)) TH_LOG("bind %s to %s", bdf, drvlink);
+			EXPECT_EQ(0, ixt_write_sysfs(path, bdf)) TH_LOG("bind %s to %s", bdf, drvlink);
 		}
 	}
-	ASSERT_EQ(0, card_wait(true, 60000)) TH_LOG("the card did not come back");
-	{
-		int ipu = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
-
-		ASSERT_LE(0, ipu);
-		for (int i = 0; i < 50 && ixt_ioctl(ipu, IPU_DRV_USER_ATTACH, NULL) == -EBUSY; i++)
-			usleep(100 * 1000);
-		EXPECT_EQ(0, ixt_ioctl(ipu, IPU_DRV_USER_ATTACH, NULL));
-		check_device_sane(_metadata, (uint32_t)ixt_hw_dev_id(), ipu);
-		close(ipu);
-	}
+	ASSERT_EQ(0, ixt_card_wait(true, 60000)) TH_LOG("the card did not come back");
+	check_card_sane(_metadata, (uint32_t)ixt_hw_dev_id());
 	printf("# standin_card_removal: %u unbinds, %u device_del mid-command\n", unbinds, deletes);
 	check_pins(_metadata, self->pinned0);
 	EXPECT_EQ(0, ixt_standin_unload());

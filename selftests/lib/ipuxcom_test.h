@@ -223,18 +223,18 @@ static inline void *ixt_buf_alloc(size_t bytes)
 }
 
 /*
- * Pages pinned right now, system-wide (FOLL_PIN acquired minus released,
- * /proc/vmstat), or -1 if the kernel does not report them. The counters
- * are folded from their per-CPU deltas first (vm.stat_refresh, root
- * only), else they lag by up to a stat threshold per CPU.
+ * The FOLL_PIN counters of /proc/vmstat into *@acq and *@rel (-1 when
+ * absent), folded from their per-CPU deltas first (vm.stat_refresh, root
+ * only), else they lag by up to a stat threshold per CPU; 0 or -1.
  */
-static inline long ixt_pinned_pages(void)
+static inline int ixt_pin_counters(long *acq, long *rel)
 {
 	char line[128];
-	long acq = -1, rel = -1, v;
+	long v;
 	int rfd = open("/proc/sys/vm/stat_refresh", O_WRONLY | O_CLOEXEC);
 	FILE *f;
 
+	*acq = *rel = -1;
 	if (rfd < 0)
 		return -1;
 	if (write(rfd, "1", 1) != 1) {
@@ -243,45 +243,38 @@ static inline long ixt_pinned_pages(void)
 	}
 	close(rfd);
 	f = fopen("/proc/vmstat", "re");
-
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "nr_foll_pin_acquired %ld", &v) == 1)
-			acq = v;
+			*acq = v;
 		else if (sscanf(line, "nr_foll_pin_released %ld", &v) == 1)
-			rel = v;
+			*rel = v;
 	}
 	fclose(f);
+	return 0;
+}
+
+/* Pages pinned right now, system-wide, or -1 if the kernel does not report them. */
+static inline long ixt_pinned_pages(void)
+{
+	long acq, rel;
+
+	if (ixt_pin_counters(&acq, &rel))
+		return -1;
 	return acq < 0 || rel < 0 ? -1 : acq - rel;
 }
 
 /*
- * Pages ever pinned, system-wide (nr_foll_pin_acquired, folded first as
- * ixt_pinned_pages() does), or -1: a pin taken and dropped again between
- * two reads still shows here.
+ * Pages ever pinned, system-wide (nr_foll_pin_acquired), or -1: a pin
+ * taken and dropped again between two reads still shows here.
  */
 static inline long ixt_pins_acquired(void)
 {
-	char line[128];
-	long acq = -1, v;
-	int rfd = open("/proc/sys/vm/stat_refresh", O_WRONLY | O_CLOEXEC);
-	FILE *f;
+	long acq, rel;
 
-	if (rfd < 0)
+	if (ixt_pin_counters(&acq, &rel))
 		return -1;
-	if (write(rfd, "1", 1) != 1) {
-		close(rfd);
-		return -1;
-	}
-	close(rfd);
-	f = fopen("/proc/vmstat", "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "nr_foll_pin_acquired %ld", &v) == 1)
-			acq = v;
-	fclose(f);
 	return acq;
 }
 

@@ -122,4 +122,21 @@ static inline long ixt_hw_dev_id(void)
 	return -1;
 }
 
+/*
+ * /dev/ipu0 and ipuxcom_hw's device both there (@present), or both gone,
+ * within @ms; 0 or -ETIMEDOUT.
+ */
+static inline int ixt_card_wait(bool present, int ms)
+{
+	for (int waited = 0; waited < ms; waited += 100) {
+		bool node = access("/dev/ipu0", F_OK) == 0;
+		bool dev = ixt_hw_dev_id() >= 0;
+
+		if (present ? node && dev : !node && !dev)
+			return 0;
+		usleep(100 * 1000);
+	}
+	return -ETIMEDOUT;
+}
+
 #endif /* IXT_STANDIN_H */

@@ -12,12 +12,16 @@
 #      results in $B/results/debug (run-vm.sh: one directory per run)
 #
 # Environment (the Makefile sets them): B, DEVICE_TESTS (names),
-# DEVICE_TEST_BINS, TOOL_BINS; DEBUG_VM_TIMEOUT (whole VM run, default
-# 2700 s) and DEBUG_TEST_TIMEOUT (each test binary, default 900 s), both
+# DEVICE_TEST_BINS, TOOL_BINS; DEBUG_VM_TIMEOUT (whole VM run) and
+# DEBUG_TEST_TIMEOUT (each test binary; defaults from the amounts below), both
 # scaled by run-vm.sh's slowness factor; DEBUG_HARNESS_SCALE (default 10):
 # each kselftest case's own limit (30 s by default) is multiplied by it
 # (the tests run 5 to 20 times slower under KASAN in TCG);
-# DEBUG_SOAK_ITERATIONS (default 5): loadreset_test's measured rounds.
+# DEBUG_SOAK_ITERATIONS (default 5): loadreset_test's measured rounds;
+# DEBUG_FUZZ_IOCTLS (default 10^6), DEBUG_FUZZ_SECONDS (30),
+# DEBUG_FUZZ_TIMEOUT: the fuzzer's amounts; DEBUG_FAILNTH_BUDGET (seconds,
+# default 0: none), DEBUG_FAILNTH_EVERY (0: the first command of each
+# kind, 1: every command), DEBUG_FAILNTH_DENSE (64): failnth_test's.
 # Exit status: 0 if everything passed.
 set -euo pipefail
 
@@ -52,24 +56,101 @@ for m in ipuxcom ipuxcom_sim ipuxcom_hw; do
 	case $vm in "$KVER "*) ;; *) echo "check-debug: $m.ko: vermagic '$vm', not $KVER" >&2; exit 1 ;; esac
 done
 
-# ---- 3. the initramfs
-selftests/vm/mkinitramfs.sh --kver "$KVER" --moddir "$KMODDIR" --out "$B/debug/initramfs.cpio.gz" \
-	--modules "$src/ipuxcom.ko $src/ipuxcom_sim.ko $src/ipuxcom_hw.ko $src/selftests/kmod/ipu_standin.ko" \
-	--tool "$TOOL_BINS" --tests "$DEVICE_TEST_BINS" --final selftests/debug/kernel_health.sh
-t_build=$(date +%s)
-
-# ---- 4. the VM
-# The fuzzer runs a bounded amount under KASAN (20000 ioctls, 30 s
-# concurrent: its normal-lane 200000 + 60 s exceed 600 s here); the normal
-# lane and `make fuzz-kernel` run the large amounts. loadreset_test runs 5
+# ---- 3. what the VMs run, and the initramfs, one per shard
+# By default the full amounts (issue 22): 10^6 fuzzed ioctls in
+# single_thread_sim (plus 30 s concurrent) and failnth_test's sweep of
+# the first command of each kind in its sequence (DEBUG_FAILNTH_EVERY=1:
+# every command), each N until the command runs through (strided past
+# DEBUG_FAILNTH_DENSE points), no budget (DEBUG_FAILNTH_BUDGET=0). That
+# is hours under KASAN in TCG; .ci/run runs a bounded share (20000
+# ioctls, the sweep for 300 s). loadreset_test runs 5
 # measured rounds (DEBUG_SOAK_ITERATIONS; 12.7 s each here): its 100-round
 # growth check is the normal lane's, kmemleak's final scan this lane's.
+fuzz_ioctls=${DEBUG_FUZZ_IOCTLS:-1000000}
+failnth_budget=${DEBUG_FAILNTH_BUDGET:-0}
+# the fuzzer's limit: 20 min, plus its ioctls at 250 a second
+fuzz_timeout=${DEBUG_FUZZ_TIMEOUT:-$((1200 + fuzz_ioctls / 250))}
+# each binary's: 15 min, or 10 h for an unbudgeted sweep
+if [ "$failnth_budget" = 0 ]; then test_timeout=${DEBUG_TEST_TIMEOUT:-36000}
+else test_timeout=${DEBUG_TEST_TIMEOUT:-$((900 + failnth_budget))}; fi
+vm_timeout=${DEBUG_VM_TIMEOUT:-$((2700 + fuzz_timeout + (failnth_budget ? failnth_budget : test_timeout)))}
+# DEBUG_SHARDS=N (default 1) splits the tests over N VMs run side by side
+# (.ci/run: 2; a debug VM keeps about one CPU busy, so beside make check's
+# VM and after it the second CPU would idle). Tests go to the shard with
+# the least work so far, heaviest first, by the seconds they took here
+# (weights below; 30 for the others), each shard ending in kernel_health.
+shards=${DEBUG_SHARDS:-1}
+weight() {
+	case $1 in
+	failnth_test) if [ "$failnth_budget" -gt 0 ]; then echo $((failnth_budget + 200)); else echo 36000; fi ;;
+	zz_ioctl_fuzz_test) echo $((300 + fuzz_ioctls / 500)) ;;
+	loadreset_test) echo 290 ;;
+	hwseq_test) echo 210 ;;
+	load_test) echo 165 ;;
+	events_test) echo 130 ;;
+	devinit_test | hoststage_test) echo 100 ;;
+	owner_test) echo 75 ;;
+	*) echo 30 ;;
+	esac
+}
+declare -a shard_tests shard_bins shard_load
+for ((i = 0; i < shards; i++)); do shard_tests[i]='' shard_bins[i]='' shard_load[i]=0; done
+# the tests, heaviest first, with their binaries
+read -r -a names <<<"$DEVICE_TESTS"
+read -r -a bins <<<"$DEVICE_TEST_BINS"
+[ "${#names[@]}" -eq "${#bins[@]}" ] || { echo "check-debug: DEVICE_TESTS and DEVICE_TEST_BINS differ in length" >&2; exit 1; }
+order=$(for ((k = 0; k < ${#names[@]}; k++)); do echo "$(weight "${names[k]}") $k"; done | sort -k1,1nr -k2,2n)
+while read -r w k; do
+	best=0
+	for ((i = 1; i < shards; i++)); do
+		[ "${shard_load[i]}" -ge "${shard_load[best]}" ] || best=$i
+	done
+	shard_tests[best]="${shard_tests[best]} ${names[k]}"
+	shard_bins[best]="${shard_bins[best]} ${bins[k]}"
+	shard_load[best]=$((shard_load[best] + w))
+done <<<"$order"
+for ((i = 0; i < shards; i++)); do
+	selftests/vm/mkinitramfs.sh --kver "$KVER" --moddir "$KMODDIR" --out "$B/debug/initramfs.$i.cpio.gz" \
+		--modules "$src/ipuxcom.ko $src/ipuxcom_sim.ko $src/ipuxcom_hw.ko $src/selftests/kmod/ipu_standin.ko" \
+		--tool "$TOOL_BINS" --tests "${shard_bins[i]# }" --final selftests/debug/kernel_health.sh
+done
+t_build=$(date +%s)
+
+# ---- 4. the VMs
+run_shard() {
+	selftests/vm/run-vm.sh --kernel "$KIMAGE" --initrd "$B/debug/initramfs.$1.cpio.gz" \
+		--mode check --expect "${shard_tests[$1]# } kernel_health" --out "$2" --mem 3072 --no-pvh \
+		--timeout "$vm_timeout" --test-timeout "$test_timeout" \
+		--append "kasan.fault=panic log_buf_len=8M ipuxcom_vm.harness_scale=${DEBUG_HARNESS_SCALE:-10} ipuxcom_vm.fuzz_ioctls=$fuzz_ioctls ipuxcom_vm.fuzz_seconds=${DEBUG_FUZZ_SECONDS:-30} ipuxcom_vm.fuzz_timeout=$fuzz_timeout ipuxcom_vm.soak_iterations=${DEBUG_SOAK_ITERATIONS:-5} ipuxcom_vm.failnth_budget=$failnth_budget ipuxcom_vm.failnth_every=${DEBUG_FAILNTH_EVERY:-0} ipuxcom_vm.failnth_dense=${DEBUG_FAILNTH_DENSE:-64}"
+}
 rc=0
-selftests/vm/run-vm.sh --kernel "$KIMAGE" --initrd "$B/debug/initramfs.cpio.gz" \
-	--mode check --expect "$DEVICE_TESTS kernel_health" --out "$res" --mem 3072 --no-pvh \
-	--timeout "${DEBUG_VM_TIMEOUT:-2700}" --test-timeout "${DEBUG_TEST_TIMEOUT:-900}" \
-	--append "kasan.fault=panic log_buf_len=8M ipuxcom_vm.harness_scale=${DEBUG_HARNESS_SCALE:-10} ipuxcom_vm.fuzz_ioctls=${DEBUG_FUZZ_IOCTLS:-20000} ipuxcom_vm.fuzz_seconds=${DEBUG_FUZZ_SECONDS:-30} ipuxcom_vm.fuzz_timeout=${DEBUG_FUZZ_TIMEOUT:-1200} ipuxcom_vm.soak_iterations=${DEBUG_SOAK_ITERATIONS:-5}" || rc=$?
+if [ "$shards" -eq 1 ]; then
+	run_shard 0 "$res" || rc=$?
+else
+	# each shard's run in $res-shardN; $res gets their TAP files, joined
+	declare -a pids
+	for ((i = 0; i < shards; i++)); do
+		echo "check-debug: shard $i (about ${shard_load[i]} s):${shard_tests[i]}"
+		run_shard "$i" "$res-shard$i" > "$B/debug/shard$i.log" 2>&1 &
+		pids[i]=$!
+	done
+	for ((i = 0; i < shards; i++)); do
+		src_rc=0
+		wait "${pids[i]}" || src_rc=$?
+		sed "s/^/shard $i: /" "$B/debug/shard$i.log"
+		[ "$src_rc" -eq 0 ] || rc=$src_rc
+	done
+	joined=$B/results/debug.runs/$(date +%Y%m%d-%H%M%S)-$$-shards
+	mkdir -p "$joined"
+	for ((i = 0; i < shards; i++)); do
+		cat "$res-shard$i/tests.tap" >>"$joined/tests.tap" 2>/dev/null ||
+			printf '# binary: debug-shard%d\nnot ok 1 - shard %d wrote no tests.tap\n' "$i" "$i" >>"$joined/tests.tap"
+		echo "shard $i: $(readlink -f "$res-shard$i")" >>"$joined/shards"
+	done
+	[ ! -d "$res" ] || [ -L "$res" ] || mv "$res" "$joined/old"
+	ln -sfn "$(readlink -f "$joined")" "$res"
+fi
 t_end=$(date +%s)
 echo "check-debug: kernel $((t_kernel - t_start))s (built in $(cat "$(dirname "$KDIR")/build-seconds" 2>/dev/null || echo '?')s when it was built)," \
-	"modules + initramfs $((t_build - t_kernel))s, VM $((t_end - t_build))s; total $((t_end - t_start))s"
+	"modules + initramfs $((t_build - t_kernel))s, VM(s) $((t_end - t_build))s ($shards shard(s)); total $((t_end - t_start))s"
 exit "$rc"

@@ -7,27 +7,34 @@
  * The sequence: attach, reset, a small image load (the image of ixt_load.h,
  * packed once), host exchange setup and one write/run/read round (the
  * notes' oracle, as in hostx_test). Every ioctl the library makes on the
- * way is one "command"; the sweep visits the first command of each ioctl
- * request code (the load repeats LOAD_BATCH many times: the first one
- * stands for them). For each such command c and N = 1, 2, ...: run the
- * sequence from a fresh open, let the commands before c run normally, and
- * make the N-th allocation (slab or page: failslab and fail_page_alloc
- * through fail-nth) inside command c fail. Then:
+ * way is one "command". A clean run first counts each command's fault
+ * points (fail-nth armed with 10^9 and read back): slab and page
+ * allocations and, with FAULT_INJECTION_USERCOPY, user copies. Measured
+ * on the debug kernel: 36 commands, 36699 points, 10411 of them in the
+ * loader buffer's BUF_ATTACH (the pages its pin faults in) and ~1140 in
+ * each of the 23 LOAD_BATCHes (the simulator's tile memory, allocated as
+ * the load first touches it). For the first command of each request code
+ * (IPUXCOM_FAILNTH_EVERY=1: every command) and N = 1, 2, ...: run the
+ * sequence from a fresh open, let the commands before it run normally,
+ * and fail its N-th fault point. Then:
  *   - the command either succeeded or failed with an errno, which the
  *     library passed on, never a crash or a hang (KASAN, lockdep and
  *     panic_on_warn watch the kernel side);
  *   - the device still answers DEV_QUERY, and RESET brings it back to idle;
  *   - once reset and closed, no page stays pinned (ixt_pinned_pages);
- * until command c runs through without reaching an N-th allocation, or N
- * reaches IPUXCOM_FAILNTH_MAX_N (default 12: the module's own allocations
- * come first in a command; past them are the simulator's, which fail as a
- * device that does not answer, ETIMEDOUT, at 2 s a try). At the end a clean
- * run must still work and kmemleak, scanned, must show no leak whose
- * backtrace names an ipuxcom module (or an address in module space).
+ * until the command runs through without reaching an N-th point (N = its
+ * count + 1; a count that varies, a wait that polls, may take up to twice
+ * it + 16, past which the test fails). Every N up to IPUXCOM_FAILNTH_DENSE
+ * (64), then every 64th, then every N of the last 64 (skip_n): the points
+ * between are a loop's, one call site many times over. The simulator's
+ * own allocations fail too, which shows as a device that does not answer
+ * (ETIMEDOUT). At the end a clean run must still work and kmemleak,
+ * scanned, must show no leak whose backtrace names an ipuxcom module (or
+ * an address in module space).
  *
- * Under KASAN in TCG one run takes seconds: the sweep has a time budget,
- * IPUXCOM_FAILNTH_BUDGET seconds (default 420). What the budget or the cap
- * left out is listed ("# coverage: ..."); that is not a failure.
+ * Under KASAN in TCG one run takes seconds; IPUXCOM_FAILNTH_BUDGET seconds
+ * (default 0: none) bound the sweep, and what a budget left out is listed
+ * ("# coverage: ..."); that is not a failure.
  *
  * The ioctl(2) of the library (libuser/src/device.c) is this file's ioctl
  * below: the static library's reference binds to it at link time.
@@ -72,6 +79,16 @@ static unsigned long ioc_req;	/* the target's request code */
 #define MAX_CMDS 256
 static unsigned long ioc_log[MAX_CMDS];	/* every ioctl's request code */
 static int ioc_ret, ioc_errno;	/* and its outcome */
+static int ioc_counting;	/* count every ioctl's fault points instead */
+static unsigned int ioc_ticks[MAX_CMDS];	/* ... into here */
+
+/*
+ * Counting: fail-nth armed with a number no call reaches, then read back:
+ * what is left says how many fault points the call passed (proc's
+ * fail-nth read takes the value before its own copy, and a write copies
+ * before it sets the value, so neither counts itself).
+ */
+#define FNTH_COUNT_FROM	1000000000u
 
 /*
  * With FAULT_INJECTION_USERCOPY (the debug kernel) every user copy is a
@@ -87,6 +104,23 @@ static void fnth_write(unsigned int n)
 
 	if (pwrite(fnth_fd, buf, (size_t)len, 0) != len && !(n == 0 && errno == EFAULT))
 		abort();
+}
+
+/* Fault points passed since fnth_write(FNTH_COUNT_FROM). Leaves fail-nth 0. */
+static unsigned int fnth_counted(void)
+{
+	char buf[16] = "";
+	ssize_t got = pread(fnth_fd, buf, sizeof(buf) - 1, 0);
+	unsigned long left;
+
+	if (got <= 0)
+		abort();
+	buf[got] = '\0';
+	left = strtoul(buf, NULL, 10);
+	fnth_write(0);
+	if (!left || left > FNTH_COUNT_FROM)
+		abort();
+	return FNTH_COUNT_FROM - (unsigned int)left;
 }
 
 /* Did the fault of the last fnth_write(N) fire (in the step)? Leaves fail-nth 0. */
@@ -123,8 +157,12 @@ int ioctl(int fd, unsigned long req, ...)
 	armed = fnth_fd >= 0 && ioc_count++ == ioc_target;
 	if (armed)
 		fnth_write(ioc_nth);
+	else if (fnth_fd >= 0 && ioc_counting)
+		fnth_write(FNTH_COUNT_FROM);
 	ret = syscall(SYS_ioctl, fd, req, arg);
 	err = errno;
+	if (!armed && fnth_fd >= 0 && ioc_counting && ioc_count <= MAX_CMDS)
+		ioc_ticks[ioc_count - 1] = fnth_counted();
 	if (armed) {
 		/* the N-th fault point was in the ioctl */
 		ioc_injected = fnth_fired();
@@ -365,6 +403,26 @@ static int kmemleak_ours(struct __test_metadata *_metadata)
 	return ours;
 }
 
+/*
+ * The N a sweep skips: past the first @dense fault points and before the
+ * last @dense of the @ticks a clean run counted, all but every @dense-th
+ * (a loop's points, such as the pages a pin faults in or the simulator's
+ * tile memory, are one call site many times over).
+ */
+static bool skip_n(unsigned int n, unsigned int ticks, unsigned int dense)
+{
+	return n > dense && n + dense <= ticks && (n - 1) % dense;
+}
+
+/* Is command @c the first of its request code in @reqs? */
+static bool is_first_of_kind(const unsigned long *reqs, int c)
+{
+	for (int k = 0; k < c; k++)
+		if (reqs[k] == reqs[c])
+			return false;
+	return true;
+}
+
 /* ------------------------------------------------------------ the test */
 FIXTURE(failnth) {
 	struct ipuxcom_hsp_manifest m;
@@ -417,13 +475,17 @@ FIXTURE_TEARDOWN(failnth)
 			write_str(knob_paths[i], knob_saved[i]);
 }
 
-TEST_F_TIMEOUT(failnth, load_and_host_exchange, 3600)
+TEST_F_TIMEOUT(failnth, load_and_host_exchange, 36000)
 {
 	const char *budget_env = getenv("IPUXCOM_FAILNTH_BUDGET");
-	const char *maxn_env = getenv("IPUXCOM_FAILNTH_MAX_N");
-	double budget = budget_env ? atof(budget_env) : 420, t0 = now_s();
-	unsigned int max_n = maxn_env ? (unsigned int)atoi(maxn_env) : 12;
+	const char *every_env = getenv("IPUXCOM_FAILNTH_EVERY");
+	const char *dense_env = getenv("IPUXCOM_FAILNTH_DENSE");
+	unsigned int dense = dense_env ? (unsigned int)atoi(dense_env) : 64;
+	/* no budget by default: make check-debug sweeps it all */
+	double budget = budget_env ? atof(budget_env) : 0, t0 = now_s();
+	bool every = every_env && atoi(every_env);
 	unsigned long reqs[MAX_CMDS];
+	unsigned int ticks[MAX_CMDS], total = 0, planned = 0;
 	char capped[1024] = "", unswept[1024] = "";
 	struct ipuxcom *ipu;
 	const char *step;
@@ -436,30 +498,45 @@ TEST_F_TIMEOUT(failnth, load_and_host_exchange, 3600)
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
 	IXT_REQUIRE_SIM();
+	ASSERT_LE(1, dense);
 	ASSERT_EQ(0, ixt_pack_small(&the_image, msg, sizeof(msg))) TH_LOG("%s", msg);
-	/* a clean run first: it counts the commands and notes their codes */
+	/*
+	 * A clean run first: it counts the commands, notes their codes and
+	 * how many fault points each passes (the N a sweep of it runs to).
+	 */
 	ioc_target = -1;
+	ioc_counting = 1;
 	err = run_sequence(&self->m, &ipu, &step, msg, sizeof(msg));
+	ioc_counting = 0;
 	ASSERT_EQ(0, err) TH_LOG("clean run: %s: %s: %s", step, strerror(-err), msg);
 	ncmds = ioc_count;
 	ASSERT_GE(MAX_CMDS, ncmds);
 	memcpy(reqs, ioc_log, sizeof(reqs[0]) * ncmds);
+	memcpy(ticks, ioc_ticks, sizeof(ticks[0]) * ncmds);
 	ASSERT_EQ(0, check_after(ipu, -1, why, sizeof(why))) TH_LOG("%s", why);
 	pinned0 = ixt_pinned_pages();
-	TH_LOG("%d commands (ioctls) in the sequence; pinned pages at rest: %ld", ncmds, pinned0);
+	for (int c = 0; c < ncmds; c++) {
+		total += ticks[c];
+		if (every || is_first_of_kind(reqs, c))
+			for (unsigned int n = 1; n <= ticks[c] + 1; n++)
+				planned += !skip_n(n, ticks[c], dense);
+		TH_LOG("command %d: ioctl 0x%lx, %u fault points", c, reqs[c], ticks[c]);
+	}
+	TH_LOG("%d commands (ioctls) in the sequence, %u fault points in all; %s: %u runs planned;"
+	       " pinned pages at rest: %ld", ncmds, total,
+	       every ? "every command" : "the first command of each kind", planned, pinned0);
 
 	for (int c = 0; c < ncmds; c++) {
-		unsigned int n;
-		int seen = 0;
+		/* past the clean run's count only when it varies (a wait that polls) */
+		unsigned int n, max_n = ticks[c] * 2 + 16;
 
-		for (int k = 0; k < c; k++)
-			if (reqs[k] == reqs[c] && reqs[c])
-				seen = 1;
-		if (seen)
+		if (!every && !is_first_of_kind(reqs, c))
 			continue;
 		for (n = 1; n <= max_n; n++) {
-			if (now_s() - t0 > budget)
+			if (budget > 0 && now_s() - t0 > budget)
 				break;
+			if (skip_n(n, ticks[c], dense))
+				continue;
 			ioc_target = c;
 			ioc_nth = n;
 			ioc_injected = -1;
@@ -506,21 +583,23 @@ TEST_F_TIMEOUT(failnth, load_and_host_exchange, 3600)
 				break;
 			}
 		}
-		if (now_s() - t0 > budget && n <= max_n) {
+		if (budget > 0 && now_s() - t0 > budget && n <= max_n) {
 			snprintf(unswept + strlen(unswept), sizeof(unswept) - strlen(unswept),
 				 " %d(0x%lx from N=%u)", c, reqs[c], n);
 			continue;
 		}
 		swept++;
+		TH_LOG("command %d (ioctl 0x%lx): %u fault points, N = 1..%u%s", c, reqs[c], ticks[c],
+		       n, ticks[c] > 2 * dense ? " (strided in the middle)" : "");
 		if (n > max_n)
 			snprintf(capped + strlen(capped), sizeof(capped) - strlen(capped),
 				 " %d(0x%lx)", c, reqs[c]);
 	}
-	TH_LOG("%d runs in %.1fs over %d distinct commands: %d faults injected, %d failed cleanly"
+	TH_LOG("%d runs in %.1fs over %d commands: %d faults injected, %d failed cleanly"
 	       " (%d of them ETIMEDOUT: the simulator's allocation), %d succeeded anyway",
 	       runs, now_s() - t0, swept, injected, failed_clean, timedout, succeeded_anyway);
-	if (capped[0])
-		TH_LOG("coverage: still allocating at N=%u (not swept further):%s", max_n, capped);
+	/* a command still failing at twice its clean count is not swept out */
+	EXPECT_EQ(0, capped[0]) TH_LOG("still faulting at twice the clean run's count:%s", capped);
 	if (unswept[0])
 		TH_LOG("coverage: budget of %.0fs spent; not swept:%s", budget, unswept);
 
@@ -538,12 +617,16 @@ TEST_F_TIMEOUT(failnth, load_and_host_exchange, 3600)
 }
 
 /*
- * One step under fail-nth for N = 1, 2, ... until the step runs through
- * without reaching its N-th fault point, or N reaches @max_n. @prepare
- * (if any) sets up what the step needs before each N, outside fail-nth;
- * @step runs the step (its -errno or 0); @undo (if any) puts things back
- * after it (0 or -errno); then the device must still work (check_after).
- * Returns how many N were run; *@capped says the cap was hit.
+ * One step under fail-nth. A clean pass first counts its fault points (T);
+ * then N = 1, 2, ... until the step runs through without reaching its N-th
+ * (normally at N = T + 1; a step whose count varies may take more, up to
+ * 2T + 16). Past @dense, N goes in @dense-wide strides (the simulator's
+ * tile memory, allocated a page at a time: each of those is the same
+ * call site), then the last @dense before T + 1 again one by one.
+ * @prepare (if any) sets up what the step needs before each N, outside
+ * fail-nth; @step runs the step (its -errno or 0); @undo (if any) puts
+ * things back after it (0 or -errno); then the device must still work
+ * (check_after). Returns how many N were run; *@ticks gets T.
  */
 struct nth_step {
 	const char *name;
@@ -554,20 +637,33 @@ struct nth_step {
 };
 
 static unsigned int sweep_step(struct __test_metadata *_metadata, const struct nth_step *st,
-			       unsigned int max_n, long pinned0, bool *capped)
+			       unsigned int dense, long pinned0, unsigned int *ticks)
 {
+	unsigned int n, runs = 0, max_n;
 	char why[300];
-	unsigned int n;
+	int err;
 
-	*capped = true;
+	if (st->prepare)
+		ASSERT_EQ(0, st->prepare(st->ctx)) TH_LOG("%s: setting up", st->name);
+	fnth_write(FNTH_COUNT_FROM);
+	err = st->step(st->ctx);
+	*ticks = fnth_counted();
+	ASSERT_EQ(0, err) TH_LOG("%s: clean pass: %s", st->name, strerror(-err));
+	if (st->undo)
+		ASSERT_EQ(0, st->undo(st->ctx)) TH_LOG("%s: putting back", st->name);
+	ASSERT_EQ(0, check_after(NULL, pinned0, why, sizeof(why))) TH_LOG("%s", why);
+	max_n = *ticks * 2 + 16;
 	for (n = 1; n <= max_n; n++) {
-		int err, hit;
+		int hit;
 
+		if (skip_n(n, *ticks, dense))
+			continue;
 		if (st->prepare)
 			ASSERT_EQ(0, st->prepare(st->ctx)) TH_LOG("%s, N=%u: setting up", st->name, n);
 		fnth_write(n);
 		err = st->step(st->ctx);
 		hit = fnth_fired();
+		runs++;
 		if (err)
 			EXPECT_TRUE(clean_errno(-err))
 				TH_LOG("%s, N=%u: %d (%s)", st->name, n, err, strerror(-err));
@@ -578,11 +674,14 @@ static unsigned int sweep_step(struct __test_metadata *_metadata, const struct n
 		if (!hit) {
 			EXPECT_EQ(0, err) TH_LOG("%s, N=%u: no fault and still %s", st->name, n,
 						 strerror(-err));
-			*capped = false;
 			break;
 		}
 	}
-	return n;
+	EXPECT_GE(max_n, n) TH_LOG("%s: still faulting at N=%u (clean pass: %u)", st->name,
+				   max_n, *ticks);
+	TH_LOG("%s: %u fault points; N = 1..%u in %u runs%s, then it ran through", st->name,
+	       *ticks, n, runs, *ticks > 2 * dense ? " (strided in the middle)" : "");
+	return runs;
 }
 
 static int step_nl_dev_list(void *ctx)
@@ -669,14 +768,14 @@ static int undo_sim_remove(void *ctx)
  * What the load sweep does not visit: generic netlink (DEV_GET dump and
  * the events group's join), close(2) of an attached file with pages
  * pinned, and a simulated device's arrival and removal, each under
- * fail-nth from N = 1 until it runs through (or IPUXCOM_FAILNTH_MAX_N2,
- * default 16: a device's arrival allocates its tile memory page by page,
- * and every N costs a RESET, seconds under KASAN).
+ * fail-nth from N = 1 until it runs through (sweep_step, with skip_n's
+ * strides past IPUXCOM_FAILNTH_DENSE; measured: 67, 45, 0, 62 and 15
+ * points, so every N).
  */
-TEST_F_TIMEOUT(failnth, netlink_close_and_removal, 3600)
+TEST_F_TIMEOUT(failnth, netlink_close_and_removal, 36000)
 {
-	const char *maxn_env = getenv("IPUXCOM_FAILNTH_MAX_N2");
-	unsigned int max_n = maxn_env ? (unsigned int)atoi(maxn_env) : 16;
+	const char *dense_env = getenv("IPUXCOM_FAILNTH_DENSE");
+	unsigned int dense = dense_env ? (unsigned int)atoi(dense_env) : 64;
 	struct close_ctx cc = { .fd = -1 };
 	int sim0 = ixt_sim_devices();
 	const struct nth_step steps[] = {
@@ -687,6 +786,7 @@ TEST_F_TIMEOUT(failnth, netlink_close_and_removal, 3600)
 		{ "simulated device removed", step_sim_add, step_sim_remove, undo_sim_remove,
 		  &sim0 },
 	};
+	unsigned int runs = 0, ticks;
 	char why[300];
 	long pinned0;
 	double t0 = now_s();
@@ -694,20 +794,16 @@ TEST_F_TIMEOUT(failnth, netlink_close_and_removal, 3600)
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
 	IXT_REQUIRE_SIM();
+	ASSERT_LE(1, dense);
 	ASSERT_EQ(0, check_after(NULL, -1, why, sizeof(why))) TH_LOG("%s", why);
 	pinned0 = ixt_pinned_pages();
 	cc.buf = mmap(NULL, 16 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, cc.buf);
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		bool capped;
-		unsigned int n = sweep_step(_metadata, &steps[i], max_n, pinned0, &capped);
-
-		TH_LOG("%s: N = 1..%u%s", steps[i].name, capped ? max_n : n,
-		       capped ? " (capped: still allocating)" : ", then it ran through");
-	}
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		runs += sweep_step(_metadata, &steps[i], dense, pinned0, &ticks);
 	EXPECT_EQ(sim0, ixt_sim_devices());
 	munmap(cc.buf, 16 * 4096);
-	TH_LOG("%.1f s", now_s() - t0);
+	TH_LOG("%u runs in %.1f s", runs, now_s() - t0);
 	if (self->have_kmemleak)
 		EXPECT_EQ(0, kmemleak_ours(_metadata));
 }

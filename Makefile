@@ -57,7 +57,7 @@ LIB_PIC_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/pic/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
 .PHONY: examples bench bench-vm fuzz check-fuzz fuzz-kernel all ci-build debug-build help lib tools modules standin tests host-tests device-tests initramfs \
-	check check-host check-vm check-vm-c600 initramfs-c600 qemu-c600 card-tests check-debug ci-summary demo vm-shell deps sparse checkpatch lint clean \
+	check check-host check-vm check-vm-c600 initramfs-c600 qemu-c600 card-tests check-debug ci-summary demo vm-shell deps sparse checkpatch kernel-doc lint clean \
 	kver-check
 
 all: lib tools modules examples
@@ -87,7 +87,7 @@ help:
 	@echo "               and the ipu_driver stand-in; part of check"
 	@echo "  standin      selftests/kmod/ipu_standin.ko, the test VM's stand-in for ipu_driver"
 	@echo "               (never installed: not in Kbuild, install or DKMS)"
-	@echo "  lint         make C=1 W=1 modules and standin (sparse) + checkpatch --strict"
+	@echo "  lint         make C=1 W=1 modules and standin (sparse) + checkpatch --strict + kernel-doc"
 	@echo "  qemu-c600    build (once; cached) Debian's QEMU 7.2 with the ipu-c600 test device"
 	@echo "               (scripts/qemu-c600.sh, docs/qemu-c600.md); prints QEMU=path"
 	@echo "  bench        build and run the benchmarks (bench/*.c) on the host"
@@ -187,7 +187,16 @@ checkpatch: $(CHECKPATCH)
 	$(CHECKPATCH) --strict --no-tree --terse --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE -f $(KERNEL_SRCS)
 
-lint: sparse checkpatch
+# kernel-doc comments (every exported symbol has one) must parse cleanly.
+KERNEL_DOC := $(B)/kernel-doc/kernel-doc
+
+$(KERNEL_DOC):
+	scripts/extract-kernel-files.sh $(B)/kernel-doc scripts/kernel-doc
+
+kernel-doc: $(KERNEL_DOC)
+	perl $(KERNEL_DOC) -none -Werror $(KERNEL_SRCS)
+
+lint: sparse checkpatch kernel-doc
 
 # ---------------------------------------------------------------- tests
 # (&: one run makes both, also under make -j)

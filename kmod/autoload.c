@@ -29,6 +29,8 @@
  * ran this formula on a C600 for its 1 KiB bootloader; 2, 3 and 4 KiB
  * images follow the same named fields but have not run on a card.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 

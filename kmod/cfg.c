@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * Config-BAR access: the documented register set, raw REG_READ and
+ * REG_WRITE checked against it, and CFG_APPLY.
+ *
  * CFG_APPLY: ordered config-BAR writes, as recorded in an IPUCFG1 file
  * (the design notes' captured device initialisation, [S "Direct Attach And
  * Autoloader"]). All records are checked before the first write, so a bad
@@ -11,12 +14,100 @@
  * GS2 = 0, each read back as MARK 0 [FACTS.md "The load as run on a real
  * C600" step 2]. IPUXCOM_CFG_F_CLEAR_GS1/GS2 select that per control.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
 #include <linux/nospec.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "ipuxcom_internal.h"
 #include "c600_regs.h"
+
+/*
+ * The documented register set: the config-BAR registers of FACTS.md's
+ * table ([S], [RE]): PCI_COMPLEX.CCSR, AUTOLDCSR/TRGTR/DATAR, HSP GS1/GS2,
+ * EXCHWINDOWBASER (0x3044), TILEUPDR (0x3054), the 16 XB.DCXCR
+ * instances, and TDI registers 0-12 of each tile [S "Debug Readback
+ * Pivot"]. Every mechanism of the module writes only these.
+ */
+static bool ipuxcom_reg_documented(const struct ipuxcom_device *dev, u32 offset)
+{
+	static const u32 regs[] = {
+		C600_CCSR, C600_AUTOLDCSR, C600_AUTOLDTRGTR, C600_AUTOLDDATAR,
+		C600_HSP_GS1, C600_HSP_GS2, 0x3044, 0x3054,
+	};
+	u32 i, t;
+
+	for (i = 0; i < ARRAY_SIZE(regs); i++)
+		if (offset == regs[i])
+			return true;
+	for (i = 0; i < C600_DCXCR_COUNT / 2; i++)
+		if (offset == C600_DCXCR_PRIMARY + i * C600_DCXCR_STRIDE ||
+		    offset == C600_DCXCR_SECONDARY + i * C600_DCXCR_STRIDE)
+			return true;
+	t = offset - C600_TDI_BASE;
+	return offset >= C600_TDI_BASE && t / C600_TDI_TILE_STRIDE < dev->tile_count &&
+	       (t % C600_TDI_TILE_STRIDE) / 4 < IPUXCOM_TDI_NREGS;
+}
+
+/*
+ * Log a raw write outside the documented set (REG_WRITE, or @count such
+ * records of one CFG_APPLY, the first at @offset), rate-limited, with the
+ * process that asked. These need CAP_SYS_RAWIO; nothing in the notes
+ * vouches for what they do to a card.
+ */
+static void ipuxcom_audit_raw_write(struct ipuxcom_device *dev, const char *cmd, u32 count,
+				    u32 offset, u32 value)
+{
+	pr_notice_ratelimited("pid %d (%s) device %u (%s): %s: %u write(s) outside the documented register set, first 0x%05x = 0x%08x\n",
+			      task_tgid_nr(current), current->comm, dev->id, dev->backend,
+			      cmd, count, offset, value);
+}
+
+/*
+ * A user offset into the config BAR: checked, then clamped against
+ * speculation (a backend, the simulator, indexes its registers by it).
+ */
+static int ipuxcom_check_reg(struct ipuxcom_device *dev, u32 *offset)
+{
+	if (!IS_ALIGNED(*offset, 4) || *offset > dev->config_bar_size - 4)
+		return -EINVAL;
+	*offset = array_index_nospec(*offset, dev->config_bar_size);
+	return 0;
+}
+
+int ipuxcom_cmd_reg_read(struct ipuxcom_device *dev, void *arg)
+{
+	struct ipuxcom_ioc_reg *reg = arg;
+	u32 value = 0;
+	int ret;
+
+	ret = ipuxcom_check_reg(dev, &reg->offset);
+	if (ret)
+		return ret;
+	/* A read can have side effects on hardware: only documented ones are free. */
+	if (!ipuxcom_reg_documented(dev, reg->offset) && !capable(CAP_SYS_RAWIO))
+		return -EPERM;
+	ret = ipuxcom_rd(dev, reg->offset, &value);
+	reg->value = value;
+	return ret;
+}
+
+/* Raw writes bypass every sequence the module enforces: CAP_SYS_RAWIO. */
+int ipuxcom_cmd_reg_write(struct ipuxcom_device *dev, void *arg)
+{
+	struct ipuxcom_ioc_reg *reg = arg;
+	int ret;
+
+	ret = ipuxcom_check_reg(dev, &reg->offset);
+	if (ret)
+		return ret;
+	if (!ipuxcom_reg_documented(dev, reg->offset))
+		ipuxcom_audit_raw_write(dev, "REG_WRITE", 1, reg->offset, reg->value);
+	return ipuxcom_wr(dev, reg->offset, reg->value);
+}
 
 /* Whether @flags keep record @r from being written. */
 static bool cfg_skipped(u32 flags, const struct ipuxcom_cfg_record *r)

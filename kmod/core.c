@@ -9,6 +9,8 @@
  * caller may pass, and the flags it accepts; the dispatcher does all size,
  * tail and flag checks once, and handlers see a zero-extended kernel copy.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/capability.h>
 #include <linux/compat.h>
 #include <linux/cred.h>
@@ -25,22 +27,6 @@
 #include "compat.h"
 #include "ipuxcom_abi_layout.h"
 #include "ipuxcom_internal.h"
-#include "c600_regs.h"
-
-/*
- * The total wait budget of a command (uapi IPUXCOM_CMD_TOTAL_WAIT_MAX_NS).
- * Root may lower it, e.g. for tests of the bound itself; it never rises
- * above the documented maximum.
- */
-static unsigned int cmd_wait_max_ms = IPUXCOM_CMD_TOTAL_WAIT_MAX_NS / NSEC_PER_MSEC;
-module_param(cmd_wait_max_ms, uint, 0644);
-MODULE_PARM_DESC(cmd_wait_max_ms, "total of one command's waits, in ms (default and maximum 120000)");
-
-u64 ipuxcom_cmd_wait_max_ns(void)
-{
-	return min_t(u64, (u64)READ_ONCE(cmd_wait_max_ms) * NSEC_PER_MSEC,
-		     IPUXCOM_CMD_TOTAL_WAIT_MAX_NS);
-}
 
 /* Config BAR of a C600: mmap(/dev/ipuN, 0, 0x80000) [RE], FACTS.md. */
 #define IPUXCOM_MAX_CONFIG_BAR	0x80000
@@ -133,14 +119,6 @@ static struct ipuxcom_device *ipuxcom_file_dev(struct ipuxcom_file *f)
 	return smp_load_acquire(&f->dev);
 }
 
-u64 ipuxcom_module_capabilities(void)
-{
-	return IPUXCOM_CAP_ATTACH | IPUXCOM_CAP_REG | IPUXCOM_CAP_RESET |
-	       IPUXCOM_CAP_NETLINK | IPUXCOM_CAP_CFG | IPUXCOM_CAP_AUTOLOAD |
-	       IPUXCOM_CAP_LOADER | IPUXCOM_CAP_HSP | IPUXCOM_CAP_TDI |
-	       IPUXCOM_CAP_HOSTX | IPUXCOM_CAP_EXCH_WINDOW;
-}
-
 static int ipuxcom_ioc_info(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
 {
 	struct ipuxcom_ioc_info *info = &arg->info;
@@ -150,7 +128,7 @@ static int ipuxcom_ioc_info(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
 	/* Every other member after flags is an output: overwrite all of them. */
 	info->uapi_version = IPUXCOM_UAPI_VERSION;
 	info->device_count = ipuxcom_device_count();
-	info->capabilities = ipuxcom_module_capabilities();
+	info->capabilities = IPUXCOM_MODULE_CAPS;
 	info->max_config_bar = IPUXCOM_MAX_CONFIG_BAR;
 	info->reserved = 0;
 	return 0;
@@ -272,90 +250,6 @@ static int ipuxcom_ioc_dev_query(struct ipuxcom_device *dev, void *arg)
 }
 
 /*
- * A user offset into the config BAR: checked, then clamped against
- * speculation (a backend, the simulator, indexes its registers by it).
- */
-static int ipuxcom_check_reg(struct ipuxcom_device *dev, u32 *offset)
-{
-	if (!IS_ALIGNED(*offset, 4) || *offset > dev->config_bar_size - 4)
-		return -EINVAL;
-	*offset = array_index_nospec(*offset, dev->config_bar_size);
-	return 0;
-}
-
-static int ipuxcom_ioc_reg_read(struct ipuxcom_device *dev, void *arg)
-{
-	struct ipuxcom_ioc_reg *reg = arg;
-	u32 value = 0;
-	int ret;
-
-	ret = ipuxcom_check_reg(dev, &reg->offset);
-	if (ret)
-		return ret;
-	/* A read can have side effects on hardware: only documented ones are free. */
-	if (!ipuxcom_reg_documented(dev, reg->offset) && !capable(CAP_SYS_RAWIO))
-		return -EPERM;
-	ret = ipuxcom_rd(dev, reg->offset, &value);
-	reg->value = value;
-	return ret;
-}
-
-/*
- * The documented register set: the config-BAR registers of FACTS.md's
- * table ([S], [RE]): PCI_COMPLEX.CCSR, AUTOLDCSR/TRGTR/DATAR, HSP GS1/GS2,
- * EXCHWINDOWBASER (0x3044), TILEUPDR (0x3054), the 16 XB.DCXCR
- * instances, and TDI registers 0-12 of each tile [S "Debug Readback
- * Pivot"]. Every mechanism of the module writes only these.
- */
-bool ipuxcom_reg_documented(const struct ipuxcom_device *dev, u32 offset)
-{
-	static const u32 regs[] = {
-		C600_CCSR, C600_AUTOLDCSR, C600_AUTOLDTRGTR, C600_AUTOLDDATAR,
-		C600_HSP_GS1, C600_HSP_GS2, 0x3044, 0x3054,
-	};
-	u32 i, t;
-
-	for (i = 0; i < ARRAY_SIZE(regs); i++)
-		if (offset == regs[i])
-			return true;
-	for (i = 0; i < C600_DCXCR_COUNT / 2; i++)
-		if (offset == C600_DCXCR_PRIMARY + i * C600_DCXCR_STRIDE ||
-		    offset == C600_DCXCR_SECONDARY + i * C600_DCXCR_STRIDE)
-			return true;
-	t = offset - C600_TDI_BASE;
-	return offset >= C600_TDI_BASE && t / C600_TDI_TILE_STRIDE < dev->tile_count &&
-	       (t % C600_TDI_TILE_STRIDE) / 4 < IPUXCOM_TDI_NREGS;
-}
-
-/*
- * Log a raw write outside the documented set (REG_WRITE, or @count such
- * records of one CFG_APPLY, the first at @offset), rate-limited, with the
- * process that asked. These need CAP_SYS_RAWIO; nothing in the notes
- * vouches for what they do to a card.
- */
-void ipuxcom_audit_raw_write(struct ipuxcom_device *dev, const char *cmd, u32 count,
-			     u32 offset, u32 value)
-{
-	pr_notice_ratelimited("ipuxcom: pid %d (%s) device %u (%s): %s: %u write(s) outside the documented register set, first 0x%05x = 0x%08x\n",
-			      task_tgid_nr(current), current->comm, dev->id, dev->backend,
-			      cmd, count, offset, value);
-}
-
-/* Raw writes bypass every sequence the module enforces: CAP_SYS_RAWIO. */
-static int ipuxcom_ioc_reg_write(struct ipuxcom_device *dev, void *arg)
-{
-	struct ipuxcom_ioc_reg *reg = arg;
-	int ret;
-
-	ret = ipuxcom_check_reg(dev, &reg->offset);
-	if (ret)
-		return ret;
-	if (!ipuxcom_reg_documented(dev, reg->offset))
-		ipuxcom_audit_raw_write(dev, "REG_WRITE", 1, reg->offset, reg->value);
-	return ipuxcom_wr(dev, reg->offset, reg->value);
-}
-
-/*
  * A device held through ipu_driver is reset by its owner there
  * (RESET_DEVICE on /dev/ipuN, FACTS.md); the module then only returns its
  * own state to IDLE, and says so with IPUXCOM_RESET_F_DRIVER_RESET.
@@ -465,8 +359,8 @@ static const struct ipuxcom_ioctl_op ipuxcom_ioctl_ops[] = {
 	    FILE_CMD(ipuxcom_ioc_attach)),
 	CMD(DEV_QUERY, dev_query, backend, 0, 0, NONE,
 	    DEV_CMD(ipuxcom_ioc_dev_query)),
-	CMD(REG_READ, reg, value, 0, DEV, REG, DEV_CMD(ipuxcom_ioc_reg_read)),
-	CMD(REG_WRITE, reg, value, 0, DEV | RAWIO, REG, DEV_CMD(ipuxcom_ioc_reg_write)),
+	CMD(REG_READ, reg, value, 0, DEV, REG, DEV_CMD(ipuxcom_cmd_reg_read)),
+	CMD(REG_WRITE, reg, value, 0, DEV | RAWIO, REG, DEV_CMD(ipuxcom_cmd_reg_write)),
 	CMD(RESET, reset, reserved, IPUXCOM_RESET_F_DRIVER_RESET, DEV | ANY_USER, RESET,
 	    DEV_CMD(ipuxcom_ioc_reset)),
 	CMD(CFG_APPLY, cfg_apply, skipped, IPUXCOM_CFG_F_CLEAR_HSP, DEV | RAWIO | DIAG, CFG,
@@ -711,10 +605,33 @@ static struct miscdevice ipuxcom_misc = {
 	.mode = 0600,
 };
 
+static void ipuxcom_device_added(struct ipuxcom_device *dev)
+{
+	ipuxcom_netlink_device(dev, true);
+}
+
+static void ipuxcom_device_removed(struct ipuxcom_device *dev)
+{
+	ipuxcom_netlink_device(dev, false);
+}
+
+/*
+ * What a device's arrival and removal mean beyond the registry: events
+ * for `ipuxcom monitor`, and the pinned host buffers, released while the
+ * backend that may be reading them is still there (and nothing runs on
+ * it: unregister holds ops_lock for writing).
+ */
+static const struct ipuxcom_registry_hooks ipuxcom_hooks = {
+	.added = ipuxcom_device_added,
+	.detach = ipuxcom_buf_release_all,
+	.removed = ipuxcom_device_removed,
+};
+
 static int __init ipuxcom_init(void)
 {
 	int ret;
 
+	ipuxcom_registry_set_hooks(&ipuxcom_hooks);
 	/* The user-visible node last, once everything behind it works. */
 	ret = ipuxcom_netlink_init();
 	if (ret)

@@ -4,8 +4,11 @@
  * every mechanism. Callers hold op_lock and are inside
  * ipuxcom_device_enter(), so dev->ops is valid throughout.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/iopoll.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/sched/signal.h>
 
 #include "ipuxcom_internal.h"
@@ -13,6 +16,21 @@
 
 #define CREATE_TRACE_POINTS
 #include "ipuxcom_trace.h"
+
+/*
+ * The total wait budget of a command (uapi IPUXCOM_CMD_TOTAL_WAIT_MAX_NS).
+ * Root may lower it, e.g. for tests of the bound itself; it never rises
+ * above the documented maximum.
+ */
+static unsigned int cmd_wait_max_ms = IPUXCOM_CMD_TOTAL_WAIT_MAX_NS / NSEC_PER_MSEC;
+module_param(cmd_wait_max_ms, uint, 0644);
+MODULE_PARM_DESC(cmd_wait_max_ms, "total of one command's waits, in ms (default and maximum 120000)");
+
+u64 ipuxcom_cmd_wait_max_ns(void)
+{
+	return min_t(u64, (u64)READ_ONCE(cmd_wait_max_ms) * NSEC_PER_MSEC,
+		     IPUXCOM_CMD_TOTAL_WAIT_MAX_NS);
+}
 
 int ipuxcom_rd(struct ipuxcom_device *dev, u32 offset, u32 *value)
 {

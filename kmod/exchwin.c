@@ -15,6 +15,8 @@
  * (/dev/ipuN_ex), so the caller stores through its own mapping between
  * EXCH_WRITE SELECT and COMPLETE, and the module does the rest.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/bitfield.h>
 #include <linux/nospec.h>
 #include <linux/uaccess.h>

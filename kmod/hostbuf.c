@@ -22,6 +22,8 @@
  * bypasses it) and released on BUF_DETACH, at the end of LOAD_FINISH (slot
  * 0), at RESET, on close and when the device is removed.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/mm.h>
 #include <linux/nospec.h>
 #include <linux/pagemap.h>

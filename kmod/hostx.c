@@ -17,6 +17,8 @@
  * "Select HEXOPT" is EXCHWINDOWBASER = 0x800 with a read back
  * (ipuxcom_select_hexopt(), FACTS.md "The load as run on a real C600").
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/mm.h>
 #include <linux/string.h>
 

@@ -6,6 +6,8 @@
  * Loader Frames", "Host Tensor Exchange"], and the HEXOPT selection of the
  * exchange window that precedes a host buffer's attach.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/time64.h>
 
 #include "ipuxcom_internal.h"

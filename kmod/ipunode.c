@@ -17,6 +17,9 @@
  * descendants, at most IPUNODE_MAX_DEPTH levels down; a node elsewhere
  * fails ATTACH with -EXDEV and nothing is touched (docs/hardware.md).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/security.h>
@@ -41,7 +44,7 @@ static bool ipunode_is_config_node(const char *name)
 	if (strncmp(name, "ipu", 3) || !name[3])
 		return false;
 	for (name += 3; *name; name++)
-		if (*name < '0' || *name > '9')
+		if (!isdigit(*name))
 			return false;
 	return true;
 }

@@ -128,14 +128,31 @@ struct ipuxcom_device {
 	u32 saved_ccsr;
 };
 
-/* core.c: what the module offers (INFO), the default for a backend */
-u64 ipuxcom_module_capabilities(void);
-/* core.c: raw writes outside the documented register set are logged */
-bool ipuxcom_reg_documented(const struct ipuxcom_device *dev, u32 offset);
-void ipuxcom_audit_raw_write(struct ipuxcom_device *dev, const char *cmd, u32 count,
-			     u32 offset, u32 value);
+/* What the module offers (INFO), and the default for a backend. */
+#define IPUXCOM_MODULE_CAPS						\
+	(IPUXCOM_CAP_ATTACH | IPUXCOM_CAP_REG | IPUXCOM_CAP_RESET |	\
+	 IPUXCOM_CAP_NETLINK | IPUXCOM_CAP_CFG | IPUXCOM_CAP_AUTOLOAD |	\
+	 IPUXCOM_CAP_LOADER | IPUXCOM_CAP_HSP | IPUXCOM_CAP_TDI |	\
+	 IPUXCOM_CAP_HOSTX | IPUXCOM_CAP_EXCH_WINDOW)
+
+/**
+ * struct ipuxcom_registry_hooks - what the registry tells the core of a
+ *	device's arrival and removal; each member may be NULL
+ * @added: the device was published (lookups find it); no lock held
+ * @detach: unregister has begun: no backend call is in flight and none
+ *	can start (ops_lock is write-held), but the backend is still there;
+ *	release everything that uses it. Must not take op_lock or ops_lock
+ *	nor touch user memory
+ * @removed: the device is GONE and its backend detached; no lock held
+ */
+struct ipuxcom_registry_hooks {
+	void (*added)(struct ipuxcom_device *dev);
+	void (*detach)(struct ipuxcom_device *dev);
+	void (*removed)(struct ipuxcom_device *dev);
+};
 
 /* registry.c */
+void ipuxcom_registry_set_hooks(const struct ipuxcom_registry_hooks *hooks);
 struct ipuxcom_device *ipuxcom_device_get_by_id(u32 id);
 struct ipuxcom_device *ipuxcom_device_get_next(unsigned long *index);
 void ipuxcom_device_put(struct ipuxcom_device *dev);
@@ -230,7 +247,7 @@ struct ipuxcom_payload {
  * The total of all waits of one command, in ns: each wait is bounded by
  * its timeout_ns, and a command never waits longer than this in all (a
  * HOSTX_CALL of many phases, a TDI transfer of many words). The module
- * parameter cmd_wait_max_ms (core.c), IPUXCOM_CMD_TOTAL_WAIT_MAX_NS by
+ * parameter cmd_wait_max_ms (devio.c), IPUXCOM_CMD_TOTAL_WAIT_MAX_NS by
  * default and never above it.
  */
 u64 ipuxcom_cmd_wait_max_ns(void);
@@ -240,6 +257,8 @@ u64 ipuxcom_cmd_wait_max_ns(void);
  * entered (ops valid) and with op_lock held; @arg the zero-extended
  * kernel copy of the command's struct.
  */
+int ipuxcom_cmd_reg_read(struct ipuxcom_device *dev, void *arg);
+int ipuxcom_cmd_reg_write(struct ipuxcom_device *dev, void *arg);
 int ipuxcom_cmd_cfg_apply(struct ipuxcom_device *dev, void *arg,
 			  struct ipuxcom_payload *pl);
 int ipuxcom_cmd_autoload(struct ipuxcom_device *dev, void *arg,

@@ -10,6 +10,8 @@
  * checks are a diagnosis for the caller (which tile, which frame, what),
  * not a security boundary: the device only ever reads this buffer.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/nospec.h>
 #include <linux/string.h>
 

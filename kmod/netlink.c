@@ -7,6 +7,8 @@
  * Errors carry extended-ack messages naming the attribute at fault, so
  * `ipuxcom dev show 7` can say why rather than print a bare errno.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <net/genetlink.h>
 

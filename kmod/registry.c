@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Device registry: backends register devices here; files and netlink look
- * them up by id.
+ * them up by id. What else a device's arrival and removal mean (its host
+ * buffers, netlink events) is the core's: it hears of them through the
+ * hooks it installs (ipuxcom_registry_set_hooks()).
  *
  * Lifetime: the registry holds one reference from register to unregister,
  * each attached file one more. Unregister clears the ops under the write
@@ -9,6 +11,8 @@
  * can start; files still attached see -ENODEV and free the device when
  * they close.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/atomic.h>
 #include <linux/device.h>
 #include <linux/err.h>
@@ -22,6 +26,19 @@
 
 static DEFINE_XARRAY_ALLOC(ipuxcom_devices);
 static atomic_t ipuxcom_ndevices = ATOMIC_INIT(0);
+/* The id xa_alloc_cyclic() tries first: a freed id is not reused at once. */
+static u32 ipuxcom_next_id;
+static const struct ipuxcom_registry_hooks *ipuxcom_hooks;
+
+/*
+ * Installed by module init before any backend can register (a backend
+ * needs our symbols, so it loads after init has finished), and never
+ * changed while a device is registered.
+ */
+void ipuxcom_registry_set_hooks(const struct ipuxcom_registry_hooks *hooks)
+{
+	ipuxcom_hooks = hooks;
+}
 
 static void ipuxcom_device_release(struct kref *ref)
 {
@@ -114,6 +131,23 @@ void ipuxcom_device_snapshot(struct ipuxcom_device *dev,
 	mutex_unlock(&dev->lock);
 }
 
+/**
+ * ipuxcom_device_register() - make a backend's device an ipuxcom device
+ * @desc: what the device is and how to reach it; @desc->ops and
+ *	@desc->priv must stay valid until ipuxcom_device_unregister()
+ *	returns, the rest is copied
+ *
+ * Gives the device the next free id (ids are allocated cyclically, so an
+ * id freed by an unregister is not handed to the next device at once) and
+ * publishes it: from here userspace can find and attach it, and the
+ * backend's ops may be called. The capabilities are @desc->capabilities
+ * (0: all the core offers), limited to what the core implements.
+ *
+ * Context: process context, may sleep; no lock of the module held.
+ * Return: the device, for ipuxcom_device_unregister(); ERR_PTR(-EINVAL)
+ * for a @desc that is incomplete or inconsistent, -ENOMEM, or -ENOSPC
+ * when all IPUXCOM_MAX_DEVICES ids are in use.
+ */
 struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc *desc)
 {
 	const struct ipuxcom_backend_ops *ops = desc->ops;
@@ -154,8 +188,7 @@ struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc 
 	 * A backend cannot offer more than the core implements; how the
 	 * device is held is the registration's flag, not a capability.
 	 */
-	dev->capabilities = (desc->capabilities ?: ipuxcom_module_capabilities()) &
-			    ipuxcom_module_capabilities();
+	dev->capabilities = (desc->capabilities ?: IPUXCOM_MODULE_CAPS) & IPUXCOM_MODULE_CAPS;
 	if (ipu_driver)
 		dev->capabilities |= IPUXCOM_CAP_IPU_DRIVER;
 	dev->ops = ops;
@@ -166,9 +199,11 @@ struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc 
 	 * Reserve the id first (a reserved slot is invisible to lookups), so
 	 * the device is published only once dev->id is right.
 	 */
-	ret = xa_alloc(&ipuxcom_devices, &id, NULL,
-		       XA_LIMIT(0, IPUXCOM_MAX_DEVICES - 1), GFP_KERNEL);
-	if (ret) {
+	ret = xa_alloc_cyclic(&ipuxcom_devices, &id, NULL,
+			      XA_LIMIT(0, IPUXCOM_MAX_DEVICES - 1), &ipuxcom_next_id,
+			      GFP_KERNEL);
+	/* 1: allocated after wrapping around, as good as 0 */
+	if (ret < 0) {
 		mutex_destroy(&dev->op_lock);
 		mutex_destroy(&dev->lock);
 		kfree(dev);
@@ -177,13 +212,28 @@ struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc 
 	dev->id = id;
 	atomic_inc(&ipuxcom_ndevices);
 	xa_store(&ipuxcom_devices, id, dev, GFP_KERNEL);
-	pr_debug("ipuxcom: device %u registered (backend %s, %u tiles)\n",
+	pr_debug("device %u registered (backend %s, %u tiles)\n",
 		 id, dev->backend, dev->tile_count);
-	ipuxcom_netlink_device(dev, true);
+	if (ipuxcom_hooks && ipuxcom_hooks->added)
+		ipuxcom_hooks->added(dev);
 	return dev;
 }
 EXPORT_SYMBOL_GPL(ipuxcom_device_register);
 
+/**
+ * ipuxcom_device_unregister() - take a device away from userspace
+ * @dev: a device ipuxcom_device_register() returned, not yet unregistered
+ *
+ * Ends the bounded waits in flight early, waits for every backend call in
+ * flight, releases the host buffers pinned for the device and detaches the
+ * backend. Files still attached get -ENODEV from then on and free the
+ * device when they close.
+ *
+ * Context: process context, may sleep; must not be called from a backend
+ * op of @dev or with a lock a backend op takes.
+ * Return: nothing; once it returns no op of @dev is running or will be
+ * called again, so the backend may free its private data.
+ */
 void ipuxcom_device_unregister(struct ipuxcom_device *dev)
 {
 	xa_erase(&ipuxcom_devices, dev->id);
@@ -193,7 +243,8 @@ void ipuxcom_device_unregister(struct ipuxcom_device *dev)
 	WRITE_ONCE(dev->dying, true);
 	/* Waits for every backend call in flight; none starts afterwards. */
 	down_write(&dev->ops_lock);
-	ipuxcom_buf_release_all(dev);
+	if (ipuxcom_hooks && ipuxcom_hooks->detach)
+		ipuxcom_hooks->detach(dev);
 	dev->ops = NULL;
 	dev->priv = NULL;
 	up_write(&dev->ops_lock);
@@ -202,12 +253,20 @@ void ipuxcom_device_unregister(struct ipuxcom_device *dev)
 	dev->state = IPUXCOM_DEV_STATE_GONE;
 	mutex_unlock(&dev->lock);
 
-	pr_debug("ipuxcom: device %u unregistered\n", dev->id);
-	ipuxcom_netlink_device(dev, false);
+	pr_debug("device %u unregistered\n", dev->id);
+	if (ipuxcom_hooks && ipuxcom_hooks->removed)
+		ipuxcom_hooks->removed(dev);
 	ipuxcom_device_put(dev);
 }
 EXPORT_SYMBOL_GPL(ipuxcom_device_unregister);
 
+/**
+ * ipuxcom_device_id() - the id userspace names a device by
+ * @dev: a registered device
+ *
+ * Context: any; @dev must not be unregistered concurrently.
+ * Return: the id (0 .. IPUXCOM_MAX_DEVICES - 1), as in ATTACH and netlink.
+ */
 u32 ipuxcom_device_id(const struct ipuxcom_device *dev)
 {
 	return dev->id;

@@ -36,6 +36,8 @@
  * effect on $m registers and DBG_DATA is the point and is kept, so it
  * does not save them.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -230,7 +232,7 @@ static int tdi_end(struct tdi_session *s, int ret)
 						  C600_DBG_ECLR_CTX(s->context)));
 	}
 	if (r) {
-		pr_warn_ratelimited("ipuxcom%u: tile %u context %u: TDI state not restored (%d)\n",
+		pr_warn_ratelimited("device %u: tile %u context %u: TDI state not restored (%d)\n",
 				    s->dev->id, s->tile, s->context, r);
 		ipuxcom_set_state(s->dev, IPUXCOM_DEV_STATE_NEEDS_RESET);
 	}

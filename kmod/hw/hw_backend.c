@@ -48,6 +48,8 @@
  * Loading performs no MMIO: registers are touched only by commands of a
  * process attached to the device through /dev/ipuxcom (mode 0600).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/device.h>
 #include <linux/io.h>
 #include <linux/list.h>
@@ -191,7 +193,7 @@ static bool hw_candidate(const struct pci_dev *pdev)
 	return pdev->vendor == HW_PCI_VENDOR_GRAPHCORE || hw_extra_id(pdev);
 }
 
-/* Parse "ids" into hw_extra; 0 or -EINVAL. */
+/* Parse "ids" into hw_extra; 0, -EINVAL, or kstrtou16()'s -ERANGE. */
 static int hw_parse_ids(void)
 {
 	char *p, *tok, *copy;
@@ -204,8 +206,8 @@ static int hw_parse_ids(void)
 		return -ENOMEM;
 	p = copy;
 	while ((tok = strsep(&p, ","))) {
-		unsigned int vendor, device;
 		char *colon = strchr(tok, ':');
+		u16 vendor, device;
 
 		if (!*tok)
 			continue;
@@ -214,20 +216,20 @@ static int hw_parse_ids(void)
 			break;
 		}
 		*colon = '\0';
-		if (kstrtouint(tok, 16, &vendor) || kstrtouint(colon + 1, 16, &device) ||
-		    vendor > 0xffff || device > 0xffff) {
-			ret = -EINVAL;
+		ret = kstrtou16(tok, 16, &vendor);
+		if (!ret)
+			ret = kstrtou16(colon + 1, 16, &device);
+		if (ret)
 			break;
-		}
 		hw_extra[hw_nextra].vendor = vendor;
 		hw_extra[hw_nextra].device = device;
 		hw_nextra++;
-		pr_info("ipuxcom_hw: also considering PCI %04x:%04x (ids=, for testing: not a Graphcore function)\n",
+		pr_info("also considering PCI %04x:%04x (ids=, for testing: not a Graphcore function)\n",
 			vendor, device);
 	}
 	kfree(copy);
 	if (ret)
-		pr_err("ipuxcom_hw: bad ids=\"%s\": want at most %d vendor:device pairs in hex\n",
+		pr_err("bad ids=\"%s\": want at most %d vendor:device pairs in hex\n",
 		       hw_ids, HW_MAX_IDS);
 	return ret;
 }
@@ -381,10 +383,10 @@ static void hw_scan(void)
 		device_unlock(&pdev->dev);
 	}
 	if (!found)
-		pr_info("ipuxcom_hw: no Graphcore IPU found (no PCI function of vendor 0x%04x%s)\n",
+		pr_info("no Graphcore IPU found (no PCI function of vendor 0x%04x%s)\n",
 			HW_PCI_VENDOR_GRAPHCORE, hw_nextra ? " or of ids=" : "");
 	else
-		pr_info("ipuxcom_hw: %u Graphcore PCI function(s), %u registered\n",
+		pr_info("%u Graphcore PCI function(s), %u registered\n",
 			found, used);
 }
 
@@ -393,7 +395,7 @@ static int __init ipuxcom_hw_init(void)
 	int ret;
 
 	if (!hw_enable) {
-		pr_info("ipuxcom_hw: hardware binding disabled (enable=0): no PCI device looked at\n");
+		pr_info("hardware binding disabled (enable=0): no PCI device looked at\n");
 		return 0;
 	}
 	ret = hw_parse_ids();

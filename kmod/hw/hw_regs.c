@@ -29,6 +29,8 @@
  * touches the BAR again.
  */
 #ifdef __KERNEL__
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #endif

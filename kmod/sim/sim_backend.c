@@ -17,6 +17,8 @@
  * one-shot counter tdi_fail_at), its register latency, and "stats": the
  * sequence counters tests compare with the design notes.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>

@@ -478,13 +478,16 @@ TEST_F_TIMEOUT(card, zz_hot_removal_in_the_middle_of_a_load, 600)
 	struct ixt_run *r = malloc(sizeof(*r));
 	long pinned_before, pinned_after = -1;
 	int status = 0, fds[2];
-	char err[4096] = "";
+	char err[4096] = "", dev[16];
 	ssize_t got = 0;
 	pid_t pid;
 
 	if (!getenv("IPUXCOM_QEMU_MONITOR"))
 		SKIP(return, "nobody passes commands to QEMU's monitor");
 	ASSERT_NE(NULL, r);
+	/* the card's id: not 0 once an earlier test reloaded ipuxcom_hw */
+	ASSERT_LE(0, ixt_hw_dev_id());
+	snprintf(dev, sizeof(dev), "%ld", ixt_hw_dev_id());
 	/* each mark answered after 400 reads: a load of some seconds */
 	ASSERT_EQ(0, standin_write("latency", "400\n"));
 	pinned_before = ixt_pinned_pages();
@@ -497,8 +500,8 @@ TEST_F_TIMEOUT(card, zz_hot_removal_in_the_middle_of_a_load, 600)
 		close(fds[0]);
 		dup2(fds[1], STDERR_FILENO);
 		dup2(open("/dev/null", O_WRONLY), STDOUT_FILENO);
-		execlp("ipuxcom", "ipuxcom", "load", self->img, "-b", self->boot, "-q",
-		       (char *)NULL);
+		execlp("ipuxcom", "ipuxcom", "load", self->img, "-b", self->boot, "--dev", dev,
+		       "-q", (char *)NULL);
 		_exit(127);
 	}
 	close(fds[1]);
@@ -541,8 +544,11 @@ TEST_F_TIMEOUT(card, zz_hot_removal_in_the_middle_of_a_load, 600)
 	ixt_qemu_monitor(IXT_C600_QEMU_ADD);
 	ASSERT_EQ(0, ixt_card_wait(true, 60000)) TH_LOG("the card did not come back");
 	{
-		char *const argv[] = { "ipuxcom", "load", self->img, "-b", self->boot, "-q", NULL };
+		char *const argv[] = { "ipuxcom", "load", self->img, "-b", self->boot,
+				       "--dev", dev, "-q", NULL };
 
+		/* back under a new id (ids are allocated cyclically) */
+		snprintf(dev, sizeof(dev), "%ld", ixt_hw_dev_id());
 		ASSERT_EQ(0, ixt_run(argv, r));
 		EXPECT_EQ(0, r->status) TH_LOG("after device_add: %s", r->err);
 	}

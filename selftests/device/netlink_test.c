@@ -74,6 +74,34 @@ TEST_F(nl, dump_matches_info_and_query)
 	close(fd);
 }
 
+/*
+ * The tests' own listing (ixt_devlist.h, no library: what ixt_dev_id()
+ * finds the device under test with) agrees with the library's dump, and
+ * ixt_dev_id() is a listed device.
+ */
+TEST_F(nl, raw_listing_matches_library)
+{
+	char backends[IPUXCOM_MAX_DEVICES_LISTED][IPUXCOM_BACKEND_NAME_LEN];
+	uint32_t ids[IPUXCOM_MAX_DEVICES_LISTED];
+	struct ipuxcom_device_info *devs = NULL;
+	int found = 0, got;
+	size_t n = 0;
+
+	got = ixt_dev_list(ids, backends, IPUXCOM_MAX_DEVICES_LISTED);
+	ASSERT_EQ(0, ipuxcom_nl_dev_list(self->nl, &devs, &n));
+	ASSERT_LT(0, got);
+	ASSERT_EQ((int)n, got);
+	for (int i = 0; i < got; i++) {
+		EXPECT_EQ(devs[i].dev_id, ids[i]);
+		EXPECT_STREQ(devs[i].backend, backends[i]);
+		found |= ids[i] == ixt_dev_id();
+	}
+	if (!getenv("IPUXCOM_DEVICE"))
+		EXPECT_EQ(ids[0], ixt_dev_id());
+	EXPECT_TRUE(found);
+	ipuxcom_nl_dev_list_free(devs);
+}
+
 TEST_F(nl, attached_pid_reported)
 {
 	struct ipuxcom_device_info d;

@@ -2228,7 +2228,7 @@ static void *churn_main(void *arg)
 		}
 		ipuxcom_nl_close(nl);
 		for (unsigned int i = 0; i < 256; i++)
-			if (seen[i] && i != c->dev && i != ixt_dev_id() + 1)
+			if (seen[i] && i != c->dev && i != (uint32_t)ixt_dev_id2())
 				id = (long)i;
 		fd = id >= 0 ? ixt_open() : -1;
 		if (fd >= 0) {
@@ -2251,13 +2251,13 @@ static void *churn_main(void *arg)
 		ret = ixt_set_sim_devices(2);
 		if (ret)
 			fz_fail(z, "sim devices=2: %s", strerror(-ret));
-		/* and device 1 is fought over with a fresh file now and then */
+		/* and the second device (ixt_dev_id2()) is fought over with a fresh file now and then */
 		fd = ixt_open();
 		if (fd >= 0) {
-			int a = ixt_attach(fd, ixt_dev_id() + 1);
+			int a = ixt_attach(fd, (uint32_t)ixt_dev_id2());
 
 			if (a && a != -EBUSY)
-				fz_fail(z, "attach device %u: %s", ixt_dev_id() + 1, strerror(-a));
+				fz_fail(z, "attach device %ld: %s", ixt_dev_id2(), strerror(-a));
 			ixt_attach(fd, c->dev);	/* held by the workers' file */
 			close(fd);
 		}
@@ -2437,7 +2437,7 @@ TEST_F_TIMEOUT(fuzz, concurrent, 7200)
 	free(c->churn);
 	EXPECT_EQ(0, ixt_set_sim_devices(sim0));
 	check_device_sane(_metadata, c->dev, -1);
-	check_device_sane(_metadata, c->dev + 1, -1);
+	check_device_sane(_metadata, (uint32_t)ixt_dev_id2(), -1);
 	check_pins(_metadata, self->pinned0);
 	free(c);
 }
@@ -2558,7 +2558,7 @@ TEST_F_TIMEOUT(fuzz, user_memory_stall, 600)
 		"CFG_APPLY records", "AUTOLOAD image", "TDI_WRITE_SRAM data", "TDI_READ_SRAM data",
 		"EXCH_WRITE data", "BUF_ATTACH pages", "the ioctl struct (REG_READ)",
 	};
-	uint32_t dev0 = ixt_dev_id(), dev1 = ixt_dev_id() + 1;
+	uint32_t dev0 = ixt_dev_id(), dev1 = (uint32_t)ixt_dev_id2();
 	int sim0 = ixt_sim_devices(), bad = 0;
 	uint8_t *page = map_anon(PAGE, PROT_READ | PROT_WRITE);
 

@@ -9,7 +9,8 @@
  *
  * Environment:
  *   IPUXCOM_DEV_PATH  device node (default /dev/ipuxcom)
- *   IPUXCOM_DEVICE    device id the tests attach to (default 0)
+ *   IPUXCOM_DEVICE    device id the tests attach to (default: the lowest
+ *                     registered id, ixt_dev_id())
  *   IPUXCOM_SIM_KO    path of ipuxcom_sim.ko, for the unload/reload test
  *   IPUXCOM_CORE_KO   path of ipuxcom.ko, likewise
  *   IPUXCOM_HW_KO     path of ipuxcom_hw.ko, for its load/unload test
@@ -32,7 +33,11 @@
 #include <linux/capability.h>
 #include <linux/ipuxcom.h>
 
+#include "ixt_devlist.h"
 #include "ixt_modules.h"
+
+/* The module's limit on device ids (kmod/ipuxcom_internal.h). */
+#define IPUXCOM_MAX_DEVICES_LISTED	256
 
 #define SIM_DEVICES_PARAM "/sys/module/ipuxcom_sim/parameters/devices"
 
@@ -43,11 +48,51 @@ static inline const char *ixt_dev_path(void)
 	return p && *p ? p : IPUXCOM_DEVICE_PATH;
 }
 
+/*
+ * The device under test: IPUXCOM_DEVICE, else the registered device of the
+ * lowest id (the first one registered; 0 if none is listed). Looked up once
+ * per process, before the test starts anything (fail_nth, say) that a
+ * netlink call would disturb: the module allocates ids cyclically, so
+ * after a device goes and comes back its id is a new one.
+ */
 static inline uint32_t ixt_dev_id(void)
 {
+	static long cached = -1;
 	const char *p = getenv("IPUXCOM_DEVICE");
+	long id = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+	uint32_t first;
 
-	return p && *p ? (uint32_t)strtoul(p, NULL, 0) : 0;
+	if (p && *p)
+		return (uint32_t)strtoul(p, NULL, 0);
+	if (id < 0) {
+		id = ixt_dev_list(&first, NULL, 1) == 1 ? (long)first : 0;
+		__atomic_store_n(&cached, id, __ATOMIC_RELAXED);
+	}
+	return (uint32_t)id;
+}
+
+/*
+ * A second simulated device next to ixt_dev_id() (the VM loads two): the
+ * simulated device of the lowest id other than it, or -1 if there is
+ * none. Looked up once per process, as ixt_dev_id().
+ */
+static inline long ixt_dev_id2(void)
+{
+	static long cached = -1;
+	char backends[IPUXCOM_MAX_DEVICES_LISTED][IPUXCOM_BACKEND_NAME_LEN];
+	uint32_t ids[IPUXCOM_MAX_DEVICES_LISTED], dev = ixt_dev_id();
+	long id = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+	int n;
+
+	if (id >= 0)
+		return id;
+	n = ixt_dev_list(ids, backends, IPUXCOM_MAX_DEVICES_LISTED);
+	for (int i = 0; i < n && id < 0; i++)
+		if (ids[i] != dev && !strcmp(backends[i], "sim"))
+			id = ids[i];
+	if (id >= 0)
+		__atomic_store_n(&cached, id, __ATOMIC_RELAXED);
+	return id;
 }
 
 static inline int ixt_have_device(void)

@@ -33,8 +33,9 @@ static inline void ixt_sim_device_ids(unsigned char ids[IXT_MAX_IDS])
 
 /*
  * The simulated device that is not in @before, i.e. the one just added
- * (not "the highest id": ids are reused, and on a machine with a card a
- * higher id may be a hardware device); -1 unless there is exactly one.
+ * (not "the highest id": ids are allocated cyclically and wrap around,
+ * and on a machine with a card a higher id may be a hardware device); -1
+ * unless there is exactly one.
  */
 static inline int ixt_added_sim_device(const unsigned char before[IXT_MAX_IDS])
 {

@@ -35,11 +35,13 @@
  * pages are shared), and the page hash to the task whose command writes
  * them (AUTOLOAD, LOAD_BATCH, EXCH_WRITE, a TDI store, a host-exchange
  * call). They stay charged there after that task closes the device, until
- * a RESET or the device's removal frees them. A charge over the cgroup's
- * limit fails the allocation: the command fails as the model's allocation
- * failures do.
+ * a RESET or the device's removal frees them. Over the cgroup's limit (or
+ * out of memory) the allocation fails rather than OOM-killing anyone
+ * (__GFP_RETRY_MAYFAIL, and quietly: the failure is the caller's answer):
+ * adding the device fails with -ENOMEM, a command fails as the model's
+ * allocation failures do (a device that does not answer).
  */
-#define sim_zalloc(n)	kvzalloc((n), GFP_KERNEL_ACCOUNT)
+#define sim_zalloc(n)	kvzalloc((n), GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 #define sim_free(p)	kvfree(p)
 #else
 #include "user/sim_user_port.h"

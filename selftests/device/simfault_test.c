@@ -19,11 +19,20 @@
  *  - a whole load asks the hook a few dozen times (each question is one
  *    fail-nth tick): logged per site and bounded.
  *
- * Skips where the kernel has no fault injection (Debian's 6.1, the normal
- * VM lane); runs in the debug lane (make check-debug).
+ * These skip where the kernel has no fault injection (Debian's 6.1, the
+ * normal VM lane); they run in the debug lane (make check-debug).
+ *
+ * global.memcg_device_model_charged_to_adder (any kernel with cgroup2's memory
+ * controller): the model's memory is charged to the memory cgroup of the
+ * task that adds the device (sim/c600_sram.h): memory.current grows by
+ * the model's ~2.5 MiB; with memory.max just above what the cgroup uses,
+ * adding a device fails with -ENOMEM, and nobody is OOM-killed.
  */
 #include "kselftest_harness.h"
 
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "ipuxcom.h"
@@ -336,6 +345,146 @@ TEST_F(sf, a_load_asks_few_times)
 	ASSERT_EQ(0, ipuxcom_reset(ipu, NULL));
 	ipuxcom_close(ipu);
 	ipuxcom_image_close(img);
+}
+
+/* ------------------------------------------------------------ memcg */
+#define CG_ROOT		"/sys/fs/cgroup"
+#define MODEL_MIN_BYTES	(2L << 20)	/* register file 512 KiB + tile table */
+
+static int cg_write(const char *dir, const char *file, const char *val)
+{
+	char path[256];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static long cg_read(const char *dir, const char *file, const char *key)
+{
+	char path[256], line[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		size_t kl = key ? strlen(key) : 0;
+
+		if (!key) {
+			v = strtol(line, NULL, 10);
+			break;
+		}
+		if (!strncmp(line, key, kl) && line[kl] == ' ') {
+			v = strtol(line + kl + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+/*
+ * In a child that joins @cg: add one simulated device (n + 1); report the
+ * write's result and the growth of memory.current through @pfd.
+ */
+static void add_device_in(const char *cg, int n, int pfd)
+{
+	long r[2] = { -1, -1 };
+	long c0;
+
+	if (cg_write(cg, "cgroup.procs", "0"))
+		_exit(2);
+	c0 = cg_read(cg, "memory.current", NULL);
+	r[0] = ixt_set_sim_devices(n + 1);
+	r[1] = cg_read(cg, "memory.current", NULL) - c0;
+	if (write(pfd, r, sizeof(r)) != sizeof(r))
+		_exit(3);
+	_exit(0);
+}
+
+static int run_add_device(const char *cg, int n, long *ret, long *grew)
+{
+	long r[2] = { 0, 0 };
+	int p[2], status = 0;
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		add_device_in(cg, n, p[1]);
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], r, sizeof(r)) != sizeof(r))
+		r[0] = r[1] = -9999;
+	close(p[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	*ret = r[0];
+	*grew = r[1];
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+TEST(memcg_device_model_charged_to_adder)
+{
+	char cg[128], max[32], ctl[256] = "";
+	long ret, grew, cur;
+	int n, fd;
+
+	if (ixt_sim_devices() < 0)
+		SKIP(return, "needs the simulator (ipuxcom_sim not loaded)");
+	if (geteuid())
+		SKIP(return, "needs root (cgroups, the devices parameter)");
+	if (access(CG_ROOT "/cgroup.controllers", R_OK) &&
+	    mount("none", CG_ROOT, "cgroup2", 0, NULL))
+		SKIP(return, "no cgroup2 at " CG_ROOT " and it cannot be mounted: %s",
+		     strerror(errno));
+	fd = open(CG_ROOT "/cgroup.controllers", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, read(fd, ctl, sizeof(ctl) - 1));
+	close(fd);
+	if (!strstr(ctl, "memory"))
+		SKIP(return, "no memory controller (%s)", ctl);
+	ASSERT_EQ(0, cg_write(CG_ROOT, "cgroup.subtree_control", "+memory"));
+	snprintf(cg, sizeof(cg), CG_ROOT "/ixt_simfault_%d", getpid());
+	ASSERT_EQ(0, mkdir(cg, 0755));
+	n = ixt_sim_devices();
+	ASSERT_LE(0, n);
+	if (n >= 16) {
+		rmdir(cg);
+		SKIP(return, "16 simulated devices already");
+	}
+
+	/* no limit: the new device's model is charged to the child's cgroup */
+	EXPECT_EQ(0, run_add_device(cg, n, &ret, &grew));
+	EXPECT_EQ(0, ret);
+	EXPECT_LE(MODEL_MIN_BYTES, grew) TH_LOG("memory.current grew by %ld bytes", grew);
+	TH_LOG("adding a device charged %ld KiB to its adder's cgroup", grew >> 10);
+	EXPECT_EQ(n + 1, ixt_sim_devices());
+	ASSERT_EQ(0, ixt_set_sim_devices(n));
+
+	/* a limit just above what the cgroup uses: -ENOMEM, no OOM kill */
+	cur = cg_read(cg, "memory.current", NULL);
+	ASSERT_LE(0, cur);
+	snprintf(max, sizeof(max), "%ld", cur + (256L << 10));
+	ASSERT_EQ(0, cg_write(cg, "memory.max", max));
+	EXPECT_EQ(0, run_add_device(cg, n, &ret, &grew));
+	EXPECT_EQ(-ENOMEM, ret);
+	EXPECT_EQ(n, ixt_sim_devices());
+	EXPECT_EQ(0, cg_read(cg, "memory.events", "oom_kill"));
+	if (ixt_sim_devices() != n)
+		ixt_set_sim_devices(n);
+	EXPECT_EQ(0, rmdir(cg));
 }
 
 TEST_HARNESS_MAIN

@@ -544,7 +544,7 @@ static int ipuxcom_open(struct inode *inode, struct file *filp)
 {
 	struct ipuxcom_file *f;
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
 	mutex_init(&f->lock);

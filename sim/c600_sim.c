@@ -24,6 +24,25 @@ u16 c600_logical_to_physical(u16 logical)
 	return (u16)(row * C600_PHYS_COLS + column + lane * 2);
 }
 
+/*
+ * One event at fault site @site: whether the fault hook, if any, fails it
+ * (c600_sim_faults.should_fail; what the fault does is the site's, see
+ * enum c600_sim_site). Asked exactly once per event, fault or not, so the
+ * number of questions a command asks does not depend on the answers.
+ */
+static bool sim_fault(struct c600_sim *sim, enum c600_sim_site site)
+{
+	struct c600_sim_faults *f = &sim->faults;
+
+	if (!f->should_fail)
+		return false;
+	f->asked[site]++;
+	if (!f->should_fail(f->should_fail_ctx, site))
+		return false;
+	f->injected[site]++;
+	return true;
+}
+
 /* Every tile's SRAM back to zeros; the caller clears the page tables. */
 static void sim_free_sram(struct c600_sim *sim)
 {
@@ -362,6 +381,8 @@ static bool sim_autoload_go(struct c600_sim *sim, u32 csr)
 
 static void sim_autoldcsr_write(struct c600_sim *sim, u32 value)
 {
+	bool stuck;
+
 	sim->bar[SIM_AUTOLDCSR / 4] = value;
 	if (!(value & SIM_AUTOLD_GO)) {
 		/* The sequence starts with CSR = 0: a fresh data FIFO (modelled). */
@@ -369,7 +390,11 @@ static void sim_autoldcsr_write(struct c600_sim *sim, u32 value)
 		sim->go_clear_after = 0;
 		return;
 	}
-	if (sim_autoload_go(sim, value) && !sim->faults.stuck_go)
+	/* Fault site GO: the transfer happens, GO never clears (modelled). */
+	stuck = sim_fault(sim, C600_SIM_SITE_GO);
+	if (sim->faults.stuck_go)
+		stuck = true;
+	if (sim_autoload_go(sim, value) && !stuck)
 		sim->go_clear_after = sim->latency + 1;
 	else
 		sim->go_clear_after = 0;	/* GO stays set */
@@ -453,7 +478,9 @@ static bool sim_loader_batch(struct c600_sim *sim)
 
 	if (!sim_dcxcr_armed(sim))
 		return false;
-	if (sim_slot_read(sim, C600_SIM_LOADER_SLOT, 0, desc, SIM_DESC_AREA))
+	/* Fault site DMA: the batch's reads fail, as with dma_error (modelled). */
+	if (sim_fault(sim, C600_SIM_SITE_DMA) ||
+	    sim_slot_read(sim, C600_SIM_LOADER_SLOT, 0, desc, SIM_DESC_AREA))
 		return false;
 	/* Unused descriptor bytes through 0x1000 are zero [S]. */
 	for (i = SIM_BATCH_TILES * 8; i < SIM_DESC_AREA; i++)
@@ -500,7 +527,7 @@ static bool sim_loader_release(struct c600_sim *sim)
 {
 	u32 i;
 
-	if (!sim_dcxcr_armed(sim) ||
+	if (!sim_dcxcr_armed(sim) || sim_fault(sim, C600_SIM_SITE_DMA) ||
 	    sim_slot_read(sim, C600_SIM_LOADER_SLOT, 0, sim->desc, SIM_DESC_AREA))
 		return false;
 	for (i = 0; i < SIM_DESC_AREA; i++)
@@ -563,6 +590,10 @@ static bool sim_hostx_action(struct c600_sim *sim, const struct c600_hostx_call 
 
 	if (c->len > sizeof(buf))
 		return false;
+	/* Fault site DMA, for the calls that move host data (modelled). */
+	if ((c->action == C600_HX_IN || c->action == C600_HX_OUT) &&
+	    sim_fault(sim, C600_SIM_SITE_DMA))
+		return false;
 	switch (c->action) {
 	case C600_HX_IN:
 		return !sim_slot_read(sim, c->slot, c->offset, buf, c->len) &&
@@ -591,7 +622,8 @@ static bool sim_hostx_phase(struct c600_sim *sim)
 	u32 i;
 
 	if (sim->hostx_phase == 0) {
-		if (sim_slot_read(sim, p->cmd_slot, p->cmd_offset, idw, 4))
+		if (sim_fault(sim, C600_SIM_SITE_DMA) ||
+		    sim_slot_read(sim, p->cmd_slot, p->cmd_offset, idw, 4))
 			return false;
 		c = NULL;
 		for (i = 0; i < p->ncalls && i < C600_SIM_HOSTX_MAX_CALLS; i++)
@@ -650,6 +682,8 @@ static void sim_hsp_write(struct c600_sim *sim, unsigned int gs, u32 value)
 {
 	struct c600_hsp_state *h = &sim->gs[gs];
 	u32 mark = value & SIM_HSP_MARK_MASK;
+	/* Fault site MARK: the tiles act, the mark never clears (modelled). */
+	bool lost = mark && sim_fault(sim, C600_SIM_SITE_MARK);
 
 	if (gs == 0 && mark && sim->phase == C600_PHASE_LOADER) {
 		if (h->value & SIM_HSP_MARK_MASK)
@@ -660,7 +694,7 @@ static void sim_hsp_write(struct c600_sim *sim, unsigned int gs, u32 value)
 
 	h->value = value;
 	h->clear_after = 0;
-	if (mark && sim_hsp_collective(sim, gs, mark) && !sim->faults.stuck_mark)
+	if (mark && sim_hsp_collective(sim, gs, mark) && !sim->faults.stuck_mark && !lost)
 		h->clear_after = sim->latency + 1;
 }
 
@@ -683,7 +717,8 @@ static u32 sim_hsp_read(struct c600_sim *sim, unsigned int gs)
  * effect over time (modelled): the context keeps reporting running for
  * sim->latency reads of this register and only then reports stopped, so a
  * module must wait for the stop before it injects. With the ctx_no_stop
- * fault the stop never takes effect.
+ * fault, or for a stop the fault site CTX_STOP lost, the stop never takes
+ * effect.
  */
 static u32 sim_ctxt_sts(struct c600_sim *sim, struct c600_tile_state *ts)
 {
@@ -694,7 +729,7 @@ static u32 sim_ctxt_sts(struct c600_sim *sim, struct c600_tile_state *ts)
 		u32 state;
 
 		if (ts->stop_reads[c] && !sim->faults.ctx_no_stop &&
-		    --ts->stop_reads[c] == 0)
+		    !(ts->stop_lost & (1u << c)) && --ts->stop_reads[c] == 0)
 			ts->ctx[c] = C600_CTX_STOPPED;
 		state = ts->ctx[c];
 		if (state == C600_CTX_STOPPED && (ts->tdi[SIM_TDI_DBG_ECSR] & (1u << c)))
@@ -721,11 +756,16 @@ static void sim_rbrk_write(struct c600_sim *sim, struct c600_tile_state *ts, u32
 
 		if (!stop) {
 			ts->stop_reads[c] = 0;
+			ts->stop_lost &= (u8)~(1u << c);
 			if (ts->ctx[c] == C600_CTX_STOPPED &&
 			    !(ts->tdi[SIM_TDI_DBG_ECSR] & (1u << c)))
 				ts->ctx[c] = C600_CTX_RUNNING;
 		} else if (ts->ctx[c] == C600_CTX_RUNNING && !ts->stop_reads[c]) {
-			if (!sim->latency && !sim->faults.ctx_no_stop)
+			/* Fault site CTX_STOP: this stop is lost (modelled). */
+			if (sim_fault(sim, C600_SIM_SITE_CTX_STOP))
+				ts->stop_lost |= (u8)(1u << c);
+			if (!sim->latency && !sim->faults.ctx_no_stop &&
+			    !(ts->stop_lost & (1u << c)))
 				ts->ctx[c] = C600_CTX_STOPPED;
 			else
 				ts->stop_reads[c] = sim->latency + 1;
@@ -757,6 +797,7 @@ static u32 sim_tdi_execute(struct c600_sim *sim, u16 phys, u32 insn)
 	u32 owner = ts->tdi[SIM_TDI_DBG_IOWNER];
 	u32 *m, *data = &ts->tdi[SIM_TDI_DBG_DATA];
 	u8 word[4];
+	bool fail;
 
 	/*
 	 * An inactive or running (or still stopping) context cannot execute
@@ -764,8 +805,14 @@ static u32 sim_tdi_execute(struct c600_sim *sim, u16 phys, u32 insn)
 	 */
 	if (owner >= C600_SIM_CONTEXTS || ts->ctx[owner] != C600_CTX_STOPPED)
 		return SIM_TDI_STS_NOT_QUIESCENT;
-	/* The tdi_fail_at fault: this injection fails and does nothing. */
+	/*
+	 * Fault site TDI, and the tdi_fail_at fault: this injection fails
+	 * and does nothing (modelled).
+	 */
+	fail = sim_fault(sim, C600_SIM_SITE_TDI);
 	if (sim->faults.tdi_fail_at && --sim->faults.tdi_fail_at == 0)
+		fail = true;
+	if (fail)
 		return SIM_TDI_STS_INVALID;
 	m = ts->m[owner];
 	switch (insn) {

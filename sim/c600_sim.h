@@ -109,6 +109,8 @@ struct c600_tile_state {
 	u32 stop_reads[C600_SIM_CONTEXTS];
 	u32 m[C600_SIM_CONTEXTS][16];
 	u32 pc[C600_SIM_CONTEXTS];
+	/* Contexts whose pending stop never takes effect (C600_SIM_SITE_CTX_STOP). */
+	u8 stop_lost;
 };
 
 /* Where the device is in the load sequence the notes describe. */
@@ -162,6 +164,43 @@ enum c600_hostx_stage {
 	C600_HX_CALLS,		/* named calls */
 };
 
+/*
+ * The model's fault sites: the places where it can be told to fail one
+ * event, each asked once per event (never per register read, so a whole
+ * load asks a few dozen times; see c600_sim_faults.should_fail). What an
+ * injected fault does is the behaviour of the site's knob below. From the
+ * hardware record: the signals each fault acts through (GO bit 8 clears
+ * when a transaction is done [S]; a mark drops to zero on the tiles'
+ * collective response and stays set when a loader batch is not taken
+ * [S]; TDI_STS bit 1, invalid instruction [S]; CTXT_STS 2 or 3 is
+ * stopped [RE]). Modelled: that the event fails at all, and how (the
+ * record names no failure of GO, of a mark on valid data, of a host
+ * transfer, of an injection or of a run-break).
+ */
+enum c600_sim_site {
+	/* an AUTOLDCSR write with GO set: GO never clears (stuck_go) */
+	C600_SIM_SITE_GO = 0,
+	/* an HSP mark posted (MARK != 0): it never returns to zero (stuck_mark) */
+	C600_SIM_SITE_MARK,
+	/*
+	 * an instruction injected through DBG_IEXEC into a stopped context:
+	 * it fails with TDI_STS invalid instruction and does nothing
+	 * (tdi_fail_at's fault, which ends the command at once, rather than
+	 * tdi_busy's BUSY that never clears and only times out)
+	 */
+	C600_SIM_SITE_TDI,
+	/*
+	 * one device transfer of host memory: a loader batch, the loaders'
+	 * 0xff release read, a host-exchange call's id read or data
+	 * movement: its first access fails as with dma_error, so the mark
+	 * that asked for it is never answered
+	 */
+	C600_SIM_SITE_DMA,
+	/* a DBG_RBRK stop of a running context: it never takes effect (ctx_no_stop) */
+	C600_SIM_SITE_CTX_STOP,
+	C600_SIM_NSITES
+};
+
 /* Faults a test can inject; each makes a documented wait never finish. */
 struct c600_sim_faults {
 	bool stuck_go;		/* AUTOLDCSR GO never clears */
@@ -174,6 +213,20 @@ struct c600_sim_faults {
 	 * invalid instruction and does nothing; counts down, 0 = off.
 	 */
 	u32 tdi_fail_at;
+	/*
+	 * Optional: asked at each fault site (enum c600_sim_site) whether
+	 * this event fails; true injects the site's fault for that event
+	 * alone. NULL (userspace, or a kernel without fault injection):
+	 * never asked. The kernel backend answers with should_fail().
+	 */
+	bool (*should_fail)(void *ctx, enum c600_sim_site site);
+	void *should_fail_ctx;
+	/*
+	 * Per site, since the model was created: events that asked the hook
+	 * (with a hook set), and faults it injected.
+	 */
+	u32 asked[C600_SIM_NSITES];
+	u32 injected[C600_SIM_NSITES];
 };
 
 struct c600_hsp_state {

@@ -25,8 +25,23 @@
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/vmalloc.h>
-/* Small allocations (pages, their headers) from the slab, big from vmalloc. */
-#define sim_zalloc(n)	kvzalloc((n), GFP_KERNEL)
+/*
+ * Small allocations (pages, their headers) from the slab, big from vmalloc,
+ * all charged to the memory cgroup of the task that makes them
+ * (GFP_KERNEL_ACCOUNT): the model itself (register file, tile tables,
+ * ~2.5 MiB) to the task that adds the device (loading ipuxcom_sim, or
+ * writing its "devices" parameter); tile SRAM pages, allocated lazily as
+ * tiles are written (up to 624 KiB x 1,472 tiles, ~0.9 GiB, less where
+ * pages are shared), and the page hash to the task whose command writes
+ * them (AUTOLOAD, LOAD_BATCH, EXCH_WRITE, a TDI store, a host-exchange
+ * call). They stay charged there after that task closes the device, until
+ * a RESET or the device's removal frees them. Over the cgroup's limit (or
+ * out of memory) the allocation fails rather than OOM-killing anyone
+ * (__GFP_RETRY_MAYFAIL, and quietly: the failure is the caller's answer):
+ * adding the device fails with -ENOMEM, a command fails as the model's
+ * allocation failures do (a device that does not answer).
+ */
+#define sim_zalloc(n)	kvzalloc((n), GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 #define sim_free(p)	kvfree(p)
 #else
 #include "user/sim_user_port.h"

@@ -16,10 +16,31 @@
  * (stuck_go, stuck_mark, tdi_busy, dma_error, ctx_no_stop, and the
  * one-shot counter tdi_fail_at), its register latency, and "stats": the
  * sequence counters tests compare with the design notes.
+ *
+ * With CONFIG_FAULT_INJECTION the model's fault sites (enum c600_sim_site:
+ * a GO transaction, a posted HSP mark, an injected TDI instruction, a
+ * device transfer of host memory, a context stop) are also driven by the
+ * kernel's fault injection: each site event calls should_fail() on the
+ * device's fault_attr of that site kind, so /proc/thread-self/fail-nth
+ * (the N-th fault point of the calling thread, counted together with
+ * failslab, fail_page_alloc and user copies where those are configured)
+ * and, with CONFIG_FAULT_INJECTION_DEBUG_FS, the attributes in
+ * ipuxcom_sim/devN/fail_{go,mark,tdi,dma,ctx_stop}/ (probability,
+ * interval, times, space, verbose, task-filter:
+ * Documentation/fault-injection/fault-injection.rst) make that one event
+ * fail as the site's knob would. verbose starts at 1 (one line per fault,
+ * no stack dump, which the test lanes would take for a kernel report);
+ * times starts at 1 and a fail-nth fault uses it up too. "stats" counts,
+ * per site, the events that asked (asked_<site>: each is one fail-nth
+ * tick) and the faults injected (injected_<site>). Without
+ * CONFIG_FAULT_INJECTION (Debian's 6.1) none of this is built and the
+ * model is never asked.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/dcache.h>
 #include <linux/debugfs.h>
+#include <linux/fault-inject.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -46,6 +67,19 @@ struct sim_device {
 	struct ipuxcom_device *idev;
 	u64 next_bus;
 	struct dentry *debugfs;
+#ifdef CONFIG_FAULT_INJECTION
+	/* the model's fault hook: one attr per site kind (enum c600_sim_site) */
+	struct fault_attr fail[C600_SIM_NSITES];
+#endif
+};
+
+/* Site kinds as debugfs and "stats" name them. */
+static const char *const sim_site_names[C600_SIM_NSITES] = {
+	[C600_SIM_SITE_GO] = "go",
+	[C600_SIM_SITE_MARK] = "mark",
+	[C600_SIM_SITE_TDI] = "tdi",
+	[C600_SIM_SITE_DMA] = "dma",
+	[C600_SIM_SITE_CTX_STOP] = "ctx_stop",
 };
 
 static struct dentry *sim_debugfs_root;
@@ -137,6 +171,65 @@ static int sim_reset(void *priv)
 	return 0;
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * The model's fault hook, called under sd->lock at each site event.
+ * should_fail() looks at the thread's fail-nth first: every call counts
+ * one of its fault points, whatever the attr says.
+ */
+static bool sim_should_fail(void *ctx, enum c600_sim_site site)
+{
+	struct sim_device *sd = ctx;
+
+	return should_fail(&sd->fail[site], 1);
+}
+
+static void sim_fault_init(struct sim_device *sd)
+{
+	static const struct fault_attr fresh = FAULT_ATTR_INITIALIZER;
+	unsigned int i;
+
+	for (i = 0; i < C600_SIM_NSITES; i++) {
+		sd->fail[i] = fresh;
+		ratelimit_state_init(&sd->fail[i].ratelimit_state, 0, DEFAULT_RATELIMIT_BURST);
+		sd->fail[i].verbose = 1;
+	}
+	sd->model->faults.should_fail_ctx = sd;
+	sd->model->faults.should_fail = sim_should_fail;
+}
+
+static void sim_fault_debugfs_add(struct sim_device *sd)
+{
+	char name[24];
+	unsigned int i;
+
+	/* Without FAULT_INJECTION_DEBUG_FS: ERR_PTR(-ENODEV), no files. */
+	for (i = 0; i < C600_SIM_NSITES; i++) {
+		snprintf(name, sizeof(name), "fail_%s", sim_site_names[i]);
+		fault_create_debugfs_attr(name, sd->debugfs, &sd->fail[i]);
+	}
+}
+
+/*
+ * fault_create_debugfs_attr() keeps a reference to its directory (for
+ * the fault message): dropped here, once the directory is removed and no
+ * op can run.
+ */
+static void sim_fault_release(struct sim_device *sd)
+{
+	unsigned int i;
+
+	for (i = 0; i < C600_SIM_NSITES; i++) {
+		dput(sd->fail[i].dname);
+		sd->fail[i].dname = NULL;
+	}
+}
+#else
+static void sim_fault_init(struct sim_device *sd) { }
+static void sim_fault_debugfs_add(struct sim_device *sd) { }
+static void sim_fault_release(struct sim_device *sd) { }
+#endif
+
 static const struct ipuxcom_backend_ops sim_ops = {
 	.bar_read = sim_bar_read,
 	.bar_write = sim_bar_write,
@@ -150,6 +243,7 @@ static int sim_stats_show(struct seq_file *m, void *unused)
 {
 	struct sim_device *sd = m->private;
 	struct c600_sim *sim = sd->model;
+	unsigned int i;
 
 	mutex_lock(&sd->lock);
 	seq_printf(m, "phase %u\nnext_batch %u\nautoload_transactions %u\n"
@@ -166,6 +260,10 @@ static int sim_stats_show(struct seq_file *m, void *unused)
 		   sim->stats.primaries_operational, sim->gs[0].value, sim->gs[1].value);
 	seq_printf(m, "sram_pages %u\nsram_bytes %u\n",
 		   sim->stats.sram_pages, sim->stats.sram_bytes);
+	for (i = 0; i < C600_SIM_NSITES; i++)
+		seq_printf(m, "asked_%s %u\ninjected_%s %u\n",
+			   sim_site_names[i], sim->faults.asked[i],
+			   sim_site_names[i], sim->faults.injected[i]);
 	mutex_unlock(&sd->lock);
 	return 0;
 }
@@ -186,10 +284,12 @@ static void sim_debugfs_add(struct sim_device *sd)
 	debugfs_create_u32("tdi_fail_at", 0600, sd->debugfs, &fl->tdi_fail_at);
 	debugfs_create_u32("latency", 0600, sd->debugfs, &sd->model->latency);
 	debugfs_create_file("stats", 0400, sd->debugfs, sd, &sim_stats_fops);
+	sim_fault_debugfs_add(sd);
 }
 
 static void sim_device_free(struct sim_device *sd)
 {
+	sim_fault_release(sd);
 	c600_sim_destroy(sd->model);
 	mutex_destroy(&sd->lock);
 	kfree(sd);
@@ -217,6 +317,7 @@ static int sim_device_add(void)
 		sim_device_free(sd);
 		return -ENOMEM;
 	}
+	sim_fault_init(sd);
 	desc.priv = sd;
 	sd->idev = ipuxcom_device_register(&desc);
 	if (IS_ERR(sd->idev)) {

@@ -333,7 +333,7 @@ static int write_cfg(const struct cli_call *call, const char *path,
 static const char *dev_arg, *out_arg;
 
 static const struct cli_opt run_opts[] = {
-	{ .lname = "dev", .arg = "ID", .help = "device id (default 0)", .value = &dev_arg },
+	{ .lname = "dev", .arg = "ID", .help = "device id (default: the lowest registered)", .value = &dev_arg },
 	{ .lname = "output", .sname = 'o', .arg = "FILE",
 	  .help = "IPUCFG1 file to write (required)", .value = &out_arg },
 };

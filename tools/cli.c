@@ -132,7 +132,7 @@ static void cli_cmd_help(FILE *f, const struct cli_call *call, const struct cli_
 		docs = docs || (opts[i].help && strstr(opts[i].help, "docs/"));
 	}
 	if (generic_dev)
-		cli_opt_line(f, 0, "dev", "ID", "device id (default 0)");
+		cli_opt_line(f, 0, "dev", "ID", "device id (default: the lowest registered)");
 	if (json_opt) {
 		cli_opt_line(f, 'j', "json", NULL, "JSON output");
 		cli_opt_line(f, 'p', "pretty", NULL, "with --json: indented JSON");
@@ -327,7 +327,7 @@ int cli_parse(struct cli_call *call, int argc, char **argv, const struct cli_opt
 	}
 	all[n++] = (struct cli_opt) { "help", 'h', NULL, "show this help", &help, NULL };
 	if (call->cmd->takes_dev && !dev_opt)
-		all[n++] = (struct cli_opt) { "dev", 0, "ID", "device id (default 0)", NULL,
+		all[n++] = (struct cli_opt) { "dev", 0, "ID", "device id (default: the lowest registered)", NULL,
 					      &generic_dev };
 	if (call->listing) {
 		memcpy(call->listing->opts, all, n * sizeof(all[0]));
@@ -363,7 +363,7 @@ size_t cli_global_opts(struct cli_opt *out, struct cli_global *g, bool *help, bo
 	const struct cli_opt opts[] = {
 		{ "device", 'd', "PATH", "device node (default " IPUXCOM_DEVICE_PATH ")", NULL,
 		  &g->device },
-		{ "dev", 0, "ID", "device id, for every command that uses one (default 0)", NULL,
+		{ "dev", 0, "ID", "device id, for every command that uses one (default: the lowest registered)", NULL,
 		  &g->dev },
 		{ "json", 'j', NULL, "JSON output, for every command", &g->json, NULL },
 		{ "pretty", 'p', NULL, "with --json: indented JSON", &g->pretty, NULL },
@@ -413,6 +413,31 @@ int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct i
 	return cli_open_attached_id(call, dev_arg, out, &id);
 }
 
+/*
+ * The device a command uses when none is named: the lowest id registered.
+ * Ids are not reused at once (a card that goes away and comes back gets a
+ * new one), so after a hot-plug or a module reload it need not be 0. When
+ * the list cannot be had (the module's netlink family absent), 0, and the
+ * attach says what is wrong.
+ */
+static uint32_t cli_default_dev(void)
+{
+	struct ipuxcom_device_info *list = NULL;
+	struct ipuxcom_nl *nl = NULL;
+	uint32_t id = 0;
+	size_t n = 0;
+
+	if (ipuxcom_nl_open(&nl))
+		return 0;
+	if (!ipuxcom_nl_dev_list(nl, &list, &n))
+		for (size_t i = 0; i < n; i++)
+			if (i == 0 || list[i].dev_id < id)
+				id = list[i].dev_id;
+	ipuxcom_nl_dev_list_free(list);
+	ipuxcom_nl_close(nl);
+	return id;
+}
+
 int cli_open_attached_id(const struct cli_call *call, const char *dev_arg, struct ipuxcom **out,
 			 uint32_t *idp)
 {
@@ -424,6 +449,8 @@ int cli_open_attached_id(const struct cli_call *call, const char *dev_arg, struc
 		return rc;
 	if (dev_arg && !cli_parse_u32(dev_arg, &id))
 		return cli_usage_err(call, "invalid device id '%s'", dev_arg);
+	if (!dev_arg)
+		id = cli_default_dev();
 	rc = cli_open_device(call, out);
 	if (rc)
 		return rc;

@@ -163,7 +163,7 @@ int cli_check_dev(const struct cli_call *call, const char *id, const char *what)
 
 /*
  * The device a command names: @dev_arg (a positional ID) if given, else
- * call->dev, else NULL (device 0). Both given and different is a usage
+ * call->dev, else NULL (the lowest registered id). Both given and different is a usage
  * error. Returns CLI_CONTINUE or CLI_EXIT_USAGE.
  */
 int cli_dev_arg(const struct cli_call *call, const char *dev_arg, const char **out);
@@ -182,7 +182,8 @@ struct ipuxcom_nl;
 
 /*
  * Open the device node and attach to device @dev_arg (decimal id) or,
- * when NULL, call->dev (--dev), else device 0 (cli_dev_arg()), reporting
+ * when NULL, call->dev (--dev), else the lowest registered id (0 when
+ * none can be listed) (cli_dev_arg()), reporting
  * any failure. Returns 0, CLI_EXIT_USAGE or CLI_EXIT_ERR.
  */
 int cli_open_attached(const struct cli_call *call, const char *dev_arg, struct ipuxcom **out);

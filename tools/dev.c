@@ -134,7 +134,7 @@ static int dev_show_run(struct cli_call *call, int argc, char **argv)
 static const char *reset_dev_arg;
 
 static const struct cli_opt reset_opts[] = {
-	{ .lname = "dev", .arg = "ID", .help = "device id (default 0)", .value = &reset_dev_arg },
+	{ .lname = "dev", .arg = "ID", .help = "device id (default: the lowest registered)", .value = &reset_dev_arg },
 };
 
 static int dev_reset_run(struct cli_call *call, int argc, char **argv)
@@ -267,7 +267,7 @@ int cli_dev_init(const struct cli_call *call, struct ipuxcom *ipu, uint32_t dev,
 static const char *init_dev_arg;
 
 static const struct cli_opt init_opts[] = {
-	{ .lname = "dev", .arg = "ID", .help = "device id (default 0)", .value = &init_dev_arg },
+	{ .lname = "dev", .arg = "ID", .help = "device id (default: the lowest registered)", .value = &init_dev_arg },
 };
 
 static int dev_init_run(struct cli_call *call, int argc, char **argv)
@@ -318,7 +318,7 @@ static const struct cli_cmd dev_cmds[] = {
 		.args = "[--dev ID] [-j|--json]",
 		.summary = "reset a device to its power-on state",
 		.description =
-			"Attach to device ID (default 0), reset it, and print the new state.\n"
+			"Attach to device ID (default: the lowest registered), reset it, and print the new state.\n"
 			"This is how a device leaves the needs-reset state after a timeout.\n"
 			"A device held through ipu_driver is reset by ipu_driver: its buffers\n"
 			"are detached (BUFFER_DETACH_ALL) and RESET_DEVICE issued on /dev/ipuN\n"
@@ -334,7 +334,7 @@ static const struct cli_cmd dev_cmds[] = {
 		.args = "[ID|--dev ID] [-j|--json]",
 		.summary = "initialise a device from ipu_driver's idle state",
 		.description =
-			"Attach to device ID (default 0) and initialise it, the first step of a\n"
+			"Attach to device ID (default: the lowest registered) and initialise it, the first step of a\n"
 			"load on a real card. A device held through Graphcore's ipu_driver is\n"
 			"attached through its /dev/ipuN (open, USER_ATTACH, SET_IPU_ID), then\n"
 			"initialised there as the loader that completed loads on a C600 does:\n"

@@ -33,7 +33,7 @@ static const struct cli_opt load_opts[] = {
 	{ .lname = "cfg-hsp", .arg = "MODE",
 	  .help = "the config's GS1/GS2 records: clear (default), keep-gs2 or replay",
 	  .value = &cfg_hsp_arg },
-	{ .lname = "dev", .arg = "ID", .help = "device id (default 0)", .value = &dev_arg },
+	{ .lname = "dev", .arg = "ID", .help = "device id (default: the lowest registered)", .value = &dev_arg },
 	{ .lname = "timeout-ms", .arg = "MS", .help = "per handshake (default: module's)",
 	  .value = &timeout_arg },
 	{ .lname = "no-init", .help = "do not initialise the device first (it must be idle)",
@@ -525,7 +525,7 @@ static const struct cli_cmd load_cmds[] = {
 			"[--timeout-ms MS] [-q] [-j] [--check] [--hostx MANIFEST CALL...]",
 		.summary = "load an IPUIMG1 image onto every tile and start it",
 		.description =
-			"Attach to device ID (default 0), initialise it in the same session as\n"
+			"Attach to device ID (default: the lowest registered), initialise it in the same session as\n"
 			"'" CLI_PROG " dev init' does (on a card held through ipu_driver its\n"
 			"initialisation, the ICU mailbox reset among it, as the stack that loaded\n"
 			"real C600s does before every load; a reset on the simulator; its steps\n"

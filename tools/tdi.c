@@ -25,7 +25,7 @@
 static const char *dev_arg;
 
 static const struct cli_opt tdi_opts[] = {
-	{ .lname = "dev", .arg = "ID", .help = "device id (default 0)", .value = &dev_arg },
+	{ .lname = "dev", .arg = "ID", .help = "device id (default: the lowest registered)", .value = &dev_arg },
 };
 
 #define NOPTS (sizeof(tdi_opts) / sizeof(tdi_opts[0]))

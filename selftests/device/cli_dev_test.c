@@ -104,4 +104,41 @@ TEST_F(clidev, dev_option_selects_like_the_positional_id)
 	EXPECT_NE(NULL, strstr(self->r->err, "device 4000000000")) TH_LOG("%s", self->r->err);
 }
 
+/*
+ * Without --dev a command uses the lowest registered id. Ids are not
+ * reused at once (xa_alloc_cyclic), so once the simulated devices are
+ * reloaded the lowest is no longer 0: the command must find it, not
+ * assume 0 (it did, and failed with ENODEV after any re-registration).
+ */
+TEST_F(clidev, no_dev_means_the_lowest_registered_id)
+{
+	const char *ko = getenv("IPUXCOM_SIM_KO");
+	struct ipuxcom_device_info *devs = NULL;
+	struct ipuxcom_nl *nl;
+	uint32_t lowest = UINT32_MAX;
+	char want[64];
+	size_t n = 0;
+
+	if (!self->r)
+		return;	/* skipped in the set-up */
+	if (!ko || ixt_sim_devices() < 0)
+		SKIP(return, "needs the simulator and IPUXCOM_SIM_KO");
+	ASSERT_EQ(0, ixt_unload_module_wait("ipuxcom_sim"));
+	ASSERT_EQ(0, ixt_load_module(ko, "devices=2"));
+	ASSERT_EQ(0, ipuxcom_nl_open(&nl));
+	ASSERT_EQ(0, ipuxcom_nl_dev_list(nl, &devs, &n));
+	ipuxcom_nl_close(nl);
+	ASSERT_LT(0, n);
+	for (size_t i = 0; i < n; i++)
+		if (devs[i].dev_id < lowest)
+			lowest = devs[i].dev_id;
+	ipuxcom_nl_dev_list_free(devs);
+	/* the case this is about: the freed ids were not handed out again */
+	ASSERT_LT(0, lowest);
+	ASSERT_EQ(0, ixt_run_tool(self->r, self->tool, "-j", "dev", "reset", NULL));
+	EXPECT_EQ(0, self->r->status) TH_LOG("stderr: %s", self->r->err);
+	snprintf(want, sizeof(want), "\"dev\":%u", lowest);
+	EXPECT_NE(NULL, strstr(self->r->out, want)) TH_LOG("want %s in %s", want, self->r->out);
+}
+
 TEST_HARNESS_MAIN

@@ -305,7 +305,7 @@ static int write_cfg(const struct cli_call *call, const char *path,
 	free(data);
 	if (rc)
 		return rc;
-	if (call->json && strcmp(path, "-")) {
+	if (call->json) {
 		struct json_writer w;
 
 		json_init_call(&w, stdout, call);
@@ -320,13 +320,12 @@ static int write_cfg(const struct cli_call *call, const char *path,
 		json_end_object(&w);
 		return CLI_EXIT_OK;
 	}
-	/* Not on stdout when the file itself went there. */
+	/* With -o -, stdout is stderr here (outfile_claim_stdout()). */
 	if (dev_id == IPUXCOM_TRACE_ANY_DEV)
-		fprintf(strcmp(path, "-") ? stdout : stderr,
-			"captured %" PRIu32 " config writes into %s\n", count, path);
+		printf("captured %" PRIu32 " config writes into %s\n", count, path);
 	else
-		fprintf(strcmp(path, "-") ? stdout : stderr, "captured %" PRIu32
-			" config writes of device %" PRIu32 " into %s\n", count, dev_id, path);
+		printf("captured %" PRIu32 " config writes of device %" PRIu32 " into %s\n", count,
+		       dev_id, path);
 	return CLI_EXIT_OK;
 }
 
@@ -444,6 +443,8 @@ static int capture_command(struct cli_call *call, int argc, char **argv)
 
 	/* Fail before running anything if FILE cannot be written. */
 	rc = outfile_check(call, out_arg);
+	if (!rc)	/* -o -: the file on stdout; the report (and COMMAND's output) on stderr */
+		rc = outfile_claim_stdout(call, out_arg);
 	if (!rc)
 		rc = tracefs_find(&c);
 	if (rc)
@@ -516,6 +517,8 @@ static int capture_stop(struct cli_call *call, int argc, char **argv)
 		return cli_usage_err(call, "-o FILE is required");
 	/* Fail before running anything if FILE cannot be written. */
 	rc = outfile_check(call, out_arg);
+	if (!rc)	/* -o -: the file on stdout; the report (and COMMAND's output) on stderr */
+		rc = outfile_claim_stdout(call, out_arg);
 	if (!rc)
 		rc = tracefs_find(&c);
 	if (rc)

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "json_fmt.h"
 #include "json.h"
+#include "input.h"
 #include "outfile.h"
 #include "trace_json.h"
 
@@ -49,6 +50,9 @@ static int demo_trace_open(const struct cli_call *call, const struct demo_opts *
 	*watch = NULL;
 	if (!o->trace)
 		return 0;
+	/* --trace -: the trace on stdout, the demo's report on stderr. */
+	if (outfile_claim_stdout(call, o->trace))
+		return CLI_EXIT_ERR;
 	dt->t = malloc(sizeof(*dt->t));
 	if (!dt->t) {
 		cli_err(call->what, "%s: out of memory", o->trace);
@@ -88,12 +92,8 @@ static int demo_lib_err(const struct cli_call *call, const struct ipuxcom_plan_e
 static int demo_timing(const struct cli_call *call, const struct demo_opts *o,
 		       struct ipuxcom_timing **owned)
 {
-	struct ipuxcom_plan_error e;
-
 	*owned = NULL;
-	if (o->timing && ipuxcom_timing_load(o->timing, owned, &e))
-		return demo_lib_err(call, &e);
-	return 0;
+	return o->timing ? cli_input_timing(call, o->timing, owned) : 0;
 }
 
 /* ------------------------------------------------------------------ sum */

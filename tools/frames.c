@@ -49,6 +49,10 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 	if (first > last)
 		return cli_usage_err(call, "first tile %" PRIu32 " after last tile %" PRIu32,
 				     first, last);
+	/* -o -: the batches on stdout, the report on stderr. */
+	rc = outfile_claim_stdout(call, out);
+	if (rc)
+		return rc;
 	if (cli_input_image(pos[0], &img, &em)) {
 		cli_err(call->what, "%s", em.msg);
 		return CLI_EXIT_ERR;
@@ -109,8 +113,6 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 	rc = outfile_close(o, rc == 0) ? CLI_EXIT_ERR : rc;
 	if (rc)
 		return rc;
-	if (!strcmp(out, "-"))
-		return CLI_EXIT_OK;
 	if (call->json) {
 		struct json_writer w;
 
@@ -128,7 +130,8 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 		char size[CLI_SIZE_LEN];
 
 		printf("%s: tiles %" PRIu32 "..%" PRIu32 " in %" PRIu32 " batch%s: %" PRIu32
-		       " frames (%" PRIu64 " bytes) per tile, %s\n", out, first,
+		       " frames (%" PRIu64 " bytes) per tile, %s\n",
+		       outfile_is_stdout(out) ? "(stdout)" : out, first,
 		       last, batches, batches > 1 ? "es" : "", per_tile,
 		       (uint64_t)per_tile * IPUXCOM_FRAME_SIZE, cli_size(total, size, sizeof(size)));
 	}

@@ -174,17 +174,21 @@ static int hsp_format_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	if (npos < 1)
 		return cli_usage_err(call, "expected FILE");
-	rc = load(call, pos[0], &m);
+	if (!out)
+		out = "-";
+	/* To stdout (the default), the canonical text is the output and the report goes to stderr. */
+	rc = outfile_claim_stdout(call, out);
+	if (!rc)
+		rc = load(call, pos[0], &m);
 	if (rc)
 		return rc;
 	if (ipuxcom_hsp_format(&m, &text, &len, &em)) {
 		cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 		return CLI_EXIT_ERR;
 	}
-	rc = outfile_write_all(call, out ? out : "-", text, len);
+	rc = outfile_write_all(call, out, text, len);
 	free(text);
-	/* To stdout, the canonical text is the output (as image pack -o -). */
-	if (!rc && call->json && out && strcmp(out, "-")) {
+	if (!rc && call->json) {
 		struct json_writer w;
 
 		json_init_call(&w, stdout, call);

@@ -134,8 +134,10 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 		     o.template_tile >= IPUXCOM_IMG_TILES))
 		return cli_usage_err(call, "invalid template tile '%s' (0..%u)", tmpl,
 				     IPUXCOM_IMG_TILES - 1);
-	/* Refuse an unwritable -o before the packing work. */
+	/* Refuse an unwritable -o before the packing work; -o -: the report to stderr. */
 	rc = outfile_check(call, out);
+	if (!rc)
+		rc = outfile_claim_stdout(call, out);
 	if (rc)
 		return rc;
 
@@ -162,8 +164,6 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 	}
 	ipuxcom_image_get_info(img, &info);
 	ipuxcom_image_close(img);
-	if (!strcmp(out, "-"))		/* the image itself went to stdout */
-		return CLI_EXIT_OK;
 	if (call->json) {
 		struct json_writer w;
 
@@ -183,7 +183,7 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 
 		printf("%s: %" PRIu32 " tiles of %" PRIu32 " bytes, %s, packed into %s (%.1fx); "
 		       "template tile %" PRIu32 ", %" PRIu64 " patches\n",
-		       out, info.tile_count, info.image_size,
+		       outfile_is_stdout(out) ? "(stdout)" : out, info.tile_count, info.image_size,
 		       cli_size(bytes, in_size, sizeof(in_size)),
 		       cli_size(info.file_size, out_size, sizeof(out_size)),
 		       ratio(bytes, info.file_size), info.template_tile, info.patch_count);
@@ -284,7 +284,14 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 	if (!all && (!cli_parse_u32(pos[1], &tile) || tile >= IPUXCOM_IMG_TILES))
 		return cli_usage_err(call, "invalid tile '%s' (0..%u or 'all')", pos[1],
 				     IPUXCOM_IMG_TILES - 1);
+	/* A directory of N.bin files has no place on standard output. */
+	if (all && outfile_is_stdout(out))
+		return cli_usage_err(call, "-o %s: with TILE 'all' the output is a directory (one "
+				     "N.bin per tile), not standard output; give a directory",
+				     out);
 	rc = all ? 0 : outfile_check(call, out);
+	if (!rc && !all)
+		rc = outfile_claim_stdout(call, out);
 	if (!rc)
 		rc = open_image(call, pos[0], &img);
 	if (rc)
@@ -316,8 +323,8 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 	}
 	rc = outfile_write_all(call, out, buf, info.image_size);
 	free(buf);
-	/* With -o -, stdout holds the image itself. */
-	if (!rc && call->json && strcmp(out, "-"))
+	/* With -o -, stdout holds the image itself and the report went to stderr. */
+	if (!rc && call->json)
 		extract_json(call, pos[0], false, tile, 1, info.image_size, out);
 	return rc;
 }
@@ -433,7 +440,10 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	if (npos < 1)
 		return cli_usage_err(call, "expected IMG");
-	rc = open_image(call, pos[0], &img);
+	/* --heatmap -: the SVG on stdout, the report on stderr. */
+	rc = outfile_claim_stdout(call, heatmap);
+	if (!rc)
+		rc = open_image(call, pos[0], &img);
 	if (rc)
 		return rc;
 	ipuxcom_image_get_info(img, &in);
@@ -571,6 +581,8 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 	}
 	rc = outfile_check(call, out);
 	if (!rc)
+		rc = outfile_claim_stdout(call, out);
+	if (!rc)
 		rc = open_image(call, pos[0], &img);
 	if (rc)
 		return rc;
@@ -582,7 +594,7 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 	}
 	rc = outfile_write_all(call, out, data, len);
 	free(data);
-	if (rc || !strcmp(out, "-"))
+	if (rc)
 		return rc;
 	if (call->json) {
 		struct json_writer w;
@@ -595,11 +607,13 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 		json_kv_hex32(&w, "target_max", rep.target_max);
 		json_end_object(&w);
 	} else if (rep.target_min == rep.target_max) {
-		printf("%s: %" PRIu32 " tiles redirected to 0x%05" PRIx32 "\n", out, rep.tiles,
+		printf("%s: %" PRIu32 " tiles redirected to 0x%05" PRIx32 "\n",
+		       outfile_is_stdout(out) ? "(stdout)" : out, rep.tiles,
 		       rep.target_min);
 	} else {
 		printf("%s: %" PRIu32 " tiles redirected to targets 0x%05" PRIx32 "..0x%05" PRIx32
-		       "\n", out, rep.tiles, rep.target_min, rep.target_max);
+		       "\n", outfile_is_stdout(out) ? "(stdout)" : out, rep.tiles, rep.target_min,
+		       rep.target_max);
 	}
 	return CLI_EXIT_OK;
 }

@@ -238,3 +238,32 @@ int cli_input_bootloader(const char *path, struct ipuxcom_bootloader *bl,
 	return lib_reads(path) ? ipuxcom_bootloader_load(path, bl, em) :
 				 parse_input(IN_BOOT, path, bl, NULL, em);
 }
+
+int cli_input_timing(const struct cli_call *call, const char *path, struct ipuxcom_timing **tm)
+{
+	struct ipuxcom_plan_error e = { 0 };
+	bool std = !strcmp(path, "-");
+	char msg[sizeof(e.msg) + 16];
+	const char *at;
+
+	if (std && stdin_used) {
+		cli_err(call->what, STDIN_NAME ": '-' given twice: standard input can be read "
+			"only once");
+		return CLI_EXIT_USAGE;
+	}
+	if (std)
+		stdin_used = true;
+	/* The library reads a path: standard input is /dev/stdin, named "(stdin)" here. */
+	if (!ipuxcom_timing_load(std ? "/dev/stdin" : path, tm, &e))
+		return 0;
+	snprintf(msg, sizeof(msg), "%s", e.msg[0] ? e.msg : ipuxcom_plan_errc_str(e.code));
+	at = std ? strstr(msg, "/dev/stdin") : NULL;
+	if (at)
+		cli_err(call->what, "%.*s" STDIN_NAME "%s", (int)(at - msg), msg,
+			at + strlen("/dev/stdin"));
+	else if (std || !strstr(msg, path))	/* a parse error: "line 1: ..." */
+		cli_err(call->what, "%s: %s", cli_input_name(path), msg);
+	else
+		cli_err(call->what, "%s", msg);
+	return CLI_EXIT_ERR;
+}

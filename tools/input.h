@@ -42,4 +42,12 @@ int cli_input_cfg(const char *path, struct ipuxcom_cfg_record **recs, uint32_t *
 int cli_input_bootloader(const char *path, struct ipuxcom_bootloader *bl,
 			 struct ipuxcom_errmsg *em);
 
+/*
+ * A timing table FILE (-t/--timing): '-' reads standard input (once per
+ * run, as every '-'), a FIFO too. Failures are reported naming the file
+ * ("(stdin)" for '-'). Returns 0, CLI_EXIT_USAGE or CLI_EXIT_ERR; free
+ * *@tm with ipuxcom_timing_free().
+ */
+int cli_input_timing(const struct cli_call *call, const char *path, struct ipuxcom_timing **tm);
+
 #endif /* IPUXCOM_TOOLS_INPUT_H */

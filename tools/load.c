@@ -415,6 +415,11 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 		if (rc != CLI_CONTINUE)
 			return rc;
 	}
+	/* An out=- writes standard output: the load's report then goes to stderr. */
+	for (int i = 1; i < npos; i++)
+		for (int k = 0; k < specs[i - 1].nout; k++)
+			if ((rc = outfile_claim_stdout(call, specs[i - 1].out[k])))
+				return rc;
 	if (hostx_arg) {
 		manifest_err = cli_input_hsp(hostx_arg, &manifest, &manifest_em);
 		for (int i = 1; i < npos && !manifest_err; i++) {

@@ -48,6 +48,12 @@ struct outfile {
 };
 
 /*
+ * The process's standard output once a command claimed it for its main
+ * output (outfile_claim_stdout()); file descriptor 1 then goes to stderr.
+ */
+static FILE *of_main;
+
+/*
  * The temporary files open now, removed by a signal that ends the command
  * before outfile_close() (Ctrl-C, a file size limit): a command killed
  * half-way must not leave one behind either. A few slots: commands write
@@ -264,6 +270,38 @@ int outfile_probe(const char *path, struct outfile_probe *p)
 	return outfile_resolve(path, &t, p);
 }
 
+bool outfile_is_stdout(const char *path)
+{
+	struct outfile_target t;
+	struct outfile_probe p;
+
+	if (!path || outfile_resolve(path, &t, &p))
+		return false;
+	return t.kind == OF_STDOUT || (t.kind == OF_FD && t.fd == STDOUT_FILENO);
+}
+
+int outfile_claim_stdout(const struct cli_call *call, const char *path)
+{
+	int fd;
+
+	if (of_main || !outfile_is_stdout(path))
+		return 0;
+	fflush(stdout);
+	fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (fd >= 0)
+		of_main = fdopen(fd, "wb");
+	if (!of_main || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		cli_err(call->what, "%s: standard output: %s", path, strerror(errno));
+		if (of_main)
+			fclose(of_main);
+		else if (fd >= 0)
+			close(fd);
+		of_main = NULL;
+		return CLI_EXIT_ERR;
+	}
+	return 0;
+}
+
 int outfile_check(const struct cli_call *call, const char *path)
 {
 	struct outfile_probe p;
@@ -326,10 +364,15 @@ int outfile_open(const struct cli_call *call, const char *path, struct outfile *
 	}
 	switch (o->t.kind) {
 	case OF_STDOUT:
-		o->f = stdout;
+		o->f = of_main ? of_main : stdout;
 		*out = o;
 		return 0;
 	case OF_FD:
+		if (of_main && o->t.fd == STDOUT_FILENO) {
+			o->f = of_main;		/* the claimed standard output */
+			*out = o;
+			return 0;
+		}
 		fd = fcntl(o->t.fd, F_DUPFD_CLOEXEC, 3);
 		break;
 	case OF_IN_PLACE:
@@ -399,7 +442,7 @@ int outfile_close(struct outfile *o, bool ok)
 		ok = false;
 	}
 	/* No fsync: like cp(1); the rename only makes a partial file impossible. */
-	if (o->f != stdout && fclose(o->f) && ok) {
+	if (o->f != stdout && o->f != of_main && fclose(o->f) && ok) {
 		cli_err(o->call->what, "%s: write error: %s", o->name, strerror(errno));
 		ok = false;
 	}

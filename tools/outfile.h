@@ -21,6 +21,11 @@
  *
  * Every failure is reported on stderr naming the file; functions return 0
  * or CLI_EXIT_ERR.
+ *
+ * The one output rule: a command's main output goes where its -o (or
+ * --trace, --heatmap, --export) says; when that is standard output, the
+ * command first calls outfile_claim_stdout(), and its report (text, -j
+ * object, error object) goes to stderr, never into the JSON, SVG or image.
  */
 #ifndef IPUXCOM_TOOLS_OUTFILE_H
 #define IPUXCOM_TOOLS_OUTFILE_H
@@ -55,6 +60,18 @@ int outfile_probe(const char *path, struct outfile_probe *p);
  * doing their work (touching a device, running a program).
  */
 int outfile_check(const struct cli_call *call, const char *path);
+
+/* Whether @path names standard output: "-", /dev/stdout, /dev/fd/1, /proc/self/fd/1. */
+bool outfile_is_stdout(const char *path);
+
+/*
+ * When @path (NULL: none) names standard output, keep standard output for
+ * it and send everything else the command prints on stdout to stderr
+ * from here on (a command it runs, too): outfile_open() of @path then
+ * writes the real standard output. Call it after parsing, before printing
+ * anything. Returns 0 or CLI_EXIT_ERR.
+ */
+int outfile_claim_stdout(const struct cli_call *call, const char *path);
 
 /* Start writing @path; *@out is NULL on failure. */
 int outfile_open(const struct cli_call *call, const char *path, struct outfile **out);

@@ -99,14 +99,15 @@ static int plan_lib_err(const struct cli_call *call, const struct ipuxcom_plan_e
 static int plan_timing(const struct cli_call *call, const struct plan_opts *o,
 		       const struct ipuxcom_timing **tm, struct ipuxcom_timing **owned)
 {
-	struct ipuxcom_plan_error e;
+	int rc;
 
 	*owned = NULL;
 	*tm = ipuxcom_timing_default();
 	if (!o->timing)
 		return 0;
-	if (ipuxcom_timing_load(o->timing, owned, &e))
-		return plan_lib_err(call, &e);
+	rc = cli_input_timing(call, o->timing, owned);
+	if (rc)
+		return rc;
 	*tm = *owned;
 	return 0;
 }
@@ -913,6 +914,9 @@ static int timing_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	if (npos != 2 && !(npos == 0 && o.export_path))
 		return cli_usage_err(call, "need SRC DST (or --export FILE)");
+	/* --export -: the table on stdout, the SRC DST line on stderr. */
+	if ((rc = outfile_claim_stdout(call, o.export_path)))
+		return rc;
 	if ((rc = plan_tiles(call, pos, npos, "tile", ids)))
 		return rc;
 	rc = plan_timing(call, &o, &tm, &owned);
@@ -1188,6 +1192,9 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		return cli_usage_err(call, "need FILE (a transfer list; '-' for stdin)");
 	if (step_arg && !plan_parse_num(step_arg, &step))
 		return cli_usage_err(call, "invalid --stagger '%s'", step_arg);
+	/* --trace -: the trace on stdout, the schedule's report on stderr. */
+	if ((rc = outfile_claim_stdout(call, trace_arg)))
+		return rc;
 	if ((rc = plan_timing(call, &o, &tm, &owned)))
 		return rc;
 	/* The trace shows receives: the writes the run otherwise forgets. */

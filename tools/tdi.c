@@ -85,8 +85,12 @@ static int tdi_dump_all(const struct cli_call *call, const char *heatmap_path)
 		rc = CLI_EXIT_ERR;
 		goto out;
 	}
-	/* An output that cannot be written is found before the device is read. */
-	if (heatmap_path && outfile_open(call, heatmap_path, &o)) {
+	/*
+	 * An output that cannot be written is found before the device is read;
+	 * --heatmap -: the SVG on stdout, the report on stderr.
+	 */
+	if (heatmap_path && (outfile_claim_stdout(call, heatmap_path) ||
+			     outfile_open(call, heatmap_path, &o))) {
 		rc = CLI_EXIT_ERR;
 		goto out;
 	}

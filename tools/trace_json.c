@@ -4,29 +4,45 @@
  * docs/pictures.md.
  *
  * Layout: process 0 holds one slice per phase; physical tile t is process
- * t + 1 with up to three threads (send, mux, receive). Threads rather than
- * one track per tile because a tile's sends, mux windows and incoming
- * writes overlap in time without nesting, and trace viewers drop or
- * misdraw slices that overlap on one thread. Thread ids are unique over
- * the whole trace (Perfetto keys threads by tid alone).
+ * t + 1 with its threads (send, mux, receive). Threads rather than one
+ * track per tile because a tile's sends, mux windows and incoming writes
+ * overlap in time without nesting, and trace viewers drop or misdraw
+ * complete events that overlap on one thread: the format wants those of
+ * one thread nested or disjoint. So each thread's slices are disjoint: a
+ * run of receives (a 64-bit item's two words included) is one slice, a
+ * send overlapping an earlier one of its tile (a send conflict) goes to
+ * the next "send" thread, a mux setting replaced at its own event is an
+ * instant. Thread ids are unique over the whole trace (Perfetto keys
+ * threads by tid alone).
  */
 #include <inttypes.h>
 #include <string.h>
+
+#include <ipuxcom_plan.h>
 
 #include "trace_json.h"
 
 enum trace_thread { TRACE_SEND = 1, TRACE_MUX = 2, TRACE_RECV = 3 };
 
-static const char *const trace_thread_name[] = { NULL, "send", "mux", "receive" };
+/* Send threads per tile: the most sends of one tile that overlap, shown apart. */
+#define TRACE_SEND_LANES	8
+
+/* A thread's number inside its tile's process: send lanes, then mux, then receive (1..10). */
+static uint32_t trace_slot(enum trace_thread th, uint32_t lane)
+{
+	if (th == TRACE_SEND)
+		return 1 + (lane < TRACE_SEND_LANES ? lane : TRACE_SEND_LANES - 1);
+	return th == TRACE_MUX ? 1 + TRACE_SEND_LANES : 2 + TRACE_SEND_LANES;
+}
 
 static uint32_t trace_pid(uint32_t tile)
 {
 	return tile + 1;
 }
 
-static uint32_t trace_tid(uint32_t tile, enum trace_thread th)
+static uint32_t trace_tid(uint32_t tile, uint32_t slot)
 {
-	return trace_pid(tile) * 4 + th;
+	return trace_pid(tile) * 16 + slot;
 }
 
 /* Tile-local @event as a timestamp of the current phase (events before sync do not occur). */
@@ -63,8 +79,8 @@ static void trace_meta(struct trace_writer *t, const char *what, uint32_t pid, u
 	json_end_object(w);
 }
 
-/* Name @tile's process and its thread @th the first time either is used. */
-static void trace_track(struct trace_writer *t, uint32_t tile, enum trace_thread th)
+/* Name @tile's process and its thread @slot (0: none) the first time either is used. */
+static void trace_track(struct trace_writer *t, uint32_t tile, uint32_t slot)
 {
 	char name[64];
 	uint32_t lg = 0;
@@ -78,28 +94,36 @@ static void trace_track(struct trace_writer *t, uint32_t tile, enum trace_thread
 			   trace_pid(tile));
 		t->named[tile] |= 1;
 	}
-	if (th && !(t->named[tile] & (1u << th))) {
-		trace_meta(t, "thread_name", trace_pid(tile), trace_tid(tile, th), "name",
-			   trace_thread_name[th], 0);
-		trace_meta(t, "thread_sort_index", trace_pid(tile), trace_tid(tile, th),
-			   "sort_index", NULL, th);
-		t->named[tile] |= 1u << th;
+	if (slot && !(t->named[tile] & (1ull << slot))) {
+		if (slot == trace_slot(TRACE_MUX, 0))
+			snprintf(name, sizeof(name), "mux");
+		else if (slot == trace_slot(TRACE_RECV, 0))
+			snprintf(name, sizeof(name), "receive");
+		else if (slot == trace_slot(TRACE_SEND, 0))
+			snprintf(name, sizeof(name), "send");
+		else
+			snprintf(name, sizeof(name), "send %u (overlapping)", slot);
+		trace_meta(t, "thread_name", trace_pid(tile), trace_tid(tile, slot), "name", name,
+			   0);
+		trace_meta(t, "thread_sort_index", trace_pid(tile), trace_tid(tile, slot),
+			   "sort_index", NULL, slot);
+		t->named[tile] |= 1ull << slot;
 	}
 }
 
-/* The common head of an event; the caller adds its fields and args, then closes it. */
+/* The common head of an event on thread @slot (0: the whole process); the caller adds the rest. */
 static void trace_event(struct trace_writer *t, const char *name, const char *ph, uint32_t tile,
-			enum trace_thread th, int32_t event)
+			uint32_t slot, int32_t event)
 {
 	struct json_writer *w = &t->w;
 
-	trace_track(t, tile, th);
+	trace_track(t, tile, slot);
 	json_begin_object(w);
 	json_kv_string(w, "name", name);
 	json_kv_string(w, "cat", "exchange");
 	json_kv_string(w, "ph", ph);
 	json_kv_uint(w, "pid", trace_pid(tile));
-	json_kv_uint(w, "tid", th ? trace_tid(tile, th) : 0);
+	json_kv_uint(w, "tid", slot ? trace_tid(tile, slot) : 0);
 	json_kv_uint(w, "ts", trace_ts(t, event));
 }
 
@@ -117,7 +141,9 @@ void trace_begin(struct trace_writer *t, FILE *out)
 	memset(t, 0, sizeof(*t));
 	json_init(&t->w, out);
 	json_begin_object(&t->w);
-	json_kv_string(&t->w, "displayTimeUnit", "ns");
+	/* ts and dur are microseconds whatever this says (it only picks the display unit,
+	 * "ms" or "ns"); "ms", the format's default: "ns" would show event 32 as 32,000 ns. */
+	json_kv_string(&t->w, "displayTimeUnit", "ms");
 	json_key(&t->w, "otherData");
 	json_begin_object(&t->w);
 	json_kv_string(&t->w, "generator", "ipuxcom exchange verifier (modelled, not measured)");
@@ -129,32 +155,46 @@ void trace_begin(struct trace_writer *t, FILE *out)
 	trace_meta(t, "process_sort_index", 0, 0, "sort_index", NULL, 0);
 }
 
-static void trace_send(struct trace_writer *t, const struct ipuxcom_xsim_action *a)
+/* A send on send thread @lane: @a->words events, two words each for 64-bit items. */
+static void trace_send(struct trace_writer *t, const struct ipuxcom_xsim_action *a, uint32_t lane)
 {
 	struct json_writer *w = &t->w;
+	bool wide = a->dir & IPUXCOM_SCTL_WIDE;
+	uint32_t words = wide ? 2 * a->words : a->words;
 	char name[48];
 
-	snprintf(name, sizeof(name), "send %u word%s", a->words, a->words == 1 ? "" : "s");
-	trace_event(t, name, "X", a->tile, TRACE_SEND, a->event);
-	json_kv_uint(w, "dur", a->words);
+	snprintf(name, sizeof(name), "send %u word%s%s", words, words == 1 ? "" : "s",
+		 wide ? " (64-bit)" : "");
+	trace_event(t, name, "X", a->tile, trace_slot(TRACE_SEND, lane), a->event);
+	json_kv_uint(w, "dur", a->words ? a->words : 1);
 	json_key(w, "args");
 	json_begin_object(w);
-	json_kv_uint(w, "words", a->words);
+	json_kv_uint(w, "words", words);
+	json_kv_uint(w, "events", a->words);
+	json_key(w, "wide");
+	json_bool(w, wide);
 	trace_hex(w, "src_addr", a->value);
-	json_kv_uint(w, "direction", a->dir);
+	json_kv_uint(w, "direction", a->dir & ~IPUXCOM_SCTL_WIDE);
 	json_kv_uint(w, "stream", a->stream);
 	trace_origin_end(w, a);
 }
 
-/* The window in which @a's mux selects its source, up to event @end (exclusive). */
+/*
+ * The window in which @a's mux selects its source, up to event @end
+ * (exclusive); an instant when the next setting replaces it at its own event.
+ */
 static void trace_mux(struct trace_writer *t, const struct ipuxcom_xsim_action *a, int32_t end)
 {
 	struct json_writer *w = &t->w;
 	char name[48];
 
 	snprintf(name, sizeof(name), "mux <- tile %u", a->value);
-	trace_event(t, name, "X", a->tile, TRACE_MUX, a->event);
-	json_kv_uint(w, "dur", end > a->event ? (uint32_t)(end - a->event) : 1);
+	trace_event(t, name, end > a->event ? "X" : "i", a->tile, trace_slot(TRACE_MUX, 0),
+		    a->event);
+	if (end > a->event)
+		json_kv_uint(w, "dur", (uint32_t)(end - a->event));
+	else
+		json_kv_string(w, "s", "t");
 	json_key(w, "args");
 	json_begin_object(w);
 	json_kv_uint(w, "source", a->value);
@@ -167,7 +207,7 @@ static void trace_pic(struct trace_writer *t, const struct ipuxcom_xsim_action *
 	char name[48];
 
 	snprintf(name, sizeof(name), "pic 0x%" PRIx32, a->value);
-	trace_event(t, name, "i", a->tile, TRACE_RECV, a->event);
+	trace_event(t, name, "i", a->tile, trace_slot(TRACE_RECV, 0), a->event);
 	json_kv_string(w, "s", "t");
 	json_key(w, "args");
 	json_begin_object(w);
@@ -176,12 +216,16 @@ static void trace_pic(struct trace_writer *t, const struct ipuxcom_xsim_action *
 }
 
 /*
- * Sends as slices, mux windows as slices from each selection to the next
- * mux action (or the tile's br $m10), PIC settings as instants.
+ * Sends as slices (an overlapping one on the next free send thread), mux
+ * windows as slices from each selection to the next mux action (or the
+ * tile's br $m10), PIC settings as instants. Each kind comes in (tile,
+ * event) order.
  */
 static void trace_actions(struct trace_writer *t, const struct ipuxcom_xsim *sim)
 {
 	struct ipuxcom_xsim_action a = IPUXCOM_XSIM_ACTION_INIT, open = IPUXCOM_XSIM_ACTION_INIT;
+	int64_t lane_end[TRACE_SEND_LANES];
+	uint32_t lane_tile = UINT32_MAX;
 	bool is_open = false;
 	size_t n = ipuxcom_xsim_nactions(sim);
 
@@ -192,7 +236,17 @@ static void trace_actions(struct trace_writer *t, const struct ipuxcom_xsim *sim
 			is_open = false;
 		}
 		if (a.kind == IPUXCOM_XSIM_A_SEND) {
-			trace_send(t, &a);
+			uint32_t lane = 0;
+
+			if (a.tile != lane_tile) {
+				lane_tile = a.tile;
+				for (uint32_t k = 0; k < TRACE_SEND_LANES; k++)
+					lane_end[k] = INT64_MIN;
+			}
+			while (lane < TRACE_SEND_LANES - 1 && lane_end[lane] > a.event)
+				lane++;
+			lane_end[lane] = (int64_t)a.event + (a.words ? a.words : 1);
+			trace_send(t, &a, lane);
 		} else if (a.kind == IPUXCOM_XSIM_A_PIC) {
 			trace_pic(t, &a);
 		} else {
@@ -206,7 +260,24 @@ static void trace_actions(struct trace_writer *t, const struct ipuxcom_xsim *sim
 		trace_mux(t, &open, ipuxcom_xsim_tile_end(sim, open.tile) + 1);
 }
 
-/* Contiguous writes from one source (consecutive events and addresses) as one slice. */
+/*
+ * Word @c continues the run of receives that word @p ended (@src its
+ * source): the same event (the second word of a 64-bit item, or anything
+ * else landing then: one slice, so the thread's slices stay disjoint), or
+ * the next event with the next address from the same source.
+ */
+static bool trace_run_goes_on(const struct ipuxcom_xsim_write *p,
+			      const struct ipuxcom_xsim_write *c, uint32_t src)
+{
+	if (c->tile != p->tile)
+		return false;
+	if (c->event == p->event)
+		return true;
+	return c->event == p->event + 1 && c->src_tile == src && p->src_tile == src &&
+	       c->addr == p->addr + 4;
+}
+
+/* Each run of receives on a tile as one slice (see trace_run_goes_on()). */
 static void trace_receives(struct trace_writer *t, const struct ipuxcom_xsim *sim)
 {
 	struct json_writer *w = &t->w;
@@ -215,22 +286,34 @@ static void trace_receives(struct trace_writer *t, const struct ipuxcom_xsim *si
 
 	wr = ipuxcom_xsim_writes(sim, &n);
 	for (size_t i = 0, j; i < n; i = j) {
-		char name[64];
+		uint32_t items64 = 0, events;
+		bool one_source = true;
+		char name[80];
 
-		for (j = i + 1; j < n && wr[j].tile == wr[i].tile &&
-				wr[j].src_tile == wr[i].src_tile &&
-				wr[j].event == wr[j - 1].event + 1 &&
-				wr[j].addr == wr[j - 1].addr + 4; j++)
-			;
-		snprintf(name, sizeof(name), "receive %zu word%s from tile %u", j - i,
-			 j - i == 1 ? "" : "s", wr[i].src_tile);
-		trace_event(t, name, "X", wr[i].tile, TRACE_RECV, wr[i].event);
-		json_kv_uint(w, "dur", j - i);
+		for (j = i + 1; j < n && trace_run_goes_on(&wr[j - 1], &wr[j], wr[i].src_tile);
+		     j++) {
+			items64 += wr[j].event == wr[j - 1].event;
+			one_source = one_source && wr[j].src_tile == wr[i].src_tile;
+		}
+		events = (uint32_t)(wr[j - 1].event - wr[i].event) + 1;
+		if (one_source)
+			snprintf(name, sizeof(name), "receive %zu word%s from tile %u", j - i,
+				 j - i == 1 ? "" : "s", wr[i].src_tile);
+		else
+			snprintf(name, sizeof(name), "receive %zu words from several tiles", j - i);
+		trace_event(t, name, "X", wr[i].tile, trace_slot(TRACE_RECV, 0), wr[i].event);
+		json_kv_uint(w, "dur", events);
 		json_key(w, "args");
 		json_begin_object(w);
 		json_kv_uint(w, "words", j - i);
-		json_kv_uint(w, "source", wr[i].src_tile);
+		json_kv_uint(w, "events", events);
+		json_kv_uint(w, "items64", items64);
+		if (one_source)
+			json_kv_uint(w, "source", wr[i].src_tile);
+		else
+			json_kv_uint(w, "first_source", wr[i].src_tile);
 		trace_hex(w, "addr", wr[i].addr);
+		trace_hex(w, "last_addr", wr[j - 1].addr);
 		trace_hex(w, "src_addr", wr[i].src_addr);
 		json_kv_uint(w, "send_event", wr[i].send_event > 0 ? (uint32_t)wr[i].send_event : 0);
 		json_end_object(w);

@@ -5,8 +5,11 @@
  * --trace` and the demos' --trace. docs/pictures.md describes the layout:
  * one process per physical tile involved, with "send", "mux" and
  * "receive" threads; hazards as instants on the tile, errors in red.
- * Timestamps are exchange events shown as microseconds; the phases of one
- * trace follow each other.
+ * Timestamps are exchange events as microseconds (the format's unit: 1 us
+ * = 1 event); the phases of one trace follow each other. Complete events
+ * on one thread never overlap (the format's rule: they nest or are
+ * disjoint): a run of receives is one slice, a 64-bit item inside one,
+ * and overlapping sends (a send conflict) go to a second "send" thread.
  */
 #ifndef IPUXCOM_TOOLS_TRACE_JSON_H
 #define IPUXCOM_TOOLS_TRACE_JSON_H
@@ -21,8 +24,8 @@ struct trace_writer {
 	struct json_writer w;
 	uint64_t offset;		/* timestamp where the next phase starts */
 	uint32_t phases;
-	/* Per tile: bit 0 its process is named, bits 1..3 its threads. */
-	uint8_t named[IPUXCOM_TILES];
+	/* Per tile: bit 0 its process is named, bit trace_slot() its threads. */
+	uint64_t named[IPUXCOM_TILES];
 };
 
 void trace_begin(struct trace_writer *t, FILE *out);

@@ -201,6 +201,85 @@ TEST_F(pic, plan_schedule_trace_writes_both_phases)
 	TOOL_EXPECT(2, err, "--trace", "plan", "schedule", list, "--trace");
 }
 
+/* The whole of small file @path into @buf (NUL-terminated); its length or -1. */
+static long slurp_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return (long)n;
+}
+
+/*
+ * Issue 23: a 64-bit receive wrote two words per event, and the trace cut
+ * its run into overlapping one- and two-word slices on the receive thread
+ * (48 overlaps for one p2p of 100 words, ~1900 on 200 transfers), and said
+ * "displayTimeUnit":"ns" (event 32 shown as 32,000 ns). Now a run of
+ * receives is one slice, 64-bit items inside it, and the checker (nesting
+ * per thread, the unit rule) passes.
+ */
+TEST_F(pic, wide_receives_are_one_slice_and_nest)
+{
+	char *tool = self->tool, list[PATH_MAX + 32], *buf = malloc(1 << 20), *text = malloc(1 << 16);
+	uint32_t seed = 23;
+	size_t off = 0;
+
+	if (!self->have_tool)
+		SKIP(return, "ipuxcom command not built");
+	ASSERT_NE(NULL, buf);
+	ASSERT_NE(NULL, text);
+	snprintf(list, sizeof(list), "%s/list", self->dir);
+	snprintf(self->file, sizeof(self->file), "%s/w.json", self->dir);
+	ASSERT_EQ(0, ixt_write_file(list, "p2p 0 4 100\n", 12));
+	TOOL_EXPECT(0, out, "0 errors", "plan", "schedule", list, "--trace", self->file);
+	ASSERT_EQ(0, ixt_check_picture(&self->r, ixt_trace_check_py, self->file, NULL));
+	ASSERT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	/* the packed phase's 64-bit run and the stagger's 32-bit one: one slice each */
+	EXPECT_EQ(2, num_of(self->r.out, "receives "));
+	EXPECT_EQ(2, num_of(self->r.out, "phases "));
+	ASSERT_LT(0, slurp_file(self->file, buf, 1 << 20));
+	EXPECT_NE(NULL, strstr(buf, "\"displayTimeUnit\":\"ms\""));
+	EXPECT_NE(NULL, strstr(buf, "\"name\":\"receive 100 words from tile 0\",\"cat\":"
+				 "\"exchange\",\"ph\":\"X\",\"pid\":129,\"tid\":2074,\"ts\":56,"
+				 "\"dur\":50,\"args\":{\"words\":100,\"events\":50,\"items64\":50,"))
+		TH_LOG("%.3000s", buf);
+	EXPECT_NE(NULL, strstr(buf, "\"name\":\"send 100 words (64-bit)\""));
+	EXPECT_EQ(NULL, strstr(buf, "receive 1 word "));
+	EXPECT_EQ(NULL, strstr(buf, "receive 2 words "));
+
+	/* 200 transfers, p2p and multicast of any length between random logical tiles */
+	for (int i = 0; i < 200; i++) {
+		uint32_t s, d[3], n;
+
+		seed = seed * 1103515245u + 12345u;
+		s = (seed >> 8) % IPUXCOM_TILES;
+		for (int k = 0; k < 3; k++) {
+			seed = seed * 1103515245u + 12345u;
+			d[k] = (s + 1 + (seed >> 8) % (IPUXCOM_TILES - 1)) % IPUXCOM_TILES;
+		}
+		n = 1 + (seed >> 4) % 299;
+		if (i % 2 || d[0] == d[1] || d[1] == d[2] || d[0] == d[2])
+			off += snprintf(text + off, (1 << 16) - off, "p2p %u %u %u\n", s, d[0], n);
+		else
+			off += snprintf(text + off, (1 << 16) - off, "multicast %u %u %u %u %u\n",
+					s, n % 200 + 1, d[0], d[1], d[2]);
+	}
+	ASSERT_EQ(0, ixt_write_file(list, text, off));
+	ASSERT_EQ(0, IXT_TOOL(&self->r, "plan", "schedule", list, "--trace", self->file));
+	ASSERT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	ASSERT_EQ(0, ixt_check_picture(&self->r, ixt_trace_check_py, self->file, NULL));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%.2000s", self->r.err);
+	EXPECT_LE(1, num_of(self->r.out, "phases "));	/* the stagger may not fit the phase bound */
+	EXPECT_LT(200, num_of(self->r.out, "receives "));
+	free(text);
+	free(buf);
+}
+
 TEST_F(pic, demo_trace_has_every_phase)
 {
 	char *tool = self->tool, tiles[8192], wrapped[8200];

@@ -16,6 +16,31 @@
 #include <unistd.h>
 
 #include "ixt_tool_fixture.h"
+#include "ixt_pictures.h"
+
+/*
+ * A trace the command wrote on stdout (--trace -) is whole (the report
+ * went to stderr) and passes the trace-event checker (ixt_pictures.h:
+ * nesting per thread, the unit rule).
+ */
+static void trace_checks(struct __test_metadata *_metadata, const char *out)
+{
+	char path[] = "/tmp/ipuxcom-trace-XXXXXX";
+	struct ixt_run *r = malloc(sizeof(*r));
+	int fd = mkstemp(path);
+
+	ASSERT_NE(NULL, r);
+	ASSERT_LE(0, fd);
+	ASSERT_LT(strlen(out), 65535u);	/* not cut at the buffer's end */
+	ASSERT_EQ((ssize_t)strlen(out), write(fd, out, strlen(out)));
+	close(fd);
+	if (ixt_have_python3()) {
+		ASSERT_EQ(0, ixt_check_picture(r, ixt_trace_check_py, path, NULL));
+		EXPECT_EQ(0, r->status) TH_LOG("%s", r->err);
+	}
+	unlink(path);
+	free(r);
+}
 
 /* A transfer list in a temporary file; @path gets its name. */
 static bool list_file(char *path, size_t len, const char *text)
@@ -174,8 +199,10 @@ TEST_F(cli, plan_schedule_legacy)
 	/* the timeline names the phase it shows */
 	RUN(0, "plan", "schedule", path, "--legacy", "--trace", "-");
 	HAS(out, "\"packed schedule (legacy)\"");
+	trace_checks(_metadata, self->r.out);
 	RUN(0, "plan", "schedule", path, "--trace", "-");
 	EXPECT_EQ(NULL, strstr(self->r.out, "(legacy)"));
+	trace_checks(_metadata, self->r.out);
 	unlink(path);
 	RUN(0, "plan", "schedule", "--help");
 	HAS(out, "      --legacy ");

@@ -165,6 +165,7 @@ TEST(unload_modules_under_open_file)
 	struct ipuxcom_ioc_dev_query q;
 	struct ipuxcom_ioc_info info;
 	char params[32];
+	uint32_t first;
 	int fd, ndev;
 
 	if (!ixt_have_device())
@@ -200,7 +201,10 @@ TEST(unload_modules_under_open_file)
 	/* devtmpfs recreates the node for the new minor */
 	fd = ixt_open();
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, ixt_attach(fd, ixt_dev_id()));
+	/* a fresh core numbers from 0 again: ixt_dev_id() was looked up before */
+	ASSERT_EQ(1, ixt_dev_list(&first, NULL, 1));
+	EXPECT_EQ(0, first);
+	EXPECT_EQ(0, ixt_attach(fd, first));
 	EXPECT_EQ(0, ixt_query(fd, &q));
 	close(fd);
 }

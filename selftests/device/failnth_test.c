@@ -52,8 +52,8 @@
 #include "ipuxcom_test.h"
 #include "ixt_load.h"
 #include "ixt_ioc_rows.h"
+#include "ixt_failnth.h"
 
-#define FAILNTH_PATH	"/proc/thread-self/fail-nth"
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 #define TIMEOUT_NS	(10ULL * 1000 * 1000 * 1000)
 
@@ -71,7 +71,6 @@ static const char oracle[] =
 	"end\n";
 
 /* ------------------------------------------------------------ the interposer */
-static int fnth_fd = -1;	/* /proc/thread-self/fail-nth */
 static int ioc_count;		/* ioctls seen since the sequence began */
 static int ioc_target = -1;	/* the one to inject into */
 static unsigned int ioc_nth;	/* ... at its N-th allocation */
@@ -82,65 +81,6 @@ static unsigned long ioc_log[MAX_CMDS];	/* every ioctl's request code */
 static int ioc_ret, ioc_errno;	/* and its outcome */
 static int ioc_counting;	/* count every ioctl's fault points instead */
 static unsigned int ioc_ticks[MAX_CMDS];	/* ... into here */
-
-/*
- * Counting: fail-nth armed with a number no call reaches, then read back:
- * what is left says how many fault points the call passed (proc's
- * fail-nth read takes the value before its own copy, and a write copies
- * before it sets the value, so neither counts itself).
- */
-#define FNTH_COUNT_FROM	1000000000u
-
-/*
- * With FAULT_INJECTION_USERCOPY (the debug kernel) every user copy is a
- * fault point too, those of reading and writing fail-nth itself included:
- * a fault still pending after the step fires in the read-back's copy
- * (EFAULT), or in the copy of a write of "0"; either way it was not
- * injected into the step, and fail-nth is 0 after it.
- */
-static void fnth_write(unsigned int n)
-{
-	char buf[16];
-	int len = snprintf(buf, sizeof(buf), "%u", n);
-
-	if (pwrite(fnth_fd, buf, (size_t)len, 0) != len && !(n == 0 && errno == EFAULT))
-		abort();
-}
-
-/* Fault points passed since fnth_write(FNTH_COUNT_FROM). Leaves fail-nth 0. */
-static unsigned int fnth_counted(void)
-{
-	char buf[16] = "";
-	ssize_t got = pread(fnth_fd, buf, sizeof(buf) - 1, 0);
-	unsigned long left;
-
-	if (got <= 0)
-		abort();
-	buf[got] = '\0';
-	left = strtoul(buf, NULL, 10);
-	fnth_write(0);
-	if (!left || left > FNTH_COUNT_FROM)
-		abort();
-	return FNTH_COUNT_FROM - (unsigned int)left;
-}
-
-/* Did the fault of the last fnth_write(N) fire (in the step)? Leaves fail-nth 0. */
-static int fnth_fired(void)
-{
-	char buf[16] = "";
-	ssize_t got = pread(fnth_fd, buf, sizeof(buf) - 1, 0);
-
-	if (got < 0) {
-		if (errno != EFAULT)
-			abort();
-		return 0;	/* it fired in the read-back's own copy */
-	}
-	buf[got] = '\0';
-	if (atoi(buf) == 0)
-		return 1;
-	fnth_write(0);
-	return 0;
-}
 
 int ioctl(int fd, unsigned long req, ...)
 {

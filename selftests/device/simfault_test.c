@@ -38,8 +38,8 @@
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
 #include "ixt_load.h"
+#include "ixt_failnth.h"
 
-#define FAILNTH_PATH	"/proc/thread-self/fail-nth"
 #define BOOT_BYTES	948
 #define SHORT_NS	(20ULL * 1000 * 1000)
 #define LONG_NS		(10ULL * 1000 * 1000 * 1000)
@@ -88,41 +88,6 @@ static long attr_read(uint32_t dev, const char *site, const char *file)
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	return n > 0 ? strtol(buf, NULL, 0) : -1;
-}
-
-/*
- * fail-nth as failnth_test drives it: with FAULT_INJECTION_USERCOPY the
- * read-back and the reset of fail-nth are fault points themselves; a
- * fault still pending after the ioctl fires there (EFAULT) and was not
- * in the ioctl.
- */
-static int fnth_fd = -1;
-
-static void fnth_write(unsigned int n)
-{
-	char buf[16];
-	int len = snprintf(buf, sizeof(buf), "%u", n);
-
-	if (pwrite(fnth_fd, buf, (size_t)len, 0) != len && !(n == 0 && errno == EFAULT))
-		abort();
-}
-
-/* Did the fault of the last fnth_write(N) fire (in the ioctl)? Leaves fail-nth 0. */
-static int fnth_fired(void)
-{
-	char buf[16] = "";
-	ssize_t got = pread(fnth_fd, buf, sizeof(buf) - 1, 0);
-
-	if (got < 0) {
-		if (errno != EFAULT)
-			abort();
-		return 0;
-	}
-	buf[got] = '\0';
-	if (atoi(buf) == 0)
-		return 1;
-	fnth_write(0);
-	return 0;
 }
 
 static int do_autoload(int fd, const void *img, uint64_t timeout_ns,

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ipuxcom.h>
 
@@ -116,6 +117,25 @@ static int run_cmd(const struct cli_global *g, const struct cli_object *obj,
 	return cli_json_error(&call, g, cmd->run(&call, argc, argv));
 }
 
+/* @name names a command of @obj, exactly or by a prefix (even an ambiguous one). */
+static bool names_cmd(const struct cli_object *obj, const char *name)
+{
+	for (size_t k = 0; k < obj->ncmds; k++)
+		if (obj->cmds[k].name && !strncmp(obj->cmds[k].name, name, strlen(name)))
+			return true;
+	return false;
+}
+
+static bool is_number(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
 /* argv[0] is the object's name. */
 static int run_object(const struct cli_global *g, int argc, char **argv)
 {
@@ -140,12 +160,12 @@ static int run_object(const struct cli_global *g, int argc, char **argv)
 	if (obj->ncmds == 1 && !obj->cmds[0].name)
 		return run_cmd(g, obj, &obj->cmds[0], argc, argv);
 
+	cmd = NULL;
+	for (size_t i = 0; obj->default_cmd && i < obj->ncmds; i++)
+		if (!strcmp(obj->cmds[i].name, obj->default_cmd))
+			cmd = &obj->cmds[i];
 	if (argc == 0 || (argv[0][0] == '-' && !is_help(argv[0]))) {
 		/* "ipuxcom dev" and "ipuxcom dev --json" mean "dev show". */
-		cmd = NULL;
-		for (size_t i = 0; obj->default_cmd && i < obj->ncmds; i++)
-			if (!strcmp(obj->cmds[i].name, obj->default_cmd))
-				cmd = &obj->cmds[i];
 		if (!cmd)
 			return cli_usage_err(&ctx, "missing command");
 		return run_cmd(g, obj, cmd, argc, argv);
@@ -154,6 +174,14 @@ static int run_object(const struct cli_global *g, int argc, char **argv)
 		cli_object_help(stdout, obj);
 		return CLI_EXIT_OK;
 	}
+	/*
+	 * "ipuxcom hsp FILE" and "ipuxcom dev 1" mean "hsp show FILE" and
+	 * "dev show 1": a word that names no command of the object, but an
+	 * existing file or a number, is the default command's argument. Any
+	 * other word is still an unknown command (with its "did you mean").
+	 */
+	if (cmd && !names_cmd(obj, argv[0]) && (is_number(argv[0]) || !access(argv[0], F_OK)))
+		return run_cmd(g, obj, cmd, argc, argv);
 	cmd = find_cmd(&ctx, argv[0]);
 	if (!cmd)
 		return CLI_EXIT_USAGE;
@@ -165,7 +193,8 @@ static int run_help(const struct cli_global *g, int argc, char **argv)
 {
 	char *args[3];
 
-	if (argc == 0) {
+	/* "help", "help --help", "help -h" and "help help": the main help. */
+	if (argc == 0 || (argc == 1 && (is_help(argv[0]) || names_help(argv[0])))) {
 		cli_main_help(stdout, objects, NOBJECTS);
 		return CLI_EXIT_OK;
 	}

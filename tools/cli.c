@@ -376,6 +376,17 @@ size_t cli_global_opts(struct cli_opt *out, struct cli_global *g, bool *help, bo
 	return sizeof(opts) / sizeof(opts[0]);
 }
 
+const char *cli_write_strerror(int err)
+{
+	switch (err) {
+	case ENOSPC: case EPIPE: case EIO: case EDQUOT: case EFBIG: case EBADF: case EROFS:
+	case ENXIO: case ECONNRESET: case EINTR: case EAGAIN: case EPERM: case EACCES:
+		return strerror(err);
+	default:
+		return "output incomplete";
+	}
+}
+
 bool cli_parse_u32(const char *s, uint32_t *out)
 {
 	unsigned long long v;

@@ -245,6 +245,14 @@ const char *cli_cap_name(unsigned int bit, char *buf, size_t len);
  */
 int cli_complete(const struct cli_object *const *objs, size_t nobjs, int argc, char **argv);
 
+/*
+ * What a failed write on a FILE * was, from @err (errno saved when the
+ * failure was seen: a stream's error flag outlives the errno of the write
+ * that set it, so an errno no write gives is not blamed): "No space left
+ * on device", or "output incomplete" when the cause is lost.
+ */
+const char *cli_write_strerror(int err);
+
 /* "s" unless @n is 1: "%u event%s", n, cli_s(n) ("1 event", "2 events"). */
 static inline const char *cli_s(uint64_t n)
 {

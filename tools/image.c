@@ -140,7 +140,8 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 
 		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
-		json_kv_string(&w, "file", out);
+		/* "file" is the input everywhere (none here: a directory), "output" written */
+		json_kv_string(&w, "output", out);
 		json_kv_uint(&w, "tiles", info.tile_count);
 		json_kv_uint(&w, "image_size", info.image_size);
 		json_kv_uint(&w, "input_bytes", (uint64_t)info.tile_count * info.image_size);
@@ -572,7 +573,8 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 
 		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
-		json_kv_string(&w, "file", out);
+		json_kv_string(&w, "file", pos[0]);
+		json_kv_string(&w, "output", out);
 		json_kv_uint(&w, "tiles", rep.tiles);
 		json_kv_hex32(&w, "target_min", rep.target_min);
 		json_kv_hex32(&w, "target_max", rep.target_max);

@@ -96,6 +96,23 @@ static const struct cli_cmd *find_cmd(const struct cli_call *ctx, const char *na
 	return NULL;
 }
 
+/* A write error on stdout was already reported, with the command's name. */
+static bool stdout_reported;
+
+/* finish() for a command's run: the message names the command. */
+static int finish_cmd(const char *what, int rc)
+{
+	int err;
+
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	err = errno;
+	cli_err(what, "standard output: write error: %s", cli_write_strerror(err));
+	/* Reported: finish() must not say it again. */
+	stdout_reported = true;
+	return rc ? rc : CLI_EXIT_ERR;
+}
+
 static int run_cmd(const struct cli_global *g, const struct cli_object *obj,
 		   const struct cli_cmd *cmd, int argc, char **argv)
 {
@@ -114,7 +131,7 @@ static int run_cmd(const struct cli_global *g, const struct cli_object *obj,
 		snprintf(what, sizeof(what), "%s %s", obj->name, cmd->name);
 	else
 		snprintf(what, sizeof(what), "%s", obj->name);
-	return cli_json_error(&call, g, cmd->run(&call, argc, argv));
+	return cli_json_error(&call, g, finish_cmd(what, cmd->run(&call, argc, argv)));
 }
 
 /* @name names a command of @obj, exactly or by a prefix (even an ambiguous one). */
@@ -240,9 +257,12 @@ static void version(const struct cli_global *g)
  */
 static int finish(int rc)
 {
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	int err;
+
+	if ((fflush(stdout) == 0 && !ferror(stdout)) || stdout_reported)
 		return rc;
-	cli_err(NULL, "write error: %s", strerror(errno));
+	err = errno;
+	cli_err(NULL, "standard output: write error: %s", cli_write_strerror(err));
 	return rc ? rc : CLI_EXIT_ERR;
 }
 

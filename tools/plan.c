@@ -1013,7 +1013,12 @@ static int timing_run(struct cli_call *call, int argc, char **argv)
 		if (ipuxcom_timing_write(tm, outfile_stream(out), 0, &e)) {
 			outfile_close(out, false);
 			ipuxcom_timing_free(owned);
-			return plan_lib_err(call, &e);
+			if (e.code != IPUXCOM_PLAN_E_IO)
+				return plan_lib_err(call, &e);
+			/* The library says "write error": the file and the errno too. */
+			cli_err(call->what, "%s: write error: %s", cli_input_name(o.export_path),
+				cli_write_strerror(-e.err));
+			return CLI_EXIT_ERR;
 		}
 		rc = outfile_close(out, true);
 		if (rc) {

@@ -176,7 +176,7 @@ TEST_F(chk, unwritable_output_and_no_rawio_refused)
 					 sizeof(msg))) TH_LOG("%s", msg);
 	if (!ixt_nobody_can(self->f.img, R_OK)) {
 		ixt_rmtree(dir);
-		SKIP(return, "uid %d cannot read the inputs in %s (TMPDIR inside a private "
+		SKIP(return, "uid %d cannot read the inputs in %.200s (TMPDIR inside a private "
 		     "directory?): nothing to compare", IXT_NOBODY, self->f.dir);
 	}
 	/* root too: a file without a write bit is not replaced (outfile.h) */

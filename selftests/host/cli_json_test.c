@@ -336,9 +336,13 @@ TEST_F(out, plan_decode_reads_a_pipe_or_a_binary_file)
 	ASSERT_EQ(0, ixt_write_file(self->tmp, "AAAA", 4));
 	RUN(0, "plan", "decode", "-b", "-f", self->tmp);
 	HAS(out, "0x41414141");
+	/* as text, one grammar with the arguments: hex, 0x optional */
+	RUN(0, "plan", "decode", "-f", self->tmp);
+	HAS(out, "0x0000aaaa");
+	ASSERT_EQ(0, ixt_write_file(self->tmp, "GGGG", 4));
 	RUN(1, "plan", "decode", "-f", self->tmp);
 	HAS(err, "plan decode: ");
-	HAS(err, ":1: invalid word 'AAAA'");
+	HAS(err, ":1: invalid word 'GGGG' (1..8 hex digits, 0x optional)");
 	ASSERT_EQ(0, ixt_write_file(self->tmp, "0x1\n0x2 zz\n", 11));
 	RUN_IN(1, self->tmp, "plan", "decode");
 	HAS(err, "(stdin):2: invalid word 'zz'");

@@ -91,7 +91,7 @@ static int cfg_inspect_run(struct cli_call *call, int argc, char **argv)
 			       b->registers, b->units);
 		}
 		printf("(units: tiles for TDI, instances for XB.DCXCR, else registers; "
-		       "'page' blocks are not in the FACTS.md register table)\n");
+		       "'page' blocks are none of the documented registers: docs/hardware.md)\n");
 	}
 	free(blocks);
 	return CLI_EXIT_OK;
@@ -147,8 +147,9 @@ static const struct cli_cmd cfg_cmds[] = {
 			"Check FILE (magic, exact size, 4-aligned offsets inside the 512 KiB\n"
 			"config BAR) and print its record count and, per register block, the\n"
 			"lowest and highest offset, writes, distinct registers and units (TDI:\n"
-			"tiles; XB.DCXCR: instances). Blocks are named from the FACTS.md register\n"
-			"table; other offsets are grouped by 4 KiB page.",
+			"tiles; XB.DCXCR: instances). Blocks are named after the documented\n"
+			"registers (docs/hardware.md, \"Safety rules\"); other offsets are grouped\n"
+			"by 4 KiB page.",
 		.run = cfg_inspect_run,
 	},
 	{
@@ -157,7 +158,7 @@ static const struct cli_cmd cfg_cmds[] = {
 		.summary = "list every record, with register names",
 		.description =
 			"Print every record of FILE in order: index, config offset, value, and\n"
-			"the register's name when FACTS.md gives one.",
+			"the register's name when it is a documented one (docs/hardware.md).",
 		.run = cfg_dump_run,
 	},
 	CFG_CAPTURE_CMD,

@@ -310,7 +310,7 @@ static int write_cfg(const struct cli_call *call, const char *path,
 
 		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
-		json_kv_string(&w, "file", path);
+		json_kv_string(&w, "output", path);	/* what was written ("file": inputs) */
 		json_key(&w, "dev");	/* null: every device's writes */
 		if (dev_id == IPUXCOM_TRACE_ANY_DEV)
 			json_null(&w);

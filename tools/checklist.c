@@ -108,8 +108,8 @@ void checklist_print(const struct checklist *cl, const struct cli_call *call, FI
 		if (it->fix)
 			fprintf(out, "      fix: %s\n", it->fix);
 	}
-	fprintf(out, "%zu checks: %zu ok, %u warnings, %u failures\n", cl->n, n_ok,
-		cl->warnings, cl->failures);
+	fprintf(out, "%zu check%s: %zu ok, %u warning%s, %u failure%s\n", cl->n, cli_s(cl->n),
+		n_ok, cl->warnings, cli_s(cl->warnings), cl->failures, cli_s(cl->failures));
 }
 
 void checklist_report_failures(const struct checklist *cl, const struct cli_call *call)

@@ -7,6 +7,7 @@
  * argument vector per level.
  */
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -375,6 +376,17 @@ size_t cli_global_opts(struct cli_opt *out, struct cli_global *g, bool *help, bo
 	return sizeof(opts) / sizeof(opts[0]);
 }
 
+const char *cli_write_strerror(int err)
+{
+	switch (err) {
+	case ENOSPC: case EPIPE: case EIO: case EDQUOT: case EFBIG: case EBADF: case EROFS:
+	case ENXIO: case ECONNRESET: case EINTR: case EAGAIN: case EPERM: case EACCES:
+		return strerror(err);
+	default:
+		return "output incomplete";
+	}
+}
+
 bool cli_parse_u32(const char *s, uint32_t *out)
 {
 	unsigned long long v;
@@ -396,10 +408,19 @@ bool cli_parse_u32_num(const char *s, uint32_t *out)
 	unsigned long long v;
 	char *end;
 
+	int base = 10;
+
 	if (!s || *s < '0' || *s > '9')
 		return false;
+	/* 0x: hexadecimal; anything else decimal, "010" too (never octal). */
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		if (!isxdigit((unsigned char)*s))
+			return false;
+	}
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, base);
 	if (errno || *end || v > UINT32_MAX)
 		return false;
 	*out = (uint32_t)v;

@@ -174,7 +174,11 @@ int cli_dev_arg(const struct cli_call *call, const char *dev_arg, const char **o
  */
 bool cli_parse_u32(const char *s, uint32_t *out);
 
-/* Like cli_parse_u32(), but also 0x-prefixed hexadecimal (addresses, words). */
+/*
+ * Like cli_parse_u32(), but also 0x-prefixed hexadecimal: every number
+ * that is not a tile id, a count or a device id (addresses, offsets,
+ * steps). Never octal: "010" is ten. A WORD is cli_parse_word()'s.
+ */
 bool cli_parse_u32_num(const char *s, uint32_t *out);
 
 struct ipuxcom;
@@ -240,6 +244,20 @@ const char *cli_cap_name(unsigned int bit, char *buf, size_t len);
  * module (none when it is absent); a line "@files" when file names fit.
  */
 int cli_complete(const struct cli_object *const *objs, size_t nobjs, int argc, char **argv);
+
+/*
+ * What a failed write on a FILE * was, from @err (errno saved when the
+ * failure was seen: a stream's error flag outlives the errno of the write
+ * that set it, so an errno no write gives is not blamed): "No space left
+ * on device", or "output incomplete" when the cause is lost.
+ */
+const char *cli_write_strerror(int err);
+
+/* "s" unless @n is 1: "%u event%s", n, cli_s(n) ("1 event", "2 events"). */
+static inline const char *cli_s(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
 
 /* Help texts, on @f. */
 void cli_main_help(FILE *f, const struct cli_object *const *objs, size_t nobjs);

@@ -86,12 +86,42 @@ static const struct cli_opt *value_opt(const struct cli_opt *opts, size_t n, con
 	return NULL;
 }
 
-/* The value of @opt: device ids for --dev, else file names. */
+/* Options that take one of a fixed set of words, and the words. */
+static const struct {
+	const char *lname;
+	const char *values[5];
+} word_values[] = {
+	{ "method", { "auto", "multicast", "serialized", "relay" } },	/* plan fanout */
+	{ "cfg-hsp", { "clear", "keep-gs2", "replay" } },		/* load */
+};
+
+/* Whether an option's value (its help's name for it: "FILE") is a path. */
+static bool value_is_path(const char *arg)
+{
+	return strstr(arg, "FILE") || strstr(arg, "DIR") || strstr(arg, "PATH") ||
+	       strstr(arg, "MANIFEST") || strstr(arg, "OUT") || strstr(arg, "IMG");
+}
+
+/*
+ * The value of @opt: device ids for --dev, the words of an option that
+ * takes one of a set (--method, --cfg-hsp), file names for a path, and
+ * nothing for a number (ADDR, N, MS...).
+ */
 static void offer_value(const struct cli_opt *opt, const char *cur)
 {
-	if (!strcmp(opt->lname, "dev"))
+	if (!strcmp(opt->lname, "dev")) {
 		offer_devices(cur);
-	else
+		return;
+	}
+	for (size_t i = 0; i < sizeof(word_values) / sizeof(word_values[0]); i++) {
+		if (strcmp(opt->lname, word_values[i].lname))
+			continue;
+		for (size_t k = 0; k < 5 && word_values[i].values[k]; k++)
+			if (!strncmp(word_values[i].values[k], cur, strlen(cur)))
+				puts(word_values[i].values[k]);
+		return;
+	}
+	if (value_is_path(opt->arg))
 		puts("@files");
 }
 

@@ -153,9 +153,10 @@ static int sum_run(struct cli_call *call, int argc, char **argv)
 		printf("parallel sum in the exchange simulator (timing %s): logical tile t "
 		       "holds t + 1\n", r.timing_model);
 		for (uint32_t k = 0; k < r.rounds; k++)
-			printf("round %2u: %3u transfers in one phase of %u events\n", k + 1,
-			       r.transfers[k], r.events[k]);
-		printf("hazards: %u errors, %u notes\n", r.errors, r.notes);
+			printf("round %2u: %3u transfer%s in one phase of %u event%s\n", k + 1,
+			       r.transfers[k], cli_s(r.transfers[k]), r.events[k], cli_s(r.events[k]));
+		printf("hazards: %u error%s, %u note%s\n", r.errors, cli_s(r.errors), r.notes,
+		       cli_s(r.notes));
 		printf("tiles=%u rounds=%u sum=%" PRIu64 " expected=%" PRIu64 " %s\n", r.tiles,
 		       r.rounds, r.sum, r.expected, r.pass ? "PASS" : "FAIL");
 	}
@@ -251,8 +252,8 @@ static int matmul_run(struct cli_call *call, int argc, char **argv)
 		       "(%.1f%%)\n", o.packed ? "packed by the scheduler" : "the notes' stagger",
 		       r.stagger_events, r.packed_events,
 		       r.stagger_events ? 100.0 * r.packed_events / r.stagger_events : 0.0);
-		printf("hazards: %u errors, %u notes; C %s the notes' hardware output\n", r.errors,
-		       r.notes, r.matches_notes ? "equals" : "differs from");
+		printf("hazards: %u error%s, %u note%s; C %s the notes' hardware output\n", r.errors,
+		       cli_s(r.errors), r.notes, cli_s(r.notes), r.matches_notes ? "equals" : "differs from");
 		printf("%s\n", r.pass ? "PASS" : "FAIL");
 	}
 	return r.pass ? CLI_EXIT_OK : CLI_EXIT_ERR;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <ipuxcom.h>
@@ -26,6 +27,10 @@
 #define GROUP		"ipuxcom"
 #define SYS_MODULE	"/sys/module/"
 #define MODPROBE_FIX	"sudo modprobe ipuxcom_hw (a card) or sudo modprobe ipuxcom_sim (the simulator)"
+#define INSTALL_FIX	"the modules are not installed for the running kernel (no ipuxcom.ko in " \
+			"/lib/modules/%s/modules.dep): from the source tree, as root, 'make " \
+			"dkms-install KVER=%s' (apt-get install dkms first; docs/install.md, " \
+			"installed as PREFIX/share/doc/ipuxcom/install.md), then " MODPROBE_FIX
 
 /* First line of a small sysfs or procfs file into @buf; false if unreadable. */
 static bool read_line(const char *path, char *buf, size_t len)
@@ -50,13 +55,58 @@ static bool module_loaded(const char *name)
 	return access(path, F_OK) == 0;
 }
 
+/*
+ * Whether modprobe can find ipuxcom.ko for the running kernel: named in
+ * its modules.dep (DKMS and modules_install both list it there).
+ */
+static bool module_installed(const char *release)
+{
+	char path[320], *line = NULL;
+	size_t cap = 0;
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", release);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (!found && getline(&line, &cap, f) > 0) {
+		char *colon = strchr(line, ':');
+
+		if (colon)
+			*colon = '\0';
+		found = strstr(line, "/ipuxcom.ko") != NULL;
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/*
+ * The fix for a missing module: modprobe when the module is installed,
+ * else how to install it first.
+ */
+static const char *modprobe_fix(void)
+{
+	static char fix[768];
+	struct utsname u;
+
+	if (fix[0])
+		return fix;
+	if (uname(&u) || module_installed(u.release))
+		snprintf(fix, sizeof(fix), "%s", MODPROBE_FIX);
+	else
+		snprintf(fix, sizeof(fix), INSTALL_FIX, u.release, u.release);
+	return fix;
+}
+
 /* Returns whether the core module is loaded. */
 static bool check_module(struct checklist *cl)
 {
 	char version[64] = "", path[128];
 
 	if (!module_loaded("ipuxcom")) {
-		checklist_add(cl, CHECK_FAIL, "module", NULL, MODPROBE_FIX,
+		checklist_add(cl, CHECK_FAIL, "module", NULL, modprobe_fix(),
 			      "ipuxcom is not loaded (no " SYS_MODULE "ipuxcom)");
 		return false;
 	}
@@ -70,7 +120,7 @@ static bool check_module(struct checklist *cl)
 	checklist_add(cl, CHECK_OK, "module", NULL, NULL, "ipuxcom loaded%s%s",
 		      version[0] ? ", " : "", version);
 	if (!module_loaded("ipuxcom_sim") && !module_loaded("ipuxcom_hw"))
-		checklist_add(cl, CHECK_WARN, "backend", NULL, MODPROBE_FIX,
+		checklist_add(cl, CHECK_WARN, "backend", NULL, modprobe_fix(),
 			      "neither ipuxcom_hw nor ipuxcom_sim is loaded: no device can appear");
 	else
 		checklist_add(cl, CHECK_OK, "backend", NULL, NULL, "%s%s%s loaded",
@@ -272,7 +322,7 @@ static void check_tracefs(struct checklist *cl, bool module)
 		int err = errno;
 
 		if (err == ENOENT && !module)
-			checklist_add(cl, CHECK_WARN, "tracefs", events, MODPROBE_FIX,
+			checklist_add(cl, CHECK_WARN, "tracefs", events, modprobe_fix(),
 				      "%s: absent until the module is loaded", events);
 		else if (err == EACCES)
 			checklist_add(cl, CHECK_WARN, "tracefs", events, "sudo ls " "/sys/kernel/tracing/events/ipuxcom",
@@ -329,7 +379,7 @@ static void check_devices(struct checklist *cl)
 	int err = ipuxcom_nl_open(&nl);
 
 	if (err) {
-		checklist_add(cl, CHECK_FAIL, "netlink", NULL, err == -ENOENT ? MODPROBE_FIX : NULL,
+		checklist_add(cl, CHECK_FAIL, "netlink", NULL, err == -ENOENT ? modprobe_fix() : NULL,
 			      "generic netlink family '%s': %s", IPUXCOM_GENL_NAME,
 			      err == -ENOENT ? "not registered" : ipuxcom_strerror(err));
 		return;
@@ -345,7 +395,7 @@ static void check_devices(struct checklist *cl)
 	checklist_add(cl, CHECK_OK, "netlink", NULL, NULL, "family '%s': %zu devices",
 		      IPUXCOM_GENL_NAME, n);
 	if (!n)
-		checklist_add(cl, CHECK_WARN, "devices", NULL, MODPROBE_FIX,
+		checklist_add(cl, CHECK_WARN, "devices", NULL, modprobe_fix(),
 			      "the module has no device");
 	for (size_t i = 0; i < n; i++)
 		check_device(cl, &devs[i]);
@@ -364,7 +414,7 @@ static int doctor_run(struct cli_call *call, int argc, char **argv)
 	module = check_module(&cl);
 	/* A node given with -d is the user's own choice: no module to load for it. */
 	check_node(&cl, "device node", cli_device_path(call),
-		   call->global->device ? NULL : MODPROBE_FIX);
+		   call->global->device ? NULL : modprobe_fix());
 	check_uapi(&cl, call);
 	check_group(&cl);
 	check_rawio(&cl);

@@ -118,7 +118,9 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 
 		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
-		json_kv_string(&w, "file", out);
+		/* "file" is the input everywhere, "output" what was written */
+		json_kv_string(&w, "file", pos[0]);
+		json_kv_string(&w, "output", out);
 		json_kv_uint(&w, "first", first);
 		json_kv_uint(&w, "last", last);
 		json_kv_uint(&w, "batches", batches);

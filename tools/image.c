@@ -24,43 +24,9 @@
 #include "input.h"
 #include "sram_arg.h"
 #include "units.h"
+#include "words.h"
 
 /* ------------------------------------------------------------- helpers */
-
-bool imgcli_parse_num(const char *s, uint32_t *out)
-{
-	uint64_t v = 0;
-
-	if (!s || !*s)
-		return false;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		size_t n = strlen(s + 2);
-
-		if (n < 1 || n > 8)
-			return false;
-		for (const char *c = s + 2; *c; c++) {
-			int d = *c >= '0' && *c <= '9' ? *c - '0' :
-				*c >= 'a' && *c <= 'f' ? *c - 'a' + 10 :
-				*c >= 'A' && *c <= 'F' ? *c - 'A' + 10 : -1;
-
-			if (d < 0)
-				return false;
-			v = v << 4 | (uint64_t)d;
-		}
-	} else {
-		if ((s[0] == '0' && s[1]) || strlen(s) > 10)
-			return false;
-		for (const char *c = s; *c; c++) {
-			if (*c < '0' || *c > '9')
-				return false;
-			v = v * 10 + (uint64_t)(*c - '0');
-		}
-		if (v > UINT32_MAX)
-			return false;
-	}
-	*out = (uint32_t)v;
-	return true;
-}
 
 /* Open @path as an IPUIMG1, reporting any failure. */
 static int open_image(const struct cli_call *call, const char *path, struct ipuxcom_image **img)
@@ -117,13 +83,18 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 	if (!out)
 		return cli_usage_err(call, "missing -o FILE");
 	ipuxcom_image_dir_opts_init(&o);
-	if (base && !imgcli_parse_num(base, &o.load_base))
+	if (base && !cli_parse_u32_num(base, &o.load_base))
 		return cli_usage_err(call, "invalid address '%s' for --base", base);
 	if (base && (rc = cli_check_sram_addr(call, base, "--base", o.load_base, 1, false)) !=
 		    CLI_CONTINUE)
 		return rc;
+	/* The entry point defaults to the load base, and must be 4-byte aligned. */
+	if (base && !entry && (o.load_base & 3))
+		return cli_usage_err(call, "invalid address '%s' for --base: without --entry the "
+				     "entry point is the load base, which must then be 4-byte "
+				     "aligned (give --entry ADDR, or an aligned --base)", base);
 	o.entry = o.load_base;
-	if (entry && !imgcli_parse_num(entry, &o.entry))
+	if (entry && !cli_parse_u32_num(entry, &o.entry))
 		return cli_usage_err(call, "invalid address '%s' for --entry", entry);
 	if (entry && (rc = cli_check_sram_addr(call, entry, "--entry", o.entry, 4, true)) !=
 		     CLI_CONTINUE)
@@ -169,7 +140,8 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 
 		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
-		json_kv_string(&w, "file", out);
+		/* "file" is the input everywhere (none here: a directory), "output" written */
+		json_kv_string(&w, "output", out);
 		json_kv_uint(&w, "tiles", info.tile_count);
 		json_kv_uint(&w, "image_size", info.image_size);
 		json_kv_uint(&w, "input_bytes", (uint64_t)info.tile_count * info.image_size);
@@ -568,12 +540,12 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 			memcpy(w0, marker, n);
 			w0[n] = '\0';
 		}
-		if (!comma || n >= sizeof(w0) || !imgcli_parse_num(w0, &spec.marker[0]) ||
-		    !imgcli_parse_num(comma + 1, &spec.marker[1]))
-			return cli_usage_err(call, "invalid marker '%s' (two words: W0,W1)",
-					     marker);
+		if (!comma || n >= sizeof(w0) || !cli_parse_word(w0, n, &spec.marker[0]) ||
+		    !cli_parse_word(comma + 1, strlen(comma + 1), &spec.marker[1]))
+			return cli_usage_err(call, "invalid marker '%s' (two words W0,W1, each "
+					     CLI_WORD_GRAMMAR ")", marker);
 		spec.by_marker = true;
-	} else if (!imgcli_parse_num(target, &spec.target)) {
+	} else if (!cli_parse_u32_num(target, &spec.target)) {
 		return cli_usage_err(call, "invalid address '%s' for --target", target);
 	} else if ((rc = cli_check_sram_addr(call, target, "--target", spec.target, 4, true)) !=
 		   CLI_CONTINUE) {
@@ -601,7 +573,8 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 
 		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
-		json_kv_string(&w, "file", out);
+		json_kv_string(&w, "file", pos[0]);
+		json_kv_string(&w, "output", out);
 		json_kv_uint(&w, "tiles", rep.tiles);
 		json_kv_hex32(&w, "target_min", rep.target_min);
 		json_kv_hex32(&w, "target_max", rep.target_max);

@@ -18,12 +18,6 @@ extern const struct cli_object cli_obj_frames;
 extern const struct cli_object cli_obj_cfg;
 extern const struct cli_object cli_obj_hsp;
 
-/*
- * A 32-bit number: decimal without leading zeros, or 0x and 1-8 hex
- * digits (no octal surprises: "010" is refused).
- */
-bool imgcli_parse_num(const char *s, uint32_t *out);
-
 /* Kept for callers not yet converted: new code calls outfile_write_all(). */
 static inline int imgcli_write_file(const struct cli_call *call, const char *path,
 				    const void *data, size_t len)

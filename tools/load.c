@@ -105,11 +105,11 @@ static void draw(const struct load_progress *lp, uint32_t batch, uint32_t batche
 		if (batch == batches)
 			fputc('\n', stderr);
 	} else if (total) {
-		fprintf(stderr, "batch %" PRIu32 "/%" PRIu32 " (%" PRIu64 " of %" PRIu64 " bytes)\n",
-			batch, batches, bytes, total);
+		fprintf(stderr, "batch %" PRIu32 "/%" PRIu32 " (%" PRIu64 " of %" PRIu64 " byte%s)\n",
+			batch, batches, bytes, total, cli_s(total));
 	} else {
-		fprintf(stderr, "batch %" PRIu32 "/%" PRIu32 " (%" PRIu64 " frame bytes so far)\n",
-			batch, batches, bytes);
+		fprintf(stderr, "batch %" PRIu32 "/%" PRIu32 " (%" PRIu64 " frame byte%s so far)\n",
+			batch, batches, bytes, cli_s(bytes));
 	}
 }
 

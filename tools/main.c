@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ipuxcom.h>
 
@@ -95,6 +96,23 @@ static const struct cli_cmd *find_cmd(const struct cli_call *ctx, const char *na
 	return NULL;
 }
 
+/* A write error on stdout was already reported, with the command's name. */
+static bool stdout_reported;
+
+/* finish() for a command's run: the message names the command. */
+static int finish_cmd(const char *what, int rc)
+{
+	int err;
+
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	err = errno;
+	cli_err(what, "standard output: write error: %s", cli_write_strerror(err));
+	/* Reported: finish() must not say it again. */
+	stdout_reported = true;
+	return rc ? rc : CLI_EXIT_ERR;
+}
+
 static int run_cmd(const struct cli_global *g, const struct cli_object *obj,
 		   const struct cli_cmd *cmd, int argc, char **argv)
 {
@@ -113,7 +131,26 @@ static int run_cmd(const struct cli_global *g, const struct cli_object *obj,
 		snprintf(what, sizeof(what), "%s %s", obj->name, cmd->name);
 	else
 		snprintf(what, sizeof(what), "%s", obj->name);
-	return cli_json_error(&call, g, cmd->run(&call, argc, argv));
+	return cli_json_error(&call, g, finish_cmd(what, cmd->run(&call, argc, argv)));
+}
+
+/* @name names a command of @obj, exactly or by a prefix (even an ambiguous one). */
+static bool names_cmd(const struct cli_object *obj, const char *name)
+{
+	for (size_t k = 0; k < obj->ncmds; k++)
+		if (obj->cmds[k].name && !strncmp(obj->cmds[k].name, name, strlen(name)))
+			return true;
+	return false;
+}
+
+static bool is_number(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
 }
 
 /* argv[0] is the object's name. */
@@ -140,12 +177,12 @@ static int run_object(const struct cli_global *g, int argc, char **argv)
 	if (obj->ncmds == 1 && !obj->cmds[0].name)
 		return run_cmd(g, obj, &obj->cmds[0], argc, argv);
 
+	cmd = NULL;
+	for (size_t i = 0; obj->default_cmd && i < obj->ncmds; i++)
+		if (!strcmp(obj->cmds[i].name, obj->default_cmd))
+			cmd = &obj->cmds[i];
 	if (argc == 0 || (argv[0][0] == '-' && !is_help(argv[0]))) {
 		/* "ipuxcom dev" and "ipuxcom dev --json" mean "dev show". */
-		cmd = NULL;
-		for (size_t i = 0; obj->default_cmd && i < obj->ncmds; i++)
-			if (!strcmp(obj->cmds[i].name, obj->default_cmd))
-				cmd = &obj->cmds[i];
 		if (!cmd)
 			return cli_usage_err(&ctx, "missing command");
 		return run_cmd(g, obj, cmd, argc, argv);
@@ -154,6 +191,14 @@ static int run_object(const struct cli_global *g, int argc, char **argv)
 		cli_object_help(stdout, obj);
 		return CLI_EXIT_OK;
 	}
+	/*
+	 * "ipuxcom hsp FILE" and "ipuxcom dev 1" mean "hsp show FILE" and
+	 * "dev show 1": a word that names no command of the object, but an
+	 * existing file or a number, is the default command's argument. Any
+	 * other word is still an unknown command (with its "did you mean").
+	 */
+	if (cmd && !names_cmd(obj, argv[0]) && (is_number(argv[0]) || !access(argv[0], F_OK)))
+		return run_cmd(g, obj, cmd, argc, argv);
 	cmd = find_cmd(&ctx, argv[0]);
 	if (!cmd)
 		return CLI_EXIT_USAGE;
@@ -165,7 +210,8 @@ static int run_help(const struct cli_global *g, int argc, char **argv)
 {
 	char *args[3];
 
-	if (argc == 0) {
+	/* "help", "help --help", "help -h" and "help help": the main help. */
+	if (argc == 0 || (argc == 1 && (is_help(argv[0]) || names_help(argv[0])))) {
 		cli_main_help(stdout, objects, NOBJECTS);
 		return CLI_EXIT_OK;
 	}
@@ -211,9 +257,12 @@ static void version(const struct cli_global *g)
  */
 static int finish(int rc)
 {
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	int err;
+
+	if ((fflush(stdout) == 0 && !ferror(stdout)) || stdout_reported)
 		return rc;
-	cli_err(NULL, "write error: %s", strerror(errno));
+	err = errno;
+	cli_err(NULL, "standard output: write error: %s", cli_write_strerror(err));
 	return rc ? rc : CLI_EXIT_ERR;
 }
 

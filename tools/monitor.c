@@ -59,8 +59,8 @@ static void print_text(const struct ipuxcom_event *ev)
 		       ipuxcom_dev_state_name(ev->state));
 		break;
 	case IPUXCOM_GENL_CMD_LOAD_PROGRESS:
-		printf("load progress batch %" PRIu32 "/%" PRIu32 " (%" PRIu64 " bytes)\n",
-		       ev->batch, ev->batches, ev->bytes);
+		printf("load progress batch %" PRIu32 "/%" PRIu32 " (%" PRIu64 " byte%s)\n",
+		       ev->batch, ev->batches, ev->bytes, cli_s(ev->bytes));
 		break;
 	case IPUXCOM_GENL_CMD_TIMEOUT:
 		ipuxcom_cfg_reg_name(ev->reg, name, sizeof(name));

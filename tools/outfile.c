@@ -434,7 +434,7 @@ int outfile_close(struct outfile *o, bool ok)
 		ok = false;
 	/* A FILE * writer may have failed without our knowing: ferror says. */
 	if (ok && ferror(o->f)) {
-		cli_err(o->call->what, "%s: write error", o->name);
+		cli_err(o->call->what, "%s: write error: %s", o->name, cli_write_strerror(errno));
 		ok = false;
 	}
 	if (fflush(o->f) && ok) {

@@ -38,30 +38,6 @@ struct plan_opts {
 	const char *export_path;
 };
 
-/* A decimal u32, or hexadecimal with 0x; nothing else (no sign, no spaces). */
-static bool plan_parse_num(const char *s, uint32_t *out)
-{
-	unsigned long long v;
-	char *end;
-	int base = 10;
-
-	if (!s || !*s)
-		return false;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	if (!((*s >= '0' && *s <= '9') || (base == 16 && ((*s >= 'a' && *s <= 'f') ||
-							  (*s >= 'A' && *s <= 'F')))))
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, base);
-	if (errno || *end || v > UINT32_MAX)
-		return false;
-	*out = (uint32_t)v;
-	return true;
-}
-
 /*
  * The plan error codes that mean a value given on the command line is out
  * of its range or contradicts another: a usage error (exit 2), as the
@@ -89,7 +65,9 @@ static int plan_lib_err(const struct cli_call *call, const struct ipuxcom_plan_e
 {
 	const char *msg = e->msg[0] ? e->msg : ipuxcom_plan_errc_str(e->code);
 
-	if (plan_err_is_usage(e->code))
+	/* A receive cycle pushed out of 12 bits by --offset: the offset given is too large. */
+	if (plan_err_is_usage(e->code) ||
+	    (e->code == IPUXCOM_PLAN_E_SCHEDULE && !strcmp(e->field, "schedule_offset")))
 		return cli_usage_err(call, "%s", msg);
 	cli_err(call->what, "%s", msg);
 	return CLI_EXIT_ERR;
@@ -155,10 +133,11 @@ static void wide_json(struct json_writer *w, bool asked, uint32_t sctl, uint32_t
 static void wide_text(bool asked, uint32_t sctl, uint32_t items, uint32_t why)
 {
 	if (sctl & IPUXCOM_SCTL_WIDE)
-		printf("64-bit route: sctl %u, %u items (two words per event)\n", sctl, items);
+		printf("64-bit route: sctl %u, %u item%s (two words per event)\n", sctl, items,
+		       cli_s(items));
 	else if (asked)
-		printf("32-bit route (no 64-bit route: %s): sctl %u, %u words\n",
-		       ipuxcom_plan_wide_str(why), sctl, items);
+		printf("32-bit route (no 64-bit route: %s): sctl %u, %u word%s\n",
+		       ipuxcom_plan_wide_str(why), sctl, items, cli_s(items));
 }
 
 static const char *role_name(uint8_t role)
@@ -189,9 +168,10 @@ static void row_json(struct json_writer *w, const struct ipuxcom_plan_row *row)
 		json_uint(w, (uint64_t)row->patch);
 	else
 		json_null(w);
-	json_key(w, "addr");
+	/* The index in "words" of the word that holds the SRAM address (as "patch"). */
+	json_key(w, "addr_word");
 	if (row->addr >= 0)
-		json_hex32(w, (uint32_t)row->addr);
+		json_uint(w, (uint32_t)row->addr);
 	else
 		json_null(w);
 	json_key(w, "words");
@@ -301,9 +281,9 @@ static int p2p_run(struct cli_call *call, int argc, char **argv)
 	    (rc = plan_count_max(call, pos[2], o.wide ? IPUXCOM_PLAN_MAX_WIDE_COUNT :
 				 IPUXCOM_PLAN_MAX_COUNT, &ids[2])))
 		return rc;
-	if (o.src_addr && !plan_parse_num(o.src_addr, &src))
+	if (o.src_addr && !cli_parse_u32_num(o.src_addr, &src))
 		return cli_usage_err(call, "invalid --src-addr '%s'", o.src_addr);
-	if (o.dst_addr && !plan_parse_num(o.dst_addr, &dst))
+	if (o.dst_addr && !cli_parse_u32_num(o.dst_addr, &dst))
 		return cli_usage_err(call, "invalid --dst-addr '%s'", o.dst_addr);
 	rc = plan_timing(call, &o, &tm, &owned);
 	if (rc)
@@ -312,6 +292,20 @@ static int p2p_run(struct cli_call *call, int argc, char **argv)
 	rc = o.wide ? ipuxcom_plan_p2p_wide(tm, ids[0], ids[1], ids[2], src, dst,
 					    flags | IPUXCOM_PLAN_WIDE, &p, &wi, &e) :
 		      ipuxcom_plan_p2p(tm, ids[0], ids[1], ids[2], flags, &p, &e);
+	if (rc && o.wide && e.code == IPUXCOM_PLAN_E_COUNT && ids[2] > IPUXCOM_PLAN_MAX_COUNT) {
+		/* 64-bit refused, the 32-bit answer too long: say both, and why the first. */
+		uint32_t why = IPUXCOM_WIDE_ODD_COUNT;
+
+		if (!(ids[2] & 1) && !ipuxcom_plan_p2p_wide(tm, ids[0], ids[1], 2, src, dst,
+							   flags | IPUXCOM_PLAN_WIDE, &p, &wi, &e))
+			why = wi.wide;
+		ipuxcom_timing_free(owned);
+		return cli_usage_err(call, "invalid count '%s' with --wide: no 64-bit route (%s), "
+				     "and a 32-bit p2p carries 1..%u words (64-bit: up to %u, "
+				     "an even count to a receiver that owns its pair)", pos[2],
+				     ipuxcom_plan_wide_str(why), IPUXCOM_PLAN_MAX_COUNT,
+				     IPUXCOM_PLAN_MAX_WIDE_COUNT);
+	}
 	if (rc) {
 		ipuxcom_timing_free(owned);
 		return plan_lib_err(call, &e);
@@ -347,8 +341,8 @@ static int p2p_run(struct cli_call *call, int argc, char **argv)
 		json_end_object(&w);
 		return CLI_EXIT_OK;
 	}
-	printf("p2p: %u words, timing %s: TimeToMux %" PRId32 ", direction %u%s\n", p.count,
-	       p.timing_model, p.time_to_mux, p.direction,
+	printf("p2p: %u word%s, timing %s: TimeToMux %" PRId32 ", direction %u%s\n", p.count,
+	       cli_s(p.count), p.timing_model, p.time_to_mux, p.direction,
 	       p.sync_boundary ? " (sync boundary: leading delay omitted)" : "");
 	wide_text(o.wide, wi.sctl, wi.items, wi.wide);
 	if (o.wide && (wi.sctl & IPUXCOM_SCTL_WIDE))
@@ -373,6 +367,12 @@ static int fanout_args(struct cli_call *call, const struct plan_opts *o, char **
 		return cli_usage_err(call, "need SRC COUNT DST...");
 	if ((rc = plan_tiles(call, pos, 1, "tile", &req->sender)))
 		return rc;
+	if (o->wide && (!cli_parse_u32(pos[1], &req->count) || !req->count ||
+			req->count > IPUXCOM_PLAN_MAX_COUNT))
+		return cli_usage_err(call, "invalid count '%s' (1..%u, with --wide too: the "
+				     "32-bit multicast is planned first, and is the answer when "
+				     "there is no 64-bit route; p2p --wide takes up to %u)",
+				     pos[1], IPUXCOM_PLAN_MAX_COUNT, IPUXCOM_PLAN_MAX_WIDE_COUNT);
 	if ((rc = plan_count(call, pos[1], &req->count)))
 		return rc;
 	n = (uint32_t)(npos - 2);
@@ -382,9 +382,9 @@ static int fanout_args(struct cli_call *call, const struct plan_opts *o, char **
 	req->receivers = ids;
 	req->flags = o->physical ? 0 : IPUXCOM_PLAN_LOGICAL;
 	req->src_addr = IPUXCOM_MCAST_DST_BASE;
-	if (o->src_addr && !plan_parse_num(o->src_addr, &req->src_addr))
+	if (o->src_addr && !cli_parse_u32_num(o->src_addr, &req->src_addr))
 		return cli_usage_err(call, "invalid --src-addr '%s'", o->src_addr);
-	if (o->offset && !plan_parse_num(o->offset, &req->schedule_offset))
+	if (o->offset && !cli_parse_u32_num(o->offset, &req->schedule_offset))
 		return cli_usage_err(call, "invalid --offset '%s'", o->offset);
 	for (uint32_t i = 0; i < n; i++)
 		dst[i] = IPUXCOM_MCAST_DST_BASE;
@@ -401,7 +401,7 @@ static int fanout_args(struct cli_call *call, const struct plan_opts *o, char **
 				free(copy);
 				return cli_usage_err(call, "--dst-addr has more than %u addresses", n);
 			}
-			if (!plan_parse_num(tok, &dst[k])) {
+			if (!cli_parse_u32_num(tok, &dst[k])) {
 				rc = cli_usage_err(call, "invalid --dst-addr address '%.32s'", tok);
 				free(copy);
 				return rc;
@@ -506,7 +506,8 @@ static int multicast_run(struct cli_call *call, int argc, char **argv)
 		rows_json(&w, b->rows, req.nrecv + 1);
 		json_end_object(&w);
 	} else {
-		printf("multicast: %u words to %u receivers\n", req.count, req.nrecv);
+		printf("multicast: %u word%s to %u receiver%s\n", req.count, cli_s(req.count),
+		       req.nrecv, cli_s(req.nrecv));
 		mcast_info_out(NULL, &mi);
 		wide_text(o.wide, mi.sctl, mi.items, mi.wide);
 		if (o.wide && mi.wide != IPUXCOM_WIDE_USED && mi.wide_recv != UINT32_MAX)
@@ -532,14 +533,83 @@ static uint32_t method_bits(const char *m)
 	return 0;
 }
 
-static void dispatch_out(struct json_writer *w, const struct ipuxcom_dispatch *d)
+/* The methods of bit set @methods by name ("multicast, relay"); @buf. */
+static const char *method_names(uint32_t methods, char *buf, size_t len)
 {
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (uint32_t bit = 1; bit <= IPUXCOM_FANOUT_RELAY && n < len; bit <<= 1)
+		if (methods & bit)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+					      ipuxcom_fanout_method_name(bit));
+	return buf;
+}
+
+/*
+ * Why candidate @c was not chosen, or its cost: the library's words,
+ * but a method --method left out said by name (the library gives the
+ * bit set, "0x4").
+ */
+static const char *cand_why(const struct ipuxcom_fanout_cost *c, uint32_t methods, char *buf,
+			    size_t len)
+{
+	char names[64];
+
+	if (c->reject != IPUXCOM_PLAN_E_METHOD)
+		return c->why;
+	snprintf(buf, len, "not allowed (--method allows %s)",
+		 method_names(methods, names, sizeof(names)));
+	return buf;
+}
+
+/* The dispatcher's reason, in names: the chosen method, then the others. */
+static const char *dispatch_reason(const struct ipuxcom_dispatch *d, uint32_t methods,
+				   char *buf, size_t len)
+{
+	const struct ipuxcom_fanout_cost *best = NULL;
+	char why[sizeof(d->cand[0].why) + 64];
+	size_t n = 0;
+
+	for (int i = 0; i < 3; i++)
+		if (d->chosen && d->cand[i].method == d->chosen)
+			best = &d->cand[i];
+	if (best)
+		n = (size_t)snprintf(buf, len, "%s: lowest estimated total %" PRIu64 " cycles (%s)",
+				     ipuxcom_fanout_method_name(best->method), (uint64_t)best->total,
+				     best->why);
+	else
+		n = (size_t)snprintf(buf, len, "no allowed method fits");
+	for (int i = 0; i < 3 && n < len; i++) {
+		const struct ipuxcom_fanout_cost *c = &d->cand[i];
+
+		if (c == best)
+			continue;
+		if (c->reject)
+			n += (size_t)snprintf(buf + n, len - n, "; %s %s",
+					      ipuxcom_fanout_method_name(c->method),
+					      best ? (c->reject == IPUXCOM_PLAN_E_METHOD ?
+						      "not allowed" : "infeasible") :
+					      cand_why(c, methods, why, sizeof(why)));
+		else
+			n += (size_t)snprintf(buf + n, len - n, "; %s %" PRIu64,
+					      ipuxcom_fanout_method_name(c->method),
+					      (uint64_t)c->total);
+	}
+	return buf;
+}
+
+static void dispatch_out(struct json_writer *w, const struct ipuxcom_dispatch *d,
+			 uint32_t methods)
+{
+	char why[sizeof(d->cand[0].why) + 64], reason[sizeof(d->reason) + 256];
+
 	if (!w) {
 		for (int i = 0; i < 3; i++)
 			printf("  %-10s %s\n", ipuxcom_fanout_method_name(d->cand[i].method),
-			       d->cand[i].why);
+			       cand_why(&d->cand[i], methods, why, sizeof(why)));
 		if (d->chosen)
-			printf("chosen: %s\n", d->reason);
+			printf("chosen: %s\n", dispatch_reason(d, methods, reason, sizeof(reason)));
 		return;
 	}
 	json_key(w, "candidates");
@@ -557,7 +627,7 @@ static void dispatch_out(struct json_writer *w, const struct ipuxcom_dispatch *d
 			json_kv_uint(w, "cycles", c->cycles);
 			json_kv_uint(w, "total", c->total);
 		}
-		json_kv_string(w, "why", c->why);
+		json_kv_string(w, "why", cand_why(c, methods, why, sizeof(why)));
 		json_end_object(w);
 	}
 	json_end_array(w);
@@ -566,7 +636,7 @@ static void dispatch_out(struct json_writer *w, const struct ipuxcom_dispatch *d
 		json_string(w, ipuxcom_fanout_method_name(d->chosen));
 	else
 		json_null(w);
-	json_kv_string(w, "reason", d->reason);
+	json_kv_string(w, "reason", dispatch_reason(d, methods, reason, sizeof(reason)));
 }
 
 static int fanout_run(struct cli_call *call, int argc, char **argv)
@@ -610,9 +680,18 @@ static int fanout_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	}
 	if (ipuxcom_plan_dispatch(tm, &req, methods, &d, &e)) {
-		if (e.code == IPUXCOM_PLAN_E_INFEASIBLE && !call->json)
-			dispatch_out(NULL, &d);
-		rc = plan_lib_err(call, &e);
+		char names[64];
+
+		if (e.code != IPUXCOM_PLAN_E_INFEASIBLE) {
+			rc = plan_lib_err(call, &e);
+			goto out;
+		}
+		if (!call->json)
+			dispatch_out(NULL, &d, methods);
+		/* The library's message names the methods by bit set ("methods 0x4"). */
+		cli_err(call->what, "no allowed method (%s) can carry %u words to %u receivers",
+			method_names(methods, names, sizeof(names)), req.count, req.nrecv);
+		rc = CLI_EXIT_ERR;
 		goto out;
 	}
 	switch (d.chosen) {
@@ -638,7 +717,7 @@ static int fanout_run(struct cli_call *call, int argc, char **argv)
 		json_kv_string(&w, "kind", "fanout");
 		json_kv_string(&w, "timing_model", ipuxcom_timing_name(tm));
 		json_kv_uint(&w, "count", req.count);
-		dispatch_out(&w, &d);
+		dispatch_out(&w, &d, methods);
 		if (nrows) {
 			rows_json(&w, b->rows, nrows);
 		} else {
@@ -656,15 +735,16 @@ static int fanout_run(struct cli_call *call, int argc, char **argv)
 		}
 		json_end_object(&w);
 	} else {
-		printf("fanout: %u words to %u receivers, timing %s\n", req.count, req.nrecv,
+		printf("fanout: %u word%s to %u receiver%s, timing %s\n", req.count, cli_s(req.count),
+		       req.nrecv, cli_s(req.nrecv),
 		       ipuxcom_timing_name(tm));
-		dispatch_out(NULL, &d);
+		dispatch_out(NULL, &d, methods);
 		if (nrows) {
 			rows_text(b->rows, nrows);
 		} else {
-			printf("relay tree: %u rounds; each step is "
+			printf("relay tree: %u round%s; each step is "
 			       "'" CLI_PROG " plan p2p SENDER RECEIVER %u --physical'\n", rounds,
-			       req.count);
+			       cli_s(rounds), req.count);
 			for (uint32_t i = 0; i < req.nrecv; i++)
 				printf("  round %u: physical %u -> physical %u\n", b->steps[i].round,
 				       b->steps[i].sender, b->steps[i].receiver);
@@ -701,10 +781,10 @@ static int decode_words(struct cli_call *call, char **pos, int npos, const char 
 			return CLI_EXIT_ERR;
 		}
 		for (int i = 0; i < npos; i++) {
-			if (!plan_parse_num(pos[i], &(*words)[i])) {
+			if (!cli_parse_word(pos[i], strlen(pos[i]), &(*words)[i])) {
 				free(*words);
-				return cli_usage_err(call, "invalid word '%s' (0x-prefixed hex or "
-						     "decimal)", pos[i]);
+				return cli_usage_err(call, "invalid word '%s' (" CLI_WORD_GRAMMAR ")",
+						     pos[i]);
 			}
 		}
 		*n = (size_t)npos;
@@ -933,7 +1013,12 @@ static int timing_run(struct cli_call *call, int argc, char **argv)
 		if (ipuxcom_timing_write(tm, outfile_stream(out), 0, &e)) {
 			outfile_close(out, false);
 			ipuxcom_timing_free(owned);
-			return plan_lib_err(call, &e);
+			if (e.code != IPUXCOM_PLAN_E_IO)
+				return plan_lib_err(call, &e);
+			/* The library says "write error": the file and the errno too. */
+			cli_err(call->what, "%s: write error: %s", cli_input_name(o.export_path),
+				cli_write_strerror(-e.err));
+			return CLI_EXIT_ERR;
 		}
 		rc = outfile_close(out, true);
 		if (rc) {
@@ -1146,12 +1231,33 @@ static int sched_trace(const struct cli_call *call, const char *path, const char
 	if (pc->ran)
 		trace_phase(t, sim, &pc->res, packed);
 	if (ssim && sc->ran) {
-		snprintf(name, sizeof(name), "stagger (%u events per transfer)", step);
+		snprintf(name, sizeof(name), "stagger (%u event%s per transfer)", step, cli_s(step));
 		trace_phase(t, ssim, &sc->res, name);
 	}
 	trace_end(t);
 	free(t);
 	return outfile_close(o, true);
+}
+
+/*
+ * The route transfer @x took in the simulated phase: "64-bit" or "32-bit"
+ * from the width of its sender's send at event @start (the schedule's
+ * slot), NULL when the phase was not simulated or has no such send.
+ * (The schedule itself does not expose the width a transfer got.)
+ */
+static const char *sched_route(const struct ipuxcom_xsim *sim, const struct ipuxcom_sched_xfer *x,
+			       int32_t start)
+{
+	struct ipuxcom_xsim_action a = IPUXCOM_XSIM_ACTION_INIT;
+	size_t n = sim ? ipuxcom_xsim_nactions(sim) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (ipuxcom_xsim_action(sim, i, &a) || a.kind != IPUXCOM_XSIM_A_SEND ||
+		    a.tile != x->sender || a.event != start)
+			continue;
+		return a.dir & IPUXCOM_SCTL_WIDE ? "64-bit" : "32-bit";
+	}
+	return NULL;
 }
 
 static int schedule_run(struct cli_call *call, int argc, char **argv)
@@ -1180,6 +1286,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 	struct ipuxcom_sched_opts so;
 	struct ipuxcom_plan_error e;
 	uint32_t step = 256, longest = 0, sim_flags;
+	const char *route;
 	char *pos[1], *text = NULL;
 	size_t len = 0;
 	int npos, rc;
@@ -1190,7 +1297,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	if (npos != 1)
 		return cli_usage_err(call, "need FILE (a transfer list; '-' for stdin)");
-	if (step_arg && !plan_parse_num(step_arg, &step))
+	if (step_arg && !cli_parse_u32_num(step_arg, &step))
 		return cli_usage_err(call, "invalid --stagger '%s'", step_arg);
 	/* --trace -: the trace on stdout, the schedule's report on stderr. */
 	if ((rc = outfile_claim_stdout(call, trace_arg)))
@@ -1245,6 +1352,8 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		json_kv_string(&w, "window", exact ? "exact" : "notes");
 		json_kv_string(&w, "scheduler", legacy ? "legacy" : "default");
 		json_kv_uint(&w, "events", ipuxcom_schedule_events(s));
+		/* sender, receivers and programs' tiles: physical ids, whatever the list used */
+		json_kv_string(&w, "tile_ids", "physical");
 		json_key(&w, "transfers");
 		json_begin_array(&w);
 		for (size_t i = 0; i < list->n; i++) {
@@ -1262,6 +1371,12 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 				json_uint(&w, x->receivers[r]);
 			json_end_array(&w);
 			json_kv_hex32(&w, "src_addr", x->src_addr);
+			json_key(&w, "route");
+			route = sched_route(pc.ran ? sim : NULL, x, sl.start);
+			if (route)
+				json_string(&w, route);
+			else
+				json_null(&w);
 			json_kv_int(&w, "start", sl.start);
 			json_kv_int(&w, "first_arrival", sl.first_arrival);
 			json_kv_int(&w, "last_write", sl.last_write);
@@ -1298,18 +1413,24 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		       list->n, list->n == 1 ? "" : "s", pos[0], ipuxcom_timing_name(tm),
 		       exact ? "exact (modelled)" : "the notes'",
 		       legacy ? ", legacy scheduler (32-bit streams, no merged controls)" : "");
-		printf("  #  line kind      sender words recv  start arrive lastwr gap\n");
+		/* Tile ids physical, labelled so; the route width each transfer got. */
+		printf("  #  line kind      physical-sender words recv  start arrive lastwr gap "
+		       "route\n");
 		for (size_t i = 0; i < list->n; i++) {
 			const struct ipuxcom_sched_xfer *x = &list->xfers[i];
 			struct ipuxcom_sched_slot sl;
 
 			ipuxcom_schedule_slot(s, i, &sl);
-			printf("%3zu %5u %-9s %6u %5u %4u %6d %6d %6d %3u\n", i, list->line[i],
+			route = sched_route(pc.ran ? sim : NULL, x, sl.start);
+			printf("%3zu %5u %-9s %15u %5u %4u %6d %6d %6d %3u %s\n", i, list->line[i],
 			       x->nrecv == 1 ? "p2p" : "multicast", x->sender, x->count, x->nrecv,
-			       sl.start, sl.first_arrival, sl.last_write, sl.gap);
+			       sl.start, sl.first_arrival, sl.last_write, sl.gap,
+			       route ? route : "?");
 		}
-		printf("phase: %u events; programs on %zu tiles (longest %u words)\n",
-		       ipuxcom_schedule_events(s), ipuxcom_schedule_nprograms(s), longest);
+		printf("phase: %u event%s; programs on %zu tile%s (longest %u word%s)\n",
+		       ipuxcom_schedule_events(s), cli_s(ipuxcom_schedule_events(s)),
+		       ipuxcom_schedule_nprograms(s), cli_s(ipuxcom_schedule_nprograms(s)), longest,
+		       cli_s(longest));
 		if (rows) {
 			for (size_t i = 0; i < ipuxcom_schedule_nprograms(s); i++) {
 				struct ipuxcom_xsim_program p;
@@ -1335,22 +1456,25 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 			}
 		}
 		if (pc.ran) {
-			printf("simulated: %u of %u deliveries complete and in place, %u words "
-			       "differ from their source; %u errors, %u notes\n", pc.res.delivered,
-			       pc.res.declared, pc.mismatches, pc.res.errors, pc.res.notes);
+			printf("simulated: %u of %u deliveries complete and in place, %u word%s "
+			       "differ%s from their source; %u error%s, %u note%s\n",
+			       pc.res.delivered, pc.res.declared, pc.mismatches, cli_s(pc.mismatches),
+			       pc.mismatches == 1 ? "s" : "", pc.res.errors, cli_s(pc.res.errors),
+			       pc.res.notes, cli_s(pc.res.notes));
 			sched_hazards_text(sim, 20);
 		} else {
 			printf("simulated: failed: %s\n", pc.e.msg);
 		}
 		if (step && sc.ran) {
-			printf("stagger (%u events per transfer, the notes' rows overlaid): %u events, "
-			       "%u errors, %u notes%s\n", step, sc.res.events, sc.res.errors,
-			       sc.res.notes, sched_clean(&sc) ? "" : " (not clean)");
+			printf("stagger (%u event%s per transfer, the notes' rows overlaid): %u event%s, "
+			       "%u error%s, %u note%s%s\n", step, cli_s(step), sc.res.events,
+			       cli_s(sc.res.events), sc.res.errors, cli_s(sc.res.errors),
+			       sc.res.notes, cli_s(sc.res.notes), sched_clean(&sc) ? "" : " (not clean)");
 			if (sc.res.events)
 				printf("packed / stagger = %.1f%%\n",
 				       100.0 * ipuxcom_schedule_events(s) / sc.res.events);
 		} else if (step) {
-			printf("stagger (%u events per transfer): not assembled: %s\n", step,
+			printf("stagger (%u event%s per transfer): not assembled: %s\n", step, cli_s(step),
 			       sc.e.msg);
 		}
 	}
@@ -1462,7 +1586,8 @@ static const struct cli_cmd plan_cmds[] = {
 		.summary = "TimeToMux and direction of a pair; export a timing table",
 		.description =
 			"Print TimeToMux(SRC, DST) and the send direction under the timing model\n"
-			"(the FACTS.md reconstruction, or --timing FILE). --export FILE writes the\n"
+			"(the default reconstruction of the hardware notes' timing, described in\n"
+			"docs/exchange-plans.md, or --timing FILE). --export FILE writes the\n"
 			"model as a timing table file (format: docs/exchange-plans.md); SRC DST\n"
 			"may then be omitted.",
 		.run = timing_run,

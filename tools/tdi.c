@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <ipuxcom.h>
 
@@ -15,6 +16,7 @@
 #include "json.h"
 #include "json_fmt.h"
 #include "sram_arg.h"
+#include "words.h"
 #include "heatmap.h"
 #include "json.h"
 #include "outfile.h"
@@ -309,8 +311,8 @@ static int tdi_write_run(struct cli_call *call, int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		return rc;
 	for (int i = 2; i < npos; i++)
-		if (!cli_parse_u32_num(pos[i], &words[i - 2]))
-			return cli_usage_err(call, "invalid word '%s'", pos[i]);
+		if (!cli_parse_word(pos[i], strlen(pos[i]), &words[i - 2]))
+			return cli_usage_err(call, "invalid word '%s' (" CLI_WORD_GRAMMAR ")", pos[i]);
 	rc = cli_open_attached_id(call, dev_arg, &ipu, &dev);
 	if (rc)
 		return rc;

@@ -24,31 +24,23 @@ static int hexval(char c)
 	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
-/* One text token as a word: 0x1..8 hex digits, exactly 8 hex digits, or decimal. */
-static bool parse_token(const char *t, size_t len, uint32_t *out)
+bool cli_parse_word(const char *t, size_t len, uint32_t *out)
 {
-	uint64_t v = 0;
-	bool hex = len == 8;
+	uint32_t v = 0;
 	size_t i = 0;
 
-	if (len > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-		hex = true;
+	if (len > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
 		i = 2;
-		if (len - i > 8)
-			return false;
-	}
-	if (i == len)
+	if (i == len || len - i > 8)
 		return false;
 	for (; i < len; i++) {
-		int d = hex ? hexval(t[i]) : t[i] >= '0' && t[i] <= '9' ? t[i] - '0' : -1;
+		int d = hexval(t[i]);
 
 		if (d < 0)
 			return false;
-		v = v * (hex ? 16 : 10) + (uint64_t)d;
-		if (v > UINT32_MAX)
-			return false;
+		v = v << 4 | (uint32_t)d;
 	}
-	*out = (uint32_t)v;
+	*out = v;
 	return true;
 }
 
@@ -80,9 +72,9 @@ static int parse_text(const struct cli_call *call, const char *name, const char 
 		len = (size_t)(p - t);
 		if (t[len - 1] == ':')
 			continue;	/* an address label */
-		if (!parse_token(t, len, &w[*n])) {
-			cli_err(call->what, "%s:%u: invalid word '%.*s' (0x-prefixed hex, 8 hex "
-				"digits or decimal)", name, line, (int)(len > 32 ? 32 : len), t);
+		if (!cli_parse_word(t, len, &w[*n])) {
+			cli_err(call->what, "%s:%u: invalid word '%.*s' (" CLI_WORD_GRAMMAR ")",
+				name, line, (int)(len > 32 ? 32 : len), t);
 			return CLI_EXIT_ERR;
 		}
 		(*n)++;

@@ -14,12 +14,22 @@
 #include "cli.h"
 
 /*
+ * The one grammar of a 32-bit WORD, wherever one is read (plan decode's
+ * arguments and input, tdi write's arguments): hexadecimal, 1..8 digits,
+ * with or without 0x ("41800003" is 0x41800003 as an argument and in a
+ * file alike). @t need not be NUL-terminated. False when @t is not one.
+ */
+bool cli_parse_word(const char *t, size_t len, uint32_t *out);
+
+/* What a word is, for messages. */
+#define CLI_WORD_GRAMMAR	"1..8 hex digits, 0x optional"
+
+/*
  * The words of @len bytes @data (NUL-terminated) read from @name. Text
  * unless @binary or a byte is neither printable ASCII nor white space.
  * Text: tokens separated by white space or commas; a token ending in ':'
  * (an address label, "0004c000:") is skipped, and so is everything from
- * '#' or ';' to the end of the line; a word is 0x and 1..8 hex digits,
- * exactly 8 hex digits (as `tdi read` prints them), or decimal. Binary:
+ * '#' or ';' to the end of the line; a word is cli_parse_word()'s. Binary:
  * little-endian words, @len a multiple of 4. Errors name the line and
  * token (or the size) and are reported; returns 0 or CLI_EXIT_ERR, *words
  * malloc'ed.

@@ -802,7 +802,7 @@ TEST_F_TIMEOUT(cap, capture_between_start_and_stop, 60)
 	ASSERT_EQ(0, ixt_run_tool(r, self->tool, "cfg", "capture", "stop", "-o", self->out, "--json",
 				  NULL));
 	EXPECT_EQ(0, r->status) TH_LOG("stdout: %s\nstderr: %s", r->out, r->err);
-	snprintf(msg, sizeof(msg), "{\"file\":\"%s\",\"dev\":%u,\"records\":%zu}\n", self->out,
+	snprintf(msg, sizeof(msg), "{\"output\":\"%s\",\"dev\":%u,\"records\":%zu}\n", self->out,
 		 self->dev, NWRITES);
 	EXPECT_STREQ(msg, r->out);
 	expect_capture(_metadata, self->out, want, NWRITES);

@@ -184,7 +184,7 @@ TEST_F(out, json_values_follow_one_convention)
 	HAS(out, "\"comment\":[\"supervisor sync\",null,");
 	EXPECT_EQ(NULL, strstr(self->r->out, "  ")) TH_LOG("column padding: %s", self->r->out);
 	EXPECT_EQ(NULL, strstr(self->r->out, "\"asm\":[\"sync 3 ")) TH_LOG("%s", self->r->out);
-	HAS(out, "\"addr\":null");
+	HAS(out, "\"addr_word\":null");
 	/* a two-word sendpicp: the fields of both words, not the first word's a, b, c */
 	RUN(0, "plan", "decode", "0xf6600000", "0x03014048", "0xf6600000", "-j");
 	JSON_DOCS(1);
@@ -194,8 +194,10 @@ TEST_F(out, json_values_follow_one_convention)
 	HAS(out, "{\"word\":\"0xf6600000\",\"op\":\".word\",\"asm\":\".word 0xf6600000\","
 	    "\"comment\":null,\"nwords\":1}]");
 	EXPECT_EQ(NULL, strstr(self->r->out, "\"a\":")) TH_LOG("%s", self->r->out);
+	/* the row word that holds the SRAM address: an index as "patch" is, not an address */
 	RUN(0, "plan", "multicast", "0", "3", "5", "6", "-j");
-	HAS(out, "\"addr\":\"0x000");
+	HAS(out, "\"addr_word\":4,");
+	EXPECT_EQ(NULL, strstr(self->r->out, "\"addr\":")) TH_LOG("%s", self->r->out);
 	RUN(0, "plan", "decode", "0x41800003", "-j");
 	HAS(out, "[{\"word\":\"0x41800003\",\"op\":\"sync\",\"asm\":\"sync 3\",\"comment\":");
 	/* Text output keeps its columns: only JSON drops them. */
@@ -334,9 +336,13 @@ TEST_F(out, plan_decode_reads_a_pipe_or_a_binary_file)
 	ASSERT_EQ(0, ixt_write_file(self->tmp, "AAAA", 4));
 	RUN(0, "plan", "decode", "-b", "-f", self->tmp);
 	HAS(out, "0x41414141");
+	/* as text, one grammar with the arguments: hex, 0x optional */
+	RUN(0, "plan", "decode", "-f", self->tmp);
+	HAS(out, "0x0000aaaa");
+	ASSERT_EQ(0, ixt_write_file(self->tmp, "GGGG", 4));
 	RUN(1, "plan", "decode", "-f", self->tmp);
 	HAS(err, "plan decode: ");
-	HAS(err, ":1: invalid word 'AAAA'");
+	HAS(err, ":1: invalid word 'GGGG' (1..8 hex digits, 0x optional)");
 	ASSERT_EQ(0, ixt_write_file(self->tmp, "0x1\n0x2 zz\n", 11));
 	RUN_IN(1, self->tmp, "plan", "decode");
 	HAS(err, "(stdin):2: invalid word 'zz'");

@@ -281,7 +281,7 @@ TEST_F(out, image_pack_and_redirect_to_stdout)
 	snprintf(raw, sizeof(raw), "%s/raw", self->dir);
 	RUN(0, "(stdout): 1472 tiles of 2048 bytes", "image", "pack", "--raw", raw, "-o", "-");
 	EXPECT_TRUE(same_bytes(self->sout, self->img));
-	RUN(0, "\"file\":\"-\"", "image", "pack", "--raw", raw, "-o", "-", "-j");
+	RUN(0, "\"output\":\"-\"", "image", "pack", "--raw", raw, "-o", "-", "-j");
 	EXPECT_TRUE(same_bytes(self->sout, self->img));
 	EXPECT_EQ(0, stderr_json(self)) TH_LOG("%s", self->r.err);
 

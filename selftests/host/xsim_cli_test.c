@@ -63,7 +63,7 @@ TEST_F(cli, demo_sum_passes)
 {
 	RUN(0, "demo", "sum");
 	HAS(out, "round  1: 736 transfers in one phase");
-	HAS(out, "round 11:   1 transfers in one phase");
+	HAS(out, "round 11:   1 transfer in one phase");
 	HAS(out, "hazards: 0 errors, 0 notes");
 	HAS(out, "tiles=1472 rounds=11 sum=1084128 expected=1084128 PASS\n");
 	RUN(0, "demo", "sum", "--json");

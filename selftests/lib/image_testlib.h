@@ -286,6 +286,81 @@ static inline bool ixt_find_tool(char *path, size_t len)
 	return access(path, X_OK) == 0;
 }
 
+/* ------------------------------------------------- dropped privileges */
+
+/* The unprivileged user tests drop to (nobody). */
+#define IXT_NOBODY	65534
+
+/*
+ * Whether user IXT_NOBODY may access @path with @mode (access(2)'s
+ * X_OK, R_OK...): every directory on the way searchable too. Asked of
+ * the kernel by a child that drops to that user; needs root.
+ */
+static inline bool ixt_nobody_can(const char *path, int mode)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		if (setgid(IXT_NOBODY) || setuid(IXT_NOBODY))
+			_exit(2);
+		_exit(access(path, mode) ? 1 : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return false;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/*
+ * The command as IXT_NOBODY can run it: @tool itself when that user can
+ * reach it, else a copy in a fresh mode-0755 directory under /tmp (a
+ * clone in root's 0700 home puts build/ipuxcom out of its reach; the
+ * command is linked statically with libipuxcom, so the copy runs alone).
+ * @dir gets the directory made ("" when none: ixt_rmtree() it). Returns
+ * 0, or -errno with @msg saying what failed.
+ */
+static inline int ixt_tool_for_nobody(const char *tool, char *out, size_t len, char *dir,
+				      size_t dlen, char *msg, size_t msglen)
+{
+	char buf[65536];
+	int in, fd, err = 0;
+	ssize_t n = 0;
+
+	dir[0] = '\0';
+	if (ixt_nobody_can(tool, X_OK)) {
+		snprintf(out, len, "%s", tool);
+		return 0;
+	}
+	snprintf(dir, dlen, "/tmp/ipuxcom-nobody-XXXXXX");
+	if (!mkdtemp(dir) || chmod(dir, 0755)) {
+		err = -errno;
+		snprintf(msg, msglen, "%s: %s", dir, strerror(errno));
+		return err;
+	}
+	snprintf(out, len, "%s/ipuxcom", dir);
+	errno = 0;
+	in = open(tool, O_RDONLY | O_CLOEXEC);
+	fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	while (in >= 0 && fd >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, (size_t)n) != n)
+			break;
+	if (in < 0 || fd < 0 || n != 0 || fchmod(fd, 0755))
+		err = -(errno ? errno : EIO);
+	if (in >= 0)
+		close(in);
+	if (fd >= 0 && close(fd) && !err)
+		err = -errno;
+	if (!err && !ixt_nobody_can(out, X_OK))
+		err = -EACCES;
+	if (err)
+		snprintf(msg, msglen, "copying %s to %s: %s", tool, out, strerror(-err));
+	return err;
+}
+
 /* Run the tool with the NULL-terminated arguments after it. */
 #define IXT_TOOL(_r, ...) ({							\
 	char *const _argv[] = { tool, __VA_ARGS__, NULL };			\

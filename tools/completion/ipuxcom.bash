@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# bash completion for ipuxcom(8): objects, commands, options and device
-# ids. The candidates come from the command itself (`ipuxcom __complete
-# WORD...`, from its own tables and the running module's device list), so
+# bash completion for ipuxcom(8): objects, commands, options, device
+# ids and option values (--method, --cfg-hsp). The candidates come from
+# the command itself (`ipuxcom __complete WORD...`, from its own tables
+# and the running module's device list), so
 # this file never needs to change when a command or an option is added.
 # Installed by `make install` to share/bash-completion/completions/ipuxcom.
 

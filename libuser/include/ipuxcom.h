@@ -37,13 +37,14 @@ extern "C" {
 
 /* Version of this library; the Makefile reads IPUXCOM_LIB_VERSION from here. */
 /*
- * 1.0 (issue 23): the major moved with the soname (libipuxcom.so.1)
- * because plan structs gained their size member; NEWS lists the changes.
+ * 0.2 (issue 23): new names and the one error explainer, every old name
+ * kept (soname libipuxcom.so.0 unchanged); NEWS lists the changes. The
+ * major, and with it the soname, moves when a struct's layout must.
  */
-#define IPUXCOM_LIB_VERSION_MAJOR	1
-#define IPUXCOM_LIB_VERSION_MINOR	0
+#define IPUXCOM_LIB_VERSION_MAJOR	0
+#define IPUXCOM_LIB_VERSION_MINOR	2
 #define IPUXCOM_LIB_VERSION_PATCH	0
-#define IPUXCOM_LIB_VERSION		"1.0.0"
+#define IPUXCOM_LIB_VERSION		"0.2.0"
 /* The same as one number, for comparisons: 0x00MMmmpp. */
 #define IPUXCOM_LIB_VERSION_NUMBER					\
 	((uint32_t)(IPUXCOM_LIB_VERSION_MAJOR << 16 |			\
@@ -317,7 +318,7 @@ IPUXCOM_API const char *ipuxcom_strerror(int err);
 /*
  * The calling thread's last failure: the (negative) value it returned, or
  * 0 when no call of this thread has failed; *@domain (may be NULL) gets
- * its enum ipuxcom_err_domain. Since LIBIPUXCOM_1.
+ * its enum ipuxcom_err_domain. Since LIBIPUXCOM_0.4.
  */
 IPUXCOM_API int ipuxcom_last_error(uint32_t *domain);
 

@@ -147,7 +147,8 @@ struct ipuxcom_plan_error {
 #define IPUXCOM_ERRC_BASE	4096
 #define IPUXCOM_ERRC(code)	(-(IPUXCOM_ERRC_BASE + (int)(code)))
 #endif
-IPUXCOM_API const char *ipuxcom_strerror(int err);
+/* (<ipuxcom.h> declares it with its export attribute.) */
+const char *ipuxcom_strerror(int err);
 
 /*
  * Deprecated: what a code means ("word count not in 1..4148"), never

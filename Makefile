@@ -350,7 +350,8 @@ check-fuzz: $(FUZZ_BINS) $(FUZZ_RUNNERS)
 
 # ---------------------------------------------------------------- examples
 # examples/NAME.c: programs that show the library in use; the VM's demo
-# runs load_demo.
+# runs load_demo; check-host runs plan_demo (selftests/host/examples_test.c);
+# load_readback needs a device and is only built (the VMs carry it).
 EXAMPLE_BINS := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 
 $(B)/examples/%: examples/%.c $(LIB_HDRS) $(B)/libipuxcom.a
@@ -369,7 +370,8 @@ initramfs: kver-check $(VM_INPUTS)
 		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
 		--tests "$(DEVICE_TEST_BINS)" --bench "$(VM_BENCH_BINS)"
 
-check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom
+# (examples_test runs the examples that need no card: all are built first)
+check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom $(EXAMPLE_BINS)
 	@mkdir -p $(B)/results
 	selftests/run-host-tests.sh $(B)/results/host.tap $(HOST_TEST_BINS) $(HOST_SAN_BINS)
 

@@ -297,7 +297,7 @@ int main(void)
 	printf("memcpy          %.3f s, the same image bytes into the same buffer\n", t_fcpy);
 	printf("frames/memcpy   %.0f%% (target >= 50%%)\n", 100.0 * t_fcpy / t_fr);
 
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	free(data);
 	free(data0);
 	free(data3);

@@ -159,6 +159,6 @@ int main(void)
 	free(a);
 	free(b);
 	ipuxcom_close(ipu);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	return 0;
 }

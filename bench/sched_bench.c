@@ -4,7 +4,7 @@
  * every set is scheduled three ways in the same run,
  *  - the notes' fixed 256-event stagger (ipuxcom_schedule_stagger(), where
  *    its receive times fit the 12-bit field: at most ~16 transfers),
- *  - today's packing, kept reachable as IPUXCOM_SCHED_LEGACY,
+ *  - today's packing, kept reachable as IPUXCOM_SCHEDULE_LEGACY,
  *  - the default scheduler (what later work improves),
  * and every packed phase is loaded into the exchange verifier and run:
  * any error or undelivered transfer is a failure (exit 1). Printed per
@@ -65,7 +65,7 @@ static struct stats stats_of(double *v, size_t n)
 }
 
 /* Load @s (or the stagger of @l) into a fresh simulator and run it. */
-static int verify(const struct ipuxcom_sched_list *l, const struct ipuxcom_schedule *s,
+static int verify(const struct ipuxcom_schedule_list *l, const struct ipuxcom_schedule *s,
 		  struct ipuxcom_xsim_result *res, struct ipuxcom_plan_error *e)
 {
 	struct ipuxcom_xsim *sim;
@@ -84,10 +84,10 @@ static int verify(const struct ipuxcom_sched_list *l, const struct ipuxcom_sched
 }
 
 /* Build with @flags (best of REPS in @ns), verify; the phase length or -1. */
-static long packed(const struct ipuxcom_sched_list *l, uint32_t flags, double *ns,
+static long packed(const struct ipuxcom_schedule_list *l, uint32_t flags, double *ns,
 		   const char *what, uint32_t set)
 {
-	struct ipuxcom_sched_opts o = { .flags = flags };
+	struct ipuxcom_schedule_opts o = { .flags = flags };
 	struct ipuxcom_xsim_result res;
 	struct ipuxcom_schedule *s = NULL;
 	struct ipuxcom_plan_error e;
@@ -185,7 +185,7 @@ int main(int argc, char **argv)
 		return 1;
 
 	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
-		struct ipuxcom_sched_list *l = NULL;
+		struct ipuxcom_schedule_list *l = NULL;
 		struct ipuxcom_plan_error e;
 		struct ipuxcom_xsim_result res;
 		int f = suite_set(i, text, sizeof(text));
@@ -198,14 +198,14 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		F = &fam[f];
-		if (ipuxcom_sched_list_parse(text, strlen(text), 0, &l, &e)) {
+		if (ipuxcom_schedule_list_parse(text, strlen(text), 0, &l, &e)) {
 			fprintf(stderr, "sched_bench: set %u: %s\n", i, e.msg);
 			return 1;
 		}
-		lp = packed(l, IPUXCOM_SCHED_LEGACY, &ns_legacy, "legacy", i);
+		lp = packed(l, IPUXCOM_SCHEDULE_LEGACY, &ns_legacy, "legacy", i);
 		ln = packed(l, 0, &ns_new, "default", i);
 		if (lp < 0 || ln < 0) {
-			ipuxcom_sched_list_free(l);
+			ipuxcom_schedule_list_free(l);
 			rc = 1;
 			continue;
 		}
@@ -233,7 +233,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "sched_bench: set %u: stagger: %s\n", i, e.msg);
 			rc = 1;
 		}
-		ipuxcom_sched_list_free(l);
+		ipuxcom_schedule_list_free(l);
 	}
 
 	printf("scheduler suite: %u sets (bench/sched_suite.h, fixed seeds), every packed phase "
@@ -264,7 +264,7 @@ int main(int argc, char **argv)
 									 fam[SUITE_WIDE].n);
 		double mean = nall ? all_sum / (double)nall : 0;
 
-		printf("issue 16 goals (default vs IPUXCOM_SCHED_LEGACY, same run):\n");
+		printf("issue 16 goals (default vs IPUXCOM_SCHEDULE_LEGACY, same run):\n");
 		printf("  never longer than today's packing: %zu of %zu sets longer: %s\n", longer, nall,
 		       longer ? "NOT met" : "met");
 		printf("  mean over the suite %.3fx (goal <= 0.9x): %s\n", mean,

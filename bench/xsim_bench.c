@@ -111,7 +111,7 @@ static int bench_full_chip(void)
 /* ------------------------------------------------------------ scheduler */
 
 /* Phase length of @x by the scheduler (@packed) or the 256 stagger; -1 on failure. */
-static long phase(const struct ipuxcom_sched_xfer *x, size_t n, bool packed, uint32_t *errors,
+static long phase(const struct ipuxcom_schedule_xfer *x, size_t n, bool packed, uint32_t *errors,
 		  double *ns)
 {
 	struct ipuxcom_xsim_result res;
@@ -164,7 +164,7 @@ static int cmp_double(const void *a, const void *b)
 static int bench_scheduler(void)
 {
 	static uint32_t recv[8][16], dst[8][16];
-	struct ipuxcom_sched_xfer x[8];
+	struct ipuxcom_schedule_xfer x[8];
 	double ratios[SETS], sum = 0, t_build = 0;
 	uint32_t err_p = 0, err_s = 0, stagger_bad = 0;
 	long lp, ls;
@@ -182,7 +182,7 @@ static int bench_scheduler(void)
 		uint32_t s;
 
 		ipuxcom_tile_physical(k, &s);
-		x[k] = (struct ipuxcom_sched_xfer){ .sender = s, .count = 4, .nrecv = 4,
+		x[k] = (struct ipuxcom_schedule_xfer){ .sender = s, .count = 4, .nrecv = 4,
 			.receivers = recv[k], .src_addr = 0x50000, .dst_addr = dst[k] };
 	}
 	lp = phase(x, 8, true, &err_p, NULL);
@@ -224,7 +224,7 @@ static int bench_scheduler(void)
 				dst[k][m++] = 0x50000 + next[q];
 				next[q] += 4 * c;
 			}
-			x[k] = (struct ipuxcom_sched_xfer){ .sender = pool[s], .count = c, .nrecv = m,
+			x[k] = (struct ipuxcom_schedule_xfer){ .sender = pool[s], .count = c, .nrecv = m,
 				.receivers = recv[k], .src_addr = 0x80000 + 0x400 * k,
 				.dst_addr = dst[k] };
 		}

@@ -26,7 +26,7 @@ static void fuzz_bootloader(const uint8_t *data, size_t size)
 	    bl.file_bytes > bl.size)
 		abort();
 	(void)ipuxcom_crc32(0, bl.image, bl.size);
-	ipuxcom_bootloader_release(&bl);
+	ipuxcom_bootloader_free(&bl);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -47,6 +47,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	/* Touch every byte: ASan checks the allocation's size. */
 	(void)ipuxcom_crc32(0, e.image, e.image_size);
-	ipuxcom_tile_elf_release(&e);
+	ipuxcom_tile_elf_free(&e);
 	return 0;
 }

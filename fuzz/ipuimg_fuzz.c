@@ -133,5 +133,5 @@ static void exercise(const uint8_t *data, size_t size)
 		if (!ipuxcom_image_redirect(img, &spec, &out, &len, NULL, &em))
 			free(out);
 	}
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 }

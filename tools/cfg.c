@@ -45,7 +45,7 @@ static int cfg_inspect_run(struct cli_call *call, int argc, char **argv)
 	err = ipuxcom_cfg_summarize(recs, count, &blocks, &nblocks);
 	free(recs);
 	if (err) {
-		cli_err(call->what, "%s: cannot summarise: %s", cli_input_name(pos[0]), ipuxcom_image_strerror(err));
+		cli_err(call->what, "%s: cannot summarise: %s", cli_input_name(pos[0]), ipuxcom_strerror(err));
 		return CLI_EXIT_ERR;
 	}
 	for (size_t i = 0; i < nblocks; i++)

@@ -567,7 +567,7 @@ int cli_open_netlink(const struct cli_call *call, struct ipuxcom_nl **out)
 			"(is the ipuxcom module loaded?)", IPUXCOM_GENL_NAME);
 	else
 		cli_err(call->what, "cannot open the '%s' generic netlink family: %s",
-			IPUXCOM_GENL_NAME, ipuxcom_nl_strerror(err));
+			IPUXCOM_GENL_NAME, ipuxcom_strerror(err));
 	return CLI_EXIT_ERR;
 }
 
@@ -581,7 +581,7 @@ void cli_nl_err(const struct cli_call *call, const struct ipuxcom_nl *nl, int er
 	va_start(ap, fmt);
 	vsnprintf(context, sizeof(context), fmt, ap);
 	va_end(ap);
-	cli_err(call->what, "%s: %s%s%s%s", context, ipuxcom_nl_strerror(err),
+	cli_err(call->what, "%s: %s%s%s%s", context, ipuxcom_strerror(err),
 		*ext ? " (kernel: " : "", ext, *ext ? ")" : "");
 }
 

@@ -85,7 +85,7 @@ static int demo_trace_close(const struct cli_call *call, const struct demo_opts 
 
 static int demo_lib_err(const struct cli_call *call, const struct ipuxcom_plan_error *e)
 {
-	cli_err(call->what, "%s", e->msg[0] ? e->msg : ipuxcom_plan_errc_str(e->code));
+	cli_err(call->what, "%s", e->msg[0] ? e->msg : ipuxcom_strerror(IPUXCOM_ERRC(e->code)));
 	return CLI_EXIT_ERR;
 }
 

@@ -80,5 +80,5 @@ void cli_file_err(const struct cli_call *call, const char *path, const struct ip
 	if (em->msg[0])
 		cli_err(call->what, "%s", em->msg);
 	else
-		cli_err(call->what, "%s: %s", path, ipuxcom_image_strerror(err));
+		cli_err(call->what, "%s: %s", path, ipuxcom_strerror(err));
 }

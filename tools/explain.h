@@ -29,7 +29,7 @@ const char *cli_tdi_strerror(struct ipuxcom *ipu, int err, char *buf, size_t len
  * Report a failed file loader (ipuxcom_image_open(), ipuxcom_cfg_load(),
  * ipuxcom_hsp_load(), ...) on @path: its message already names the file,
  * so it is printed as is; only without one is the file named here, with
- * ipuxcom_image_strerror(@err).
+ * ipuxcom_strerror(@err).
  */
 void cli_file_err(const struct cli_call *call, const char *path, const struct ipuxcom_errmsg *em,
 		  int err);

@@ -61,18 +61,18 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 	if (last >= info.tile_count) {
 		cli_err(call->what, "%s: tile %" PRIu32 " outside the image's tiles 0..%" PRIu32,
 			cli_input_name(pos[0]), last, info.tile_count - 1);
-		ipuxcom_image_close(img);
+		ipuxcom_image_free(img);
 		return CLI_EXIT_ERR;
 	}
 	err = ipuxcom_frames_per_tile(info.image_size, &per_tile, &em);
 	if (err) {
 		cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
-		ipuxcom_image_close(img);
+		ipuxcom_image_free(img);
 		return CLI_EXIT_ERR;
 	}
 	rc = outfile_open(call, out, &o);
 	if (rc) {
-		ipuxcom_image_close(img);
+		ipuxcom_image_free(img);
 		return rc;
 	}
 	/* One transport buffer per 64-tile batch, split where the loader's are. */
@@ -109,7 +109,7 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 		b = e;
 	}
 	free(buf);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	rc = outfile_close(o, rc == 0) ? CLI_EXIT_ERR : rc;
 	if (rc)
 		return rc;

@@ -130,11 +130,11 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 	rc = outfile_write_all(call, out, data, len);
 	free(data);
 	if (rc) {
-		ipuxcom_image_close(img);
+		ipuxcom_image_free(img);
 		return rc;
 	}
 	ipuxcom_image_get_info(img, &info);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	if (call->json) {
 		struct json_writer w;
 
@@ -270,24 +270,24 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	if (all) {
 		rc = extract_all(call, pos[0], img, out);
-		ipuxcom_image_close(img);
+		ipuxcom_image_free(img);
 		return rc;
 	}
 	ipuxcom_image_get_info(img, &info);
 	if (tile >= info.tile_count) {
 		cli_err(call->what, "%s: tile %" PRIu32 " outside the image's tiles 0..%" PRIu32,
 			cli_input_name(pos[0]), tile, info.tile_count - 1);
-		ipuxcom_image_close(img);
+		ipuxcom_image_free(img);
 		return CLI_EXIT_ERR;
 	}
 	buf = malloc(info.image_size);
 	if (!buf) {
-		ipuxcom_image_close(img);
+		ipuxcom_image_free(img);
 		cli_err(call->what, "out of memory");
 		return CLI_EXIT_ERR;
 	}
 	err = ipuxcom_image_extract(img, tile, buf, info.image_size, &em);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	if (err) {
 		free(buf);
 		cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
@@ -339,7 +339,7 @@ static int image_verify_run(struct cli_call *call, int argc, char **argv)
 		else
 			cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 	}
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	if (call->json) {
 		json_end_array(&w);
 		json_key(&w, "ok");
@@ -420,7 +420,7 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	ipuxcom_image_get_info(img, &in);
 	if (heatmap && (rc = inspect_heatmap(call, pos[0], heatmap, img, in.tile_count))) {
-		ipuxcom_image_close(img);
+		ipuxcom_image_free(img);
 		return rc;
 	}
 	raw = (uint64_t)in.tile_count * in.image_size;
@@ -498,7 +498,7 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 			}
 		}
 	}
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	return CLI_EXIT_OK;
 }
 
@@ -559,7 +559,7 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 	err = ipuxcom_image_redirect(img, &spec, &data, &len, &rep, &em);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	if (err) {
 		cli_err(call->what, "%s: %s", cli_input_name(pos[0]), em.msg);
 		return CLI_EXIT_ERR;

@@ -256,7 +256,7 @@ int cli_input_timing(const struct cli_call *call, const char *path, struct ipuxc
 	/* The library reads a path: standard input is /dev/stdin, named "(stdin)" here. */
 	if (!ipuxcom_timing_load(std ? "/dev/stdin" : path, tm, &e))
 		return 0;
-	snprintf(msg, sizeof(msg), "%s", e.msg[0] ? e.msg : ipuxcom_plan_errc_str(e.code));
+	snprintf(msg, sizeof(msg), "%s", e.msg[0] ? e.msg : ipuxcom_strerror(IPUXCOM_ERRC(e.code)));
 	at = std ? strstr(msg, "/dev/stdin") : NULL;
 	if (at)
 		cli_err(call->what, "%.*s" STDIN_NAME "%s", (int)(at - msg), msg,

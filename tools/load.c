@@ -145,7 +145,7 @@ static void progress(void *ctx, const struct ipuxcom_load_progress *p)
 		if (err == -EPROTO)
 			continue;	/* a dropped event shows up as a gap below */
 		if (err) {
-			events_give_up(lp, ipuxcom_nl_strerror(err));
+			events_give_up(lp, ipuxcom_strerror(err));
 			break;
 		}
 		if (ev.type != IPUXCOM_GENL_CMD_LOAD_PROGRESS || ev.dev_id != lp->dev_id)
@@ -310,7 +310,7 @@ static void check_lib_fail(struct checklist *cl, const char *name, const char *p
 		checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s", em->msg);
 	else
 		checklist_add(cl, CHECK_FAIL, name, path, NULL, "%s: %s", path,
-			      ipuxcom_image_strerror(err));
+			      ipuxcom_strerror(err));
 }
 
 /*
@@ -477,7 +477,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 			err = ipuxcom_monitor_open(&lp.mon);
 		if (err)
 			cli_err(call->what, "cannot watch load events (%s): progress from the "
-				"library", ipuxcom_nl_strerror(err));
+				"library", ipuxcom_strerror(err));
 		else
 			lp.dev_id = info.dev_id;
 	}
@@ -517,9 +517,9 @@ out:
 	checklist_free(&cl);
 	ipuxcom_monitor_close(lp.mon);
 	ipuxcom_close(ipu);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	free(recs);
-	ipuxcom_bootloader_release(&boot);
+	ipuxcom_bootloader_free(&boot);
 	return rc;
 }
 

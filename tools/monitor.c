@@ -201,7 +201,7 @@ static int monitor_run(struct cli_call *call, int argc, char **argv)
 
 	err = ipuxcom_monitor_open(&mon);
 	if (err) {
-		cli_err(call->what, "cannot watch events: %s", ipuxcom_nl_strerror(err));
+		cli_err(call->what, "cannot watch events: %s", ipuxcom_strerror(err));
 		return CLI_EXIT_ERR;
 	}
 	if (timeout)
@@ -231,7 +231,7 @@ static int monitor_run(struct cli_call *call, int argc, char **argv)
 			continue;
 		}
 		if (err) {
-			cli_err(call->what, "receiving events: %s", ipuxcom_nl_strerror(err));
+			cli_err(call->what, "receiving events: %s", ipuxcom_strerror(err));
 			rc = CLI_EXIT_ERR;
 			break;
 		}

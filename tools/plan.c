@@ -63,7 +63,7 @@ static bool plan_err_is_usage(int code)
 
 static int plan_lib_err(const struct cli_call *call, const struct ipuxcom_plan_error *e)
 {
-	const char *msg = e->msg[0] ? e->msg : ipuxcom_plan_errc_str(e->code);
+	const char *msg = e->msg[0] ? e->msg : ipuxcom_strerror(IPUXCOM_ERRC(e->code));
 
 	/* A receive cycle pushed out of 12 bits by --offset: the offset given is too large. */
 	if (plan_err_is_usage(e->code) ||
@@ -1308,7 +1308,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 	sim_flags = trace_arg ? IPUXCOM_XSIM_LOG_WRITES : 0;
 	if ((rc = cli_read_input(call, pos[0], SCHED_MAX_FILE, &text, &len)))
 		goto out;
-	if (ipuxcom_sched_list_parse(text, len, o.physical ? IPUXCOM_SCHED_LIST_PHYSICAL : 0,
+	if (ipuxcom_schedule_list_parse(text, len, o.physical ? IPUXCOM_SCHED_LIST_PHYSICAL : 0,
 				     &list, &e)) {
 		cli_err(call->what, "%s: %s", pos[0], e.msg);
 		rc = CLI_EXIT_ERR;
@@ -1485,7 +1485,7 @@ out:
 	ipuxcom_xsim_free(sim);
 	ipuxcom_xsim_free(ssim);
 	ipuxcom_schedule_free(s);
-	ipuxcom_sched_list_free(list);
+	ipuxcom_schedule_list_free(list);
 	free(text);
 	ipuxcom_timing_free(owned);
 	return rc;

@@ -10,8 +10,8 @@
  *
  * Conventions (as in libbpf and libmnl):
  *  - Every function that can fail returns 0 or a negative errno value and
- *    leaves errno unspecified; ipuxcom_strerror() explains what a value
- *    means for this module.
+ *    leaves errno unspecified; ipuxcom_strerror(), the one explainer,
+ *    explains any value any call returned (see "errors" below).
  *  - Handles are opaque. A handle may be used by one thread at a time.
  *  - The library never prints and never exits.
  *
@@ -36,10 +36,15 @@ extern "C" {
 #endif
 
 /* Version of this library; the Makefile reads IPUXCOM_LIB_VERSION from here. */
+/*
+ * 0.2 (issue 23): new names and the one error explainer, every old name
+ * kept (soname libipuxcom.so.0 unchanged); NEWS lists the changes. The
+ * major, and with it the soname, moves when a struct's layout must.
+ */
 #define IPUXCOM_LIB_VERSION_MAJOR	0
-#define IPUXCOM_LIB_VERSION_MINOR	1
+#define IPUXCOM_LIB_VERSION_MINOR	2
 #define IPUXCOM_LIB_VERSION_PATCH	0
-#define IPUXCOM_LIB_VERSION		"0.1.0"
+#define IPUXCOM_LIB_VERSION		"0.2.0"
 /* The same as one number, for comparisons: 0x00MMmmpp. */
 #define IPUXCOM_LIB_VERSION_NUMBER					\
 	((uint32_t)(IPUXCOM_LIB_VERSION_MAJOR << 16 |			\
@@ -269,25 +274,64 @@ IPUXCOM_API const char *ipuxcom_init_status_name(uint32_t status);
 IPUXCOM_API const char *ipuxcom_dev_state_name(uint32_t state);
 
 /*
- * Errors mean different things by the kind of call that returned them,
- * so each kind has its explainer; all accept -E and +E alike, never
- * return NULL, give their own text for every code documented for their
- * calls (strerror()'s only for others), and the string must not be
- * modified:
- *  - ipuxcom_strerror(): the device calls, those on a struct ipuxcom
- *    (ipuxcom_open(), attach, query, reset, load, TDI, the data path of
- *    <ipuxcom_datapath.h>), e.g. -EBUSY "device attached by another open
- *    file", -ENOENT "ipuxcom module not loaded (no device node), ...".
- *  - ipuxcom_nl_strerror(): the netlink calls (ipuxcom_nl_*, the monitor
- *    of <ipuxcom_events.h>), e.g. -EBADMSG "malformed netlink message".
- *  - ipuxcom_image_strerror() (<ipuxcom_image.h>): images, frames,
- *    IPUCFG1, manifests, bootloaders, e.g. -EBADMSG "malformed or
- *    corrupt data"; their struct ipuxcom_errmsg says more.
- *  - ipuxcom_plan_errc_str() (<ipuxcom_plan.h>): not an errno but the
- *    code of a struct ipuxcom_plan_error.
+ * The one explainer of every error any call of this library returns
+ * (issue 23; it replaces the per-domain explainers, which remain as
+ * deprecated names). The same errno means different things by the kind
+ * of call that returned it (-ENOENT is "module not loaded" from
+ * ipuxcom_open() and the netlink calls, "no such file" from a file parser
+ * or ipuxcom_timing_load()), so every failing call records, in the calling
+ * thread, its domain (enum ipuxcom_err_domain), the value it returned and
+ * its message:
+ *  - ipuxcom_strerror(err) explains @err by its domain when it is the value
+ *    the calling thread's last failed call returned (e.g. -EBUSY after an
+ *    attach: "device attached by another open file"; -ENOENT after
+ *    ipuxcom_timing_load(): "no such file or directory"; -ERANGE after a
+ *    plan: the plan code's text, "word count not in 1..4148"); any other
+ *    value gets a text that holds whatever call returned it (the library's
+ *    own for codes with one meaning throughout, strerror()'s otherwise),
+ *    never another domain's. It also explains a plan error code, given in
+ *    its own space above the errno range as IPUXCOM_ERRC(code). Accepts -E
+ *    and +E alike, never returns NULL; the string must not be modified.
+ *  - ipuxcom_errmsg(NULL) is the calling thread's last failure message,
+ *    naming what failed and where ("t.txt: cannot open: No such file or
+ *    directory"), or "" (ipuxcom_errmsg(ipu) is @ipu's own, as before).
+ *  - ipuxcom_last_error() is that failure's value and domain.
+ * Read them before the next library call on the same thread: any failing
+ * call replaces the record (a successful one leaves it).
  */
+enum ipuxcom_err_domain {
+	IPUXCOM_ERR_NONE = 0,
+	IPUXCOM_ERR_DEVICE = 1,		/* a call on struct ipuxcom: ioctls, ipu_driver */
+	IPUXCOM_ERR_NETLINK = 2,	/* ipuxcom_nl_*, the monitor of <ipuxcom_events.h> */
+	IPUXCOM_ERR_FILE = 3,		/* images, frames, IPUCFG1, manifests, bootloaders */
+	IPUXCOM_ERR_PLAN = 4,		/* plans, encoders, timing models, simulator, scheduler */
+};
+
+/* Plan error codes (enum ipuxcom_plan_errc) as values for ipuxcom_strerror(). */
+#ifndef IPUXCOM_ERRC_BASE
+#define IPUXCOM_ERRC_BASE	4096	/* above every errno (the kernel's MAX_ERRNO is 4095) */
+#define IPUXCOM_ERRC(code)	(-(IPUXCOM_ERRC_BASE + (int)(code)))
+#endif
+
 IPUXCOM_API const char *ipuxcom_strerror(int err);
-IPUXCOM_API const char *ipuxcom_nl_strerror(int err);
+
+/*
+ * The calling thread's last failure: the (negative) value it returned, or
+ * 0 when no call of this thread has failed; *@domain (may be NULL) gets
+ * its enum ipuxcom_err_domain. Since LIBIPUXCOM_0.4.
+ */
+IPUXCOM_API int ipuxcom_last_error(uint32_t *domain);
+
+/* "device", "netlink", "file", "plan", "none"; "unknown" otherwise. */
+IPUXCOM_API const char *ipuxcom_err_domain_name(uint32_t domain);
+
+/*
+ * Deprecated: ipuxcom_strerror(), which these call; without a record of
+ * the thread's last failure being @err, they assume their domain
+ * (netlink), as they always did.
+ */
+IPUXCOM_API const char *ipuxcom_nl_strerror(int err)
+	__attribute__((deprecated("use ipuxcom_strerror(), the one explainer")));
 
 /* ----------------------------------------------------------------- netlink */
 

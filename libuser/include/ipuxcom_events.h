@@ -17,10 +17,11 @@
  * the socket's receive buffer overflows the kernel drops events, and
  * ipuxcom_monitor_next() reports it (-ENOBUFS) rather than hiding it.
  *
- * Errors: the monitor's are netlink errors (ipuxcom_nl_strerror());
- * ipuxcom_cfg_from_trace()'s are a file format's (ipuxcom_image_strerror(),
- * its struct ipuxcom_errmsg says where); the error an event carries (a
- * failed reset) is a device error (ipuxcom_strerror()).
+ * Errors: ipuxcom_strerror() explains them all (the monitor's as netlink
+ * errors, ipuxcom_cfg_from_trace()'s as a file format's, whose struct
+ * ipuxcom_errmsg says where). The error an event carries (a failed reset)
+ * was no call's of this thread: ipuxcom_strerror() gives its
+ * context-free text.
  */
 #ifndef IPUXCOM_EVENTS_H
 #define IPUXCOM_EVENTS_H

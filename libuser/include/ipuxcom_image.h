@@ -52,13 +52,12 @@ struct ipuxcom_errmsg {
 };
 
 /*
- * What a value returned by a function of this header means ("malformed
- * or corrupt data (structure or checksum)" for -EBADMSG, "no such file
- * or directory" for -ENOENT): the file-format counterpart of
- * ipuxcom_strerror(), for when no struct ipuxcom_errmsg was passed.
- * Accepts -E and +E alike; never NULL.
+ * Deprecated: ipuxcom_strerror(), the one explainer, which this calls;
+ * without a record of the thread's last failure being @err it assumes
+ * this header's domain (files), as it always did.
  */
-IPUXCOM_API const char *ipuxcom_image_strerror(int err);
+IPUXCOM_API const char *ipuxcom_image_strerror(int err)
+	__attribute__((deprecated("use ipuxcom_strerror(), the one explainer")));
 
 /*
  * CRC-32 as zlib's crc32() (reflected polynomial 0xedb88320, initial and
@@ -135,8 +134,15 @@ IPUXCOM_API int ipuxcom_image_open(const char *path, struct ipuxcom_image **out,
 IPUXCOM_API int ipuxcom_image_from_buffer(const void *data, size_t len,
 					  struct ipuxcom_image **out,
 					  struct ipuxcom_errmsg *em);
-/* NULL is a no-op. */
-IPUXCOM_API void ipuxcom_image_close(struct ipuxcom_image *img);
+/*
+ * Free an image; NULL is a no-op. (Destructors: _close ends a handle on a
+ * kernel object, a descriptor or socket; _free releases memory the
+ * library allocated. An image is memory.)
+ */
+IPUXCOM_API void ipuxcom_image_free(struct ipuxcom_image *img);
+/* Deprecated name of ipuxcom_image_free(). */
+IPUXCOM_API void ipuxcom_image_close(struct ipuxcom_image *img)
+	__attribute__((deprecated("use ipuxcom_image_free()")));
 
 IPUXCOM_API void ipuxcom_image_get_info(const struct ipuxcom_image *img,
 					struct ipuxcom_image_info *info);
@@ -251,13 +257,16 @@ struct ipuxcom_tile_elf {
  * bytes; everything in it that no segment's file bytes cover is zero.
  * Zero-fill past the last file byte is not part of the image (the loader
  * transmits only the image). The entry must be 4-aligned and inside it.
- * Release with ipuxcom_tile_elf_release().
+ * Free with ipuxcom_tile_elf_free().
  */
 IPUXCOM_API int ipuxcom_tile_elf_parse(const void *data, size_t len,
 				       struct ipuxcom_tile_elf *out,
 				       struct ipuxcom_errmsg *em);
 /* Frees out->image and zeroes *elf; NULL is a no-op. */
-IPUXCOM_API void ipuxcom_tile_elf_release(struct ipuxcom_tile_elf *elf);
+IPUXCOM_API void ipuxcom_tile_elf_free(struct ipuxcom_tile_elf *elf);
+/* Deprecated name of ipuxcom_tile_elf_free(). */
+IPUXCOM_API void ipuxcom_tile_elf_release(struct ipuxcom_tile_elf *elf)
+	__attribute__((deprecated("use ipuxcom_tile_elf_free()")));
 
 /* ------------------------------------------------------- tile bootloader */
 
@@ -297,7 +306,7 @@ struct ipuxcom_bootloader {
  * or more than one, is truncated (headers or the segment's file bytes past
  * the end of the data) or has p_filesz > p_memsz, and for an empty image;
  * -EFBIG for an image larger than 4096 bytes (naming its size).
- * Release with ipuxcom_bootloader_release().
+ * Free with ipuxcom_bootloader_free().
  */
 IPUXCOM_API int ipuxcom_bootloader_parse(const void *data, size_t len,
 					 struct ipuxcom_bootloader *out,
@@ -306,7 +315,10 @@ IPUXCOM_API int ipuxcom_bootloader_parse(const void *data, size_t len,
 IPUXCOM_API int ipuxcom_bootloader_load(const char *path, struct ipuxcom_bootloader *out,
 					struct ipuxcom_errmsg *em);
 /* Frees bl->image and zeroes *bl; NULL is a no-op. */
-IPUXCOM_API void ipuxcom_bootloader_release(struct ipuxcom_bootloader *bl);
+IPUXCOM_API void ipuxcom_bootloader_free(struct ipuxcom_bootloader *bl);
+/* Deprecated name of ipuxcom_bootloader_free(). */
+IPUXCOM_API void ipuxcom_bootloader_release(struct ipuxcom_bootloader *bl)
+	__attribute__((deprecated("use ipuxcom_bootloader_free()")));
 
 /* ------------------------------------------------------------- redirect */
 

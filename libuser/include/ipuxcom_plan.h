@@ -99,7 +99,8 @@ extern "C" {
 
 /*
  * Every rejection has its own code; the return value is the errno given
- * here (negated). ipuxcom_plan_errc_str() describes a code.
+ * here (negated). ipuxcom_strerror() (<ipuxcom.h>) explains both: the
+ * return value after the call, and a code as IPUXCOM_ERRC(code).
  */
 enum ipuxcom_plan_errc {
 	IPUXCOM_PLAN_OK = 0,
@@ -130,17 +131,32 @@ enum ipuxcom_plan_errc {
 };
 
 struct ipuxcom_plan_error {
-	enum ipuxcom_plan_errc code;	/* not an errno: see ipuxcom_plan_errc_str() */
+	enum ipuxcom_plan_errc code;	/* not an errno: ipuxcom_strerror(IPUXCOM_ERRC(code)) */
 	int err;		/* the (negative) value the function returned */
 	char field[32];		/* the offending input, e.g. "count", "receivers[3]" */
 	char msg[160];		/* e.g. "count 4149 out of range 1..4148" */
 };
 
 /*
- * What a code (not an errno: the errno is in ->err, for
- * ipuxcom_strerror()) means ("word count not in 1..4148"); never NULL.
+ * The one explainer of every error (declared in <ipuxcom.h> too, where it
+ * is described): after a failed call here, ipuxcom_strerror(->err) is the
+ * code's text; a code itself is explained as IPUXCOM_ERRC(code), a value
+ * above the errno range.
  */
-IPUXCOM_API const char *ipuxcom_plan_errc_str(enum ipuxcom_plan_errc code);
+#ifndef IPUXCOM_ERRC_BASE
+#define IPUXCOM_ERRC_BASE	4096
+#define IPUXCOM_ERRC(code)	(-(IPUXCOM_ERRC_BASE + (int)(code)))
+#endif
+/* (<ipuxcom.h> declares it with its export attribute.) */
+const char *ipuxcom_strerror(int err);
+
+/*
+ * Deprecated: what a code means ("word count not in 1..4148"), never
+ * NULL; it calls the one explainer, ipuxcom_strerror(IPUXCOM_ERRC(code))
+ * (<ipuxcom.h>), which also explains ->err and the function's return.
+ */
+IPUXCOM_API const char *ipuxcom_plan_errc_str(enum ipuxcom_plan_errc code)
+	__attribute__((deprecated("use ipuxcom_strerror(IPUXCOM_ERRC(code))")));
 
 /*
  * The same, under its first name, which read like a strerror() and took
@@ -148,7 +164,7 @@ IPUXCOM_API const char *ipuxcom_plan_errc_str(enum ipuxcom_plan_errc code);
  * errno passed by mistake) is answered as such.
  */
 IPUXCOM_API const char *ipuxcom_plan_strerror(int code)
-	__attribute__((deprecated("takes an enum ipuxcom_plan_errc: use ipuxcom_plan_errc_str()")));
+	__attribute__((deprecated("use ipuxcom_strerror(IPUXCOM_ERRC(code))")));
 
 /* ----------------------------------------------------------------- tile map */
 

@@ -459,7 +459,7 @@ IPUXCOM_API int ipuxcom_xsim_hazard_format(const struct ipuxcom_xsim_hazard *h, 
  * destinations must lie in 0x50000-0x5ffff, 0x70000-0x7ffff or
  * 0xd0000-0xdffff (see docs/exchange-plans.md).
  */
-struct ipuxcom_sched_xfer {
+struct ipuxcom_schedule_xfer {
 	uint32_t sender;
 	uint32_t count;			/* 1..4148 */
 	uint32_t nrecv;			/* 1..1471 */
@@ -469,11 +469,11 @@ struct ipuxcom_sched_xfer {
 };
 
 /* Ids are logical (the plan flag). */
-#define IPUXCOM_SCHED_LOGICAL		IPUXCOM_PLAN_LOGICAL
+#define IPUXCOM_SCHEDULE_LOGICAL		IPUXCOM_PLAN_LOGICAL
 /* Close each mux exactly after its count words (modelled). Default: keep
  * the notes' window, count + 2 * row events at counts >= 52, and keep the
  * source silent for those extra events. */
-#define IPUXCOM_SCHED_EXACT_WINDOW	(1u << 1)
+#define IPUXCOM_SCHEDULE_EXACT_WINDOW	(1u << 1)
 /*
  * Today's packing, kept reachable (issue 16): the list scheduler of issue 4
  * (one 32-bit stream per transfer, separate mux and PIC settings), so that
@@ -484,16 +484,16 @@ struct ipuxcom_sched_xfer {
  * XPIC stream [RE]) where that ends them earlier, and never returns a
  * phase longer than this flag's (docs/exchange-verifier.md).
  */
-#define IPUXCOM_SCHED_LEGACY		(1u << 2)
+#define IPUXCOM_SCHEDULE_LEGACY		(1u << 2)
 
-struct ipuxcom_sched_opts {
+struct ipuxcom_schedule_opts {
 	const struct ipuxcom_timing *timing;	/* NULL: the default */
 	uint32_t flags;				/* IPUXCOM_SCHED_* */
 	uint32_t max_events;			/* 0: IPUXCOM_XSIM_MAX_EVENTS */
 };
 
 /* Where one transfer was placed. */
-struct ipuxcom_sched_slot {
+struct ipuxcom_schedule_slot {
 	int32_t start;		/* event of the first send */
 	int32_t first_arrival;	/* earliest mux-open event over its receivers */
 	int32_t last_write;	/* latest write event over its receivers */
@@ -516,8 +516,8 @@ struct ipuxcom_schedule;
  * E_ALIGN, E_ADDR, E_ADDR_FLAG, E_TIMING, E_SCHEDULE (does not fit the
  * phase bound), E_NOMEM. Field names are "xfers[i].receivers[j]" etc.
  */
-IPUXCOM_API int ipuxcom_schedule_build(const struct ipuxcom_sched_opts *opts,
-				       const struct ipuxcom_sched_xfer *xfers, size_t n,
+IPUXCOM_API int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
+				       const struct ipuxcom_schedule_xfer *xfers, size_t n,
 				       struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err);
 IPUXCOM_API void ipuxcom_schedule_free(struct ipuxcom_schedule *s);
 
@@ -525,7 +525,7 @@ IPUXCOM_API void ipuxcom_schedule_free(struct ipuxcom_schedule *s);
 IPUXCOM_API uint32_t ipuxcom_schedule_events(const struct ipuxcom_schedule *s);
 IPUXCOM_API size_t ipuxcom_schedule_nxfers(const struct ipuxcom_schedule *s);
 IPUXCOM_API int ipuxcom_schedule_slot(const struct ipuxcom_schedule *s, size_t i,
-				      struct ipuxcom_sched_slot *out);
+				      struct ipuxcom_schedule_slot *out);
 
 /* Programs: one per tile taking part, in tile order. Words belong to @s. */
 IPUXCOM_API size_t ipuxcom_schedule_nprograms(const struct ipuxcom_schedule *s);
@@ -533,7 +533,7 @@ IPUXCOM_API int ipuxcom_schedule_program(const struct ipuxcom_schedule *s, size_
 					 struct ipuxcom_xsim_program *out);
 
 /* With it, _load() also adds the non-participation row on every other tile. */
-#define IPUXCOM_SCHED_LOAD_IDLE		(1u << 0)
+#define IPUXCOM_SCHEDULE_LOAD_IDLE		(1u << 0)
 
 /* Add the programs and declare the transfers in @sim (its timing must be the schedule's). */
 IPUXCOM_API int ipuxcom_schedule_load(const struct ipuxcom_schedule *s, struct ipuxcom_xsim *sim,
@@ -545,8 +545,8 @@ IPUXCOM_API int ipuxcom_schedule_load(const struct ipuxcom_schedule *s, struct i
  * @step * i, rows overlaid per tile; loads rows and declarations into
  * @sim (flags as _load()). Run @sim for its phase length and hazards.
  */
-IPUXCOM_API int ipuxcom_schedule_stagger(const struct ipuxcom_sched_opts *opts,
-					 const struct ipuxcom_sched_xfer *xfers, size_t n,
+IPUXCOM_API int ipuxcom_schedule_stagger(const struct ipuxcom_schedule_opts *opts,
+					 const struct ipuxcom_schedule_xfer *xfers, size_t n,
 					 uint32_t step, struct ipuxcom_xsim *sim, uint32_t flags,
 					 struct ipuxcom_plan_error *err);
 
@@ -560,20 +560,44 @@ IPUXCOM_API int ipuxcom_schedule_stagger(const struct ipuxcom_sched_opts *opts,
  * sources from 0x80000 per sender, destinations from 0x50000 per receiver
  * (then 0x70000, 0xd0000). The list holds physical ids.
  */
-struct ipuxcom_sched_list {
+struct ipuxcom_schedule_list {
 	size_t n;
-	struct ipuxcom_sched_xfer *xfers;
+	struct ipuxcom_schedule_xfer *xfers;
 	uint32_t *line;		/* source line of each transfer */
 };
 
 /* Ids are physical from the first line on (as if the text began with "physical"). */
-#define IPUXCOM_SCHED_LIST_PHYSICAL	(1u << 0)
+#define IPUXCOM_SCHEDULE_LIST_PHYSICAL	(1u << 0)
 
 /* Parse @len bytes of @text. E_FORMAT ("line 3: ..."), E_FLAGS, E_NOMEM, E_NULL. */
-IPUXCOM_API int ipuxcom_sched_list_parse(const char *text, size_t len, uint32_t flags,
-					 struct ipuxcom_sched_list **out,
+IPUXCOM_API int ipuxcom_schedule_list_parse(const char *text, size_t len, uint32_t flags,
+					 struct ipuxcom_schedule_list **out,
 					 struct ipuxcom_plan_error *err);
-IPUXCOM_API void ipuxcom_sched_list_free(struct ipuxcom_sched_list *l);
+IPUXCOM_API void ipuxcom_schedule_list_free(struct ipuxcom_schedule_list *l);
+
+/*
+ * The scheduler's first names (issue 23: one prefix per family, that of
+ * struct ipuxcom_schedule). The functions remain for existing binaries and
+ * are deprecated; the types and flags are aliases (define
+ * IPUXCOM_NO_DEPRECATED_NAMES to leave them out).
+ */
+IPUXCOM_API int ipuxcom_sched_list_parse(const char *text, size_t len, uint32_t flags,
+					 struct ipuxcom_schedule_list **out,
+					 struct ipuxcom_plan_error *err)
+	__attribute__((deprecated("use ipuxcom_schedule_list_parse()")));
+IPUXCOM_API void ipuxcom_sched_list_free(struct ipuxcom_schedule_list *l)
+	__attribute__((deprecated("use ipuxcom_schedule_list_free()")));
+#ifndef IPUXCOM_NO_DEPRECATED_NAMES
+#define ipuxcom_sched_xfer		ipuxcom_schedule_xfer
+#define ipuxcom_sched_opts		ipuxcom_schedule_opts
+#define ipuxcom_sched_slot		ipuxcom_schedule_slot
+#define ipuxcom_sched_list		ipuxcom_schedule_list
+#define IPUXCOM_SCHED_LOGICAL		IPUXCOM_SCHEDULE_LOGICAL
+#define IPUXCOM_SCHED_EXACT_WINDOW	IPUXCOM_SCHEDULE_EXACT_WINDOW
+#define IPUXCOM_SCHED_LEGACY		IPUXCOM_SCHEDULE_LEGACY
+#define IPUXCOM_SCHED_LOAD_IDLE		IPUXCOM_SCHEDULE_LOAD_IDLE
+#define IPUXCOM_SCHED_LIST_PHYSICAL	IPUXCOM_SCHEDULE_LIST_PHYSICAL
+#endif
 
 /* ------------------------------------------------------------------ demos */
 

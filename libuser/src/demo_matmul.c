@@ -44,7 +44,7 @@ static const int32_t ixc_mm_notes_c[4][4] = {
 
 struct ixc_mm {
 	uint32_t recv[8][4], dst[8][4];
-	struct ipuxcom_sched_xfer x[8];
+	struct ipuxcom_schedule_xfer x[8];
 };
 
 static void ixc_mm_transfers(struct ixc_mm *m)
@@ -58,7 +58,7 @@ static void ixc_mm_transfers(struct ixc_mm *m)
 		}
 	}
 	for (uint32_t k = 0; k < 8; k++)
-		m->x[k] = (struct ipuxcom_sched_xfer){
+		m->x[k] = (struct ipuxcom_schedule_xfer){
 			.sender = k, .count = 4, .nrecv = 4, .receivers = m->recv[k],
 			.src_addr = IXC_MM_OWN, .dst_addr = m->dst[k],
 		};
@@ -70,7 +70,7 @@ static int ixc_mm_run(const struct ipuxcom_timing *tm, bool packed, const struct
 		      struct ipuxcom_demo_matmul *out, bool *clean, struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_xsim_config cfg = { .timing = tm, .flags = IPUXCOM_XSIM_ALL_TILES };
-	struct ipuxcom_sched_opts o = { .timing = tm, .flags = IPUXCOM_SCHED_LOGICAL };
+	struct ipuxcom_schedule_opts o = { .timing = tm, .flags = IPUXCOM_SCHEDULE_LOGICAL };
 	struct ipuxcom_schedule *s = NULL;
 	struct ipuxcom_xsim_result res;
 	struct ipuxcom_demo_watch wt;
@@ -94,10 +94,10 @@ static int ixc_mm_run(const struct ipuxcom_timing *tm, bool packed, const struct
 	if (packed) {
 		ret = ipuxcom_schedule_build(&o, m->x, 8, &s, err);
 		if (!ret)
-			ret = ipuxcom_schedule_load(s, sim, IPUXCOM_SCHED_LOAD_IDLE, err);
+			ret = ipuxcom_schedule_load(s, sim, IPUXCOM_SCHEDULE_LOAD_IDLE, err);
 	} else {
 		ret = ipuxcom_schedule_stagger(&o, m->x, 8, IXC_MM_STAGGER, sim,
-					       IPUXCOM_SCHED_LOAD_IDLE, err);
+					       IPUXCOM_SCHEDULE_LOAD_IDLE, err);
 	}
 	if (ret || (ret = ipuxcom_xsim_run(sim, &res, err)))
 		goto out;

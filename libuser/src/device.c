@@ -47,7 +47,9 @@ int ipuxcom_open(const char *path, struct ipuxcom **out)
 		int err = -errno;
 
 		free(ipu);
-		return err;
+		return ixc_err_note(IPUXCOM_ERR_DEVICE, err, 0, "%s: %s", path,
+				    err == -ENOENT ? "no such device node (ipuxcom module not loaded?)"
+						   : strerror(-err));
 	}
 	ipu->fd = fd;
 	ipu->ipu_fd = -1;
@@ -100,7 +102,7 @@ int ipuxcom_ipu_fd(const struct ipuxcom *ipu)
 
 const char *ipuxcom_errmsg(const struct ipuxcom *ipu)
 {
-	return ipu ? ipu->errmsg : "";
+	return ipu ? ipu->errmsg : ixc_err_last_msg();
 }
 
 int ixc_fail(struct ipuxcom *ipu, int err, const char *fmt, ...)
@@ -110,12 +112,20 @@ int ixc_fail(struct ipuxcom *ipu, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(ipu->errmsg, sizeof(ipu->errmsg), fmt, ap);
 	va_end(ap);
+	ixc_err_note_msg(IPUXCOM_ERR_DEVICE, err, 0, ipu->errmsg);
 	return err;
 }
 
 int ixc_ioctl(const struct ipuxcom *ipu, unsigned long req, void *arg)
 {
-	return ioctl(ipu->fd, req, arg) < 0 ? -errno : 0;
+	if (ioctl(ipu->fd, req, arg) < 0)
+		{
+		int err = -errno;
+
+		ixc_err_note_msg(IPUXCOM_ERR_DEVICE, err, 0, NULL);
+		return err;
+	}
+	return 0;
 }
 
 int ipuxcom_get_info(struct ipuxcom *ipu, struct ipuxcom_info *info)

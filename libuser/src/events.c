@@ -136,7 +136,7 @@ static int ixc_mon_resolve(struct ipuxcom_monitor *mon)
 	return 0;
 }
 
-int ipuxcom_monitor_open(struct ipuxcom_monitor **out)
+static int ixc_monitor_open_do(struct ipuxcom_monitor **out)
 {
 	struct timeval timeout = { .tv_sec = IXC_MON_OPEN_TIMEOUT_S };
 	struct ipuxcom_monitor *mon;
@@ -190,6 +190,15 @@ int ipuxcom_monitor_open(struct ipuxcom_monitor **out)
 
 fail:
 	ipuxcom_monitor_close(mon);
+	return err;
+}
+
+int ipuxcom_monitor_open(struct ipuxcom_monitor **out)
+{
+	int err = ixc_monitor_open_do(out);
+
+	if (err < 0)
+		ixc_err_note_msg(IPUXCOM_ERR_NETLINK, err, 0, NULL);
 	return err;
 }
 
@@ -282,7 +291,7 @@ static int ixc_mon_recv(struct ipuxcom_monitor *mon)
 	return 0;
 }
 
-int ipuxcom_monitor_next(struct ipuxcom_monitor *mon, struct ipuxcom_event *ev,
+static int ixc_monitor_next_do(struct ipuxcom_monitor *mon, struct ipuxcom_event *ev,
 			 int timeout_ms)
 {
 	struct ipuxcom_event e;
@@ -356,4 +365,14 @@ int ipuxcom_monitor_next(struct ipuxcom_monitor *mon, struct ipuxcom_event *ev,
 				return -EAGAIN;
 		}
 	}
+}
+
+int ipuxcom_monitor_next(struct ipuxcom_monitor *mon, struct ipuxcom_event *ev,
+			 int timeout_ms)
+{
+	int err = ixc_monitor_next_do(mon, ev, timeout_ms);
+
+	if (err < 0)
+		ixc_err_note_msg(IPUXCOM_ERR_NETLINK, err, 0, NULL);
+	return err;
 }

@@ -272,7 +272,7 @@ static int ixc_img_adopt(uint8_t *data, size_t len, struct ipuxcom_image **out,
 	img->len = len;
 	err = ixc_img_parse(img, em);
 	if (err) {
-		ipuxcom_image_close(img);
+		ipuxcom_image_free(img);
 		return err;
 	}
 	*out = img;
@@ -322,7 +322,7 @@ int ipuxcom_image_open(const char *path, struct ipuxcom_image **out,
 	return 0;
 }
 
-void ipuxcom_image_close(struct ipuxcom_image *img)
+void ipuxcom_image_free(struct ipuxcom_image *img)
 {
 	if (!img)
 		return;
@@ -475,4 +475,10 @@ int ipuxcom_image_verify(const struct ipuxcom_image *img, struct ipuxcom_errmsg 
 		err = ixc_verify_one(img, t, buf, em);
 	free(buf);
 	return err;
+}
+
+/* The deprecated name (issue 23: one destructor verb, one prefix). */
+void ipuxcom_image_close(struct ipuxcom_image *img)
+{
+	ipuxcom_image_free(img);
 }

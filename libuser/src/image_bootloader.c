@@ -249,10 +249,16 @@ int ipuxcom_bootloader_load(const char *path, struct ipuxcom_bootloader *out,
 	return 0;
 }
 
-void ipuxcom_bootloader_release(struct ipuxcom_bootloader *bl)
+void ipuxcom_bootloader_free(struct ipuxcom_bootloader *bl)
 {
 	if (!bl)
 		return;
 	free(bl->image);
 	memset(bl, 0, sizeof(*bl));
+}
+
+/* The deprecated name (issue 23: one destructor verb, one prefix). */
+void ipuxcom_bootloader_release(struct ipuxcom_bootloader *bl)
+{
+	ipuxcom_bootloader_free(bl);
 }

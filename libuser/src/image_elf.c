@@ -230,10 +230,16 @@ int ipuxcom_tile_elf_parse(const void *data, size_t len, struct ipuxcom_tile_elf
 	return 0;
 }
 
-void ipuxcom_tile_elf_release(struct ipuxcom_tile_elf *elf)
+void ipuxcom_tile_elf_free(struct ipuxcom_tile_elf *elf)
 {
 	if (!elf)
 		return;
 	free(elf->image);
 	memset(elf, 0, sizeof(*elf));
+}
+
+/* The deprecated name (issue 23: one destructor verb, one prefix). */
+void ipuxcom_tile_elf_release(struct ipuxcom_tile_elf *elf)
+{
+	ipuxcom_tile_elf_free(elf);
 }

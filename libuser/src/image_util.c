@@ -13,29 +13,34 @@
 #include <unistd.h>
 
 #include "image_internal.h"
+#include "internal.h"
 
 int ixc_err(struct ipuxcom_errmsg *em, int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (em) {
-		va_start(ap, fmt);
-		vsnprintf(em->msg, sizeof(em->msg), fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	ixc_err_vnote(IPUXCOM_ERR_FILE, err, 0, fmt, ap);
+	va_end(ap);
+	if (em)
+		snprintf(em->msg, sizeof(em->msg), "%s", ixc_err_last_msg());
 	return err;
 }
 
 int ixc_err_prefix(struct ipuxcom_errmsg *em, int err, const char *fmt, ...)
 {
 	char prefix[IPUXCOM_ERRMSG_LEN], old[IPUXCOM_ERRMSG_LEN];
+	struct ipuxcom_errmsg own;
 	va_list ap;
 
-	if (!em)
-		return err;
 	va_start(ap, fmt);
 	vsnprintf(prefix, sizeof(prefix), fmt, ap);
 	va_end(ap);
+	/* Without @em, the thread's record holds the message to prefix. */
+	if (!em) {
+		em = &own;
+		snprintf(em->msg, sizeof(em->msg), "%s", ixc_err_last_msg());
+	}
 	memcpy(old, em->msg, sizeof(old));
 	old[sizeof(old) - 1] = '\0';
 	/* "PREFIX: OLD", truncated to fit (not snprintf: it warns about that). */
@@ -53,6 +58,7 @@ int ixc_err_prefix(struct ipuxcom_errmsg *em, int err, const char *fmt, ...)
 		}
 		em->msg[n] = '\0';
 	}
+	ixc_err_note_msg(IPUXCOM_ERR_FILE, err, 0, em->msg);
 	return err;
 }
 

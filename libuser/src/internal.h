@@ -37,6 +37,23 @@ void ixc_struct_out(void *dst, size_t caller_size, const void *src, size_t lib_s
 #define IXC_ERRMSG_BYTES	256
 
 /*
+ * The calling thread's last failure (error.c), for ipuxcom_strerror(),
+ * ipuxcom_errmsg(NULL) and ipuxcom_last_error(): every failure path of the
+ * library notes its domain (enum ipuxcom_err_domain), the value it returns
+ * (negative errno), for the plan domain its enum ipuxcom_plan_errc, and a
+ * message (printf-style; NULL: none). ixc_err_note() returns @err.
+ */
+#include <stdarg.h>
+__attribute__((format(printf, 4, 0)))
+void ixc_err_vnote(uint32_t domain, int err, int code, const char *fmt, va_list ap);
+__attribute__((format(printf, 4, 5)))
+int ixc_err_note(uint32_t domain, int err, int code, const char *fmt, ...);
+void ixc_err_note_msg(uint32_t domain, int err, int code, const char *msg);
+const char *ixc_err_last_msg(void);
+/* What a plan error code means (plan_error.c); NULL for none. */
+const char *ixc_plan_code_text(int code);
+
+/*
  * An open /dev/ipuxcom (device.c), with the host buffers the library owns
  * (uapi version 4: they are its own memory, pinned by the module with
  * BUF_ATTACH) and, for a device held through ipu_driver, the caller's

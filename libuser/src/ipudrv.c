@@ -26,12 +26,20 @@
 
 static int ixc_drv_val(int fd, unsigned long req, unsigned long value)
 {
-	return ioctl(fd, req, value) < 0 ? -errno : 0;
+	int err = ioctl(fd, req, value) < 0 ? -errno : 0;
+
+	if (err)
+		ixc_err_note_msg(IPUXCOM_ERR_DEVICE, err, 0, NULL);
+	return err;
 }
 
 static int ixc_drv_ptr(int fd, unsigned long req, void *arg)
 {
-	return ioctl(fd, req, arg) < 0 ? -errno : 0;
+	int err = ioctl(fd, req, arg) < 0 ? -errno : 0;
+
+	if (err)
+		ixc_err_note_msg(IPUXCOM_ERR_DEVICE, err, 0, NULL);
+	return err;
 }
 
 bool ixc_ipudrv_node_ok(const char *node)

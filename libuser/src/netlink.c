@@ -172,7 +172,7 @@ static int ixc_nl_resolve_family(struct ipuxcom_nl *nl)
 	return 0;
 }
 
-int ipuxcom_nl_open(struct ipuxcom_nl **out)
+static int ixc_nl_open_do(struct ipuxcom_nl **out)
 {
 	struct ipuxcom_nl *nl;
 	struct timeval timeout = { .tv_sec = IXC_NL_TIMEOUT_S };
@@ -233,6 +233,15 @@ fail:
 	return err;
 }
 
+int ipuxcom_nl_open(struct ipuxcom_nl **out)
+{
+	int err = ixc_nl_open_do(out);
+
+	if (err < 0)
+		ixc_err_note_msg(IPUXCOM_ERR_NETLINK, err, 0, NULL);
+	return err;
+}
+
 void ipuxcom_nl_close(struct ipuxcom_nl *nl)
 {
 	if (!nl)
@@ -264,7 +273,7 @@ static int ixc_dev_get_cb(const struct nlmsghdr *nlh, void *data)
 	return ixc_nl_parse_dev(nlh, ctx->family, ctx->dev);
 }
 
-int ipuxcom_nl_dev_get(struct ipuxcom_nl *nl, uint32_t dev_id,
+static int ixc_nl_dev_get_do(struct ipuxcom_nl *nl, uint32_t dev_id,
 		       struct ipuxcom_device_info *out)
 {
 	uint32_t req[IXC_REQ_LEN / sizeof(uint32_t)];
@@ -287,6 +296,15 @@ int ipuxcom_nl_dev_get(struct ipuxcom_nl *nl, uint32_t dev_id,
 		return -EPROTO;
 	*out = dev;
 	return 0;
+}
+
+int ipuxcom_nl_dev_get(struct ipuxcom_nl *nl, uint32_t dev_id, struct ipuxcom_device_info *out)
+{
+	int err = ixc_nl_dev_get_do(nl, dev_id, out);
+
+	if (err < 0)
+		ixc_err_note_msg(IPUXCOM_ERR_NETLINK, err, 0, nl ? nl->errmsg : NULL);
+	return err;
 }
 
 struct ixc_dev_list {
@@ -320,7 +338,7 @@ static int ixc_dev_list_cb(const struct nlmsghdr *nlh, void *data)
 	return 0;
 }
 
-int ipuxcom_nl_dev_list(struct ipuxcom_nl *nl, struct ipuxcom_device_info **devs,
+static int ixc_nl_dev_list_do(struct ipuxcom_nl *nl, struct ipuxcom_device_info **devs,
 			size_t *count)
 {
 	uint32_t req[IXC_REQ_LEN / sizeof(uint32_t)];
@@ -353,6 +371,15 @@ int ipuxcom_nl_dev_list(struct ipuxcom_nl *nl, struct ipuxcom_device_info **devs
 		if (err != -EINTR)
 			break;
 	}
+	return err;
+}
+
+int ipuxcom_nl_dev_list(struct ipuxcom_nl *nl, struct ipuxcom_device_info **devs, size_t *count)
+{
+	int err = ixc_nl_dev_list_do(nl, devs, count);
+
+	if (err < 0)
+		ixc_err_note_msg(IPUXCOM_ERR_NETLINK, err, 0, nl ? nl->errmsg : NULL);
 	return err;
 }
 

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ipuxcom.h"
+#include "internal.h"
 #include "plan_internal.h"
 
 struct ixc_errc {
@@ -33,8 +35,8 @@ static const struct ixc_errc ixc_errcs[IPUXCOM_PLAN_E_MAX] = {
 		"multicast destination whose word offset overlaps the 0x14000 flag (inferred)" },
 	[IPUXCOM_PLAN_E_TIMING] = { ERANGE,
 		"timing model value outside -78..112 or direction not 1 or 2" },
-	[IPUXCOM_PLAN_E_FORMAT] = { EBADMSG, "malformed timing table file" },
-	[IPUXCOM_PLAN_E_IO] = { EIO, "timing table file cannot be read or written" },
+	[IPUXCOM_PLAN_E_FORMAT] = { EBADMSG, "malformed timing table file or transfer list" },
+	[IPUXCOM_PLAN_E_IO] = { EIO, "a file (timing table) cannot be read or written" },
 	[IPUXCOM_PLAN_E_NOMEM] = { ENOMEM, "out of memory" },
 	[IPUXCOM_PLAN_E_SPACE] = { ENOSPC, "output array too small" },
 	[IPUXCOM_PLAN_E_WORD] = { EINVAL, "a row word is not the instruction expected" },
@@ -46,19 +48,29 @@ static const struct ixc_errc ixc_errcs[IPUXCOM_PLAN_E_MAX] = {
 		"struct is bigger with members unknown to this library set (E2BIG)" },
 };
 
+const char *ixc_plan_code_text(int code)
+{
+	if (code < 0 || code >= IPUXCOM_PLAN_E_MAX)
+		return NULL;
+	return ixc_errcs[code].what;
+}
+
+/* Deprecated names: thin wrappers of the one explainer, ipuxcom_strerror(). */
 const char *ipuxcom_plan_errc_str(enum ipuxcom_plan_errc code)
 {
 	/* Compared as unsigned: an enum may be either, and a cast-in -5 is huge. */
 	if ((unsigned int)code >= IPUXCOM_PLAN_E_MAX)
 		return "unknown plan error code";
-	return ixc_errcs[code].what;
+	return ipuxcom_strerror(IPUXCOM_ERRC(code));
 }
 
 const char *ipuxcom_plan_strerror(int code)
 {
 	if (code < 0)
 		return "not a plan error code (a negative errno? see ipuxcom_strerror())";
-	return ipuxcom_plan_errc_str((enum ipuxcom_plan_errc)code);
+	if (code >= IPUXCOM_PLAN_E_MAX)
+		return "unknown plan error code";
+	return ipuxcom_strerror(IPUXCOM_ERRC(code));
 }
 
 int ixc_plan_errno(int code)
@@ -71,6 +83,11 @@ int ixc_plan_errno(int code)
 static int ixc_vfail(struct ipuxcom_plan_error *err, int code, int ret, const char *field,
 		     const char *fmt, va_list ap)
 {
+	va_list ap2;
+
+	va_copy(ap2, ap);
+	ixc_err_vnote(IPUXCOM_ERR_PLAN, ret, code, fmt, ap2);
+	va_end(ap2);
 	if (err) {
 		err->code = code;
 		err->err = ret;

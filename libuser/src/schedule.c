@@ -23,7 +23,7 @@
  *    last write (the notes' rows' margin), below the phase bound.
  * pad_i = 2 * row(d_i) at n >= 52 (the notes' receive window, kept by
  * default because it is what hardware ran [S]; FACTS.md open question),
- * 0 with IPUXCOM_SCHED_EXACT_WINDOW. pad(X) = max_i pad_i.
+ * 0 with IPUXCOM_SCHEDULE_EXACT_WINDOW. pad(X) = max_i pad_i.
  *
  * Transfers are placed in the order given (list scheduling): candidate
  * start events rise from max(0, -min T) and each conflict says how far to
@@ -33,7 +33,7 @@
  * absolutely: send carries src/4 (A7 = 0), every receive the flagged
  * multicast delaypic form [S] (modelled for single-receiver transfers).
  *
- * Without IPUXCOM_SCHED_LEGACY (the default scheduler, issue 16):
+ * Without IPUXCOM_SCHEDULE_LEGACY (the default scheduler, issue 16):
  *  - a tile's mux and PIC actions may fall inside its own send, except at
  *    the send's first event: the send is cut there and the piece from the
  *    action on is a sendpic carrying it, which continues the stream and
@@ -109,7 +109,7 @@ struct ipuxcom_schedule {
 	uint32_t *ids;		/* receivers and destinations of every transfer */
 	int32_t *ints;		/* T, PIC, pair time, saved PIC of every transfer's receivers */
 	struct ixc_stile *tiles;	/* IPUXCOM_TILES */
-	struct ipuxcom_sched_slot *slots;
+	struct ipuxcom_schedule_slot *slots;
 	struct ixc_sprog *progs;
 	size_t nprogs;
 	uint32_t *words;
@@ -120,11 +120,11 @@ struct ipuxcom_schedule {
 
 /* ---------------------------------------------------------------- checks */
 
-static int ixc_sched_check(const struct ipuxcom_sched_opts *o, const struct ipuxcom_sched_xfer *xs,
+static int ixc_sched_check(const struct ipuxcom_schedule_opts *o, const struct ipuxcom_schedule_xfer *xs,
 			   size_t n, struct ipuxcom_plan_error *err)
 {
-	const uint32_t known = IPUXCOM_SCHED_LOGICAL | IPUXCOM_SCHED_EXACT_WINDOW |
-			       IPUXCOM_SCHED_LEGACY;
+	const uint32_t known = IPUXCOM_SCHEDULE_LOGICAL | IPUXCOM_SCHEDULE_EXACT_WINDOW |
+			       IPUXCOM_SCHEDULE_LEGACY;
 
 	if (!xs && n)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "xfers", "xfers is NULL");
@@ -176,11 +176,11 @@ static void ixc_sched_wide_ok(const struct ipuxcom_schedule *s, struct ixc_sx *x
  * Validate transfer @i like ipuxcom_plan_multicast() does, with field
  * names "xfers[i]...", and resolve ids into @x.
  */
-static int ixc_sched_xfer(struct ipuxcom_schedule *s, size_t i, const struct ipuxcom_sched_xfer *in,
+static int ixc_sched_xfer(struct ipuxcom_schedule *s, size_t i, const struct ipuxcom_schedule_xfer *in,
 			  struct ixc_sx *x, struct ipuxcom_plan_error *err)
 {
 	uint32_t seen[(IPUXCOM_TILES + 31) / 32] = { 0 };
-	bool logical = s->flags & IPUXCOM_SCHED_LOGICAL;
+	bool logical = s->flags & IPUXCOM_SCHEDULE_LOGICAL;
 	char field[64];
 	unsigned int dir = 0;
 	int ret, t = 0;
@@ -238,7 +238,7 @@ static int ixc_sched_xfer(struct ipuxcom_schedule *s, size_t i, const struct ipu
 	/* One receiver: its route's direction; several: BROADCAST [DW]. */
 	x->dir = in->nrecv == 1 ? dir : IPUXCOM_DIR_BROADCAST;
 	x->wide_ok = false;
-	if (!(s->flags & IPUXCOM_SCHED_LEGACY))
+	if (!(s->flags & IPUXCOM_SCHEDULE_LEGACY))
 		ixc_sched_wide_ok(s, x, seen);
 	return 0;
 }
@@ -247,7 +247,7 @@ static int ixc_sched_xfer(struct ipuxcom_schedule *s, size_t i, const struct ipu
 
 static int32_t ixc_pad(const struct ipuxcom_schedule *s, uint32_t count, uint32_t tile)
 {
-	if (s->flags & IPUXCOM_SCHED_EXACT_WINDOW)
+	if (s->flags & IPUXCOM_SCHEDULE_EXACT_WINDOW)
 		return 0;
 	return (int32_t)ixc_xsim_pad(count, ixc_phys_row(tile));
 }
@@ -284,7 +284,7 @@ static bool ixc_busy_action(const struct ixc_stile *t, int32_t e, bool open_ok_i
 static const struct ixc_ssend *ixc_sending(const struct ipuxcom_schedule *s,
 					   const struct ixc_stile *t, int32_t e)
 {
-	bool merge = !(s->flags & IPUXCOM_SCHED_LEGACY);
+	bool merge = !(s->flags & IPUXCOM_SCHEDULE_LEGACY);
 
 	for (size_t k = 0; k < t->nsnd; k++)
 		if (merge ? e == t->snd[k].s0 : (e >= t->snd[k].s0 && e < t->snd[k].s1))
@@ -380,7 +380,7 @@ static int64_t ixc_cross(const struct ipuxcom_schedule *s, struct ixc_sx *x, int
 static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32_t sigma)
 {
 	const struct ixc_stile *st = &s->tiles[x->sender];
-	bool merge = !(s->flags & IPUXCOM_SCHED_LEGACY);
+	bool merge = !(s->flags & IPUXCOM_SCHEDULE_LEGACY);
 	int32_t n = ixc_events(x);
 
 	if ((int64_t)sigma + n > (int64_t)s->max_events)
@@ -550,7 +550,7 @@ static int32_t ixc_last_write(const struct ixc_sx *x, int32_t sigma)
 static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_error *err)
 {
 	struct ixc_sx *x = &s->x[xi];
-	struct ipuxcom_sched_slot *slot = &s->slots[xi];
+	struct ipuxcom_schedule_slot *slot = &s->slots[xi];
 	int32_t sigma, n;
 
 	x->wide = false;
@@ -584,7 +584,7 @@ static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_
 				     x->nrecv, x->nrecv == 1 ? "" : "s", s->max_events);
 	n = ixc_events(x);
 	x->start = sigma;
-	*slot = (struct ipuxcom_sched_slot){ .start = sigma, .first_arrival = INT32_MAX,
+	*slot = (struct ipuxcom_schedule_slot){ .start = sigma, .first_arrival = INT32_MAX,
 					     .last_write = -1, .gap = (uint32_t)x->pad };
 	if (!ixc_send_insert(&s->tiles[x->sender], &(struct ixc_ssend){
 		    sigma, sigma + n, x->pad, (uint32_t)xi, x->wide }))
@@ -791,8 +791,8 @@ void ipuxcom_schedule_free(struct ipuxcom_schedule *s)
 	free(s);
 }
 
-static int ixc_schedule_build(const struct ipuxcom_sched_opts *opts,
-			      const struct ipuxcom_sched_xfer *xfers, size_t n,
+static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
+			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
 			      struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err);
 
 /*
@@ -801,19 +801,19 @@ static int ixc_schedule_build(const struct ipuxcom_sched_opts *opts,
  * send, or found no room, the legacy packing of the same transfers is
  * built too and the shorter phase kept (ties: the default's).
  */
-int ipuxcom_schedule_build(const struct ipuxcom_sched_opts *opts,
-			   const struct ipuxcom_sched_xfer *xfers, size_t n,
+int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
+			   const struct ipuxcom_schedule_xfer *xfers, size_t n,
 			   struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err)
 {
-	struct ipuxcom_sched_opts lo = opts ? *opts : (struct ipuxcom_sched_opts){ 0 };
+	struct ipuxcom_schedule_opts lo = opts ? *opts : (struct ipuxcom_schedule_opts){ 0 };
 	struct ipuxcom_schedule *legacy = NULL;
 	struct ipuxcom_plan_error e0 = { 0 };
 	int ret;
 
-	if (lo.flags & IPUXCOM_SCHED_LEGACY)
+	if (lo.flags & IPUXCOM_SCHEDULE_LEGACY)
 		return ixc_schedule_build(opts, xfers, n, out, err);
 	ret = ixc_schedule_build(opts, xfers, n, out, &e0);
-	lo.flags |= IPUXCOM_SCHED_LEGACY;
+	lo.flags |= IPUXCOM_SCHEDULE_LEGACY;
 	if (ret && e0.code == IPUXCOM_PLAN_E_SCHEDULE &&
 	    ixc_schedule_build(&lo, xfers, n, out, NULL) == 0) {
 		ixc_plan_ok(err);
@@ -834,8 +834,8 @@ int ipuxcom_schedule_build(const struct ipuxcom_sched_opts *opts,
 	return 0;
 }
 
-static int ixc_schedule_build(const struct ipuxcom_sched_opts *opts,
-			      const struct ipuxcom_sched_xfer *xfers, size_t n,
+static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
+			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
 			      struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_schedule *s;
@@ -931,7 +931,7 @@ size_t ipuxcom_schedule_nxfers(const struct ipuxcom_schedule *s)
 }
 
 int ipuxcom_schedule_slot(const struct ipuxcom_schedule *s, size_t i,
-			  struct ipuxcom_sched_slot *out)
+			  struct ipuxcom_schedule_slot *out)
 {
 	if (!s || !out)
 		return -EINVAL;
@@ -969,10 +969,10 @@ int ipuxcom_schedule_load(const struct ipuxcom_schedule *s, struct ipuxcom_xsim 
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "schedule", "schedule is NULL");
 	if (!sim)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "sim", "sim is NULL");
-	if (flags & ~IPUXCOM_SCHED_LOAD_IDLE)
+	if (flags & ~IPUXCOM_SCHEDULE_LOAD_IDLE)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
 				     "flags 0x%x has unknown bits 0x%x", flags,
-				     flags & ~IPUXCOM_SCHED_LOAD_IDLE);
+				     flags & ~IPUXCOM_SCHEDULE_LOAD_IDLE);
 	for (size_t i = 0; i < s->nprogs; i++) {
 		struct ipuxcom_xsim_program p;
 
@@ -991,14 +991,14 @@ int ipuxcom_schedule_load(const struct ipuxcom_schedule *s, struct ipuxcom_xsim 
 		if ((ret = ipuxcom_xsim_declare(sim, &d, err)))
 			return ret;
 	}
-	if (flags & IPUXCOM_SCHED_LOAD_IDLE)
+	if (flags & IPUXCOM_SCHEDULE_LOAD_IDLE)
 		return ipuxcom_xsim_fill_idle(sim, err);
 	ixc_plan_ok(err);
 	return 0;
 }
 
-int ipuxcom_schedule_stagger(const struct ipuxcom_sched_opts *opts,
-			     const struct ipuxcom_sched_xfer *xfers, size_t n, uint32_t step,
+int ipuxcom_schedule_stagger(const struct ipuxcom_schedule_opts *opts,
+			     const struct ipuxcom_schedule_xfer *xfers, size_t n, uint32_t step,
 			     struct ipuxcom_xsim *sim, uint32_t flags,
 			     struct ipuxcom_plan_error *err)
 {
@@ -1011,15 +1011,15 @@ int ipuxcom_schedule_stagger(const struct ipuxcom_sched_opts *opts,
 		return ret;
 	if (!sim)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "sim", "sim is NULL");
-	if (flags & ~IPUXCOM_SCHED_LOAD_IDLE)
+	if (flags & ~IPUXCOM_SCHEDULE_LOAD_IDLE)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
 				     "flags 0x%x has unknown bits 0x%x", flags,
-				     flags & ~IPUXCOM_SCHED_LOAD_IDLE);
+				     flags & ~IPUXCOM_SCHEDULE_LOAD_IDLE);
 	tm = ixc_timing(opts ? opts->timing : NULL);
 	for (size_t i = 0; i < n; i++) {
 		struct ipuxcom_fanout_req req = {
 			.sender = xfers[i].sender, .count = xfers[i].count,
-			.flags = opts ? opts->flags & IPUXCOM_SCHED_LOGICAL : 0,
+			.flags = opts ? opts->flags & IPUXCOM_SCHEDULE_LOGICAL : 0,
 			.nrecv = xfers[i].nrecv, .receivers = xfers[i].receivers,
 			.src_addr = xfers[i].src_addr, .dst_addr = xfers[i].dst_addr,
 		};
@@ -1039,7 +1039,7 @@ int ipuxcom_schedule_stagger(const struct ipuxcom_sched_opts *opts,
 		}
 	}
 	free(rows);
-	if (flags & IPUXCOM_SCHED_LOAD_IDLE)
+	if (flags & IPUXCOM_SCHEDULE_LOAD_IDLE)
 		return ipuxcom_xsim_fill_idle(sim, err);
 	ixc_plan_ok(err);
 	return 0;

@@ -27,7 +27,7 @@
 #define IXC_MAX_TOKENS	(IPUXCOM_TILES + 8)
 
 struct ixc_slist {
-	struct ipuxcom_sched_list pub;
+	struct ipuxcom_schedule_list pub;
 	size_t cap, cap_line;
 	uint32_t *pool;		/* receivers and destinations */
 	size_t npool, cap_pool;
@@ -129,7 +129,7 @@ static int ixc_split(char *line, char **tok, int max)
 static int ixc_parse_line(struct ixc_slist *l, char **tok, int nt, uint32_t line, bool physical,
 			  struct ipuxcom_plan_error *err)
 {
-	struct ipuxcom_sched_xfer *x;
+	struct ipuxcom_schedule_xfer *x;
 	const char *src_opt = NULL, *dst_opt = NULL;
 	bool mcast = !strcmp(tok[0], "multicast");
 	uint32_t s = 0, count = 0, nrecv, *recv, *dst;
@@ -183,7 +183,7 @@ static int ixc_parse_line(struct ixc_slist *l, char **tok, int nt, uint32_t line
 				return ixc_lfail(err, line, "receiver listed twice", t);
 	}
 	x = &l->pub.xfers[l->pub.n];
-	*x = (struct ipuxcom_sched_xfer){ .sender = s, .count = count, .nrecv = nrecv };
+	*x = (struct ipuxcom_schedule_xfer){ .sender = s, .count = count, .nrecv = nrecv };
 	if (src_opt) {
 		if (!ixc_num(src_opt, &x->src_addr, true))
 			return ixc_lfail(err, line, "invalid src= address", src_opt);
@@ -239,7 +239,7 @@ static int ixc_parse_line(struct ixc_slist *l, char **tok, int nt, uint32_t line
 	return 0;
 }
 
-void ipuxcom_sched_list_free(struct ipuxcom_sched_list *pub)
+void ipuxcom_schedule_list_free(struct ipuxcom_schedule_list *pub)
 {
 	struct ixc_slist *l = (struct ixc_slist *)pub;
 
@@ -251,11 +251,11 @@ void ipuxcom_sched_list_free(struct ipuxcom_sched_list *pub)
 	free(l);
 }
 
-int ipuxcom_sched_list_parse(const char *text, size_t len, uint32_t flags,
-			     struct ipuxcom_sched_list **out, struct ipuxcom_plan_error *err)
+int ipuxcom_schedule_list_parse(const char *text, size_t len, uint32_t flags,
+			     struct ipuxcom_schedule_list **out, struct ipuxcom_plan_error *err)
 {
 	struct ixc_slist *l;
-	bool physical = flags & IPUXCOM_SCHED_LIST_PHYSICAL;
+	bool physical = flags & IPUXCOM_SCHEDULE_LIST_PHYSICAL;
 	uint32_t lineno = 0;
 	size_t pos = 0;
 	char *buf;
@@ -266,10 +266,10 @@ int ipuxcom_sched_list_parse(const char *text, size_t len, uint32_t flags,
 	*out = NULL;
 	if (!text && len)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "text", "text is NULL");
-	if (flags & ~IPUXCOM_SCHED_LIST_PHYSICAL)
+	if (flags & ~IPUXCOM_SCHEDULE_LIST_PHYSICAL)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
 				     "flags 0x%x has unknown bits 0x%x", flags,
-				     flags & ~IPUXCOM_SCHED_LIST_PHYSICAL);
+				     flags & ~IPUXCOM_SCHEDULE_LIST_PHYSICAL);
 	l = calloc(1, sizeof(*l));
 	buf = malloc(len + 1);
 	if (!l || !buf) {
@@ -314,12 +314,12 @@ int ipuxcom_sched_list_parse(const char *text, size_t len, uint32_t flags,
 	}
 	free(buf);
 	if (ret) {
-		ipuxcom_sched_list_free(&l->pub);
+		ipuxcom_schedule_list_free(&l->pub);
 		return ret;
 	}
 	/* Pointers into the pool are fixed only now that it no longer grows. */
 	for (size_t i = 0, k = 0; i < l->pub.n; i++) {
-		struct ipuxcom_sched_xfer *x = &l->pub.xfers[i];
+		struct ipuxcom_schedule_xfer *x = &l->pub.xfers[i];
 
 		x->receivers = &l->pool[k];
 		x->dst_addr = &l->pool[k + x->nrecv];
@@ -328,4 +328,17 @@ int ipuxcom_sched_list_parse(const char *text, size_t len, uint32_t flags,
 	*out = &l->pub;
 	ixc_plan_ok(err);
 	return 0;
+}
+
+/* The deprecated names (issue 23: one prefix per family). */
+
+void ipuxcom_sched_list_free(struct ipuxcom_schedule_list *pub)
+{
+	ipuxcom_schedule_list_free(pub);
+}
+
+int ipuxcom_sched_list_parse(const char *text, size_t len, uint32_t flags,
+			     struct ipuxcom_schedule_list **out, struct ipuxcom_plan_error *err)
+{
+	return ipuxcom_schedule_list_parse(text, len, flags, out, err);
 }

@@ -247,7 +247,7 @@ FIXTURE_SETUP(card)
 	snprintf(self->cfg, sizeof(self->cfg), "/tmp/card.%d.ipucfg", (int)getpid());
 	img = build_image_file(_metadata, &file, &len);
 	ASSERT_NE(NULL, img);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	ASSERT_EQ(0, ixt_write_file(self->img, file, len));
 	free(file);
 	ixt_seed_boot(b);
@@ -372,7 +372,7 @@ TEST_F_TIMEOUT(card, sigchld_and_sigurg_do_not_cost_a_load, 600)
 					     (int)unrelated_seen);
 	ASSERT_EQ(0, ipuxcom_dev_query(ipu, &info));
 	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, info.state);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	ipuxcom_close(ipu);
 	signal(SIGCHLD, SIG_DFL);
 	signal(SIGURG, SIG_DFL);

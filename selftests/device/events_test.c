@@ -293,7 +293,7 @@ FIXTURE_TEARDOWN(ev)
 	ixt_sim_clear_faults(self->dev);
 	ipuxcom_reset(self->ipu, NULL);
 	ipuxcom_close(self->ipu);
-	ipuxcom_image_close(self->img);
+	ipuxcom_image_free(self->img);
 	free(self->file);
 }
 

@@ -550,7 +550,7 @@ TEST_F_TIMEOUT(failnth, load_and_host_exchange, 36000)
 	err = run_sequence(&self->m, &ipu, &step, msg, sizeof(msg));
 	ASSERT_EQ(0, err) TH_LOG("final run: %s: %s: %s", step, strerror(-err), msg);
 	ASSERT_EQ(0, check_after(ipu, pinned0, why, sizeof(why))) TH_LOG("%s", why);
-	ipuxcom_image_close(the_image);
+	ipuxcom_image_free(the_image);
 
 	if (!self->have_kmemleak) {
 		TH_LOG("no %s: leak check skipped", KMEMLEAK);

@@ -82,7 +82,7 @@ FIXTURE_SETUP(seq)
 	snprintf(self->out, sizeof(self->out), "/tmp/hwseq.%d.ipucfg", (int)getpid());
 	img = build_image_file(_metadata, &file, &len);
 	ASSERT_NE(NULL, img);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	ASSERT_EQ(0, ixt_write_file(self->img, file, len));
 	free(file);
 	boot948(b);
@@ -301,7 +301,7 @@ FIXTURE_TEARDOWN(lib)
 		return;
 	ipuxcom_reset(self->ipu, NULL);
 	ipuxcom_close(self->ipu);
-	ipuxcom_image_close(self->img);
+	ipuxcom_image_free(self->img);
 }
 
 /* A capture's tail as on the real C600: ... GS2 = 1, GS1 = 1. */

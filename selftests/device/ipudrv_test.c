@@ -407,7 +407,7 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
 	EXPECT_EQ(0, sc_stat(0, "holder"));
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	free(log);
 }
 
@@ -639,7 +639,7 @@ TEST_F(standin, no_pins_after_close_reset_or_removal)
 	ASSERT_EQ(0, attach_card(&ipu, 0));
 	EXPECT_EQ(0, ipuxcom_dev_init(ipu, NULL));
 	ipuxcom_close(ipu);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 }
 
 TEST_F(standin, sigkill_mid_load_leaves_no_pins)
@@ -681,7 +681,7 @@ TEST_F(standin, sigkill_mid_load_leaves_no_pins)
 	check_some_tiles(_metadata, ipu);
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 }
 
 /*
@@ -718,7 +718,7 @@ TEST_F(standin, cfg_gs_modes)
 	EXPECT_EQ(0, sc_stat(0, "load_batches"));
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 }
 
 /*
@@ -757,7 +757,7 @@ TEST_F_TIMEOUT(standin, cli_load_captured, 120)
 	snprintf(dev, sizeof(dev), "%ld", sc_dev_id(0));
 	img = build_image_file(_metadata, &file, &len);
 	ASSERT_NE(NULL, img);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	ASSERT_EQ(0, ixt_write_file(img_path, file, len));
 	free(file);
 	ASSERT_EQ(0, ixt_write_file(boot_path, boot, sizeof(boot)));
@@ -986,7 +986,7 @@ TEST_F(standin, refused_buffer_attach_leaves_no_pins)
 	EXPECT_EQ(0, ixt_load_image(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 }
 
 /* A bad ICU reply stops the initialisation at its step, with the words. */

@@ -48,7 +48,7 @@ FIXTURE_TEARDOWN(load)
 	ixt_sim_clear_faults(self->dev);
 	ipuxcom_reset(self->ipu, NULL);
 	ipuxcom_close(self->ipu);
-	ipuxcom_image_close(self->img);
+	ipuxcom_image_free(self->img);
 }
 
 /* Every tile's own words and a common word read back as loaded. */

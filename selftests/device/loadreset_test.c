@@ -173,7 +173,7 @@ TEST_F_TIMEOUT(soak, load_reset_no_growth, 3600)
 		ipuxcom_close(ipu);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	measure(&after);
 	TH_LOG("%d load/reset rounds in %.1fs", n,
 	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);

@@ -309,7 +309,7 @@ TEST_F(sf, a_load_asks_few_times)
 	EXPECT_GE(LOAD_ASKS_MAX, total);
 	ASSERT_EQ(0, ipuxcom_reset(ipu, NULL));
 	ipuxcom_close(ipu);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 }
 
 /* ------------------------------------------------------------ memcg */

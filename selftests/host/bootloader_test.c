@@ -201,11 +201,11 @@ TEST_F(boot, elf_segment_and_zero_fill)
 	EXPECT_EQ(bl.size, bl2.size);
 	EXPECT_TRUE(bl2.from_elf);
 	EXPECT_EQ(0, memcmp(bl.image, bl2.image, bl.size));
-	ipuxcom_bootloader_release(&bl);
-	ipuxcom_bootloader_release(&bl2);
+	ipuxcom_bootloader_free(&bl);
+	ipuxcom_bootloader_free(&bl2);
 	EXPECT_EQ(NULL, bl.image);
 	EXPECT_EQ(0u, bl.size);
-	ipuxcom_bootloader_release(NULL);
+	ipuxcom_bootloader_free(NULL);
 	free(text);
 	free(r);
 }
@@ -223,14 +223,14 @@ TEST_F(boot, elf_size_limits)
 	ASSERT_EQ(0, ipuxcom_bootloader_load(p, &bl, &em)) TH_LOG("%s", em.msg);
 	EXPECT_EQ(4096u, bl.size);
 	EXPECT_EQ(4000u, bl.file_bytes);
-	ipuxcom_bootloader_release(&bl);
+	ipuxcom_bootloader_free(&bl);
 	ASSERT_EQ(0, build_boot(self->dir, "one.elf", IPUXCOM_BOOTLOADER_ADDR, 1, 0, true,
 				log, sizeof(log))) TH_LOG("%s", log);
 	snprintf(p, sizeof(p), "%s/one.elf", self->dir);
 	ASSERT_EQ(0, ipuxcom_bootloader_load(p, &bl, &em)) TH_LOG("%s", em.msg);
 	EXPECT_EQ(4u, bl.size);
 	EXPECT_EQ(TEXT_WORD, ixt_le32(bl.image));
-	ipuxcom_bootloader_release(&bl);
+	ipuxcom_bootloader_free(&bl);
 	/* One byte too many: the size is named. */
 	ASSERT_EQ(0, build_boot(self->dir, "big.elf", IPUXCOM_BOOTLOADER_ADDR, 1000, 97, true,
 				log, sizeof(log))) TH_LOG("%s", log);
@@ -265,7 +265,7 @@ TEST(raw_passthrough)
 		EXPECT_EQ(n, bl.file_bytes);
 		EXPECT_EQ(0, memcmp(raw, bl.image, n)) TH_LOG("%zu bytes", n);
 		EXPECT_NE((const uint8_t *)raw, bl.image);	/* a copy */
-		ipuxcom_bootloader_release(&bl);
+		ipuxcom_bootloader_free(&bl);
 	}
 	EXPECT_EQ(-EFBIG, ipuxcom_bootloader_parse(raw, 4097, &bl, &em));
 	EXPECT_MSG(em, "raw bootloader (no ELF magic) is 4097 (0x1001) bytes: the autoloader "
@@ -295,7 +295,7 @@ TEST_F(boot, raw_file)
 	EXPECT_FALSE(bl.from_elf);
 	ASSERT_EQ(sizeof(raw), bl.size);
 	EXPECT_EQ(0, memcmp(raw, bl.image, sizeof(raw)));
-	ipuxcom_bootloader_release(&bl);
+	ipuxcom_bootloader_free(&bl);
 	ASSERT_EQ(0, ixt_write_file(p, raw, 0));
 	EXPECT_EQ(-EBADMSG, ipuxcom_bootloader_load(p, &bl, &em));
 	EXPECT_MSG(em, "boot.bin: raw bootloader (no ELF magic) is empty");

@@ -169,7 +169,7 @@ TEST(frame_limit)
 	ASSERT_NE(NULL, img);
 	EXPECT_EQ(-EFBIG, ipuxcom_frames_batch_size(img, 0, 0, &size, &em));
 	EXPECT_MSG(em, "needs 644 frames");
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 }
 
 FIXTURE(notes) {
@@ -184,7 +184,7 @@ FIXTURE_SETUP(notes)
 
 FIXTURE_TEARDOWN(notes)
 {
-	ipuxcom_image_close(self->img);
+	ipuxcom_image_free(self->img);
 }
 
 /* The last 64-tile batch (1408..1471), tile 1409 among them. */
@@ -358,7 +358,7 @@ TEST(small_image_envelope)
 		check_tile_frames(_metadata, buf, size, i, i, image, sizeof(image), 17);
 	}
 	free(buf);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 }
 
 /* The loader installs payload at 0x4c010: other bases cannot be framed. */
@@ -371,7 +371,7 @@ TEST(load_base_must_be_the_payload_base)
 	ASSERT_NE(NULL, img);
 	EXPECT_EQ(-EINVAL, ipuxcom_frames_batch_size(img, 0, 1, &size, &em));
 	EXPECT_MSG(em, "image load base 0x4c000: the secondary loader installs payload at 0x4c010");
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 }
 
 TEST_HARNESS_MAIN

@@ -181,9 +181,9 @@ TEST_F(elf, toolchain_elf_matches_objcopy)
 	EXPECT_EQ(0, memcmp(e.image, self->bin, self->bin_len));
 	/* The first word is the first .text word: at 0x4c010, not 0x4c000. */
 	EXPECT_EQ(0x12345678u, ixt_le32(e.image));
-	ipuxcom_tile_elf_release(&e);
+	ipuxcom_tile_elf_free(&e);
 	EXPECT_EQ(NULL, e.image);
-	ipuxcom_tile_elf_release(NULL);
+	ipuxcom_tile_elf_free(NULL);
 }
 
 /* ELF32 (gcc -m32, ld -m elf_i386): the same image. */
@@ -207,7 +207,7 @@ static __attribute__((noinline)) void check_elf32(struct __test_metadata *_metad
 	ASSERT_EQ(0, ipuxcom_tile_elf_parse(d, len, &e, &em)) TH_LOG("%s", em.msg);
 	ASSERT_EQ(bin_len, e.image_size);
 	EXPECT_EQ(0, memcmp(e.image, bin, bin_len));
-	ipuxcom_tile_elf_release(&e);
+	ipuxcom_tile_elf_free(&e);
 	free(d);
 }
 
@@ -237,7 +237,7 @@ static __attribute__((noinline)) void check_text_up(struct __test_metadata *_met
 		ASSERT_EQ(0, e.image[i]);
 	}
 	EXPECT_EQ(0, memcmp(e.image + 0xf0, bin, blen));
-	ipuxcom_tile_elf_release(&e);
+	ipuxcom_tile_elf_free(&e);
 	free(d);
 	free(bin);
 }
@@ -387,7 +387,7 @@ TEST_F(elf, every_header_byte_corruption)
 				ASSERT_LE(e.image_size, IPUXCOM_IMG_SRAM_SIZE);
 				ok++;
 			}
-			ipuxcom_tile_elf_release(&e);
+			ipuxcom_tile_elf_free(&e);
 		}
 	}
 	TH_LOG("%u corruptions refused, %u still valid", bad, ok);
@@ -438,7 +438,7 @@ TEST_F(elf, pack_1472_elf_files)
 		ASSERT_EQ(0, ipuxcom_image_extract(img, t, buf, self->bin_len, &em));
 		ASSERT_EQ(0, memcmp(buf, want, self->bin_len)) TH_LOG("tile %u", t);
 	}
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	free(data);
 
 	/* Errors: an entry point that differs, a stray file, a missing one. */

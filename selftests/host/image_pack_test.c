@@ -168,7 +168,7 @@ TEST(round_trip_1472_distinct_tiles)
 	EXPECT_STREQ("", em.msg);
 	/* 4 differing words per tile: far smaller than the inputs. */
 	EXPECT_LT(len, (size_t)t->n * t->size / 50);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	free(data);
 	free(buf);
 	free_tiles(t);
@@ -252,7 +252,7 @@ TEST(template_is_the_most_shared_image)
 						&em));
 	ASSERT_EQ(0, ipuxcom_image_from_buffer(data, len, &img, &em));
 	ipuxcom_image_get_info(img, &info);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	EXPECT_NE(0u, info.template_tile);
 	EXPECT_LT(info.template_tile, 40u);
 	/* ... and it makes the file smaller than tile 0 as template. */
@@ -261,7 +261,7 @@ TEST(template_is_the_most_shared_image)
 						&em));
 	ASSERT_EQ(0, ipuxcom_image_from_buffer(data0, len0, &img, &em));
 	ipuxcom_image_get_info(img, &info0);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	EXPECT_EQ(0u, info0.template_tile);
 	EXPECT_LT(len + 63 * 1500, len0);
 	free(data);
@@ -300,7 +300,7 @@ TEST(template_minimises_bytes_not_blocks)
 						&em));
 	ASSERT_EQ(0, ipuxcom_image_from_buffer(data, len, &img, &em));
 	ipuxcom_image_get_info(img, &info);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	EXPECT_NE(3u, info.template_tile % 4);
 	p.template_tile = 3;
 	ASSERT_EQ(0, ipuxcom_image_pack_buffers(&p, (const void *const *)t->img, &data3, &len3,
@@ -341,7 +341,7 @@ TEST(patches_merge_gaps_up_to_8_bytes)
 	ASSERT_EQ(0, ipuxcom_image_get_tile(h, 0, &ti));
 	EXPECT_EQ(0u, ti.patch_count);
 	EXPECT_EQ(-EINVAL, ipuxcom_image_get_tile(h, 2, &ti));
-	ipuxcom_image_close(h);
+	ipuxcom_image_free(h);
 	free(data);
 	free(img[0]);
 	free(img[1]);
@@ -390,7 +390,7 @@ TEST(unrelated_images_round_trip)
 		EXPECT_EQ(0, memcmp(buf, img[i], 700));
 	}
 	EXPECT_EQ(0, ipuxcom_image_verify(h, &em));
-	ipuxcom_image_close(h);
+	ipuxcom_image_free(h);
 	free(data);
 	for (int i = 0; i < 5; i++)
 		free(img[i]);
@@ -507,7 +507,7 @@ TEST_F(rawdir, pack_and_extract_every_file)
 		ASSERT_EQ(0, ipuxcom_image_extract(img, t, buf, sizeof(buf), &em));
 		ASSERT_EQ(0, memcmp(buf, self->t->img[t], sizeof(buf))) TH_LOG("tile %u", t);
 	}
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	free(data);
 }
 

@@ -233,8 +233,8 @@ TEST(redirect_every_tile_of_an_image)
 		EXPECT_EQ(0, memcmp(buf, tiles[t], 8));
 		EXPECT_EQ(0, memcmp(buf + 16, tiles[t] + 16, SIZE - 16));
 	}
-	ipuxcom_image_close(red);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(red);
+	ipuxcom_image_free(img);
 	free(data);
 }
 
@@ -258,7 +258,7 @@ TEST(per_tile_targets_and_refusals)
 	EXPECT_EQ(BASE + 0x40c, rep.target_min);
 	EXPECT_EQ(BASE + 0x60c, rep.target_max);
 	free(data);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 
 	/* One tile without the marker: refused, naming it. */
 	make_tiles();
@@ -269,7 +269,7 @@ TEST(per_tile_targets_and_refusals)
 	EXPECT_EQ(-ENOENT, ipuxcom_image_redirect(img, &by_marker, &data, &len, &rep, &em));
 	EXPECT_MSG(em, "tile 17: marker 0xfeedf00d 0x0badcafe not found in the image");
 	EXPECT_EQ(NULL, data);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 
 	/* One tile with it twice. */
 	make_tiles();
@@ -279,7 +279,7 @@ TEST(per_tile_targets_and_refusals)
 	ASSERT_NE(NULL, img);
 	EXPECT_EQ(-ENOTUNIQ, ipuxcom_image_redirect(img, &by_marker, &data, &len, &rep, &em));
 	EXPECT_MSG(em, "tile 33: marker 0xfeedf00d 0x0badcafe found 2 times");
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	for (uint32_t t = 0; t < NT; t++) {
 		free(tiles[t]);
 		tiles[t] = NULL;

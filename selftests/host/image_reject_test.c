@@ -145,7 +145,7 @@ TEST(the_valid_image_is_valid)
 	d = build(&p, &len);
 	ASSERT_EQ(0, ipuxcom_image_from_buffer(d, len, &img, &em)) TH_LOG("%s", em.msg);
 	EXPECT_EQ(0, ipuxcom_image_verify(img, &em)) TH_LOG("%s", em.msg);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	free(d);
 }
 
@@ -358,7 +358,7 @@ TEST(patch_streams)
 		d = build(&p, &len);
 		ASSERT_EQ(0, ipuxcom_image_from_buffer(d, len, &img, &em)) TH_LOG("%s", em.msg);
 		EXPECT_EQ(0, ipuxcom_image_verify(img, &em)) TH_LOG("%s", em.msg);
-		ipuxcom_image_close(img);
+		ipuxcom_image_free(img);
 		free(d);
 	}
 	/* Data running past the tile's stream. */
@@ -420,7 +420,7 @@ TEST(tile_checksums)
 	EXPECT_EQ(-EBADMSG, ipuxcom_frames_build(img, 0, 3, frames, fsize, &em));
 	EXPECT_MSG(em, "tile 2 image: CRC32");
 	free(frames);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	free(d);
 
 	/* Patch bytes are not under the metadata CRC: the tile's catches them. */
@@ -430,7 +430,7 @@ TEST(tile_checksums)
 	ASSERT_EQ(0, ipuxcom_image_from_buffer(d, len, &img, &em));
 	EXPECT_EQ(-EBADMSG, ipuxcom_image_extract(img, 3, buf, sizeof(buf), &em));
 	EXPECT_MSG(em, "tile 3 image: CRC32");
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	free(d);
 }
 
@@ -454,8 +454,8 @@ TEST(bad_arguments)
 	EXPECT_EQ(-EINVAL, ipuxcom_image_extract(img, 0, NULL, IS, &em));
 	EXPECT_EQ(-EINVAL, ipuxcom_image_verify_tile(img, 9, &em));
 	EXPECT_EQ(-EINVAL, ipuxcom_image_verify(NULL, &em));
-	ipuxcom_image_close(img);
-	ipuxcom_image_close(NULL);
+	ipuxcom_image_free(img);
+	ipuxcom_image_free(NULL);
 	free(d);
 }
 
@@ -497,7 +497,7 @@ TEST(every_byte_corruption_is_handled)
 				ASSERT_EQ(err, ipuxcom_image_verify_tile(img, t, &em))
 					TH_LOG("byte %zu tile %u: %s", i, t, em.msg);
 			}
-			ipuxcom_image_close(img);
+			ipuxcom_image_free(img);
 		}
 	}
 	/* Header, records and template are covered by CRCs: refused. */

@@ -696,7 +696,7 @@ TEST_F(drv, load_counts_its_system_calls)
 	ASSERT_EQ(0, ipuxcom_load(self->ipu, &lp, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(29, res.syscalls);
 	EXPECT_EQ(29, fake.ncalls);
-	ipuxcom_image_close((struct ipuxcom_image *)lp.image);
+	ipuxcom_image_free((struct ipuxcom_image *)lp.image);
 }
 
 static const char oracle[] =

@@ -83,18 +83,18 @@ FIXTURE_TEARDOWN(pic)
 static struct ipuxcom_xsim *hazard_stagger(struct ipuxcom_xsim_result *res)
 {
 	struct ipuxcom_xsim_config cfg = { .flags = IPUXCOM_XSIM_LOG_WRITES };
-	struct ipuxcom_sched_opts so = { 0 };
-	struct ipuxcom_sched_list *l = NULL;
+	struct ipuxcom_schedule_opts so = { 0 };
+	struct ipuxcom_schedule_list *l = NULL;
 	struct ipuxcom_xsim *sim = NULL;
 
-	if (ipuxcom_sched_list_parse(hazard_list, strlen(hazard_list), 0, &l, NULL) ||
+	if (ipuxcom_schedule_list_parse(hazard_list, strlen(hazard_list), 0, &l, NULL) ||
 	    ipuxcom_xsim_create(&cfg, &sim, NULL) ||
 	    ipuxcom_schedule_stagger(&so, l->xfers, l->n, 1, sim, 0, NULL) ||
 	    ipuxcom_xsim_run(sim, res, NULL)) {
 		ipuxcom_xsim_free(sim);
 		sim = NULL;
 	}
-	ipuxcom_sched_list_free(l);
+	ipuxcom_schedule_list_free(l);
 	return sim;
 }
 
@@ -486,7 +486,7 @@ TEST_F(pic, image_inspect_heatmap)
 		if (i == 37)
 			b37 = ti.patch_data;
 	}
-	ipuxcom_image_close(im);
+	ipuxcom_image_free(im);
 	ASSERT_LT(0, b37);
 	ASSERT_EQ(0, svg_check(_metadata, self, ids));
 	ASSERT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);

@@ -116,7 +116,7 @@ TEST(every_reachable_code_is_reached_with_its_errno_and_field)
 		if (c == IPUXCOM_PLAN_E_NOMEM || c == IPUXCOM_PLAN_E_INTERNAL)
 			continue;
 		EXPECT_EQ(c, seen[c].code) TH_LOG("code %d (%s) never reached", c,
-						  ipuxcom_plan_errc_str((enum ipuxcom_plan_errc)c));
+						  ipuxcom_strerror(IPUXCOM_ERRC(c)));
 		EXPECT_EQ(expected_errno[c], seen[c].err) TH_LOG("code %d", c);
 		EXPECT_NE(0, strlen(seen[c].field)) TH_LOG("code %d has no field", c);
 		EXPECT_NE(0, strlen(seen[c].msg)) TH_LOG("code %d has no message", c);

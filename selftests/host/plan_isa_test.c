@@ -349,16 +349,17 @@ TEST(disassembly_text)
 TEST(error_codes_are_distinct_and_described)
 {
 	for (int a = 0; a < IPUXCOM_PLAN_E_MAX; a++) {
-		const char *sa = ipuxcom_plan_errc_str((enum ipuxcom_plan_errc)a);
+		const char *sa = ipuxcom_strerror(IPUXCOM_ERRC(a));
 
 		ASSERT_NE(NULL, sa);
 		ASSERT_GT(strlen(sa), 4);
 		for (int b = a + 1; b < IPUXCOM_PLAN_E_MAX; b++) {
-			ASSERT_STRNE(sa, ipuxcom_plan_errc_str((enum ipuxcom_plan_errc)b));
+			ASSERT_STRNE(sa, ipuxcom_strerror(IPUXCOM_ERRC(b)));
 		}
 	}
-	EXPECT_STREQ("unknown plan error code", ipuxcom_plan_errc_str((enum ipuxcom_plan_errc)-1));
-	EXPECT_STREQ("unknown plan error code", ipuxcom_plan_errc_str(IPUXCOM_PLAN_E_MAX));
+	/* plan codes live above the errno range: never an errno's text */
+	EXPECT_STRNE(strerror(ERANGE), ipuxcom_strerror(IPUXCOM_ERRC(IPUXCOM_PLAN_E_TILE)));
+	EXPECT_STREQ("unknown error", ipuxcom_strerror(IPUXCOM_ERRC(IPUXCOM_PLAN_E_MAX)));
 }
 
 /* The first name stays for binaries linked against it, and says so when given an errno. */
@@ -370,6 +371,11 @@ TEST(old_plan_strerror_still_answers)
 		     ipuxcom_plan_strerror(IPUXCOM_PLAN_E_TILE));
 	EXPECT_STREQ("unknown plan error code", ipuxcom_plan_strerror(IPUXCOM_PLAN_E_MAX));
 	EXPECT_NE(NULL, strstr(ipuxcom_plan_strerror(-ERANGE), "negative errno"));
+	EXPECT_STREQ(ipuxcom_strerror(IPUXCOM_ERRC(IPUXCOM_PLAN_E_TILE)),
+		     ipuxcom_plan_errc_str(IPUXCOM_PLAN_E_TILE));
+	EXPECT_STREQ("unknown plan error code",
+		     ipuxcom_plan_errc_str((enum ipuxcom_plan_errc)-1));
+	EXPECT_STREQ("unknown plan error code", ipuxcom_plan_errc_str(IPUXCOM_PLAN_E_MAX));
 }
 #pragma GCC diagnostic pop
 /* ------------------------------------------- merged send/control instructions */

@@ -251,12 +251,12 @@ TEST(suite_wide_family_has_routes)
 	uint32_t first = SUITE_NSETS - SUITE_N_WIDE, routes = 0;
 
 	for (uint32_t i = first; i < SUITE_NSETS; i++) {
-		struct ipuxcom_sched_list *l = NULL;
+		struct ipuxcom_schedule_list *l = NULL;
 
 		ASSERT_EQ(SUITE_WIDE, suite_set(i, text, sizeof(text)));
-		ASSERT_EQ(0, ipuxcom_sched_list_parse(text, strlen(text), 0, &l, NULL));
+		ASSERT_EQ(0, ipuxcom_schedule_list_parse(text, strlen(text), 0, &l, NULL));
 		for (size_t k = 0; k < l->n; k++) {
-			const struct ipuxcom_sched_xfer *x = &l->xfers[k];
+			const struct ipuxcom_schedule_xfer *x = &l->xfers[k];
 			struct ipuxcom_p2p_plan w;
 			struct ipuxcom_plan_error e;
 
@@ -266,7 +266,7 @@ TEST(suite_wide_family_has_routes)
 							   &e)) TH_LOG("set %u transfer %zu: %s", i, k, e.msg);
 			routes++;
 		}
-		ipuxcom_sched_list_free(l);
+		ipuxcom_schedule_list_free(l);
 	}
 	EXPECT_GE(routes, 2u * SUITE_N_WIDE);
 }

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The fixed scheduler suite (bench/sched_suite.h) and the legacy option
- * (IPUXCOM_SCHED_LEGACY) the benchmark compares against:
+ * (IPUXCOM_SCHEDULE_LEGACY) the benchmark compares against:
  *  - at least 200 sets, the families the issue names, each set generated
  *    the same way twice and valid transfer-list text;
  *  - the families have their shapes: the matmul's 8 streams of 4 words,
  *    large sets of 64..736 transfers and all-to-all, the 64-bit family's
  *    pairs (XOR 2), even counts and 8-byte aligned buffers;
- *  - IPUXCOM_SCHED_LEGACY is accepted and its schedules of every set of
+ *  - IPUXCOM_SCHEDULE_LEGACY is accepted and its schedules of every set of
  *    the suite run in the exchange verifier without an error, every
  *    transfer delivered (what the benchmark relies on).
  */
@@ -22,12 +22,12 @@
 
 static char text[SUITE_TEXT_MAX], again[SUITE_TEXT_MAX];
 
-static struct ipuxcom_sched_list *parse(uint32_t i, int *family)
+static struct ipuxcom_schedule_list *parse(uint32_t i, int *family)
 {
-	struct ipuxcom_sched_list *l = NULL;
+	struct ipuxcom_schedule_list *l = NULL;
 
 	*family = suite_set(i, text, sizeof(text));
-	if (*family < 0 || ipuxcom_sched_list_parse(text, strlen(text), 0, &l, NULL))
+	if (*family < 0 || ipuxcom_schedule_list_parse(text, strlen(text), 0, &l, NULL))
 		return NULL;
 	return l;
 }
@@ -39,13 +39,13 @@ TEST(suite_is_fixed_and_parses)
 	ASSERT_GE(SUITE_NSETS, 200);
 	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
 		int f, g;
-		struct ipuxcom_sched_list *l = parse(i, &f);
+		struct ipuxcom_schedule_list *l = parse(i, &f);
 
 		ASSERT_NE(NULL, l) TH_LOG("set %u", i);
 		ASSERT_GE(f, 0);
 		per[f]++;
 		EXPECT_GE(l->n, 1u);
-		ipuxcom_sched_list_free(l);
+		ipuxcom_schedule_list_free(l);
 		g = suite_set(i, again, sizeof(again));
 		EXPECT_EQ(f, g);
 		EXPECT_STREQ(text, again);
@@ -64,7 +64,7 @@ TEST(family_shapes)
 {
 	uint32_t big = 0, a2a = 0;
 	int f;
-	struct ipuxcom_sched_list *l = parse(0, &f);
+	struct ipuxcom_schedule_list *l = parse(0, &f);
 
 	/* The matmul [S]: 8 streams of 4 words to 4 receivers each. */
 	ASSERT_NE(NULL, l);
@@ -78,7 +78,7 @@ TEST(family_shapes)
 		EXPECT_EQ(4u, l->xfers[k].count);
 		EXPECT_EQ(4u, l->xfers[k].nrecv);
 	}
-	ipuxcom_sched_list_free(l);
+	ipuxcom_schedule_list_free(l);
 
 	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
 		l = parse(i, &f);
@@ -104,7 +104,7 @@ TEST(family_shapes)
 			EXPECT_GE(l->n, 2u);
 			EXPECT_LE(l->n, 8u);
 			for (size_t k = 0; k < l->n; k++) {
-				const struct ipuxcom_sched_xfer *x = &l->xfers[k];
+				const struct ipuxcom_schedule_xfer *x = &l->xfers[k];
 				uint32_t d = x->receivers[0];
 				int td = 0, tp = 0;
 
@@ -124,7 +124,7 @@ TEST(family_shapes)
 					EXPECT_NE(x->sender ^ 2, l->xfers[j].sender);
 			}
 		}
-		ipuxcom_sched_list_free(l);
+		ipuxcom_schedule_list_free(l);
 	}
 	EXPECT_GE(big, 8u);
 	EXPECT_EQ(4u, a2a);
@@ -132,11 +132,11 @@ TEST(family_shapes)
 
 TEST(legacy_flag_accepted_unknown_refused)
 {
-	struct ipuxcom_sched_opts o = { .flags = IPUXCOM_SCHED_LEGACY };
+	struct ipuxcom_schedule_opts o = { .flags = IPUXCOM_SCHEDULE_LEGACY };
 	struct ipuxcom_schedule *s = NULL;
 	struct ipuxcom_plan_error e;
 	int f;
-	struct ipuxcom_sched_list *l = parse(0, &f);
+	struct ipuxcom_schedule_list *l = parse(0, &f);
 
 	ASSERT_NE(NULL, l);
 	EXPECT_EQ(0, ipuxcom_schedule_build(&o, l->xfers, l->n, &s, &e)) TH_LOG("%s", e.msg);
@@ -146,13 +146,13 @@ TEST(legacy_flag_accepted_unknown_refused)
 	o.flags = 1u << 5;
 	EXPECT_EQ(-EINVAL, ipuxcom_schedule_build(&o, l->xfers, l->n, &s, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
-	ipuxcom_sched_list_free(l);
+	ipuxcom_schedule_list_free(l);
 }
 
 /* Every set, scheduled the legacy way, verified by the simulator. */
 TEST(legacy_schedules_of_the_suite_verify)
 {
-	struct ipuxcom_sched_opts o = { .flags = IPUXCOM_SCHED_LEGACY };
+	struct ipuxcom_schedule_opts o = { .flags = IPUXCOM_SCHEDULE_LEGACY };
 	struct ipuxcom_xsim *sim;
 
 	ASSERT_EQ(0, ipuxcom_xsim_create(NULL, &sim, NULL));
@@ -161,7 +161,7 @@ TEST(legacy_schedules_of_the_suite_verify)
 		struct ipuxcom_xsim_result res;
 		struct ipuxcom_plan_error e;
 		int f;
-		struct ipuxcom_sched_list *l = parse(i, &f);
+		struct ipuxcom_schedule_list *l = parse(i, &f);
 
 		ASSERT_NE(NULL, l);
 		ASSERT_EQ(0, ipuxcom_schedule_build(&o, l->xfers, l->n, &s, &e))
@@ -178,7 +178,7 @@ TEST(legacy_schedules_of_the_suite_verify)
 		EXPECT_EQ(res.declared, res.delivered) TH_LOG("set %u", i);
 		EXPECT_EQ(ipuxcom_schedule_events(s), res.events);
 		ipuxcom_schedule_free(s);
-		ipuxcom_sched_list_free(l);
+		ipuxcom_schedule_list_free(l);
 	}
 	ipuxcom_xsim_free(sim);
 }
@@ -192,7 +192,7 @@ TEST(legacy_schedules_of_the_suite_verify)
  */
 TEST(default_schedules_of_the_suite_verify_and_never_lose)
 {
-	struct ipuxcom_sched_opts lo = { .flags = IPUXCOM_SCHED_LEGACY };
+	struct ipuxcom_schedule_opts lo = { .flags = IPUXCOM_SCHEDULE_LEGACY };
 	struct ipuxcom_xsim *sim;
 	unsigned int shorter_wide = 0, shorter_p2p = 0;
 
@@ -202,7 +202,7 @@ TEST(default_schedules_of_the_suite_verify_and_never_lose)
 		struct ipuxcom_xsim_result res;
 		struct ipuxcom_plan_error e;
 		int f;
-		struct ipuxcom_sched_list *l = parse(i, &f);
+		struct ipuxcom_schedule_list *l = parse(i, &f);
 
 		ASSERT_NE(NULL, l);
 		ASSERT_EQ(0, ipuxcom_schedule_build(NULL, l->xfers, l->n, &s, &e))
@@ -223,7 +223,7 @@ TEST(default_schedules_of_the_suite_verify_and_never_lose)
 		EXPECT_EQ(ipuxcom_schedule_events(s), res.events);
 		ipuxcom_schedule_free(s);
 		ipuxcom_schedule_free(l0);
-		ipuxcom_sched_list_free(l);
+		ipuxcom_schedule_list_free(l);
 	}
 	EXPECT_EQ(SUITE_N_WIDE, shorter_wide);
 	EXPECT_LT(0u, shorter_p2p);

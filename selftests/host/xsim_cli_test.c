@@ -155,7 +155,7 @@ static void program_kinds(const char *out, unsigned int *sendpics, unsigned int 
 }
 
 /*
- * --legacy (IPUXCOM_SCHED_LEGACY): today's packing. On a list where the
+ * --legacy (IPUXCOM_SCHEDULE_LEGACY): today's packing. On a list where the
  * default takes a 64-bit route (physical 1000 -> 645, 256 words, 8-byte
  * aligned: 645 owns its pair's XPIC stream) and merges receive controls
  * into sends (645 and 1000 both send and receive), the legacy phase is

@@ -152,14 +152,14 @@ TEST(shifted_xpic_takes_a_wrong_source)
 {
 	const uint32_t s = 1000, r1 = 53, d1 = 0x50000, d2 = 0x50100;
 	uint32_t r2 = 20;
-	struct ipuxcom_sched_xfer x[2] = {
+	struct ipuxcom_schedule_xfer x[2] = {
 		{ .sender = s, .count = 20, .nrecv = 1, .receivers = &r1, .src_addr = 0x80000,
 		  .dst_addr = &d1 },
 		{ .sender = s, .count = 20, .nrecv = 1, .receivers = &r2, .src_addr = 0x80100,
 		  .dst_addr = &d2 },
 	};
-	struct ipuxcom_sched_opts o = { .flags = IPUXCOM_SCHED_EXACT_WINDOW };
-	struct ipuxcom_sched_slot s0, s1;
+	struct ipuxcom_schedule_opts o = { .flags = IPUXCOM_SCHEDULE_EXACT_WINDOW };
+	struct ipuxcom_schedule_slot s0, s1;
 	struct ipuxcom_schedule *sc;
 	struct ipuxcom_xsim *sim = mksim(0, 0);
 	struct ipuxcom_xsim_result r;

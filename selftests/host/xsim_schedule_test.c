@@ -9,7 +9,7 @@
  * counts >= 52, disjoint windows on a receiver, a tile that receives and
  * sends, gaps beyond a 12-bit field); the default scheduler's 64-bit
  * routes and receive controls merged into a tile's own send (sendpic),
- * both shorter than IPUXCOM_SCHED_LEGACY; every emitted program decodes and
+ * both shorter than IPUXCOM_SCHEDULE_LEGACY; every emitted program decodes and
  * ends in br $m10; the transfer-list format and every rejection.
  */
 #include "kselftest_harness.h"
@@ -31,7 +31,7 @@ static uint32_t pat(uint32_t tile, uint32_t addr)
 static size_t last_idle_notes;
 
 /* Load @s (or the stagger of @step) into a fresh simulator with source patterns and run it. */
-static bool verify(struct __test_metadata *_metadata, const struct ipuxcom_sched_xfer *x,
+static bool verify(struct __test_metadata *_metadata, const struct ipuxcom_schedule_xfer *x,
 		   size_t n, const struct ipuxcom_schedule *s, uint32_t step, uint32_t max_events,
 		   struct ipuxcom_xsim_result *res)
 {
@@ -109,7 +109,7 @@ static bool programs_ok(struct __test_metadata *_metadata, const struct ipuxcom_
 
 struct mm {
 	uint32_t recv[8][4], dst[8][4];
-	struct ipuxcom_sched_xfer x[8];
+	struct ipuxcom_schedule_xfer x[8];
 };
 
 static void mm_init(struct mm *m)
@@ -126,7 +126,7 @@ static void mm_init(struct mm *m)
 		uint32_t s;
 
 		ipuxcom_tile_physical(k, &s);
-		m->x[k] = (struct ipuxcom_sched_xfer){ .sender = s, .count = 4, .nrecv = 4,
+		m->x[k] = (struct ipuxcom_schedule_xfer){ .sender = s, .count = 4, .nrecv = 4,
 			.receivers = m->recv[k], .src_addr = 0x50000, .dst_addr = m->dst[k] };
 	}
 }
@@ -164,7 +164,7 @@ static uint32_t rnd(void)
 /* A random set: up to 10 transfers among 24 tiles, 1..8 receivers, @maxc words. */
 struct rset {
 	uint32_t recv[10][8], dst[10][8];
-	struct ipuxcom_sched_xfer x[10];
+	struct ipuxcom_schedule_xfer x[10];
 	size_t n;
 };
 
@@ -203,7 +203,7 @@ static void rset_init(struct rset *r, uint32_t maxc)
 			r->recv[k][n] = pool[(s + 1) % 24];
 			r->dst[k][n++] = 0x70000;
 		}
-		r->x[k] = (struct ipuxcom_sched_xfer){ .sender = pool[s], .count = c, .nrecv = n,
+		r->x[k] = (struct ipuxcom_schedule_xfer){ .sender = pool[s], .count = c, .nrecv = n,
 			.receivers = r->recv[k], .src_addr = 0x80000 + 0x1000 * (uint32_t)k,
 			.dst_addr = r->dst[k] };
 	}
@@ -215,7 +215,7 @@ TEST(random_sets_pack_cleanly)
 	double sum = 0;
 
 	for (int i = 0; i < 24; i++) {
-		struct ipuxcom_sched_opts o = { .flags = i & 1 ? IPUXCOM_SCHED_EXACT_WINDOW : 0 };
+		struct ipuxcom_schedule_opts o = { .flags = i & 1 ? IPUXCOM_SCHEDULE_EXACT_WINDOW : 0 };
 		struct ipuxcom_xsim_result res;
 		struct ipuxcom_schedule *s;
 		struct ipuxcom_plan_error e;
@@ -238,18 +238,18 @@ TEST(random_sets_pack_cleanly)
 TEST(sender_waits_out_the_notes_window)
 {
 	uint32_t r1 = 10 * 64 + 5, r2 = 10 * 64 + 9, d = 0x50000;
-	struct ipuxcom_sched_xfer x[2] = {
+	struct ipuxcom_schedule_xfer x[2] = {
 		{ .sender = 1000, .count = 100, .nrecv = 1, .receivers = &r1, .src_addr = 0x80000,
 		  .dst_addr = &d },
 		{ .sender = 1000, .count = 100, .nrecv = 1, .receivers = &r2, .src_addr = 0x80400,
 		  .dst_addr = &d },
 	};
 	/* 32-bit streams (the default would take 64-bit routes here, see below) */
-	struct ipuxcom_sched_opts legacy = { .flags = IPUXCOM_SCHED_LEGACY };
-	struct ipuxcom_sched_opts exact = {
-		.flags = IPUXCOM_SCHED_EXACT_WINDOW | IPUXCOM_SCHED_LEGACY,
+	struct ipuxcom_schedule_opts legacy = { .flags = IPUXCOM_SCHEDULE_LEGACY };
+	struct ipuxcom_schedule_opts exact = {
+		.flags = IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_LEGACY,
 	};
-	struct ipuxcom_sched_slot a, b;
+	struct ipuxcom_schedule_slot a, b;
 	struct ipuxcom_xsim_result res;
 	struct ipuxcom_schedule *s;
 
@@ -279,7 +279,7 @@ TEST(sender_waits_out_the_notes_window)
 TEST(receiver_windows_and_a_tile_that_receives_and_sends)
 {
 	uint32_t r = 53, b = 700, c = 1400, d1 = 0x50000, d2 = 0x50100;
-	struct ipuxcom_sched_xfer x[3] = {
+	struct ipuxcom_schedule_xfer x[3] = {
 		{ .sender = 1000, .count = 30, .nrecv = 1, .receivers = &r, .src_addr = 0x80000,
 		  .dst_addr = &d1 },
 		{ .sender = 900, .count = 30, .nrecv = 1, .receivers = &r, .src_addr = 0x80000,
@@ -287,11 +287,11 @@ TEST(receiver_windows_and_a_tile_that_receives_and_sends)
 		{ .sender = b, .count = 40, .nrecv = 1, .receivers = &c, .src_addr = 0x80000,
 		  .dst_addr = &d1 },
 	};
-	struct ipuxcom_sched_xfer y = { .sender = 5, .count = 40, .nrecv = 1, .receivers = &b,
+	struct ipuxcom_schedule_xfer y = { .sender = 5, .count = 40, .nrecv = 1, .receivers = &b,
 					.src_addr = 0x80000, .dst_addr = &d2 };
-	struct ipuxcom_sched_xfer all[4] = { x[0], x[1], x[2], y };
-	struct ipuxcom_sched_opts legacy = { .flags = IPUXCOM_SCHED_LEGACY };	/* 32-bit */
-	struct ipuxcom_sched_slot s0, s1;
+	struct ipuxcom_schedule_xfer all[4] = { x[0], x[1], x[2], y };
+	struct ipuxcom_schedule_opts legacy = { .flags = IPUXCOM_SCHEDULE_LEGACY };	/* 32-bit */
+	struct ipuxcom_schedule_slot s0, s1;
 	struct ipuxcom_xsim_result res;
 	struct ipuxcom_schedule *s;
 
@@ -323,10 +323,10 @@ static int send_sctl(const struct ipuxcom_schedule *s, uint32_t tile)
 }
 
 /* Phase length of @x built with @flags, verified; 0 on failure. */
-static uint32_t phase(struct __test_metadata *_metadata, const struct ipuxcom_sched_xfer *x,
+static uint32_t phase(struct __test_metadata *_metadata, const struct ipuxcom_schedule_xfer *x,
 		      size_t n, uint32_t flags, int *sctl)
 {
-	struct ipuxcom_sched_opts o = { .flags = flags };
+	struct ipuxcom_schedule_opts o = { .flags = flags };
 	struct ipuxcom_xsim_result res;
 	struct ipuxcom_schedule *s;
 	uint32_t ev;
@@ -354,9 +354,9 @@ TEST(wide_route_where_the_transfer_allows_it)
 	struct ipuxcom_p2p_plan plan;
 	struct ipuxcom_p2p_wide_info info;
 	uint32_t snd = 1000, r = 10 * 64 + 5, d = 0x50000, dmis = 0x50004, other;
-	struct ipuxcom_sched_xfer x = { .sender = snd, .count = 100, .nrecv = 1, .receivers = &r,
+	struct ipuxcom_schedule_xfer x = { .sender = snd, .count = 100, .nrecv = 1, .receivers = &r,
 					.src_addr = 0x80000, .dst_addr = &d };
-	struct ipuxcom_sched_slot sl;
+	struct ipuxcom_schedule_slot sl;
 	struct ipuxcom_schedule *s;
 	uint32_t lw, lg;
 	int sctl = -1, lsctl = -1;
@@ -365,7 +365,7 @@ TEST(wide_route_where_the_transfer_allows_it)
 	r = info.xpic_owner;
 	other = r ^ 2;
 	lw = phase(_metadata, &x, 1, 0, &sctl);
-	lg = phase(_metadata, &x, 1, IPUXCOM_SCHED_LEGACY, &lsctl);
+	lg = phase(_metadata, &x, 1, IPUXCOM_SCHEDULE_LEGACY, &lsctl);
 	ASSERT_NE(0u, lw);
 	ASSERT_NE(0u, lg);
 	EXPECT_EQ(IPUXCOM_SCTL_WIDE, (uint32_t)sctl & IPUXCOM_SCTL_WIDE);
@@ -379,17 +379,17 @@ TEST(wide_route_where_the_transfer_allows_it)
 	ipuxcom_schedule_free(s);
 
 	x.count = 101;				/* odd */
-	EXPECT_EQ(phase(_metadata, &x, 1, IPUXCOM_SCHED_LEGACY, &lsctl),
+	EXPECT_EQ(phase(_metadata, &x, 1, IPUXCOM_SCHEDULE_LEGACY, &lsctl),
 		  phase(_metadata, &x, 1, 0, &sctl));
 	EXPECT_EQ(0, sctl & (int)IPUXCOM_SCTL_WIDE);
 	x.count = 100;
 	x.dst_addr = &dmis;			/* not 8-byte aligned */
-	EXPECT_EQ(phase(_metadata, &x, 1, IPUXCOM_SCHED_LEGACY, &lsctl),
+	EXPECT_EQ(phase(_metadata, &x, 1, IPUXCOM_SCHEDULE_LEGACY, &lsctl),
 		  phase(_metadata, &x, 1, 0, &sctl));
 	EXPECT_EQ(0, sctl & (int)IPUXCOM_SCTL_WIDE);
 	x.dst_addr = &d;
 	x.receivers = &other;			/* the partner does not own the pair */
-	EXPECT_EQ(phase(_metadata, &x, 1, IPUXCOM_SCHED_LEGACY, &lsctl),
+	EXPECT_EQ(phase(_metadata, &x, 1, IPUXCOM_SCHEDULE_LEGACY, &lsctl),
 		  phase(_metadata, &x, 1, 0, &sctl));
 	EXPECT_EQ(0, sctl & (int)IPUXCOM_SCTL_WIDE);
 }
@@ -429,13 +429,13 @@ static unsigned int sendpics(const struct ipuxcom_schedule *s, uint32_t tile, ui
 TEST(receive_controls_ride_on_the_tiles_own_send)
 {
 	uint32_t a = 700, b = 1400, d1 = 0x50000, d2 = 0x50400, sel = 0, lsel = 0;
-	struct ipuxcom_sched_xfer x[2] = {
+	struct ipuxcom_schedule_xfer x[2] = {
 		{ .sender = a, .count = 255, .nrecv = 1, .receivers = &b, .src_addr = 0x80000,
 		  .dst_addr = &d1 },
 		{ .sender = 5, .count = 101, .nrecv = 1, .receivers = &a, .src_addr = 0x80000,
 		  .dst_addr = &d2 },
 	};
-	struct ipuxcom_sched_opts legacy = { .flags = IPUXCOM_SCHED_LEGACY };
+	struct ipuxcom_schedule_opts legacy = { .flags = IPUXCOM_SCHEDULE_LEGACY };
 	struct ipuxcom_xsim_result res;
 	struct ipuxcom_schedule *s, *l;
 
@@ -465,7 +465,7 @@ TEST(receive_controls_ride_on_the_tiles_own_send)
 TEST(wide_multicast_where_every_receiver_owns_its_pair)
 {
 	uint32_t r[4], d[4] = { 0x50000, 0x50800, 0x70000, 0xd0000 }, base[4] = { 64, 640, 900, 1400 };
-	struct ipuxcom_sched_xfer x = { .sender = 300, .count = 512, .nrecv = 4, .receivers = r,
+	struct ipuxcom_schedule_xfer x = { .sender = 300, .count = 512, .nrecv = 4, .receivers = r,
 					.src_addr = 0x80000, .dst_addr = d };
 	uint32_t lw, lg;
 	int sctl = -1, lsctl = -1;
@@ -473,7 +473,7 @@ TEST(wide_multicast_where_every_receiver_owns_its_pair)
 	for (int i = 0; i < 4; i++)
 		r[i] = ixt_pair_owner(300, base[i]);
 	lw = phase(_metadata, &x, 1, 0, &sctl);
-	lg = phase(_metadata, &x, 1, IPUXCOM_SCHED_LEGACY, &lsctl);
+	lg = phase(_metadata, &x, 1, IPUXCOM_SCHEDULE_LEGACY, &lsctl);
 	ASSERT_NE(0u, lw);
 	ASSERT_NE(0u, lg);
 	EXPECT_EQ(IPUXCOM_DIR_BROADCAST | IPUXCOM_SCTL_WIDE, (uint32_t)sctl);
@@ -481,7 +481,7 @@ TEST(wide_multicast_where_every_receiver_owns_its_pair)
 	EXPECT_LT(lw, lg);
 
 	r[3] = r[2] ^ 2;			/* a receiver's partner listed too */
-	EXPECT_EQ(phase(_metadata, &x, 1, IPUXCOM_SCHED_LEGACY, &lsctl),
+	EXPECT_EQ(phase(_metadata, &x, 1, IPUXCOM_SCHEDULE_LEGACY, &lsctl),
 		  phase(_metadata, &x, 1, 0, &sctl));
 	EXPECT_EQ(IPUXCOM_DIR_BROADCAST, (uint32_t)sctl);
 }
@@ -496,7 +496,7 @@ TEST(wide_multicast_where_every_receiver_owns_its_pair)
 TEST(wide_routes_mixed_with_32_bit_streams_verify)
 {
 	uint32_t recv[6], dst[6];
-	struct ipuxcom_sched_xfer x[6];
+	struct ipuxcom_schedule_xfer x[6];
 	unsigned int wide = 0;
 
 	for (int round = 0; round < 40; round++) {
@@ -510,14 +510,14 @@ TEST(wide_routes_mixed_with_32_bit_streams_verify)
 			recv[i] = (base + 64 + (uint32_t)(i / 3) * 4 + (uint32_t)(i % 3 == 1) * 2) %
 				  IPUXCOM_TILES;
 			dst[i] = 0x50000 + 0x800 * (uint32_t)i;
-			x[i] = (struct ipuxcom_sched_xfer){
+			x[i] = (struct ipuxcom_schedule_xfer){
 				.sender = sndr, .count = 2 * (1 + rnd() % 60), .nrecv = 1,
 				.receivers = &recv[i], .src_addr = 0x80000 + 0x800 * (uint32_t)i,
 				.dst_addr = &dst[i],
 			};
 		}
 		ld = phase(_metadata, x, 6, 0, &sctl);
-		lg = phase(_metadata, x, 6, IPUXCOM_SCHED_LEGACY, &lsctl);
+		lg = phase(_metadata, x, 6, IPUXCOM_SCHEDULE_LEGACY, &lsctl);
 		ASSERT_NE(0u, ld) TH_LOG("round %d", round);
 		ASSERT_NE(0u, lg) TH_LOG("round %d", round);
 		EXPECT_LE(ld, lg) TH_LOG("round %d", round);
@@ -534,8 +534,8 @@ TEST(wide_routes_mixed_with_32_bit_streams_verify)
 TEST(gaps_beyond_a_field_get_delay_words)
 {
 	uint32_t r[2] = { 53, 54 }, d[3] = { 0x50000, 0x54000, 0x70000 };
-	struct ipuxcom_sched_xfer x[3];
-	struct ipuxcom_sched_opts o = { .max_events = 16000 };
+	struct ipuxcom_schedule_xfer x[3];
+	struct ipuxcom_schedule_opts o = { .max_events = 16000 };
 	struct ipuxcom_xsim_result res;
 	struct ipuxcom_schedule *s;
 	struct ipuxcom_xsim_program p;
@@ -543,7 +543,7 @@ TEST(gaps_beyond_a_field_get_delay_words)
 	bool delay_then_xpic = false;
 
 	for (int i = 0; i < 3; i++)
-		x[i] = (struct ipuxcom_sched_xfer){ .sender = 1000, .count = 4000, .nrecv = 1,
+		x[i] = (struct ipuxcom_schedule_xfer){ .sender = 1000, .count = 4000, .nrecv = 1,
 			.receivers = &r[i == 1], .src_addr = 0x80000 + 0x4000 * (uint32_t)i,
 			.dst_addr = &d[i] };
 	x[0].count = 4148;
@@ -576,13 +576,13 @@ TEST(gaps_beyond_a_field_get_delay_words)
 TEST(build_rejections_name_the_transfer)
 {
 	uint32_t r[2] = { 5, 5 }, d[2] = { 0x50000, 0x50000 };
-	struct ipuxcom_sched_xfer x[2] = {
+	struct ipuxcom_schedule_xfer x[2] = {
 		{ .sender = 1, .count = 4, .nrecv = 1, .receivers = r, .src_addr = 0x80000,
 		  .dst_addr = d },
 		{ .sender = 2, .count = 4, .nrecv = 2, .receivers = r, .src_addr = 0x80000,
 		  .dst_addr = d },
 	};
-	struct ipuxcom_sched_opts o = { .flags = 0x100 };
+	struct ipuxcom_schedule_opts o = { .flags = 0x100 };
 	struct ipuxcom_schedule *s;
 	struct ipuxcom_plan_error e;
 
@@ -611,7 +611,7 @@ TEST(build_rejections_name_the_transfer)
 	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
 	EXPECT_EQ(-EINVAL, ipuxcom_schedule_build(NULL, x, 2, NULL, &e));
 	ASSERT_EQ(0, ipuxcom_schedule_build(NULL, x, 2, &s, &e));
-	EXPECT_EQ(-ERANGE, ipuxcom_schedule_slot(s, 2, &(struct ipuxcom_sched_slot){ 0 }));
+	EXPECT_EQ(-ERANGE, ipuxcom_schedule_slot(s, 2, &(struct ipuxcom_schedule_slot){ 0 }));
 	EXPECT_EQ(-EINVAL, ipuxcom_schedule_load(s, NULL, 0, &e));
 	ipuxcom_schedule_free(s);
 	ipuxcom_schedule_free(NULL);
@@ -630,11 +630,11 @@ TEST(transfer_list_format)
 		"physical\n"
 		"multicast 7 2 100 200 dst=0x50000,0xd0000\n"
 		"p2p 7 100 2\n";
-	struct ipuxcom_sched_list *l;
+	struct ipuxcom_schedule_list *l;
 	struct ipuxcom_plan_error e;
 	uint32_t p0, p8, p12;
 
-	ASSERT_EQ(0, ipuxcom_sched_list_parse(text, sizeof(text) - 1, 0, &l, &e)) TH_LOG("%s", e.msg);
+	ASSERT_EQ(0, ipuxcom_schedule_list_parse(text, sizeof(text) - 1, 0, &l, &e)) TH_LOG("%s", e.msg);
 	ASSERT_EQ(5u, l->n);
 	ipuxcom_tile_physical(0, &p0);
 	ipuxcom_tile_physical(8, &p8);
@@ -654,24 +654,24 @@ TEST(transfer_list_format)
 	EXPECT_EQ(0xd0000u, l->xfers[3].dst_addr[1]);
 	EXPECT_EQ(0x80008u, l->xfers[4].src_addr);	/* after the 2 words of line 7 */
 	EXPECT_EQ(0x50000u, l->xfers[4].dst_addr[0]);	/* tile 100's first default */
-	ipuxcom_sched_list_free(l);
+	ipuxcom_schedule_list_free(l);
 	/* --physical from the first line */
-	ASSERT_EQ(0, ipuxcom_sched_list_parse("p2p 7 100 2\n", 12, IPUXCOM_SCHED_LIST_PHYSICAL, &l,
+	ASSERT_EQ(0, ipuxcom_schedule_list_parse("p2p 7 100 2\n", 12, IPUXCOM_SCHEDULE_LIST_PHYSICAL, &l,
 					      &e));
 	EXPECT_EQ(7u, l->xfers[0].sender);
-	ipuxcom_sched_list_free(l);
+	ipuxcom_schedule_list_free(l);
 	/* default destinations spill into the next window */
 	{
 		char big[256];
 		int n = snprintf(big, sizeof(big), "physical\np2p 1 2 4000\np2p 3 2 4000\n"
 				 "p2p 4 2 4000\np2p 5 2 4000\np2p 6 2 4000\n");
 
-		ASSERT_EQ(0, ipuxcom_sched_list_parse(big, (size_t)n, 0, &l, &e)) TH_LOG("%s", e.msg);
+		ASSERT_EQ(0, ipuxcom_schedule_list_parse(big, (size_t)n, 0, &l, &e)) TH_LOG("%s", e.msg);
 		EXPECT_EQ(0x50000u, l->xfers[0].dst_addr[0]);
 		EXPECT_EQ(0x53e80u, l->xfers[1].dst_addr[0]);
 		EXPECT_EQ(0x5bb80u, l->xfers[3].dst_addr[0]);
 		EXPECT_EQ(0x70000u, l->xfers[4].dst_addr[0]);
-		ipuxcom_sched_list_free(l);
+		ipuxcom_schedule_list_free(l);
 	}
 }
 
@@ -692,22 +692,22 @@ TEST(transfer_list_errors_name_the_line)
 		{ "p2p 4 4 3\n", "line 1: receiver is the sender '4'" },
 		{ "multicast 4 3 5 6 5\n", "line 1: receiver listed twice '5'" },
 	};
-	struct ipuxcom_sched_list *l;
+	struct ipuxcom_schedule_list *l;
 	struct ipuxcom_plan_error e;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		EXPECT_EQ(-EBADMSG, ipuxcom_sched_list_parse(bad[i].text, strlen(bad[i].text), 0, &l,
+		EXPECT_EQ(-EBADMSG, ipuxcom_schedule_list_parse(bad[i].text, strlen(bad[i].text), 0, &l,
 							     &e)) TH_LOG("case %zu", i);
 		EXPECT_EQ(IPUXCOM_PLAN_E_FORMAT, e.code);
 		EXPECT_STREQ(bad[i].msg, e.msg);
 	}
-	EXPECT_EQ(-EBADMSG, ipuxcom_sched_list_parse("p2p 1 2 3\0x\n", 12, 0, &l, &e));
+	EXPECT_EQ(-EBADMSG, ipuxcom_schedule_list_parse("p2p 1 2 3\0x\n", 12, 0, &l, &e));
 	EXPECT_STREQ("line 1: NUL byte in the text", e.msg);
-	EXPECT_EQ(-EINVAL, ipuxcom_sched_list_parse("", 0, 2, &l, &e));
+	EXPECT_EQ(-EINVAL, ipuxcom_schedule_list_parse("", 0, 2, &l, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
-	ASSERT_EQ(0, ipuxcom_sched_list_parse("", 0, 0, &l, &e));
+	ASSERT_EQ(0, ipuxcom_schedule_list_parse("", 0, 0, &l, &e));
 	EXPECT_EQ(0u, l->n);
-	ipuxcom_sched_list_free(l);
+	ipuxcom_schedule_list_free(l);
 }
 
 TEST_HARNESS_MAIN

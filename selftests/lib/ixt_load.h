@@ -64,7 +64,7 @@ static inline int ixt_load_small(struct ipuxcom *ipu, char *msg, size_t msglen)
 	}
 	lp.image = img;
 	err = ipuxcom_load(ipu, &lp, &res);
-	ipuxcom_image_close(img);
+	ipuxcom_image_free(img);
 	if (err)
 		snprintf(msg, msglen, "load: %s", res.msg);
 	return err;

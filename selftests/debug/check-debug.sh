@@ -128,9 +128,22 @@ if [ "$shards" -eq 1 ]; then
 	run_shard 0 "$res" || rc=$?
 else
 	# each shard's run in $res-shardN; $res gets their TAP files, joined
+	# Each shard boots once the one before it has reached init (or 10 min
+	# passed): debug VMs booting side by side on a loaded host have hung
+	# in early boot (their second vCPU never started; run-vm.sh's watchdog
+	# boots such a VM again, at a cost of minutes).
 	declare -a pids
 	for ((i = 0; i < shards; i++)); do
+		if [ "$i" -gt 0 ]; then
+			for ((w = 0; w < 300; w++)); do
+				[ "$res-shard$((i - 1))/results.log" -nt "$B/debug/shard$((i - 1)).start" ] &&
+					[ -s "$res-shard$((i - 1))/results.log" ] && break
+				sleep 2
+			done
+		fi
 		echo "check-debug: shard $i (about ${shard_load[i]} s):${shard_tests[i]}"
+		touch "$B/debug/shard$i.start"
+		sleep 1
 		run_shard "$i" "$res-shard$i" > "$B/debug/shard$i.log" 2>&1 &
 		pids[i]=$!
 	done

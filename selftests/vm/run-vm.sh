@@ -236,12 +236,14 @@ append="$append ipuxcom_vm.mode=$mode ipuxcom_vm.monitor=1 ipuxcom_vm.test_timeo
 append="$append${extra:+ $extra}"
 
 # Init's first line must come within boot_limit seconds (IPUXCOM_VM_BOOT_LIMIT,
-# default 240, x the slowness factor; a debug kernel reaches it in 1 to 2
-# minutes under load). Seen on a loaded host: a guest idle for 15 minutes
-# without a line, its second vCPU thread never run (the kernel waits for
-# the CPU to come up, without a timeout). Then QEMU quits and the VM boots
-# once more; the hung boot's logs are kept as *.hung.
-boot_limit=$((${IPUXCOM_VM_BOOT_LIMIT:-240} * scale10 / 10))
+# default 150, x the slowness factor; a debug kernel reaches it in 1.5 to
+# 2.5 minutes of wall clock under load). Seen here with debug VMs booting
+# side by side on a loaded host: a guest idle for 15 minutes without a
+# line, its boot CPU halted in the idle loop and the second still parked
+# in SeaBIOS waiting for its start-up IPI (QEMU's "info registers -a").
+# Then QEMU quits and the VM boots once more; the hung boot's logs are
+# kept as *.hung.
+boot_limit=$((${IPUXCOM_VM_BOOT_LIMIT:-150} * scale10 / 10))
 
 # The monitor: a pipe chardev (QEMU opens DIR.in and DIR.out read-write,
 # so neither side blocks on open).

@@ -80,6 +80,7 @@ int ixc_plan_errno(int code)
 	return -ixc_errcs[code].err;
 }
 
+__attribute__((format(printf, 5, 0)))
 static int ixc_vfail(struct ipuxcom_plan_error *err, int code, int ret, const char *field,
 		     const char *fmt, va_list ap)
 {

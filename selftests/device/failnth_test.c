@@ -628,10 +628,10 @@ static unsigned int sweep_step(struct __test_metadata *_metadata, const struct n
 	}
 	EXPECT_GE(max_n, n) TH_LOG("%s: still faulting at N=%u (clean pass: %u)", st->name,
 				   max_n, *ticks);
-	TH_LOG("%s: %u fault points; N = 1..%u in %u runs%s, then it ran through%s%s", st->name,
+	TH_LOG("%s: %u fault points; N = 1..%u in %u runs%s, then it ran through%s%s%s", st->name,
 	       *ticks, n, runs, *ticks > 2 * dense ? " (strided in the middle)" : "",
 	       clean_err ? " (refused in this state: " : "",
-	       clean_err ? strerror(-clean_err) : "");
+	       clean_err ? strerror(-clean_err) : "", clean_err ? ")" : "");
 	return runs;
 }
 

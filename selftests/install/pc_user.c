@@ -67,8 +67,9 @@ int main(void)
 	ret = ipuxcom_enc_delaypic(130, 0, 0, &word, &perr);
 	CHECK(ret == -ERANGE && perr.code == IPUXCOM_PLAN_E_FIELD && perr.msg[0],
 	      "enc_delaypic(130): %d code %d '%s'", ret, perr.code, perr.msg);
-	s = ipuxcom_plan_errc_str(IPUXCOM_PLAN_E_FIELD);
-	CHECK(s && *s, "plan_errc_str empty");
+	/* ... and the one explainer names it (NEWS 0.2.0: plan codes as errors) */
+	s = ipuxcom_strerror(IPUXCOM_ERRC(IPUXCOM_PLAN_E_FIELD));
+	CHECK(s && *s && !strstr(s, "Unknown error"), "strerror(ERRC(FIELD)): '%s'", s ? s : "");
 
 	/* A caller-allocated struct that grows carries its size. */
 	{

@@ -24,6 +24,7 @@
 
 /* The helper itself, as lib_test does with the JSON writer. */
 #include "../../tools/units.c"
+#include "ixt_tool_run.h"
 
 #define SIZE 256u
 
@@ -86,19 +87,6 @@ FIXTURE_TEARDOWN(out)
 	free(self->r);
 }
 
-/* Run the command (arguments after @_in, stdin from file @_in), expect exit @_status. */
-#define RUN_IN(_status, _in, ...) do {						\
-	char *const _argv[] = { self->tool, __VA_ARGS__, NULL };		\
-										\
-	ASSERT_EQ(0, ixt_run_stdin(_argv, (_in), self->r));			\
-	ASSERT_EQ(_status, self->r->status)					\
-		TH_LOG("stdout: %s\nstderr: %s", self->r->out, self->r->err);	\
-} while (0)
-#define RUN(_status, ...) RUN_IN(_status, "/dev/null", __VA_ARGS__)
-
-#define HAS(_stream, _needle)							\
-	EXPECT_NE(NULL, strstr(self->r->_stream, _needle))			\
-		TH_LOG("no '%s' in %s: '%s'", _needle, #_stream, self->r->_stream)
 
 /* stdout is exactly @_n JSON documents. */
 #define JSON_DOCS(_n)								\

@@ -16,6 +16,7 @@
 #include "kselftest_harness.h"
 
 #include "image_testlib.h"
+#include "ixt_tool_run.h"
 
 FIXTURE(u) {
 	char tool[PATH_MAX];
@@ -41,21 +42,6 @@ FIXTURE_TEARDOWN(u)
 	free(self->r);
 }
 
-/* Run with stdin from @_in; expect exit @_status. */
-#define RUN_IN(_status, _in, ...) do {						\
-	char *const _argv[] = { self->tool, __VA_ARGS__, NULL };		\
-										\
-	ASSERT_EQ(0, ixt_run_stdin(_argv, (_in), self->r));			\
-	ASSERT_EQ(_status, self->r->status)					\
-		TH_LOG("stdout: %s\nstderr: %s", self->r->out, self->r->err);	\
-} while (0)
-#define RUN(_status, ...) RUN_IN(_status, "/dev/null", __VA_ARGS__)
-#define HAS(_stream, _needle)							\
-	EXPECT_NE(NULL, strstr(self->r->_stream, _needle))			\
-		TH_LOG("no '%s' in %s: '%s'", _needle, #_stream, self->r->_stream)
-#define HASNT(_stream, _needle)							\
-	EXPECT_EQ(NULL, strstr(self->r->_stream, _needle))			\
-		TH_LOG("'%s' in %s: '%s'", _needle, #_stream, self->r->_stream)
 
 /* Write @text to self->path. */
 #define INPUT(_text) ASSERT_EQ(0, ixt_write_file(self->path, (_text), strlen(_text)))

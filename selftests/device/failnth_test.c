@@ -761,7 +761,8 @@ TEST_F_TIMEOUT(failnth, netlink_close_and_removal, 36000)
 
 /*
  * The ioctls the load sequence does not make (ixt_ioc_rows.h's request of
- * each), each on a freshly attached and reset device, under fail-nth as
+ * each), each on a freshly attached and reset device (the TDI ones after
+ * an AUTOLOAD too, so that they take their whole path), under fail-nth as
  * the steps above; a request this state refuses is swept for its refusal
  * path (running through means the same refusal).
  */
@@ -771,9 +772,18 @@ struct ioc_ctx {
 	uint8_t *page;
 };
 
+static bool ioc_is_tdi(unsigned long cmd)
+{
+	return cmd == IPUXCOM_IOC_TDI_READ_REGS || cmd == IPUXCOM_IOC_TDI_EXEC ||
+	       cmd == IPUXCOM_IOC_TDI_READ_SRAM || cmd == IPUXCOM_IOC_TDI_WRITE_SRAM;
+}
+
 static int prepare_ioc(void *ctx)
 {
 	struct ioc_ctx *c = ctx;
+	struct ipuxcom_ioc_autoload al = {
+		.size = sizeof(al), .image = (uintptr_t)image, .image_size = sizeof(image),
+	};
 	struct ipuxcom_ioc_reset rs = { .size = sizeof(rs) };
 	struct ipuxcom_ioc_buf b = { .size = sizeof(b), .index = IPUXCOM_BUF_SLOT_LOADER,
 				     .bytes = 4096 };
@@ -790,6 +800,14 @@ static int prepare_ioc(void *ctx)
 		b.addr = (uintptr_t)c->page;
 		err = ixt_ioctl(c->fd, IPUXCOM_IOC_BUF_ATTACH, &b);
 	}
+	/*
+	 * A running context for the TDI requests: after RESET every context
+	 * is inactive and they refuse with -ENOEXEC before touching a
+	 * register; after AUTOLOAD context 0 runs (the simulator's model) and
+	 * they take their whole path: stop, inject, restore.
+	 */
+	if (!err && ioc_is_tdi(c->row->cmd))
+		err = ixt_ioctl(c->fd, IPUXCOM_IOC_AUTOLOAD, &al);
 	return err;
 }
 
@@ -833,8 +851,9 @@ TEST_F_TIMEOUT(failnth, every_other_ioctl, 36000)
 	cc.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, cc.page);
 	for (size_t i = 0; i < NROWS; i++) {
+		/* the TDI requests must run through (prepare_ioc() gives them a context) */
 		const struct nth_step st = { rows[i].name, prepare_ioc, step_ioc, undo_ioc, &cc,
-					     true };
+					     !ioc_is_tdi(rows[i].cmd) };
 
 		/* what the load sequence makes is load_and_host_exchange's */
 		switch (rows[i].cmd) {

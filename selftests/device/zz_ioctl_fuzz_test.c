@@ -21,7 +21,9 @@
  *    state), close and re-attach, munmap the transport buffer, or RESET;
  *  - the backend's fault knobs (stuck GO/mark, TDI busy/failing, DMA
  *    error, context not stopping; the stand-in's refused BUFFER_ATTACH)
- *    set for a few dozen ops at a time, single-threaded;
+ *    and, where the kernel has fault injection, the simulator's sites'
+ *    fault_attrs (fail_<site>: the next 1..3 events fail) set for a few
+ *    dozen ops at a time, single-threaded;
  *  - the attached file used by a forked child, or one it was passed to
  *    over a unix socket, which then exits (fz_fork_op());
  *  - a SIGUSR1 every 2 ms (handled, no SA_RESTART): no wait may end in -EINTR;
@@ -43,6 +45,8 @@
  * unprivileged: the random mix in a child that is uid 65534 in the node's
  * group, without capabilities (-EPERM, RLIMIT_MEMLOCK), after root used the
  * device: an owner change, so root's tile memory must not be readable.
+ * Root meanwhile arms the simulator's faults (knobs and, in the debug
+ * lane, the fail_<site> fault_attrs) at random moments.
  * The same file built -m32 (zz_ioctl_fuzz_test_compat32) sends it all
  * through the module's compat_ioctl path.
  * pointers_stay_owned (no device): every pointer the random mix makes is
@@ -236,6 +240,7 @@ struct fz {
 	uint8_t **batches;	/* the 23 batches, prepared once (shared) */
 	void *owner;		/* concurrent: struct conc */
 	bool knobs;		/* may set the backend's fault knobs */
+	bool fault_inject;	/* and the simulator's sites' fault_attrs (fail_<site>) */
 	uint32_t knob_ops;	/* a fault knob is set for this many more ops */
 	uint64_t knob_sets;
 	/* results */
@@ -1342,6 +1347,87 @@ static void knob_dir(const struct fz *z, char *dir, size_t len)
 		snprintf(dir, len, SIM_DEBUGFS "/dev%u", z->dev);
 }
 
+/*
+ * The simulator's fault sites as the kernel's fault injection drives them
+ * (ipuxcom_sim/devN/fail_<site>/, a kernel with
+ * CONFIG_FAULT_INJECTION_DEBUG_FS: the debug lane); where there are none
+ * only the knobs above are set.
+ */
+static const char *const fi_sites[] = { "go", "mark", "tdi", "dma", "ctx_stop" };
+#define NFI_SITES (sizeof(fi_sites) / sizeof(fi_sites[0]))
+
+static bool sim_has_fault_inject(uint32_t dev)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/dev%u/fail_go/probability", dev);
+	return !access(path, W_OK);
+}
+
+/*
+ * The next @times events of @site fail. Probability 100 and interval 1
+ * keep a single-threaded run reproducible from its seed (no random draw
+ * in the kernel, no dependence on the attribute's history).
+ */
+static int fi_arm(uint32_t dev, const char *site, unsigned int times)
+{
+	static const char *const files[] = { "interval", "times", "probability" };
+	const unsigned int values[] = { 1, times, 100 };
+	char name[48];
+	int ret = 0;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && !ret; i++) {
+		snprintf(name, sizeof(name), "fail_%s/%s", site, files[i]);
+		ret = ixt_sim_knob(dev, name, values[i]);
+	}
+	return ret;
+}
+
+/* Faults injected at the simulator's sites so far (-1 if none are reported). */
+static long fi_injected(uint32_t dev)
+{
+	long sum = 0;
+
+	for (size_t i = 0; i < NFI_SITES; i++) {
+		char name[32];
+		long v;
+
+		snprintf(name, sizeof(name), "injected_%s", fi_sites[i]);
+		v = ixt_sim_stat(dev, name);
+		if (v < 0)
+			return -1;
+		sum += v;
+	}
+	return sum;
+}
+
+/*
+ * Arm one of the simulator's faults at random: a knob (stuck GO/mark, TDI
+ * busy or failing at its Nth command, DMA error, context not stopping) or,
+ * with @fi, one site's fault_attr for its next 1..3 events. 0 or -errno;
+ * @what names it.
+ */
+static int sim_fault_arm(struct rng *r, uint32_t dev, bool fi, char *what, size_t len)
+{
+	static const char *const knobs[] = {
+		"stuck_go", "stuck_mark", "tdi_busy", "dma_error", "ctx_no_stop", "tdi_fail_at",
+	};
+	const unsigned int nknobs = sizeof(knobs) / sizeof(knobs[0]);
+	unsigned int i = rbelow(r, nknobs + (fi ? NFI_SITES : 0)), v = 1;
+	char dir[96];
+
+	if (i >= nknobs) {
+		v = 1 + rbelow(r, 3);
+		snprintf(what, len, "fail_%s times %u", fi_sites[i - nknobs], v);
+		return fi_arm(dev, fi_sites[i - nknobs], v);
+	}
+	if (i == 5)
+		v = 1 + rbelow(r, 40);
+	snprintf(what, len, "%s = %u", knobs[i], v);
+	snprintf(dir, sizeof(dir), SIM_DEBUGFS "/dev%u", dev);
+	return knob_write(dir, knobs[i], v);
+}
+
 static void fz_knobs_clear(struct fz *z)
 {
 	static const char *const names[] = {
@@ -1350,14 +1436,17 @@ static void fz_knobs_clear(struct fz *z)
 	};
 	char dir[96];
 
+	z->knob_ops = 0;
+	if (!z->card) {
+		ixt_sim_clear_faults(z->dev);	/* the knobs and the sites' fault_attrs */
+		return;
+	}
 	knob_dir(z, dir, sizeof(dir));
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (i < 6 || z->card)
-			knob_write(dir, names[i], 0);
-	z->knob_ops = 0;
+		knob_write(dir, names[i], 0);
 }
 
-/* Set one fault knob of the backend for a few dozen ops (error paths). */
+/* Set one fault of the backend for a few dozen ops (error paths). */
 static void fz_knob(struct fz *z)
 {
 	static const char *const names[] = {
@@ -1366,19 +1455,27 @@ static void fz_knob(struct fz *z)
 	};
 	static const unsigned int attach_errors[] = { ENOMEM, EBUSY, EINVAL, EFAULT };
 	struct rng *r = &z->r;
-	unsigned int i = rbelow(r, z->card ? 7 : 6), v = 1;
-	char dir[96];
+	unsigned int i, v = 1;
+	char dir[96], what[48];
+	int ret;
 
-	if (i == 5)
-		v = 1 + rbelow(r, 40);
-	else if (i == 6)
-		v = attach_errors[rbelow(r, 4)];
-	knob_dir(z, dir, sizeof(dir));
-	if (!knob_write(dir, names[i], v)) {
+	if (!z->card) {
+		ret = sim_fault_arm(r, z->dev, z->fault_inject, what, sizeof(what));
+	} else {
+		i = rbelow(r, 7);
+		if (i == 5)
+			v = 1 + rbelow(r, 40);
+		else if (i == 6)
+			v = attach_errors[rbelow(r, 4)];
+		snprintf(what, sizeof(what), "%s = %u", names[i], v);
+		knob_dir(z, dir, sizeof(dir));
+		ret = knob_write(dir, names[i], v);
+	}
+	if (!ret) {
 		z->knob_sets++;
 		z->knob_ops = 1 + rbelow(r, 60);
 		if (z->trace_on)
-			printf("# knob %s = %u for %u ops\n", names[i], v, z->knob_ops);
+			printf("# knob %s for %u ops\n", what, z->knob_ops);
 	}
 }
 
@@ -1834,6 +1931,7 @@ TEST_F_TIMEOUT(fuzz, single_thread_sim, 7200)
 	pthread_t me = pthread_self();
 	struct storm storm;
 	uint64_t t0 = now_ns();
+	long injected0;
 
 	if (!self->ready)
 		return;
@@ -1842,6 +1940,8 @@ TEST_F_TIMEOUT(fuzz, single_thread_sim, 7200)
 	ASSERT_EQ(0, fz_init(z, fuzz_seed, self->trace));
 	z->dev = ixt_dev_id();
 	z->knobs = true;
+	z->fault_inject = sim_has_fault_inject(z->dev);
+	injected0 = fi_injected(z->dev);
 	z->fd = ixt_open();
 	ASSERT_LE(0, z->fd);
 	ASSERT_EQ(0, fz_attach(z));
@@ -1850,6 +1950,9 @@ TEST_F_TIMEOUT(fuzz, single_thread_sim, 7200)
 	storm_stop(_metadata, &storm, "single_thread_sim");
 	fz_knobs_clear(z);
 	fz_report(_metadata, z, "single_thread_sim", t0);
+	if (z->fault_inject)
+		printf("#   %ld faults injected at the simulator's sites (fail_<site>)\n",
+		       fi_injected(z->dev) - injected0);
 	close(z->fd);
 	fz_mem_free(z);
 	check_device_sane(_metadata, z->dev, -1);
@@ -1980,7 +2083,36 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 		fflush(stdout);
 		_exit(_metadata->passed && z->errs[EPERM] ? 0 : 1);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	/*
+	 * Root drives the simulator's faults while the child runs (debugfs is
+	 * root's, so the child cannot): one fault armed for 5..100 ms, then
+	 * none for as long, until the child exits.
+	 */
+	{
+		struct rng fr = { fuzz_seed ^ 0xfa17ull };
+		uint32_t dev = ixt_dev_id();
+		bool fi = sim_has_fault_inject(dev);
+		long inj0 = fi_injected(dev);
+		uint64_t armed = 0;
+		pid_t w;
+
+		while ((w = waitpid(pid, &status, WNOHANG)) == 0) {
+			char what[48];
+
+			if (!sim_fault_arm(&fr, dev, fi, what, sizeof(what)))
+				armed++;
+			usleep(5000 + rbelow(&fr, 95000));
+			ixt_sim_clear_faults(dev);
+			usleep(5000 + rbelow(&fr, 95000));
+		}
+		ASSERT_EQ(pid, w);
+		printf("# unprivileged: root armed %llu simulator faults meanwhile",
+		       (unsigned long long)armed);
+		if (fi)
+			printf(" (%ld injected at its fail_<site>s)", fi_injected(dev) - inj0);
+		printf("\n");
+		EXPECT_LT(0, armed) TH_LOG("no simulator fault could be armed");
+	}
 	EXPECT_EQ(0, chown(ixt_dev_path(), st0.st_uid, st0.st_gid));
 	EXPECT_EQ(0, chmod(ixt_dev_path(), st0.st_mode & 07777));
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)

@@ -164,7 +164,7 @@ TEST_F(cli, fanout_reports_the_choice)
 	HAS(err, "plan fanout: no allowed method (serialized) can carry 1024 words to 4 "
 	    "receivers");
 	EXPECT_EQ(NULL, strstr(self->r.err, "0x2")) TH_LOG("%s", self->r.err);
-	HAS(out, "multicast  not allowed (--method allows serialized)\n");
+	HAS(out, "multicast  not among the allowed methods (serialized)\n");
 }
 
 TEST_F(cli, decode_words)

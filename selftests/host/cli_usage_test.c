@@ -307,6 +307,10 @@ TEST_F(u, completion_offers_option_values)
 	/* a file: still file names */
 	RUN(0, "__complete", "plan", "schedule", "x", "--trace", "");
 	EXPECT_STREQ("@files\n", self->r->out);
+	RUN(0, "__complete", "image", "pack", "--over", "");
+	EXPECT_STREQ("@files\n", self->r->out);
+	RUN(0, "__complete", "image", "pack", "--ov");
+	EXPECT_STREQ("--over\n", self->r->out);
 }
 
 /* "file" is what a command read, "output" what it wrote. */

@@ -251,6 +251,9 @@ TEST_F(u, schedule_labels_physical_ids_and_gives_each_route)
 	HAS(out, "\"route\":\"32-bit\"");
 	RUN(0, "plan", "p2p", "0", "1286", "1");
 	HAS(out, "p2p: 1 word, ");
+	ASSERT_EQ(0, ixt_write_file(self->path, "\x01", 1));
+	RUN(1, "plan", "decode", "-f", self->path);
+	HAS(err, ": 1 byte, not a whole number of 32-bit words");
 }
 
 TEST_F(u, write_errors_name_the_command_and_the_cause)

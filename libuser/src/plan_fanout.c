@@ -409,8 +409,8 @@ int ipuxcom_plan_dispatch(const struct ipuxcom_timing *tm, const struct ipuxcom_
 				 ipuxcom_fanout_method_name(out->cand[i].method),
 				 out->cand[i].why);
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_INFEASIBLE, "methods",
-				     "no allowed method (%s) can carry %u words to %u receivers",
-				     names, count, n);
+				     "none of the allowed methods (%s) can carry %u words to %u "
+				     "receivers", names, count, n);
 	}
 	out->chosen = best->method;
 	ixc_catf(out->reason, sizeof(out->reason), "%s: lowest estimated total %llu cycles (%s)",

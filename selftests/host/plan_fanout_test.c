@@ -473,7 +473,8 @@ TEST(dispatch_errors)
 						     &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_INFEASIBLE, e.code);
 	/* methods by name, never as a bit set ("methods 0x2") */
-	EXPECT_STREQ("no allowed method (serialized) can carry 1024 words to 4 receivers", e.msg);
+	EXPECT_STREQ("none of the allowed methods (serialized) can carry 1024 words to 4 "
+		     "receivers", e.msg);
 	EXPECT_EQ(0u, out.chosen);
 	EXPECT_STREQ("not among the allowed methods (serialized)", out.cand[0].why);
 	EXPECT_STREQ("not among the allowed methods (serialized)", out.cand[2].why);
@@ -483,7 +484,7 @@ TEST(dispatch_errors)
 	d.dst[0] = 0x60000;	/* an ambiguous destination: no multicast either */
 	EXPECT_EQ(-EOPNOTSUPP, ipuxcom_plan_dispatch(NULL, &d.req, IPUXCOM_FANOUT_MULTICAST |
 						     IPUXCOM_FANOUT_SERIALIZED, &out, &e));
-	EXPECT_STREQ("no allowed method (multicast|serialized) can carry 1024 words to 4 "
+	EXPECT_STREQ("none of the allowed methods (multicast|serialized) can carry 1024 words to 4 "
 		     "receivers", e.msg);
 	EXPECT_STREQ("not among the allowed methods (multicast|serialized)", out.cand[2].why);
 	EXPECT_EQ(-EINVAL, ipuxcom_plan_dispatch(NULL, &d.req, 0, &out, &e));

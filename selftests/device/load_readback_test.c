@@ -24,25 +24,6 @@ FIXTURE(lr) {
 	struct ixt_run *r;
 };
 
-/* @name on PATH (or $LOAD_READBACK), into @path. */
-static bool find_example(char *path, size_t len)
-{
-	const char *env = getenv("LOAD_READBACK"), *p = getenv("PATH");
-	char dirs[1024], *save = NULL;
-
-	if (env && *env) {
-		snprintf(path, len, "%s", env);
-		return access(path, X_OK) == 0;
-	}
-	snprintf(dirs, sizeof(dirs), "%s", p ? p : "/bin:/usr/bin");
-	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(path, len, "%s/load_readback", d);
-		if (access(path, X_OK) == 0)
-			return true;
-	}
-	return false;
-}
-
 FIXTURE_SETUP(lr)
 {
 	char msg[256];
@@ -51,7 +32,7 @@ FIXTURE_SETUP(lr)
 	self->r = calloc(1, sizeof(*self->r));
 	ASSERT_NE(NULL, self->r);
 	IXT_SETUP_IDLE_SIM(self->fd, self->dev);
-	if (!find_example(self->prog, sizeof(self->prog)))
+	if (!ixt_find_on_path("load_readback", "LOAD_READBACK", self->prog, sizeof(self->prog)))
 		SKIP(return, "no load_readback example on PATH (set LOAD_READBACK)");
 	snprintf(self->devstr, sizeof(self->devstr), "%u", self->dev);
 	ASSERT_EQ(0, ixt_write_load_inputs(&self->f, msg, sizeof(msg))) TH_LOG("%s", msg);

@@ -352,7 +352,7 @@ check-fuzz: $(FUZZ_BINS) $(FUZZ_RUNNERS)
 # ---------------------------------------------------------------- examples
 # examples/NAME.c: programs that show the library in use; the VM's demo
 # runs load_demo; check-host runs plan_demo (selftests/host/examples_test.c);
-# load_readback needs a device and is only built (the VMs carry it).
+# load_readback needs a device: the VM runs it (selftests/device/load_readback_test.c).
 EXAMPLE_BINS := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 
 $(B)/examples/%: examples/%.c $(LIB_HDRS) $(B)/libipuxcom.a

@@ -3,7 +3,7 @@
  * load_readback: load an application and read it back on a device, as an
  * example of libipuxcom (libipuxcom(3) EXAMPLES). Needs the ipuxcom
  * module and a device (the simulator or a card); `make` builds it, and the
- * test VM carries it with the other examples, but no test runs it.
+ * test VM runs it on the simulator (selftests/device/load_readback_test.c).
  *
  *   load_readback IMAGE BOOTLOADER [DEV]
  *
@@ -11,7 +11,8 @@
  * listed), initialises it, loads the IPUIMG1 image IMAGE with the tile
  * bootloader BOOTLOADER (the SDK's ELF or raw bytes), then reads the first
  * words of every tile's image back through TDI and compares them with the
- * image: prints PASS or the first mismatch (exit 1).
+ * image: prints how many tiles matched and PASS, or the first mismatch
+ * and FAIL (exit 1).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -94,6 +95,8 @@ static int readback(struct ipuxcom *ipu, const struct ipuxcom_image *img)
 		}
 	}
 	free(want);
+	printf("%u tiles read back: the first %u words of each equal the image\n",
+	       (unsigned int)IPUXCOM_TILES, WORDS);
 	return 0;
 }
 

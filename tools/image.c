@@ -51,7 +51,7 @@ static double ratio(uint64_t raw, uint64_t packed)
 static int image_pack_run(struct cli_call *call, int argc, char **argv)
 {
 	const char *raw = NULL, *elf = NULL, *out = NULL, *base = NULL, *entry = NULL;
-	const char *tmpl = NULL;
+	const char *tmpl = NULL, *over = NULL;
 	const struct cli_opt opts[] = {
 		{ "raw", 0, "DIR", "pack DIR/N.bin, raw images of physical tiles 0..1471",
 		  NULL, &raw },
@@ -64,10 +64,13 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 		  &entry },
 		{ "template", 0, "TILE", "template tile (default: chosen for the smallest file)",
 		  NULL, &tmpl },
+		{ "over", 0, "IMG", "DIR holds only some tiles' files: every other tile comes "
+		  "from IMG, whose load base, entry point and image size the output keeps",
+		  NULL, &over },
 	};
 	struct ipuxcom_image_dir_opts o;
 	struct ipuxcom_image_info info;
-	struct ipuxcom_image *img = NULL;
+	struct ipuxcom_image *img = NULL, *base_img = NULL;
 	struct ipuxcom_errmsg em;
 	void *data = NULL;
 	size_t len = 0;
@@ -101,6 +104,9 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	if (elf && (base || entry))
 		return cli_usage_err(call, "--base and --entry are for --raw: an ELF has its own");
+	if (over && (base || entry))
+		return cli_usage_err(call, "--base and --entry are not for --over: the output keeps "
+				     "those of the --over image");
 	if (tmpl && (!cli_parse_u32(tmpl, &o.template_tile) ||
 		     o.template_tile >= IPUXCOM_IMG_TILES))
 		return cli_usage_err(call, "invalid template tile '%s' (0..%u)", tmpl,
@@ -112,10 +118,27 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		return rc;
 
-	if (raw)
+	if (over) {
+		rc = open_image(call, over, &base_img);
+		if (rc)
+			return rc;
+		if (raw)
+			err = ipuxcom_image_pack_raw_dir_over(raw, base_img, o.template_tile, &data,
+							      &len, &em);
+		else
+			err = ipuxcom_image_pack_elf_dir_over(elf, base_img, o.template_tile, &data,
+							      &len, &em);
+		ipuxcom_image_free(base_img);
+		/* "the base image: ..." is the --over file */
+		if (err && !strncmp(em.msg, "the base image", 14)) {
+			cli_err(call->what, "%s%s", cli_input_name(over), em.msg + 14);
+			return CLI_EXIT_ERR;
+		}
+	} else if (raw) {
 		err = ipuxcom_image_pack_raw_dir(raw, &o, &data, &len, &em);
-	else
+	} else {
 		err = ipuxcom_image_pack_elf_dir(elf, &o, &data, &len, &em);
+	}
 	if (err) {
 		cli_err(call->what, "%s", em.msg);
 		return CLI_EXIT_ERR;
@@ -140,7 +163,9 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 
 		json_init_call(&w, stdout, call);
 		json_begin_object(&w);
-		/* "file" is the input everywhere (none here: a directory), "output" written */
+		/* "file" is the input everywhere (the --over image; else a directory), "output" written */
+		if (over)
+			json_kv_string(&w, "file", over);
 		json_kv_string(&w, "output", out);
 		json_kv_uint(&w, "tiles", info.tile_count);
 		json_kv_uint(&w, "image_size", info.image_size);
@@ -594,7 +619,7 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 static const struct cli_cmd image_cmds[] = {
 	{
 		.name = "pack",
-		.args = "--raw DIR|--elf DIR -o OUT [OPTIONS]",
+		.args = "--raw DIR|--elf DIR [--over IMG] -o OUT [OPTIONS]",
 		.summary = "pack per-tile raw images or ELF files into an IPUIMG1",
 		.description =
 			"Pack the images of physical tiles 0..1471 into one IPUIMG1 file:\n"
@@ -604,7 +629,13 @@ static const struct cli_cmd image_cmds[] = {
 			"             is not part of it), zero-padded to the largest image\n"
 			"Any other entry in DIR, or a missing tile, is an error. The template\n"
 			"tile is the one sharing the most with the others unless --template is\n"
-			"given. The format: docs/ipuimg-format.md.",
+			"given. The format: docs/ipuimg-format.md.\n"
+			"With --over IMG, DIR holds the files of only the tiles to replace; every\n"
+			"other tile's image comes from IMG (its CRC32 checked), and the output\n"
+			"keeps IMG's tile count, image size, load base and entry point: each\n"
+			"N.bin must have IMG's image size, each t_N.elf fit in it with IMG's\n"
+			"entry point. E.g. after 'image extract IMG 17 -o DIR/17.bin' and an\n"
+			"edit: 'image pack --raw DIR --over IMG -o NEW'.",
 		.run = image_pack_run,
 	},
 	{

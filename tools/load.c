@@ -333,8 +333,9 @@ static void load_check_inputs(struct checklist *cl, const char *image_path,
 	if (err)
 		check_lib_fail(cl, "bootloader", boot_arg, &em, err);
 	else
-		checklist_add(cl, CHECK_OK, "bootloader", boot_arg, NULL, "%s: %s, %zu bytes",
-			      boot_arg, boot->from_elf ? "ELF segment" : "raw", boot->size);
+		checklist_add(cl, CHECK_OK, "bootloader", boot_arg, NULL, "%s: %s, %zu byte%s",
+			      boot_arg, boot->from_elf ? "ELF segment" : "raw", boot->size,
+			      boot->size == 1 ? "" : "s");
 	err = cli_input_image(image_path, img, &em);
 	if (err) {
 		check_lib_fail(cl, "image", image_path, &em, err);

@@ -74,11 +74,11 @@ static void check_input(struct checklist *cl, const char *name, const char *path
 	}
 	if ((uint64_t)st.st_size != want)
 		checklist_add(cl, CHECK_FAIL, name, path, NULL,
-			      "%s: %lld bytes, the call's input slice takes %" PRIu32, path,
-			      (long long)st.st_size, want);
+			      "%s: %lld byte%s, the call's input slice takes %" PRIu32, path,
+			      (long long)st.st_size, st.st_size == 1 ? "" : "s", want);
 	else
-		checklist_add(cl, CHECK_OK, name, path, NULL, "%s: %" PRIu32 " bytes, as the slice takes",
-			      path, want);
+		checklist_add(cl, CHECK_OK, name, path, NULL, "%s: %" PRIu32 " byte%s, as the slice takes",
+			      path, want, want == 1 ? "" : "s");
 }
 
 /* outfile_open()'s own verdict (outfile.h), without creating anything. */

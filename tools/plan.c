@@ -533,83 +533,14 @@ static uint32_t method_bits(const char *m)
 	return 0;
 }
 
-/* The methods of bit set @methods by name ("multicast, relay"); @buf. */
-static const char *method_names(uint32_t methods, char *buf, size_t len)
+static void dispatch_out(struct json_writer *w, const struct ipuxcom_dispatch *d)
 {
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (uint32_t bit = 1; bit <= IPUXCOM_FANOUT_RELAY && n < len; bit <<= 1)
-		if (methods & bit)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
-					      ipuxcom_fanout_method_name(bit));
-	return buf;
-}
-
-/*
- * Why candidate @c was not chosen, or its cost: the library's words,
- * but a method --method left out said by name (the library gives the
- * bit set, "0x4").
- */
-static const char *cand_why(const struct ipuxcom_fanout_cost *c, uint32_t methods, char *buf,
-			    size_t len)
-{
-	char names[64];
-
-	if (c->reject != IPUXCOM_PLAN_E_METHOD)
-		return c->why;
-	snprintf(buf, len, "not allowed (--method allows %s)",
-		 method_names(methods, names, sizeof(names)));
-	return buf;
-}
-
-/* The dispatcher's reason, in names: the chosen method, then the others. */
-static const char *dispatch_reason(const struct ipuxcom_dispatch *d, uint32_t methods,
-				   char *buf, size_t len)
-{
-	const struct ipuxcom_fanout_cost *best = NULL;
-	char why[sizeof(d->cand[0].why) + 64];
-	size_t n = 0;
-
-	for (int i = 0; i < 3; i++)
-		if (d->chosen && d->cand[i].method == d->chosen)
-			best = &d->cand[i];
-	if (best)
-		n = (size_t)snprintf(buf, len, "%s: lowest estimated total %" PRIu64 " cycles (%s)",
-				     ipuxcom_fanout_method_name(best->method), (uint64_t)best->total,
-				     best->why);
-	else
-		n = (size_t)snprintf(buf, len, "no allowed method fits");
-	for (int i = 0; i < 3 && n < len; i++) {
-		const struct ipuxcom_fanout_cost *c = &d->cand[i];
-
-		if (c == best)
-			continue;
-		if (c->reject)
-			n += (size_t)snprintf(buf + n, len - n, "; %s %s",
-					      ipuxcom_fanout_method_name(c->method),
-					      best ? (c->reject == IPUXCOM_PLAN_E_METHOD ?
-						      "not allowed" : "infeasible") :
-					      cand_why(c, methods, why, sizeof(why)));
-		else
-			n += (size_t)snprintf(buf + n, len - n, "; %s %" PRIu64,
-					      ipuxcom_fanout_method_name(c->method),
-					      (uint64_t)c->total);
-	}
-	return buf;
-}
-
-static void dispatch_out(struct json_writer *w, const struct ipuxcom_dispatch *d,
-			 uint32_t methods)
-{
-	char why[sizeof(d->cand[0].why) + 64], reason[sizeof(d->reason) + 256];
-
 	if (!w) {
 		for (int i = 0; i < 3; i++)
 			printf("  %-10s %s\n", ipuxcom_fanout_method_name(d->cand[i].method),
-			       cand_why(&d->cand[i], methods, why, sizeof(why)));
+			       d->cand[i].why);
 		if (d->chosen)
-			printf("chosen: %s\n", dispatch_reason(d, methods, reason, sizeof(reason)));
+			printf("chosen: %s\n", d->reason);
 		return;
 	}
 	json_key(w, "candidates");
@@ -627,7 +558,7 @@ static void dispatch_out(struct json_writer *w, const struct ipuxcom_dispatch *d
 			json_kv_uint(w, "cycles", c->cycles);
 			json_kv_uint(w, "total", c->total);
 		}
-		json_kv_string(w, "why", cand_why(c, methods, why, sizeof(why)));
+		json_kv_string(w, "why", c->why);
 		json_end_object(w);
 	}
 	json_end_array(w);
@@ -636,7 +567,7 @@ static void dispatch_out(struct json_writer *w, const struct ipuxcom_dispatch *d
 		json_string(w, ipuxcom_fanout_method_name(d->chosen));
 	else
 		json_null(w);
-	json_kv_string(w, "reason", dispatch_reason(d, methods, reason, sizeof(reason)));
+	json_kv_string(w, "reason", d->reason);
 }
 
 static int fanout_run(struct cli_call *call, int argc, char **argv)
@@ -680,18 +611,10 @@ static int fanout_run(struct cli_call *call, int argc, char **argv)
 		return rc;
 	}
 	if (ipuxcom_plan_dispatch(tm, &req, methods, &d, &e)) {
-		char names[64];
-
-		if (e.code != IPUXCOM_PLAN_E_INFEASIBLE) {
-			rc = plan_lib_err(call, &e);
-			goto out;
-		}
-		if (!call->json)
-			dispatch_out(NULL, &d, methods);
-		/* The library's message names the methods by bit set ("methods 0x4"). */
-		cli_err(call->what, "no allowed method (%s) can carry %u words to %u receivers",
-			method_names(methods, names, sizeof(names)), req.count, req.nrecv);
-		rc = CLI_EXIT_ERR;
+		/* Infeasible: each method's reason, then the library's message. */
+		if (e.code == IPUXCOM_PLAN_E_INFEASIBLE && !call->json)
+			dispatch_out(NULL, &d);
+		rc = plan_lib_err(call, &e);
 		goto out;
 	}
 	switch (d.chosen) {
@@ -717,7 +640,7 @@ static int fanout_run(struct cli_call *call, int argc, char **argv)
 		json_kv_string(&w, "kind", "fanout");
 		json_kv_string(&w, "timing_model", ipuxcom_timing_name(tm));
 		json_kv_uint(&w, "count", req.count);
-		dispatch_out(&w, &d, methods);
+		dispatch_out(&w, &d);
 		if (nrows) {
 			rows_json(&w, b->rows, nrows);
 		} else {
@@ -738,7 +661,7 @@ static int fanout_run(struct cli_call *call, int argc, char **argv)
 		printf("fanout: %u word%s to %u receiver%s, timing %s\n", req.count, cli_s(req.count),
 		       req.nrecv, cli_s(req.nrecv),
 		       ipuxcom_timing_name(tm));
-		dispatch_out(NULL, &d, methods);
+		dispatch_out(NULL, &d);
 		if (nrows) {
 			rows_text(b->rows, nrows);
 		} else {

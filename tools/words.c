@@ -103,8 +103,8 @@ int cli_words_parse(const struct cli_call *call, const char *name, const char *d
 		const unsigned char *b = (const unsigned char *)data;
 
 		if (len % 4) {
-			cli_err(call->what, "%s: %zu bytes, not a whole number of 32-bit words",
-				name, len);
+			cli_err(call->what, "%s: %zu byte%s, not a whole number of 32-bit words",
+				name, len, len == 1 ? "" : "s");
 			free(w);
 			return CLI_EXIT_ERR;
 		}

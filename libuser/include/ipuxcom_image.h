@@ -235,6 +235,27 @@ IPUXCOM_API int ipuxcom_image_pack_elf_dir(const char *dir,
 					   void **out, size_t *out_len,
 					   struct ipuxcom_errmsg *em);
 
+/*
+ * Pack a few tiles over @base, an image opened with ipuxcom_image_open():
+ * @dir holds N.bin (raw) or t_N.elf (ELF) for some of the base's physical
+ * tiles, same naming rules, nothing else; those tiles' images come from
+ * the files, every other tile's is reconstructed from @base (its CRC32
+ * checked: -EBADMSG names the tile). The result keeps the base's tile
+ * count, image size, load base and entry point: a raw image must be
+ * exactly the base's image size, an ELF's image must fit in it (it is
+ * zero-padded) and have the base's entry point (and the base must load
+ * at IPUXCOM_IMG_PAYLOAD_BASE). @template_tile: a tile, or
+ * IPUXCOM_IMG_TEMPLATE_AUTO. An empty @dir repacks the base.
+ */
+IPUXCOM_API int ipuxcom_image_pack_raw_dir_over(const char *dir,
+						const struct ipuxcom_image *base,
+						uint32_t template_tile, void **out,
+						size_t *out_len, struct ipuxcom_errmsg *em);
+IPUXCOM_API int ipuxcom_image_pack_elf_dir_over(const char *dir,
+						const struct ipuxcom_image *base,
+						uint32_t template_tile, void **out,
+						size_t *out_len, struct ipuxcom_errmsg *em);
+
 /* ------------------------------------------------------------ tile ELFs */
 
 /* One tile ELF's loadable contents. */

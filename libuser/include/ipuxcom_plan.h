@@ -234,9 +234,10 @@ IPUXCOM_API int ipuxcom_timing_save(const struct ipuxcom_timing *tm, const char 
 				    uint32_t flags, struct ipuxcom_plan_error *err);
 
 /*
- * The same on an open stream (a pipe, a file the caller places itself);
- * the stream is not closed or flushed: a write error that only a later
- * fflush() reveals is the caller's to check.
+ * The same on an open stream (a pipe, a file the caller places itself),
+ * flushed but not closed. A write error (flush included) returns the
+ * errno of the call that failed, E_IO, and a message naming the stream's
+ * file descriptor and the error.
  */
 IPUXCOM_API int ipuxcom_timing_write(const struct ipuxcom_timing *tm, FILE *f, uint32_t flags,
 				     struct ipuxcom_plan_error *err);

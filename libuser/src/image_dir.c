@@ -33,12 +33,13 @@ void ipuxcom_image_dir_opts_init(struct ipuxcom_image_dir_opts *opts)
 
 /*
  * Check that @dir holds exactly PREFIX N SUFFIX for N < @n, all regular
- * files; @sizes (if not NULL) gets their sizes.
+ * files; @sizes (if not NULL) gets their sizes. With @present (@n bytes),
+ * some of the files are enough: present[N] says which are there.
  */
 static int ixc_scan_dir(const char *dir, const char *prefix, const char *suffix, uint32_t n,
-			uint64_t *sizes, struct ipuxcom_errmsg *em)
+			uint64_t *sizes, uint8_t *present, struct ipuxcom_errmsg *em)
 {
-	uint8_t *seen = calloc(n, 1);
+	uint8_t *seen = present ? present : calloc(n, 1);
 	uint32_t missing = 0, first_missing = 0;
 	struct dirent *de;
 	char q[96];
@@ -50,7 +51,8 @@ static int ixc_scan_dir(const char *dir, const char *prefix, const char *suffix,
 	d = opendir(dir);
 	if (!d) {
 		err = -errno;
-		free(seen);
+		if (!present)
+			free(seen);
 		return ixc_err(em, err, "%s: cannot open the directory: %s", dir, strerror(-err));
 	}
 	for (;;) {
@@ -72,10 +74,11 @@ static int ixc_scan_dir(const char *dir, const char *prefix, const char *suffix,
 		t = ixc_parse_tile_name(de->d_name, prefix, suffix, n);
 		if (t < 0) {
 			err = ixc_err(em, -EINVAL,
-				      "%s: stray entry '%s' (the directory must hold only %sN%s"
-				      " for each physical tile N = 0..%" PRIu32 ")", dir,
+				      "%s: stray entry '%s' (the directory %s only %sN%s"
+				      " for %s N = 0..%" PRIu32 ")", dir,
 				      ixc_quote_bytes(de->d_name, strlen(de->d_name), q, sizeof(q)),
-				      prefix, suffix, n - 1);
+				      present ? "may hold" : "must hold", prefix, suffix,
+				      present ? "physical tiles" : "each physical tile", n - 1);
 			break;
 		}
 		if (fstatat(dirfd(d), de->d_name, &st, 0)) {
@@ -92,6 +95,8 @@ static int ixc_scan_dir(const char *dir, const char *prefix, const char *suffix,
 			sizes[t] = (uint64_t)st.st_size;
 	}
 	closedir(d);
+	if (present)
+		return err;
 	if (!err) {
 		for (uint32_t t = n; t-- > 0;) {
 			if (!seen[t]) {
@@ -190,7 +195,7 @@ int ipuxcom_image_pack_raw_dir(const char *dir, const struct ipuxcom_image_dir_o
 	sizes = calloc(opts->tile_count, sizeof(*sizes));
 	if (!sizes)
 		return ixc_err(em, -ENOMEM, "no memory");
-	err = ixc_scan_dir(dir, "", ".bin", opts->tile_count, sizes, em);
+	err = ixc_scan_dir(dir, "", ".bin", opts->tile_count, sizes, NULL, em);
 	if (err)
 		goto out;
 	if (sizes[0] == 0 || sizes[0] > IPUXCOM_IMG_SRAM_SIZE) {
@@ -290,7 +295,7 @@ int ipuxcom_image_pack_elf_dir(const char *dir, const struct ipuxcom_image_dir_o
 	if (opts->tile_count < 1 || opts->tile_count > IPUXCOM_IMG_TILES)
 		return ixc_err(em, -EINVAL, "tile count %" PRIu32 " outside 1..%u",
 			       opts->tile_count, IPUXCOM_IMG_TILES);
-	err = ixc_scan_dir(dir, "t_", ".elf", opts->tile_count, NULL, em);
+	err = ixc_scan_dir(dir, "t_", ".elf", opts->tile_count, NULL, NULL, em);
 	if (err)
 		return err;
 	/* First pass: the common entry and the extent of every image. */
@@ -323,4 +328,167 @@ int ipuxcom_image_pack_elf_dir(const char *dir, const struct ipuxcom_image_dir_o
 	err = ipuxcom_image_pack(&pp, ixc_elf_get, &s, out, out_len, em);
 	free(s.buf);
 	return err;
+}
+
+/* ------------------------------------------------ a few tiles over a base */
+/*
+ * ipuxcom_image_pack_{raw,elf}_dir_over(): the tiles whose file is in the
+ * directory come from it, every other tile from the base image
+ * (reconstructed and CRC-checked by ipuxcom_image_extract()). The header
+ * is the base's: load base, entry point, tile count, image size.
+ */
+
+struct ixc_over_source {
+	const struct ipuxcom_image *base;
+	const char *dir;
+	const uint8_t *present;
+	bool elf;
+	uint32_t image_size;
+	uint8_t *buf;
+	char path[PATH_MAX];
+};
+
+/* Path of tile @tile's file in s->dir, into s->path. */
+static int ixc_over_path(struct ixc_over_source *s, uint32_t tile, struct ipuxcom_errmsg *em)
+{
+	if ((size_t)snprintf(s->path, sizeof(s->path), s->elf ? "%s/t_%" PRIu32 ".elf" :
+			     "%s/%" PRIu32 ".bin", s->dir, tile) >= sizeof(s->path))
+		return ixc_err(em, -ENAMETOOLONG, "%s: path too long", s->dir);
+	return 0;
+}
+
+/* Read and check tile @tile's ELF; its image into s->buf (zero-padded) when @copy. */
+static int ixc_over_elf(struct ixc_over_source *s, uint32_t tile, bool copy,
+			struct ipuxcom_errmsg *em)
+{
+	struct ipuxcom_image_info bi;
+	struct ipuxcom_tile_elf info;
+	uint8_t *data;
+	size_t len;
+	int err;
+
+	ipuxcom_image_get_info(s->base, &bi);
+	err = ixc_over_path(s, tile, em);
+	if (err)
+		return err;
+	err = ixc_read_file(s->path, IXC_ELF_MAX_FILE, "tile ELF", &data, &len, em);
+	if (err)
+		return err;
+	/* First the extent and entry point alone: the copy needs them checked. */
+	err = ixc_tile_elf_read(data, len, &info, NULL, 0, em);
+	if (!err && info.image_size > bi.image_size)
+		err = ixc_err(em, -EINVAL, "tile %" PRIu32 ": image of 0x%" PRIx32 " bytes, but "
+			      "the base image's tiles have 0x%" PRIx32 " (a tile packed over a "
+			      "base must fit its image size)", tile, info.image_size,
+			      bi.image_size);
+	else if (!err && info.entry != bi.entry)
+		err = ixc_err(em, -EINVAL, "tile %" PRIu32 ": entry point 0x%" PRIx32 ", but the "
+			      "base image's is 0x%" PRIx32 " (an IPUIMG1 has one entry point)",
+			      tile, info.entry, bi.entry);
+	else if (!err && copy)
+		err = ixc_tile_elf_read(data, len, &info, s->buf, s->image_size, em);
+	free(data);
+	if (err)
+		return ixc_err_prefix(em, err, "%s", s->path);
+	return 0;
+}
+
+static int ixc_over_get(void *ctx, uint32_t tile, const void **image,
+			struct ipuxcom_errmsg *em)
+{
+	struct ixc_over_source *s = ctx;
+	int err;
+
+	if (!s->present[tile]) {
+		err = ipuxcom_image_extract(s->base, tile, s->buf, s->image_size, em);
+		if (err)
+			return ixc_err_prefix(em, err, "the base image");
+	} else if (s->elf) {
+		err = ixc_over_elf(s, tile, true, em);
+	} else {
+		err = ixc_over_path(s, tile, em);
+		if (!err)
+			err = ixc_read_exact(s->path, s->buf, s->image_size,
+					     "a tile packed over a base must keep its size", em);
+	}
+	if (err)
+		return err;
+	*image = s->buf;
+	return 0;
+}
+
+static int ixc_pack_over(const char *dir, bool elf, const struct ipuxcom_image *base,
+			 uint32_t template_tile, void **out, size_t *out_len,
+			 struct ipuxcom_errmsg *em)
+{
+	struct ixc_over_source s = { .base = base, .dir = dir, .elf = elf };
+	struct ipuxcom_image_pack_params pp;
+	struct ipuxcom_image_info bi;
+	uint64_t *sizes = NULL;
+	uint8_t *present = NULL;
+	int err;
+
+	ixc_err_clear(em);
+	if (!dir || !base || !out || !out_len)
+		return ixc_err(em, -EINVAL, "missing directory, base image or output");
+	*out = NULL;
+	*out_len = 0;
+	ipuxcom_image_get_info(base, &bi);
+	if (template_tile != IPUXCOM_IMG_TEMPLATE_AUTO && template_tile >= bi.tile_count)
+		return ixc_err(em, -EINVAL, "template tile %" PRIu32 " outside 0..%" PRIu32
+			       " (the base image's tiles)", template_tile, bi.tile_count - 1);
+	if (elf && bi.load_base != IPUXCOM_IMG_PAYLOAD_BASE)
+		return ixc_err(em, -EINVAL, "the base image loads at 0x%" PRIx32 ", and tile ELF "
+			       "images start at 0x%x: pack raw images (N.bin) over it",
+			       bi.load_base, IPUXCOM_IMG_PAYLOAD_BASE);
+	present = calloc(bi.tile_count, 1);
+	sizes = calloc(bi.tile_count, sizeof(*sizes));
+	s.present = present;
+	s.image_size = bi.image_size;
+	s.buf = malloc(bi.image_size);
+	if (!present || !sizes || !s.buf) {
+		err = ixc_err(em, -ENOMEM, "no memory");
+		goto out;
+	}
+	err = ixc_scan_dir(dir, elf ? "t_" : "", elf ? ".elf" : ".bin", bi.tile_count, sizes,
+			   present, em);
+	/* Every file is checked before the packing work. */
+	for (uint32_t t = 0; !err && t < bi.tile_count; t++) {
+		if (!present[t])
+			continue;
+		if (elf)
+			err = ixc_over_elf(&s, t, false, em);
+		else if (sizes[t] != bi.image_size)
+			err = ixc_err(em, -EINVAL, "%s/%" PRIu32 ".bin: tile %" PRIu32 " has 0x%"
+				      PRIx64 " bytes, but the base image's tiles have 0x%" PRIx32
+				      " (a tile packed over a base must keep its size)", dir, t, t,
+				      sizes[t], bi.image_size);
+	}
+	if (err)
+		goto out;
+	pp.tile_count = bi.tile_count;
+	pp.image_size = bi.image_size;
+	pp.load_base = bi.load_base;
+	pp.entry = bi.entry;
+	pp.template_tile = template_tile;
+	err = ipuxcom_image_pack(&pp, ixc_over_get, &s, out, out_len, em);
+out:
+	free(s.buf);
+	free(sizes);
+	free(present);
+	return err;
+}
+
+int ipuxcom_image_pack_raw_dir_over(const char *dir, const struct ipuxcom_image *base,
+				    uint32_t template_tile, void **out, size_t *out_len,
+				    struct ipuxcom_errmsg *em)
+{
+	return ixc_pack_over(dir, false, base, template_tile, out, out_len, em);
+}
+
+int ipuxcom_image_pack_elf_dir_over(const char *dir, const struct ipuxcom_image *base,
+				    uint32_t template_tile, void **out, size_t *out_len,
+				    struct ipuxcom_errmsg *em)
+{
+	return ixc_pack_over(dir, true, base, template_tile, out, out_len, em);
 }

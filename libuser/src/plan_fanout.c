@@ -277,6 +277,26 @@ static void ixc_catf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * @methods by name for messages: "multicast|relay"; bits that name no
+ * method in hex ("multicast|0x8"); "none" for 0.
+ */
+static const char *ixc_method_names(uint32_t methods, char *buf, size_t len)
+{
+	uint32_t unknown = methods & ~(uint32_t)IPUXCOM_FANOUT_ALL;
+
+	buf[0] = '\0';
+	for (uint32_t bit = IPUXCOM_FANOUT_MULTICAST; bit <= IPUXCOM_FANOUT_RELAY; bit <<= 1)
+		if (methods & bit)
+			ixc_catf(buf, len, "%s%s", buf[0] ? "|" : "",
+				 ipuxcom_fanout_method_name(bit));
+	if (unknown)
+		ixc_catf(buf, len, "%s0x%x", buf[0] ? "|" : "", unknown);
+	if (!buf[0])
+		ixc_catf(buf, len, "none");
+	return buf;
+}
+
 static void ixc_cost(struct ipuxcom_fanout_cost *c, uint32_t launches, uint32_t copies,
 		     uint64_t cycles, const char *formula)
 {
@@ -309,16 +329,17 @@ int ipuxcom_plan_dispatch(const struct ipuxcom_timing *tm, const struct ipuxcom_
 	uint16_t phys[IPUXCOM_TILES];
 	const struct ipuxcom_fanout_cost *best = NULL;
 	uint32_t s = 0, n, count;
-	char formula[64];
+	char formula[64], names[48];
 	int ret;
 
 	if (!out)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "out", "out is NULL");
 	memset(out, 0, sizeof(*out));
+	ixc_method_names(methods, names, sizeof(names));
 	if (!methods || (methods & ~IPUXCOM_FANOUT_ALL))
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_METHOD, "methods",
-				     "methods 0x%x: need one or more of multicast 0x1, "
-				     "serialized 0x2, relay 0x4", methods);
+				     "methods %s: need one or more of multicast, serialized and "
+				     "relay, and nothing else", names);
 	/* A request every method rejects is the caller's error, not a choice. */
 	ret = ixc_fanout_check(req, IPUXCOM_TILES - 1, "", &s, phys, err);
 	if (ret)
@@ -339,8 +360,8 @@ int ipuxcom_plan_dispatch(const struct ipuxcom_timing *tm, const struct ipuxcom_
 		c->method = 1u << i;
 		if (!(methods & c->method)) {
 			c->reject = IPUXCOM_PLAN_E_METHOD;
-			snprintf(c->why, sizeof(c->why), "not among the allowed methods 0x%x",
-				 methods);
+			snprintf(c->why, sizeof(c->why), "not among the allowed methods (%s)",
+				 names);
 			continue;
 		}
 		switch (c->method) {
@@ -382,11 +403,14 @@ int ipuxcom_plan_dispatch(const struct ipuxcom_timing *tm, const struct ipuxcom_
 			best = c;
 	}
 	if (!best) {
-		ixc_catf(out->reason, sizeof(out->reason), "no allowed method fits: %s; %s; %s",
-			 out->cand[0].why, out->cand[1].why, out->cand[2].why);
+		ixc_catf(out->reason, sizeof(out->reason), "no allowed method fits");
+		for (int i = 0; i < 3; i++)
+			ixc_catf(out->reason, sizeof(out->reason), "; %s %s",
+				 ipuxcom_fanout_method_name(out->cand[i].method),
+				 out->cand[i].why);
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_INFEASIBLE, "methods",
-				     "methods 0x%x: no allowed method can carry %u words to %u "
-				     "receivers", methods, count, n);
+				     "none of the allowed methods (%s) can carry %u words to %u "
+				     "receivers", names, count, n);
 	}
 	out->chosen = best->method;
 	ixc_catf(out->reason, sizeof(out->reason), "%s: lowest estimated total %llu cycles (%s)",

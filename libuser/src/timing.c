@@ -561,19 +561,29 @@ static char *ixc_put_int(char *p, int v, bool last)
 	return p;
 }
 
-/* The table file of @tm on @f; 0, or -ENOMEM (a write error shows in ferror(@f)). */
-static int ixc_timing_emit(const struct ipuxcom_timing *tm, FILE *f)
+/*
+ * The table file of @tm on @f. 0; -ENOMEM; or a write error: *@werr is the
+ * errno of the first write that failed, taken at that call (errno is
+ * stale by the time ferror() could be asked), and emitting stops there.
+ */
+static int ixc_timing_emit(const struct ipuxcom_timing *tm, FILE *f, int *werr)
 {
 	const char *name;
 	char *line;
 
+	*werr = 0;
 	tm = ixc_timing(tm);
 	name = tm->kind == IPUXCOM_TIMING_TABLE ? tm->name + 6 : tm->name;
 	line = malloc((size_t)N * 5 + 2);
 	if (!line)
 		return -ENOMEM;
-	fprintf(f, IXC_TABLE_MAGIC "\n# TimeToMux(s, d) then direction(s, d) for physical tiles;"
-		" line s, column d\ntiles %u\nname %s\ndirections table\ndata\n", N, name);
+	errno = 0;
+	if (fprintf(f, IXC_TABLE_MAGIC "\n# TimeToMux(s, d) then direction(s, d) for physical "
+		    "tiles; line s, column d\ntiles %u\nname %s\ndirections table\ndata\n", N,
+		    name) < 0) {
+		*werr = errno ? errno : EIO;
+		goto out;
+	}
 	for (int m = 0; m < 2; m++) {
 		for (uint32_t s = 0; s < N; s++) {
 			char *p = line;
@@ -590,11 +600,20 @@ static int ixc_timing_emit(const struct ipuxcom_timing *tm, FILE *f)
 				}
 				p = ixc_put_int(p, v, d == N - 1);
 			}
-			fwrite(line, 1, (size_t)(p - line), f);
+			errno = 0;
+			if (fwrite(line, 1, (size_t)(p - line), f) != (size_t)(p - line)) {
+				*werr = errno ? errno : EIO;
+				goto out;
+			}
 		}
 	}
+	/* What the stream still buffers fails, if at all, here. */
+	errno = 0;
+	if (fflush(f))
+		*werr = errno ? errno : EIO;
+out:
 	free(line);
-	return 0;
+	return *werr ? -*werr : 0;
 }
 
 static int ixc_timing_check_flags(uint32_t flags, struct ipuxcom_plan_error *err)
@@ -608,17 +627,22 @@ static int ixc_timing_check_flags(uint32_t flags, struct ipuxcom_plan_error *err
 int ipuxcom_timing_write(const struct ipuxcom_timing *tm, FILE *f, uint32_t flags,
 			 struct ipuxcom_plan_error *err)
 {
-	int ret;
+	int ret, werr;
 
 	if (!f)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "f", "stream is NULL");
 	ret = ixc_timing_check_flags(flags, err);
 	if (ret)
 		return ret;
-	if (ixc_timing_emit(tm, f))
+	ret = ixc_timing_emit(tm, f, &werr);
+	if (ret && !werr)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "f", "out of memory");
-	if (ferror(f))
-		return ixc_plan_fail_io(err, errno ? errno : EIO, "f", "write error");
+	if (werr && fileno(f) >= 0)
+		return ixc_plan_fail_io(err, werr, "f", "write error on the stream (file "
+					"descriptor %d): %s", fileno(f), strerror(werr));
+	if (werr)	/* a stream with no descriptor: fmemopen(), fopencookie() */
+		return ixc_plan_fail_io(err, werr, "f", "write error on the stream: %s",
+					strerror(werr));
 	ixc_plan_ok(err);
 	return 0;
 }
@@ -627,7 +651,7 @@ int ipuxcom_timing_save(const struct ipuxcom_timing *tm, const char *path, uint3
 			struct ipuxcom_plan_error *err)
 {
 	FILE *f;
-	int ret;
+	int ret, werr;
 
 	if (!path)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "path", "path is NULL");
@@ -640,15 +664,20 @@ int ipuxcom_timing_save(const struct ipuxcom_timing *tm, const char *path, uint3
 
 		return ixc_plan_fail_io(err, e, "path", "cannot create %s: %s", path, strerror(e));
 	}
-	if (ixc_timing_emit(tm, f)) {
+	ret = ixc_timing_emit(tm, f, &werr);
+	if (ret && !werr) {
 		fclose(f);
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "path", "out of memory");
 	}
-	if (ferror(f))
-		ret = ixc_plan_fail_io(err, errno ? errno : EIO, "path", "cannot write %s", path);
-	if (fclose(f) && !ret)
-		ret = ixc_plan_fail_io(err, errno, "path", "cannot write %s: %s", path,
-				       strerror(errno));
+	if (werr)
+		ret = ixc_plan_fail_io(err, werr, "path", "cannot write %s: %s", path,
+				       strerror(werr));
+	errno = 0;
+	if (fclose(f) && !ret) {
+		werr = errno ? errno : EIO;
+		ret = ixc_plan_fail_io(err, werr, "path", "cannot write %s: %s", path,
+				       strerror(werr));
+	}
 	if (!ret)
 		ixc_plan_ok(err);
 	return ret;

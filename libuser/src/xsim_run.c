@@ -740,7 +740,8 @@ static void ixc_xwindow(struct ixc_xrx *rx, uint32_t s, int32_t w0, int32_t w1, 
 		ixc_xhazard(sim, H(N_IDLE_WINDOW), d, s, w0, wprog, wword,
 			    "mux open on physical %u during events %d..%d: nothing arrived for %d "
 			    "event%s before and %d after its %u words (%d..%d); physical row %u: "
-			    "harmless unless the source sends again then (FACTS.md open question)",
+			    "harmless unless the source sends again then (modelled: the exact window "
+			    "above row 0 is not known)",
 			    s, w0, w1 - 1, first - w0, first - w0 == 1 ? "" : "s", w1 - 1 - last,
 			    taken, first, last, ixc_phys_row(d));
 }

@@ -140,10 +140,10 @@ TEST_F(u, wide_count_refusals_say_which_limit_and_why)
 TEST_F(u, fanout_names_methods)
 {
 	RUN(0, "plan", "fanout", "0", "10", "1", "2", "--method", "relay");
-	HAS(out, "multicast  not allowed (--method allows relay)\n");
+	HAS(out, "multicast  not among the allowed methods (relay)\n");
 	HASNT(out, "0x");
 	RUN(0, "plan", "fanout", "0", "10", "1", "2", "--method", "relay", "-j");
-	HAS(out, "\"why\":\"not allowed (--method allows relay)\"");
+	HAS(out, "\"why\":\"not among the allowed methods (relay)\"");
 	HASNT(out, "methods 0x");
 }
 
@@ -162,6 +162,57 @@ TEST_F(u, help_texts_cite_no_file_users_lack)
 			RUN(0, cmds[i][0], "--help");
 		HASNT(out, "FACTS");
 	}
+}
+
+/*
+ * Nor does any string built into the command or the library (a hazard
+ * note, an error): `strings build/libipuxcom.so* build/ipuxcom | grep
+ * FACTS` finds nothing. The library is the one next to the command.
+ */
+static int cites_a_file_users_lack(const char *path, char *hit, size_t len)
+{
+	static const char *const words[] = { "FACTS", "ARCHITECTURE.md", "shared/seeds" };
+	size_t n = 0;
+	uint8_t *data = ixt_read_file(path, &n);
+
+	if (!data)
+		return -1;
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+		const uint8_t *p = memmem(data, n, words[w], strlen(words[w]));
+		size_t a, b;
+
+		if (!p)
+			continue;
+		/* the printable run around it, as strings(1) shows it */
+		for (a = (size_t)(p - data); a > 0 && data[a - 1] >= 0x20 && data[a - 1] < 0x7f;)
+			a--;
+		for (b = (size_t)(p - data); b < n && data[b] >= 0x20 && data[b] < 0x7f;)
+			b++;
+		snprintf(hit, len, "%.*s", (int)(b - a), (const char *)data + a);
+		free(data);
+		return 1;
+	}
+	free(data);
+	return 0;
+}
+
+TEST_F(u, built_strings_cite_no_file_users_lack)
+{
+	char lib[PATH_MAX + 32], hit[512] = "";
+	char *slash;
+
+	EXPECT_EQ(0, cites_a_file_users_lack(self->tool, hit, sizeof(hit)))
+		TH_LOG("%s: '%s'", self->tool, hit);
+	snprintf(lib, sizeof(lib), "%s", self->tool);
+	slash = strrchr(lib, '/');
+	ASSERT_NE(NULL, slash);
+	snprintf(slash + 1, sizeof(lib) - (size_t)(slash + 1 - lib), "libipuxcom.so");
+	if (access(lib, R_OK)) {
+		/* an installed command: the library is wherever ld.so finds it */
+		TH_LOG("no %s: the command checked alone", lib);
+		return;
+	}
+	EXPECT_EQ(0, cites_a_file_users_lack(lib, hit, sizeof(hit))) TH_LOG("%s: '%s'", lib, hit);
 }
 
 TEST_F(u, help_help_and_the_default_command_given_a_file)
@@ -200,6 +251,9 @@ TEST_F(u, schedule_labels_physical_ids_and_gives_each_route)
 	HAS(out, "\"route\":\"32-bit\"");
 	RUN(0, "plan", "p2p", "0", "1286", "1");
 	HAS(out, "p2p: 1 word, ");
+	ASSERT_EQ(0, ixt_write_file(self->path, "\x01", 1));
+	RUN(1, "plan", "decode", "-f", self->path);
+	HAS(err, ": 1 byte, not a whole number of 32-bit words");
 }
 
 TEST_F(u, write_errors_name_the_command_and_the_cause)
@@ -256,6 +310,10 @@ TEST_F(u, completion_offers_option_values)
 	/* a file: still file names */
 	RUN(0, "__complete", "plan", "schedule", "x", "--trace", "");
 	EXPECT_STREQ("@files\n", self->r->out);
+	RUN(0, "__complete", "image", "pack", "--over", "");
+	EXPECT_STREQ("@files\n", self->r->out);
+	RUN(0, "__complete", "image", "pack", "--ov");
+	EXPECT_STREQ("--over\n", self->r->out);
 }
 
 /* "file" is what a command read, "output" what it wrote. */

@@ -116,6 +116,92 @@ TEST_F(cli, pack_verify_inspect_extract)
 	EXPECT_TRUE(same_file(self->img, out));	/* same input, same file */
 }
 
+/*
+ * image pack --over IMG: pack all, extract all, repack 3 tiles over the
+ * image, extract all: the 3 are new, the other 1469 byte-identical.
+ */
+TEST_F(cli, pack_a_few_tiles_over_a_base)
+{
+	static const unsigned int few[] = { 0, 777, 1471 };
+	char *tool = self->tool, all[PATH_MAX + 32], fdir[PATH_MAX + 32], path[PATH_MAX + 64];
+	char all2[PATH_MAX + 32], path2[PATH_MAX + 64], out[PATH_MAX + 32], bad[PATH_MAX + 32];
+	struct ipuxcom_image_info bi;
+	struct ipuxcom_image_tile rec;
+	struct ipuxcom_image *img;
+	struct ipuxcom_errmsg em;
+	uint32_t victim = 0;
+	uint8_t t[SIZE], *data;
+	size_t len;
+
+	snprintf(all, sizeof(all), "%s/all", self->dir);
+	snprintf(all2, sizeof(all2), "%s/all2", self->dir);
+	snprintf(fdir, sizeof(fdir), "%s/few", self->dir);
+	snprintf(out, sizeof(out), "%s/over.ipuimg", self->dir);
+	TOOL_EXPECT(0, out, "packed into", "image", "pack", "--raw", self->raw, "-o", self->img);
+	TOOL_EXPECT(0, out, "1472 tile images", "image", "extract", self->img, "all", "-o", all);
+	ASSERT_EQ(0, mkdir(fdir, 0755));
+	for (int i = 0; i < 3; i++) {
+		ixt_fill_random(t, SIZE, 7000 + (uint64_t)i);
+		snprintf(path, sizeof(path), "%s/%u.bin", fdir, few[i]);
+		ASSERT_EQ(0, ixt_write_file(path, t, SIZE));
+	}
+	TOOL_EXPECT(0, out, "1472 tiles of 2048 bytes", "image", "pack", "--raw", fdir, "--over",
+		    self->img, "-o", out);
+	TOOL_EXPECT(0, out, ": ok:", "image", "verify", out);
+	TOOL_EXPECT(0, out, "1472 tile images", "image", "extract", out, "all", "-o", all2);
+	for (unsigned int n = 0; n < IPUXCOM_IMG_TILES; n++) {
+		bool replaced = n == few[0] || n == few[1] || n == few[2];
+
+		snprintf(path, sizeof(path), "%s/%u.bin", replaced ? fdir : all, n);
+		snprintf(path2, sizeof(path2), "%s/%u.bin", all2, n);
+		ASSERT_TRUE(same_file(path, path2)) TH_LOG("tile %u", n);
+	}
+	/* JSON: "file" is the input image, "output" what was written */
+	TOOL_EXPECT(0, out, "{\"file\":\"", "image", "pack", "--raw", fdir, "--over", self->img,
+		    "-o", out, "-j");
+
+	/* a size other than the image's: the tile, its size, the expected size */
+	snprintf(path, sizeof(path), "%s/5.bin", fdir);
+	ASSERT_EQ(0, ixt_write_file(path, t, 100));
+	TOOL_EXPECT(1, err, "few/5.bin: tile 5 has 0x64 bytes, but the base image's tiles have "
+		    "0x800", "image", "pack", "--raw", fdir, "--over", self->img, "-o", out);
+	ASSERT_EQ(0, unlink(path));
+	/* a tile out of range */
+	snprintf(path, sizeof(path), "%s/1472.bin", fdir);
+	ASSERT_EQ(0, ixt_write_file(path, t, SIZE));
+	TOOL_EXPECT(1, err, "stray entry '1472.bin' (the directory may hold only N.bin for "
+		    "physical tiles N = 0..1471)", "image", "pack", "--raw", fdir, "--over",
+		    self->img, "-o", out);
+	ASSERT_EQ(0, unlink(path));
+	/* usage: --base and --entry come from the image */
+	TOOL_EXPECT(2, err, "--base and --entry are not for --over", "image", "pack", "--raw",
+		    fdir, "--over", self->img, "--base", "0x4c010", "-o", out);
+	TOOL_EXPECT(1, err, "/nonexistent.img: cannot open", "image", "pack", "--raw", fdir,
+		    "--over", "/nonexistent.img", "-o", out);
+
+	/* a base tile failing its CRC32: named with the file; no output left */
+	ASSERT_EQ(0, ipuxcom_image_open(self->img, &img, &em)) TH_LOG("%s", em.msg);
+	ipuxcom_image_get_info(img, &bi);
+	for (uint32_t n = 1; n < IPUXCOM_IMG_TILES && !victim; n++) {
+		ASSERT_EQ(0, ipuxcom_image_get_tile(img, n, &rec));
+		if (n != bi.template_tile && n != 777 && rec.patch_size > 8)
+			victim = n;
+	}
+	ipuxcom_image_free(img);
+	ASSERT_NE(0u, victim);
+	data = ixt_read_file(self->img, &len);
+	ASSERT_NE(NULL, data);
+	data[rec.patch_offset + 8] ^= 0x5a;
+	snprintf(bad, sizeof(bad), "%s/bad.ipuimg", self->dir);
+	ASSERT_EQ(0, ixt_write_file(bad, data, len));
+	free(data);
+	snprintf(path, sizeof(path), "bad.ipuimg: tile %u image: CRC32 0x", victim);
+	unlink(out);
+	TOOL_EXPECT(1, err, path, "image", "pack", "--raw", fdir, "--over", bad, "-o", out);
+	EXPECT_NE(0, access(out, F_OK));
+	TOOL_EXPECT(0, out, "--over IMG", "image", "pack", "--help");
+}
+
 TEST_F(cli, frames_and_redirect)
 {
 	char *tool = self->tool, out[PATH_MAX + 32], red[PATH_MAX + 32];
@@ -255,7 +341,7 @@ TEST_F(cli, usage_and_help)
 
 	TOOL_EXPECT(0, out, "Usage: ipuxcom image COMMAND", "image", "--help");
 	TOOL_EXPECT(0, out, "pack", "help", "image");
-	TOOL_EXPECT(0, out, "Usage: ipuxcom image pack --raw DIR|--elf DIR -o OUT", "image",
+	TOOL_EXPECT(0, out, "Usage: ipuxcom image pack --raw DIR|--elf DIR [--over IMG] -o OUT", "image",
 		    "pack", "--help");
 	TOOL_EXPECT(0, out, "Usage: ipuxcom image extract IMG TILE|all", "image", "extract", "-h");
 	TOOL_EXPECT(0, out, "Exit status 0 only if every check passes", "image", "verify",

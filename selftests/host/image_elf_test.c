@@ -471,6 +471,65 @@ TEST_F(elf, pack_1472_elf_files)
 	free(want);
 }
 
+/* One ELF over a packed base: the rest kept; a different entry or a larger image refused. */
+TEST_F(elf, pack_one_elf_over_a_base)
+{
+	char dir[PATH_MAX + 16], few[PATH_MAX + 16], path[PATH_MAX + 64], log[512];
+	struct ipuxcom_image_dir_opts o;
+	struct ipuxcom_image *base, *img;
+	struct ipuxcom_errmsg em;
+	uint8_t *buf = malloc(self->bin_len), *d;
+	void *bdata, *data;
+	size_t blen, len;
+
+	ASSERT_NE(NULL, buf);
+	snprintf(dir, sizeof(dir), "%s/elfs", self->dir);
+	snprintf(few, sizeof(few), "%s/few", self->dir);
+	write_elf_dir(_metadata, dir, self->elf, self->elf_len, self->mark_off);
+	ipuxcom_image_dir_opts_init(&o);
+	ASSERT_EQ(0, ipuxcom_image_pack_elf_dir(dir, &o, &bdata, &blen, &em)) TH_LOG("%s", em.msg);
+	ASSERT_EQ(0, ipuxcom_image_from_buffer(bdata, blen, &base, &em));
+	ASSERT_EQ(0, mkdir(few, 0755));
+	d = malloc(self->elf_len);
+	ASSERT_NE(NULL, d);
+	memcpy(d, self->elf, self->elf_len);
+	ixt_put_le32(d + self->mark_off, MARK + 9999);
+	snprintf(path, sizeof(path), "%s/t_5.elf", few);
+	ASSERT_EQ(0, ixt_write_file(path, d, self->elf_len));
+	ASSERT_EQ(0, ipuxcom_image_pack_elf_dir_over(few, base, IPUXCOM_IMG_TEMPLATE_AUTO, &data,
+						     &len, &em)) TH_LOG("%s", em.msg);
+	ASSERT_EQ(0, ipuxcom_image_from_buffer(data, len, &img, &em));
+	for (uint32_t t = 0; t < IPUXCOM_IMG_TILES; t++) {
+		ASSERT_EQ(0, ipuxcom_image_extract(img, t, buf, self->bin_len, &em));
+		EXPECT_EQ(t == 5 ? MARK + 9999 : MARK + t, ixt_le32(buf + 16)) TH_LOG("tile %u", t);
+	}
+	ipuxcom_image_free(img);
+	free(data);
+	/* another entry point */
+	put64(d + E_ENTRY, 0x4c014);
+	ASSERT_EQ(0, ixt_write_file(path, d, self->elf_len));
+	EXPECT_EQ(-EINVAL, ipuxcom_image_pack_elf_dir_over(few, base, IPUXCOM_IMG_TEMPLATE_AUTO,
+							   &data, &len, &em));
+	EXPECT_MSG(em, "t_5.elf: tile 5: entry point 0x4c014, but the base image's is 0x4c010");
+	/* an image past the base's image size */
+	ASSERT_EQ(0, build_elf(self->dir, "big.elf", 0x4c010, 0x54000, false, log, sizeof(log)))
+		TH_LOG("%s", log);
+	snprintf(path, sizeof(path), "%s/big.elf", self->dir);
+	free(d);
+	d = ixt_read_file(path, &len);
+	ASSERT_NE(NULL, d);
+	snprintf(path, sizeof(path), "%s/t_5.elf", few);
+	ASSERT_EQ(0, ixt_write_file(path, d, len));
+	EXPECT_EQ(-EINVAL, ipuxcom_image_pack_elf_dir_over(few, base, IPUXCOM_IMG_TEMPLATE_AUTO,
+							   &data, &len, &em));
+	EXPECT_MSG(em, "t_5.elf: tile 5: image of 0x7ff8 bytes, but the base image's tiles have "
+		   "0x3ff8 (a tile packed over a base must fit its image size)");
+	free(d);
+	ipuxcom_image_free(base);
+	free(bdata);
+	free(buf);
+}
+
 /* The command contract: ipuxcom image pack --elf DIR -o OUT, then extract. */
 TEST_F(elf, command_pack_elf)
 {

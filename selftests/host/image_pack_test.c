@@ -578,6 +578,157 @@ TEST_F(rawdir, sizes_must_match)
 	EXPECT_MSG(em, "0.bin: 0x0 bytes; a tile image has 0x1..0x9c000");
 }
 
+/* ------------------------------------------------ a few tiles over a base */
+
+/* Pack self->dir whole: the base image, as a buffer and opened. */
+static void pack_base(struct __test_metadata *_metadata, const char *dir, void **data,
+		      size_t *len, struct ipuxcom_image **img)
+{
+	struct ipuxcom_image_dir_opts o;
+	struct ipuxcom_errmsg em;
+
+	ipuxcom_image_dir_opts_init(&o);
+	ASSERT_EQ(0, ipuxcom_image_pack_raw_dir(dir, &o, data, len, &em)) TH_LOG("%s", em.msg);
+	ASSERT_EQ(0, ipuxcom_image_from_buffer(*data, *len, img, &em)) TH_LOG("%s", em.msg);
+}
+
+TEST_F(rawdir, pack_three_tiles_over_a_base)
+{
+	static const uint32_t few[] = { 0, 700, 1471 };
+	struct ipuxcom_image *base, *img;
+	struct ipuxcom_image_info bi, info;
+	struct ipuxcom_errmsg em;
+	char fdir[PATH_MAX + 8], path[PATH_MAX + 32];
+	uint8_t buf[600], new_img[3][600];
+	void *bdata, *data;
+	size_t blen, len;
+
+	pack_base(_metadata, self->dir, &bdata, &blen, &base);
+	snprintf(fdir, sizeof(fdir), "%s.few", self->dir);
+	ASSERT_EQ(0, mkdir(fdir, 0755));
+	for (int i = 0; i < 3; i++) {
+		ixt_fill_random(new_img[i], sizeof(new_img[i]), 100 + (uint64_t)i);
+		snprintf(path, sizeof(path), "%s/%u.bin", fdir, few[i]);
+		ASSERT_EQ(0, ixt_write_file(path, new_img[i], sizeof(new_img[i])));
+	}
+	ASSERT_EQ(0, ipuxcom_image_pack_raw_dir_over(fdir, base, IPUXCOM_IMG_TEMPLATE_AUTO,
+						     &data, &len, &em)) TH_LOG("%s", em.msg);
+	ASSERT_EQ(0, ipuxcom_image_from_buffer(data, len, &img, &em));
+	ipuxcom_image_get_info(base, &bi);
+	ipuxcom_image_get_info(img, &info);
+	EXPECT_EQ(bi.tile_count, info.tile_count);
+	EXPECT_EQ(bi.image_size, info.image_size);
+	EXPECT_EQ(bi.load_base, info.load_base);
+	EXPECT_EQ(bi.entry, info.entry);
+	/* the three are new, every other tile byte-identical to the base */
+	for (uint32_t t = 0; t < IPUXCOM_IMG_TILES; t++) {
+		const uint8_t *want = self->t->img[t];
+
+		for (int i = 0; i < 3; i++)
+			if (few[i] == t)
+				want = new_img[i];
+		ASSERT_EQ(0, ipuxcom_image_extract(img, t, buf, sizeof(buf), &em)) TH_LOG("%s",
+											  em.msg);
+		ASSERT_EQ(0, memcmp(buf, want, sizeof(buf))) TH_LOG("tile %u", t);
+	}
+	ipuxcom_image_free(img);
+	free(data);
+	/* a given template is kept; an empty directory repacks the base */
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%u.bin", fdir, few[i]);
+		ASSERT_EQ(0, unlink(path));
+	}
+	ASSERT_EQ(0, ipuxcom_image_pack_raw_dir_over(fdir, base, 5, &data, &len, &em));
+	ASSERT_EQ(0, ipuxcom_image_from_buffer(data, len, &img, &em));
+	ipuxcom_image_get_info(img, &info);
+	EXPECT_EQ(5u, info.template_tile);
+	for (uint32_t t = 0; t < IPUXCOM_IMG_TILES; t += 97) {
+		ASSERT_EQ(0, ipuxcom_image_extract(img, t, buf, sizeof(buf), &em));
+		ASSERT_EQ(0, memcmp(buf, self->t->img[t], sizeof(buf))) TH_LOG("tile %u", t);
+	}
+	ipuxcom_image_free(img);
+	free(data);
+	ipuxcom_image_free(base);
+	free(bdata);
+	ixt_rmtree(fdir);
+}
+
+TEST_F(rawdir, over_a_base_refuses_bad_sizes_tiles_and_crcs)
+{
+	struct ipuxcom_image_tile rec;
+	struct ipuxcom_image *base, *bad;
+	struct ipuxcom_errmsg em;
+	char fdir[PATH_MAX + 8], path[PATH_MAX + 32];
+	uint32_t victim = IPUXCOM_IMG_TILES;
+	uint8_t *corrupt;
+	void *bdata, *data = NULL;
+	size_t blen, len;
+
+	pack_base(_metadata, self->dir, &bdata, &blen, &base);
+	snprintf(fdir, sizeof(fdir), "%s.few", self->dir);
+	ASSERT_EQ(0, mkdir(fdir, 0755));
+	/* a size other than the base's: the tile, its size and the expected one */
+	snprintf(path, sizeof(path), "%s/9.bin", fdir);
+	ASSERT_EQ(0, ixt_write_file(path, self->t->img[9], 599));
+	EXPECT_EQ(-EINVAL, ipuxcom_image_pack_raw_dir_over(fdir, base, IPUXCOM_IMG_TEMPLATE_AUTO,
+							   &data, &len, &em));
+	EXPECT_MSG(em, ".few/9.bin: tile 9 has 0x257 bytes, but the base image's tiles have "
+		   "0x258 (a tile packed over a base must keep its size)");
+	EXPECT_EQ(NULL, data);
+	ASSERT_EQ(0, unlink(path));
+	/* a tile the base does not have */
+	snprintf(path, sizeof(path), "%s/1472.bin", fdir);
+	ASSERT_EQ(0, ixt_write_file(path, self->t->img[9], 600));
+	EXPECT_EQ(-EINVAL, ipuxcom_image_pack_raw_dir_over(fdir, base, IPUXCOM_IMG_TEMPLATE_AUTO,
+							   &data, &len, &em));
+	EXPECT_MSG(em, "stray entry '1472.bin' (the directory may hold only N.bin for physical "
+		   "tiles N = 0..1471)");
+	ASSERT_EQ(0, unlink(path));
+	EXPECT_EQ(-EINVAL, ipuxcom_image_pack_raw_dir_over(fdir, base, 1472, &data, &len, &em));
+	EXPECT_MSG(em, "template tile 1472 outside 0..1471 (the base image's tiles)");
+	EXPECT_EQ(-EINVAL, ipuxcom_image_pack_raw_dir_over(fdir, NULL, 0, &data, &len, &em));
+	EXPECT_EQ(-ENOENT, ipuxcom_image_pack_raw_dir_over("/nonexistent/dir", base, 0, &data,
+							   &len, &em));
+	EXPECT_MSG(em, "/nonexistent/dir: cannot open the directory");
+
+	/* a base tile that fails its CRC32: a byte of its patch data flipped */
+	for (uint32_t t = 1; t < IPUXCOM_IMG_TILES && victim == IPUXCOM_IMG_TILES; t++) {
+		struct ipuxcom_image_info bi;
+
+		ipuxcom_image_get_info(base, &bi);
+		ASSERT_EQ(0, ipuxcom_image_get_tile(base, t, &rec));
+		if (t != bi.template_tile && rec.patch_size > IPUXCOM_IMG_PATCH_HEADER_SIZE)
+			victim = t;
+	}
+	ASSERT_GT(IPUXCOM_IMG_TILES, victim);
+	corrupt = malloc(blen);
+	ASSERT_NE(NULL, corrupt);
+	memcpy(corrupt, bdata, blen);
+	corrupt[rec.patch_offset + IPUXCOM_IMG_PATCH_HEADER_SIZE] ^= 0x5a;
+	/* the structure and the metadata CRC32 still hold: it opens */
+	ASSERT_EQ(0, ipuxcom_image_from_buffer(corrupt, blen, &bad, &em)) TH_LOG("%s", em.msg);
+	EXPECT_EQ(-EBADMSG, ipuxcom_image_pack_raw_dir_over(fdir, bad, IPUXCOM_IMG_TEMPLATE_AUTO,
+							    &data, &len, &em));
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), "the base image: tile %u image: CRC32 0x", victim);
+		EXPECT_MSG(em, want);
+	}
+	EXPECT_EQ(NULL, data);
+	/* replaced, the bad tile is never read: the pack succeeds */
+	snprintf(path, sizeof(path), "%s/%u.bin", fdir, victim);
+	ASSERT_EQ(0, ixt_write_file(path, self->t->img[victim], 600));
+	ASSERT_EQ(0, ipuxcom_image_pack_raw_dir_over(fdir, bad, IPUXCOM_IMG_TEMPLATE_AUTO, &data,
+						     &len, &em)) TH_LOG("%s", em.msg);
+	free(data);
+	ipuxcom_image_free(bad);
+	free(corrupt);
+	ipuxcom_image_free(base);
+	free(bdata);
+	ixt_rmtree(fdir);
+}
+
 TEST(raw_dir_errors)
 {
 	struct ipuxcom_image_dir_opts o;

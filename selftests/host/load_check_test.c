@@ -113,6 +113,15 @@ TEST_F(chk, every_problem_listed_at_once)
 	EXPECT_IN(err, "in10.bin: 10 bytes, the call's input slice takes 64");
 	EXPECT_IN(err, "load: call read output /: is a directory");
 	EXPECT_EQ(6, count(self->r->err, "ipuxcom: load: "));
+	/* one byte is "1 byte" */
+	ASSERT_EQ(0, ixt_write_file(small, ten, 1));
+	TOOL("load", "--check", self->f.img, "-b", self->f.boot, "--hostx", self->f.hsp,
+	     small_arg);
+	EXPECT_EQ(1, self->r->status);
+	EXPECT_IN(err, "in10.bin: 1 byte, the call's input slice takes 64");
+	ASSERT_EQ(0, ixt_write_file(small, "\x01", 1));
+	TOOL("load", "--check", self->f.img, "-b", small);
+	EXPECT_IN(out, "in10.bin: raw, 1 byte\n");
 }
 
 TEST_F(chk, a_load_with_a_bad_call_file_never_reaches_the_device)

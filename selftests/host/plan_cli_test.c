@@ -161,10 +161,10 @@ TEST_F(cli, fanout_reports_the_choice)
 	RUN(1, "plan", "fanout", "0", "1024", "1", "2", "3", "4", "-m", "serialized");
 	HAS(out, "rejected: nrecv 4 out of range 1..3");
 	/* the methods by name, not the library's bit set ("methods 0x2") */
-	HAS(err, "plan fanout: no allowed method (serialized) can carry 1024 words to 4 "
+	HAS(err, "plan fanout: none of the allowed methods (serialized) can carry 1024 words to 4 "
 	    "receivers");
 	EXPECT_EQ(NULL, strstr(self->r.err, "0x2")) TH_LOG("%s", self->r.err);
-	HAS(out, "multicast  not allowed (--method allows serialized)\n");
+	HAS(out, "multicast  not among the allowed methods (serialized)\n");
 }
 
 TEST_F(cli, decode_words)

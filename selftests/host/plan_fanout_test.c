@@ -472,13 +472,30 @@ TEST(dispatch_errors)
 	EXPECT_EQ(-EOPNOTSUPP, ipuxcom_plan_dispatch(NULL, &d.req, IPUXCOM_FANOUT_SERIALIZED, &out,
 						     &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_INFEASIBLE, e.code);
-	EXPECT_STREQ("methods 0x2: no allowed method can carry 1024 words to 4 receivers", e.msg);
+	/* methods by name, never as a bit set ("methods 0x2") */
+	EXPECT_STREQ("none of the allowed methods (serialized) can carry 1024 words to 4 "
+		     "receivers", e.msg);
 	EXPECT_EQ(0u, out.chosen);
-	EXPECT_NE(NULL, strstr(out.reason, "nrecv 4 out of range 1..3"));
+	EXPECT_STREQ("not among the allowed methods (serialized)", out.cand[0].why);
+	EXPECT_STREQ("not among the allowed methods (serialized)", out.cand[2].why);
+	EXPECT_EQ(0, strncmp(out.reason, "no allowed method fits; multicast not among the allowed "
+			     "methods (serialized); serialized rejected: nrecv 4 out of range "
+			     "1..3", 124)) TH_LOG("%s", out.reason);
+	d.dst[0] = 0x60000;	/* an ambiguous destination: no multicast either */
+	EXPECT_EQ(-EOPNOTSUPP, ipuxcom_plan_dispatch(NULL, &d.req, IPUXCOM_FANOUT_MULTICAST |
+						     IPUXCOM_FANOUT_SERIALIZED, &out, &e));
+	EXPECT_STREQ("none of the allowed methods (multicast|serialized) can carry 1024 words to 4 "
+		     "receivers", e.msg);
+	EXPECT_STREQ("not among the allowed methods (multicast|serialized)", out.cand[2].why);
 	EXPECT_EQ(-EINVAL, ipuxcom_plan_dispatch(NULL, &d.req, 0, &out, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_METHOD, e.code);
-	EXPECT_EQ(-EINVAL, ipuxcom_plan_dispatch(NULL, &d.req, 8, &out, &e));
+	EXPECT_STREQ("methods none: need one or more of multicast, serialized and relay, and "
+		     "nothing else", e.msg);
+	EXPECT_EQ(-EINVAL, ipuxcom_plan_dispatch(NULL, &d.req, 8 | IPUXCOM_FANOUT_RELAY, &out,
+						 &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_METHOD, e.code);
+	EXPECT_STREQ("methods relay|0x8: need one or more of multicast, serialized and relay, "
+		     "and nothing else", e.msg);
 	/* a request every method rejects is reported as itself */
 	d.req.count = 0;
 	EXPECT_EQ(-ERANGE, ipuxcom_plan_dispatch(NULL, &d.req, IPUXCOM_FANOUT_ALL, &out, &e));

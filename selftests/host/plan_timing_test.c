@@ -552,6 +552,28 @@ TEST(file_io_errors)
 	EXPECT_EQ(IPUXCOM_PLAN_E_NULL, e.code);
 	EXPECT_EQ(-EINVAL, ipuxcom_timing_write(NULL, stdout, 1, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
+	/*
+	 * A stream that fails: the errno of the failing write, not a stale
+	 * one left in errno, and the stream named by its descriptor.
+	 */
+	if (!access("/dev/full", W_OK)) {
+		FILE *full = fopen("/dev/full", "w");
+		char want[96];
+
+		ASSERT_NE(NULL, full);
+		errno = EBADF;
+		EXPECT_EQ(-ENOSPC, ipuxcom_timing_write(NULL, full, 0, &e));
+		EXPECT_EQ(IPUXCOM_PLAN_E_IO, e.code);
+		EXPECT_EQ(-ENOSPC, e.err);
+		snprintf(want, sizeof(want), "write error on the stream (file descriptor %d): "
+			 "No space left on device", fileno(full));
+		EXPECT_STREQ(want, e.msg);
+		fclose(full);
+		errno = EBADF;
+		EXPECT_EQ(-ENOSPC, ipuxcom_timing_save(NULL, "/dev/full", 0, &e));
+		EXPECT_EQ(IPUXCOM_PLAN_E_IO, e.code);
+		EXPECT_STREQ("cannot write /dev/full: No space left on device", e.msg);
+	}
 	EXPECT_EQ(-EINVAL, ipuxcom_timing_load(NULL, &tm, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_NULL, e.code);
 	EXPECT_EQ(-EINVAL, ipuxcom_timing_load("/tmp", NULL, &e));

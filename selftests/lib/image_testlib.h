@@ -221,9 +221,11 @@ static inline int ixt_run(char *const *argv, struct ixt_run *r)
 }
 
 /* The ipuxcom command: $IPUXCOM_TOOL, else "ipuxcom" on PATH. */
-static inline bool ixt_find_tool_on_path(char *path, size_t len)
+/* Program @name: $@env if set, else the first on PATH; into @path. */
+static inline bool ixt_find_on_path(const char *name, const char *env_name, char *path,
+				    size_t len)
 {
-	const char *env = getenv("IPUXCOM_TOOL"), *p = getenv("PATH");
+	const char *env = getenv(env_name), *p = getenv("PATH");
 	char dirs[1024], *save = NULL;
 
 	if (env && *env) {
@@ -232,11 +234,16 @@ static inline bool ixt_find_tool_on_path(char *path, size_t len)
 	}
 	snprintf(dirs, sizeof(dirs), "%s", p ? p : "/bin:/usr/bin");
 	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(path, len, "%s/ipuxcom", d);
+		snprintf(path, len, "%s/%s", d, name);
 		if (access(path, X_OK) == 0)
 			return true;
 	}
 	return false;
+}
+
+static inline bool ixt_find_tool_on_path(char *path, size_t len)
+{
+	return ixt_find_on_path("ipuxcom", "IPUXCOM_TOOL", path, len);
 }
 
 /* Run @tool with the NULL-terminated arguments after it (at most 22), capturing its output. */

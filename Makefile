@@ -56,7 +56,7 @@ LIB_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIB_PIC_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/pic/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
-.PHONY: examples bench bench-vm fuzz check-fuzz fuzz-kernel all ci-build debug-build help lib tools modules standin tests host-tests device-tests initramfs \
+.PHONY: python check-python examples bench bench-vm fuzz check-fuzz fuzz-kernel all ci-build debug-build help lib tools modules standin tests host-tests device-tests initramfs \
 	check check-host check-vm check-vm-c600 initramfs-c600 qemu-c600 card-tests check-debug ci-summary demo vm-shell deps sparse checkpatch kernel-doc lint clean \
 	kver-check
 
@@ -91,6 +91,8 @@ help:
 	@echo "  qemu-c600    build (once; cached) Debian's QEMU 7.2 with the ipu-c600 test device"
 	@echo "               (scripts/qemu-c600.sh, docs/qemu-c600.md); prints QEMU=path"
 	@echo "  bench        build and run the benchmarks (bench/*.c) on the host"
+	@echo "  python       the Python package ipuxcom (python/) in build/python, for /usr/bin/python3"
+	@echo "  check-python its pytest suite and examples/python/ with /usr/bin/python3, as TAP; part of check"
 	@echo "  bench-vm     run the device benchmarks (full load, TDI) in the test VM"
 	@echo "  fuzz         run each libFuzzer target (fuzz/*_fuzz.c) for FUZZ_SECONDS (60)"
 	@echo "  check-fuzz   the same briefly (FUZZ_CHECK_SECONDS, 4), as TAP; part of check"
@@ -150,6 +152,30 @@ $(B)/libipuxcom.so.$(LIB_VERSION): $(LIB_PIC_OBJS) libuser/libipuxcom.map
 $(B)/libipuxcom.pc: libuser/libipuxcom.pc.in Makefile
 	@mkdir -p $(@D)
 	sed $(PC_SUBST) $< > $@
+
+# ---------------------------------------------------------------- Python
+# The Python package (python/ipuxcom, docs/python.md): CFFI in API mode
+# against libuser/include, for Debian's /usr/bin/python3 (never a python3
+# that comes first on PATH). The extension links the library's PIC objects
+# (libipuxcom-pic.a), so it needs no libipuxcom.so at run time.
+PYTHON := /usr/bin/python3
+PY_SRCS := $(wildcard python/ipuxcom/*.py)
+PY_PKG := $(B)/python/ipuxcom
+PY_STAMP := $(PY_PKG)/.built
+
+$(B)/libipuxcom-pic.a: $(LIB_PIC_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(PY_STAMP): $(PY_SRCS) $(B)/libipuxcom-pic.a $(LIB_HDRS)
+	@mkdir -p $(PY_PKG)
+	rm -f $(PY_PKG)/*.py $(PY_PKG)/_ipuxcom*
+	$(PYTHON) python/ipuxcom/_build.py $(B)/python . $(B)/libipuxcom-pic.a
+	cp $(PY_SRCS) $(PY_PKG)/
+	rm -f $(PY_PKG)/_build.py $(PY_PKG)/_ipuxcom.c $(PY_PKG)/_ipuxcom.o
+	touch $@
+
+python: $(PY_STAMP)
 
 # ---------------------------------------------------------------- command
 tools: $(B)/ipuxcom
@@ -295,6 +321,12 @@ $(B)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_HDRS) $(B)/libipuxcom.a
 
 bench: $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+
+# The Python suite (python/tests, pytest; the examples in examples/python
+# run from there too) as TAP: python/run-tests.sh.
+check-python: python $(B)/ipuxcom
+	@mkdir -p $(B)/results
+	B=$(B) PYTHON=$(PYTHON) selftests/run-host-tests.sh $(B)/results/python.tap python/run-tests.sh
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer targets (clang) for the IPUIMG1, IPUCFG1, .ipuhsp and tile-ELF
@@ -444,17 +476,18 @@ fuzz-kernel: kver-check modules standin $(FUZZ_TEST_BIN)
 # never build in the same files at the same time.
 DEBUG_BUILD := lib tools examples device-tests
 debug-build: $(DEBUG_BUILD)
-ci-build: all tests standin $(VM_BENCH_BINS) $(FUZZ_BINS) $(FUZZ_RUNNERS)
+ci-build: all tests python standin $(VM_BENCH_BINS) $(FUZZ_BINS) $(FUZZ_RUNNERS)
 
-CHECK_TAPS := $(B)/results/host.tap $(B)/results/fuzz.tap $(B)/results/install.tap \
+CHECK_TAPS := $(B)/results/host.tap $(B)/results/python.tap $(B)/results/fuzz.tap $(B)/results/install.tap \
 	$(B)/results/vm/tests.tap $(B)/results/vm-shell.tap $(B)/results/dkms.tap \
 	$(B)/results/vm-c600/tests.tap
 DEBUG_TAP := $(B)/results/debug/tests.tap
 
 check: deps
-	$(MAKE) all tests
+	$(MAKE) all tests python
 	@rc=0; \
 	$(MAKE) check-host || rc=1; \
+	$(MAKE) check-python || rc=1; \
 	$(MAKE) check-fuzz || rc=1; \
 	$(MAKE) check-install || rc=1; \
 	$(MAKE) check-vm || rc=1; \

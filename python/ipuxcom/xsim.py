@@ -581,8 +581,8 @@ class Trace:
         cols = lib.IPUXCOM_PHYS_COLS
         if what in ("words", "sends"):
             for a in self.actions:
-                if a.kind == "send":
-                    grid[a.tile // cols, a.tile % cols] += a.words
+                if a.kind == "send":   # a 64-bit send moves two words per event
+                    grid[a.tile // cols, a.tile % cols] += a.words * (2 if a.dir & 4 else 1)
         if what in ("words", "writes") and len(self.writes):
             np.add.at(grid, (self.writes["tile"] // cols, self.writes["tile"] % cols), 1)
         if what not in ("words", "sends", "writes"):

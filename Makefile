@@ -90,7 +90,7 @@ help:
 	@echo "  lint         make C=1 W=1 modules and standin (sparse) + checkpatch --strict + kernel-doc"
 	@echo "  qemu-c600    build (once; cached) Debian's QEMU 7.2 with the ipu-c600 test device"
 	@echo "               (scripts/qemu-c600.sh, docs/qemu-c600.md); prints QEMU=path"
-	@echo "  bench        build and run the benchmarks (bench/*.c) on the host"
+	@echo "  bench        build and run the benchmarks (bench/*.c, python/bench/*.py) on the host"
 	@echo "  python       the Python package ipuxcom (python/) in build/python, for /usr/bin/python3"
 	@echo "  check-python its pytest suite and examples/python/ with /usr/bin/python3, as TAP; part of check"
 	@echo "  bench-vm     run the device benchmarks (full load, TDI) in the test VM"
@@ -319,8 +319,9 @@ $(B)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_HDRS) $(B)/libipuxcom.a
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) -Ibench -o $@ $< $(B)/libipuxcom.a $(DEP_LIBS)
 
-bench: $(BENCH_BINS)
+bench: $(BENCH_BINS) python
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+	@echo "== python/bench/p2p_bench.py"; PYTHONPATH=$(B)/python $(PYTHON) python/bench/p2p_bench.py
 
 # The Python suite (python/tests, pytest; the examples in examples/python
 # run from there too) as TAP: python/run-tests.sh.

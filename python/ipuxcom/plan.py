@@ -351,13 +351,16 @@ def plan_p2p(sender: int, receiver: int, count: int, *, physical: bool = False,
 
 
 def plan_p2p_batch(senders: ArrayLike, receivers: ArrayLike, counts: Union[int, ArrayLike],
-                   *, physical: bool = False,
-                   timing: Optional[Timing] = None) -> Tuple[np.ndarray, np.ndarray]:
+                   *, physical: bool = False, timing: Optional[Timing] = None,
+                   out: Optional[Tuple[np.ndarray, np.ndarray]] = None
+                   ) -> Tuple[np.ndarray, np.ndarray]:
     """Plan many p2p transfers in one call.
 
     Returns (send_rows, recv_rows): uint32 arrays of shape (n, 9), row i
     the words of transfer i's plan, word for word those of plan_p2p().
-    A failure raises Error naming the transfer ("transfers[i]: ...").
+    @out: two such arrays (C-contiguous uint32) to fill instead of new
+    ones, for repeated batches. A failure raises Error naming the
+    transfer ("transfers[i]: ..."); rows before it are filled.
     """
     s = _u32(senders)
     r = _u32(receivers)
@@ -366,8 +369,16 @@ def plan_p2p_batch(senders: ArrayLike, receivers: ArrayLike, counts: Union[int, 
         raise Error(22, f"receivers has {r.size} entries, senders {s.size}", "receivers",
                     None, "invalid argument", "plan_p2p_batch")
     n = s.size
-    send = np.empty((n, ROW_WORDS), dtype=np.uint32)
-    recv = np.empty((n, ROW_WORDS), dtype=np.uint32)
+    if out is None:
+        send = np.empty((n, ROW_WORDS), dtype=np.uint32)
+        recv = np.empty((n, ROW_WORDS), dtype=np.uint32)
+    else:
+        send, recv = out
+        for a in out:
+            if (a.dtype != np.uint32 or a.shape != (n, ROW_WORDS)
+                    or not a.flags["C_CONTIGUOUS"]):
+                raise Error(22, f"out arrays must be C-contiguous uint32 of shape ({n}, 9)",
+                            "out", None, "invalid argument", "plan_p2p_batch")
     failed = ffi.new("size_t *")
     err = plan_error()
     rc = lib.pyx_plan_p2p_batch(_tm(timing), _ptr(s), _ptr(r), _ptr(c), n, numbering(physical),

@@ -64,6 +64,17 @@ def test_p2p_batch_equals_single_plans():
         assert np.array_equal(send[i], p.send.words) and np.array_equal(recv[i], p.recv.words)
 
 
+def test_p2p_batch_into_out_arrays():
+    s, d = np.array([0, 3, 700], np.uint32), np.array([5, 1000, 701], np.uint32)
+    rows = (np.zeros((3, 9), np.uint32), np.zeros((3, 9), np.uint32))
+    got = ipuxcom.plan_p2p_batch(s, d, [1, 65, 70], out=rows)
+    assert got[0] is rows[0] and got[1] is rows[1]
+    assert np.array_equal(rows[1][2], ipuxcom.plan_p2p(700, 701, 70).recv.words)
+    with pytest.raises(ipuxcom.Error) as e:
+        ipuxcom.plan_p2p_batch(s, d, 1, out=(rows[0][:2], rows[1]))
+    assert e.value.field == "out"
+
+
 def test_p2p_batch_error_names_the_transfer():
     with pytest.raises(ipuxcom.Error) as e:
         ipuxcom.plan_p2p_batch([0, 1, 2], [5, 6, 2], 10)

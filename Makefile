@@ -100,6 +100,7 @@ help:
 	@echo "               FUZZ_KERNEL_SECONDS (600) concurrent; FUZZ_SEED=N repeats a run; with"
 	@echo "               the QEMU C600 built, also on the card through ipuxcom_hw (standin_card)"
 	@echo "  install      library, headers (INCLUDEDIR/ipuxcom), pkg-config file, command, man"
+	@echo "               pages, the Python package (PYTHONDIR, for /usr/bin/python3),"
 	@echo "               pages, docs (DOCDIR), bash completion, udev rule, modprobe.d and sysusers.d"
 	@echo "               files (DESTDIR, PREFIX=$(PREFIX), LIBDIR, ...); userspace only, no kernel headers"
 	@echo "  uninstall    remove what install installed (same variables)"
@@ -569,6 +570,13 @@ SYSUSERSDIR ?= /usr/lib/sysusers.d
 INSTALL ?= install
 
 PUBLIC_HDRS = $(wildcard libuser/include/*.h)
+# The Python package, for Debian's python3: its dist-packages directory for
+# PREFIX=/usr, else PREFIX/lib/python3.N/dist-packages, which Debian's
+# python3 searches for PREFIX=/usr/local.
+PY_VERSION = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+PY_EXT = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$(PREFIX)/lib/python$(PY_VERSION)/dist-packages)
+PY_INSTALL = $(notdir $(filter-out %/_build.py,$(PY_SRCS))) _ipuxcom$(PY_EXT)
 # Our headers in a directory of their own (libipuxcom.pc points -I at it),
 # the uapi header beside them as <linux/ipuxcom.h> for ipuxcom.h to find.
 PKG_INCLUDEDIR = $(INCLUDEDIR)/ipuxcom
@@ -584,7 +592,9 @@ PC_SUBST = -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_path,$(LIBDIR))|'
 
 .PHONY: install uninstall install-system check-install
 
-install: lib tools
+install: lib tools python
+	$(INSTALL) -d $(DESTDIR)$(PYTHONDIR)/ipuxcom
+	$(INSTALL) -m 644 $(addprefix $(PY_PKG)/,$(PY_INSTALL)) $(DESTDIR)$(PYTHONDIR)/ipuxcom/
 	$(INSTALL) -d $(DESTDIR)$(PKG_INCLUDEDIR)/linux $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODPROBEDIR) $(DESTDIR)$(SYSUSERSDIR) \
@@ -640,9 +650,11 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man8/ipuxcom.8 $(DESTDIR)$(MANDIR)/man3/libipuxcom.3 \
 		$(DESTDIR)$(BASHCOMPDIR)/ipuxcom \
 		$(DESTDIR)$(UDEVRULESDIR)/60-ipuxcom.rules $(DESTDIR)$(MODPROBEDIR)/ipuxcom.conf \
-		$(DESTDIR)$(SYSUSERSDIR)/ipuxcom.conf
+		$(DESTDIR)$(SYSUSERSDIR)/ipuxcom.conf \
+		$(addprefix $(DESTDIR)$(PYTHONDIR)/ipuxcom/,$(PY_INSTALL))
+	rm -rf $(DESTDIR)$(PYTHONDIR)/ipuxcom/__pycache__
 	@rmdir --ignore-fail-on-non-empty $(DESTDIR)$(PKG_INCLUDEDIR)/linux $(DESTDIR)$(PKG_INCLUDEDIR) \
-		$(DESTDIR)$(DOCDIR) 2>/dev/null || :
+		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(PYTHONDIR)/ipuxcom 2>/dev/null || :
 	@$(if $(DESTDIR),:,[ "$$(id -u)" != 0 ] || ldconfig)
 	@$(if $(DESTDIR),:,echo "uninstall: group ipuxcom kept (groupdel ipuxcom to remove it)")
 

@@ -78,7 +78,8 @@ from .xsim import (Action, DemoMatmul, DemoSum, Hazard, Heatmap, Result, Schedul
                    ScheduledTransfer, Simulator, Trace, Transfer, demo_matmul, demo_sum,
                    parse_list, schedule, transfer_list)
 from .image import Image, ImageInfo, crc32, pack, pack_dir
-from .device import Device, devices, open  # noqa: A001 (ipuxcom.open, as the issue asks)
+from .device import (Device, DeviceInfo, Event, LoadProgress, Monitor, block_driver_signals,
+                     devices, events, open)  # noqa: A001 (ipuxcom.open, as the issue asks)
 
 __version__: str = _str(lib.ipuxcom_version())
 

@@ -444,14 +444,111 @@ int ipuxcom_image_redirect(const struct ipuxcom_image *img, const struct ipuxcom
 			   struct ipuxcom_errmsg *em);
 
 /* ---------------------------------------------------------------- device */
+#define IPUXCOM_LOAD_BATCHES ...
+#define IPUXCOM_TDI_NREGS ...
 struct ipuxcom;
+struct ipuxcom_nl;
 int ipuxcom_block_driver_signals(void);
 int ipuxcom_open(const char *path, struct ipuxcom **out);
 void ipuxcom_close(struct ipuxcom *ipu);
 int ipuxcom_fd(const struct ipuxcom *ipu);
 const char *ipuxcom_errmsg(const struct ipuxcom *ipu);
+struct ipuxcom_info {
+	uint32_t uapi_version, device_count, max_config_bar;
+	uint64_t capabilities;
+	...;
+};
+int ipuxcom_get_info(struct ipuxcom *ipu, struct ipuxcom_info *info);
 int ipuxcom_attach(struct ipuxcom *ipu, uint32_t dev_id);
+struct ipuxcom_device_info {
+	uint32_t dev_id, state, tile_count, config_bar_size, attached_pid;
+	uint64_t capabilities;
+	char backend[...];
+	char ipu_node[...];
+	uint32_t attached;
+	...;
+};
+int ipuxcom_dev_query(struct ipuxcom *ipu, struct ipuxcom_device_info *dev);
+int ipuxcom_reg_read(struct ipuxcom *ipu, uint32_t offset, uint32_t *value);
+int ipuxcom_reg_write(struct ipuxcom *ipu, uint32_t offset, uint32_t value);
 int ipuxcom_reset(struct ipuxcom *ipu, uint32_t *state_out);
+struct ipuxcom_init_report {
+	uint32_t ipu_driver;
+	char ipu_node[...];
+	uint32_t status[...];
+	uint32_t failed_step;
+	int32_t error;
+	uint32_t icu_reply_valid;
+	uint32_t icu_reply[5];
+	uint32_t state;
+	char msg[...];
+	...;
+};
+int ipuxcom_dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep);
+const char *ipuxcom_init_step_name(uint32_t step);
+const char *ipuxcom_init_status_name(uint32_t status);
+const char *ipuxcom_dev_state_name(uint32_t state);
+int ipuxcom_nl_open(struct ipuxcom_nl **out);
+void ipuxcom_nl_close(struct ipuxcom_nl *nl);
+int ipuxcom_nl_dev_list(struct ipuxcom_nl *nl, struct ipuxcom_device_info **devs, size_t *count);
+void ipuxcom_nl_dev_list_free(struct ipuxcom_device_info *devs);
+const char *ipuxcom_nl_errmsg(const struct ipuxcom_nl *nl);
+
+struct ipuxcom_bootloader {
+	uint8_t *image;
+	size_t size;
+	...;
+};
+int ipuxcom_bootloader_parse(const void *data, size_t len, struct ipuxcom_bootloader *out,
+			     struct ipuxcom_errmsg *em);
+void ipuxcom_bootloader_free(struct ipuxcom_bootloader *bl);
+struct ipuxcom_load_progress {
+	uint32_t batch, batches;
+	uint64_t bytes, total;
+	...;
+};
+struct ipuxcom_load_params {
+	uint32_t size;
+	const struct ipuxcom_image *image;
+	const void *bootloader;
+	size_t bootloader_size;
+	uint64_t timeout_ns;
+	void (*progress)(void *ctx, const struct ipuxcom_load_progress *p);
+	void *ctx;
+	...;
+};
+struct ipuxcom_load_result {
+	uint32_t size, step, batch;
+	uint32_t syscalls;
+	char msg[...];
+	...;
+};
+int ipuxcom_load(struct ipuxcom *ipu, const struct ipuxcom_load_params *params,
+		 struct ipuxcom_load_result *res);
+extern "Python" void _pyx_load_progress(void *, const struct ipuxcom_load_progress *);
+int ipuxcom_exch_write(struct ipuxcom *ipu, uint32_t logical_tile, uint32_t addr,
+		       const void *data, uint32_t bytes, uint64_t timeout_ns, uint32_t *tileupdr);
+int ipuxcom_tdi_read_sram(struct ipuxcom *ipu, uint32_t tile, uint32_t addr, uint32_t *words,
+			  uint32_t count, uint32_t *done);
+int ipuxcom_tdi_write_sram(struct ipuxcom *ipu, uint32_t tile, uint32_t addr,
+			   const uint32_t *words, uint32_t count, uint32_t *done);
+int ipuxcom_tdi_read_regs(struct ipuxcom *ipu, uint32_t tile, uint32_t *regs);
+const char *ipuxcom_tdi_reg_name(uint32_t reg);
+
+struct ipuxcom_monitor;
+struct ipuxcom_event {
+	uint32_t size, type, dev_id, state, old_state, batch, batches;
+	uint64_t bytes;
+	uint32_t reg, value;
+	int32_t error;
+	struct ipuxcom_device_info dev;
+	...;
+};
+int ipuxcom_monitor_open(struct ipuxcom_monitor **out);
+void ipuxcom_monitor_close(struct ipuxcom_monitor *mon);
+int ipuxcom_monitor_fd(const struct ipuxcom_monitor *mon);
+int ipuxcom_monitor_next(struct ipuxcom_monitor *mon, struct ipuxcom_event *ev, int timeout_ms);
+const char *ipuxcom_event_name(uint32_t type);
 
 /* ---------------------------------------------------------------- this module's helpers */
 int pyx_plan_p2p_batch(const struct ipuxcom_timing *tm, const uint32_t *senders,
@@ -472,6 +569,8 @@ SOURCE = r"""
 #include <ipuxcom_plan.h>
 #include <ipuxcom_xsim.h>
 #include <ipuxcom_image.h>
+#include <ipuxcom_datapath.h>
+#include <ipuxcom_events.h>
 
 /*
  * @n p2p plans; the rows' nine words go to send_words[9 * i] and

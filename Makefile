@@ -56,7 +56,7 @@ LIB_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIB_PIC_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/pic/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
-.PHONY: python check-python examples bench bench-vm fuzz check-fuzz fuzz-kernel all ci-build debug-build help lib tools modules standin tests host-tests device-tests initramfs \
+.PHONY: python check-python vm-python examples bench bench-vm fuzz check-fuzz fuzz-kernel all ci-build debug-build help lib tools modules standin tests host-tests device-tests initramfs \
 	check check-host check-vm check-vm-c600 initramfs-c600 qemu-c600 card-tests check-debug ci-summary demo vm-shell deps sparse checkpatch kernel-doc lint clean \
 	kver-check
 
@@ -401,10 +401,23 @@ examples: $(EXAMPLE_BINS)
 VM_BENCH_BINS := $(B)/bench/load_bench
 VM_INPUTS := modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(DEVICE_TEST_BINS) $(VM_BENCH_BINS)
 
-initramfs: kver-check $(VM_INPUTS)
+# The Python device tests (python/tests/test_device.py) run in this VM too,
+# as /tests/python_test: the image carries Debian's python3 with only the
+# modules they load (python/vm/vm-files.py; docs/python.md has the cost).
+VM_PYTHON := $(B)/vm/python-root
+VM_PYTHON_TESTS := python_test
+
+$(VM_PYTHON).done: $(PY_STAMP) python/vm/vm-files.py $(wildcard python/tests/*.py)
+	$(PYTHON) python/vm/vm-files.py $(VM_PYTHON) . $(B)
+	touch $@
+
+vm-python: $(VM_PYTHON).done
+
+initramfs: kver-check $(VM_INPUTS) $(VM_PYTHON).done
 	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(B)/vm/initramfs.cpio.gz \
 		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
-		--tests "$(DEVICE_TEST_BINS)" --bench "$(VM_BENCH_BINS)"
+		--tests "$(DEVICE_TEST_BINS) python/vm/python_test" --bench "$(VM_BENCH_BINS)" \
+		--python $(VM_PYTHON)
 
 # (examples_test runs the examples that need no card: all are built first)
 check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom $(EXAMPLE_BINS)
@@ -440,7 +453,7 @@ check-vm: initramfs
 	@mkdir -p $(B)/results
 	@rc=0; \
 	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
-		--mode check --expect "$(DEVICE_TESTS)" --out $(B)/results/vm \
+		--mode check --expect "$(DEVICE_TESTS) $(VM_PYTHON_TESTS)" --out $(B)/results/vm \
 		--timeout 600 $(if $(FUZZ_SEED),--append ipuxcom_vm.fuzz_seed=$(FUZZ_SEED)) || rc=1; \
 	KIMAGE=$(KIMAGE) B=$(B) selftests/run-host-tests.sh $(B)/results/vm-shell.tap \
 		selftests/vm/shell-check.sh || rc=1; \
@@ -479,7 +492,7 @@ fuzz-kernel: kver-check modules standin $(FUZZ_TEST_BIN)
 # never build in the same files at the same time.
 DEBUG_BUILD := lib tools examples device-tests
 debug-build: $(DEBUG_BUILD)
-ci-build: all tests python standin $(VM_BENCH_BINS) $(FUZZ_BINS) $(FUZZ_RUNNERS)
+ci-build: all tests python $(VM_PYTHON).done standin $(VM_BENCH_BINS) $(FUZZ_BINS) $(FUZZ_RUNNERS)
 
 CHECK_TAPS := $(B)/results/host.tap $(B)/results/python.tap $(B)/results/fuzz.tap $(B)/results/install.tap \
 	$(B)/results/vm/tests.tap $(B)/results/vm-shell.tap $(B)/results/dkms.tap \

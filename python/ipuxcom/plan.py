@@ -74,6 +74,19 @@ def physical_id(logical: int) -> int:
     return p[0]
 
 
+_LOGICAL: list = []
+
+
+def _logical_of(physical: int) -> int:
+    # rows carry physical ids; their logical ids from a table made once
+    if not _LOGICAL:
+        p = ffi.new("uint32_t *")
+        for i in range(TILES):
+            lib.ipuxcom_tile_logical(i, p)
+            _LOGICAL.append(p[0])
+    return _LOGICAL[physical]
+
+
 def logical_id(physical: int) -> int:
     """The logical id of physical tile @physical."""
     p = ffi.new("uint32_t *")
@@ -265,13 +278,17 @@ class Row:
     addr: Optional[int]
     event: int
     _c: object = field(repr=False, compare=False, default=None)
+    _owner: object = field(repr=False, compare=False, default=None)
 
     @classmethod
-    def _from_c(cls, r) -> "Row":
-        c = ffi.new("struct ipuxcom_plan_row *", r)
-        return cls(np.frombuffer(ffi.buffer(c.words), dtype=np.uint32).copy(), r.tile,
-                   logical_id(r.tile), _ROLES.get(r.role, "?"), r.nwords,
-                   None if r.patch < 0 else r.patch, None if r.addr < 0 else r.addr, r.event, c)
+    def _from_c(cls, r, keep=None) -> "Row":
+        """A Row of struct ipuxcom_plan_row @r; @keep: the C object owning @r
+        (else @r is copied)."""
+        c = r if keep is not None else ffi.new("struct ipuxcom_plan_row *", r)
+        return cls(np.frombuffer(ffi.buffer(c.words), dtype=np.uint32).copy(), c.tile,
+                   _logical_of(c.tile), _ROLES.get(c.role, "?"), c.nwords,
+                   None if c.patch < 0 else c.patch, None if c.addr < 0 else c.addr, c.event,
+                   c, keep)
 
     def lines(self) -> List[str]:
         """Each word's disassembly with what it means in the row:
@@ -315,8 +332,9 @@ class P2PPlan:
 
 
 def _p2p_from_c(p, wide=None) -> P2PPlan:
-    keep = ffi.new("struct ipuxcom_p2p_plan *", p[0])
-    return P2PPlan(Row._from_c(keep.send), Row._from_c(keep.recv), keep.count,
+    keep = p
+    return P2PPlan(Row._from_c(ffi.addressof(keep, "send"), keep),
+                   Row._from_c(ffi.addressof(keep, "recv"), keep), keep.count,
                    keep.time_to_mux, keep.direction, bool(keep.sync_boundary),
                    _str(keep.timing_model), wide, keep)
 

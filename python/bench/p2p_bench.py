@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 import ipuxcom
-from ipuxcom import ffi, lib
+from ipuxcom._core import ffi, lib
 
 REPS = 5
 

@@ -68,7 +68,7 @@ ERRORS
 SEE ALSO
     ipuxcom(8), libipuxcom(3), docs/python.md
 """
-from ._core import Error, ffi, lib, _str
+from ._core import Error, lib, _str
 from .plan import (ROW_WORDS, TILES, Dispatch, FanoutPlan, Insn, P2PPlan, RelayStep, Row,
                    Tile, Timing, decode, disasm, encode, logical_id, patch_index,
                    patch_mcast_dst, patch_mcast_src, patch_recv, patch_recv_restore,
@@ -94,4 +94,21 @@ def strerror(rc: int) -> str:
     return _str(lib.ipuxcom_strerror(rc))
 
 
-__all__ = [n for n in dir() if not n.startswith("_") and n not in ("ffi", "lib")]
+__all__ = [
+    "Error", "strerror", "version",
+    # plans
+    "TILES", "ROW_WORDS", "Tile", "tile", "tile_map", "physical_id", "logical_id", "Timing",
+    "Row", "P2PPlan", "FanoutPlan", "RelayStep", "Dispatch", "Insn", "plan_p2p",
+    "plan_p2p_batch", "plan_multicast", "plan_serialized", "plan_relay", "plan_fanout",
+    "plan_idle", "disasm", "decode", "encode", "patch_index", "patch_recv",
+    "patch_recv_restore", "patch_mcast_src", "patch_mcast_dst", "patch_send_base",
+    # verifier, scheduler, demos, pictures
+    "Simulator", "Result", "Hazard", "Action", "Trace", "Heatmap", "Transfer", "Schedule",
+    "ScheduledTransfer", "schedule", "parse_list", "transfer_list", "demo_sum",
+    "demo_matmul", "DemoSum", "DemoMatmul",
+    # images
+    "Image", "ImageInfo", "pack", "pack_dir", "crc32",
+    # the device
+    "Device", "DeviceInfo", "Event", "LoadProgress", "Monitor", "block_driver_signals",
+    "devices", "events", "open",
+]

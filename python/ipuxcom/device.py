@@ -70,8 +70,9 @@ def devices() -> List[DeviceInfo]:
         n = ffi.new("size_t *")
         rc = lib.ipuxcom_nl_dev_list(nl[0], devs, n)
         if rc < 0:
-            msg = _str(lib.ipuxcom_nl_errmsg(nl[0]))
-            check_errno(rc, "ipuxcom_nl_dev_list")
+            msg = _str(lib.ipuxcom_nl_errmsg(nl[0])) or _str(lib.ipuxcom_strerror(rc))
+            raise Error(-rc, msg, None, None, _str(lib.ipuxcom_strerror(rc)),
+                        "ipuxcom_nl_dev_list")
         try:
             return [_devinfo(devs[0][i]) for i in range(n[0])]
         finally:

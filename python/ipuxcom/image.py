@@ -9,7 +9,7 @@ from typing import Dict, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
-from ._core import Error, _str, check_file, ffi, fspath, lib, new
+from ._core import Error, check_file, ffi, fspath, lib, new
 
 TILES: int = lib.IPUXCOM_IMG_TILES
 PAYLOAD_BASE: int = lib.IPUXCOM_IMG_PAYLOAD_BASE

@@ -8,7 +8,6 @@ tap-summary.sh count like the C tests' kselftest output.
 """
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest

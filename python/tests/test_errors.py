@@ -5,7 +5,7 @@ import errno
 import pytest
 
 import ipuxcom
-from ipuxcom import lib
+from ipuxcom._core import lib
 
 CASES = [
     # call, errno, code, field, words the message holds

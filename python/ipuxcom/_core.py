@@ -57,7 +57,7 @@ def _explain(rc: int) -> str:
 
 def plan_error():
     """A fresh struct ipuxcom_plan_error for one call."""
-    return ffi.new("struct ipuxcom_plan_error *")
+    return new("ipuxcom_plan_error")
 
 
 def check_plan(rc: int, err, function: str) -> int:

@@ -158,7 +158,7 @@ class Device:
     # -- module and device
     def info(self) -> dict:
         """The module's version and capabilities (IPUXCOM_IOC_INFO)."""
-        i = ffi.new("struct ipuxcom_info *")
+        i = new("ipuxcom_info")
         self._check(lib.ipuxcom_get_info(self._h, i), "ipuxcom_get_info")
         return dict(uapi_version=i.uapi_version, device_count=i.device_count,
                     max_config_bar=i.max_config_bar, capabilities=i.capabilities)
@@ -170,13 +170,13 @@ class Device:
 
     def query(self) -> DeviceInfo:
         """The attached device (IPUXCOM_IOC_DEV_QUERY)."""
-        d = ffi.new("struct ipuxcom_device_info *")
+        d = new("ipuxcom_device_info")
         self._check(lib.ipuxcom_dev_query(self._h, d), "ipuxcom_dev_query")
         return _devinfo(d)
 
     def init(self) -> dict:
         """ipu_driver's initialisation steps (ipuxcom_dev_init): the report."""
-        r = ffi.new("struct ipuxcom_init_report *")
+        r = new("ipuxcom_init_report")
         rc = lib.ipuxcom_dev_init(self._h, r)
         rep = dict(ipu_driver=bool(r.ipu_driver), ipu_node=_str(r.ipu_node),
                    steps={_str(lib.ipuxcom_init_step_name(s)):
@@ -225,8 +225,8 @@ class Device:
                 bootloader = f.read()
         raw = bytes(memoryview(np.ascontiguousarray(bootloader))
                     if isinstance(bootloader, np.ndarray) else bootloader)
-        bl = ffi.new("struct ipuxcom_bootloader *")
-        em = ffi.new("struct ipuxcom_errmsg *")
+        bl = new("ipuxcom_bootloader")
+        em = new("ipuxcom_errmsg")
         check_file(lib.ipuxcom_bootloader_parse(raw, len(raw), bl, em), em,
                    "ipuxcom_bootloader_parse")
         bar = None

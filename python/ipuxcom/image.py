@@ -24,7 +24,7 @@ def crc32(data: Buffer, crc: int = 0) -> int:
 
 
 def _em():
-    return ffi.new("struct ipuxcom_errmsg *")
+    return new("ipuxcom_errmsg")
 
 
 def _take(out, out_len) -> bytes:
@@ -89,12 +89,12 @@ class Image:
 
     @property
     def info(self) -> ImageInfo:
-        i = ffi.new("struct ipuxcom_image_info *")
+        i = new("ipuxcom_image_info")
         lib.ipuxcom_image_get_info(self._h, i)
         return ImageInfo(*(getattr(i, f) for f in ImageInfo.__dataclass_fields__))
 
     def tile(self, t: int) -> TileRecord:
-        r = ffi.new("struct ipuxcom_image_tile *")
+        r = new("ipuxcom_image_tile")
         rc = lib.ipuxcom_image_get_tile(self._h, t, r)
         check_file(rc, None, "ipuxcom_image_get_tile")
         return TileRecord(*(getattr(r, f) for f in TileRecord.__dataclass_fields__))
@@ -131,7 +131,7 @@ class Image:
                         "invalid argument", "Image.redirect")
         out = ffi.new("void **")
         n = ffi.new("size_t *")
-        rep = ffi.new("struct ipuxcom_redirect_report *")
+        rep = new("ipuxcom_redirect_report")
         em = _em()
         check_file(lib.ipuxcom_image_redirect(self._h, spec, out, n, rep, em), em,
                    "ipuxcom_image_redirect")
@@ -191,7 +191,7 @@ def pack_dir(path: Union[str, os.PathLike], *, elf: bool = False,
              tile_count: int = TILES, template: Optional[int] = None,
              load_base: int = PAYLOAD_BASE, entry: int = PAYLOAD_BASE) -> bytes:
     """Pack a directory of N.bin raw images, or with elf=True of t_N.elf tile ELFs."""
-    o = ffi.new("struct ipuxcom_image_dir_opts *")
+    o = new("ipuxcom_image_dir_opts")
     lib.ipuxcom_image_dir_opts_init(o)
     o.tile_count = tile_count
     if template is not None:

@@ -48,7 +48,7 @@ class Tile(NamedTuple):
 
 def tile(id: int, physical: bool = False) -> Tile:
     """Describe tile @id (logical, or physical with physical=True)."""
-    t = ffi.new("struct ipuxcom_tile *")
+    t = new("ipuxcom_tile")
     err = plan_error()
     check_plan(lib.ipuxcom_tile_info(id, numbering(physical), t, err), err, "ipuxcom_tile_info")
     return Tile(t.logical, t.physical, t.row, t.column, t.pair_physical, t.pair_logical)
@@ -224,7 +224,7 @@ class Insn:
 def decode(words: ArrayLike) -> List[Insn]:
     """Decode instruction words (strictly: unknown words are op ".word")."""
     w = _u32(words)
-    d = ffi.new("struct ipuxcom_decoded *")
+    d = new("ipuxcom_decoded")
     buf = ffi.new("char[128]")
     out = []
     i = 0
@@ -240,7 +240,7 @@ def decode(words: ArrayLike) -> List[Insn]:
 def encode(op: str, *fields: int) -> np.ndarray:
     """Encode one instruction from its encoder's fields, e.g.
     ``encode("delayxpic", 112, 0, 0)``; one or two words (sendpicp)."""
-    d = ffi.new("struct ipuxcom_decoded *")
+    d = new("ipuxcom_decoded")
     for code in range(64):
         if _str(lib.ipuxcom_op_name(code)) == op:
             d.op = code
@@ -349,14 +349,14 @@ def plan_p2p(sender: int, receiver: int, count: int, *, physical: bool = False,
     8-byte aligned @src_addr/@dst_addr, the receiver owns its pair's XPIC
     stream), else the 32-bit plan; .wide then says which and why.
     """
-    out = ffi.new("struct ipuxcom_p2p_plan *")
+    out = new("ipuxcom_p2p_plan")
     err = plan_error()
     flags = numbering(physical)
     if not wide:
         check_plan(lib.ipuxcom_plan_p2p(_tm(timing), sender, receiver, count, flags, out, err),
                    err, "ipuxcom_plan_p2p")
         return _p2p_from_c(out)
-    info = ffi.new("struct ipuxcom_p2p_wide_info *")
+    info = new("ipuxcom_p2p_wide_info")
     check_plan(lib.ipuxcom_plan_p2p_wide(_tm(timing), sender, receiver, count, src_addr,
                                          dst_addr, flags | lib.IPUXCOM_PLAN_WIDE, out, info,
                                          err), err, "ipuxcom_plan_p2p_wide")
@@ -461,7 +461,7 @@ def plan_multicast(sender: int, receivers: ArrayLike, count: int, *, src_addr: i
     rq = _Req(sender, receivers, count, physical, src_addr, dst_addrs, schedule_offset, wide)
     n = rq.recv.size + 1
     rows = ffi.new("struct ipuxcom_plan_row[]", n)
-    info = ffi.new("struct ipuxcom_multicast_info *")
+    info = new("ipuxcom_multicast_info")
     err = plan_error()
     check_plan(lib.ipuxcom_plan_multicast(_tm(timing), rq.req, rows, n, info, err), err,
                "ipuxcom_plan_multicast")
@@ -480,7 +480,7 @@ def plan_serialized(sender: int, receivers: ArrayLike, count: int, *, physical: 
     rq = _Req(sender, receivers, count, physical)
     n = rq.recv.size + 1
     rows = ffi.new("struct ipuxcom_plan_row[]", n)
-    info = ffi.new("struct ipuxcom_serialized_info *")
+    info = new("ipuxcom_serialized_info")
     err = plan_error()
     check_plan(lib.ipuxcom_plan_serialized(_tm(timing), rq.req, rows, n, info, err), err,
                "ipuxcom_plan_serialized")
@@ -536,7 +536,7 @@ def plan_fanout(sender: int, receivers: ArrayLike, count: int, *,
     if dst_addrs is None:
         dst_addrs = np.full(recv.size, 0x50000, dtype=np.uint32)
     rq = _Req(sender, recv, count, physical, src_addr, dst_addrs)
-    out = ffi.new("struct ipuxcom_dispatch *")
+    out = new("ipuxcom_dispatch")
     err = plan_error()
     check_plan(lib.ipuxcom_plan_dispatch(_tm(timing), rq.req, bits, out, err), err,
                "ipuxcom_plan_dispatch")
@@ -550,7 +550,7 @@ def plan_fanout(sender: int, receivers: ArrayLike, count: int, *,
 
 def plan_idle(tile_id: int, *, raw: bool = False, physical: bool = False) -> Row:
     """The non-participation row (sans; sync 1; br $m10, or raw: no br)."""
-    row = ffi.new("struct ipuxcom_plan_row *")
+    row = new("ipuxcom_plan_row")
     err = plan_error()
     flags = numbering(physical) | (lib.IPUXCOM_IDLE_RAW if raw else 0)
     check_plan(lib.ipuxcom_plan_idle(tile_id, flags, row, err), err, "ipuxcom_plan_idle")

@@ -198,7 +198,7 @@ class Simulator:
 
     def run(self) -> Result:
         """Simulate the phase; the verdict (also kept as .result)."""
-        res = ffi.new("struct ipuxcom_xsim_result *")
+        res = new("ipuxcom_xsim_result")
         self._call(lib.ipuxcom_xsim_run, "ipuxcom_xsim_run", res)
         self.result = _result(self._h, res)
         return self.result
@@ -372,7 +372,7 @@ class Schedule:
     @property
     def transfers(self) -> List[ScheduledTransfer]:
         out = []
-        slot = ffi.new("struct ipuxcom_schedule_slot *")
+        slot = new("ipuxcom_schedule_slot")
         for i in range(self._list.n):
             x = self._list.xfers[i]
             lib.ipuxcom_schedule_slot(self._h, i, slot)
@@ -685,7 +685,7 @@ def demo_sum(*, timing: Optional[Timing] = None, watch: bool = False,
              traces: bool = False) -> DemoSum:
     """Run the notes' all-tile parallel sum in the simulator (ipuxcom_demo_sum).
     watch=True records each phase's Result; traces=True also its Trace."""
-    out = ffi.new("struct ipuxcom_demo_sum *")
+    out = new("ipuxcom_demo_sum")
     err = plan_error()
     rec = _Recorder() if (watch or traces) else None
     w, keep = _watch(rec, traces, traces)
@@ -723,7 +723,7 @@ def demo_matmul(*, packed: bool = True, timing: Optional[Timing] = None, watch: 
     """Run the notes' matrix multiply in the simulator (ipuxcom_demo_matmul):
     packed=True exchanges by the scheduler's packed phase, else by the
     notes' fixed 256-event stagger."""
-    out = ffi.new("struct ipuxcom_demo_matmul *")
+    out = new("ipuxcom_demo_matmul")
     err = plan_error()
     rec = _Recorder() if (watch or traces) else None
     w, keep = _watch(rec, traces, traces)

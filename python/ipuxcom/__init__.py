@@ -54,10 +54,15 @@ IMAGES (ipuxcom.image; docs/ipuimg-format.md)
     pack(images), pack_dir(path, elf=False) -> bytes of an IPUIMG1 file
     Image.open(path), Image.from_bytes(data): info, tile(t), extract(t),
     verify(), verify_tile(t), redirect(marker=|target=); crc32(data)
+    Manifest.parse(text), Manifest.load(path): host-sync manifests (.ipuhsp)
 
 DEVICE (ipuxcom.device; needs the kernel module)
     devices() -> the devices the module registered (netlink)
-    with ipuxcom.open() as d: d.attach(dev_id); d.reset(); d.info()
+    with ipuxcom.open() as d: d.attach(dev_id); d.load(image, bootloader,
+        progress=fn); d.tdi_read(tile, addr, n) / d.tdi_write(tile, addr, words);
+        d.hostx_setup(manifest); d.hostx_call(manifest, name, inputs) -> outputs;
+        d.exch_write(...); d.reset()
+    with ipuxcom.events() as ev: for e in ev: ...       (netlink events)
     The driver's real-time signals are blocked in the calling thread
     before a device is opened (ipuxcom_block_driver_signals()).
 
@@ -77,7 +82,7 @@ from .plan import (ROW_WORDS, TILES, Dispatch, FanoutPlan, Insn, P2PPlan, RelayS
 from .xsim import (Action, DemoMatmul, DemoSum, Hazard, Heatmap, Result, Schedule,
                    ScheduledTransfer, Simulator, Trace, Transfer, demo_matmul, demo_sum,
                    parse_list, schedule, transfer_list)
-from .image import Image, ImageInfo, crc32, pack, pack_dir
+from .image import HspCall, Image, ImageInfo, Manifest, crc32, pack, pack_dir
 from .device import (Device, DeviceInfo, Event, LoadProgress, Monitor, block_driver_signals,
                      devices, events, open)  # noqa: A001 (ipuxcom.open, as the issue asks)
 
@@ -107,7 +112,7 @@ __all__ = [
     "ScheduledTransfer", "schedule", "parse_list", "transfer_list", "demo_sum",
     "demo_matmul", "DemoSum", "DemoMatmul",
     # images
-    "Image", "ImageInfo", "pack", "pack_dir", "crc32",
+    "Image", "ImageInfo", "pack", "pack_dir", "crc32", "Manifest", "HspCall",
     # the device
     "Device", "DeviceInfo", "Event", "LoadProgress", "Monitor", "block_driver_signals",
     "devices", "events", "open",

@@ -443,6 +443,27 @@ int ipuxcom_image_redirect(const struct ipuxcom_image *img, const struct ipuxcom
 			   void **out, size_t *out_len, struct ipuxcom_redirect_report *report,
 			   struct ipuxcom_errmsg *em);
 
+/* ---------------------------------------------------------------- host-sync manifests */
+struct ipuxcom_hsp_call { char name[...]; uint32_t id, phases; ...; };
+struct ipuxcom_hsp_slice { uint32_t call, dir, page, offset, size; ...; };
+struct ipuxcom_hsp_manifest {
+	uint32_t npages;
+	uint32_t page_size[...];
+	uint32_t attach_order[...];
+	uint32_t command_page, command_offset, ncalls;
+	struct ipuxcom_hsp_call calls[...];
+	uint32_t nslices;
+	struct ipuxcom_hsp_slice slices[...];
+	...;
+};
+int ipuxcom_hsp_parse(const char *text, size_t len, struct ipuxcom_hsp_manifest *m,
+		      struct ipuxcom_errmsg *em);
+int ipuxcom_hsp_load(const char *path, struct ipuxcom_hsp_manifest *m, struct ipuxcom_errmsg *em);
+int ipuxcom_hsp_validate(const struct ipuxcom_hsp_manifest *m, struct ipuxcom_errmsg *em);
+int ipuxcom_hsp_format(const struct ipuxcom_hsp_manifest *m, char **text, size_t *len,
+		       struct ipuxcom_errmsg *em);
+int ipuxcom_hsp_find_call(const struct ipuxcom_hsp_manifest *m, const char *name);
+
 /* ---------------------------------------------------------------- device */
 #define IPUXCOM_LOAD_BATCHES ...
 #define IPUXCOM_TDI_NREGS ...
@@ -532,6 +553,13 @@ int ipuxcom_tdi_read_sram(struct ipuxcom *ipu, uint32_t tile, uint32_t addr, uin
 			  uint32_t count, uint32_t *done);
 int ipuxcom_tdi_write_sram(struct ipuxcom *ipu, uint32_t tile, uint32_t addr,
 			   const uint32_t *words, uint32_t count, uint32_t *done);
+struct ipuxcom_hostx_buf { void *data; size_t size; ...; };
+int ipuxcom_hostx_setup(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *m,
+			uint64_t timeout_ns, struct ipuxcom_errmsg *em);
+int ipuxcom_hostx_call(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *m,
+		       const char *name, const struct ipuxcom_hostx_buf *in, size_t nin,
+		       struct ipuxcom_hostx_buf *out, size_t nout, uint64_t timeout_ns,
+		       struct ipuxcom_errmsg *em);
 int ipuxcom_tdi_read_regs(struct ipuxcom *ipu, uint32_t tile, uint32_t *regs);
 const char *ipuxcom_tdi_reg_name(uint32_t reg);
 

@@ -23,7 +23,7 @@ from typing import Callable, Iterator, List, Optional, Union
 import numpy as np
 
 from ._core import Error, _str, check_errno, check_file, ffi, fspath, lib, new
-from .image import Image
+from .image import Image, Manifest
 
 LOAD_BATCHES: int = lib.IPUXCOM_LOAD_BATCHES
 
@@ -282,6 +282,35 @@ class Device:
         self._check(lib.ipuxcom_tdi_read_regs(self._h, tile, regs), "ipuxcom_tdi_read_regs")
         return {(_str(lib.ipuxcom_tdi_reg_name(i)) or str(i)): regs[i]
                 for i in range(lib.IPUXCOM_TDI_NREGS)}
+
+    # -- host exchange
+    def hostx_setup(self, manifest: Manifest, *, timeout: float = 2.0) -> None:
+        """Allocate the manifest's host pages for the loaded, running device
+        and run the load-completion transition (ipuxcom_hostx_setup())."""
+        em = ffi.new("struct ipuxcom_errmsg *")
+        rc = lib.ipuxcom_hostx_setup(self._h, manifest._m, int(timeout * 1e9), em)
+        check_file(rc, em, "ipuxcom_hostx_setup")
+
+    def hostx_call(self, manifest: Manifest, name: str, inputs=(), *,
+                   timeout: float = 2.0) -> List[np.ndarray]:
+        """Run call @name: @inputs (arrays or bytes, one per input slice, each
+        exactly the slice's size) in, the output slices out as uint8 arrays."""
+        call = manifest.calls.get(name)
+        bufs = [np.ascontiguousarray(x).view(np.uint8).reshape(-1)
+                if isinstance(x, np.ndarray) else np.frombuffer(bytes(x), dtype=np.uint8)
+                for x in inputs]
+        outs = [np.zeros(n, dtype=np.uint8) for n in (call.outputs if call else ())]
+        ib = ffi.new("struct ipuxcom_hostx_buf[]", max(len(bufs), 1))
+        ob = ffi.new("struct ipuxcom_hostx_buf[]", max(len(outs), 1))
+        for i, b in enumerate(bufs):
+            ib[i].data, ib[i].size = ffi.from_buffer(b), b.size
+        for i, b in enumerate(outs):
+            ob[i].data, ob[i].size = ffi.from_buffer(b), b.size
+        em = ffi.new("struct ipuxcom_errmsg *")
+        rc = lib.ipuxcom_hostx_call(self._h, manifest._m, name.encode(), ib, len(bufs), ob,
+                                    len(outs), int(timeout * 1e9), em)
+        check_file(rc, em, "ipuxcom_hostx_call")
+        return outs
 
     def exch_write(self, logical_tile: int, addr: int, data, *, timeout: float = 0.0) -> int:
         """EXPERIMENTAL: write @data (bytes or array, a multiple of 4 bytes,

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 """IPUIMG1 images (ipuxcom_image.h, docs/ipuimg-format.md): pack per-tile
-raw images or a directory of tile ELFs, open, extract, verify, redirect."""
+raw images or a directory of tile ELFs, open, extract, verify, redirect;
+host-sync manifests (.ipuhsp, docs/ipuhsp-format.md)."""
 from __future__ import annotations
 
 import os
@@ -9,7 +10,7 @@ from typing import Dict, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
-from ._core import Error, check_file, ffi, fspath, lib, new
+from ._core import Error, _str, check_file, ffi, fspath, lib, new
 
 TILES: int = lib.IPUXCOM_IMG_TILES
 PAYLOAD_BASE: int = lib.IPUXCOM_IMG_PAYLOAD_BASE
@@ -204,3 +205,72 @@ def pack_dir(path: Union[str, os.PathLike], *, elf: bool = False,
     check_file(fn(fspath(path), o, out, length, em), em,
                "ipuxcom_image_pack_elf_dir" if elf else "ipuxcom_image_pack_raw_dir")
     return _take(out, length)
+
+
+# ------------------------------------------------------------------ host-sync manifests
+
+
+@dataclass(frozen=True)
+class HspCall:
+    name: str
+    id: int
+    phases: int
+    inputs: tuple     # slice sizes in bytes, in manifest order
+    outputs: tuple
+
+
+class Manifest:
+    """A host-sync manifest (.ipuhsp), parsed and validated by the library.
+
+    Manifest.parse(text) or Manifest.load(path); .calls (name -> HspCall),
+    .pages (sizes), .format() the canonical text. Device.hostx_setup() and
+    Device.hostx_call() take it.
+    """
+
+    def __init__(self, m):
+        self._m = m
+
+    @classmethod
+    def parse(cls, text) -> "Manifest":
+        b = text.encode() if isinstance(text, str) else bytes(text)
+        m = new("ipuxcom_hsp_manifest")
+        em = _em()
+        check_file(lib.ipuxcom_hsp_parse(b, len(b), m, em), em, "ipuxcom_hsp_parse")
+        return cls(m)
+
+    @classmethod
+    def load(cls, path: Union[str, os.PathLike]) -> "Manifest":
+        m = new("ipuxcom_hsp_manifest")
+        em = _em()
+        check_file(lib.ipuxcom_hsp_load(fspath(path), m, em), em, "ipuxcom_hsp_load")
+        return cls(m)
+
+    @property
+    def pages(self) -> list:
+        return [self._m.page_size[i] for i in range(self._m.npages)]
+
+    @property
+    def calls(self) -> Dict[str, HspCall]:
+        out = {}
+        for i in range(self._m.ncalls):
+            c = self._m.calls[i]
+            sl = [self._m.slices[j] for j in range(self._m.nslices)
+                  if self._m.slices[j].call == i]
+            out[_str(c.name)] = HspCall(_str(c.name), c.id, c.phases,
+                                        tuple(x.size for x in sl if x.dir == 0),
+                                        tuple(x.size for x in sl if x.dir == 1))
+        return out
+
+    def format(self) -> str:
+        """The canonical .ipuhsp text."""
+        text = ffi.new("char **")
+        n = ffi.new("size_t *")
+        em = _em()
+        check_file(lib.ipuxcom_hsp_format(self._m, text, n, em), em, "ipuxcom_hsp_format")
+        try:
+            return ffi.string(text[0], n[0]).decode()
+        finally:
+            lib.free(text[0])
+
+    def __repr__(self) -> str:
+        return f"<ipuxcom.Manifest {len(self.pages)} pages, calls {list(self.calls)}>"

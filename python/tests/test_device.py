@@ -121,3 +121,27 @@ def test_driver_signals_blocked_in_the_opening_thread():
     th.start()
     th.join()
     assert 44 in {int(x) for x in out["m"]}
+
+
+ORACLE = ("ipuhsp 1\npage 0 size 4096\npage 1 size 4096\nattach 1 0\n"
+          "command page 1 offset 0x0\ncall run id 0 phases 2\ncall read id 1 phases 4\n"
+          "call write id 2 phases 4\ninput write page 0 offset 0x40 size 64\n"
+          "output read page 0 offset 0x40 size 64\nend\n")
+
+
+def test_host_exchange_round_trip(dev):
+    # selftests/device/hostx_test.c's oracle: write, run, read give the bytes back
+    dev.load(ipuxcom.pack(_images(), template=0), BOOT)
+    m = ipuxcom.Manifest.parse(ORACLE)
+    dev.hostx_setup(m)
+    for _ in range(3):
+        data = np.frombuffer(os.urandom(64), dtype=np.uint8)
+        assert dev.hostx_call(m, "write", [data]) == []
+        dev.hostx_call(m, "run")
+        (out,) = dev.hostx_call(m, "read")
+        assert out.dtype == np.uint8 and np.array_equal(out, data)
+    # the device really moved it: tile 1 (physical 2) holds the bytes
+    assert np.array_equal(dev.tdi_read(2, 0x52000, 16).view(np.uint8), data)
+    with pytest.raises(ipuxcom.Error) as e:
+        dev.hostx_call(m, "write", [data[:60]])
+    assert "60 bytes" in e.value.message

@@ -59,3 +59,29 @@ def test_crc32():
     assert ipuxcom.crc32(b"123456789") == 0xCBF43926
     a = np.arange(100, dtype=np.uint8)
     assert ipuxcom.crc32(a) == zlib.crc32(a.tobytes())
+
+
+ORACLE = ("ipuhsp 1\npage 0 size 4096\npage 1 size 4096\nattach 1 0\n"
+          "command page 1 offset 0x0\ncall run id 0 phases 2\ncall read id 1 phases 4\n"
+          "call write id 2 phases 4\ninput write page 0 offset 0x40 size 64\n"
+          "output read page 0 offset 0x40 size 64\nend\n")
+
+
+def test_manifest_roundtrip(tmp_path):
+    m = ipuxcom.Manifest.parse(ORACLE)
+    assert m.pages == [4096, 4096]
+    c = m.calls
+    assert c["write"].inputs == (64,) and c["read"].outputs == (64,)
+    assert c["run"].phases == 2 and c["write"].id == 2
+    text = m.format()
+    assert ipuxcom.Manifest.parse(text).format() == text
+    f = tmp_path / "m.ipuhsp"
+    f.write_text(text)
+    assert ipuxcom.Manifest.load(f).calls == c
+
+
+def test_manifest_errors():
+    with pytest.raises(ipuxcom.Error) as e:
+        ipuxcom.Manifest.parse(ORACLE.replace("size 64", "size 5000"))
+    assert e.value.errno == errno.EBADMSG
+    assert e.value.message == "line 9: input slice of 'write' at 0x40+5000 exceeds page 0 (4096 bytes)"

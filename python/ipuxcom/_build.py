@@ -600,6 +600,13 @@ SOURCE = r"""
 #include <ipuxcom_datapath.h>
 #include <ipuxcom_events.h>
 
+/* A plan struct as the library wants it handed in (its size set, once it has one). */
+#ifdef IPUXCOM_P2P_PLAN_INIT
+#define PYX_P2P_PLAN(name)	struct ipuxcom_p2p_plan name = IPUXCOM_P2P_PLAN_INIT
+#else
+#define PYX_P2P_PLAN(name)	struct ipuxcom_p2p_plan name
+#endif
+
 /*
  * @n p2p plans; the rows' nine words go to send_words[9 * i] and
  * recv_words[9 * i]. Stops at the first failure: *failed its index.
@@ -609,7 +616,7 @@ static int pyx_plan_p2p_batch(const struct ipuxcom_timing *tm, const uint32_t *s
 			      uint32_t flags, uint32_t *send_words, uint32_t *recv_words,
 			      size_t *failed, struct ipuxcom_plan_error *err)
 {
-	struct ipuxcom_p2p_plan plan;
+	PYX_P2P_PLAN(plan);
 	size_t i;
 	int rc;
 
@@ -637,7 +644,7 @@ static int pyx_plan_p2p_loop(const struct ipuxcom_timing *tm, const uint32_t *se
 			     const uint32_t *receivers, const uint32_t *counts, size_t n,
 			     uint32_t flags)
 {
-	struct ipuxcom_p2p_plan plan;
+	PYX_P2P_PLAN(plan);
 	int rc;
 
 	for (size_t i = 0; i < n; i++)

@@ -85,3 +85,29 @@ def test_manifest_errors():
         ipuxcom.Manifest.parse(ORACLE.replace("size 64", "size 5000"))
     assert e.value.errno == errno.EBADMSG
     assert e.value.message == "line 9: input slice of 'write' at 0x40+5000 exceeds page 0 (4096 bytes)"
+
+
+def _elf32(payload: bytes, vaddr: int = 0x4C010, entry: int = 0x4C010) -> bytes:
+    """A minimal little-endian ELF32 executable with one PT_LOAD of @payload."""
+    import struct
+    ehsize, phsize = 52, 32
+    off = ehsize + phsize
+    eh = (b"\x7fELF" + bytes([1, 1, 1]) + bytes(9)
+          + struct.pack("<HHIIIIIHHHHHH", 2, 0, 1, entry, ehsize, 0, 0, ehsize, phsize, 1,
+                        40, 0, 0))
+    ph = struct.pack("<IIIIIIII", 1, off, vaddr, vaddr, len(payload), len(payload), 5, 4)
+    return eh + ph + payload
+
+
+def test_pack_elf_dir(tmp_path):
+    payloads = {t: bytes([t]) * 4 + bytes(range(60)) for t in range(4)}
+    for t, p in payloads.items():
+        (tmp_path / f"t_{t}.elf").write_bytes(_elf32(p))
+    img = ipuxcom.Image.from_bytes(ipuxcom.pack_dir(tmp_path, elf=True, tile_count=4))
+    assert img.info.load_base == ipuxcom.image.PAYLOAD_BASE and img.info.image_size == 64
+    for t, p in payloads.items():
+        assert img.extract(t).tobytes() == p
+    (tmp_path / "stray.txt").write_text("x")
+    with pytest.raises(ipuxcom.Error) as e:
+        ipuxcom.pack_dir(tmp_path, elf=True, tile_count=4)
+    assert "stray" in e.value.message

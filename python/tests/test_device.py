@@ -6,6 +6,7 @@ devices() lists the simulator, a full load with a progress callback whose
 tiles read back through TDI, TDI write/read of SRAM into numpy, a host
 exchange write compared through TDI, events as an iterator, reset.
 """
+import errno
 import os
 import threading
 
@@ -72,7 +73,14 @@ def test_load_with_progress_reads_back(dev):
         assert np.array_equal(got, imgs[t][:32].view(np.uint32)), t
 
 
+def test_tdi_needs_a_running_tile(dev):
+    with pytest.raises(ipuxcom.Error) as e:
+        dev.tdi_write(5, 0x60000, [1])
+    assert e.value.errno == errno.ENOEXEC and "cannot execute" in e.value.message
+
+
 def test_tdi_write_read_roundtrip(dev):
+    dev.load(ipuxcom.pack(_images(), template=0), BOOT)   # TDI runs on a running tile
     words = (np.arange(64, dtype=np.uint32) * 0x9E3779B9) ^ 0x5A5A5A5A
     dev.tdi_write(5, 0x60000, words)
     assert np.array_equal(dev.tdi_read(5, 0x60000, 64), words)

@@ -56,7 +56,7 @@ LIB_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/%.o,$(LIB_SRCS))
 LIB_PIC_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/pic/%.o,$(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
-.PHONY: examples bench bench-vm fuzz check-fuzz fuzz-kernel all ci-build debug-build help lib tools modules standin tests host-tests device-tests initramfs \
+.PHONY: python check-python vm-python examples bench bench-vm fuzz check-fuzz fuzz-kernel all ci-build debug-build help lib tools modules standin tests host-tests device-tests initramfs \
 	check check-host check-vm check-vm-c600 initramfs-c600 qemu-c600 card-tests check-debug ci-summary demo vm-shell deps sparse checkpatch kernel-doc lint clean \
 	kver-check
 
@@ -90,7 +90,9 @@ help:
 	@echo "  lint         make C=1 W=1 modules and standin (sparse) + checkpatch --strict + kernel-doc"
 	@echo "  qemu-c600    build (once; cached) Debian's QEMU 7.2 with the ipu-c600 test device"
 	@echo "               (scripts/qemu-c600.sh, docs/qemu-c600.md); prints QEMU=path"
-	@echo "  bench        build and run the benchmarks (bench/*.c) on the host"
+	@echo "  bench        build and run the benchmarks (bench/*.c, python/bench/*.py) on the host"
+	@echo "  python       the Python package ipuxcom (python/) in build/python, for /usr/bin/python3"
+	@echo "  check-python its pytest suite and examples/python/ with /usr/bin/python3, as TAP; part of check"
 	@echo "  bench-vm     run the device benchmarks (full load, TDI) in the test VM"
 	@echo "  fuzz         run each libFuzzer target (fuzz/*_fuzz.c) for FUZZ_SECONDS (60)"
 	@echo "  check-fuzz   the same briefly (FUZZ_CHECK_SECONDS, 4), as TAP; part of check"
@@ -98,6 +100,7 @@ help:
 	@echo "               FUZZ_KERNEL_SECONDS (600) concurrent; FUZZ_SEED=N repeats a run; with"
 	@echo "               the QEMU C600 built, also on the card through ipuxcom_hw (standin_card)"
 	@echo "  install      library, headers (INCLUDEDIR/ipuxcom), pkg-config file, command, man"
+	@echo "               pages, the Python package (PYTHONDIR, for /usr/bin/python3),"
 	@echo "               pages, docs (DOCDIR), bash completion, udev rule, modprobe.d and sysusers.d"
 	@echo "               files (DESTDIR, PREFIX=$(PREFIX), LIBDIR, ...); userspace only, no kernel headers"
 	@echo "  uninstall    remove what install installed (same variables)"
@@ -150,6 +153,30 @@ $(B)/libipuxcom.so.$(LIB_VERSION): $(LIB_PIC_OBJS) libuser/libipuxcom.map
 $(B)/libipuxcom.pc: libuser/libipuxcom.pc.in Makefile
 	@mkdir -p $(@D)
 	sed $(PC_SUBST) $< > $@
+
+# ---------------------------------------------------------------- Python
+# The Python package (python/ipuxcom, docs/python.md): CFFI in API mode
+# against libuser/include, for Debian's /usr/bin/python3 (never a python3
+# that comes first on PATH). The extension links the library's PIC objects
+# (libipuxcom-pic.a), so it needs no libipuxcom.so at run time.
+PYTHON := /usr/bin/python3
+PY_SRCS := $(wildcard python/ipuxcom/*.py)
+PY_PKG := $(B)/python/ipuxcom
+PY_STAMP := $(PY_PKG)/.built
+
+$(B)/libipuxcom-pic.a: $(LIB_PIC_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(PY_STAMP): $(PY_SRCS) $(B)/libipuxcom-pic.a $(LIB_HDRS)
+	@mkdir -p $(PY_PKG)
+	rm -f $(PY_PKG)/*.py $(PY_PKG)/_ipuxcom*
+	$(PYTHON) python/ipuxcom/_build.py $(B)/python . $(B)/libipuxcom-pic.a
+	cp $(PY_SRCS) $(PY_PKG)/
+	rm -f $(PY_PKG)/_build.py $(PY_PKG)/_ipuxcom.c $(PY_PKG)/_ipuxcom.o
+	touch $@
+
+python: $(PY_STAMP)
 
 # ---------------------------------------------------------------- command
 tools: $(B)/ipuxcom
@@ -293,8 +320,16 @@ $(B)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_HDRS) $(B)/libipuxcom.a
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) -Ibench -o $@ $< $(B)/libipuxcom.a $(DEP_LIBS)
 
-bench: $(BENCH_BINS)
+bench: $(BENCH_BINS) python
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+	@echo "== python/bench/p2p_bench.py"; PYTHONPATH=$(B)/python $(PYTHON) python/bench/p2p_bench.py
+
+# The Python suite (python/tests, pytest; the examples in examples/python
+# run from there too) as TAP: python/run-tests.sh.
+check-python: python $(B)/ipuxcom
+	@mkdir -p $(B)/results
+	B=$(B) PYTHON=$(PYTHON) PYTEST_ARGS=--ignore=python/tests/test_device.py \
+		selftests/run-host-tests.sh $(B)/results/python.tap python/run-tests.sh
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer targets (clang) for the IPUIMG1, IPUCFG1, .ipuhsp and tile-ELF
@@ -366,10 +401,23 @@ examples: $(EXAMPLE_BINS)
 VM_BENCH_BINS := $(B)/bench/load_bench
 VM_INPUTS := modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(DEVICE_TEST_BINS) $(VM_BENCH_BINS)
 
-initramfs: kver-check $(VM_INPUTS)
+# The Python device tests (python/tests/test_device.py) run in this VM too,
+# as /tests/python_test: the image carries Debian's python3 with only the
+# modules they load (python/vm/vm-files.py; docs/python.md has the cost).
+VM_PYTHON := $(B)/vm/python-root
+VM_PYTHON_TESTS := python_test
+
+$(VM_PYTHON).done: $(PY_STAMP) python/vm/vm-files.py $(wildcard python/tests/*.py)
+	$(PYTHON) python/vm/vm-files.py $(VM_PYTHON) . $(B)
+	touch $@
+
+vm-python: $(VM_PYTHON).done
+
+initramfs: kver-check $(VM_INPUTS) $(VM_PYTHON).done
 	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(B)/vm/initramfs.cpio.gz \
 		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
-		--tests "$(DEVICE_TEST_BINS)" --bench "$(VM_BENCH_BINS)"
+		--tests "$(DEVICE_TEST_BINS) python/vm/python_test" --bench "$(VM_BENCH_BINS)" \
+		--python $(VM_PYTHON)
 
 # (examples_test runs the examples that need no card: all are built first)
 check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom $(EXAMPLE_BINS)
@@ -405,7 +453,7 @@ check-vm: initramfs
 	@mkdir -p $(B)/results
 	@rc=0; \
 	selftests/vm/run-vm.sh --kernel $(KIMAGE) --initrd $(B)/vm/initramfs.cpio.gz \
-		--mode check --expect "$(DEVICE_TESTS)" --out $(B)/results/vm \
+		--mode check --expect "$(DEVICE_TESTS) $(VM_PYTHON_TESTS)" --out $(B)/results/vm \
 		--timeout 600 $(if $(FUZZ_SEED),--append ipuxcom_vm.fuzz_seed=$(FUZZ_SEED)) || rc=1; \
 	KIMAGE=$(KIMAGE) B=$(B) selftests/run-host-tests.sh $(B)/results/vm-shell.tap \
 		selftests/vm/shell-check.sh || rc=1; \
@@ -444,17 +492,18 @@ fuzz-kernel: kver-check modules standin $(FUZZ_TEST_BIN)
 # never build in the same files at the same time.
 DEBUG_BUILD := lib tools examples device-tests
 debug-build: $(DEBUG_BUILD)
-ci-build: all tests standin $(VM_BENCH_BINS) $(FUZZ_BINS) $(FUZZ_RUNNERS)
+ci-build: all tests python $(VM_PYTHON).done standin $(VM_BENCH_BINS) $(FUZZ_BINS) $(FUZZ_RUNNERS)
 
-CHECK_TAPS := $(B)/results/host.tap $(B)/results/fuzz.tap $(B)/results/install.tap \
+CHECK_TAPS := $(B)/results/host.tap $(B)/results/python.tap $(B)/results/fuzz.tap $(B)/results/install.tap \
 	$(B)/results/vm/tests.tap $(B)/results/vm-shell.tap $(B)/results/dkms.tap \
 	$(B)/results/vm-c600/tests.tap
 DEBUG_TAP := $(B)/results/debug/tests.tap
 
 check: deps
-	$(MAKE) all tests
+	$(MAKE) all tests python
 	@rc=0; \
 	$(MAKE) check-host || rc=1; \
+	$(MAKE) check-python || rc=1; \
 	$(MAKE) check-fuzz || rc=1; \
 	$(MAKE) check-install || rc=1; \
 	$(MAKE) check-vm || rc=1; \
@@ -535,6 +584,13 @@ SYSUSERSDIR ?= /usr/lib/sysusers.d
 INSTALL ?= install
 
 PUBLIC_HDRS = $(wildcard libuser/include/*.h)
+# The Python package, for Debian's python3: its dist-packages directory for
+# PREFIX=/usr, else PREFIX/lib/python3.N/dist-packages, which Debian's
+# python3 searches for PREFIX=/usr/local.
+PY_VERSION = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+PY_EXT = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$(PREFIX)/lib/python$(PY_VERSION)/dist-packages)
+PY_INSTALL = $(notdir $(filter-out %/_build.py,$(PY_SRCS))) _ipuxcom$(PY_EXT)
 # Our headers in a directory of their own (libipuxcom.pc points -I at it),
 # the uapi header beside them as <linux/ipuxcom.h> for ipuxcom.h to find.
 PKG_INCLUDEDIR = $(INCLUDEDIR)/ipuxcom
@@ -550,7 +606,9 @@ PC_SUBST = -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_path,$(LIBDIR))|'
 
 .PHONY: install uninstall install-system check-install
 
-install: lib tools
+install: lib tools python
+	$(INSTALL) -d $(DESTDIR)$(PYTHONDIR)/ipuxcom
+	$(INSTALL) -m 644 $(addprefix $(PY_PKG)/,$(PY_INSTALL)) $(DESTDIR)$(PYTHONDIR)/ipuxcom/
 	$(INSTALL) -d $(DESTDIR)$(PKG_INCLUDEDIR)/linux $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODPROBEDIR) $(DESTDIR)$(SYSUSERSDIR) \
@@ -606,9 +664,11 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man8/ipuxcom.8 $(DESTDIR)$(MANDIR)/man3/libipuxcom.3 \
 		$(DESTDIR)$(BASHCOMPDIR)/ipuxcom \
 		$(DESTDIR)$(UDEVRULESDIR)/60-ipuxcom.rules $(DESTDIR)$(MODPROBEDIR)/ipuxcom.conf \
-		$(DESTDIR)$(SYSUSERSDIR)/ipuxcom.conf
+		$(DESTDIR)$(SYSUSERSDIR)/ipuxcom.conf \
+		$(addprefix $(DESTDIR)$(PYTHONDIR)/ipuxcom/,$(PY_INSTALL))
+	rm -rf $(DESTDIR)$(PYTHONDIR)/ipuxcom/__pycache__
 	@rmdir --ignore-fail-on-non-empty $(DESTDIR)$(PKG_INCLUDEDIR)/linux $(DESTDIR)$(PKG_INCLUDEDIR) \
-		$(DESTDIR)$(DOCDIR) 2>/dev/null || :
+		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(PYTHONDIR)/ipuxcom 2>/dev/null || :
 	@$(if $(DESTDIR),:,[ "$$(id -u)" != 0 ] || ldconfig)
 	@$(if $(DESTDIR),:,echo "uninstall: group ipuxcom kept (groupdel ipuxcom to remove it)")
 

@@ -7,7 +7,8 @@
 #   selftests/install/pc_user.c against the installed library with only
 #   `pkg-config --cflags --libs libipuxcom` (PKG_CONFIG_SYSROOT_DIR) and run
 #   it, shared and static, run the installed command (and one built against
-#   the installed libipuxcom.so: --version), create the group from
+#   the installed libipuxcom.so: --version), import the installed Python
+#   package with /usr/bin/python3 and plan with it, create the group from
 #   the installed sysusers.d file in a scratch root, then make uninstall and
 #   check that no file is left; the same with PREFIX=/opt/ipuxcom,
 #   LIBDIR=/opt/ipuxcom/lib64 and INCLUDEDIR=/opt/ipuxcom/inc.
@@ -63,7 +64,32 @@ expected_files() {
 		echo "/lib/udev/rules.d/60-ipuxcom.rules"
 		echo "/etc/modprobe.d/ipuxcom.conf"
 		echo "/usr/lib/sysusers.d/ipuxcom.conf"
+		for h in "$top"/python/ipuxcom/*.py; do
+			[ "${h##*/}" = _build.py ] || echo "$(pydir "$p")/ipuxcom/${h##*/}"
+		done
+		echo "$(pydir "$p")/ipuxcom/_ipuxcom$("$python" -c \
+			'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
 	} | LC_ALL=C sort
+}
+
+# Where make install puts the Python package for PREFIX (the Makefile's PYTHONDIR).
+python=/usr/bin/python3
+pydir() {
+	if [ "$1" = /usr ]; then
+		echo /usr/lib/python3/dist-packages
+	else
+		echo "$1/lib/python$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages"
+	fi
+}
+
+# The installed package imports with Debian's python3 (not the tree's) and plans.
+check_python() {
+	local dest=$1 p=$2 got
+	got=$(cd / && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$dest$(pydir "$p") "$python" -c \
+		'import ipuxcom; print(ipuxcom.__file__); print(ipuxcom.plan_p2p(0, 5, 1).recv.tile)') ||
+		return 1
+	[ "$got" = "$dest$(pydir "$p")/ipuxcom/__init__.py
+130" ] || { echo "got: $got"; return 1; }
 }
 
 # Files and symlinks under DIR, as /paths, sorted.
@@ -239,11 +265,13 @@ run_one() {
 		check_docs "$dest$p/share/doc/ipuxcom"
 	check "$what: ipuxcom linked with libipuxcom.so: --version names a different library's version" \
 		check_tool_runtime_version "$dest" "$l"
+	check "$what: the installed Python package imports with $python and plans" \
+		check_python "$dest" "$p"
 	check "make uninstall $what" "$make" -C "$top" --no-print-directory uninstall "${vars[@]}"
 	check "$what: uninstall left no file behind" diff -u /dev/null <(files_in "$dest")
 }
 
-echo "1..29"
+echo "1..31"
 run_one "$tmp/d1" /usr /usr/lib /usr/include
 if command -v systemd-sysusers >/dev/null; then
 	check "sysusers.d/ipuxcom.conf creates group ipuxcom (systemd-sysusers --root)" \

@@ -5,7 +5,7 @@
 #   selftests/vm/mkinitramfs.sh --kver V --out FILE.cpio.gz \
 #       [--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko"] [--tool "build/ipuxcom ..."] \
 #       [--tests "build/tests/device/a_test ..."] [--bench "build/bench/x ..."]
-#       [--final "selftests/debug/kernel-health.sh ..."] [--moddir DIR]
+#       [--final "selftests/debug/kernel-health.sh ..."] [--moddir DIR] [--python DIR]
 #
 #   /init                        selftests/vm/init (busybox sh, PID 1)
 #   /bin/busybox + applet links  busybox-static
@@ -27,6 +27,10 @@
 #                                (modules.builtin*, modules.dep), default
 #                                /lib/modules/V: the debug lane's kernel has
 #                                its own (make check-debug)
+#   --python DIR                 a tree copied to the image's root as it is
+#                                (python/vm/vm-files.py: Debian's python3 with
+#                                the modules the Python device tests load,
+#                                the package in /python)
 #   shared libraries             of every dynamic ELF above, at their host path
 #
 # Empty --modules/--tests lists are allowed (handy to test the VM plumbing);
@@ -41,7 +45,7 @@ die() {
 	exit 1
 }
 
-kver='' out='' modules='' tool='' tests='' benches='' finals='' moddir=''
+kver='' out='' modules='' tool='' tests='' benches='' finals='' moddir='' python=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
@@ -56,6 +60,7 @@ while [ $# -gt 0 ]; do
 	--bench) benches=$2 ;;
 	--final) finals=$2 ;;
 	--moddir) moddir=$2 ;;
+	--python) python=$2 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 	shift 2
@@ -193,6 +198,15 @@ if [ -n "$finals" ]; then
 		else
 			install -m 755 "$src" "final/$n"
 		fi
+	done
+fi
+
+if [ -n "$python" ]; then
+	case $python in /*) src=$python ;; *) src=$orig/$python ;; esac
+	[ -d "$src" ] || die "$python: no such directory (make vm-python)"
+	cp -a "$src/." .
+	find "$src" -type f \( -name '*.so' -o -perm -u+x \) | while read -r f; do
+		head -c 4 "$f" | grep -q ELF && copy_libs "$f"
 	done
 fi
 

@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+"""ipuxcom - libipuxcom from Python: exchange plans, schedules, the simulator's
+verdict and IPUIMG1 images for a Graphcore C600, as Python objects with
+numpy buffers.
+
+SYNOPSIS
+    import ipuxcom
+
+    plan = ipuxcom.plan_p2p(0, 5, 70)            # logical ids by default
+    plan.send.words, plan.recv.words             # numpy uint32, nine words each
+    print(plan)                                  # both rows, disassembled
+
+    s = ipuxcom.schedule([ipuxcom.Transfer(0, 5, 10), ipuxcom.Transfer(1, [6, 7], 20)])
+    result, mismatches, sim = s.verify()         # the simulator's verdict
+    result.hazards                               # [ipuxcom.Hazard, ...]
+    sim.trace(), sim.heatmap()                   # SVG pictures (_repr_svg_)
+
+    data = ipuxcom.pack({t: img for t, img in enumerate(images)})
+    ipuxcom.Image.from_bytes(data).extract(3)    # numpy uint8
+
+DESCRIPTION
+    The package is a thin layer over libipuxcom (libipuxcom(3)) built with
+    CFFI in API mode: the C compiler checked every declaration against the
+    library's headers. Every call that fails raises ipuxcom.Error, an
+    OSError carrying errno, the library's message naming the bad field and
+    value (.message, .field), the plan error code (.code) and the one
+    error explainer's text (.explanation, ipuxcom_strerror()).
+
+    Tile ids are logical by default, as in the ipuxcom command; pass
+    physical=True for physical ids. Plan rows always carry physical ids.
+
+PLANS (ipuxcom.plan; docs/exchange-plans.md)
+    tile(id), tile_map(), physical_id(), logical_id()     the tile numbering
+    Timing.default(), Timing.load(path), Timing.from_table(ttm, dirs)
+    plan_p2p(sender, receiver, count, wide=False)          -> P2PPlan
+    plan_p2p_batch(senders, receivers, counts)             -> (send, recv) (n, 9) arrays
+    plan_multicast(sender, receivers, count, src_addr=, dst_addrs=)
+    plan_serialized(...), plan_relay(...), plan_fanout(...), plan_idle(tile)
+    disasm(words), decode(words), encode(op, *fields)
+    patch_recv(), patch_recv_restore(), patch_mcast_src(), patch_mcast_dst(),
+    patch_index(), patch_send_base()
+
+VERIFIER AND SCHEDULER (ipuxcom.xsim; docs/exchange-verifier.md)
+    Simulator(...)   add_program / add_row / add_p2p / add_multicast / fill_idle,
+                     declare, sram_write / sram_read, run() -> Result (hazards),
+                     actions(), writes(), trace(), heatmap()
+    schedule(transfers | list text | path) -> Schedule (events, transfers,
+                     programs(), load(sim), verify(), stagger(step))
+    Transfer(sender, receivers, count, src_addr=None, dst_addrs=None)
+    demo_sum(), demo_matmul(packed=True)      the notes' two demos, simulated
+    Trace, Heatmap   pictures of a phase; notebooks show them as SVG
+
+IMAGES (ipuxcom.image; docs/ipuimg-format.md)
+    pack(images), pack_dir(path, elf=False) -> bytes of an IPUIMG1 file
+    Image.open(path), Image.from_bytes(data): info, tile(t), extract(t),
+    verify(), verify_tile(t), redirect(marker=|target=); crc32(data)
+    Manifest.parse(text), Manifest.load(path): host-sync manifests (.ipuhsp)
+
+DEVICE (ipuxcom.device; needs the kernel module)
+    devices() -> the devices the module registered (netlink)
+    with ipuxcom.open() as d: d.attach(dev_id); d.load(image, bootloader,
+        progress=fn); d.tdi_read(tile, addr, n) / d.tdi_write(tile, addr, words);
+        d.hostx_setup(manifest); d.hostx_call(manifest, name, inputs) -> outputs;
+        d.exch_write(...); d.reset()
+    with ipuxcom.events() as ev: for e in ev: ...       (netlink events)
+    The driver's real-time signals are blocked in the calling thread
+    before a device is opened (ipuxcom_block_driver_signals()).
+
+ERRORS
+    ipuxcom.Error(OSError): errno, message, field, code, explanation, function.
+    strerror(rc) is the library's one error explainer.
+
+SEE ALSO
+    ipuxcom(8), libipuxcom(3), docs/python.md
+"""
+from ._core import Error, lib, _str
+from .plan import (ROW_WORDS, TILES, Dispatch, FanoutPlan, Insn, P2PPlan, RelayStep, Row,
+                   Tile, Timing, decode, disasm, encode, logical_id, patch_index,
+                   patch_mcast_dst, patch_mcast_src, patch_recv, patch_recv_restore,
+                   patch_send_base, physical_id, plan_fanout, plan_idle, plan_multicast,
+                   plan_p2p, plan_p2p_batch, plan_relay, plan_serialized, tile, tile_map)
+from .xsim import (Action, DemoMatmul, DemoSum, Hazard, Heatmap, Result, Schedule,
+                   ScheduledTransfer, Simulator, Trace, Transfer, demo_matmul, demo_sum,
+                   parse_list, schedule, transfer_list)
+from .image import HspCall, Image, ImageInfo, Manifest, crc32, pack, pack_dir
+from .device import (Device, DeviceInfo, Event, LoadProgress, Monitor, block_driver_signals,
+                     devices, events, open)  # noqa: A001 (ipuxcom.open, as the issue asks)
+
+__version__: str = _str(lib.ipuxcom_version())
+
+
+def version() -> str:
+    """The C library's version ("0.2.0")."""
+    return _str(lib.ipuxcom_version())
+
+
+def strerror(rc: int) -> str:
+    """The library's one error explainer (ipuxcom_strerror): -E or +E alike."""
+    return _str(lib.ipuxcom_strerror(rc))
+
+
+__all__ = [
+    "Error", "strerror", "version",
+    # plans
+    "TILES", "ROW_WORDS", "Tile", "tile", "tile_map", "physical_id", "logical_id", "Timing",
+    "Row", "P2PPlan", "FanoutPlan", "RelayStep", "Dispatch", "Insn", "plan_p2p",
+    "plan_p2p_batch", "plan_multicast", "plan_serialized", "plan_relay", "plan_fanout",
+    "plan_idle", "disasm", "decode", "encode", "patch_index", "patch_recv",
+    "patch_recv_restore", "patch_mcast_src", "patch_mcast_dst", "patch_send_base",
+    # verifier, scheduler, demos, pictures
+    "Simulator", "Result", "Hazard", "Action", "Trace", "Heatmap", "Transfer", "Schedule",
+    "ScheduledTransfer", "schedule", "parse_list", "transfer_list", "demo_sum",
+    "demo_matmul", "DemoSum", "DemoMatmul",
+    # images
+    "Image", "ImageInfo", "pack", "pack_dir", "crc32", "Manifest", "HspCall",
+    # the device
+    "Device", "DeviceInfo", "Event", "LoadProgress", "Monitor", "block_driver_signals",
+    "devices", "events", "open",
+]

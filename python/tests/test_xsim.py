@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+"""The simulator's verdict, the scheduler and the demos from Python."""
+import json
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import ipuxcom
+
+LIST = "p2p 0 5 10\nmulticast 1 20 6 7\np2p 9 10 64 src=0x60000 dst=0x70000\n"
+
+
+def test_schedule_equals_command(tool, tmp_path):
+    f = tmp_path / "l.txt"
+    f.write_text(LIST)
+    j = json.loads(tool("plan", "schedule", str(f), "-j"))
+    for src in (LIST, f, str(f)):
+        s = ipuxcom.schedule(src)
+        assert s.events == j["events"]
+        got = [(t.line, t.sender, list(t.receivers), t.start, t.first_arrival, t.last_write,
+                t.gap) for t in s.transfers]
+        want = [(t["line"], t["sender"], t["receivers"], t["start"], t["first_arrival"],
+                 t["last_write"], t["gap"]) for t in j["transfers"]]
+        assert got == want
+    res, bad, sim = s.verify()
+    assert res.ok and bad == 0
+    assert res.events == j["simulated"]["events"]
+    assert res.delivered == j["simulated"]["delivered"] == 4
+    sres, sbad, _ = s.stagger(j["stagger_step"])
+    assert sres.events == j["stagger"]["events"] and sbad == 0
+
+
+def test_schedule_from_objects_equals_list():
+    objs = [ipuxcom.Transfer(0, 5, 10), ipuxcom.Transfer(1, [6, 7], 20),
+            ipuxcom.Transfer(9, 10, 64, src_addr=0x60000, dst_addrs=[0x70000])]
+    a, b = ipuxcom.schedule(objs), ipuxcom.schedule(LIST)
+    assert a.transfers == b.transfers and a.events == b.events
+    assert ipuxcom.transfer_list(objs) == LIST
+    assert sorted(a.programs()) == sorted({t.sender for t in a.transfers}
+                                          | {r for t in a.transfers for r in t.receivers})
+
+
+def test_hazards_are_objects():
+    # Two p2p plans into one receiver in one phase: the second stream
+    # arrives while the first window is open.
+    sim = ipuxcom.Simulator()
+    sim.add_p2p(ipuxcom.plan_p2p(0, 5, 10), 0x60000, 0x50000)
+    sim.add_p2p(ipuxcom.plan_p2p(1, 5, 10), 0x60000, 0x50040)
+    res = sim.run()
+    assert not res.ok and res.errors > 0
+    h = res.hazards[0]
+    assert isinstance(h, ipuxcom.Hazard) and h.severity == "error"
+    assert h.tile == 130 and h.kind in {z.kind for z in res.hazards}
+    assert sim.count(h.kind) >= 1
+    assert h.kind in str(h) and str(h.tile) in str(h)
+
+
+def test_row_without_br_is_reported():
+    sim = ipuxcom.Simulator()
+    sim.add_program(0, [0x41800003, 0x40A00005])   # sync 3; delay 6; no br $m10
+    res = sim.run()
+    assert [h.kind for h in res.hazards] == ["no-br"]
+
+
+def test_sram_roundtrip_and_delivery():
+    sim = ipuxcom.Simulator(log_writes=True)
+    data = np.arange(1, 11, dtype=np.uint32) * 0x01010101
+    sim.sram_write(0, 0x60000, data)
+    sim.add_p2p(ipuxcom.plan_p2p(0, 5, 10), 0x60000, 0x50000)
+    res = sim.run()
+    assert res.ok and res.delivered == res.declared == 1
+    assert np.array_equal(sim.sram_read(130, 0x50000, 10), data)
+    w = sim.writes()
+    assert len(w) == 10 and set(w["tile"]) == {130} and np.array_equal(w["value"], data)
+    kinds = {a.kind for a in sim.actions()}
+    assert kinds == {"send", "mux", "pic"}
+
+
+def test_trace_and_heatmap_svg():
+    s = ipuxcom.schedule(LIST)
+    res, bad, sim = s.verify()
+    t = sim.trace("packed")
+    root = ET.fromstring(t._repr_svg_())
+    assert root.tag.endswith("svg")
+    hm = sim.heatmap()
+    assert hm.values.shape == (23, 64)
+    sent = sum(t.count for t in s.transfers)
+    written = sum(t.count * len(t.receivers) for t in s.transfers)
+    assert hm.values.sum() == sent + written
+    ET.fromstring(hm._repr_svg_())
+
+
+def test_demo_sum():
+    d = ipuxcom.demo_sum(watch=True)
+    assert d.passed and d.sum == d.expected == 1472 * 1473 // 2
+    assert d.rounds == 11 and d.transfers[0] == 736 and len(d.phases) == 11
+    assert all(p.result.errors == 0 for p in d.phases)
+
+
+@pytest.mark.parametrize("packed", [True, False])
+def test_demo_matmul(packed):
+    m = ipuxcom.demo_matmul(packed=packed, traces=True)
+    assert m.passed and m.matches_notes
+    assert np.array_equal(m.c, m.a @ m.b) and np.array_equal(m.c, m.expected)
+    assert m.events == (m.packed_events if packed else m.stagger_events)
+    assert m.packed_events < m.stagger_events
+    assert m.phases and m.phases[-1].trace is not None

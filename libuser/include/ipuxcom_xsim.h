@@ -10,8 +10,12 @@
  * it adds is labelled "modelled" or "inferred" here and in
  * docs/exchange-verifier.md, which lists every assumption.
  *
- * Conventions are those of ipuxcom_plan.h: tile ids are physical unless a
- * flag says IPUXCOM_PLAN_LOGICAL; functions return 0 or a negative errno
+ * Conventions are those of ipuxcom_plan.h: tile ids given with flags are
+ * logical unless they say IPUXCOM_PLAN_PHYSICAL (ipuxcom_xsim_declare(),
+ * the scheduler's options, the fan-out requests); the simulator's own
+ * calls without flags (SRAM, programs, rows, tile ends) and every result
+ * (hazards, writes, actions, programs) use physical ids, as their members
+ * say; sized structs as there; functions return 0 or a negative errno
  * and fill a struct ipuxcom_plan_error (may be NULL) with a code of enum
  * ipuxcom_plan_errc and a message naming the field and value; the library
  * never prints and never exits. A simulator or schedule object is not
@@ -269,8 +273,8 @@ IPUXCOM_API int ipuxcom_xsim_set_code_addr(struct ipuxcom_xsim *sim, int prog, u
 
 /*
  * Declare what a transfer means: @count words from @src_addr on @sender
- * to @dst_addr[i] on @receivers[i] (physical; IPUXCOM_PLAN_LOGICAL in
- * @flags for logical). Declarations are the receivers' intent: with them
+ * to @dst_addr[i] on @receivers[i] (logical; IPUXCOM_PLAN_PHYSICAL in
+ * @flags for physical). Declarations are the receivers' intent: with them
  * a run reports wrong-source captures, misplaced and missing words, and
  * writes outside the declared buffers. Validation as the multicast
  * planner's: E_TILE, E_SELF, E_DUP, E_COUNT, E_ALIGN, E_ADDR (any
@@ -468,8 +472,12 @@ struct ipuxcom_schedule_xfer {
 	const uint32_t *dst_addr;
 };
 
-/* Ids are logical (the plan flag). */
+/*
+ * Ids are logical (the default since 1.0; the plan flag) or physical.
+ * Both: E_FLAGS.
+ */
 #define IPUXCOM_SCHEDULE_LOGICAL		IPUXCOM_PLAN_LOGICAL
+#define IPUXCOM_SCHEDULE_PHYSICAL		IPUXCOM_PLAN_PHYSICAL
 /* Close each mux exactly after its count words (modelled). Default: keep
  * the notes' window, count + 2 * row events at counts >= 52, and keep the
  * source silent for those extra events. */
@@ -492,13 +500,23 @@ struct ipuxcom_schedule_opts {
 	uint32_t max_events;			/* 0: IPUXCOM_XSIM_MAX_EVENTS */
 };
 
-/* Where one transfer was placed. */
+/* Where one transfer was placed. Grows at its end: start from IPUXCOM_SCHEDULE_SLOT_INIT. */
 struct ipuxcom_schedule_slot {
+	uint32_t size;		/* sizeof(struct ipuxcom_schedule_slot), set by the caller */
 	int32_t start;		/* event of the first send */
 	int32_t first_arrival;	/* earliest mux-open event over its receivers */
 	int32_t last_write;	/* latest write event over its receivers */
 	uint32_t gap;		/* events its sender stays silent after it (the extra window) */
+	/* The route width it got (since 1.0): */
+	uint32_t sctl;		/* its send's: direction (3: BROADCAST) | IPUXCOM_SCTL_WIDE if 64-bit */
+	uint32_t items;		/* send events: count / 2 on a 64-bit route, else count */
+	uint32_t wide;		/* enum ipuxcom_wide_why: IPUXCOM_WIDE_USED, or why 32-bit */
 };
+
+#define IPUXCOM_SCHEDULE_SLOT_INIT { .size = sizeof(struct ipuxcom_schedule_slot) }
+/* Enough for @start, @first_arrival and @last_write. */
+#define IPUXCOM_SCHEDULE_SLOT_SIZE_MIN						\
+	(offsetof(struct ipuxcom_schedule_slot, last_write) + sizeof(int32_t))
 
 struct ipuxcom_schedule;
 
@@ -524,6 +542,10 @@ IPUXCOM_API void ipuxcom_schedule_free(struct ipuxcom_schedule *s);
 /* Phase length in events: the event of the last program's br $m10 + 1. */
 IPUXCOM_API uint32_t ipuxcom_schedule_events(const struct ipuxcom_schedule *s);
 IPUXCOM_API size_t ipuxcom_schedule_nxfers(const struct ipuxcom_schedule *s);
+/*
+ * Slot @i into @out (its @size set): 0, -EINVAL (NULL, or @out->size 0 or
+ * below IPUXCOM_SCHEDULE_SLOT_SIZE_MIN), -ERANGE (i >= _nxfers()).
+ */
 IPUXCOM_API int ipuxcom_schedule_slot(const struct ipuxcom_schedule *s, size_t i,
 				      struct ipuxcom_schedule_slot *out);
 

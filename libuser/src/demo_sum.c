@@ -56,7 +56,7 @@ int ipuxcom_demo_sum_watch(const struct ipuxcom_timing *tm, const struct ipuxcom
 		if ((ret = ipuxcom_xsim_reset(sim, 0, err)))
 			goto out;
 		for (uint32_t t = stride; t < IPUXCOM_TILES; t += 2 * stride) {
-			struct ipuxcom_p2p_plan p;
+			struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 
 			if ((ret = ipuxcom_plan_p2p(tm, t, t - stride, 1, IPUXCOM_PLAN_LOGICAL, &p,
 						    err)) ||

@@ -468,7 +468,7 @@ int ipuxcom_xsim_declare(struct ipuxcom_xsim *sim, const struct ipuxcom_xsim_xfe
 			 struct ipuxcom_plan_error *err)
 {
 	uint32_t seen[(IPUXCOM_TILES + 31) / 32] = { 0 };
-	bool logical;
+	bool logical = true;
 	uint32_t s = 0;
 	char field[32];
 	int ret;
@@ -477,11 +477,12 @@ int ipuxcom_xsim_declare(struct ipuxcom_xsim *sim, const struct ipuxcom_xsim_xfe
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "sim", "sim is NULL");
 	if (!x)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "xfer", "xfer is NULL");
-	if (x->flags & ~IPUXCOM_PLAN_LOGICAL)
+	if (x->flags & ~IXC_NUMBERING)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
 				     "flags 0x%x has unknown bits 0x%x", x->flags,
-				     x->flags & ~IPUXCOM_PLAN_LOGICAL);
-	logical = x->flags & IPUXCOM_PLAN_LOGICAL;
+				     x->flags & ~IXC_NUMBERING);
+	if ((ret = ixc_numbering(x->flags, &logical, "flags", err)))
+		return ret;
 	if (x->count < 1 || x->count > IPUXCOM_PLAN_MAX_COUNT)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_COUNT, "count",
 				     "count %u out of range 1..%u", x->count,

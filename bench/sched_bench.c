@@ -76,7 +76,7 @@ static int verify(const struct ipuxcom_schedule_list *l, const struct ipuxcom_sc
 	if (s)
 		ret = ipuxcom_schedule_load(s, sim, 0, e);
 	else
-		ret = ipuxcom_schedule_stagger(NULL, l->xfers, l->n, 256, sim, 0, e);
+		ret = ipuxcom_schedule_stagger(&(struct ipuxcom_schedule_opts){ .flags = IPUXCOM_SCHEDULE_PHYSICAL }, l->xfers, l->n, 256, sim, 0, e);
 	if (!ret)
 		ret = ipuxcom_xsim_run(sim, res, e);
 	ipuxcom_xsim_free(sim);
@@ -87,7 +87,7 @@ static int verify(const struct ipuxcom_schedule_list *l, const struct ipuxcom_sc
 static long packed(const struct ipuxcom_schedule_list *l, uint32_t flags, double *ns,
 		   const char *what, uint32_t set)
 {
-	struct ipuxcom_schedule_opts o = { .flags = flags };
+	struct ipuxcom_schedule_opts o = { .flags = flags | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_xsim_result res;
 	struct ipuxcom_schedule *s = NULL;
 	struct ipuxcom_plan_error e;

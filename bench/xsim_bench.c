@@ -53,6 +53,7 @@ static int bench_full_chip(void)
 	if (ipuxcom_xsim_create(NULL, &sim, NULL))
 		return 1;
 	for (uint32_t t = 1, i = 0; t < IPUXCOM_TILES; t += 2, i++) {
+		plans[i].size = sizeof(plans[i]);
 		if (ipuxcom_plan_p2p(NULL, t, t - 1, WORDS, IPUXCOM_PLAN_LOGICAL, &plans[i], NULL)) {
 			fprintf(stderr, "xsim_bench: plan %u -> %u failed\n", t, t - 1);
 			return 1;
@@ -124,13 +125,13 @@ static long phase(const struct ipuxcom_schedule_xfer *x, size_t n, bool packed, 
 	if (ipuxcom_xsim_create(NULL, &sim, NULL))
 		return -1;
 	if (packed) {
-		ret = ipuxcom_schedule_build(NULL, x, n, &s, &e);
+		ret = ipuxcom_schedule_build(&(struct ipuxcom_schedule_opts){ .flags = IPUXCOM_SCHEDULE_PHYSICAL }, x, n, &s, &e);
 		if (ns)
 			*ns = now_ns() - t0;
 		if (!ret)
 			ret = ipuxcom_schedule_load(s, sim, 0, &e);
 	} else {
-		ret = ipuxcom_schedule_stagger(NULL, x, n, 256, sim, 0, &e);
+		ret = ipuxcom_schedule_stagger(&(struct ipuxcom_schedule_opts){ .flags = IPUXCOM_SCHEDULE_PHYSICAL }, x, n, 256, sim, 0, &e);
 	}
 	if (ret || ipuxcom_xsim_run(sim, &res, &e)) {
 		fprintf(stderr, "xsim_bench: %s: %s\n", packed ? "schedule" : "stagger", e.msg);

@@ -155,7 +155,7 @@ static void row_json(struct json_writer *w, const struct ipuxcom_plan_row *row)
 	struct ipuxcom_tile t;
 	char buf[96];
 
-	ipuxcom_tile_info(row->tile, 0, &t, NULL);
+	ipuxcom_tile_info(row->tile, IPUXCOM_PLAN_PHYSICAL, &t, NULL);
 	json_begin_object(w);
 	json_kv_string(w, "role", role_name(row->role));
 	json_kv_uint(w, "physical", t.physical);
@@ -202,7 +202,7 @@ static void row_text(const struct ipuxcom_plan_row *row, const char *title)
 	struct ipuxcom_tile t;
 	char buf[96];
 
-	ipuxcom_tile_info(row->tile, 0, &t, NULL);
+	ipuxcom_tile_info(row->tile, IPUXCOM_PLAN_PHYSICAL, &t, NULL);
 	printf("%s: physical %u (logical %u, row %u)", title, t.physical, t.logical, t.row);
 	if (row->role == IPUXCOM_ROLE_SEND)
 		printf(", first send at event %" PRId32 "\n", row->event);
@@ -260,7 +260,7 @@ static int p2p_run(struct cli_call *call, int argc, char **argv)
 	};
 	const struct ipuxcom_timing *tm;
 	struct ipuxcom_timing *owned;
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	struct ipuxcom_p2p_wide_info wi = { 0 };
 	struct ipuxcom_plan_error e;
 	uint32_t ids[3], src = IPUXCOM_MCAST_DST_BASE, dst = IPUXCOM_MCAST_DST_BASE;
@@ -288,7 +288,7 @@ static int p2p_run(struct cli_call *call, int argc, char **argv)
 	rc = plan_timing(call, &o, &tm, &owned);
 	if (rc)
 		return rc;
-	flags = o.physical ? 0 : IPUXCOM_PLAN_LOGICAL;
+	flags = o.physical ? IPUXCOM_PLAN_PHYSICAL : IPUXCOM_PLAN_LOGICAL;
 	rc = o.wide ? ipuxcom_plan_p2p_wide(tm, ids[0], ids[1], ids[2], src, dst,
 					    flags | IPUXCOM_PLAN_WIDE, &p, &wi, &e) :
 		      ipuxcom_plan_p2p(tm, ids[0], ids[1], ids[2], flags, &p, &e);
@@ -380,7 +380,7 @@ static int fanout_args(struct cli_call *call, const struct plan_opts *o, char **
 		return rc;
 	req->nrecv = n;
 	req->receivers = ids;
-	req->flags = o->physical ? 0 : IPUXCOM_PLAN_LOGICAL;
+	req->flags = o->physical ? IPUXCOM_PLAN_PHYSICAL : IPUXCOM_PLAN_LOGICAL;
 	req->src_addr = IPUXCOM_MCAST_DST_BASE;
 	if (o->src_addr && !cli_parse_u32_num(o->src_addr, &req->src_addr))
 		return cli_usage_err(call, "invalid --src-addr '%s'", o->src_addr);
@@ -453,8 +453,8 @@ static void mcast_info_out(struct json_writer *w, const struct ipuxcom_multicast
 static int multicast_run(struct cli_call *call, int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
-	struct ipuxcom_fanout_req req = { 0 };
-	struct ipuxcom_multicast_info mi;
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL };
+	struct ipuxcom_multicast_info mi = IPUXCOM_MULTICAST_INFO_INIT;
 	struct ipuxcom_plan_error e;
 	const struct ipuxcom_timing *tm;
 	struct ipuxcom_timing *owned;
@@ -642,9 +642,9 @@ static void dispatch_out(struct json_writer *w, const struct ipuxcom_dispatch *d
 static int fanout_run(struct cli_call *call, int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
-	struct ipuxcom_fanout_req req = { 0 };
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL };
 	struct ipuxcom_plan_error e;
-	struct ipuxcom_dispatch d;
+	struct ipuxcom_dispatch d = IPUXCOM_DISPATCH_INIT;
 	const struct ipuxcom_timing *tm;
 	struct ipuxcom_timing *owned;
 	struct json_writer w;
@@ -1315,7 +1315,9 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		goto out;
 	}
 	so = (struct ipuxcom_sched_opts){ .timing = tm,
-					  .flags = (exact ? IPUXCOM_SCHED_EXACT_WINDOW : 0) |
+					  /* the list holds physical ids */
+					  .flags = IPUXCOM_SCHEDULE_PHYSICAL |
+						   (exact ? IPUXCOM_SCHED_EXACT_WINDOW : 0) |
 						   (legacy ? IPUXCOM_SCHED_LEGACY : 0) };
 	if (ipuxcom_schedule_build(&so, list->xfers, list->n, &s, &e)) {
 		long i = sched_xfer_of(e.field);
@@ -1329,7 +1331,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 	}
 	sched_verify(tm, list, s, NULL, 0, sim_flags, &sim, &pc);
 	if (step)
-		sched_verify(tm, list, NULL, &(struct ipuxcom_sched_opts){ .timing = tm }, step,
+		sched_verify(tm, list, NULL, &(struct ipuxcom_sched_opts){ .flags = IPUXCOM_SCHEDULE_PHYSICAL, .timing = tm }, step,
 			     sim_flags, &ssim, &sc);
 	if (trace_arg && (rc = sched_trace(call, trace_arg,
 					   legacy ? "packed schedule (legacy)" : "packed schedule",
@@ -1358,7 +1360,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		json_begin_array(&w);
 		for (size_t i = 0; i < list->n; i++) {
 			const struct ipuxcom_sched_xfer *x = &list->xfers[i];
-			struct ipuxcom_sched_slot sl;
+			struct ipuxcom_sched_slot sl = IPUXCOM_SCHEDULE_SLOT_INIT;
 
 			ipuxcom_schedule_slot(s, i, &sl);
 			json_begin_object(&w);
@@ -1418,7 +1420,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		       "route\n");
 		for (size_t i = 0; i < list->n; i++) {
 			const struct ipuxcom_sched_xfer *x = &list->xfers[i];
-			struct ipuxcom_sched_slot sl;
+			struct ipuxcom_sched_slot sl = IPUXCOM_SCHEDULE_SLOT_INIT;
 
 			ipuxcom_schedule_slot(s, i, &sl);
 			route = sched_route(pc.ran ? sim : NULL, x, sl.start);

@@ -83,7 +83,7 @@ FIXTURE_TEARDOWN(pic)
 static struct ipuxcom_xsim *hazard_stagger(struct ipuxcom_xsim_result *res)
 {
 	struct ipuxcom_xsim_config cfg = { .flags = IPUXCOM_XSIM_LOG_WRITES };
-	struct ipuxcom_schedule_opts so = { 0 };
+	struct ipuxcom_schedule_opts so = { .flags = IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_schedule_list *l = NULL;
 	struct ipuxcom_xsim *sim = NULL;
 

@@ -132,7 +132,7 @@ TEST(family_shapes)
 
 TEST(legacy_flag_accepted_unknown_refused)
 {
-	struct ipuxcom_schedule_opts o = { .flags = IPUXCOM_SCHEDULE_LEGACY };
+	struct ipuxcom_schedule_opts o = { .flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_schedule *s = NULL;
 	struct ipuxcom_plan_error e;
 	int f;
@@ -152,7 +152,7 @@ TEST(legacy_flag_accepted_unknown_refused)
 /* Every set, scheduled the legacy way, verified by the simulator. */
 TEST(legacy_schedules_of_the_suite_verify)
 {
-	struct ipuxcom_schedule_opts o = { .flags = IPUXCOM_SCHEDULE_LEGACY };
+	struct ipuxcom_schedule_opts o = { .flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_xsim *sim;
 
 	ASSERT_EQ(0, ipuxcom_xsim_create(NULL, &sim, NULL));
@@ -192,7 +192,7 @@ TEST(legacy_schedules_of_the_suite_verify)
  */
 TEST(default_schedules_of_the_suite_verify_and_never_lose)
 {
-	struct ipuxcom_schedule_opts lo = { .flags = IPUXCOM_SCHEDULE_LEGACY };
+	struct ipuxcom_schedule_opts lo = { .flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_xsim *sim;
 	unsigned int shorter_wide = 0, shorter_p2p = 0;
 
@@ -205,7 +205,7 @@ TEST(default_schedules_of_the_suite_verify_and_never_lose)
 		struct ipuxcom_schedule_list *l = parse(i, &f);
 
 		ASSERT_NE(NULL, l);
-		ASSERT_EQ(0, ipuxcom_schedule_build(NULL, l->xfers, l->n, &s, &e))
+		ASSERT_EQ(0, ipuxcom_schedule_build(&(struct ipuxcom_schedule_opts){ .flags = IPUXCOM_SCHEDULE_PHYSICAL }, l->xfers, l->n, &s, &e))
 			TH_LOG("set %u: %s", i, e.msg);
 		ASSERT_EQ(0, ipuxcom_schedule_build(&lo, l->xfers, l->n, &l0, &e))
 			TH_LOG("set %u: %s", i, e.msg);

@@ -293,13 +293,13 @@ TEST(direction_reach_is_modelled_and_can_be_relaxed)
 TEST(sends_read_the_sram_of_the_phase_start)
 {
 	struct ipuxcom_xsim *sim = mksim(0);
-	struct ipuxcom_p2p_plan ab, bc;
+	struct ipuxcom_p2p_plan ab = IPUXCOM_P2P_PLAN_INIT, bc = IPUXCOM_P2P_PLAN_INIT;
 	uint32_t a = 100, b = 200, c = 300, v, got;
 
 	ASSERT_NE(NULL, sim);
 	/* a -> b into 0x70000, and b -> c from that same 0x70000, in one phase */
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, a, b, 1, 0, &ab, NULL));
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, b, c, 1, 0, &bc, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, a, b, 1, IPUXCOM_PLAN_PHYSICAL, &ab, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, b, c, 1, IPUXCOM_PLAN_PHYSICAL, &bc, NULL));
 	v = 111;
 	ipuxcom_xsim_sram_write(sim, a, 0x60000, &v, 1, NULL);
 	v = 222;
@@ -382,7 +382,7 @@ TEST(argument_checks_name_the_field)
 	struct ipuxcom_xsim_program p = { .tile = 3, .words = (uint32_t[]){ SYNC3, BR10 },
 					  .nwords = 2 };
 	uint32_t r[2] = { 5, 5 }, d[2] = { 0x50000, 0x50000 };
-	struct ipuxcom_xsim_xfer x = { .sender = 4, .src_addr = 0x60000, .count = 3, .nrecv = 2,
+	struct ipuxcom_xsim_xfer x = { .flags = IPUXCOM_PLAN_PHYSICAL, .sender = 4, .src_addr = 0x60000, .count = 3, .nrecv = 2,
 				       .receivers = r, .dst_addr = d };
 
 	EXPECT_EQ(-EINVAL, ipuxcom_xsim_create(&cfg, &sim, &e));

@@ -835,15 +835,30 @@ static void ixc_sched_why_phase(struct ipuxcom_schedule *s)
 		s->slots[i].wide = IPUXCOM_WIDE_PHASE;
 }
 
+/* The caller's options (not NULL) into @copy: E_SIZE "opts.size". */
+static int ixc_sched_opts_in(const struct ipuxcom_schedule_opts *opts,
+			     struct ipuxcom_schedule_opts *copy, struct ipuxcom_plan_error *err)
+{
+	int ret = ixc_sized_in(copy, sizeof(*copy), opts, IPUXCOM_SCHEDULE_OPTS_SIZE_MIN,
+			       "opts.size", "IPUXCOM_SCHEDULE_OPTS_INIT", err);
+
+	copy->size = sizeof(*copy);
+	return ret;
+}
+
 int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 			   const struct ipuxcom_schedule_xfer *xfers, size_t n,
 			   struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err)
 {
-	struct ipuxcom_schedule_opts lo = opts ? *opts : (struct ipuxcom_schedule_opts){ 0 };
+	struct ipuxcom_schedule_opts o = IPUXCOM_SCHEDULE_OPTS_INIT, lo;
 	struct ipuxcom_schedule *legacy = NULL;
 	struct ipuxcom_plan_error e0 = { 0 };
 	int ret;
 
+	if (opts && (ret = ixc_sched_opts_in(opts, &o, err)))
+		return ret;
+	opts = &o;
+	lo = o;
 	if (lo.flags & IPUXCOM_SCHEDULE_LEGACY)
 		return ixc_schedule_build(opts, xfers, n, out, err);
 	ret = ixc_schedule_build(opts, xfers, n, out, &e0);
@@ -1020,7 +1035,7 @@ int ipuxcom_schedule_load(const struct ipuxcom_schedule *s, struct ipuxcom_xsim 
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ixc_sx *x = &s->x[i];
 		struct ipuxcom_xsim_xfer d = {
-			.sender = x->sender, .src_addr = x->src, .count = x->count,
+			.size = sizeof(d), .sender = x->sender, .src_addr = x->src, .count = x->count,
 			.flags = IPUXCOM_PLAN_PHYSICAL, .nrecv = x->nrecv, .receivers = x->recv, .dst_addr = x->dst,
 		};
 
@@ -1038,11 +1053,15 @@ int ipuxcom_schedule_stagger(const struct ipuxcom_schedule_opts *opts,
 			     struct ipuxcom_xsim *sim, uint32_t flags,
 			     struct ipuxcom_plan_error *err)
 {
+	struct ipuxcom_schedule_opts o = IPUXCOM_SCHEDULE_OPTS_INIT;
 	struct ipuxcom_plan_row *rows = NULL;
 	const struct ipuxcom_timing *tm;
 	size_t cap = 0;
 	int ret;
 
+	if (opts && (ret = ixc_sched_opts_in(opts, &o, err)))
+		return ret;
+	opts = &o;
 	if ((ret = ixc_sched_check(opts, xfers, n, err)))
 		return ret;
 	if (!sim)

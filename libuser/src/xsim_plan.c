@@ -89,7 +89,7 @@ int ipuxcom_xsim_add_p2p(struct ipuxcom_xsim *sim, const struct ipuxcom_p2p_plan
 		if (part > IPUXCOM_PLAN_MAX_COUNT)
 			part = IPUXCOM_PLAN_MAX_COUNT;
 		x = (struct ipuxcom_xsim_xfer){
-			.sender = plan->send.tile, .src_addr = src_addr + 4 * done, .count = part,
+			.size = sizeof(x), .sender = plan->send.tile, .src_addr = src_addr + 4 * done, .count = part,
 			.flags = IPUXCOM_PLAN_PHYSICAL, .nrecv = 1, .receivers = &recv, .dst_addr = &dst,
 		};
 		if ((ret = ipuxcom_xsim_declare(sim, &x, err)))
@@ -133,7 +133,7 @@ static int ixc_xfan_declare(struct ipuxcom_xsim *sim, const struct ipuxcom_fanou
 				     req->nrecv + 1);
 	/* IPUXCOM_PLAN_WIDE chose the rows' route; the transfer means the same words. */
 	x = (struct ipuxcom_xsim_xfer){
-		.sender = req->sender, .src_addr = src, .count = req->count,
+		.size = sizeof(x), .sender = req->sender, .src_addr = src, .count = req->count,
 		.flags = req->flags & ~IPUXCOM_PLAN_WIDE,
 		.nrecv = req->nrecv, .receivers = req->receivers, .dst_addr = dst,
 	};

@@ -97,7 +97,7 @@ TEST(every_reachable_code_is_reached_with_its_errno_and_field)
 	note(ipuxcom_plan_relay(&req, steps, 1, NULL, &e), &e);		/* SPACE again */
 	{
 		struct ipuxcom_demo_watch wt = { .size = 0 };
-		struct ipuxcom_demo_sum sum;
+		struct ipuxcom_demo_sum sum = IPUXCOM_DEMO_SUM_INIT;
 
 		note(ipuxcom_demo_sum_watch(NULL, &wt, &sum, &e), &e);	/* SIZE */
 	}

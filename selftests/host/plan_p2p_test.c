@@ -397,6 +397,7 @@ TEST(default_path_equals_the_generic_path_for_every_pair)
 				continue;
 			memset(&a, 0xa5, sizeof(a));
 			memset(&b, 0x5a, sizeof(b));
+			a.size = b.size = sizeof(a);
 			memset(&e, 0x77, sizeof(e));
 			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, r, count, IPUXCOM_PLAN_PHYSICAL, &a, &e));
 			ASSERT_EQ(0, e.code);

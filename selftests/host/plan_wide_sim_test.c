@@ -69,7 +69,7 @@ static void first_error(struct ipuxcom_xsim *sim, char *buf, size_t len)
 static uint32_t p2p32_events(struct ipuxcom_xsim *sim, uint32_t s, uint32_t r, uint32_t count)
 {
 	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 
 	ipuxcom_xsim_reset(sim, 0, NULL);
 	if (ipuxcom_plan_p2p(NULL, s, r, count, IPUXCOM_PLAN_PHYSICAL, &p, NULL) ||
@@ -85,7 +85,7 @@ static bool prove(struct __test_metadata *_metadata, struct proof *pf, uint32_t 
 	struct ipuxcom_xsim *sim = pf->sim;
 	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	struct ipuxcom_p2p_wide_info info = IPUXCOM_P2P_WIDE_INFO_INIT;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_plan_error e;
 	uint32_t it = ++pf->iter, want_events;
 	char buf[400];
@@ -245,7 +245,7 @@ static void mcast_run(struct __test_metadata *_metadata, struct proof *pf, uint3
 	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
 		.sender = s, .count = count, .flags = IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, .nrecv = nrecv,
 		.receivers = recv, .src_addr = 0x80000, .dst_addr = dst };
-	struct ipuxcom_xsim_result res, res32;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT, res32 = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_plan_error e;
 	char buf[400];
 
@@ -327,6 +327,7 @@ TEST(p2p_fallbacks_are_the_32_bit_plan)
 		struct ipuxcom_plan_error e;
 
 		memset(&w, 0xa5, sizeof(w));
+		w.size = sizeof(w);
 		ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, cases[i].s, cases[i].d, cases[i].count,
 						   cases[i].src, cases[i].dst, IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL,
 						   &w, &info, &e)) TH_LOG("case %zu: %s", i, e.msg);
@@ -428,6 +429,7 @@ TEST(multicast_fallbacks_are_the_32_bit_plan)
 		}
 		memset(a, 0x5a, sizeof(a));
 		memset(&ia, 0x5a, sizeof(ia));
+		ia.size = sizeof(ia);
 		ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &r, a, 9, &ia, NULL)) TH_LOG("case %d", c);
 		r.flags = IPUXCOM_PLAN_PHYSICAL;
 		ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &r, b, 9, &ib, NULL));
@@ -526,7 +528,7 @@ TEST_F(wide, non_owner_receiver_is_refused_and_would_miss)
 {
 	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	struct ipuxcom_p2p_wide_info info = IPUXCOM_P2P_WIDE_INFO_INIT;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_plan_error e;
 	uint32_t d = 0;
 

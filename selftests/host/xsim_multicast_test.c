@@ -109,7 +109,7 @@ static bool prove_mcast(struct __test_metadata *_metadata, struct ipuxcom_xsim *
 					  .src_addr = src, .dst_addr = dst,
 					  .schedule_offset = offset };
 	struct ipuxcom_plan_row rows[IPUXCOM_TILES];
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_plan_error e;
 	size_t idle = 0;
 
@@ -246,7 +246,7 @@ TEST_F(mc, streams_at_schedule_offsets_coexist)
 					 .src_addr = 0x80000, .dst_addr = dst };
 	struct ipuxcom_fanout_req q2 = q1;
 	struct ipuxcom_plan_row a[3], b[3];
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 
 	q2.receivers = r2;
 	q2.schedule_offset = 256;
@@ -280,7 +280,7 @@ static bool prove_serialized(struct __test_metadata *_metadata, struct ipuxcom_x
 	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = s, .count = count, .nrecv = n, .receivers = r };
 	uint32_t dst[IPUXCOM_SERIAL_MAX_RECV];
 	struct ipuxcom_plan_row rows[IPUXCOM_SERIAL_MAX_RECV + 1];
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_plan_error e;
 
 	for (uint32_t i = 0; i < n; i++)
@@ -355,7 +355,7 @@ TEST_F(mc, relay_tree_one_phase_per_round)
 	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = 100, .nrecv = 10, .receivers = r };
 	struct ipuxcom_relay_step steps[10];
 	uint32_t dst[10];
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	size_t k = 0;
 
 	for (int i = 0; i < 10; i++)

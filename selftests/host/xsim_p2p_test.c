@@ -57,7 +57,7 @@ static bool prove(struct __test_metadata *_metadata, struct proof *pf, uint32_t 
 {
 	struct ipuxcom_xsim *sim = pf->sim;
 	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_plan_error e;
 	uint32_t row = r / IPUXCOM_PHYS_COLS, it = ++pf->iter;
 	size_t idle, early;

@@ -75,6 +75,7 @@ static bool run_p2p(struct ipuxcom_xsim *sim, const struct ipuxcom_p2p_plan *p,
 	const struct ipuxcom_xsim_write *w;
 	uint32_t data[5] = { 0x11111111u, 0x22222222u, 0x33333333u, 0x44444444u, 0x55555555u };
 
+	o->res = (struct ipuxcom_xsim_result)IPUXCOM_XSIM_RESULT_INIT;
 	ipuxcom_xsim_reset(sim, IPUXCOM_XSIM_RESET_SRAM, NULL);
 	ipuxcom_xsim_sram_write(sim, p->send.tile, SRC, data, 5, NULL);
 	if (ipuxcom_xsim_add_p2p(sim, p, SRC, DST, NULL) || ipuxcom_xsim_run(sim, &o->res, NULL))
@@ -100,7 +101,7 @@ static bool same_writes(const struct outcome *a, const struct outcome *b)
 
 static struct ipuxcom_xsim *mksim(void)
 {
-	struct ipuxcom_xsim_config cfg = { .flags = IPUXCOM_XSIM_LOG_WRITES };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config), .flags = IPUXCOM_XSIM_LOG_WRITES };
 	struct ipuxcom_xsim *sim = NULL;
 
 	ipuxcom_xsim_create(&cfg, &sim, NULL);
@@ -201,6 +202,7 @@ TEST(multicast_sent_at_event_0_delivers_the_same_with_and_without_the_tail)
 				ipuxcom_xsim_reset(sim, IPUXCOM_XSIM_RESET_SRAM, NULL);
 				ipuxcom_xsim_sram_write(sim, req.sender, SRC, data, 5, NULL);
 				ASSERT_EQ(0, ipuxcom_xsim_add_multicast(sim, &req, rows[v], 3, NULL));
+				o[v].res = (struct ipuxcom_xsim_result)IPUXCOM_XSIM_RESULT_INIT;
 				ASSERT_EQ(0, ipuxcom_xsim_run(sim, &o[v].res, NULL));
 				EXPECT_EQ(0u, o[v].res.errors);
 				EXPECT_EQ(2u, o[v].res.delivered);

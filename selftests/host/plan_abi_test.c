@@ -367,6 +367,103 @@ TEST(sized_outputs)
 	ipuxcom_schedule_free(g_sched);
 }
 
+static struct ipuxcom_xsim *g_sim;
+
+static int fill_xsim_result(void *out, struct ipuxcom_plan_error *e)
+{
+	return ipuxcom_xsim_run(g_sim, out, e);
+}
+
+static int fill_demo_sum(void *out, struct ipuxcom_plan_error *e)
+{
+	return ipuxcom_demo_sum(NULL, out, e);
+}
+
+TEST(sized_simulator_outputs)
+{
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_demo_sum sum = IPUXCOM_DEMO_SUM_INIT;
+
+	ASSERT_EQ(0, ipuxcom_xsim_create(NULL, &g_sim, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 0, 4, 10, 0, &p, NULL));
+	ASSERT_EQ(0, ipuxcom_xsim_add_p2p(g_sim, &p, 0x80000, 0x50000, NULL));
+	out_sizes(_metadata, fill_xsim_result, sizeof(struct ipuxcom_xsim_result),
+		  IPUXCOM_XSIM_RESULT_SIZE_MIN, "res.size");
+	ipuxcom_xsim_free(g_sim);
+	out_sizes(_metadata, fill_demo_sum, sizeof(struct ipuxcom_demo_sum),
+		  IPUXCOM_DEMO_SUM_SIZE_MIN, "out.size");
+	ASSERT_EQ(0, ipuxcom_demo_sum(NULL, &sum, NULL));
+	EXPECT_TRUE(sum.pass);
+}
+
+/* Sized inputs of the simulator and scheduler: zero tail taken, others refused. */
+TEST(sized_simulator_inputs)
+{
+	uint32_t r = 4, dst = 0x50000;
+	struct ipuxcom_schedule_xfer x = { .sender = 0, .count = 10, .nrecv = 1, .receivers = &r,
+					   .src_addr = 0x80000, .dst_addr = &dst };
+	struct {
+		struct ipuxcom_xsim_config c;
+		uint64_t tail;
+	} cfg;
+	struct {
+		struct ipuxcom_schedule_opts o;
+		uint64_t tail;
+	} opts;
+	struct {
+		struct ipuxcom_xsim_xfer x;
+		uint64_t tail;
+	} xf;
+	struct ipuxcom_schedule *s = NULL;
+	struct ipuxcom_xsim *sim = NULL;
+	struct ipuxcom_plan_error e;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.c.size = sizeof(cfg);
+	ASSERT_EQ(0, ipuxcom_xsim_create(&cfg.c, &sim, &e)) TH_LOG("%s", e.msg);
+	ipuxcom_xsim_free(sim);
+	cfg.tail = 1;
+	EXPECT_EQ(-E2BIG, ipuxcom_xsim_create(&cfg.c, &sim, &e));
+	EXPECT_STREQ("cfg.size", e.field);
+	cfg.c.size = 0;
+	EXPECT_EQ(-EINVAL, ipuxcom_xsim_create(&cfg.c, &sim, &e));
+	EXPECT_EQ(IPUXCOM_PLAN_E_SIZE, e.code);
+	/* an older caller: max_events, max_hazards unread (0: the defaults) */
+	memset(&cfg, 0xa5, sizeof(cfg));
+	cfg.c.size = IPUXCOM_XSIM_CONFIG_SIZE_MIN;
+	cfg.c.timing = NULL;
+	cfg.c.flags = 0;
+	ASSERT_EQ(0, ipuxcom_xsim_create(&cfg.c, &sim, &e)) TH_LOG("%s", e.msg);
+
+	memset(&xf, 0, sizeof(xf));
+	xf.x = (struct ipuxcom_xsim_xfer){ .size = sizeof(xf), .sender = 0, .src_addr = 0x80000,
+					   .count = 10, .nrecv = 1, .receivers = &r,
+					   .dst_addr = &dst };
+	ASSERT_EQ(0, ipuxcom_xsim_declare(sim, &xf.x, &e)) TH_LOG("%s", e.msg);
+	xf.tail = 1;
+	EXPECT_EQ(-E2BIG, ipuxcom_xsim_declare(sim, &xf.x, &e));
+	EXPECT_STREQ("xfer.size", e.field);
+	xf.x.size = IPUXCOM_XSIM_XFER_SIZE_MIN - 1;
+	EXPECT_EQ(-EINVAL, ipuxcom_xsim_declare(sim, &xf.x, &e));
+	EXPECT_STREQ("xfer.size", e.field);
+	ipuxcom_xsim_free(sim);
+
+	memset(&opts, 0, sizeof(opts));
+	opts.o.size = sizeof(opts);
+	ASSERT_EQ(0, ipuxcom_schedule_build(&opts.o, &x, 1, &s, &e)) TH_LOG("%s", e.msg);
+	ipuxcom_schedule_free(s);
+	opts.tail = 1;
+	EXPECT_EQ(-E2BIG, ipuxcom_schedule_build(&opts.o, &x, 1, &s, &e));
+	EXPECT_STREQ("opts.size", e.field);
+	opts.o.size = 0;
+	EXPECT_EQ(-EINVAL, ipuxcom_schedule_build(&opts.o, &x, 1, &s, &e));
+	EXPECT_STREQ("opts.size", e.field);
+	ASSERT_EQ(0, ipuxcom_xsim_create(NULL, &sim, NULL));
+	EXPECT_EQ(-EINVAL, ipuxcom_schedule_stagger(&opts.o, &x, 1, 256, sim, 0, &e));
+	EXPECT_STREQ("opts.size", e.field);
+	ipuxcom_xsim_free(sim);
+}
+
 /* The multicast info's width members, written whatever the flags. */
 TEST(multicast_info_always_says_its_width)
 {

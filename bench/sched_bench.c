@@ -92,7 +92,8 @@ static int verify(const struct ipuxcom_schedule_list *l, const struct ipuxcom_sc
 static long packed(const struct ipuxcom_schedule_list *l, uint32_t flags, double *ns,
 		   const char *what, uint32_t set)
 {
-	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = flags | IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = flags | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_schedule *s = NULL;
 	struct ipuxcom_plan_error e;

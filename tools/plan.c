@@ -453,7 +453,8 @@ static void mcast_info_out(struct json_writer *w, const struct ipuxcom_multicast
 static int multicast_run(struct cli_call *call, int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
-	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL };
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL };
 	struct ipuxcom_multicast_info mi = IPUXCOM_MULTICAST_INFO_INIT;
 	struct ipuxcom_plan_error e;
 	const struct ipuxcom_timing *tm;
@@ -638,7 +639,8 @@ static void dispatch_out(struct json_writer *w, const struct ipuxcom_dispatch *d
 static int fanout_run(struct cli_call *call, int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
-	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL };
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL };
 	struct ipuxcom_plan_error e;
 	struct ipuxcom_dispatch d = IPUXCOM_DISPATCH_INIT;
 	const struct ipuxcom_timing *tm;
@@ -900,7 +902,8 @@ static int tile_run(struct cli_call *call, int argc, char **argv)
 	for (int i = 0; i < npos; i++) {
 		if ((rc = plan_tiles(call, &pos[i], 1, "tile", &id)))
 			return rc;
-		if (ipuxcom_tile_info(id, o.physical ? IPUXCOM_PLAN_PHYSICAL : IPUXCOM_PLAN_LOGICAL, &t[i], &e))
+		if (ipuxcom_tile_info(id, o.physical ? IPUXCOM_PLAN_PHYSICAL : IPUXCOM_PLAN_LOGICAL,
+				      &t[i], &e))
 			return plan_lib_err(call, &e);
 	}
 	if (call->json) {
@@ -1029,7 +1032,8 @@ static int timing_run(struct cli_call *call, int argc, char **argv)
 	for (int i = 0; i < 2; i++) {
 		struct ipuxcom_tile ti;
 
-		if (ipuxcom_tile_info(ids[i], o.physical ? IPUXCOM_PLAN_PHYSICAL : IPUXCOM_PLAN_LOGICAL, &ti, &e)) {
+		if (ipuxcom_tile_info(ids[i],
+				      o.physical ? IPUXCOM_PLAN_PHYSICAL : IPUXCOM_PLAN_LOGICAL, &ti, &e)) {
 			ipuxcom_timing_free(owned);
 			return plan_lib_err(call, &e);
 		}
@@ -1092,7 +1096,8 @@ static void sched_verify(const struct ipuxcom_timing *tm, const struct ipuxcom_s
 			 uint32_t step, uint32_t sim_flags, struct ipuxcom_xsim **simp,
 			 struct sched_check *c)
 {
-	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config), .timing = tm, .flags = sim_flags };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config), .timing = tm,
+		.flags = sim_flags };
 	struct ipuxcom_xsim *sim;
 
 	memset(c, 0, sizeof(*c));
@@ -1315,8 +1320,9 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 	}
 	sched_verify(tm, list, s, NULL, 0, sim_flags, &sim, &pc);
 	if (step)
-		sched_verify(tm, list, NULL, &(struct ipuxcom_sched_opts){ .size = sizeof(struct ipuxcom_sched_opts), .flags = IPUXCOM_SCHEDULE_PHYSICAL, .timing = tm }, step,
-			     sim_flags, &ssim, &sc);
+		sched_verify(tm, list, NULL, &(struct ipuxcom_sched_opts){
+				.size = sizeof(struct ipuxcom_sched_opts), .timing = tm,
+				.flags = IPUXCOM_SCHEDULE_PHYSICAL }, step, sim_flags, &ssim, &sc);
 	if (trace_arg && (rc = sched_trace(call, trace_arg,
 					   legacy ? "packed schedule (legacy)" : "packed schedule",
 					   sim, &pc, step ? ssim : NULL, &sc, step)))

@@ -186,52 +186,53 @@ static inline int ixc_p2p_store(const struct ipuxcom_timing *tm, bool is_default
 {
 	uint32_t bad = 0, sched[3], kind = is_default ? IPUXCOM_TIMING_RECONSTRUCTION :
 							(uint32_t)(uint16_t)tm->kind;
-	char *p = (char *)out;
+	/* from the rows on: the caller's size member stays */
+	char *p = (char *)out + IXC_P2P_BASE;
 
-	ixc_st4(p, 4, 0);	/* reserved; the caller's size member stays */
+	ixc_st4(out, offsetof(struct ipuxcom_p2p_plan, reserved), 0);
 	/* sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros */
-	ixc_st(p, IXC_P2P_BASE + 40, ixc_q_sub_hi(ixc_q(IXC_P2P_SEND_PA, IXC_P2P_ARRIVAL), t));
-	ixc_st(p, IXC_P2P_BASE + 96, ixc_q_add_hi(ixc_q(count, 0), t));
-	ixc_st(p, IXC_P2P_BASE + 24, 0);
+	ixc_st(p, 40, ixc_q_sub_hi(ixc_q(IXC_P2P_SEND_PA, IXC_P2P_ARRIVAL), t));
+	ixc_st(p, 96, ixc_q_add_hi(ixc_q(count, 0), t));
+	ixc_st(p, 24, 0);
 	if (__builtin_expect(t < IXC_P2P_ARRIVAL, 1)) {
-		ixc_st4(p, IXC_P2P_BASE + 104, ixc_dsk(dir, 0, kind));
-		ixc_st(p, IXC_P2P_BASE + 0, ixc_q_sub_hi(ixc_q(IXC_SYNC3, ixc_delay(IXC_P2P_ARRIVAL - 1, &bad)), t));
+		ixc_st4(p, 104, ixc_dsk(dir, 0, kind));
+		ixc_st(p, 0, ixc_q_sub_hi(ixc_q(IXC_SYNC3, ixc_delay(IXC_P2P_ARRIVAL - 1, &bad)), t));
 		ixc_delay((uint32_t)(IXC_P2P_ARRIVAL - 1 - t), &bad);
 		if (count > 64) {
-			ixc_st(p, IXC_P2P_BASE + 8, ixc_q(ixc_send(63, 0, dir, &bad),
+			ixc_st(p, 8, ixc_q(ixc_send(63, 0, dir, &bad),
 					   ixc_sendoff(count - 65, 0, dir, &bad)));
-			ixc_st(p, IXC_P2P_BASE + 16, ixc_q(IPUXCOM_WORD_BR_M10, 0));
-			ixc_st(p, IXC_P2P_BASE + 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 5)));
+			ixc_st(p, 16, ixc_q(IPUXCOM_WORD_BR_M10, 0));
+			ixc_st(p, 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 5)));
 		} else {
-			ixc_st(p, IXC_P2P_BASE + 8, ixc_q(ixc_send(count - 1, 0, dir, &bad), IPUXCOM_WORD_BR_M10));
-			ixc_st(p, IXC_P2P_BASE + 16, 0);
-			ixc_st(p, IXC_P2P_BASE + 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 4)));
+			ixc_st(p, 8, ixc_q(ixc_send(count - 1, 0, dir, &bad), IPUXCOM_WORD_BR_M10));
+			ixc_st(p, 16, 0);
+			ixc_st(p, 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 4)));
 		}
 	} else {
 		/* T == 112: the send is the first event after sync, no delay [S] */
-		ixc_st4(p, IXC_P2P_BASE + 104, ixc_dsk(dir, 1, kind));
-		ixc_st(p, IXC_P2P_BASE + 16, 0);
+		ixc_st4(p, 104, ixc_dsk(dir, 1, kind));
+		ixc_st(p, 16, 0);
 		if (count > 64) {
-			ixc_st(p, IXC_P2P_BASE + 0, ixc_q(IXC_SYNC3, ixc_send(63, 0, dir, &bad)));
-			ixc_st(p, IXC_P2P_BASE + 8, ixc_q(ixc_sendoff(count - 65, 0, dir, &bad),
+			ixc_st(p, 0, ixc_q(IXC_SYNC3, ixc_send(63, 0, dir, &bad)));
+			ixc_st(p, 8, ixc_q(ixc_sendoff(count - 65, 0, dir, &bad),
 					   IPUXCOM_WORD_BR_M10));
-			ixc_st(p, IXC_P2P_BASE + 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 4)));
+			ixc_st(p, 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 4)));
 		} else {
-			ixc_st(p, IXC_P2P_BASE + 0, ixc_q(IXC_SYNC3, ixc_send(count - 1, 0, dir, &bad)));
-			ixc_st(p, IXC_P2P_BASE + 8, ixc_q(IPUXCOM_WORD_BR_M10, 0));
-			ixc_st(p, IXC_P2P_BASE + 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 3)));
+			ixc_st(p, 0, ixc_q(IXC_SYNC3, ixc_send(count - 1, 0, dir, &bad)));
+			ixc_st(p, 8, ixc_q(IPUXCOM_WORD_BR_M10, 0));
+			ixc_st(p, 32, ixc_q(0, IXC_META(s, IPUXCOM_ROLE_SEND, 3)));
 		}
 	}
 
 	/* 1 (patch index: the delayxpic, code word 1 [S]); sync 3; delayxpic(112, 0, 0);
 	   schedule; br $m10; 0; 0 */
 	ixc_recv_schedule(count, ixc_phys_row(r), 0, sched, &bad);
-	ixc_st(p, IXC_P2P_BASE + 48, ixc_q(1, IXC_SYNC3));
-	ixc_st(p, IXC_P2P_BASE + 56, ixc_q(IXC_P2P_RECV_XPIC, sched[0]));
-	ixc_st(p, IXC_P2P_BASE + 64, ixc_q(sched[1], sched[2]));
-	ixc_st(p, IXC_P2P_BASE + 72, ixc_q(IPUXCOM_WORD_BR_M10, 0));
-	ixc_st(p, IXC_P2P_BASE + 80, ixc_q(0, IXC_META(r, IPUXCOM_ROLE_RECV, 7)));
-	ixc_st(p, IXC_P2P_BASE + 88, ixc_q(IXC_P2P_RECV_PA, IXC_P2P_ARRIVAL));
+	ixc_st(p, 48, ixc_q(1, IXC_SYNC3));
+	ixc_st(p, 56, ixc_q(IXC_P2P_RECV_XPIC, sched[0]));
+	ixc_st(p, 64, ixc_q(sched[1], sched[2]));
+	ixc_st(p, 72, ixc_q(IPUXCOM_WORD_BR_M10, 0));
+	ixc_st(p, 80, ixc_q(0, IXC_META(r, IPUXCOM_ROLE_RECV, 7)));
+	ixc_st(p, 88, ixc_q(IXC_P2P_RECV_PA, IXC_P2P_ARRIVAL));
 
 	/* the model's name (its kind: with the direction above) */
 	memcpy(out->timing_model, tm->name, IPUXCOM_TIMING_NAME_LEN);
@@ -254,7 +255,10 @@ static inline int ixc_p2p_default(uint32_t s, uint32_t r, uint32_t count,
 	return ixc_p2p_store(&ixc_default_timing, true, s, r, count, t, dir, out, err);
 }
 
-/* The offsets ixc_p2p_store() stores at (rows: ixc_row_store()'s assertion). */
+/*
+ * The offsets ixc_p2p_store() stores at, from IXC_P2P_BASE (rows:
+ * ixc_row_store()'s assertion).
+ */
 _Static_assert(offsetof(struct ipuxcom_p2p_plan, reserved) == 4 &&
 	       offsetof(struct ipuxcom_p2p_plan, send) == IXC_P2P_BASE + 0 &&
 	       offsetof(struct ipuxcom_p2p_plan, recv) == IXC_P2P_BASE + 48 &&

@@ -82,8 +82,10 @@ FIXTURE_TEARDOWN(pic)
 /* The stagger of hazard_list (one event apart), run with its writes logged. */
 static struct ipuxcom_xsim *hazard_stagger(struct ipuxcom_xsim_result *res)
 {
-	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config), .flags = IPUXCOM_XSIM_LOG_WRITES };
-	struct ipuxcom_schedule_opts so = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.flags = IPUXCOM_XSIM_LOG_WRITES };
+	struct ipuxcom_schedule_opts so = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_schedule_list *l = NULL;
 	struct ipuxcom_xsim *sim = NULL;
 

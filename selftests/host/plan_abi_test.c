@@ -117,7 +117,8 @@ TEST(schedule_default_is_logical)
 					    .receivers = &rl, .src_addr = 0x80000,
 					    .dst_addr = &dst };
 	struct ipuxcom_schedule_xfer xp = xl;
-	struct ipuxcom_schedule_opts po = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_schedule_opts po = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_schedule_slot a = IPUXCOM_SCHEDULE_SLOT_INIT, b = IPUXCOM_SCHEDULE_SLOT_INIT;
 	struct ipuxcom_schedule *s, *p;
 	struct ipuxcom_xsim_program pa, pb;
@@ -158,11 +159,13 @@ TEST(both_numbering_flags_refused)
 	struct ipuxcom_fanout_req q = { .size = sizeof(q), .sender = 7, .count = 16,
 					.flags = BOTH, .nrecv = 2, .receivers = r,
 					.src_addr = 0x80000, .dst_addr = dst };
-	struct ipuxcom_xsim_xfer x = { .size = sizeof(struct ipuxcom_xsim_xfer), .sender = 7, .src_addr = 0x80000, .count = 16,
+	struct ipuxcom_xsim_xfer x = { .size = sizeof(struct ipuxcom_xsim_xfer), .sender = 7,
+		.src_addr = 0x80000, .count = 16,
 				       .flags = BOTH, .nrecv = 2, .receivers = r, .dst_addr = dst };
 	struct ipuxcom_schedule_xfer sx = { .sender = 7, .count = 16, .nrecv = 2, .receivers = r,
 					    .src_addr = 0x80000, .dst_addr = dst };
-	struct ipuxcom_schedule_opts so = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = BOTH };
+	struct ipuxcom_schedule_opts so = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = BOTH };
 	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	struct ipuxcom_dispatch d = IPUXCOM_DISPATCH_INIT;
 	struct ipuxcom_plan_row rows[3];
@@ -491,7 +494,8 @@ TEST(schedule_slot_gives_the_route_width)
 		{ .sender = 2, .count = 3, .nrecv = 1, .receivers = &r[2], .src_addr = 0x80000,
 		  .dst_addr = &dst[2] },
 	};
-	struct ipuxcom_schedule_opts legacy = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = IPUXCOM_SCHEDULE_LEGACY };
+	struct ipuxcom_schedule_opts legacy = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_LEGACY };
 	struct ipuxcom_schedule_slot sl = IPUXCOM_SCHEDULE_SLOT_INIT;
 	struct ipuxcom_schedule *s;
 

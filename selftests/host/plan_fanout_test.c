@@ -19,7 +19,8 @@
 static struct ipuxcom_fanout_req req_of(uint32_t s, uint32_t count, const uint32_t *r,
 					uint32_t n)
 {
-	return (struct ipuxcom_fanout_req){ .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = s, .count = count, .nrecv = n,
+	return (struct ipuxcom_fanout_req){ .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = s, .count = count, .nrecv = n,
 					    .receivers = r };
 }
 
@@ -37,7 +38,8 @@ TEST(one_receiver_reproduces_the_p2p_plan)
 			struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 
 			ASSERT_EQ(0, ipuxcom_plan_serialized(NULL, &req, rows, 2, NULL, NULL));
-			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, pairs[k][0], pairs[k][1], counts[c], IPUXCOM_PLAN_PHYSICAL, &p,
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, pairs[k][0], pairs[k][1], counts[c],
+						      IPUXCOM_PLAN_PHYSICAL, &p,
 						      NULL));
 			EXPECT_EQ(0, memcmp(&p.send, &rows[0], sizeof(rows[0])))
 				TH_LOG("%u -> %u count %u", pairs[k][0], pairs[k][1], counts[c]);
@@ -402,7 +404,8 @@ static void dreq_init(struct dreq *d, uint32_t count, uint32_t n)
 		d->r[i] = 100 + 37 * i;
 		d->dst[i] = 0x50000;
 	}
-	d->req = (struct ipuxcom_fanout_req){ .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = 0, .count = count, .nrecv = n,
+	d->req = (struct ipuxcom_fanout_req){ .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 0, .count = count, .nrecv = n,
 		.receivers = d->r, .src_addr = 0x50000, .dst_addr = d->dst };
 }
 

@@ -399,12 +399,14 @@ TEST(default_path_equals_the_generic_path_for_every_pair)
 			memset(&b, 0x5a, sizeof(b));
 			a.size = b.size = sizeof(a);
 			memset(&e, 0x77, sizeof(e));
-			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, r, count, IPUXCOM_PLAN_PHYSICAL, &a, &e));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, r, count, IPUXCOM_PLAN_PHYSICAL, &a,
+						      &e));
 			ASSERT_EQ(0, e.code);
 			ASSERT_EQ(0, e.err);
 			ASSERT_EQ(0, e.field[0]);
 			ASSERT_EQ(0, e.msg[0]);
-			ASSERT_EQ(0, ipuxcom_plan_p2p(tm, s, r, count, IPUXCOM_PLAN_PHYSICAL, &b, NULL));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(tm, s, r, count, IPUXCOM_PLAN_PHYSICAL, &b,
+						      NULL));
 			ASSERT_EQ(0, memcmp(&a, &b, meta)) TH_LOG("%u -> %u count %u", s, r, count);
 			ASSERT_EQ(IPUXCOM_TIMING_RECONSTRUCTION, a.timing_kind);
 			ASSERT_STREQ("reconstruction", a.timing_model);

@@ -55,7 +55,8 @@ TEST(recv_patch_maps_the_tile_selector_and_restores)
 TEST(recv_patch_keeps_a_retimed_delayxpic)
 {
 	const uint32_t r[2] = { 5, 700 };
-	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = 3, .nrecv = 2, .receivers = r };
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = 3, .nrecv = 2, .receivers = r };
 	struct ipuxcom_plan_row rows[3];
 	uint32_t delay_field;
 
@@ -121,7 +122,8 @@ TEST(send_base_is_data_plus_four_times_the_selector)
 static int mc(uint32_t count, uint32_t src, uint32_t dst, uint32_t recv,
 	      struct ipuxcom_plan_row rows[2])
 {
-	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = count, .nrecv = 1,
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = count, .nrecv = 1,
 		.receivers = &recv, .src_addr = src, .dst_addr = &dst };
 
 	return ipuxcom_plan_multicast(NULL, &req, rows, 2, NULL, NULL);
@@ -206,7 +208,8 @@ TEST(receive_rows_parse_back_for_every_count_and_row)
 			struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 			struct ixc_row_shape rs, ss;
 
-			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, row * 64 + 7, count, IPUXCOM_PLAN_PHYSICAL, &p, NULL));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, row * 64 + 7, count,
+						      IPUXCOM_PLAN_PHYSICAL, &p, NULL));
 			ASSERT_EQ(0, ixc_parse_recv_row(p.recv.words, 9, &rs, NULL))
 				TH_LOG("count %u row %u", count, row);
 			ASSERT_EQ(count, rs.count);

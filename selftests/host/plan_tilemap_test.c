@@ -97,7 +97,8 @@ TEST(rows_columns_and_xor2_pairs)
 		/* The two lanes of a logical pair are physical ids XOR 2 [RE]. */
 		ASSERT_EQ(t.physical ^ 2, t.pair_physical);
 		ASSERT_EQ(l ^ 1, t.pair_logical);
-		ASSERT_EQ(0, ipuxcom_tile_info(t.pair_physical, IPUXCOM_PLAN_PHYSICAL, &pair, NULL));
+		ASSERT_EQ(0, ipuxcom_tile_info(t.pair_physical, IPUXCOM_PLAN_PHYSICAL, &pair,
+					       NULL));
 		ASSERT_EQ(t.pair_logical, pair.logical);
 		ASSERT_EQ(t.row, pair.row);
 	}

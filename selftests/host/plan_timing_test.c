@@ -213,8 +213,10 @@ TEST(table_of_the_reconstruction_gives_the_same_plans)
 		for (uint32_t d = 1; d < N; d += 53) {
 			if (s == d)
 				continue;
-			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, d, 1 + (s + d) % 200, IPUXCOM_PLAN_PHYSICAL, &p, NULL));
-			ASSERT_EQ(0, ipuxcom_plan_p2p(tm, s, d, 1 + (s + d) % 200, IPUXCOM_PLAN_PHYSICAL, &q, NULL));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, d, 1 + (s + d) % 200,
+						      IPUXCOM_PLAN_PHYSICAL, &p, NULL));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(tm, s, d, 1 + (s + d) % 200,
+						      IPUXCOM_PLAN_PHYSICAL, &q, NULL));
 			ASSERT_EQ(0, memcmp(&p.send, &q.send, sizeof(p.send)));
 			ASSERT_EQ(0, memcmp(&p.recv, &q.recv, sizeof(p.recv)));
 		}
@@ -224,7 +226,8 @@ TEST(table_of_the_reconstruction_gives_the_same_plans)
 		dst[i] = 0x50000 + 16 * (uint32_t)i;
 	}
 	for (uint32_t count = 1; count < 200; count += 25) {
-		struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL,
+		struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+			.flags = IPUXCOM_PLAN_PHYSICAL,
 			.sender = 3, .count = count, .nrecv = 64, .receivers = recv,
 			.src_addr = 0x60000, .dst_addr = dst };
 

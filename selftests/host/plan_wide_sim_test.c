@@ -97,7 +97,8 @@ static bool prove(struct __test_metadata *_metadata, struct proof *pf, uint32_t 
 	for (uint32_t k = 0; k < count + 2 * GUARD; k++)
 		pf->got[k] = k < GUARD || k >= GUARD + count ? guard(k) : ~pat(it, s, k - GUARD);
 	ipuxcom_xsim_sram_write(sim, r, DST - 4 * GUARD, pf->got, count + 2 * GUARD, NULL);
-	if (ipuxcom_plan_p2p_wide(NULL, s, r, count, SRC, DST, IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, &p, &info, &e) ||
+	if (ipuxcom_plan_p2p_wide(NULL, s, r, count, SRC, DST,
+				  IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, &p, &info, &e) ||
 	    ipuxcom_xsim_add_p2p(sim, &p, SRC, DST, &e) || ipuxcom_xsim_run(sim, &res, &e)) {
 		TH_LOG("%u -> %u count %u: %s", s, r, count, e.msg);
 		return false;
@@ -331,7 +332,8 @@ TEST(p2p_fallbacks_are_the_32_bit_plan)
 		ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, cases[i].s, cases[i].d, cases[i].count,
 						   cases[i].src, cases[i].dst, IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL,
 						   &w, &info, &e)) TH_LOG("case %zu: %s", i, e.msg);
-		ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, cases[i].s, cases[i].d, cases[i].count, IPUXCOM_PLAN_PHYSICAL, &ref,
+		ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, cases[i].s, cases[i].d, cases[i].count,
+					      IPUXCOM_PLAN_PHYSICAL, &ref,
 					      NULL));
 		EXPECT_EQ(0, memcmp(&w, &ref, sizeof(w))) TH_LOG("case %zu", i);
 		EXPECT_EQ(cases[i].why, info.wide) TH_LOG("case %zu: %s", i,
@@ -349,7 +351,8 @@ TEST(p2p_fallbacks_are_the_32_bit_plan)
 		EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4149, SRC, DST,
 							 IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
 		EXPECT_EQ(IPUXCOM_PLAN_E_COUNT, e.code);
-		EXPECT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4150, SRC, DST, IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL,
+		EXPECT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4150, SRC, DST,
+						   IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL,
 						   &w, NULL, &e));
 		EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC + 2, DST,
 							 IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
@@ -536,10 +539,12 @@ TEST_F(wide, non_owner_receiver_is_refused_and_would_miss)
 		if ((k ^ 2) != 0 && !owns(0, k))
 			d = k;
 	ASSERT_NE(0u, d);
-	EXPECT_EQ(-EOPNOTSUPP, ipuxcom_plan_p2p_wide(NULL, 0, d, 64, SRC, DST, IPUXCOM_PLAN_PHYSICAL, &p, &info, &e));
+	EXPECT_EQ(-EOPNOTSUPP, ipuxcom_plan_p2p_wide(NULL, 0, d, 64, SRC, DST,
+						     IPUXCOM_PLAN_PHYSICAL, &p, &info, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_INFEASIBLE, e.code);
 
-	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, d ^ 2, 64, SRC, DST, IPUXCOM_PLAN_PHYSICAL, &p, &info, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, d ^ 2, 64, SRC, DST, IPUXCOM_PLAN_PHYSICAL, &p,
+					   &info, NULL));
 	EXPECT_EQ(d ^ 2, info.xpic_owner);
 	p.recv.tile = (uint16_t)d;
 	ASSERT_EQ(0, ipuxcom_xsim_add_p2p(self->pf->sim, &p, SRC, DST, NULL));
@@ -548,7 +553,8 @@ TEST_F(wide, non_owner_receiver_is_refused_and_would_miss)
 	EXPECT_LE(1u, ipuxcom_xsim_count(self->pf->sim, IPUXCOM_XSIM_H_MISSED));
 
 	ipuxcom_xsim_reset(self->pf->sim, 0, NULL);
-	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, d, 64, SRC, DST, IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, &p, &info,
+	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, d, 64, SRC, DST,
+					   IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, &p, &info,
 					   NULL));
 	EXPECT_EQ(IPUXCOM_WIDE_NOT_OWNER, info.wide);
 	ASSERT_EQ(0, ipuxcom_xsim_add_p2p(self->pf->sim, &p, SRC, DST, NULL));

@@ -29,7 +29,8 @@
 static int wide(uint32_t s, uint32_t d, uint32_t count, struct ipuxcom_p2p_plan *p,
 		struct ipuxcom_p2p_wide_info *info, struct ipuxcom_plan_error *e)
 {
-	return ipuxcom_plan_p2p_wide(NULL, s, d, count, SRC, DST, IPUXCOM_PLAN_PHYSICAL, p, info, e);
+	return ipuxcom_plan_p2p_wide(NULL, s, d, count, SRC, DST, IPUXCOM_PLAN_PHYSICAL, p, info,
+				     e);
 }
 
 /* The row's code as decoded instructions; returns how many. */
@@ -114,7 +115,8 @@ TEST(rows_fields_and_pair_timing)
 			EXPECT_EQ(tpair >= 112, w.sync_boundary);
 
 			/* Receiver: the 32-bit p2p receiver row of @items words. */
-			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, d, items, IPUXCOM_PLAN_PHYSICAL, &ref, NULL));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, d, items, IPUXCOM_PLAN_PHYSICAL,
+						      &ref, NULL));
 			EXPECT_EQ(0, memcmp(&ref.recv, &w.recv, sizeof(ref.recv)));
 		}
 	}
@@ -154,7 +156,8 @@ TEST(xpic_owner_is_the_earlier_member)
 			EXPECT_STREQ("receiver", e.field);
 			snprintf(want, sizeof(want), "its partner, physical %u, does", d ^ 2);
 			EXPECT_NE(NULL, strstr(e.msg, want)) TH_LOG("%s", e.msg);
-			ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, s, d, 8, SRC, DST, IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL,
+			ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, s, d, 8, SRC, DST,
+							   IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL,
 							   &w, &info, NULL));
 			EXPECT_EQ(IPUXCOM_WIDE_NOT_OWNER, info.wide);
 			EXPECT_EQ(0u, info.sctl & IPUXCOM_SCTL_WIDE);
@@ -171,13 +174,15 @@ TEST(disassembly_names_items)
 	char buf[160];
 	int k;
 
-	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 1000, 645, 256, SRC, DST, IPUXCOM_PLAN_PHYSICAL, &w, NULL, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 1000, 645, 256, SRC, DST, IPUXCOM_PLAN_PHYSICAL,
+					   &w, NULL, NULL));
 	k = (w.send.words[1] & 0xf8000000u) == 0x78000000u ? 1 : 2;	/* send after any delay */
 	ASSERT_LT(0, ipuxcom_plan_row_disasm(&w.send, (unsigned int)k, buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, "; 64 64-bit items (2 words each), direction ")) TH_LOG("%s", buf);
 	ASSERT_LT(0, ipuxcom_plan_row_disasm(&w.send, (unsigned int)k + 1, buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, "; 64 64-bit items (2 words each)")) TH_LOG("%s", buf);
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 645, 128, IPUXCOM_PLAN_PHYSICAL, &n, NULL));	/* a delay word too */
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 645, 128, IPUXCOM_PLAN_PHYSICAL, &n,
+				      NULL));	/* a delay word too */
 	ASSERT_LT(0, ipuxcom_plan_row_disasm(&n.send, (unsigned int)k, buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, "; 64 words, direction ")) TH_LOG("%s", buf);
 }
@@ -207,22 +212,28 @@ TEST(refusals)
 	EXPECT_EQ(IPUXCOM_PLAN_E_SELF, e.code);
 
 	/* 4-byte aligned is not enough for 64-bit items. */
-	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC + 4, DST, IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
+	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC + 4, DST,
+						 IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_ALIGN, e.code);
 	EXPECT_STREQ("src_addr", e.field);
-	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, DST + 12, IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
+	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, DST + 12,
+						 IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_ALIGN, e.code);
 	EXPECT_STREQ("dst_addr", e.field);
-	EXPECT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC + 8, DST + 16, IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
+	EXPECT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC + 8, DST + 16, IPUXCOM_PLAN_PHYSICAL,
+					   &w, NULL, &e));
 	/* Outside tile SRAM (0x4c000 + 624 KiB [RE]). */
-	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, 0x40000, DST, IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
+	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, 0x40000, DST,
+						 IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_ADDR, e.code);
-	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, 0xe7ff8, IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
+	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, 0xe7ff8,
+						 IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_ADDR, e.code);
 
 	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, DST, 0x80, &w, NULL, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
-	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, DST, IPUXCOM_PLAN_PHYSICAL, NULL, NULL, &e));
+	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, DST, IPUXCOM_PLAN_PHYSICAL,
+						 NULL, NULL, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_NULL, e.code);
 	EXPECT_EQ(-ERANGE, wide(1472, 53, 4, &w, &info, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_TILE, e.code);

@@ -137,7 +137,8 @@ TEST(family_shapes)
 
 TEST(legacy_flag_accepted_unknown_refused)
 {
-	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_schedule *s = NULL;
 	struct ipuxcom_plan_error e;
 	int f;
@@ -157,7 +158,8 @@ TEST(legacy_flag_accepted_unknown_refused)
 /* Every set, scheduled the legacy way, verified by the simulator. */
 TEST(legacy_schedules_of_the_suite_verify)
 {
-	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_xsim *sim;
 
 	ASSERT_EQ(0, ipuxcom_xsim_create(NULL, &sim, NULL));
@@ -197,7 +199,8 @@ TEST(legacy_schedules_of_the_suite_verify)
  */
 TEST(default_schedules_of_the_suite_verify_and_never_lose)
 {
-	struct ipuxcom_schedule_opts lo = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_schedule_opts lo = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_xsim *sim;
 	unsigned int shorter_wide = 0, shorter_p2p = 0;
 

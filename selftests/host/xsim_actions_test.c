@@ -33,13 +33,15 @@ FIXTURE(act) {
 
 FIXTURE_SETUP(act)
 {
-	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config), .flags = IPUXCOM_XSIM_LOG_WRITES };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.flags = IPUXCOM_XSIM_LOG_WRITES };
 	struct ipuxcom_plan_error e;
 	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 
 	self->res = (struct ipuxcom_xsim_result)IPUXCOM_XSIM_RESULT_INIT;
 	ASSERT_EQ(0, ipuxcom_xsim_create(&cfg, &self->sim, &e)) TH_LOG("%s", e.msg);
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, S, R, COUNT, IPUXCOM_PLAN_PHYSICAL, &p, &e)) TH_LOG("%s", e.msg);
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, S, R, COUNT, IPUXCOM_PLAN_PHYSICAL, &p,
+				      &e)) TH_LOG("%s", e.msg);
 	ASSERT_EQ(0, ipuxcom_xsim_add_p2p(self->sim, &p, SRC, DST, &e)) TH_LOG("%s", e.msg);
 }
 

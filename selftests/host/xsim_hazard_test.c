@@ -33,7 +33,8 @@
 
 static struct ipuxcom_xsim *mksim(uint32_t max_events, uint32_t max_hazards)
 {
-	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config), .max_events = max_events, .max_hazards = max_hazards };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.max_events = max_events, .max_hazards = max_hazards };
 	struct ipuxcom_xsim *sim = NULL;
 
 	ipuxcom_xsim_create(&cfg, &sim, NULL);
@@ -158,7 +159,8 @@ TEST(shifted_xpic_takes_a_wrong_source)
 		{ .sender = s, .count = 20, .nrecv = 1, .receivers = &r2, .src_addr = 0x80100,
 		  .dst_addr = &d2 },
 	};
-	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_schedule_slot s0 = IPUXCOM_SCHEDULE_SLOT_INIT, s1 = IPUXCOM_SCHEDULE_SLOT_INIT;
 	struct ipuxcom_schedule *sc;
 	struct ipuxcom_xsim *sim = mksim(0, 0);
@@ -196,9 +198,13 @@ TEST(shifted_xpic_takes_a_wrong_source)
 		p.words = words;
 		ASSERT_LE(0, ipuxcom_xsim_add_program(sim, &p, NULL));
 	}
-	ipuxcom_xsim_declare(sim, &(struct ipuxcom_xsim_xfer){ .size = sizeof(struct ipuxcom_xsim_xfer), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = s, .src_addr = 0x80000,
+	ipuxcom_xsim_declare(sim,
+			     &(struct ipuxcom_xsim_xfer){ .size = sizeof(struct ipuxcom_xsim_xfer),
+				.flags = IPUXCOM_PLAN_PHYSICAL, .sender = s, .src_addr = 0x80000,
 			     .count = 20, .nrecv = 1, .receivers = &r1, .dst_addr = &d1 }, NULL);
-	ipuxcom_xsim_declare(sim, &(struct ipuxcom_xsim_xfer){ .size = sizeof(struct ipuxcom_xsim_xfer), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = s, .src_addr = 0x80100,
+	ipuxcom_xsim_declare(sim,
+			     &(struct ipuxcom_xsim_xfer){ .size = sizeof(struct ipuxcom_xsim_xfer),
+				.flags = IPUXCOM_PLAN_PHYSICAL, .sender = s, .src_addr = 0x80100,
 			     .count = 20, .nrecv = 1, .receivers = &r2, .dst_addr = &d2 }, NULL);
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
 	dump(_metadata, sim);
@@ -253,8 +259,9 @@ TEST(wrong_xpic_source_takes_a_wrong_source)
 		ASSERT_EQ(0, ipuxcom_patch_recv(p.recv.words, 9, w, NULL));
 		ASSERT_EQ(0, ipuxcom_xsim_add_row(sim, &p.send, SRC, NULL));
 		ASSERT_EQ(0, ipuxcom_xsim_add_row(sim, &p.recv, DST, NULL));
-		ASSERT_EQ(0, ipuxcom_xsim_declare(sim, &(struct ipuxcom_xsim_xfer){ .size = sizeof(struct ipuxcom_xsim_xfer), .flags = IPUXCOM_PLAN_PHYSICAL,
-				.sender = p.send.tile, .src_addr = SRC, .count = 64, .nrecv = 1,
+		ASSERT_EQ(0, ipuxcom_xsim_declare(sim, &(struct ipuxcom_xsim_xfer){
+				.size = sizeof(struct ipuxcom_xsim_xfer),
+				.flags = IPUXCOM_PLAN_PHYSICAL, .sender = p.send.tile, .src_addr = SRC, .count = 64, .nrecv = 1,
 				.receivers = &p10, .dst_addr = (uint32_t[]){ DST } }, NULL));
 	}
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
@@ -280,7 +287,8 @@ TEST(wrong_xpic_source_takes_a_wrong_source)
 TEST(overlapping_second_stream_is_a_mux_overlap)
 {
 	uint32_t r[2] = { 10 * 64 + 5, 53 }, dst[2] = { DST, DST };
-	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = 100, .nrecv = 2, .receivers = r };
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = 100, .nrecv = 2, .receivers = r };
 	struct ipuxcom_plan_row rows[3];
 	struct ipuxcom_xsim *sim = mksim(0, 0);
 	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
@@ -321,9 +329,11 @@ TEST(overlapping_second_stream_is_a_mux_overlap)
 TEST(overlapping_streams_at_one_receiver)
 {
 	uint32_t r = 53, d1 = 0x50000, d2 = 0x50100, s1 = 1000, s2 = 900;
-	struct ipuxcom_fanout_req q1 = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = s1, .count = 10, .nrecv = 1, .receivers = &r,
+	struct ipuxcom_fanout_req q1 = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = s1, .count = 10, .nrecv = 1, .receivers = &r,
 					 .src_addr = 0x80000, .dst_addr = &d1 };
-	struct ipuxcom_fanout_req q2 = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = s2, .count = 10, .nrecv = 1, .receivers = &r,
+	struct ipuxcom_fanout_req q2 = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = s2, .count = 10, .nrecv = 1, .receivers = &r,
 					 .src_addr = 0x80000, .dst_addr = &d2 };
 	struct ipuxcom_multicast_info i1 = IPUXCOM_MULTICAST_INFO_INIT, i2 = IPUXCOM_MULTICAST_INFO_INIT;
 	struct ipuxcom_plan_row a[2], b[2];
@@ -362,7 +372,8 @@ TEST(missing_restore_to_0x640)
 {
 	struct ipuxcom_xsim *sim = mksim(0, 0);
 	uint32_t r[2] = { 53, 9 }, dst[2] = { DST, DST };
-	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = 10, .nrecv = 2, .receivers = r };
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = 10, .nrecv = 2, .receivers = r };
 	struct ipuxcom_plan_row rows[3];
 	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	const struct ipuxcom_xsim_hazard *h;
@@ -434,7 +445,9 @@ TEST(write_outside_the_buffer_and_sram)
 	ASSERT_EQ(0, ipuxcom_patch_recv(p.recv.words, 9, lg, NULL));
 	ipuxcom_xsim_add_row(sim, &p.send, SRC, NULL);
 	ipuxcom_xsim_add_row(sim, &p.recv, DST + 8, NULL);
-	ipuxcom_xsim_declare(sim, &(struct ipuxcom_xsim_xfer){ .size = sizeof(struct ipuxcom_xsim_xfer), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .src_addr = SRC,
+	ipuxcom_xsim_declare(sim,
+			     &(struct ipuxcom_xsim_xfer){ .size = sizeof(struct ipuxcom_xsim_xfer),
+				.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .src_addr = SRC,
 			     .count = 3, .nrecv = 1, .receivers = &r, .dst_addr = &dst }, NULL);
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &res, NULL));
 	EXPECT_EQ(2u, first(sim, IPUXCOM_XSIM_H_WRITE_OUTSIDE)->occurrences);
@@ -625,7 +638,8 @@ TEST(hazards_merge_cap_and_order)
 		struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 		struct ipuxcom_xsim_program q = { .tile = 7, .words = bad, .nwords = 3 };
 
-		ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 10 * 64 + 5, 52, IPUXCOM_PLAN_PHYSICAL, &p, NULL));
+		ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 10 * 64 + 5, 52, IPUXCOM_PLAN_PHYSICAL,
+					      &p, NULL));
 		ASSERT_EQ(0, ipuxcom_xsim_add_p2p(sim, &p, SRC, DST, NULL));
 		ipuxcom_xsim_add_program(sim, &q, NULL);
 		ASSERT_EQ(0, ipuxcom_xsim_run(sim, &res, NULL));

@@ -39,7 +39,8 @@
 
 static struct ipuxcom_xsim *mksim(void)
 {
-	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config), .flags = IPUXCOM_XSIM_LOG_WRITES };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.flags = IPUXCOM_XSIM_LOG_WRITES };
 	struct ipuxcom_xsim *sim = NULL;
 
 	ipuxcom_xsim_create(&cfg, &sim, NULL);
@@ -295,7 +296,8 @@ TEST(sendpic_control_at_first_send_event)
 	uint32_t data[8] = { 10, 11, 12, 13, 14, 15, 16, 17 }, two[2] = { 90, 91 };
 	uint32_t open = (uint32_t)(1 + ixt_ttm(a, r)), s2start;
 	uint32_t recvs[1] = { r }, dst[1] = { 0x50000 };
-	struct ipuxcom_xsim_xfer x = { .size = sizeof(struct ipuxcom_xsim_xfer), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = a, .src_addr = 0x60000, .count = 8, .nrecv = 1,
+	struct ipuxcom_xsim_xfer x = { .size = sizeof(struct ipuxcom_xsim_xfer),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = a, .src_addr = 0x60000, .count = 8, .nrecv = 1,
 				       .receivers = recvs, .dst_addr = dst };
 	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_xsim_action act, act2;
@@ -400,7 +402,8 @@ TEST(wide_items_on_the_paired_route)
 	struct pairx p = find_pair(1000);
 	const uint32_t n = 8, start = 120;
 	uint32_t data[16], open, recvs[1], dst[1] = { 0x50000 };
-	struct ipuxcom_xsim_xfer x = { .size = sizeof(struct ipuxcom_xsim_xfer), .flags = IPUXCOM_PLAN_PHYSICAL, .src_addr = 0x60000, .count = 16, .nrecv = 1,
+	struct ipuxcom_xsim_xfer x = { .size = sizeof(struct ipuxcom_xsim_xfer),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .src_addr = 0x60000, .count = 16, .nrecv = 1,
 				       .receivers = recvs, .dst_addr = dst };
 	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_xsim_action a = IPUXCOM_XSIM_ACTION_INIT;
@@ -445,7 +448,8 @@ TEST(wide_items_take_the_pairs_timing)
 	const uint32_t n = 8, start = 120;
 	uint32_t open = start + (uint32_t)p.t;	/* the owner's own, smaller */
 	uint32_t recvs[1], dst[1] = { 0x50000 };
-	struct ipuxcom_xsim_xfer x = { .size = sizeof(struct ipuxcom_xsim_xfer), .flags = IPUXCOM_PLAN_PHYSICAL, .src_addr = 0x60000, .count = 16, .nrecv = 1,
+	struct ipuxcom_xsim_xfer x = { .size = sizeof(struct ipuxcom_xsim_xfer),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .src_addr = 0x60000, .count = 16, .nrecv = 1,
 				       .receivers = recvs, .dst_addr = dst };
 	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 

@@ -30,7 +30,8 @@
 
 static struct ipuxcom_xsim *mksim(uint32_t flags)
 {
-	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config), .flags = flags | IPUXCOM_XSIM_LOG_WRITES };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.flags = flags | IPUXCOM_XSIM_LOG_WRITES };
 	struct ipuxcom_xsim *sim = NULL;
 
 	ipuxcom_xsim_create(&cfg, &sim, NULL);
@@ -317,7 +318,8 @@ TEST(sends_read_the_sram_of_the_phase_start)
 /* Non-participation [S]: raw sans; sync 1, or with br $m10; every tile with ALL_TILES. */
 TEST(non_participation_rows)
 {
-	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config), .flags = IPUXCOM_XSIM_ALL_TILES };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.flags = IPUXCOM_XSIM_ALL_TILES };
 	const uint32_t raw[2] = { 0x40c00000u, 0x41800001u };
 	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_xsim *sim;
@@ -376,13 +378,15 @@ TEST(sram_is_sparse_and_checked)
 
 TEST(argument_checks_name_the_field)
 {
-	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config), .flags = 0x80 };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.flags = 0x80 };
 	struct ipuxcom_xsim *sim;
 	struct ipuxcom_plan_error e;
 	struct ipuxcom_xsim_program p = { .tile = 3, .words = (uint32_t[]){ SYNC3, BR10 },
 					  .nwords = 2 };
 	uint32_t r[2] = { 5, 5 }, d[2] = { 0x50000, 0x50000 };
-	struct ipuxcom_xsim_xfer x = { .size = sizeof(struct ipuxcom_xsim_xfer), .flags = IPUXCOM_PLAN_PHYSICAL, .sender = 4, .src_addr = 0x60000, .count = 3, .nrecv = 2,
+	struct ipuxcom_xsim_xfer x = { .size = sizeof(struct ipuxcom_xsim_xfer),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 4, .src_addr = 0x60000, .count = 3, .nrecv = 2,
 				       .receivers = r, .dst_addr = d };
 
 	EXPECT_EQ(-EINVAL, ipuxcom_xsim_create(&cfg, &sim, &e));

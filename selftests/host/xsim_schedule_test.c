@@ -40,7 +40,8 @@ static bool verify(struct __test_metadata *_metadata, const struct ipuxcom_sched
 		   size_t n, const struct ipuxcom_schedule *s, uint32_t step, uint32_t max_events,
 		   struct ipuxcom_xsim_result *res)
 {
-	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config), .max_events = max_events };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.max_events = max_events };
 	struct ipuxcom_plan_error e;
 	struct ipuxcom_xsim *sim;
 	bool ok = true;
@@ -252,7 +253,8 @@ TEST(sender_waits_out_the_notes_window)
 		  .dst_addr = &d },
 	};
 	/* 32-bit streams (the default would take 64-bit routes here, see below) */
-	struct ipuxcom_schedule_opts legacy = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_schedule_opts legacy = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_schedule_opts exact = { .size = sizeof(struct ipuxcom_schedule_opts),
 		.flags = IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_schedule_slot a = IPUXCOM_SCHEDULE_SLOT_INIT, b = IPUXCOM_SCHEDULE_SLOT_INIT;
@@ -296,7 +298,8 @@ TEST(receiver_windows_and_a_tile_that_receives_and_sends)
 	struct ipuxcom_schedule_xfer y = { .sender = 5, .count = 40, .nrecv = 1, .receivers = &b,
 					.src_addr = 0x80000, .dst_addr = &d2 };
 	struct ipuxcom_schedule_xfer all[4] = { x[0], x[1], x[2], y };
-	struct ipuxcom_schedule_opts legacy = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };	/* 32-bit */
+	struct ipuxcom_schedule_opts legacy = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };	/* 32-bit */
 	struct ipuxcom_schedule_slot s0 = IPUXCOM_SCHEDULE_SLOT_INIT, s1 = IPUXCOM_SCHEDULE_SLOT_INIT;
 	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_schedule *s;
@@ -332,7 +335,8 @@ static int send_sctl(const struct ipuxcom_schedule *s, uint32_t tile)
 static uint32_t phase(struct __test_metadata *_metadata, const struct ipuxcom_schedule_xfer *x,
 		      size_t n, uint32_t flags, int *sctl)
 {
-	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = flags | IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = flags | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_schedule *s;
 	uint32_t ev;
@@ -367,7 +371,8 @@ TEST(wide_route_where_the_transfer_allows_it)
 	uint32_t lw, lg;
 	int sctl = -1, lsctl = -1;
 
-	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, snd, r, 100, 0x80000, d, IPUXCOM_PLAN_PHYSICAL, &plan, &info, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, snd, r, 100, 0x80000, d, IPUXCOM_PLAN_PHYSICAL,
+					   &plan, &info, NULL));
 	r = info.xpic_owner;
 	other = r ^ 2;
 	lw = phase(_metadata, &x, 1, 0, &sctl);
@@ -377,7 +382,8 @@ TEST(wide_route_where_the_transfer_allows_it)
 	EXPECT_EQ(IPUXCOM_SCTL_WIDE, (uint32_t)sctl & IPUXCOM_SCTL_WIDE);
 	EXPECT_EQ(0, lsctl & (int)IPUXCOM_SCTL_WIDE);
 	EXPECT_LT(lw, lg);
-	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, snd, r, 100, 0x80000, d, IPUXCOM_PLAN_PHYSICAL, &plan, &info, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, snd, r, 100, 0x80000, d, IPUXCOM_PLAN_PHYSICAL,
+					   &plan, &info, NULL));
 	ASSERT_EQ(0, ipuxcom_schedule_build(&phys_opts, &x, 1, &s, NULL));
 	ipuxcom_schedule_slot(s, 0, &sl);
 	/* 50 items at the pair's time, written 52 + 2 * row events later [RE] */
@@ -441,7 +447,8 @@ TEST(receive_controls_ride_on_the_tiles_own_send)
 		{ .sender = 5, .count = 101, .nrecv = 1, .receivers = &a, .src_addr = 0x80000,
 		  .dst_addr = &d2 },
 	};
-	struct ipuxcom_schedule_opts legacy = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_schedule_opts legacy = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_schedule *s, *l;
 
@@ -541,7 +548,8 @@ TEST(gaps_beyond_a_field_get_delay_words)
 {
 	uint32_t r[2] = { 53, 54 }, d[3] = { 0x50000, 0x54000, 0x70000 };
 	struct ipuxcom_schedule_xfer x[3];
-	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = IPUXCOM_SCHEDULE_PHYSICAL, .max_events = 16000 };
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_PHYSICAL, .max_events = 16000 };
 	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_schedule *s;
 	struct ipuxcom_xsim_program p;
@@ -588,7 +596,8 @@ TEST(build_rejections_name_the_transfer)
 		{ .sender = 2, .count = 4, .nrecv = 2, .receivers = r, .src_addr = 0x80000,
 		  .dst_addr = d },
 	};
-	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts), .flags = 0x100 };
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = 0x100 };
 	struct ipuxcom_schedule *s;
 	struct ipuxcom_plan_error e;
 
@@ -617,7 +626,8 @@ TEST(build_rejections_name_the_transfer)
 	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
 	EXPECT_EQ(-EINVAL, ipuxcom_schedule_build(&phys_opts, x, 2, NULL, &e));
 	ASSERT_EQ(0, ipuxcom_schedule_build(&phys_opts, x, 2, &s, &e));
-	EXPECT_EQ(-ERANGE, ipuxcom_schedule_slot(s, 2, &(struct ipuxcom_schedule_slot)IPUXCOM_SCHEDULE_SLOT_INIT));
+	EXPECT_EQ(-ERANGE, ipuxcom_schedule_slot(s, 2,
+						 &(struct ipuxcom_schedule_slot)IPUXCOM_SCHEDULE_SLOT_INIT));
 	EXPECT_EQ(-EINVAL, ipuxcom_schedule_load(s, NULL, 0, &e));
 	ipuxcom_schedule_free(s);
 	ipuxcom_schedule_free(NULL);

@@ -101,7 +101,8 @@ static bool same_writes(const struct outcome *a, const struct outcome *b)
 
 static struct ipuxcom_xsim *mksim(void)
 {
-	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config), .flags = IPUXCOM_XSIM_LOG_WRITES };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.flags = IPUXCOM_XSIM_LOG_WRITES };
 	struct ipuxcom_xsim *sim = NULL;
 
 	ipuxcom_xsim_create(&cfg, &sim, NULL);
@@ -121,7 +122,8 @@ TEST(affected_pairs_deliver_the_same_with_and_without_the_tail)
 			struct outcome a, b;
 			int t;
 
-			if (s == r || ipuxcom_plan_p2p(NULL, s, r, 1, IPUXCOM_PLAN_PHYSICAL, &p, NULL))
+			if (s == r || ipuxcom_plan_p2p(NULL, s, r, 1, IPUXCOM_PLAN_PHYSICAL, &p,
+						       NULL))
 				continue;
 			t = p.time_to_mux;
 			if (!peer_tail(t, 1))
@@ -131,7 +133,8 @@ TEST(affected_pairs_deliver_the_same_with_and_without_the_tail)
 				uint32_t field = (uint32_t)(t - 107) - count;
 				int32_t ea, eb, rend;
 
-				ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, r, count, IPUXCOM_PLAN_PHYSICAL, &p, NULL));
+				ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, r, count,
+							      IPUXCOM_PLAN_PHYSICAL, &p, NULL));
 				q = p;
 				ASSERT_TRUE(add_tail(&q.send, field));
 				ea = row_events(&p.send);
@@ -182,7 +185,8 @@ TEST(multicast_sent_at_event_0_delivers_the_same_with_and_without_the_tail)
 	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
 		for (uint32_t count = 1; count <= 5; count++) {
 			uint32_t dst[2] = { DST, DST };
-			struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL,
+			struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+				.flags = IPUXCOM_PLAN_PHYSICAL,
 				.sender = sets[k][0], .count = count, .nrecv = 2,
 				.receivers = &sets[k][1], .src_addr = SRC, .dst_addr = dst };
 			struct ipuxcom_plan_row rows[2][3];
@@ -242,7 +246,8 @@ TEST(the_seed_rows_return_before_their_words_are_taken)
 
 			if (s == r)
 				continue;
-			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, r, 3, IPUXCOM_PLAN_PHYSICAL, &p, NULL));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, r, 3, IPUXCOM_PLAN_PHYSICAL, &p,
+						      NULL));
 			br = row_events(&p.send);
 			ASSERT_EQ(112 - p.time_to_mux + 3, br);
 			total++;

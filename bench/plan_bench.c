@@ -79,6 +79,8 @@ static int bench_p2p(const struct ipuxcom_timing *tm, const char *label)
 	const double n = (double)IPUXCOM_TILES * (IPUXCOM_TILES - 1);
 	uint64_t sum = 0;
 
+	for (int k = 0; k < RING; k++)
+		ring[k].size = sizeof(ring[k]);
 	for (int k = 0; k < 64; k++)
 		for (int i = 0; i < P2P_WORDS; i++)
 			tmpl[k][i] = 0x41800003u + (uint32_t)(i * k);
@@ -92,7 +94,8 @@ static int bench_p2p(const struct ipuxcom_timing *tm, const char *label)
 			for (uint32_t d = 0; d < IPUXCOM_TILES; d++) {
 				if (s == d)
 					continue;
-				if (ipuxcom_plan_p2p(tm, s, d, COUNT, 0, &ring[k++ % RING], NULL)) {
+				if (ipuxcom_plan_p2p(tm, s, d, COUNT, IPUXCOM_PLAN_PHYSICAL,
+						     &ring[k++ % RING], NULL)) {
 					fprintf(stderr, "plan_bench: p2p %u -> %u failed\n", s, d);
 					return 1;
 				}
@@ -170,10 +173,9 @@ static int bench_multicast(void)
 			double t0 = now_ns(), t1, t2;
 
 			for (int i = 8 * c; i < 8 * c + 8; i++) {
-				struct ipuxcom_fanout_req req = {
+				struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req), .flags = IPUXCOM_PLAN_PHYSICAL,
 					.sender = senders[i], .count = COUNT, .nrecv = MC_RECV,
-					.receivers = sets[i], .src_addr = 0x50000, .dst_addr = dst,
-				};
+					.receivers = sets[i], .src_addr = 0x50000, .dst_addr = dst };
 
 				if (ipuxcom_plan_multicast(NULL, &req, rows[i % 8], MC_RECV + 1, NULL,
 							   NULL)) {

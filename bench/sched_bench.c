@@ -26,6 +26,11 @@
 
 #include "sched_suite.h"
 
+/* Options of transfers given with physical ids. */
+static const struct ipuxcom_schedule_opts phys_opts = {
+	.size = sizeof(phys_opts), .flags = IPUXCOM_SCHEDULE_PHYSICAL
+};
+
 #define REPS	3
 
 static double now_ns(void)
@@ -76,7 +81,7 @@ static int verify(const struct ipuxcom_schedule_list *l, const struct ipuxcom_sc
 	if (s)
 		ret = ipuxcom_schedule_load(s, sim, 0, e);
 	else
-		ret = ipuxcom_schedule_stagger(NULL, l->xfers, l->n, 256, sim, 0, e);
+		ret = ipuxcom_schedule_stagger(&phys_opts, l->xfers, l->n, 256, sim, 0, e);
 	if (!ret)
 		ret = ipuxcom_xsim_run(sim, res, e);
 	ipuxcom_xsim_free(sim);
@@ -87,8 +92,9 @@ static int verify(const struct ipuxcom_schedule_list *l, const struct ipuxcom_sc
 static long packed(const struct ipuxcom_schedule_list *l, uint32_t flags, double *ns,
 		   const char *what, uint32_t set)
 {
-	struct ipuxcom_schedule_opts o = { .flags = flags };
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = flags | IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_schedule *s = NULL;
 	struct ipuxcom_plan_error e;
 	long events;
@@ -187,7 +193,7 @@ int main(int argc, char **argv)
 	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
 		struct ipuxcom_schedule_list *l = NULL;
 		struct ipuxcom_plan_error e;
-		struct ipuxcom_xsim_result res;
+		struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 		int f = suite_set(i, text, sizeof(text));
 		struct fam *F;
 		double ns_legacy, ns_new;

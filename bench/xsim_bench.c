@@ -20,6 +20,11 @@
 
 #include <ipuxcom_xsim.h>
 
+/* Options of transfers given with physical ids. */
+static const struct ipuxcom_schedule_opts phys_opts = {
+	.size = sizeof(phys_opts), .flags = IPUXCOM_SCHEDULE_PHYSICAL
+};
+
 #define REPS	5
 #define WORDS	1024
 #define PAIRS	736
@@ -44,7 +49,7 @@ static int bench_full_chip(void)
 {
 	static struct ipuxcom_p2p_plan plans[PAIRS];
 	static uint32_t src[WORDS];
-	struct ipuxcom_xsim_result res = { 0 };
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_xsim *sim;
 	double t_sim = 1e30, t_cpy = 1e30;
 	uint32_t *a, *b;
@@ -53,6 +58,7 @@ static int bench_full_chip(void)
 	if (ipuxcom_xsim_create(NULL, &sim, NULL))
 		return 1;
 	for (uint32_t t = 1, i = 0; t < IPUXCOM_TILES; t += 2, i++) {
+		plans[i].size = sizeof(plans[i]);
 		if (ipuxcom_plan_p2p(NULL, t, t - 1, WORDS, IPUXCOM_PLAN_LOGICAL, &plans[i], NULL)) {
 			fprintf(stderr, "xsim_bench: plan %u -> %u failed\n", t, t - 1);
 			return 1;
@@ -114,7 +120,7 @@ static int bench_full_chip(void)
 static long phase(const struct ipuxcom_schedule_xfer *x, size_t n, bool packed, uint32_t *errors,
 		  double *ns)
 {
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_schedule *s = NULL;
 	struct ipuxcom_xsim *sim;
 	struct ipuxcom_plan_error e;
@@ -124,13 +130,13 @@ static long phase(const struct ipuxcom_schedule_xfer *x, size_t n, bool packed, 
 	if (ipuxcom_xsim_create(NULL, &sim, NULL))
 		return -1;
 	if (packed) {
-		ret = ipuxcom_schedule_build(NULL, x, n, &s, &e);
+		ret = ipuxcom_schedule_build(&phys_opts, x, n, &s, &e);
 		if (ns)
 			*ns = now_ns() - t0;
 		if (!ret)
 			ret = ipuxcom_schedule_load(s, sim, 0, &e);
 	} else {
-		ret = ipuxcom_schedule_stagger(NULL, x, n, 256, sim, 0, &e);
+		ret = ipuxcom_schedule_stagger(&phys_opts, x, n, 256, sim, 0, &e);
 	}
 	if (ret || ipuxcom_xsim_run(sim, &res, &e)) {
 		fprintf(stderr, "xsim_bench: %s: %s\n", packed ? "schedule" : "stagger", e.msg);

@@ -48,8 +48,8 @@ static int fail(const char *what, int err)
 int main(int argc, char **argv)
 {
 	uint32_t count = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 0) : 100;
-	struct ipuxcom_xsim_result res;
-	struct ipuxcom_p2p_plan plan;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
+	struct ipuxcom_p2p_plan plan = IPUXCOM_P2P_PLAN_INIT;
 	struct ipuxcom_xsim *sim;
 	uint32_t *data, *back;
 	size_t nhazards;

@@ -104,7 +104,7 @@ static int sum_run(struct cli_call *call, int argc, char **argv)
 	const struct cli_opt opts[] = { OPT_DEMO_TIMING(o), OPT_DEMO_TRACE(o) };
 	const struct ipuxcom_demo_watch *watch;
 	struct ipuxcom_timing *tm;
-	struct ipuxcom_demo_sum r;
+	struct ipuxcom_demo_sum r = IPUXCOM_DEMO_SUM_INIT;
 	struct ipuxcom_plan_error e;
 	struct demo_trace dt;
 	char *pos[1];
@@ -197,7 +197,7 @@ static int matmul_run(struct cli_call *call, int argc, char **argv)
 	};
 	const struct ipuxcom_demo_watch *watch;
 	struct ipuxcom_timing *tm;
-	struct ipuxcom_demo_matmul r;
+	struct ipuxcom_demo_matmul r = IPUXCOM_DEMO_MATMUL_INIT;
 	struct ipuxcom_plan_error e;
 	struct demo_trace dt;
 	char *pos[1];

@@ -155,7 +155,7 @@ static void row_json(struct json_writer *w, const struct ipuxcom_plan_row *row)
 	struct ipuxcom_tile t;
 	char buf[96];
 
-	ipuxcom_tile_info(row->tile, 0, &t, NULL);
+	ipuxcom_tile_info(row->tile, IPUXCOM_PLAN_PHYSICAL, &t, NULL);
 	json_begin_object(w);
 	json_kv_string(w, "role", role_name(row->role));
 	json_kv_uint(w, "physical", t.physical);
@@ -202,7 +202,7 @@ static void row_text(const struct ipuxcom_plan_row *row, const char *title)
 	struct ipuxcom_tile t;
 	char buf[96];
 
-	ipuxcom_tile_info(row->tile, 0, &t, NULL);
+	ipuxcom_tile_info(row->tile, IPUXCOM_PLAN_PHYSICAL, &t, NULL);
 	printf("%s: physical %u (logical %u, row %u)", title, t.physical, t.logical, t.row);
 	if (row->role == IPUXCOM_ROLE_SEND)
 		printf(", first send at event %" PRId32 "\n", row->event);
@@ -260,8 +260,8 @@ static int p2p_run(struct cli_call *call, int argc, char **argv)
 	};
 	const struct ipuxcom_timing *tm;
 	struct ipuxcom_timing *owned;
-	struct ipuxcom_p2p_plan p;
-	struct ipuxcom_p2p_wide_info wi = { 0 };
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_p2p_wide_info wi = IPUXCOM_P2P_WIDE_INFO_INIT;
 	struct ipuxcom_plan_error e;
 	uint32_t ids[3], src = IPUXCOM_MCAST_DST_BASE, dst = IPUXCOM_MCAST_DST_BASE;
 	uint32_t flags;
@@ -288,7 +288,7 @@ static int p2p_run(struct cli_call *call, int argc, char **argv)
 	rc = plan_timing(call, &o, &tm, &owned);
 	if (rc)
 		return rc;
-	flags = o.physical ? 0 : IPUXCOM_PLAN_LOGICAL;
+	flags = o.physical ? IPUXCOM_PLAN_PHYSICAL : IPUXCOM_PLAN_LOGICAL;
 	rc = o.wide ? ipuxcom_plan_p2p_wide(tm, ids[0], ids[1], ids[2], src, dst,
 					    flags | IPUXCOM_PLAN_WIDE, &p, &wi, &e) :
 		      ipuxcom_plan_p2p(tm, ids[0], ids[1], ids[2], flags, &p, &e);
@@ -380,7 +380,7 @@ static int fanout_args(struct cli_call *call, const struct plan_opts *o, char **
 		return rc;
 	req->nrecv = n;
 	req->receivers = ids;
-	req->flags = o->physical ? 0 : IPUXCOM_PLAN_LOGICAL;
+	req->flags = o->physical ? IPUXCOM_PLAN_PHYSICAL : IPUXCOM_PLAN_LOGICAL;
 	req->src_addr = IPUXCOM_MCAST_DST_BASE;
 	if (o->src_addr && !cli_parse_u32_num(o->src_addr, &req->src_addr))
 		return cli_usage_err(call, "invalid --src-addr '%s'", o->src_addr);
@@ -453,8 +453,9 @@ static void mcast_info_out(struct json_writer *w, const struct ipuxcom_multicast
 static int multicast_run(struct cli_call *call, int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
-	struct ipuxcom_fanout_req req = { 0 };
-	struct ipuxcom_multicast_info mi;
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL };
+	struct ipuxcom_multicast_info mi = IPUXCOM_MULTICAST_INFO_INIT;
 	struct ipuxcom_plan_error e;
 	const struct ipuxcom_timing *tm;
 	struct ipuxcom_timing *owned;
@@ -481,10 +482,6 @@ static int multicast_run(struct cli_call *call, int argc, char **argv)
 	}
 	if (o.wide)
 		req.flags |= IPUXCOM_PLAN_WIDE;
-	/* Without --wide the library leaves these alone: the 32-bit stream's. */
-	mi.sctl = IPUXCOM_DIR_BROADCAST;
-	mi.items = req.count;
-	mi.wide = IPUXCOM_WIDE_USED;
 	if (ipuxcom_plan_multicast(tm, &req, b->rows, req.nrecv + 1, &mi, &e)) {
 		rc = plan_lib_err(call, &e);
 	} else if (call->json) {
@@ -573,9 +570,10 @@ static void dispatch_out(struct json_writer *w, const struct ipuxcom_dispatch *d
 static int fanout_run(struct cli_call *call, int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
-	struct ipuxcom_fanout_req req = { 0 };
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL };
 	struct ipuxcom_plan_error e;
-	struct ipuxcom_dispatch d;
+	struct ipuxcom_dispatch d = IPUXCOM_DISPATCH_INIT;
 	const struct ipuxcom_timing *tm;
 	struct ipuxcom_timing *owned;
 	struct json_writer w;
@@ -827,7 +825,8 @@ static int tile_run(struct cli_call *call, int argc, char **argv)
 	for (int i = 0; i < npos; i++) {
 		if ((rc = plan_tiles(call, &pos[i], 1, "tile", &id)))
 			return rc;
-		if (ipuxcom_tile_info(id, o.physical ? 0 : IPUXCOM_PLAN_LOGICAL, &t[i], &e))
+		if (ipuxcom_tile_info(id, o.physical ? IPUXCOM_PLAN_PHYSICAL : IPUXCOM_PLAN_LOGICAL,
+				      &t[i], &e))
 			return plan_lib_err(call, &e);
 	}
 	if (call->json) {
@@ -877,7 +876,7 @@ static int idle_run(struct cli_call *call, int argc, char **argv)
 		return cli_usage_err(call, "need TILE");
 	if ((rc = plan_tiles(call, pos, 1, "tile", &id)))
 		return rc;
-	if (ipuxcom_plan_idle(id, (o.physical ? 0 : IPUXCOM_PLAN_LOGICAL) |
+	if (ipuxcom_plan_idle(id, (o.physical ? IPUXCOM_PLAN_PHYSICAL : IPUXCOM_PLAN_LOGICAL) |
 			      (o.raw ? IPUXCOM_IDLE_RAW : 0), &row, &e))
 		return plan_lib_err(call, &e);
 	if (call->json) {
@@ -956,7 +955,8 @@ static int timing_run(struct cli_call *call, int argc, char **argv)
 	for (int i = 0; i < 2; i++) {
 		struct ipuxcom_tile ti;
 
-		if (ipuxcom_tile_info(ids[i], o.physical ? 0 : IPUXCOM_PLAN_LOGICAL, &ti, &e)) {
+		if (ipuxcom_tile_info(ids[i],
+				      o.physical ? IPUXCOM_PLAN_PHYSICAL : IPUXCOM_PLAN_LOGICAL, &ti, &e)) {
 			ipuxcom_timing_free(owned);
 			return plan_lib_err(call, &e);
 		}
@@ -1019,10 +1019,12 @@ static void sched_verify(const struct ipuxcom_timing *tm, const struct ipuxcom_s
 			 uint32_t step, uint32_t sim_flags, struct ipuxcom_xsim **simp,
 			 struct sched_check *c)
 {
-	struct ipuxcom_xsim_config cfg = { .timing = tm, .flags = sim_flags };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config), .timing = tm,
+		.flags = sim_flags };
 	struct ipuxcom_xsim *sim;
 
 	memset(c, 0, sizeof(*c));
+	c->res.size = sizeof(c->res);
 	*simp = NULL;
 	if ((c->rc = ipuxcom_xsim_create(&cfg, &sim, &c->e)))
 		return;
@@ -1162,25 +1164,13 @@ static int sched_trace(const struct cli_call *call, const char *path, const char
 	return outfile_close(o, true);
 }
 
-/*
- * The route transfer @x took in the simulated phase: "64-bit" or "32-bit"
- * from the width of its sender's send at event @start (the schedule's
- * slot), NULL when the phase was not simulated or has no such send.
- * (The schedule itself does not expose the width a transfer got.)
- */
-static const char *sched_route(const struct ipuxcom_xsim *sim, const struct ipuxcom_sched_xfer *x,
-			       int32_t start)
+/* The route width a scheduled transfer got, and why not 64-bit: "32-bit (odd count)". */
+static void sched_route_text(const struct ipuxcom_schedule_slot *sl, char *buf, size_t len)
 {
-	struct ipuxcom_xsim_action a = IPUXCOM_XSIM_ACTION_INIT;
-	size_t n = sim ? ipuxcom_xsim_nactions(sim) : 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (ipuxcom_xsim_action(sim, i, &a) || a.kind != IPUXCOM_XSIM_A_SEND ||
-		    a.tile != x->sender || a.event != start)
-			continue;
-		return a.dir & IPUXCOM_SCTL_WIDE ? "64-bit" : "32-bit";
-	}
-	return NULL;
+	if (sl->sctl & IPUXCOM_SCTL_WIDE)
+		snprintf(buf, len, "64-bit");
+	else
+		snprintf(buf, len, "32-bit (%s)", ipuxcom_plan_wide_str(sl->wide));
 }
 
 static int schedule_run(struct cli_call *call, int argc, char **argv)
@@ -1206,11 +1196,10 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 	struct ipuxcom_schedule *s = NULL;
 	struct ipuxcom_xsim *sim = NULL, *ssim = NULL;
 	struct sched_check pc, sc;
-	struct ipuxcom_sched_opts so;
+	struct ipuxcom_sched_opts so = IPUXCOM_SCHEDULE_OPTS_INIT;
 	struct ipuxcom_plan_error e;
 	uint32_t step = 256, longest = 0, sim_flags;
-	const char *route;
-	char *pos[1], *text = NULL;
+	char route[96], *pos[1], *text = NULL;
 	size_t len = 0;
 	int npos, rc;
 
@@ -1237,8 +1226,10 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		rc = CLI_EXIT_ERR;
 		goto out;
 	}
-	so = (struct ipuxcom_sched_opts){ .timing = tm,
-					  .flags = (exact ? IPUXCOM_SCHED_EXACT_WINDOW : 0) |
+	so = (struct ipuxcom_sched_opts){ .size = sizeof(struct ipuxcom_sched_opts), .timing = tm,
+					  /* the list holds physical ids */
+					  .flags = IPUXCOM_SCHEDULE_PHYSICAL |
+						   (exact ? IPUXCOM_SCHED_EXACT_WINDOW : 0) |
 						   (legacy ? IPUXCOM_SCHED_LEGACY : 0) };
 	if (ipuxcom_schedule_build(&so, list->xfers, list->n, &s, &e)) {
 		long i = sched_xfer_of(e.field);
@@ -1252,8 +1243,9 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 	}
 	sched_verify(tm, list, s, NULL, 0, sim_flags, &sim, &pc);
 	if (step)
-		sched_verify(tm, list, NULL, &(struct ipuxcom_sched_opts){ .timing = tm }, step,
-			     sim_flags, &ssim, &sc);
+		sched_verify(tm, list, NULL, &(struct ipuxcom_sched_opts){
+				.size = sizeof(struct ipuxcom_sched_opts), .timing = tm,
+				.flags = IPUXCOM_SCHEDULE_PHYSICAL }, step, sim_flags, &ssim, &sc);
 	if (trace_arg && (rc = sched_trace(call, trace_arg,
 					   legacy ? "packed schedule (legacy)" : "packed schedule",
 					   sim, &pc, step ? ssim : NULL, &sc, step)))
@@ -1281,7 +1273,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		json_begin_array(&w);
 		for (size_t i = 0; i < list->n; i++) {
 			const struct ipuxcom_sched_xfer *x = &list->xfers[i];
-			struct ipuxcom_sched_slot sl;
+			struct ipuxcom_sched_slot sl = IPUXCOM_SCHEDULE_SLOT_INIT;
 
 			ipuxcom_schedule_slot(s, i, &sl);
 			json_begin_object(&w);
@@ -1294,12 +1286,8 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 				json_uint(&w, x->receivers[r]);
 			json_end_array(&w);
 			json_kv_hex32(&w, "src_addr", x->src_addr);
-			json_key(&w, "route");
-			route = sched_route(pc.ran ? sim : NULL, x, sl.start);
-			if (route)
-				json_string(&w, route);
-			else
-				json_null(&w);
+			/* the route width it got: sctl, items, route, why (null: 64-bit) */
+			wide_json(&w, true, sl.sctl, sl.items, sl.wide);
 			json_kv_int(&w, "start", sl.start);
 			json_kv_int(&w, "first_arrival", sl.first_arrival);
 			json_kv_int(&w, "last_write", sl.last_write);
@@ -1341,14 +1329,13 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		       "route\n");
 		for (size_t i = 0; i < list->n; i++) {
 			const struct ipuxcom_sched_xfer *x = &list->xfers[i];
-			struct ipuxcom_sched_slot sl;
+			struct ipuxcom_sched_slot sl = IPUXCOM_SCHEDULE_SLOT_INIT;
 
 			ipuxcom_schedule_slot(s, i, &sl);
-			route = sched_route(pc.ran ? sim : NULL, x, sl.start);
+			sched_route_text(&sl, route, sizeof(route));
 			printf("%3zu %5u %-9s %15u %5u %4u %6d %6d %6d %3u %s\n", i, list->line[i],
 			       x->nrecv == 1 ? "p2p" : "multicast", x->sender, x->count, x->nrecv,
-			       sl.start, sl.first_arrival, sl.last_write, sl.gap,
-			       route ? route : "?");
+			       sl.start, sl.first_arrival, sl.last_write, sl.gap, route);
 		}
 		printf("phase: %u event%s; programs on %zu tile%s (longest %u word%s)\n",
 		       ipuxcom_schedule_events(s), cli_s(ipuxcom_schedule_events(s)),

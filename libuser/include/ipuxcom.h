@@ -37,14 +37,17 @@ extern "C" {
 
 /* Version of this library; the Makefile reads IPUXCOM_LIB_VERSION from here. */
 /*
- * 0.2 (issue 23): new names and the one error explainer, every old name
- * kept (soname libipuxcom.so.0 unchanged); NEWS lists the changes. The
- * major, and with it the soname, moves when a struct's layout must.
+ * 1.0 (issue 23): the plan structs carry their size and tile ids are
+ * logical by default, so the layout broke and the soname moved to
+ * libipuxcom.so.1 (one version node, LIBIPUXCOM_1.0); the names
+ * deprecated in 0.2 are kept one more release. NEWS lists the changes and
+ * how to port. The major, and with it the soname, moves when a struct's
+ * layout must.
  */
-#define IPUXCOM_LIB_VERSION_MAJOR	0
-#define IPUXCOM_LIB_VERSION_MINOR	2
+#define IPUXCOM_LIB_VERSION_MAJOR	1
+#define IPUXCOM_LIB_VERSION_MINOR	0
 #define IPUXCOM_LIB_VERSION_PATCH	0
-#define IPUXCOM_LIB_VERSION		"0.2.0"
+#define IPUXCOM_LIB_VERSION		"1.0.0"
 /* The same as one number, for comparisons: 0x00MMmmpp. */
 #define IPUXCOM_LIB_VERSION_NUMBER					\
 	((uint32_t)(IPUXCOM_LIB_VERSION_MAJOR << 16 |			\
@@ -54,7 +57,7 @@ extern "C" {
  * The version of the library actually running, which may be newer than
  * the IPUXCOM_LIB_VERSION a program was compiled with (same soname):
  * "MAJOR.MINOR.PATCH", never NULL, and the same as one number
- * (IPUXCOM_LIB_VERSION_NUMBER's encoding). Since LIBIPUXCOM_0.1.
+ * (IPUXCOM_LIB_VERSION_NUMBER's encoding).
  */
 IPUXCOM_API const char *ipuxcom_version(void);
 IPUXCOM_API uint32_t ipuxcom_version_number(void);
@@ -318,7 +321,7 @@ IPUXCOM_API const char *ipuxcom_strerror(int err);
 /*
  * The calling thread's last failure: the (negative) value it returned, or
  * 0 when no call of this thread has failed; *@domain (may be NULL) gets
- * its enum ipuxcom_err_domain. Since LIBIPUXCOM_0.4.
+ * its enum ipuxcom_err_domain..
  */
 IPUXCOM_API int ipuxcom_last_error(uint32_t *domain);
 

@@ -171,6 +171,11 @@ IPUXCOM_API int ipuxcom_tdi_write_sram(struct ipuxcom *ipu, uint32_t tile, uint3
 
 struct ipuxcom_image;
 
+/*
+ * Passed by the library to the progress callback (not caller-allocated):
+ * a later member would be read only by callbacks built with it, so it
+ * needs no size.
+ */
 struct ipuxcom_load_progress {
 	uint32_t batch;		/* batches done, 1 .. IPUXCOM_LOAD_BATCHES */
 	uint32_t batches;	/* IPUXCOM_LOAD_BATCHES */
@@ -294,7 +299,10 @@ struct ipuxcom_errmsg;
 IPUXCOM_API int ipuxcom_hostx_setup(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *m,
 				    uint64_t timeout_ns, struct ipuxcom_errmsg *em);
 
-/* A slice's data: the manifest's slices of a call, in manifest order. */
+/*
+ * A slice's data: the manifest's slices of a call, in manifest order.
+ * Fixed: an array element, (pointer, size) and nothing else.
+ */
 struct ipuxcom_hostx_buf {
 	void *data;
 	size_t size;		/* must equal the slice's size */

@@ -46,7 +46,10 @@ extern "C" {
 
 #define IPUXCOM_ERRMSG_LEN	256
 
-/* Why a call failed, for people: "" on success. */
+/*
+ * Why a call failed, for people: "" on success. Fixed: a bounded text
+ * buffer; more detail goes into the text.
+ */
 struct ipuxcom_errmsg {
 	char msg[IPUXCOM_ERRMSG_LEN];
 };
@@ -477,7 +480,10 @@ IPUXCOM_API int ipuxcom_cfg_serialize(const struct ipuxcom_cfg_record *recs, uin
  */
 IPUXCOM_API const char *ipuxcom_cfg_reg_name(uint32_t offset, char *buf, size_t len);
 
-/* Register blocks a config touches. */
+/*
+ * Register blocks a config touches. Fixed: an array element of the
+ * summary (the caller's array is indexed by the library).
+ */
 struct ipuxcom_cfg_block {
 	char name[40];			/* "AUTOLD", "TDI", "page 0x05000" ... */
 	uint32_t first;			/* lowest offset written */

@@ -15,8 +15,23 @@
  * the notes, not a documented fact.
  *
  * Conventions:
- *  - Tile ids are physical unless a function's flags say
- *    IPUXCOM_PLAN_LOGICAL. Rows always carry physical ids.
+ *  - Tile ids given to a function with a `flags` argument (or member) are
+ *    logical, the numbering of the command and of the notes' vertices,
+ *    unless the flags say IPUXCOM_PLAN_PHYSICAL (since 1.0; before, the
+ *    default was physical). IPUXCOM_PLAN_LOGICAL says the default
+ *    explicitly; both together are E_FLAGS. Functions without flags
+ *    (ipuxcom_time_to_mux(), ipuxcom_route_direction(), the simulator's
+ *    SRAM and program calls) take physical ids, as their names say.
+ *    Results always carry physical ids: plan rows, relay steps, info
+ *    members (ipuxcom_tile_logical() maps them back).
+ *  - A caller-allocated struct that may grow carries its size in its first
+ *    member `size`: start it from the struct's _INIT macro (e.g.
+ *    IPUXCOM_P2P_PLAN_INIT). The library takes any size from the struct's
+ *    _SIZE_MIN up: members past a smaller size are zero when read and not
+ *    written; a bigger input whose members unknown to the library are not
+ *    all zero is -E2BIG; size 0 or below _SIZE_MIN is -EINVAL; both are
+ *    E_SIZE with field "<argument>.size". Structs without a size member
+ *    say why they are fixed.
  *  - Functions return 0 or a negative errno value. Those that take a
  *    `struct ipuxcom_plan_error *err` (which may be NULL) also fill it with
  *    a distinct code (enum ipuxcom_plan_errc) and a message naming the
@@ -68,8 +83,13 @@ extern "C" {
 /* JDLRecv restores the patched delayxpic with `andc 0x1fff` [S]. */
 #define IPUXCOM_PATCH_MASK		0x1fffu
 
-/* Flag of plan requests and tile lookups: the tile ids given are logical. */
+/*
+ * Flags of plan requests and tile lookups: the tile ids given are logical
+ * (the default since 1.0: the flag says it explicitly) or physical.
+ * Setting both is E_FLAGS.
+ */
 #define IPUXCOM_PLAN_LOGICAL		(1u << 0)
+#define IPUXCOM_PLAN_PHYSICAL		(1u << 3)
 /*
  * Flag of ipuxcom_plan_p2p_wide() and ipuxcom_plan_multicast() requests
  * (issue 16): use a 64-bit route when the transfer allows it, else the
@@ -130,6 +150,10 @@ enum ipuxcom_plan_errc {
 	IPUXCOM_PLAN_E_MAX
 };
 
+/*
+ * Fixed: a diagnostic record whose text members are bounded strings; new
+ * detail goes into the message, never into new members.
+ */
 struct ipuxcom_plan_error {
 	enum ipuxcom_plan_errc code;	/* not an errno: ipuxcom_strerror(IPUXCOM_ERRC(code)) */
 	int err;		/* the (negative) value the function returned */
@@ -168,7 +192,10 @@ IPUXCOM_API const char *ipuxcom_plan_strerror(int code)
 
 /* ----------------------------------------------------------------- tile map */
 
-/* A tile under both numberings [S "No-Blob Replacement Status"]. */
+/*
+ * A tile under both numberings [S "No-Blob Replacement Status"]. Fixed:
+ * the chip's tile geometry, complete.
+ */
 struct ipuxcom_tile {
 	uint16_t logical;
 	uint16_t physical;
@@ -182,7 +209,7 @@ struct ipuxcom_tile {
 IPUXCOM_API int ipuxcom_tile_physical(uint32_t logical, uint32_t *physical);
 IPUXCOM_API int ipuxcom_tile_logical(uint32_t physical, uint32_t *logical);
 
-/* Describe tile @id, physical, or logical with IPUXCOM_PLAN_LOGICAL in @flags. */
+/* Describe tile @id: logical, or physical with IPUXCOM_PLAN_PHYSICAL in @flags. */
 IPUXCOM_API int ipuxcom_tile_info(uint32_t id, uint32_t flags, struct ipuxcom_tile *out,
 				  struct ipuxcom_plan_error *err);
 
@@ -307,7 +334,11 @@ enum ipuxcom_op {
 	IPUXCOM_OP_MAX
 };
 
-/* A decoded word; unused fields are 0. For send/sendoff c is the direction. */
+/*
+ * A decoded word; unused fields are 0. For send/sendoff c is the
+ * direction. Fixed: an instruction's fields; struct ipuxcom_decoded is the
+ * form with what the instruction does.
+ */
 struct ipuxcom_insn {
 	uint32_t op;		/* enum ipuxcom_op */
 	uint32_t a, b, c;
@@ -424,7 +455,8 @@ struct ipuxcom_ctl {
 
 /*
  * A decoded instruction of one or two words, with what it does. Unused
- * fields are 0.
+ * fields are 0. Fixed (also as the input of ipuxcom_encode_insn()): an
+ * instruction set's decoding; a new instruction form is a new op value.
  */
 struct ipuxcom_decoded {
 	uint32_t op;		/* enum ipuxcom_op */
@@ -478,7 +510,9 @@ enum ipuxcom_row_role {
 
 /*
  * One tile's part of an exchange: IPUXCOM_ROW_WORDS words, the first
- * @nwords meaningful, the rest zero padding.
+ * @nwords meaningful, the rest zero padding. Fixed: a hardware-shaped
+ * record (the nine-word plan row [S]), stored in arrays and inside the
+ * plan structs; its @tile is always the physical id.
  *
  * Sender rows are code from word 0 (JDLSend branches to planBuf[0] [S]).
  * Receiver rows start with a data word, the patch index, and their code
@@ -513,8 +547,14 @@ IPUXCOM_API int ipuxcom_plan_row_disasm(const struct ipuxcom_plan_row *row, unsi
 
 /* ------------------------------------------------------------ point-to-point */
 
-/* A point-to-point plan [S "Recovered Plan Shape"]. */
+/*
+ * A point-to-point plan [S "Recovered Plan Shape"]. Grows at its end: start
+ * from IPUXCOM_P2P_PLAN_INIT (as an input, to ipuxcom_xsim_add_p2p(), its
+ * size says the same).
+ */
 struct ipuxcom_p2p_plan {
+	uint32_t size;		/* sizeof(struct ipuxcom_p2p_plan), set by the caller */
+	uint32_t reserved;	/* 0 (keeps the rows 8-byte aligned) */
 	struct ipuxcom_plan_row send, recv;
 	uint32_t count;
 	int32_t time_to_mux;	/* TimeToMux(sender, receiver) */
@@ -524,9 +564,15 @@ struct ipuxcom_p2p_plan {
 	char timing_model[IPUXCOM_TIMING_NAME_LEN];	/* its name */
 };
 
+#define IPUXCOM_P2P_PLAN_INIT { .size = sizeof(struct ipuxcom_p2p_plan) }
+/* The two rows and the count. */
+#define IPUXCOM_P2P_PLAN_SIZE_MIN						\
+	(offsetof(struct ipuxcom_p2p_plan, count) + sizeof(uint32_t))
+
 /*
- * Plan @count words (1..4148) from @sender to @receiver (physical, or
- * logical with IPUXCOM_PLAN_LOGICAL). Sender row:
+ * Plan @count words (1..4148) from @sender to @receiver (logical, or
+ * physical with IPUXCOM_PLAN_PHYSICAL; the rows carry physical ids).
+ * @out->size as IPUXCOM_P2P_PLAN_INIT sets it. Sender row:
  *   sync 3; delay(111 - T) [omitted when T == 112]; send(min(count,64)-1, 0, dir);
  *   sendoff(count-65, 0, dir) [count > 64]; br $m10; zero padding
  * Receiver row (r = receiver's physical row):
@@ -535,7 +581,8 @@ struct ipuxcom_p2p_plan {
  *   count == 52: delaypic(50+2r, 0, 0); delayxpic(0, 0, 0x640); delay(56)
  *   count >= 53: delaypic(51+2r, 0, 0); delayxpic(count-53, 0, 0x640); delay(56)
  *   br $m10; zero padding
- * Errors: E_NULL, E_FLAGS, E_TILE, E_COUNT, E_SELF, E_TIMING.
+ * Errors: E_NULL, E_SIZE ("out.size"), E_FLAGS, E_TILE, E_COUNT, E_SELF,
+ * E_TIMING.
  */
 IPUXCOM_API int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender,
 				 uint32_t receiver, uint32_t count, uint32_t flags,
@@ -589,13 +636,21 @@ enum ipuxcom_wide_why {
 	IPUXCOM_WIDE_NOT_OWNER,		/* a receiver's partner owns the pair's XPIC stream */
 	IPUXCOM_WIDE_PARTNER_LISTED,	/* a receiver's partner is a receiver too */
 	IPUXCOM_WIDE_SCHEDULE,		/* multicast: a pair's receive cycle does not fit 12 bits */
+	/* Since 1.0: */
+	IPUXCOM_WIDE_NOT_ASKED,		/* no IPUXCOM_PLAN_WIDE in the request */
+	/* the scheduler's (struct ipuxcom_schedule_slot): */
+	IPUXCOM_WIDE_LEGACY,		/* IPUXCOM_SCHEDULE_LEGACY: 32-bit streams only */
+	IPUXCOM_WIDE_NOT_EARLIER,	/* the 32-bit placement's last write came no later */
+	IPUXCOM_WIDE_PHASE,		/* the all-32-bit packing was kept: shorter phase, or the only fit */
 	IPUXCOM_WIDE_MAX
 };
 
 /* "64-bit route", "odd count", ...; "?" for an unknown value. Never NULL. */
 IPUXCOM_API const char *ipuxcom_plan_wide_str(uint32_t why);
 
+/* Grows at its end: start from IPUXCOM_P2P_WIDE_INFO_INIT. */
 struct ipuxcom_p2p_wide_info {
+	uint32_t size;			/* sizeof(struct ipuxcom_p2p_wide_info), set by the caller */
 	uint32_t items;			/* events the stream takes: count / 2 (count: 32-bit plan) */
 	uint32_t partner;		/* receiver ^ 2 (physical) */
 	int32_t time_to_mux;		/* TimeToMux(sender, receiver) */
@@ -610,6 +665,12 @@ struct ipuxcom_p2p_wide_info {
 	uint32_t wide;			/* enum ipuxcom_wide_why: IPUXCOM_WIDE_USED, or why not */
 };
 
+#define IPUXCOM_P2P_WIDE_INFO_INIT { .size = sizeof(struct ipuxcom_p2p_wide_info) }
+/* Enough for @items. */
+#define IPUXCOM_P2P_WIDE_INFO_SIZE_MIN						\
+	(offsetof(struct ipuxcom_p2p_wide_info, items) + sizeof(uint32_t))
+
+/* @out and @info (may be NULL) sized as their _INIT macros set them. */
 IPUXCOM_API int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t sender,
 				      uint32_t receiver, uint32_t count, uint32_t src_addr,
 				      uint32_t dst_addr, uint32_t flags,
@@ -619,11 +680,17 @@ IPUXCOM_API int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t 
 
 /* ---------------------------------------------- one source, many receivers */
 
-/* A request for multicast, serialized fan-out, relay tree or dispatch. */
+/*
+ * A request for multicast, serialized fan-out, relay tree or dispatch.
+ * Grows at its end: start from IPUXCOM_FANOUT_REQ_INIT (E_SIZE, field
+ * "req.size").
+ */
 struct ipuxcom_fanout_req {
+	uint32_t size;			/* sizeof(struct ipuxcom_fanout_req), set by the caller */
 	uint32_t sender;
 	uint32_t count;			/* words, 1..4148 */
-	uint32_t flags;			/* IPUXCOM_PLAN_LOGICAL; multicast: IPUXCOM_PLAN_WIDE */
+	/* ids logical unless IPUXCOM_PLAN_PHYSICAL; multicast: IPUXCOM_PLAN_WIDE */
+	uint32_t flags;
 	uint32_t nrecv;
 	const uint32_t *receivers;	/* nrecv distinct tiles, none the sender */
 	/* Multicast only (absolute tile SRAM byte addresses [S]); ignored otherwise: */
@@ -632,7 +699,14 @@ struct ipuxcom_fanout_req {
 	const uint32_t *dst_addr;	/* nrecv destination buffers, one per receiver */
 };
 
+#define IPUXCOM_FANOUT_REQ_INIT { .size = sizeof(struct ipuxcom_fanout_req) }
+/* What every fan-out needs: sender, count, flags, nrecv, receivers. */
+#define IPUXCOM_FANOUT_REQ_SIZE_MIN						\
+	(offsetof(struct ipuxcom_fanout_req, receivers) + sizeof(const uint32_t *))
+
+/* Grows at its end: start from IPUXCOM_MULTICAST_INFO_INIT. */
 struct ipuxcom_multicast_info {
+	uint32_t size;			/* sizeof(struct ipuxcom_multicast_info), set by the caller */
 	int32_t min_t, max_t;		/* min and max TimeToMux(sender, receivers[i]) */
 	uint32_t start;			/* max(0, -min_t) */
 	int32_t send_delay;		/* start + schedule_offset - 1; -1: delay omitted */
@@ -640,15 +714,20 @@ struct ipuxcom_multicast_info {
 	uint16_t timing_kind;
 	char timing_model[IPUXCOM_TIMING_NAME_LEN];
 	/*
-	 * Added with IPUXCOM_PLAN_WIDE and written only when the request has
-	 * that flag: a caller built before them cannot have set it (it was
-	 * refused), so its smaller struct is never written past its end.
+	 * The stream's width, written whatever the flags (since 1.0): a
+	 * request without IPUXCOM_PLAN_WIDE gets sctl 3, items = count, wide
+	 * IPUXCOM_WIDE_NOT_ASKED and wide_recv UINT32_MAX.
 	 */
 	uint32_t sctl;			/* the send's: 3 | IPUXCOM_SCTL_WIDE, or 3 */
 	uint32_t items;			/* send events of the stream: count / 2, or count */
 	uint32_t wide;			/* enum ipuxcom_wide_why: IPUXCOM_WIDE_USED, or why not */
 	uint32_t wide_recv;		/* index of the receiver that ruled it out, or UINT32_MAX */
 };
+
+#define IPUXCOM_MULTICAST_INFO_INIT { .size = sizeof(struct ipuxcom_multicast_info) }
+/* Enough for the schedule members, up to @max_recv_time. */
+#define IPUXCOM_MULTICAST_INFO_SIZE_MIN						\
+	(offsetof(struct ipuxcom_multicast_info, max_recv_time) + sizeof(uint32_t))
 
 /*
  * Multicast [S "Proper Multicast", assembleMulticast]: one mode-3 source
@@ -692,12 +771,19 @@ IPUXCOM_API int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm,
 #define IPUXCOM_SERIAL_MAX_RECV		6	/* count <= 64 */
 #define IPUXCOM_SERIAL_MAX_RECV_SENDOFF	3	/* count > 64 */
 
+/* Grows at its end: start from IPUXCOM_SERIALIZED_INFO_INIT. */
 struct ipuxcom_serialized_info {
+	uint32_t size;			/* sizeof(struct ipuxcom_serialized_info), set by the caller */
 	uint32_t first_send;		/* event of the first send */
 	uint32_t max_recv_time;
 	uint16_t timing_kind;
 	char timing_model[IPUXCOM_TIMING_NAME_LEN];
 };
+
+#define IPUXCOM_SERIALIZED_INFO_INIT { .size = sizeof(struct ipuxcom_serialized_info) }
+/* Enough for @first_send. */
+#define IPUXCOM_SERIALIZED_INFO_SIZE_MIN					\
+	(offsetof(struct ipuxcom_serialized_info, first_send) + sizeof(uint32_t))
 
 /*
  * Serialized fan-out [S assembleSerializedFanOut]: back-to-back p2p sends
@@ -723,7 +809,11 @@ IPUXCOM_API int ipuxcom_plan_serialized(const struct ipuxcom_timing *tm,
 					struct ipuxcom_serialized_info *info,
 					struct ipuxcom_plan_error *err);
 
-/* One relay transfer: a p2p plan of req->count words in launch @round (1-based). */
+/*
+ * One relay transfer: a p2p plan of req->count words in launch @round
+ * (1-based). Fixed: an array element (a new member would change the
+ * stride every caller allocates), and the step is complete.
+ */
 struct ipuxcom_relay_step {
 	uint16_t round;
 	uint16_t sender;	/* physical */
@@ -748,6 +838,7 @@ IPUXCOM_API int ipuxcom_plan_relay(const struct ipuxcom_fanout_req *req,
 #define IPUXCOM_FANOUT_RELAY		(1u << 2)
 #define IPUXCOM_FANOUT_ALL		0x7u
 
+/* Fixed: stored inside struct ipuxcom_dispatch, which grows at its end instead. */
 struct ipuxcom_fanout_cost {
 	uint32_t method;	/* one IPUXCOM_FANOUT_* bit */
 	int32_t reject;		/* 0: feasible; else the enum ipuxcom_plan_errc why not */
@@ -758,12 +849,19 @@ struct ipuxcom_fanout_cost {
 	char why[200];		/* the arithmetic, or "rejected: " + the assembler's message */
 };
 
+/* Grows at its end: start from IPUXCOM_DISPATCH_INIT (E_SIZE, "out.size"). */
 struct ipuxcom_dispatch {
+	uint32_t size;		/* sizeof(struct ipuxcom_dispatch), set by the caller */
 	uint32_t chosen;	/* one IPUXCOM_FANOUT_* bit */
 	/* [0] multicast, [1] serialized, [2] relay; reject E_METHOD if not allowed */
 	struct ipuxcom_fanout_cost cand[3];
 	char reason[400];	/* why @chosen won, and the others' totals */
 };
+
+#define IPUXCOM_DISPATCH_INIT { .size = sizeof(struct ipuxcom_dispatch) }
+/* Enough for @chosen. */
+#define IPUXCOM_DISPATCH_SIZE_MIN						\
+	(offsetof(struct ipuxcom_dispatch, chosen) + sizeof(uint32_t))
 
 /*
  * Pick the cheapest allowed method (@methods: IPUXCOM_FANOUT_* bits) for
@@ -791,7 +889,8 @@ IPUXCOM_API const char *ipuxcom_fanout_method_name(uint32_t method);
  * The row of a tile that takes no part in an exchange pass: sans
  * (0x40c00000), sync 1 (0x41800001) [S], then br $m10 so it can be
  * branched into like any plan row (this library's addition; omitted with
- * IPUXCOM_IDLE_RAW). Flags: IPUXCOM_PLAN_LOGICAL, IPUXCOM_IDLE_RAW.
+ * IPUXCOM_IDLE_RAW). Flags: IPUXCOM_PLAN_PHYSICAL (or _LOGICAL, the
+ * default), IPUXCOM_IDLE_RAW.
  */
 IPUXCOM_API int ipuxcom_plan_idle(uint32_t tile, uint32_t flags, struct ipuxcom_plan_row *row,
 				  struct ipuxcom_plan_error *err);

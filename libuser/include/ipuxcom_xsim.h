@@ -10,8 +10,12 @@
  * it adds is labelled "modelled" or "inferred" here and in
  * docs/exchange-verifier.md, which lists every assumption.
  *
- * Conventions are those of ipuxcom_plan.h: tile ids are physical unless a
- * flag says IPUXCOM_PLAN_LOGICAL; functions return 0 or a negative errno
+ * Conventions are those of ipuxcom_plan.h: tile ids given with flags are
+ * logical unless they say IPUXCOM_PLAN_PHYSICAL (ipuxcom_xsim_declare(),
+ * the scheduler's options, the fan-out requests); the simulator's own
+ * calls without flags (SRAM, programs, rows, tile ends) and every result
+ * (hazards, writes, actions, programs) use physical ids, as their members
+ * say; sized structs as there; functions return 0 or a negative errno
  * and fill a struct ipuxcom_plan_error (may be NULL) with a code of enum
  * ipuxcom_plan_errc and a message naming the field and value; the library
  * never prints and never exits. A simulator or schedule object is not
@@ -153,7 +157,9 @@ enum ipuxcom_xsim_severity {
 /*
  * One reported hazard. Repeats of one kind on one tile from one program
  * are merged: @occurrences counts them, @event is the earliest. NO_ROW is
- * one entry for the whole chip (@tile the first such tile).
+ * one entry for the whole chip (@tile the first such tile). Not
+ * caller-allocated: ipuxcom_xsim_hazards() returns the library's array, so
+ * a new member would come with a new accessor, not a size.
  */
 struct ipuxcom_xsim_hazard {
 	uint32_t kind;		/* enum ipuxcom_xsim_kind */
@@ -187,12 +193,19 @@ struct ipuxcom_xsim;
 /* Keep the list of SRAM writes for ipuxcom_xsim_writes(). */
 #define IPUXCOM_XSIM_LOG_WRITES		(1u << 2)
 
+/* Grows at its end: start from IPUXCOM_XSIM_CONFIG_INIT (E_SIZE "cfg.size"). */
 struct ipuxcom_xsim_config {
+	uint32_t size;				/* sizeof(struct ipuxcom_xsim_config) */
 	const struct ipuxcom_timing *timing;	/* NULL: ipuxcom_timing_default() */
 	uint32_t flags;				/* IPUXCOM_XSIM_* above */
 	uint32_t max_events;			/* 0: IPUXCOM_XSIM_MAX_EVENTS */
 	uint32_t max_hazards;			/* 0: IPUXCOM_XSIM_DEFAULT_MAX_HAZARDS */
 };
+
+#define IPUXCOM_XSIM_CONFIG_INIT { .size = sizeof(struct ipuxcom_xsim_config) }
+/* Enough for @timing and @flags. */
+#define IPUXCOM_XSIM_CONFIG_SIZE_MIN						\
+	(offsetof(struct ipuxcom_xsim_config, flags) + sizeof(uint32_t))
 
 /*
  * Create a simulator: empty SRAM (every word reads 0), no programs. @cfg
@@ -239,6 +252,9 @@ IPUXCOM_API int ipuxcom_xsim_sram_read(const struct ipuxcom_xsim *sim, uint32_t 
  * events from the same sync, sharing the tile's mux, PIC and outgoing
  * port (modelled: how the notes combine streams in one program is not
  * documented); resource clashes are hazards.
+ * Fixed: the description of a program as the hardware runs it (tile,
+ * words, the two address registers); where it lies in SRAM is set by its
+ * own call, ipuxcom_xsim_set_code_addr(), and so would any addition.
  */
 struct ipuxcom_xsim_program {
 	uint32_t tile;		/* physical */
@@ -269,14 +285,16 @@ IPUXCOM_API int ipuxcom_xsim_set_code_addr(struct ipuxcom_xsim *sim, int prog, u
 
 /*
  * Declare what a transfer means: @count words from @src_addr on @sender
- * to @dst_addr[i] on @receivers[i] (physical; IPUXCOM_PLAN_LOGICAL in
- * @flags for logical). Declarations are the receivers' intent: with them
+ * to @dst_addr[i] on @receivers[i] (logical; IPUXCOM_PLAN_PHYSICAL in
+ * @flags for physical). Declarations are the receivers' intent: with them
  * a run reports wrong-source captures, misplaced and missing words, and
  * writes outside the declared buffers. Validation as the multicast
  * planner's: E_TILE, E_SELF, E_DUP, E_COUNT, E_ALIGN, E_ADDR (any
  * aligned SRAM buffer is accepted here), E_NRECV, E_NULL.
  */
+/* Grows at its end: start from IPUXCOM_XSIM_XFER_INIT (E_SIZE "xfer.size"). */
 struct ipuxcom_xsim_xfer {
+	uint32_t size;		/* sizeof(struct ipuxcom_xsim_xfer) */
 	uint32_t sender;
 	uint32_t src_addr;
 	uint32_t count;
@@ -285,6 +303,10 @@ struct ipuxcom_xsim_xfer {
 	const uint32_t *receivers;
 	const uint32_t *dst_addr;
 };
+
+#define IPUXCOM_XSIM_XFER_INIT { .size = sizeof(struct ipuxcom_xsim_xfer) }
+#define IPUXCOM_XSIM_XFER_SIZE_MIN						\
+	(offsetof(struct ipuxcom_xsim_xfer, dst_addr) + sizeof(const uint32_t *))
 
 IPUXCOM_API int ipuxcom_xsim_declare(struct ipuxcom_xsim *sim, const struct ipuxcom_xsim_xfer *x,
 				     struct ipuxcom_plan_error *err);
@@ -338,7 +360,9 @@ IPUXCOM_API int ipuxcom_xsim_fill_idle(struct ipuxcom_xsim *sim, struct ipuxcom_
 
 /* ------------------------------------------------------------------- run */
 
+/* Grows at its end: start from IPUXCOM_XSIM_RESULT_INIT (E_SIZE "res.size"). */
 struct ipuxcom_xsim_result {
+	uint32_t size;			/* sizeof(struct ipuxcom_xsim_result), set by the caller */
 	uint32_t events;		/* phase length: after the last br, write or send */
 	uint32_t programs;		/* programs simulated */
 	uint32_t tiles;			/* tiles with at least one program */
@@ -356,6 +380,11 @@ struct ipuxcom_xsim_result {
 	uint16_t timing_kind;
 	char timing_model[IPUXCOM_TIMING_NAME_LEN];
 };
+
+#define IPUXCOM_XSIM_RESULT_INIT { .size = sizeof(struct ipuxcom_xsim_result) }
+/* Enough for the counts up to @notes. */
+#define IPUXCOM_XSIM_RESULT_SIZE_MIN						\
+	(offsetof(struct ipuxcom_xsim_result, notes) + sizeof(uint32_t))
 
 /*
  * Simulate the phase: decode every program, move words, apply the writes
@@ -376,7 +405,10 @@ IPUXCOM_API const struct ipuxcom_xsim_hazard *ipuxcom_xsim_hazards(const struct 
 /* Number of hazard entries of @kind in the last run (0 for none or an unknown kind). */
 IPUXCOM_API size_t ipuxcom_xsim_count(const struct ipuxcom_xsim *sim, uint32_t kind);
 
-/* One SRAM write of the last run (IPUXCOM_XSIM_LOG_WRITES). */
+/*
+ * One SRAM write of the last run (IPUXCOM_XSIM_LOG_WRITES). Not
+ * caller-allocated: ipuxcom_xsim_writes() returns the library's array.
+ */
 struct ipuxcom_xsim_write {
 	int32_t event;		/* receiver-local write event */
 	int32_t send_event;	/* sender-local event the word left */
@@ -458,6 +490,9 @@ IPUXCOM_API int ipuxcom_xsim_hazard_format(const struct ipuxcom_xsim_hazard *h, 
  * multicast delaypic form (modelled for single-receiver transfers), so
  * destinations must lie in 0x50000-0x5ffff, 0x70000-0x7ffff or
  * 0xd0000-0xdffff (see docs/exchange-plans.md).
+ * Fixed: an array element (ipuxcom_schedule_build() takes an array, and a
+ * transfer list holds one); a new member would change the stride every
+ * caller allocates, so it would come with a new call.
  */
 struct ipuxcom_schedule_xfer {
 	uint32_t sender;
@@ -468,8 +503,12 @@ struct ipuxcom_schedule_xfer {
 	const uint32_t *dst_addr;
 };
 
-/* Ids are logical (the plan flag). */
+/*
+ * Ids are logical (the default since 1.0; the plan flag) or physical.
+ * Both: E_FLAGS.
+ */
 #define IPUXCOM_SCHEDULE_LOGICAL		IPUXCOM_PLAN_LOGICAL
+#define IPUXCOM_SCHEDULE_PHYSICAL		IPUXCOM_PLAN_PHYSICAL
 /* Close each mux exactly after its count words (modelled). Default: keep
  * the notes' window, count + 2 * row events at counts >= 52, and keep the
  * source silent for those extra events. */
@@ -486,19 +525,39 @@ struct ipuxcom_schedule_xfer {
  */
 #define IPUXCOM_SCHEDULE_LEGACY		(1u << 2)
 
+/*
+ * Grows at its end: start from IPUXCOM_SCHEDULE_OPTS_INIT (E_SIZE
+ * "opts.size"). NULL options: all defaults (logical ids).
+ */
 struct ipuxcom_schedule_opts {
+	uint32_t size;				/* sizeof(struct ipuxcom_schedule_opts) */
 	const struct ipuxcom_timing *timing;	/* NULL: the default */
-	uint32_t flags;				/* IPUXCOM_SCHED_* */
+	uint32_t flags;				/* IPUXCOM_SCHEDULE_* */
 	uint32_t max_events;			/* 0: IPUXCOM_XSIM_MAX_EVENTS */
 };
 
-/* Where one transfer was placed. */
+#define IPUXCOM_SCHEDULE_OPTS_INIT { .size = sizeof(struct ipuxcom_schedule_opts) }
+/* Enough for @timing and @flags. */
+#define IPUXCOM_SCHEDULE_OPTS_SIZE_MIN						\
+	(offsetof(struct ipuxcom_schedule_opts, flags) + sizeof(uint32_t))
+
+/* Where one transfer was placed. Grows at its end: start from IPUXCOM_SCHEDULE_SLOT_INIT. */
 struct ipuxcom_schedule_slot {
+	uint32_t size;		/* sizeof(struct ipuxcom_schedule_slot), set by the caller */
 	int32_t start;		/* event of the first send */
 	int32_t first_arrival;	/* earliest mux-open event over its receivers */
 	int32_t last_write;	/* latest write event over its receivers */
 	uint32_t gap;		/* events its sender stays silent after it (the extra window) */
+	/* The route width it got (since 1.0): */
+	uint32_t sctl;		/* its send's: direction (3: BROADCAST) | IPUXCOM_SCTL_WIDE if 64-bit */
+	uint32_t items;		/* send events: count / 2 on a 64-bit route, else count */
+	uint32_t wide;		/* enum ipuxcom_wide_why: IPUXCOM_WIDE_USED, or why 32-bit */
 };
+
+#define IPUXCOM_SCHEDULE_SLOT_INIT { .size = sizeof(struct ipuxcom_schedule_slot) }
+/* Enough for @start, @first_arrival and @last_write. */
+#define IPUXCOM_SCHEDULE_SLOT_SIZE_MIN						\
+	(offsetof(struct ipuxcom_schedule_slot, last_write) + sizeof(int32_t))
 
 struct ipuxcom_schedule;
 
@@ -524,6 +583,10 @@ IPUXCOM_API void ipuxcom_schedule_free(struct ipuxcom_schedule *s);
 /* Phase length in events: the event of the last program's br $m10 + 1. */
 IPUXCOM_API uint32_t ipuxcom_schedule_events(const struct ipuxcom_schedule *s);
 IPUXCOM_API size_t ipuxcom_schedule_nxfers(const struct ipuxcom_schedule *s);
+/*
+ * Slot @i into @out (its @size set): 0, -EINVAL (NULL, or @out->size 0 or
+ * below IPUXCOM_SCHEDULE_SLOT_SIZE_MIN), -ERANGE (i >= _nxfers()).
+ */
 IPUXCOM_API int ipuxcom_schedule_slot(const struct ipuxcom_schedule *s, size_t i,
 				      struct ipuxcom_schedule_slot *out);
 
@@ -558,7 +621,9 @@ IPUXCOM_API int ipuxcom_schedule_stagger(const struct ipuxcom_schedule_opts *opt
  *   physical          (a line on its own: ids below are physical)
  * Ids are logical by default. Addresses default to consecutive buffers:
  * sources from 0x80000 per sender, destinations from 0x50000 per receiver
- * (then 0x70000, 0xd0000). The list holds physical ids.
+ * (then 0x70000, 0xd0000). The list holds physical ids: build it with
+ * IPUXCOM_SCHEDULE_PHYSICAL. Not caller-allocated (the parser allocates
+ * it), so it has no size.
  */
 struct ipuxcom_schedule_list {
 	size_t n;
@@ -611,7 +676,9 @@ IPUXCOM_API void ipuxcom_sched_list_free(struct ipuxcom_schedule_list *l)
  * word (tile compute modelled in C); every other tile runs the
  * non-participation row. Round 1 is 736 simultaneous transfers.
  */
+/* Grows at its end: start from IPUXCOM_DEMO_SUM_INIT (E_SIZE "out.size"). */
 struct ipuxcom_demo_sum {
+	uint32_t size;		/* sizeof(struct ipuxcom_demo_sum), set by the caller */
 	uint32_t tiles;
 	uint32_t rounds;
 	uint32_t transfers[IPUXCOM_DEMO_SUM_ROUNDS];	/* per round */
@@ -622,6 +689,10 @@ struct ipuxcom_demo_sum {
 	bool pass;	/* sum == expected, no error, every transfer delivered */
 	char timing_model[IPUXCOM_TIMING_NAME_LEN];
 };
+
+#define IPUXCOM_DEMO_SUM_INIT { .size = sizeof(struct ipuxcom_demo_sum) }
+/* Enough for every member but the timing model's name. */
+#define IPUXCOM_DEMO_SUM_SIZE_MIN	offsetof(struct ipuxcom_demo_sum, timing_model)
 
 IPUXCOM_API int ipuxcom_demo_sum(const struct ipuxcom_timing *tm, struct ipuxcom_demo_sum *out,
 				 struct ipuxcom_plan_error *err);
@@ -638,7 +709,9 @@ IPUXCOM_API int ipuxcom_demo_sum(const struct ipuxcom_timing *tm, struct ipuxcom
 /* Exchange by the notes' fixed 256-event stagger (default) or by the scheduler. */
 #define IPUXCOM_DEMO_PACKED		(1u << 0)
 
+/* Grows at its end: start from IPUXCOM_DEMO_MATMUL_INIT (E_SIZE "out.size"). */
 struct ipuxcom_demo_matmul {
+	uint32_t size;			/* sizeof(struct ipuxcom_demo_matmul), set by the caller */
 	int32_t a[4][4], b[4][4];
 	int32_t c[4][4];		/* read back from the output tiles' SRAM */
 	int32_t expected[4][4];		/* direct multiplication on the host */
@@ -651,6 +724,10 @@ struct ipuxcom_demo_matmul {
 	bool pass;			/* C == expected, no error, all delivered */
 	char timing_model[IPUXCOM_TIMING_NAME_LEN];
 };
+
+#define IPUXCOM_DEMO_MATMUL_INIT { .size = sizeof(struct ipuxcom_demo_matmul) }
+/* Enough for every member but the timing model's name. */
+#define IPUXCOM_DEMO_MATMUL_SIZE_MIN	offsetof(struct ipuxcom_demo_matmul, timing_model)
 
 IPUXCOM_API int ipuxcom_demo_matmul(const struct ipuxcom_timing *tm, uint32_t flags,
 				    struct ipuxcom_demo_matmul *out,

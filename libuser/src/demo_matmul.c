@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "internal.h"
 #include "xsim_internal.h"
 
 #define IXC_MM_OWN	0x50000u	/* A row / B column on tiles 0..7 */
@@ -69,10 +70,12 @@ static int ixc_mm_run(const struct ipuxcom_timing *tm, bool packed, const struct
 		      const struct ipuxcom_demo_watch *watch, int32_t c[4][4], uint32_t *events,
 		      struct ipuxcom_demo_matmul *out, bool *clean, struct ipuxcom_plan_error *err)
 {
-	struct ipuxcom_xsim_config cfg = { .timing = tm, .flags = IPUXCOM_XSIM_ALL_TILES };
-	struct ipuxcom_schedule_opts o = { .timing = tm, .flags = IPUXCOM_SCHEDULE_LOGICAL };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(cfg), .timing = tm,
+					   .flags = IPUXCOM_XSIM_ALL_TILES };
+	struct ipuxcom_schedule_opts o = { .size = sizeof(o), .timing = tm,
+					   .flags = IPUXCOM_SCHEDULE_LOGICAL };
 	struct ipuxcom_schedule *s = NULL;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_demo_watch wt;
 	struct ipuxcom_xsim *sim;
 	uint32_t w[4];
@@ -145,9 +148,31 @@ int ipuxcom_demo_matmul(const struct ipuxcom_timing *tm, uint32_t flags,
 	return ipuxcom_demo_matmul_watch(tm, flags, NULL, out, err);
 }
 
+static int ixc_demo_matmul(const struct ipuxcom_timing *tm, uint32_t flags,
+			   const struct ipuxcom_demo_watch *watch, struct ipuxcom_demo_matmul *out,
+			   struct ipuxcom_plan_error *err);
+
 int ipuxcom_demo_matmul_watch(const struct ipuxcom_timing *tm, uint32_t flags,
 			      const struct ipuxcom_demo_watch *watch,
 			      struct ipuxcom_demo_matmul *out, struct ipuxcom_plan_error *err)
+{
+	struct ipuxcom_demo_matmul mm;
+	int ret;
+
+	if (!out)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "out", "out is NULL");
+	if ((ret = ixc_sized_out_check(out, IPUXCOM_DEMO_MATMUL_SIZE_MIN, "out.size",
+				       "IPUXCOM_DEMO_MATMUL_INIT", err)))
+		return ret;
+	ret = ixc_demo_matmul(tm, flags, watch, &mm, err);
+	if (!ret)
+		ixc_struct_out(out, out->size, &mm, sizeof(mm));
+	return ret;
+}
+
+static int ixc_demo_matmul(const struct ipuxcom_timing *tm, uint32_t flags,
+			   const struct ipuxcom_demo_watch *watch, struct ipuxcom_demo_matmul *out,
+			   struct ipuxcom_plan_error *err)
 {
 	int32_t other[4][4];
 	struct ixc_mm m;
@@ -161,6 +186,7 @@ int ipuxcom_demo_matmul_watch(const struct ipuxcom_timing *tm, uint32_t flags,
 				     "flags 0x%x has unknown bits 0x%x", flags,
 				     flags & ~IPUXCOM_DEMO_PACKED);
 	memset(out, 0, sizeof(*out));
+	out->size = sizeof(*out);
 	packed = flags & IPUXCOM_DEMO_PACKED;
 	memcpy(out->a, ixc_mm_a, sizeof(out->a));
 	memcpy(out->b, ixc_mm_b, sizeof(out->b));

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "internal.h"
 #include "xsim_internal.h"
 
 #define IXC_SUM_VALUE	0x50000u	/* the tile's running value */
@@ -27,12 +28,33 @@ int ipuxcom_demo_sum(const struct ipuxcom_timing *tm, struct ipuxcom_demo_sum *o
 	return ipuxcom_demo_sum_watch(tm, NULL, out, err);
 }
 
+static int ixc_demo_sum(const struct ipuxcom_timing *tm, const struct ipuxcom_demo_watch *watch,
+			struct ipuxcom_demo_sum *out, struct ipuxcom_plan_error *err);
+
 int ipuxcom_demo_sum_watch(const struct ipuxcom_timing *tm, const struct ipuxcom_demo_watch *watch,
 			   struct ipuxcom_demo_sum *out, struct ipuxcom_plan_error *err)
 {
-	struct ipuxcom_xsim_config cfg = { .timing = tm, .flags = IPUXCOM_XSIM_ALL_TILES };
+	struct ipuxcom_demo_sum sum;
+	int ret;
+
+	if (!out)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "out", "out is NULL");
+	if ((ret = ixc_sized_out_check(out, IPUXCOM_DEMO_SUM_SIZE_MIN, "out.size",
+				       "IPUXCOM_DEMO_SUM_INIT", err)))
+		return ret;
+	ret = ixc_demo_sum(tm, watch, &sum, err);
+	if (!ret)
+		ixc_struct_out(out, out->size, &sum, sizeof(sum));
+	return ret;
+}
+
+static int ixc_demo_sum(const struct ipuxcom_timing *tm, const struct ipuxcom_demo_watch *watch,
+			struct ipuxcom_demo_sum *out, struct ipuxcom_plan_error *err)
+{
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(cfg), .timing = tm,
+					   .flags = IPUXCOM_XSIM_ALL_TILES };
 	struct ipuxcom_xsim *sim;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_demo_watch w;
 	uint32_t v, r, value;
 	bool clean = true;
@@ -43,6 +65,7 @@ int ipuxcom_demo_sum_watch(const struct ipuxcom_timing *tm, const struct ipuxcom
 	if ((ret = ixc_demo_watch_in(watch, &w, &cfg.flags, err)))
 		return ret;
 	memset(out, 0, sizeof(*out));
+	out->size = sizeof(*out);
 	if ((ret = ipuxcom_xsim_create(&cfg, &sim, err)))
 		return ret;
 	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
@@ -56,7 +79,7 @@ int ipuxcom_demo_sum_watch(const struct ipuxcom_timing *tm, const struct ipuxcom
 		if ((ret = ipuxcom_xsim_reset(sim, 0, err)))
 			goto out;
 		for (uint32_t t = stride; t < IPUXCOM_TILES; t += 2 * stride) {
-			struct ipuxcom_p2p_plan p;
+			struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 
 			if ((ret = ipuxcom_plan_p2p(tm, t, t - stride, 1, IPUXCOM_PLAN_LOGICAL, &p,
 						    err)) ||

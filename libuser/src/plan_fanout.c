@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "plan_internal.h"
 
 int ixc_fanout_check(const struct ipuxcom_fanout_req *req, uint32_t max_recv,
@@ -41,17 +42,18 @@ int ixc_fanout_check(const struct ipuxcom_fanout_req *req, uint32_t max_recv,
 		     struct ipuxcom_plan_error *err)
 {
 	uint32_t seen[(IPUXCOM_TILES + 31) / 32] = { 0 }, sender;
-	bool logical;
+	bool logical = true;
 	char field[32];
 	int ret;
 
 	if (!req)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "req", "req is NULL");
-	if (req->flags & ~IPUXCOM_PLAN_LOGICAL)
+	if (req->flags & ~IXC_NUMBERING)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
 				     "flags 0x%x has unknown bits 0x%x", req->flags,
-				     req->flags & ~IPUXCOM_PLAN_LOGICAL);
-	logical = req->flags & IPUXCOM_PLAN_LOGICAL;
+				     req->flags & ~IXC_NUMBERING);
+	if ((ret = ixc_numbering(req->flags, &logical, "flags", err)))
+		return ret;
 	if (req->count < 1 || req->count > IPUXCOM_PLAN_MAX_COUNT)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_COUNT, "count",
 				     "count %u out of range 1..%u", req->count,
@@ -96,10 +98,37 @@ int ixc_fanout_check(const struct ipuxcom_fanout_req *req, uint32_t max_recv,
 
 /* --------------------------------------------------------------- serialized */
 
+static int ixc_serialized(const struct ipuxcom_timing *tm, const struct ipuxcom_fanout_req *req,
+			  struct ipuxcom_plan_row *rows, size_t nrows,
+			  struct ipuxcom_serialized_info *info, struct ipuxcom_plan_error *err);
+
 int ipuxcom_plan_serialized(const struct ipuxcom_timing *tm,
 			    const struct ipuxcom_fanout_req *req, struct ipuxcom_plan_row *rows,
 			    size_t nrows, struct ipuxcom_serialized_info *info,
 			    struct ipuxcom_plan_error *err)
+{
+	struct ipuxcom_serialized_info si = IPUXCOM_SERIALIZED_INFO_INIT;
+	struct ipuxcom_fanout_req q;
+	int ret;
+
+	if (!rows)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "rows", "rows is NULL");
+	if (!req)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "req", "req is NULL");
+	if ((ret = ixc_req_in(req, &q, err)) ||
+	    (info && (ret = ixc_sized_out_check(info, IPUXCOM_SERIALIZED_INFO_SIZE_MIN,
+						"info.size", "IPUXCOM_SERIALIZED_INFO_INIT",
+						err))))
+		return ret;
+	ret = ixc_serialized(tm, &q, rows, nrows, info ? &si : NULL, err);
+	if (!ret && info)
+		ixc_struct_out(info, info->size, &si, sizeof(si));
+	return ret;
+}
+
+static int ixc_serialized(const struct ipuxcom_timing *tm, const struct ipuxcom_fanout_req *req,
+			  struct ipuxcom_plan_row *rows, size_t nrows,
+			  struct ipuxcom_serialized_info *info, struct ipuxcom_plan_error *err)
 {
 	uint16_t phys[IPUXCOM_SERIAL_MAX_RECV];
 	int t[IPUXCOM_SERIAL_MAX_RECV] = { 0 };
@@ -216,15 +245,20 @@ int ipuxcom_plan_serialized(const struct ipuxcom_timing *tm,
 
 /* -------------------------------------------------------------- relay tree */
 
-int ipuxcom_plan_relay(const struct ipuxcom_fanout_req *req, struct ipuxcom_relay_step *steps,
+int ipuxcom_plan_relay(const struct ipuxcom_fanout_req *req_in, struct ipuxcom_relay_step *steps,
 		       size_t nsteps, uint32_t *rounds, struct ipuxcom_plan_error *err)
 {
 	uint16_t phys[IPUXCOM_TILES], informed[IPUXCOM_TILES];
 	uint32_t s = 0, ninformed = 1, next = 0, round = 0, k = 0;
+	struct ipuxcom_fanout_req q, *req = &q;
 	int ret;
 
 	if (!steps)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "steps", "steps is NULL");
+	if (!req_in)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "req", "req is NULL");
+	if ((ret = ixc_req_in(req_in, &q, err)))
+		return ret;
 	ret = ixc_fanout_check(req, IPUXCOM_TILES - 1, "(relay tree)", &s, phys, err);
 	if (ret)
 		return ret;
@@ -319,9 +353,35 @@ static void ixc_reject(struct ipuxcom_fanout_cost *c, const struct ipuxcom_plan_
 	ixc_catf(c->why, sizeof(c->why), "rejected: %s", e->msg);
 }
 
+static int ixc_dispatch(const struct ipuxcom_timing *tm, const struct ipuxcom_fanout_req *req,
+			uint32_t methods, struct ipuxcom_dispatch *out,
+			struct ipuxcom_plan_error *err);
+
 int ipuxcom_plan_dispatch(const struct ipuxcom_timing *tm, const struct ipuxcom_fanout_req *req,
 			  uint32_t methods, struct ipuxcom_dispatch *out,
 			  struct ipuxcom_plan_error *err)
+{
+	struct ipuxcom_dispatch d = IPUXCOM_DISPATCH_INIT;
+	struct ipuxcom_fanout_req q;
+	int ret;
+
+	if (!out)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "out", "out is NULL");
+	if ((ret = ixc_sized_out_check(out, IPUXCOM_DISPATCH_SIZE_MIN, "out.size",
+				       "IPUXCOM_DISPATCH_INIT", err)))
+		return ret;
+	ixc_struct_out(out, out->size, &d, sizeof(d));		/* all zero but its size */
+	if (req && (ret = ixc_req_in(req, &q, err)))
+		return ret;
+	ret = ixc_dispatch(tm, req ? &q : NULL, methods, &d, err);
+	/* Also when no method fits: each candidate says why. */
+	ixc_struct_out(out, out->size, &d, sizeof(d));
+	return ret;
+}
+
+static int ixc_dispatch(const struct ipuxcom_timing *tm, const struct ipuxcom_fanout_req *req,
+			uint32_t methods, struct ipuxcom_dispatch *out,
+			struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_plan_error e;
 	struct ipuxcom_plan_row *rows;
@@ -332,9 +392,6 @@ int ipuxcom_plan_dispatch(const struct ipuxcom_timing *tm, const struct ipuxcom_
 	char formula[64], names[48];
 	int ret;
 
-	if (!out)
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "out", "out is NULL");
-	memset(out, 0, sizeof(*out));
 	ixc_method_names(methods, names, sizeof(names));
 	if (!methods || (methods & ~IPUXCOM_FANOUT_ALL))
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_METHOD, "methods",

@@ -46,6 +46,56 @@ static inline void ixc_plan_ok(struct ipuxcom_plan_error *err)
 	}
 }
 
+/* ------------------------------------------------------- sized structs, ids */
+
+/*
+ * An input struct of @lib_size bytes whose first member is its size: copy
+ * it into @copy (members past a smaller size zero), or fail with E_SIZE
+ * naming @field (-EINVAL for 0 or below @min, -E2BIG for a bigger
+ * one with unknown members set). @field is "name.size", @init the macro
+ * to use. @in must not be NULL.
+ */
+int ixc_sized_in(void *copy, size_t lib_size, const void *in, size_t min, const char *field,
+		 const char *init, struct ipuxcom_plan_error *err);
+/* An output struct's size: E_SIZE @field (-EINVAL) for 0 or below @min. */
+int ixc_sized_out_check(const void *out, size_t min, const char *field, const char *init,
+			struct ipuxcom_plan_error *err);
+/* The caller's size member of a sized struct. */
+static inline uint32_t ixc_sized(const void *p)
+{
+	uint32_t size;
+
+	memcpy(&size, p, sizeof(size));
+	return size;
+}
+
+/*
+ * The fan-out request @req (not NULL) into @copy: ixc_sized_in() as
+ * "req.size"; the copy's size is this library's.
+ */
+int ixc_req_in(const struct ipuxcom_fanout_req *req, struct ipuxcom_fanout_req *copy,
+	       struct ipuxcom_plan_error *err);
+
+/*
+ * Tile numbering of @flags (the member or argument named @field): logical
+ * unless IPUXCOM_PLAN_PHYSICAL; both it and IPUXCOM_PLAN_LOGICAL are
+ * E_FLAGS. Unknown bits are the caller's to check.
+ */
+static inline int ixc_numbering(uint32_t flags, bool *logical, const char *field,
+				struct ipuxcom_plan_error *err)
+{
+	if (__builtin_expect((flags & (IPUXCOM_PLAN_LOGICAL | IPUXCOM_PLAN_PHYSICAL)) ==
+			     (IPUXCOM_PLAN_LOGICAL | IPUXCOM_PLAN_PHYSICAL), 0))
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, field,
+				     "%s 0x%x sets both IPUXCOM_PLAN_LOGICAL and "
+				     "IPUXCOM_PLAN_PHYSICAL", field, flags);
+	*logical = !(flags & IPUXCOM_PLAN_PHYSICAL);
+	return 0;
+}
+
+/* The numbering flags every call with tile ids accepts. */
+#define IXC_NUMBERING	(IPUXCOM_PLAN_LOGICAL | IPUXCOM_PLAN_PHYSICAL)
+
 /* ---------------------------------------------------------------- tile map */
 
 /* [S "No-Blob Replacement Status"]: the logical -> physical formula. */
@@ -457,6 +507,10 @@ static inline uint32_t ixc_wide_owner(uint32_t s, uint32_t r, int t, int tp)
  * ipuxcom_plan_multicast() with IPUXCOM_PLAN_WIDE in req->flags
  * (plan_multicast_wide.c): the 64-bit multicast, or the 32-bit one.
  */
+/* The 32-bit multicast of a checked-size @req into this library's @info (may be NULL). */
+int ixc_mcast32(const struct ipuxcom_timing *tm, const struct ipuxcom_fanout_req *req,
+		struct ipuxcom_plan_row *rows, size_t nrows, struct ipuxcom_multicast_info *info,
+		struct ipuxcom_plan_error *err);
 int ixc_mcast_wide(const struct ipuxcom_timing *tm, const struct ipuxcom_fanout_req *req,
 		   struct ipuxcom_plan_row *rows, size_t nrows, struct ipuxcom_multicast_info *info,
 		   struct ipuxcom_plan_error *err);
@@ -490,7 +544,7 @@ int ixc_check_sram(uint32_t addr, uint32_t count, bool dst, struct ipuxcom_plan_
 
 /*
  * The checks every p2p plan starts with, in this order: @out not NULL,
- * flags (IPUXCOM_PLAN_LOGICAL only), @sender and @receiver in range;
+ * its size, flags (the numbering ones only), @sender and @receiver in range;
  * their physical ids to *@s and *@r.
  */
 int ixc_p2p_ends(uint32_t sender, uint32_t receiver, uint32_t flags, const void *out,

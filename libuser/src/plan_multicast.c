@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "internal.h"
 #include "plan_internal.h"
 
 #define IXC_RECV_FIELD_MAX	0xfffu		/* delayxpic delay: 12 bits [S] */
@@ -119,6 +120,31 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 			   struct ipuxcom_plan_row *rows, size_t nrows,
 			   struct ipuxcom_multicast_info *info, struct ipuxcom_plan_error *err)
 {
+	struct ipuxcom_multicast_info mi = IPUXCOM_MULTICAST_INFO_INIT;
+	struct ipuxcom_fanout_req q;
+	int ret;
+
+	if (!rows)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "rows", "rows is NULL");
+	if (!req)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "req", "req is NULL");
+	if ((ret = ixc_req_in(req, &q, err)) ||
+	    (info && (ret = ixc_sized_out_check(info, IPUXCOM_MULTICAST_INFO_SIZE_MIN, "info.size",
+						"IPUXCOM_MULTICAST_INFO_INIT", err))))
+		return ret;
+	/* 64-bit when allowed (plan_multicast_wide.c): opt-in, off the fast path. */
+	ret = q.flags & IPUXCOM_PLAN_WIDE ?
+	      ixc_mcast_wide(tm, &q, rows, nrows, info ? &mi : NULL, err) :
+	      ixc_mcast32(tm, &q, rows, nrows, info ? &mi : NULL, err);
+	if (!ret && info)
+		ixc_struct_out(info, info->size, &mi, sizeof(mi));
+	return ret;
+}
+
+int ixc_mcast32(const struct ipuxcom_timing *tm, const struct ipuxcom_fanout_req *req,
+		struct ipuxcom_plan_row *rows, size_t nrows, struct ipuxcom_multicast_info *info,
+		struct ipuxcom_plan_error *err)
+{
 	uint16_t phys[IPUXCOM_TILES];
 	uint32_t s = 0, bad = 0, count, *w;
 	int32_t min_t = 1000, max_t = -1000;
@@ -127,11 +153,6 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 	unsigned int n = 0;
 	int ret;
 
-	if (!rows)
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "rows", "rows is NULL");
-	/* 64-bit when allowed (plan_multicast_wide.c): opt-in, off the fast path. */
-	if (req && (req->flags & IPUXCOM_PLAN_WIDE))
-		return ixc_mcast_wide(tm, req, rows, nrows, info, err);
 	ret = ixc_fanout_check(req, IPUXCOM_TILES - 1, "(multicast)", &s, phys, err);
 	if (ret)
 		return ret;
@@ -231,6 +252,10 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 		info->send_delay = (int32_t)base - 1;
 		info->max_recv_time = (uint32_t)recv_max;
 		ixc_timing_report(tm, &info->timing_kind, info->timing_model);
+		info->sctl = IPUXCOM_DIR_BROADCAST;
+		info->items = count;
+		info->wide = IPUXCOM_WIDE_NOT_ASKED;
+		info->wide_recv = UINT32_MAX;
 	}
 	if (bad)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "count",

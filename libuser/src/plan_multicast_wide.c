@@ -80,7 +80,7 @@ int ixc_mcast_wide(const struct ipuxcom_timing *tm, const struct ipuxcom_fanout_
 		   struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_fanout_req q = *req;
-	struct ipuxcom_multicast_info mi;
+	struct ipuxcom_multicast_info mi = IPUXCOM_MULTICAST_INFO_INIT;
 	int16_t tpair[IPUXCOM_TILES];
 	uint32_t s, which, why, items, bad = 0, n = 0, *w, sched[3], k;
 	int32_t min_t = 1000, max_t = -1000;
@@ -88,7 +88,7 @@ int ixc_mcast_wide(const struct ipuxcom_timing *tm, const struct ipuxcom_fanout_
 	int ret;
 
 	q.flags &= ~IPUXCOM_PLAN_WIDE;
-	ret = ipuxcom_plan_multicast(tm, &q, rows, nrows, &mi, err);
+	ret = ixc_mcast32(tm, &q, rows, nrows, &mi, err);
 	if (ret)
 		return ret;
 	tm = ixc_timing(tm);

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "internal.h"
 #include "plan_internal.h"
 
 /*
@@ -43,15 +44,20 @@
 int ixc_p2p_ends(uint32_t sender, uint32_t receiver, uint32_t flags, const void *out,
 		 uint32_t *s, uint32_t *r, struct ipuxcom_plan_error *err)
 {
-	bool logical = flags & IPUXCOM_PLAN_LOGICAL;
+	bool logical = true;
 	int ret;
 
 	if (!out)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "out", "out is NULL");
-	if (flags & ~IPUXCOM_PLAN_LOGICAL)
+	if ((ret = ixc_sized_out_check(out, IPUXCOM_P2P_PLAN_SIZE_MIN, "out.size",
+				       "IPUXCOM_P2P_PLAN_INIT", err)))
+		return ret;
+	if (flags & ~IXC_NUMBERING)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
 				     "flags 0x%x has unknown bits 0x%x", flags,
-				     flags & ~IPUXCOM_PLAN_LOGICAL);
+				     flags & ~IXC_NUMBERING);
+	if ((ret = ixc_numbering(flags, &logical, "flags", err)))
+		return ret;
 	if ((ret = ixc_tile_resolve(sender, logical, s, err, "sender")) ||
 	    (ret = ixc_tile_resolve(receiver, logical, r, err, "receiver")))
 		return ret;
@@ -73,8 +79,16 @@ static int ixc_p2p_bad(const struct ipuxcom_timing *tm, uint32_t sender, uint32_
 	if (count < 1 || count > IPUXCOM_PLAN_MAX_COUNT)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_COUNT, "count",
 				     "count %u out of range 1..%u", count, IPUXCOM_PLAN_MAX_COUNT);
-	return ixc_plan_fail(err, IPUXCOM_PLAN_E_SELF, "receiver",
-			     "receiver %u is the sender (physical %u)", receiver, s);
+	if (s == r)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_SELF, "receiver",
+				     "receiver %u is the sender (physical %u)", receiver, s);
+	/* A caller built with another size of the plan: planned into a copy. */
+	struct ipuxcom_p2p_plan tmp = IPUXCOM_P2P_PLAN_INIT;
+
+	ret = ipuxcom_plan_p2p(tm, s, r, count, IPUXCOM_PLAN_PHYSICAL, &tmp, err);
+	if (!ret)
+		ixc_struct_out((void *)out, ixc_sized(out), &tmp, sizeof(tmp));
+	return ret;
 }
 
 /* A field overflowed: an assembler bug, reported, never a wrong word. */
@@ -142,6 +156,9 @@ static inline uint32_t ixc_dsk(uint32_t dir, uint32_t sync_boundary, uint32_t ki
 #endif
 }
 
+/* Where the plan's rows start: after its size and reserved members. */
+#define IXC_P2P_BASE	8
+
 /* The row members after words[8], as the second half of an 8-byte unit (ixc_row_store()). */
 #define IXC_META(tile, role, n)	((uint32_t)(tile) | (uint32_t)(role) << 16 | (uint32_t)(n) << 24)
 /* patch -1, addr -1, reserved 0 (the sender row's) */
@@ -169,8 +186,10 @@ static inline int ixc_p2p_store(const struct ipuxcom_timing *tm, bool is_default
 {
 	uint32_t bad = 0, sched[3], kind = is_default ? IPUXCOM_TIMING_RECONSTRUCTION :
 							(uint32_t)(uint16_t)tm->kind;
-	char *p = (char *)out;
+	/* from the rows on: the caller's size member stays */
+	char *p = (char *)out + IXC_P2P_BASE;
 
+	ixc_st4(out, offsetof(struct ipuxcom_p2p_plan, reserved), 0);
 	/* sync 3; [delay(111 - T)]; send; [sendoff]; br $m10; zeros */
 	ixc_st(p, 40, ixc_q_sub_hi(ixc_q(IXC_P2P_SEND_PA, IXC_P2P_ARRIVAL), t));
 	ixc_st(p, 96, ixc_q_add_hi(ixc_q(count, 0), t));
@@ -236,14 +255,19 @@ static inline int ixc_p2p_default(uint32_t s, uint32_t r, uint32_t count,
 	return ixc_p2p_store(&ixc_default_timing, true, s, r, count, t, dir, out, err);
 }
 
-/* The offsets ixc_p2p_store() stores at (rows: ixc_row_store()'s assertion). */
-_Static_assert(offsetof(struct ipuxcom_p2p_plan, send) == 0 &&
-	       offsetof(struct ipuxcom_p2p_plan, recv) == 48 &&
-	       offsetof(struct ipuxcom_p2p_plan, count) == 96 &&
-	       offsetof(struct ipuxcom_p2p_plan, time_to_mux) == 100 &&
-	       offsetof(struct ipuxcom_p2p_plan, direction) == 104 &&
-	       offsetof(struct ipuxcom_p2p_plan, sync_boundary) == 105 &&
-	       offsetof(struct ipuxcom_p2p_plan, timing_kind) == 106, "p2p plan layout");
+/*
+ * The offsets ixc_p2p_store() stores at, from IXC_P2P_BASE (rows:
+ * ixc_row_store()'s assertion).
+ */
+_Static_assert(offsetof(struct ipuxcom_p2p_plan, reserved) == 4 &&
+	       offsetof(struct ipuxcom_p2p_plan, send) == IXC_P2P_BASE + 0 &&
+	       offsetof(struct ipuxcom_p2p_plan, recv) == IXC_P2P_BASE + 48 &&
+	       offsetof(struct ipuxcom_p2p_plan, count) == IXC_P2P_BASE + 96 &&
+	       offsetof(struct ipuxcom_p2p_plan, time_to_mux) == IXC_P2P_BASE + 100 &&
+	       offsetof(struct ipuxcom_p2p_plan, direction) == IXC_P2P_BASE + 104 &&
+	       offsetof(struct ipuxcom_p2p_plan, sync_boundary) == IXC_P2P_BASE + 105 &&
+	       offsetof(struct ipuxcom_p2p_plan, timing_kind) == IXC_P2P_BASE + 106,
+	       "p2p plan layout");
 
 /*
  * A model given by pointer, for checked physical @s and @r: the default
@@ -303,20 +327,22 @@ int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t 
 		     uint32_t count, uint32_t flags, struct ipuxcom_p2p_plan *out,
 		     struct ipuxcom_plan_error *err)
 {
-	if (__builtin_expect(!out || (flags & ~IPUXCOM_PLAN_LOGICAL) || sender >= IPUXCOM_TILES ||
-			     receiver >= IPUXCOM_TILES || count - 1 >= IPUXCOM_PLAN_MAX_COUNT ||
-			     sender == receiver, 0))
+	if (__builtin_expect(!out || out->size != sizeof(*out) ||
+			     (flags & ~IXC_NUMBERING) || flags == IXC_NUMBERING ||
+			     sender >= IPUXCOM_TILES || receiver >= IPUXCOM_TILES ||
+			     count - 1 >= IPUXCOM_PLAN_MAX_COUNT || sender == receiver, 0))
 		return ixc_p2p_bad(tm, sender, receiver, count, flags, out, err);
-	if (flags)
-		return ixc_p2p_logical(tm, sender, receiver, count, flags, out, err);
-	return ixc_p2p_phys(tm, sender, receiver, count, flags, out, err);
+	if (flags & IPUXCOM_PLAN_PHYSICAL)
+		return ixc_p2p_phys(tm, sender, receiver, count, flags, out, err);
+	return ixc_p2p_logical(tm, sender, receiver, count, flags, out, err);
 }
 
 int ipuxcom_plan_idle(uint32_t tile, uint32_t flags, struct ipuxcom_plan_row *row,
 		      struct ipuxcom_plan_error *err)
 {
-	const uint32_t known = IPUXCOM_PLAN_LOGICAL | IPUXCOM_IDLE_RAW;
+	const uint32_t known = IXC_NUMBERING | IPUXCOM_IDLE_RAW;
 	uint32_t phys = 0;
+	bool logical = true;
 	int ret;
 
 	if (!row)
@@ -324,7 +350,9 @@ int ipuxcom_plan_idle(uint32_t tile, uint32_t flags, struct ipuxcom_plan_row *ro
 	if (flags & ~known)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
 				     "flags 0x%x has unknown bits 0x%x", flags, flags & ~known);
-	ret = ixc_tile_resolve(tile, flags & IPUXCOM_PLAN_LOGICAL, &phys, err, "tile");
+	if ((ret = ixc_numbering(flags, &logical, "flags", err)))
+		return ret;
+	ret = ixc_tile_resolve(tile, logical, &phys, err, "tile");
 	if (ret)
 		return ret;
 	ixc_row_init(row, phys, IPUXCOM_ROLE_IDLE);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "internal.h"
 #include "plan_internal.h"
 
 static const char *const ixc_wide_names[IPUXCOM_WIDE_MAX] = {
@@ -32,7 +33,13 @@ static const char *const ixc_wide_names[IPUXCOM_WIDE_MAX] = {
 	[IPUXCOM_WIDE_NOT_OWNER] = "the receiver's pair partner owns the pair's XPIC stream",
 	[IPUXCOM_WIDE_PARTNER_LISTED] = "the receiver's pair partner is a receiver too",
 	[IPUXCOM_WIDE_SCHEDULE] = "a pair's receive cycle does not fit 12 bits",
+	[IPUXCOM_WIDE_NOT_ASKED] = "64-bit routes not asked for",
+	[IPUXCOM_WIDE_LEGACY] = "legacy scheduler: 32-bit streams only",
+	[IPUXCOM_WIDE_NOT_EARLIER] = "the 32-bit route ends no later",
+	[IPUXCOM_WIDE_PHASE] = "the all-32-bit packing was kept (shorter phase, or the only fit)",
 };
+_Static_assert(sizeof(ixc_wide_names) / sizeof(ixc_wide_names[0]) == IPUXCOM_WIDE_MAX,
+	       "a name for every enum ipuxcom_wide_why");
 
 const char *ipuxcom_plan_wide_str(uint32_t why)
 {
@@ -57,23 +64,24 @@ static int ixc_wide_fallback(const struct ipuxcom_timing *tm, uint32_t s, uint32
 			     struct ipuxcom_p2p_plan *out, struct ipuxcom_p2p_wide_info *info,
 			     struct ipuxcom_plan_error *err)
 {
-	int ret = ipuxcom_plan_p2p(tm, s, r, count, 0, out, err);
+	int ret = ipuxcom_plan_p2p(tm, s, r, count, IPUXCOM_PLAN_PHYSICAL, out, err);
 
 	if (ret)
 		return ret;
 	if (info)
 		*info = (struct ipuxcom_p2p_wide_info){
-			.items = count, .partner = r ^ 2, .time_to_mux = t,
+			.size = sizeof(*info), .items = count, .partner = r ^ 2, .time_to_mux = t,
 			.partner_time_to_mux = tp, .pair_time = t,
 			.xpic_owner = ixc_wide_owner(s, r, t, tp), .sctl = dir, .wide = why,
 		};
 	return 0;
 }
 
-int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
-			  uint32_t count, uint32_t src_addr, uint32_t dst_addr, uint32_t flags,
-			  struct ipuxcom_p2p_plan *out, struct ipuxcom_p2p_wide_info *info,
-			  struct ipuxcom_plan_error *err)
+/* ipuxcom_plan_p2p_wide() into this library's structs (@out not NULL, @info may be). */
+static int ixc_p2p_wide(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
+			uint32_t count, uint32_t src_addr, uint32_t dst_addr, uint32_t flags,
+			struct ipuxcom_p2p_plan *out, struct ipuxcom_p2p_wide_info *info,
+			struct ipuxcom_plan_error *err)
 {
 	uint32_t s = 0, r = 0, p, items, bad = 0, sched[3], sctl, w[4], why = IPUXCOM_WIDE_USED;
 	bool fall = flags & IPUXCOM_PLAN_WIDE;
@@ -156,7 +164,7 @@ int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t sender, uint
 	ixc_timing_report(tm, &out->timing_kind, out->timing_model);
 	if (info)
 		*info = (struct ipuxcom_p2p_wide_info){
-			.items = items, .partner = p, .time_to_mux = t, .partner_time_to_mux = tp,
+			.size = sizeof(*info), .items = items, .partner = p, .time_to_mux = t, .partner_time_to_mux = tp,
 			.pair_time = tpair, .xpic_owner = ixc_wide_owner(s, r, t, tp), .sctl = sctl,
 			.wide = IPUXCOM_WIDE_USED,
 		};
@@ -165,5 +173,30 @@ int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t sender, uint
 				     "internal: a field overflowed for count %u, %u -> %u", count, s,
 				     r);
 	ixc_plan_ok(err);
+	return 0;
+}
+
+int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t receiver,
+			  uint32_t count, uint32_t src_addr, uint32_t dst_addr, uint32_t flags,
+			  struct ipuxcom_p2p_plan *out, struct ipuxcom_p2p_wide_info *info,
+			  struct ipuxcom_plan_error *err)
+{
+	struct ipuxcom_p2p_plan plan = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_p2p_wide_info wi = IPUXCOM_P2P_WIDE_INFO_INIT;
+	int ret;
+
+	/* The callers' sizes: @out's (NULL: E_NULL below), then @info's. */
+	if ((out && (ret = ixc_sized_out_check(out, IPUXCOM_P2P_PLAN_SIZE_MIN, "out.size",
+					       "IPUXCOM_P2P_PLAN_INIT", err))) ||
+	    (info && (ret = ixc_sized_out_check(info, IPUXCOM_P2P_WIDE_INFO_SIZE_MIN, "info.size",
+						"IPUXCOM_P2P_WIDE_INFO_INIT", err))))
+		return ret;
+	ret = ixc_p2p_wide(tm, sender, receiver, count, src_addr, dst_addr, flags,
+			   out ? &plan : NULL, info ? &wi : NULL, err);
+	if (ret)
+		return ret;
+	ixc_struct_out(out, out->size, &plan, sizeof(plan));
+	if (info)
+		ixc_struct_out(info, info->size, &wi, sizeof(wi));
 	return 0;
 }

@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "xsim_internal.h"
 
 /* The notes' rows end 7 events after their last write (delay(count + 4) / delay(56) [S]). */
@@ -92,6 +93,7 @@ struct ixc_sx {
 	int32_t *tpair;		/* per receiver: its pair's TimeToMux (64-bit route) */
 	int32_t *pic_save;	/* per receiver: the 32-bit placement's PIC events */
 	bool wide_ok;		/* even count, 8-byte aligned, every receiver owns its pair */
+	uint32_t why;		/* enum ipuxcom_wide_why: why not wide_ok (USED if it is) */
 	bool wide;		/* placed as 64-bit items: count / 2 events at tpair[i] */
 };
 
@@ -123,14 +125,18 @@ struct ipuxcom_schedule {
 static int ixc_sched_check(const struct ipuxcom_schedule_opts *o, const struct ipuxcom_schedule_xfer *xs,
 			   size_t n, struct ipuxcom_plan_error *err)
 {
-	const uint32_t known = IPUXCOM_SCHEDULE_LOGICAL | IPUXCOM_SCHEDULE_EXACT_WINDOW |
-			       IPUXCOM_SCHEDULE_LEGACY;
+	const uint32_t known = IPUXCOM_SCHEDULE_LOGICAL | IPUXCOM_SCHEDULE_PHYSICAL |
+			       IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_LEGACY;
+	bool logical;
+	int ret;
 
 	if (!xs && n)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "xfers", "xfers is NULL");
 	if (o && (o->flags & ~known))
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
 				     "flags 0x%x has unknown bits 0x%x", o->flags, o->flags & ~known);
+	if (o && (ret = ixc_numbering(o->flags, &logical, "flags", err)))
+		return ret;
 	if (o && o->max_events > IXC_XSIM_EVENT_CAP)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FIELD, "max_events",
 				     "max_events %u above the limit %u", o->max_events,
@@ -154,19 +160,31 @@ static int ixc_sched_check(const struct ipuxcom_schedule_opts *o, const struct i
 static void ixc_sched_wide_ok(const struct ipuxcom_schedule *s, struct ixc_sx *x,
 			      const uint32_t *seen)
 {
-	if ((x->count & 1) || (x->src & 7) || x->count / 2 > IPUXCOM_PLAN_MAX_COUNT)
+	if (x->count & 1) {
+		x->why = IPUXCOM_WIDE_ODD_COUNT;
 		return;
+	}
+	if (x->src & 7) {
+		x->why = IPUXCOM_WIDE_ALIGN;
+		return;
+	}
 	for (uint32_t i = 0; i < x->nrecv; i++) {
 		uint32_t d = x->recv[i], e = d ^ 2;
 		unsigned int dir2 = 0;
 		int t2 = 0;
 
-		if ((x->dst[i] & 7) || e == x->sender || e >= IPUXCOM_TILES ||
-		    (seen[e / 32] >> (e % 32) & 1))
+		x->why = (x->dst[i] & 7) ? IPUXCOM_WIDE_ALIGN :
+			 e == x->sender ? IPUXCOM_WIDE_PARTNER_SENDER :
+			 e >= IPUXCOM_TILES || (seen[e / 32] >> (e % 32) & 1) ?
+			 IPUXCOM_WIDE_PARTNER_LISTED : IPUXCOM_WIDE_USED;
+		if (x->why != IPUXCOM_WIDE_USED)
 			return;
+		/* no pair timing, or the partner owns the pair's XPIC stream */
 		if (ixc_timing_pair(s->tm, x->sender, e, &t2, &dir2, NULL, "") ||
-		    ixc_wide_owner(x->sender, d, x->t[i], t2) != d)
-			return;		/* no pair timing, or the partner owns the pair's XPIC stream */
+		    ixc_wide_owner(x->sender, d, x->t[i], t2) != d) {
+			x->why = IPUXCOM_WIDE_NOT_OWNER;
+			return;
+		}
 		x->tpair[i] = t2 > x->t[i] ? t2 : x->t[i];
 	}
 	x->wide_ok = true;
@@ -180,7 +198,7 @@ static int ixc_sched_xfer(struct ipuxcom_schedule *s, size_t i, const struct ipu
 			  struct ixc_sx *x, struct ipuxcom_plan_error *err)
 {
 	uint32_t seen[(IPUXCOM_TILES + 31) / 32] = { 0 };
-	bool logical = s->flags & IPUXCOM_SCHEDULE_LOGICAL;
+	bool logical = !(s->flags & IPUXCOM_SCHEDULE_PHYSICAL);
 	char field[64];
 	unsigned int dir = 0;
 	int ret, t = 0;
@@ -238,6 +256,7 @@ static int ixc_sched_xfer(struct ipuxcom_schedule *s, size_t i, const struct ipu
 	/* One receiver: its route's direction; several: BROADCAST [DW]. */
 	x->dir = in->nrecv == 1 ? dir : IPUXCOM_DIR_BROADCAST;
 	x->wide_ok = false;
+	x->why = IPUXCOM_WIDE_LEGACY;
 	if (!(s->flags & IPUXCOM_SCHEDULE_LEGACY))
 		ixc_sched_wide_ok(s, x, seen);
 	return 0;
@@ -570,6 +589,7 @@ static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_
 		sw = ixc_search(s, x);
 		if (sw < 0 || ixc_last_write(x, sw) >= lw32) {
 			x->wide = false;
+			x->why = IPUXCOM_WIDE_NOT_EARLIER;
 			memcpy(x->pic, x->pic_save, x->nrecv * sizeof(*x->pic));
 			x->pad = pad32;
 		} else {
@@ -584,8 +604,12 @@ static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_
 				     x->nrecv, x->nrecv == 1 ? "" : "s", s->max_events);
 	n = ixc_events(x);
 	x->start = sigma;
-	*slot = (struct ipuxcom_schedule_slot){ .start = sigma, .first_arrival = INT32_MAX,
-					     .last_write = -1, .gap = (uint32_t)x->pad };
+	*slot = (struct ipuxcom_schedule_slot){
+		.size = sizeof(*slot), .start = sigma, .first_arrival = INT32_MAX,
+		.last_write = -1, .gap = (uint32_t)x->pad,
+		.sctl = x->dir | (x->wide ? IPUXCOM_SCTL_WIDE : 0), .items = (uint32_t)n,
+		.wide = x->wide ? IPUXCOM_WIDE_USED : x->why,
+	};
 	if (!ixc_send_insert(&s->tiles[x->sender], &(struct ixc_ssend){
 		    sigma, sigma + n, x->pad, (uint32_t)xi, x->wide }))
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "xfers", "out of memory");
@@ -801,21 +825,47 @@ static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
  * send, or found no room, the legacy packing of the same transfers is
  * built too and the shorter phase kept (ties: the default's).
  */
+/*
+ * The legacy packing kept in place of the default's (shorter, or the only
+ * one that fitted): its slots say why they are 32-bit.
+ */
+static void ixc_sched_why_phase(struct ipuxcom_schedule *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		s->slots[i].wide = IPUXCOM_WIDE_PHASE;
+}
+
+/* The caller's options (not NULL) into @copy: E_SIZE "opts.size". */
+static int ixc_sched_opts_in(const struct ipuxcom_schedule_opts *opts,
+			     struct ipuxcom_schedule_opts *copy, struct ipuxcom_plan_error *err)
+{
+	int ret = ixc_sized_in(copy, sizeof(*copy), opts, IPUXCOM_SCHEDULE_OPTS_SIZE_MIN,
+			       "opts.size", "IPUXCOM_SCHEDULE_OPTS_INIT", err);
+
+	copy->size = sizeof(*copy);
+	return ret;
+}
+
 int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 			   const struct ipuxcom_schedule_xfer *xfers, size_t n,
 			   struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err)
 {
-	struct ipuxcom_schedule_opts lo = opts ? *opts : (struct ipuxcom_schedule_opts){ 0 };
+	struct ipuxcom_schedule_opts o = IPUXCOM_SCHEDULE_OPTS_INIT, lo;
 	struct ipuxcom_schedule *legacy = NULL;
 	struct ipuxcom_plan_error e0 = { 0 };
 	int ret;
 
+	if (opts && (ret = ixc_sched_opts_in(opts, &o, err)))
+		return ret;
+	opts = &o;
+	lo = o;
 	if (lo.flags & IPUXCOM_SCHEDULE_LEGACY)
 		return ixc_schedule_build(opts, xfers, n, out, err);
 	ret = ixc_schedule_build(opts, xfers, n, out, &e0);
 	lo.flags |= IPUXCOM_SCHEDULE_LEGACY;
 	if (ret && e0.code == IPUXCOM_PLAN_E_SCHEDULE &&
 	    ixc_schedule_build(&lo, xfers, n, out, NULL) == 0) {
+		ixc_sched_why_phase(*out);
 		ixc_plan_ok(err);
 		return 0;
 	}
@@ -827,6 +877,7 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 	    legacy->events < (*out)->events) {
 		ipuxcom_schedule_free(*out);
 		*out = legacy;
+		ixc_sched_why_phase(legacy);
 	} else {
 		ipuxcom_schedule_free(legacy);
 	}
@@ -933,11 +984,11 @@ size_t ipuxcom_schedule_nxfers(const struct ipuxcom_schedule *s)
 int ipuxcom_schedule_slot(const struct ipuxcom_schedule *s, size_t i,
 			  struct ipuxcom_schedule_slot *out)
 {
-	if (!s || !out)
+	if (!s || !out || ixc_struct_out_check(out->size, IPUXCOM_SCHEDULE_SLOT_SIZE_MIN))
 		return -EINVAL;
 	if (i >= s->n)
 		return -ERANGE;
-	*out = s->slots[i];
+	ixc_struct_out(out, out->size, &s->slots[i], sizeof(s->slots[i]));
 	return 0;
 }
 
@@ -984,8 +1035,8 @@ int ipuxcom_schedule_load(const struct ipuxcom_schedule *s, struct ipuxcom_xsim 
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ixc_sx *x = &s->x[i];
 		struct ipuxcom_xsim_xfer d = {
-			.sender = x->sender, .src_addr = x->src, .count = x->count,
-			.nrecv = x->nrecv, .receivers = x->recv, .dst_addr = x->dst,
+			.size = sizeof(d), .sender = x->sender, .src_addr = x->src, .count = x->count,
+			.flags = IPUXCOM_PLAN_PHYSICAL, .nrecv = x->nrecv, .receivers = x->recv, .dst_addr = x->dst,
 		};
 
 		if ((ret = ipuxcom_xsim_declare(sim, &d, err)))
@@ -1002,11 +1053,15 @@ int ipuxcom_schedule_stagger(const struct ipuxcom_schedule_opts *opts,
 			     struct ipuxcom_xsim *sim, uint32_t flags,
 			     struct ipuxcom_plan_error *err)
 {
+	struct ipuxcom_schedule_opts o = IPUXCOM_SCHEDULE_OPTS_INIT;
 	struct ipuxcom_plan_row *rows = NULL;
 	const struct ipuxcom_timing *tm;
 	size_t cap = 0;
 	int ret;
 
+	if (opts && (ret = ixc_sched_opts_in(opts, &o, err)))
+		return ret;
+	opts = &o;
 	if ((ret = ixc_sched_check(opts, xfers, n, err)))
 		return ret;
 	if (!sim)
@@ -1018,8 +1073,8 @@ int ipuxcom_schedule_stagger(const struct ipuxcom_schedule_opts *opts,
 	tm = ixc_timing(opts ? opts->timing : NULL);
 	for (size_t i = 0; i < n; i++) {
 		struct ipuxcom_fanout_req req = {
-			.sender = xfers[i].sender, .count = xfers[i].count,
-			.flags = opts ? opts->flags & IPUXCOM_SCHEDULE_LOGICAL : 0,
+			.size = sizeof(req), .sender = xfers[i].sender, .count = xfers[i].count,
+			.flags = opts ? opts->flags & IXC_NUMBERING : 0,
 			.nrecv = xfers[i].nrecv, .receivers = xfers[i].receivers,
 			.src_addr = xfers[i].src_addr, .dst_addr = xfers[i].dst_addr,
 		};

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "plan_internal.h"
 
 int ixc_struct_in(void *dst, size_t lib_size, const void *src, size_t caller_size,
 		  size_t min_size)
@@ -46,4 +47,45 @@ void ixc_struct_out(void *dst, size_t caller_size, const void *src, size_t lib_s
 	       sizeof(uint32_t), n - sizeof(uint32_t));
 	if (caller_size > lib_size)
 		memset((unsigned char *)dst + lib_size, 0, caller_size - lib_size);
+}
+
+/* ------------------------------------------------- the plan functions' structs */
+
+int ixc_sized_in(void *copy, size_t lib_size, const void *in, size_t min, const char *field,
+		 const char *init, struct ipuxcom_plan_error *err)
+{
+	uint32_t size = ixc_sized(in);
+	int ret = ixc_struct_in(copy, lib_size, in, size, min);
+
+	if (ret == -E2BIG)
+		return ixc_plan_fail_ret(err, IPUXCOM_PLAN_E_SIZE, ret, field,
+					 "%s %u is bigger than this library's %zu and sets "
+					 "members it does not know", field, size, lib_size);
+	if (ret)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_SIZE, field,
+				     "%s %u is below %zu (start the struct from %s)", field,
+				     size, min, init);
+	return 0;
+}
+
+int ixc_sized_out_check(const void *out, size_t min, const char *field, const char *init,
+			struct ipuxcom_plan_error *err)
+{
+	uint32_t size = ixc_sized(out);
+
+	if (ixc_struct_out_check(size, min))
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_SIZE, field,
+				     "%s %u is below %zu (start the struct from %s)", field,
+				     size, min, init);
+	return 0;
+}
+
+int ixc_req_in(const struct ipuxcom_fanout_req *req, struct ipuxcom_fanout_req *copy,
+	       struct ipuxcom_plan_error *err)
+{
+	int ret = ixc_sized_in(copy, sizeof(*copy), req, IPUXCOM_FANOUT_REQ_SIZE_MIN, "req.size",
+			       "IPUXCOM_FANOUT_REQ_INIT", err);
+
+	copy->size = sizeof(*copy);	/* the copy is this library's version */
+	return ret;
 }

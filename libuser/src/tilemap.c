@@ -64,15 +64,18 @@ int ipuxcom_tile_info(uint32_t id, uint32_t flags, struct ipuxcom_tile *out,
 		      struct ipuxcom_plan_error *err)
 {
 	uint32_t phys = 0;
+	bool logical = true;
 	int ret;
 
 	if (!out)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "out", "out is NULL");
-	if (flags & ~IPUXCOM_PLAN_LOGICAL)
+	if (flags & ~IXC_NUMBERING)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
 				     "flags 0x%x has unknown bits 0x%x", flags,
-				     flags & ~IPUXCOM_PLAN_LOGICAL);
-	ret = ixc_tile_resolve(id, flags & IPUXCOM_PLAN_LOGICAL, &phys, err, "tile");
+				     flags & ~IXC_NUMBERING);
+	if ((ret = ixc_numbering(flags, &logical, "flags", err)))
+		return ret;
+	ret = ixc_tile_resolve(id, logical, &phys, err, "tile");
 	if (ret)
 		return ret;
 	out->physical = (uint16_t)phys;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "xsim_internal.h"
 
 /* -------------------------------------------------------------- helpers */
@@ -197,14 +198,16 @@ int ipuxcom_xsim_create(const struct ipuxcom_xsim_config *cfg, struct ipuxcom_xs
 {
 	const uint32_t known = IPUXCOM_XSIM_ANY_DIRECTION | IPUXCOM_XSIM_ALL_TILES |
 			       IPUXCOM_XSIM_LOG_WRITES;
-	struct ipuxcom_xsim_config c = { 0 };
+	struct ipuxcom_xsim_config c = IPUXCOM_XSIM_CONFIG_INIT;
 	struct ipuxcom_xsim *sim;
+	int ret;
 
 	if (!out)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "out", "out is NULL");
 	*out = NULL;
-	if (cfg)
-		c = *cfg;
+	if (cfg && (ret = ixc_sized_in(&c, sizeof(c), cfg, IPUXCOM_XSIM_CONFIG_SIZE_MIN,
+				       "cfg.size", "IPUXCOM_XSIM_CONFIG_INIT", err)))
+		return ret;
 	if (c.flags & ~known)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
 				     "flags 0x%x has unknown bits 0x%x", c.flags, c.flags & ~known);
@@ -464,24 +467,29 @@ int ipuxcom_xsim_set_code_addr(struct ipuxcom_xsim *sim, int prog, uint32_t addr
 
 /* ---------------------------------------------------------- declarations */
 
-int ipuxcom_xsim_declare(struct ipuxcom_xsim *sim, const struct ipuxcom_xsim_xfer *x,
+int ipuxcom_xsim_declare(struct ipuxcom_xsim *sim, const struct ipuxcom_xsim_xfer *x_in,
 			 struct ipuxcom_plan_error *err)
 {
+	struct ipuxcom_xsim_xfer copy, *x = &copy;
 	uint32_t seen[(IPUXCOM_TILES + 31) / 32] = { 0 };
-	bool logical;
+	bool logical = true;
 	uint32_t s = 0;
 	char field[32];
 	int ret;
 
 	if (!sim)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "sim", "sim is NULL");
-	if (!x)
+	if (!x_in)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "xfer", "xfer is NULL");
-	if (x->flags & ~IPUXCOM_PLAN_LOGICAL)
+	if ((ret = ixc_sized_in(&copy, sizeof(copy), x_in, IPUXCOM_XSIM_XFER_SIZE_MIN,
+				"xfer.size", "IPUXCOM_XSIM_XFER_INIT", err)))
+		return ret;
+	if (x->flags & ~IXC_NUMBERING)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FLAGS, "flags",
 				     "flags 0x%x has unknown bits 0x%x", x->flags,
-				     x->flags & ~IPUXCOM_PLAN_LOGICAL);
-	logical = x->flags & IPUXCOM_PLAN_LOGICAL;
+				     x->flags & ~IXC_NUMBERING);
+	if ((ret = ixc_numbering(x->flags, &logical, "flags", err)))
+		return ret;
 	if (x->count < 1 || x->count > IPUXCOM_PLAN_MAX_COUNT)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_COUNT, "count",
 				     "count %u out of range 1..%u", x->count,
@@ -539,11 +547,15 @@ int ipuxcom_xsim_run(struct ipuxcom_xsim *sim, struct ipuxcom_xsim_result *res,
 
 	if (!sim)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "sim", "sim is NULL");
+	if (res && (ret = ixc_sized_out_check(res, IPUXCOM_XSIM_RESULT_SIZE_MIN, "res.size",
+					      "IPUXCOM_XSIM_RESULT_INIT", err)))
+		return ret;
 	ret = ixc_xsim_run(sim, err);
 	if (ret)
 		return ret;
+	sim->res.size = sizeof(sim->res);
 	if (res)
-		*res = sim->res;
+		ixc_struct_out(res, res->size, &sim->res, sizeof(sim->res));
 	ixc_plan_ok(err);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "internal.h"
 #include "xsim_internal.h"
 
 static int ixc_xrow_prog(struct ipuxcom_xsim *sim, const uint32_t *words, uint32_t tile,
@@ -61,17 +62,21 @@ static int ixc_xpatched(const struct ipuxcom_plan_row *row, uint32_t sender,
 	return ipuxcom_patch_recv(words, IPUXCOM_ROW_WORDS, ixc_p2l(sender), err);
 }
 
-int ipuxcom_xsim_add_p2p(struct ipuxcom_xsim *sim, const struct ipuxcom_p2p_plan *plan,
+int ipuxcom_xsim_add_p2p(struct ipuxcom_xsim *sim, const struct ipuxcom_p2p_plan *plan_in,
 			 uint32_t src_addr, uint32_t dst_addr, struct ipuxcom_plan_error *err)
 {
 	uint32_t words[IPUXCOM_ROW_WORDS], recv, done = 0;
+	struct ipuxcom_p2p_plan copy, *plan = &copy;
 	struct ipuxcom_xsim_xfer x;
 	int ret;
 
 	if (!sim)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "sim", "sim is NULL");
-	if (!plan)
+	if (!plan_in)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "plan", "plan is NULL");
+	if ((ret = ixc_sized_in(&copy, sizeof(copy), plan_in, IPUXCOM_P2P_PLAN_SIZE_MIN,
+				"plan.size", "IPUXCOM_P2P_PLAN_INIT", err)))
+		return ret;
 	recv = plan->recv.tile;
 	/*
 	 * A 64-bit plan (ipuxcom_plan_p2p_wide()) carries up to 2 * 4148
@@ -84,8 +89,8 @@ int ipuxcom_xsim_add_p2p(struct ipuxcom_xsim *sim, const struct ipuxcom_p2p_plan
 		if (part > IPUXCOM_PLAN_MAX_COUNT)
 			part = IPUXCOM_PLAN_MAX_COUNT;
 		x = (struct ipuxcom_xsim_xfer){
-			.sender = plan->send.tile, .src_addr = src_addr + 4 * done, .count = part,
-			.nrecv = 1, .receivers = &recv, .dst_addr = &dst,
+			.size = sizeof(x), .sender = plan->send.tile, .src_addr = src_addr + 4 * done, .count = part,
+			.flags = IPUXCOM_PLAN_PHYSICAL, .nrecv = 1, .receivers = &recv, .dst_addr = &dst,
 		};
 		if ((ret = ipuxcom_xsim_declare(sim, &x, err)))
 			return ret;
@@ -100,16 +105,26 @@ int ipuxcom_xsim_add_p2p(struct ipuxcom_xsim *sim, const struct ipuxcom_p2p_plan
 	return ret < 0 ? ret : 0;
 }
 
-static int ixc_xfan_declare(struct ipuxcom_xsim *sim, const struct ipuxcom_fanout_req *req,
-			    const struct ipuxcom_plan_row *rows, size_t nrows, uint32_t src,
-			    const uint32_t *dst, struct ipuxcom_plan_error *err)
+/* @req (its size checked into @copy) declared; the request used is *@copy. */
+static int ixc_xfan_declare(struct ipuxcom_xsim *sim, const struct ipuxcom_fanout_req *req_in,
+			    struct ipuxcom_fanout_req *copy, const struct ipuxcom_plan_row *rows,
+			    size_t nrows, bool multicast, uint32_t src, const uint32_t *dst,
+			    struct ipuxcom_plan_error *err)
 {
+	const struct ipuxcom_fanout_req *req = copy;
 	struct ipuxcom_xsim_xfer x;
+	int ret;
 
 	if (!sim)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "sim", "sim is NULL");
-	if (!req)
+	if (!req_in)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "req", "req is NULL");
+	if ((ret = ixc_req_in(req_in, copy, err)))
+		return ret;
+	if (multicast) {
+		src = req->src_addr;
+		dst = req->dst_addr;
+	}
 	if (!rows)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "rows", "rows is NULL");
 	if (nrows < (size_t)req->nrecv + 1)
@@ -118,7 +133,7 @@ static int ixc_xfan_declare(struct ipuxcom_xsim *sim, const struct ipuxcom_fanou
 				     req->nrecv + 1);
 	/* IPUXCOM_PLAN_WIDE chose the rows' route; the transfer means the same words. */
 	x = (struct ipuxcom_xsim_xfer){
-		.sender = req->sender, .src_addr = src, .count = req->count,
+		.size = sizeof(x), .sender = req->sender, .src_addr = src, .count = req->count,
 		.flags = req->flags & ~IPUXCOM_PLAN_WIDE,
 		.nrecv = req->nrecv, .receivers = req->receivers, .dst_addr = dst,
 	};
@@ -129,11 +144,11 @@ int ipuxcom_xsim_add_multicast(struct ipuxcom_xsim *sim, const struct ipuxcom_fa
 			       const struct ipuxcom_plan_row *rows, size_t nrows,
 			       struct ipuxcom_plan_error *err)
 {
-	int ret = ixc_xfan_declare(sim, req, rows, nrows, req ? req->src_addr : 0,
-				   req ? req->dst_addr : NULL, err);
+	struct ipuxcom_fanout_req q;
+	int ret = ixc_xfan_declare(sim, req, &q, rows, nrows, true, 0, NULL, err);
 
 	/* Absolute addressing [S]: A7 = 0, the flagged delaypic ignores A4. */
-	for (uint32_t i = 0; !ret && i <= req->nrecv; i++) {
+	for (uint32_t i = 0; !ret && i <= q.nrecv; i++) {
 		ret = ixc_xrow_prog(sim, rows[i].words, rows[i].tile, rows[i].role, 0, err);
 		ret = ret < 0 ? ret : 0;
 	}
@@ -146,12 +161,13 @@ int ipuxcom_xsim_add_serialized(struct ipuxcom_xsim *sim, const struct ipuxcom_f
 				struct ipuxcom_plan_error *err)
 {
 	uint32_t words[IPUXCOM_ROW_WORDS];
-	int ret = ixc_xfan_declare(sim, req, rows, nrows, src_addr, dst_addr, err);
+	struct ipuxcom_fanout_req q;
+	int ret = ixc_xfan_declare(sim, req, &q, rows, nrows, false, src_addr, dst_addr, err);
 
 	if (!ret)
 		ret = ixc_xrow_prog(sim, rows[0].words, rows[0].tile, IPUXCOM_ROLE_SEND, src_addr,
 				    err);
-	for (uint32_t i = 0; ret >= 0 && i < req->nrecv; i++) {
+	for (uint32_t i = 0; ret >= 0 && i < q.nrecv; i++) {
 		ret = ixc_xpatched(&rows[1 + i], rows[0].tile, words, err);
 		if (!ret)
 			ret = ixc_xrow_prog(sim, words, rows[1 + i].tile, IPUXCOM_ROLE_RECV,
@@ -170,7 +186,7 @@ int ipuxcom_xsim_fill_idle(struct ipuxcom_xsim *sim, struct ipuxcom_plan_error *
 	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
 		if (sim->tile_nprogs[t])
 			continue;
-		if ((ret = ipuxcom_plan_idle(t, 0, &row, err)) ||
+		if ((ret = ipuxcom_plan_idle(t, IPUXCOM_PLAN_PHYSICAL, &row, err)) ||
 		    (ret = ipuxcom_xsim_add_row(sim, &row, 0, err)))
 			return ret;
 	}

@@ -234,21 +234,26 @@ TEST_F(u, help_help_and_the_default_command_given_a_file)
 
 TEST_F(u, schedule_labels_physical_ids_and_gives_each_route)
 {
-	INPUT("p2p 0 4 100\np2p 0 1 100\n");
+	INPUT("p2p 0 4 100\np2p 0 1 100\np2p 2 9 3\n");
 	RUN(0, "plan", "schedule", self->path, "--stagger", "1");
 	HAS(out, "  #  line kind      physical-sender words recv  start arrive lastwr gap route\n");
-	HAS(out, " 64-bit\n");
-	HAS(out, " 32-bit\n");
+	/* each transfer's route width, from the schedule (struct ipuxcom_schedule_slot) */
+	HAS(out, " 0 64-bit\n");
+	HAS(out, " 32-bit (the receiver's pair partner is the sender)\n");
+	HAS(out, " 32-bit (odd count)\n");
 	/* plurals: one event, not "1 events" */
 	HAS(out, "stagger (1 event per transfer");
 	HASNT(out, " 1 events");
 	HASNT(out, " 1 notes");
 	RUN(0, "plan", "schedule", self->path, "--legacy");
 	HASNT(out, " 64-bit\n");
+	HAS(out, " 32-bit (legacy scheduler: 32-bit streams only)\n");
 	RUN(0, "plan", "schedule", self->path, "-j");
 	HAS(out, "\"tile_ids\":\"physical\"");
-	HAS(out, "\"route\":\"64-bit\"");
-	HAS(out, "\"route\":\"32-bit\"");
+	HAS(out, "\"sctl\":5,\"items\":50,\"route\":\"64-bit\",\"why\":null");
+	HAS(out, "\"sctl\":1,\"items\":100,\"route\":\"32-bit\",\"why\":\"the receiver's pair "
+	    "partner is the sender\"");
+	HAS(out, "\"items\":3,\"route\":\"32-bit\",\"why\":\"odd count\"");
 	RUN(0, "plan", "p2p", "0", "1286", "1");
 	HAS(out, "p2p: 1 word, ");
 	ASSERT_EQ(0, ixt_write_file(self->path, "\x01", 1));

@@ -82,8 +82,10 @@ FIXTURE_TEARDOWN(pic)
 /* The stagger of hazard_list (one event apart), run with its writes logged. */
 static struct ipuxcom_xsim *hazard_stagger(struct ipuxcom_xsim_result *res)
 {
-	struct ipuxcom_xsim_config cfg = { .flags = IPUXCOM_XSIM_LOG_WRITES };
-	struct ipuxcom_schedule_opts so = { 0 };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.flags = IPUXCOM_XSIM_LOG_WRITES };
+	struct ipuxcom_schedule_opts so = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_schedule_list *l = NULL;
 	struct ipuxcom_xsim *sim = NULL;
 
@@ -101,7 +103,7 @@ static struct ipuxcom_xsim *hazard_stagger(struct ipuxcom_xsim_result *res)
 TEST_F(pic, trace_has_a_track_per_tile_and_red_hazards)
 {
 	struct trace_writer *t = malloc(sizeof(*t));
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_xsim *sim = hazard_stagger(&res);
 	const struct ipuxcom_xsim_hazard *h;
 	const struct ipuxcom_xsim_write *w;

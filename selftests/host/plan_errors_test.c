@@ -49,23 +49,27 @@ static const int expected_errno[IPUXCOM_PLAN_E_MAX] = {
 TEST(every_reachable_code_is_reached_with_its_errno_and_field)
 {
 	uint32_t r[8] = { 5, 6, 7, 8, 9, 10, 11, 12 }, dst[8], w;
-	struct ipuxcom_fanout_req req = { .sender = 0, .count = 3, .nrecv = 2, .receivers = r,
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 0, .count = 3, .nrecv = 2, .receivers = r,
 					  .src_addr = 0x50000, .dst_addr = dst };
 	struct ipuxcom_plan_row rows[9];
 	struct ipuxcom_relay_step steps[8];
-	struct ipuxcom_p2p_plan p;
-	struct ipuxcom_dispatch d;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_dispatch d = IPUXCOM_DISPATCH_INIT;
 	struct ipuxcom_timing *tm;
 	struct ipuxcom_plan_error e;
 	static int16_t big[IPUXCOM_TILES * IPUXCOM_TILES];
 
 	for (int i = 0; i < 8; i++)
 		dst[i] = 0x50000;
-	note(ipuxcom_plan_p2p(NULL, 0, 1, 3, 0, NULL, &e), &e);		/* NULL */
-	note(ipuxcom_plan_p2p(NULL, 0, 1, 3, 8, &p, &e), &e);		/* FLAGS */
-	note(ipuxcom_plan_p2p(NULL, 1472, 1, 3, 0, &p, &e), &e);	/* TILE */
-	note(ipuxcom_plan_p2p(NULL, 0, 1, 0, 0, &p, &e), &e);		/* COUNT */
-	note(ipuxcom_plan_p2p(NULL, 1, 1, 3, 0, &p, &e), &e);		/* SELF */
+	note(ipuxcom_plan_p2p(NULL, 0, 1, 3, IPUXCOM_PLAN_PHYSICAL, NULL, &e),
+	     &e);		/* NULL */
+	note(ipuxcom_plan_p2p(NULL, 0, 1, 3, 0x10, &p, &e), &e);		/* FLAGS */
+	note(ipuxcom_plan_p2p(NULL, 1472, 1, 3, IPUXCOM_PLAN_PHYSICAL, &p, &e), &e);	/* TILE */
+	note(ipuxcom_plan_p2p(NULL, 0, 1, 0, IPUXCOM_PLAN_PHYSICAL, &p, &e),
+	     &e);		/* COUNT */
+	note(ipuxcom_plan_p2p(NULL, 1, 1, 3, IPUXCOM_PLAN_PHYSICAL, &p, &e),
+	     &e);		/* SELF */
 	r[1] = 5;
 	note(ipuxcom_plan_multicast(NULL, &req, rows, 9, NULL, &e), &e);	/* DUP */
 	r[1] = 6;
@@ -97,7 +101,7 @@ TEST(every_reachable_code_is_reached_with_its_errno_and_field)
 	note(ipuxcom_plan_relay(&req, steps, 1, NULL, &e), &e);		/* SPACE again */
 	{
 		struct ipuxcom_demo_watch wt = { .size = 0 };
-		struct ipuxcom_demo_sum sum;
+		struct ipuxcom_demo_sum sum = IPUXCOM_DEMO_SUM_INIT;
 
 		note(ipuxcom_demo_sum_watch(NULL, &wt, &sum, &e), &e);	/* SIZE */
 	}

@@ -19,7 +19,8 @@
 static struct ipuxcom_fanout_req req_of(uint32_t s, uint32_t count, const uint32_t *r,
 					uint32_t n)
 {
-	return (struct ipuxcom_fanout_req){ .sender = s, .count = count, .nrecv = n,
+	return (struct ipuxcom_fanout_req){ .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = s, .count = count, .nrecv = n,
 					    .receivers = r };
 }
 
@@ -34,10 +35,11 @@ TEST(one_receiver_reproduces_the_p2p_plan)
 		for (size_t k = 0; k < 4; k++) {
 			struct ipuxcom_fanout_req req = req_of(pairs[k][0], counts[c], &pairs[k][1], 1);
 			struct ipuxcom_plan_row rows[2];
-			struct ipuxcom_p2p_plan p;
+			struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 
 			ASSERT_EQ(0, ipuxcom_plan_serialized(NULL, &req, rows, 2, NULL, NULL));
-			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, pairs[k][0], pairs[k][1], counts[c], 0, &p,
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, pairs[k][0], pairs[k][1], counts[c],
+						      IPUXCOM_PLAN_PHYSICAL, &p,
 						      NULL));
 			EXPECT_EQ(0, memcmp(&p.send, &rows[0], sizeof(rows[0])))
 				TH_LOG("%u -> %u count %u", pairs[k][0], pairs[k][1], counts[c]);
@@ -102,7 +104,7 @@ TEST(six_receivers_fill_the_nine_word_row)
 	uint32_t r[6] = { 5, 100, 274, 736, 1000, 1471 };
 	struct ipuxcom_fanout_req req = req_of(1286, 51, r, 6);
 	struct ipuxcom_plan_row rows[7];
-	struct ipuxcom_serialized_info info;
+	struct ipuxcom_serialized_info info = IPUXCOM_SERIALIZED_INFO_INIT;
 	struct ipuxcom_plan_error e;
 
 	req.flags = IPUXCOM_PLAN_LOGICAL;
@@ -402,13 +404,14 @@ static void dreq_init(struct dreq *d, uint32_t count, uint32_t n)
 		d->r[i] = 100 + 37 * i;
 		d->dst[i] = 0x50000;
 	}
-	d->req = (struct ipuxcom_fanout_req){ .sender = 0, .count = count, .nrecv = n,
+	d->req = (struct ipuxcom_fanout_req){ .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 0, .count = count, .nrecv = n,
 		.receivers = d->r, .src_addr = 0x50000, .dst_addr = d->dst };
 }
 
 TEST(dispatch_picks_multicast_at_156_plus_count)
 {
-	struct ipuxcom_dispatch out;
+	struct ipuxcom_dispatch out = IPUXCOM_DISPATCH_INIT;
 	struct ipuxcom_plan_error e;
 	struct dreq d;
 
@@ -437,7 +440,7 @@ TEST(dispatch_picks_multicast_at_156_plus_count)
 
 TEST(dispatch_falls_back_when_multicast_is_not_allowed_or_infeasible)
 {
-	struct ipuxcom_dispatch out;
+	struct ipuxcom_dispatch out = IPUXCOM_DISPATCH_INIT;
 	struct ipuxcom_plan_error e;
 	struct dreq d;
 
@@ -464,7 +467,7 @@ TEST(dispatch_falls_back_when_multicast_is_not_allowed_or_infeasible)
 
 TEST(dispatch_errors)
 {
-	struct ipuxcom_dispatch out;
+	struct ipuxcom_dispatch out = IPUXCOM_DISPATCH_INIT;
 	struct ipuxcom_plan_error e;
 	struct dreq d;
 

@@ -31,9 +31,12 @@ static struct mc *mc_new(uint32_t sender, uint32_t count, uint32_t src)
 {
 	struct mc *m = calloc(1, sizeof(*m));
 
-	if (m)
-		m->req = (struct ipuxcom_fanout_req){ .sender = sender, .count = count,
+	if (m) {
+		m->info = (struct ipuxcom_multicast_info)IPUXCOM_MULTICAST_INFO_INIT;
+		m->req = (struct ipuxcom_fanout_req){ .size = sizeof(struct ipuxcom_fanout_req),
+			.flags = IPUXCOM_PLAN_PHYSICAL, .sender = sender, .count = count,
 			.receivers = m->recv, .dst_addr = m->dst, .src_addr = src };
+	}
 	return m;
 }
 
@@ -143,7 +146,7 @@ static void check_rules(struct __test_metadata *_metadata, const struct mc *m, u
 		EXPECT_EQ(3u, sw.send_dir[k]);
 	for (uint32_t i = 0; i < m->req.nrecv; i++) {
 		const struct ipuxcom_plan_row *row = &m->rows[1 + i];
-		struct ipuxcom_p2p_plan p;
+		struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 		struct ixc_walk rw;
 		uint32_t recv_time, off = (m->dst[i] - 0x50000) / 4;
 
@@ -154,7 +157,8 @@ static void check_rules(struct __test_metadata *_metadata, const struct mc *m, u
 		/* delayxpic(recvTime[i], 0, sourcePhysical) [S] */
 		EXPECT_EQ(0x64000000u | recv_time << 14 | m->req.sender, row->words[2]);
 		/* the p2p schedule, delaypic | 0x14000 | (dst - 0x50000) / 4 [S] */
-		ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, m->req.sender, m->recv[i], m->req.count, 0, &p,
+		ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, m->req.sender, m->recv[i], m->req.count,
+					      IPUXCOM_PLAN_PHYSICAL, &p,
 					      NULL));
 		for (unsigned int w = 3; w < IPUXCOM_ROW_WORDS; w++) {
 			uint32_t want = p.recv.words[w];

@@ -37,14 +37,14 @@ static uint32_t on_row(uint32_t row)
 
 static int plan(uint32_t s, uint32_t r, uint32_t count, struct ipuxcom_p2p_plan *p)
 {
-	return ipuxcom_plan_p2p(NULL, s, r, count, 0, p, NULL);
+	return ipuxcom_plan_p2p(NULL, s, r, count, IPUXCOM_PLAN_PHYSICAL, p, NULL);
 }
 
 /* ------------------------------------------------------ golden values [S] */
 
 TEST(one_word_receive_on_physical_row_0_delaypic_50)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 
 	ASSERT_EQ(0, plan(SENDER, on_row(0), 1, &p));
 	EXPECT_EQ(DELAYPIC(50, 0, 0), p.recv.words[4]);
@@ -53,7 +53,7 @@ TEST(one_word_receive_on_physical_row_0_delaypic_50)
 
 TEST(one_word_receive_on_physical_row_10_delaypic_70)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 
 	ASSERT_EQ(0, plan(SENDER, on_row(10), 1, &p));
 	EXPECT_EQ(DELAYPIC(70, 0, 0), p.recv.words[4]);
@@ -66,7 +66,7 @@ TEST(one_word_receive_on_physical_row_10_delaypic_70)
 
 TEST(one_word_receive_on_physical_row_11_delaypic_72)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 
 	ASSERT_EQ(0, plan(SENDER, on_row(11), 1, &p));
 	EXPECT_EQ(DELAYPIC(72, 0, 0), p.recv.words[4]);
@@ -107,7 +107,7 @@ static void check_sender(struct __test_metadata *_metadata, const struct ipuxcom
 
 TEST(count_1_keeps_the_delayxpic)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	uint32_t r = 7;
 
 	ASSERT_EQ(0, plan(SENDER, on_row(r), 1, &p));
@@ -122,7 +122,7 @@ TEST(count_1_keeps_the_delayxpic)
 
 TEST(count_51_last_short_shape)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	uint32_t r = 3;
 
 	ASSERT_EQ(0, plan(SENDER, on_row(r), 51, &p));
@@ -135,7 +135,7 @@ TEST(count_51_last_short_shape)
 
 TEST(count_52_address_independent_sequence)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	uint32_t r = 4;
 
 	ASSERT_EQ(0, plan(SENDER, on_row(r), 52, &p));
@@ -149,7 +149,7 @@ TEST(count_52_address_independent_sequence)
 
 TEST(count_53_reordered_shape)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	uint32_t r = 22;
 
 	ASSERT_EQ(0, plan(SENDER, on_row(r), 53, &p));
@@ -162,7 +162,7 @@ TEST(count_53_reordered_shape)
 
 TEST(count_64_single_send)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 
 	ASSERT_EQ(0, plan(SENDER, on_row(0), 64, &p));
 	check_frame(_metadata, &p);
@@ -175,7 +175,7 @@ TEST(count_64_single_send)
 
 TEST(count_65_send_plus_sendoff)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 
 	ASSERT_EQ(0, plan(SENDER, on_row(1), 65, &p));
 	check_frame(_metadata, &p);
@@ -187,7 +187,7 @@ TEST(count_65_send_plus_sendoff)
 
 TEST(count_4148_maximum)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 
 	ASSERT_EQ(0, plan(SENDER, on_row(22), 4148, &p));
 	check_frame(_metadata, &p);
@@ -200,10 +200,10 @@ TEST(count_4148_maximum)
 
 TEST(count_4149_rejected)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	struct ipuxcom_plan_error e;
 
-	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p(NULL, SENDER, 5, 4149, 0, &p, &e));
+	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p(NULL, SENDER, 5, 4149, IPUXCOM_PLAN_PHYSICAL, &p, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_COUNT, e.code);
 	EXPECT_EQ(-ERANGE, e.err);
 	EXPECT_STREQ("count", e.field);
@@ -212,20 +212,20 @@ TEST(count_4149_rejected)
 
 TEST(count_0_rejected)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	struct ipuxcom_plan_error e;
 
-	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p(NULL, SENDER, 5, 0, 0, &p, &e));
+	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p(NULL, SENDER, 5, 0, IPUXCOM_PLAN_PHYSICAL, &p, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_COUNT, e.code);
 	EXPECT_STREQ("count 0 out of range 1..4148", e.msg);
 }
 
 TEST(sender_equal_to_receiver_rejected)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	struct ipuxcom_plan_error e;
 
-	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p(NULL, 5, 5, 3, 0, &p, &e));
+	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p(NULL, 5, 5, 3, IPUXCOM_PLAN_PHYSICAL, &p, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_SELF, e.code);
 	EXPECT_STREQ("receiver", e.field);
 	EXPECT_STREQ("receiver 5 is the sender (physical 5)", e.msg);
@@ -235,10 +235,10 @@ TEST(sender_equal_to_receiver_rejected)
 
 TEST(other_rejections_name_their_field)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	struct ipuxcom_plan_error e;
 
-	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p(NULL, 1472, 5, 3, 0, &p, &e));
+	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p(NULL, 1472, 5, 3, IPUXCOM_PLAN_PHYSICAL, &p, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_TILE, e.code);
 	EXPECT_STREQ("sender 1472 out of range 0..1471 (physical)", e.msg);
 	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p(NULL, 5, 9999, 3, IPUXCOM_PLAN_LOGICAL, &p, &e));
@@ -247,16 +247,16 @@ TEST(other_rejections_name_their_field)
 	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p(NULL, 0, 5, 3, 2, &p, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
 	EXPECT_STREQ("flags 0x2 has unknown bits 0x2", e.msg);
-	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p(NULL, 0, 5, 3, 0, NULL, &e));
+	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p(NULL, 0, 5, 3, IPUXCOM_PLAN_PHYSICAL, NULL, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_NULL, e.code);
-	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p(NULL, 0, 5, 3, 0, NULL, NULL));
+	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p(NULL, 0, 5, 3, IPUXCOM_PLAN_PHYSICAL, NULL, NULL));
 }
 
 /* ------------------------------------------------------ sync boundary [S] */
 
 TEST(sync_boundary_omits_the_leading_delay)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	struct ixc_walk sw, rw;
 
 	/* TimeToMux(1440, 0) = 112: the send is the first event after sync. */
@@ -286,10 +286,10 @@ TEST(sync_boundary_omits_the_leading_delay)
 
 TEST(logical_and_physical_ids_give_the_same_plan)
 {
-	struct ipuxcom_p2p_plan a, b;
+	struct ipuxcom_p2p_plan a = IPUXCOM_P2P_PLAN_INIT, b = IPUXCOM_P2P_PLAN_INIT;
 
 	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 0, 1286, 3, IPUXCOM_PLAN_LOGICAL, &a, NULL));
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 0, 53, 3, 0, &b, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 0, 53, 3, IPUXCOM_PLAN_PHYSICAL, &b, NULL));
 	EXPECT_EQ(0, memcmp(&a, &b, sizeof(a)));
 	EXPECT_EQ(53, a.recv.tile);
 	EXPECT_EQ(0, a.send.tile);
@@ -315,7 +315,7 @@ TEST(all_pairs_follow_the_shape_and_the_event_model)
 
 	for (uint32_t s = 0; s < IPUXCOM_TILES; s++) {
 		for (uint32_t r = 0; r < IPUXCOM_TILES; r++) {
-			struct ipuxcom_p2p_plan p;
+			struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 			struct ixc_walk sw, rw;
 			uint32_t count, row = r / 64, sent = 0;
 			int32_t open_for;
@@ -387,7 +387,7 @@ TEST(default_path_equals_the_generic_path_for_every_pair)
 	free(m);
 	for (uint32_t s = 0; s < IPUXCOM_TILES; s++) {
 		for (uint32_t r = 0; r < IPUXCOM_TILES; r++) {
-			struct ipuxcom_p2p_plan a, b;
+			struct ipuxcom_p2p_plan a = IPUXCOM_P2P_PLAN_INIT, b = IPUXCOM_P2P_PLAN_INIT;
 			struct ipuxcom_plan_error e;
 			uint32_t count = counts[k++ % (sizeof(counts) / sizeof(counts[0]))];
 			unsigned int dir = 0;
@@ -397,13 +397,16 @@ TEST(default_path_equals_the_generic_path_for_every_pair)
 				continue;
 			memset(&a, 0xa5, sizeof(a));
 			memset(&b, 0x5a, sizeof(b));
+			a.size = b.size = sizeof(a);
 			memset(&e, 0x77, sizeof(e));
-			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, r, count, 0, &a, &e));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, r, count, IPUXCOM_PLAN_PHYSICAL, &a,
+						      &e));
 			ASSERT_EQ(0, e.code);
 			ASSERT_EQ(0, e.err);
 			ASSERT_EQ(0, e.field[0]);
 			ASSERT_EQ(0, e.msg[0]);
-			ASSERT_EQ(0, ipuxcom_plan_p2p(tm, s, r, count, 0, &b, NULL));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(tm, s, r, count, IPUXCOM_PLAN_PHYSICAL, &b,
+						      NULL));
 			ASSERT_EQ(0, memcmp(&a, &b, meta)) TH_LOG("%u -> %u count %u", s, r, count);
 			ASSERT_EQ(IPUXCOM_TIMING_RECONSTRUCTION, a.timing_kind);
 			ASSERT_STREQ("reconstruction", a.timing_model);

@@ -19,10 +19,10 @@
 
 TEST(patch_index_points_at_the_delayxpic)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	size_t i = 99;
 
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 0, 53, 3, 0, &p, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 0, 53, 3, IPUXCOM_PLAN_PHYSICAL, &p, NULL));
 	ASSERT_EQ(0, ipuxcom_patch_index(p.recv.words, IPUXCOM_ROW_WORDS, &i, NULL));
 	EXPECT_EQ(2u, i);
 	EXPECT_EQ((size_t)p.recv.patch, i);
@@ -31,7 +31,7 @@ TEST(patch_index_points_at_the_delayxpic)
 
 TEST(recv_patch_maps_the_tile_selector_and_restores)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	uint32_t before[IPUXCOM_ROW_WORDS];
 
 	/* JDLRecv patches the sender, given as a logical tile selector. */
@@ -55,7 +55,8 @@ TEST(recv_patch_maps_the_tile_selector_and_restores)
 TEST(recv_patch_keeps_a_retimed_delayxpic)
 {
 	const uint32_t r[2] = { 5, 700 };
-	struct ipuxcom_fanout_req req = { .sender = 1000, .count = 3, .nrecv = 2, .receivers = r };
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = 3, .nrecv = 2, .receivers = r };
 	struct ipuxcom_plan_row rows[3];
 	uint32_t delay_field;
 
@@ -67,11 +68,11 @@ TEST(recv_patch_keeps_a_retimed_delayxpic)
 
 TEST(recv_patch_rejections_leave_the_row_untouched)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	struct ipuxcom_plan_error e;
 	uint32_t before[IPUXCOM_ROW_WORDS];
 
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 0, 53, 3, 0, &p, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 0, 53, 3, IPUXCOM_PLAN_PHYSICAL, &p, NULL));
 	memcpy(before, p.recv.words, sizeof(before));
 	EXPECT_EQ(-ERANGE, ipuxcom_patch_recv(p.recv.words, IPUXCOM_ROW_WORDS, 1472, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_TILE, e.code);
@@ -121,7 +122,8 @@ TEST(send_base_is_data_plus_four_times_the_selector)
 static int mc(uint32_t count, uint32_t src, uint32_t dst, uint32_t recv,
 	      struct ipuxcom_plan_row rows[2])
 {
-	struct ipuxcom_fanout_req req = { .sender = 1000, .count = count, .nrecv = 1,
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = count, .nrecv = 1,
 		.receivers = &recv, .src_addr = src, .dst_addr = &dst };
 
 	return ipuxcom_plan_multicast(NULL, &req, rows, 2, NULL, NULL);
@@ -164,7 +166,7 @@ TEST(mcast_dst_patch_golden_words)
 TEST(mcast_patch_rejections_leave_the_row_untouched)
 {
 	struct ipuxcom_plan_row rows[2];
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	struct ipuxcom_plan_error e;
 	uint32_t s[IPUXCOM_ROW_WORDS], r[IPUXCOM_ROW_WORDS];
 
@@ -183,7 +185,7 @@ TEST(mcast_patch_rejections_leave_the_row_untouched)
 	EXPECT_EQ(0, memcmp(s, rows[0].words, sizeof(s)));
 	EXPECT_EQ(0, memcmp(r, rows[1].words, sizeof(r)));
 	/* p2p rows are not multicast rows */
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 0, 53, 3, 0, &p, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 0, 53, 3, IPUXCOM_PLAN_PHYSICAL, &p, NULL));
 	EXPECT_EQ(-EINVAL, ipuxcom_patch_mcast_src(p.send.words, 9, 0x50000, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_WORD, e.code);
 	EXPECT_EQ(0, strncmp(e.msg, "words[2] 0x78400001 is not a broadcast send", 43)) TH_LOG("%s", e.msg);
@@ -203,10 +205,11 @@ TEST(receive_rows_parse_back_for_every_count_and_row)
 {
 	for (uint32_t count = 1; count <= IPUXCOM_PLAN_MAX_COUNT; count++) {
 		for (uint32_t row = 0; row < IPUXCOM_PHYS_ROWS; row += 11) {
-			struct ipuxcom_p2p_plan p;
+			struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 			struct ixc_row_shape rs, ss;
 
-			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, row * 64 + 7, count, 0, &p, NULL));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, row * 64 + 7, count,
+						      IPUXCOM_PLAN_PHYSICAL, &p, NULL));
 			ASSERT_EQ(0, ixc_parse_recv_row(p.recv.words, 9, &rs, NULL))
 				TH_LOG("count %u row %u", count, row);
 			ASSERT_EQ(count, rs.count);
@@ -229,27 +232,27 @@ TEST(non_participation_row)
 	EXPECT_EQ(IPUXCOM_ROLE_IDLE, row.role);
 	EXPECT_EQ(3, row.nwords);
 	EXPECT_EQ(0, memcmp(want, row.words, sizeof(want)));
-	ASSERT_EQ(0, ipuxcom_plan_idle(7, IPUXCOM_IDLE_RAW, &row, &e));
+	ASSERT_EQ(0, ipuxcom_plan_idle(7, IPUXCOM_IDLE_RAW | IPUXCOM_PLAN_PHYSICAL, &row, &e));
 	EXPECT_EQ(2, row.nwords);
 	EXPECT_EQ(0x40c00000u, row.words[0]);
 	EXPECT_EQ(0x41800001u, row.words[1]);
 	EXPECT_EQ(0u, row.words[2]);
-	EXPECT_EQ(-ERANGE, ipuxcom_plan_idle(1472, 0, &row, &e));
+	EXPECT_EQ(-ERANGE, ipuxcom_plan_idle(1472, IPUXCOM_PLAN_PHYSICAL, &row, &e));
 	EXPECT_STREQ("tile 1472 out of range 0..1471 (physical)", e.msg);
 	EXPECT_EQ(-EINVAL, ipuxcom_plan_idle(0, 4, &row, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
-	EXPECT_EQ(-EINVAL, ipuxcom_plan_idle(0, 0, NULL, &e));
+	EXPECT_EQ(-EINVAL, ipuxcom_plan_idle(0, IPUXCOM_PLAN_PHYSICAL, NULL, &e));
 }
 
 /* ------------------------------------------------------------ disassembly */
 
 TEST(row_disassembly_annotates)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	struct ipuxcom_plan_row rows[2], idle;
 	char buf[96];
 
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 0, 53, 3, 0, &p, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 0, 53, 3, IPUXCOM_PLAN_PHYSICAL, &p, NULL));
 	ipuxcom_plan_row_disasm(&p.recv, 0, buf, sizeof(buf));
 	EXPECT_STREQ(".word 0x00000001           ; patch index: word 2", buf);
 	ipuxcom_plan_row_disasm(&p.recv, 2, buf, sizeof(buf));
@@ -269,7 +272,7 @@ TEST(row_disassembly_annotates)
 	EXPECT_STREQ("delayxpic 61, 0, 0x3e8     ; mux <- physical 1000", buf);
 	ipuxcom_plan_row_disasm(&rows[0], (unsigned int)rows[0].addr, buf, sizeof(buf));
 	EXPECT_STREQ("send 2, 0x14000, 3         ; 3 words from 0x50000, broadcast", buf);
-	ASSERT_EQ(0, ipuxcom_plan_idle(0, 0, &idle, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_idle(0, IPUXCOM_PLAN_PHYSICAL, &idle, NULL));
 	ipuxcom_plan_row_disasm(&idle, 1, buf, sizeof(buf));
 	EXPECT_STREQ("sync 1                     ; nonparticipation", buf);
 	EXPECT_EQ(-EINVAL, ipuxcom_plan_row_disasm(&idle, 9, buf, sizeof(buf)));

@@ -97,7 +97,8 @@ TEST(rows_columns_and_xor2_pairs)
 		/* The two lanes of a logical pair are physical ids XOR 2 [RE]. */
 		ASSERT_EQ(t.physical ^ 2, t.pair_physical);
 		ASSERT_EQ(l ^ 1, t.pair_logical);
-		ASSERT_EQ(0, ipuxcom_tile_info(t.pair_physical, 0, &pair, NULL));
+		ASSERT_EQ(0, ipuxcom_tile_info(t.pair_physical, IPUXCOM_PLAN_PHYSICAL, &pair,
+					       NULL));
 		ASSERT_EQ(t.pair_logical, pair.logical);
 		ASSERT_EQ(t.row, pair.row);
 	}
@@ -120,7 +121,7 @@ TEST(rejects_out_of_range_ids)
 	EXPECT_EQ(-EINVAL, ipuxcom_tile_physical(0, NULL));
 	EXPECT_EQ(-EINVAL, ipuxcom_tile_logical(0, NULL));
 
-	EXPECT_EQ(-ERANGE, ipuxcom_tile_info(1472, 0, &t, &e));
+	EXPECT_EQ(-ERANGE, ipuxcom_tile_info(1472, IPUXCOM_PLAN_PHYSICAL, &t, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_TILE, e.code);
 	EXPECT_EQ(-ERANGE, e.err);
 	EXPECT_STREQ("tile", e.field);
@@ -130,10 +131,10 @@ TEST(rejects_out_of_range_ids)
 	EXPECT_EQ(-EINVAL, ipuxcom_tile_info(0, 0x80, &t, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
 	EXPECT_STREQ("flags", e.field);
-	EXPECT_EQ(-EINVAL, ipuxcom_tile_info(0, 0, NULL, &e));
+	EXPECT_EQ(-EINVAL, ipuxcom_tile_info(0, IPUXCOM_PLAN_PHYSICAL, NULL, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_NULL, e.code);
 	/* err may be NULL */
-	EXPECT_EQ(-ERANGE, ipuxcom_tile_info(1472, 0, &t, NULL));
+	EXPECT_EQ(-ERANGE, ipuxcom_tile_info(1472, IPUXCOM_PLAN_PHYSICAL, &t, NULL));
 }
 
 TEST_HARNESS_MAIN

@@ -166,7 +166,7 @@ TEST(table_from_memory_drives_plans_and_is_reported)
 {
 	struct ipuxcom_timing *tm = NULL;
 	struct ipuxcom_plan_error e;
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	int16_t *m = ttm_matrix(0);
 	int t;
 
@@ -177,11 +177,11 @@ TEST(table_from_memory_drives_plans_and_is_reported)
 	EXPECT_EQ(IPUXCOM_TIMING_TABLE, ipuxcom_timing_kind(tm));
 	ASSERT_EQ(0, ipuxcom_time_to_mux(tm, 0, 53, &t, NULL));
 	EXPECT_EQ(0, t);
-	ASSERT_EQ(0, ipuxcom_plan_p2p(tm, 0, 53, 3, 0, &p, &e));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(tm, 0, 53, 3, IPUXCOM_PLAN_PHYSICAL, &p, &e));
 	EXPECT_EQ(0x40a00000u | 111, p.send.words[1]);	/* delay(111 - 0) */
 	EXPECT_STREQ("table:flat0", p.timing_model);
 	EXPECT_EQ(IPUXCOM_TIMING_TABLE, p.timing_kind);
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 0, 53, 3, 0, &p, &e));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 0, 53, 3, IPUXCOM_PLAN_PHYSICAL, &p, &e));
 	EXPECT_STREQ("reconstruction", p.timing_model);
 	EXPECT_EQ(IPUXCOM_TIMING_RECONSTRUCTION, p.timing_kind);
 	ipuxcom_timing_free(tm);
@@ -197,8 +197,8 @@ TEST(table_of_the_reconstruction_gives_the_same_plans)
 	static uint32_t recv[64], dst[64];
 	static struct ipuxcom_plan_row a[65], b[65];
 	struct ipuxcom_timing *tm = NULL, *flat = NULL;
-	struct ipuxcom_p2p_plan p, q;
-	struct ipuxcom_multicast_info info;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT, q = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_multicast_info info = IPUXCOM_MULTICAST_INFO_INIT;
 	int16_t *m = ttm_matrix(1000), *f = ttm_matrix(7);
 
 	ASSERT_NE(NULL, m);
@@ -213,8 +213,10 @@ TEST(table_of_the_reconstruction_gives_the_same_plans)
 		for (uint32_t d = 1; d < N; d += 53) {
 			if (s == d)
 				continue;
-			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, d, 1 + (s + d) % 200, 0, &p, NULL));
-			ASSERT_EQ(0, ipuxcom_plan_p2p(tm, s, d, 1 + (s + d) % 200, 0, &q, NULL));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, d, 1 + (s + d) % 200,
+						      IPUXCOM_PLAN_PHYSICAL, &p, NULL));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(tm, s, d, 1 + (s + d) % 200,
+						      IPUXCOM_PLAN_PHYSICAL, &q, NULL));
 			ASSERT_EQ(0, memcmp(&p.send, &q.send, sizeof(p.send)));
 			ASSERT_EQ(0, memcmp(&p.recv, &q.recv, sizeof(p.recv)));
 		}
@@ -224,10 +226,10 @@ TEST(table_of_the_reconstruction_gives_the_same_plans)
 		dst[i] = 0x50000 + 16 * (uint32_t)i;
 	}
 	for (uint32_t count = 1; count < 200; count += 25) {
-		struct ipuxcom_fanout_req req = {
+		struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+			.flags = IPUXCOM_PLAN_PHYSICAL,
 			.sender = 3, .count = count, .nrecv = 64, .receivers = recv,
-			.src_addr = 0x60000, .dst_addr = dst,
-		};
+			.src_addr = 0x60000, .dst_addr = dst };
 
 		ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &req, a, 65, NULL, NULL));
 		ASSERT_EQ(0, ipuxcom_plan_multicast(tm, &req, b, 65, NULL, NULL));
@@ -363,7 +365,7 @@ TEST_F(file, save_load_round_trip_reproduces_the_model)
 {
 	struct ipuxcom_timing *tm = NULL;
 	struct ipuxcom_plan_error e;
-	struct ipuxcom_p2p_plan a, b;
+	struct ipuxcom_p2p_plan a = IPUXCOM_P2P_PLAN_INIT, b = IPUXCOM_P2P_PLAN_INIT;
 	char *again;
 	FILE *f;
 	size_t n;

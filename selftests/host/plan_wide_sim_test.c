@@ -68,11 +68,11 @@ static void first_error(struct ipuxcom_xsim *sim, char *buf, size_t len)
 /* Phase length of the 32-bit p2p plan of @count words (no data checks). */
 static uint32_t p2p32_events(struct ipuxcom_xsim *sim, uint32_t s, uint32_t r, uint32_t count)
 {
-	struct ipuxcom_p2p_plan p;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 
 	ipuxcom_xsim_reset(sim, 0, NULL);
-	if (ipuxcom_plan_p2p(NULL, s, r, count, 0, &p, NULL) ||
+	if (ipuxcom_plan_p2p(NULL, s, r, count, IPUXCOM_PLAN_PHYSICAL, &p, NULL) ||
 	    ipuxcom_xsim_add_p2p(sim, &p, SRC, DST, NULL) || ipuxcom_xsim_run(sim, &res, NULL))
 		return 0;
 	return res.events;
@@ -83,9 +83,9 @@ static bool prove(struct __test_metadata *_metadata, struct proof *pf, uint32_t 
 		  uint32_t count)
 {
 	struct ipuxcom_xsim *sim = pf->sim;
-	struct ipuxcom_p2p_plan p;
-	struct ipuxcom_p2p_wide_info info;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_p2p_wide_info info = IPUXCOM_P2P_WIDE_INFO_INIT;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_plan_error e;
 	uint32_t it = ++pf->iter, want_events;
 	char buf[400];
@@ -97,7 +97,8 @@ static bool prove(struct __test_metadata *_metadata, struct proof *pf, uint32_t 
 	for (uint32_t k = 0; k < count + 2 * GUARD; k++)
 		pf->got[k] = k < GUARD || k >= GUARD + count ? guard(k) : ~pat(it, s, k - GUARD);
 	ipuxcom_xsim_sram_write(sim, r, DST - 4 * GUARD, pf->got, count + 2 * GUARD, NULL);
-	if (ipuxcom_plan_p2p_wide(NULL, s, r, count, SRC, DST, IPUXCOM_PLAN_WIDE, &p, &info, &e) ||
+	if (ipuxcom_plan_p2p_wide(NULL, s, r, count, SRC, DST,
+				  IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, &p, &info, &e) ||
 	    ipuxcom_xsim_add_p2p(sim, &p, SRC, DST, &e) || ipuxcom_xsim_run(sim, &res, &e)) {
 		TH_LOG("%u -> %u count %u: %s", s, r, count, e.msg);
 		return false;
@@ -241,12 +242,11 @@ static void mcast_run(struct __test_metadata *_metadata, struct proof *pf, uint3
 	struct ipuxcom_xsim *sim = pf->sim;
 	uint32_t recv[64], dst[64];
 	struct ipuxcom_plan_row rows[65], rows32[65];
-	struct ipuxcom_multicast_info info, info32;
-	struct ipuxcom_fanout_req req = {
-		.sender = s, .count = count, .flags = IPUXCOM_PLAN_WIDE, .nrecv = nrecv,
-		.receivers = recv, .src_addr = 0x80000, .dst_addr = dst,
-	};
-	struct ipuxcom_xsim_result res, res32;
+	struct ipuxcom_multicast_info info = IPUXCOM_MULTICAST_INFO_INIT, info32 = IPUXCOM_MULTICAST_INFO_INIT;
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.sender = s, .count = count, .flags = IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, .nrecv = nrecv,
+		.receivers = recv, .src_addr = 0x80000, .dst_addr = dst };
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT, res32 = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_plan_error e;
 	char buf[400];
 
@@ -277,7 +277,7 @@ static void mcast_run(struct __test_metadata *_metadata, struct proof *pf, uint3
 	}
 
 	/* The 32-bit multicast of the same request: longer (more than one event). */
-	req.flags = 0;
+	req.flags = IPUXCOM_PLAN_PHYSICAL;
 	ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &req, rows32, nrecv + 1, &info32, NULL));
 	ipuxcom_xsim_reset(sim, 0, NULL);
 	ASSERT_EQ(0, ipuxcom_xsim_add_multicast(sim, &req, rows32, nrecv + 1, NULL));
@@ -323,15 +323,17 @@ TEST(p2p_fallbacks_are_the_32_bit_plan)
 			cases[last].d = d;
 	ASSERT_NE(0u, cases[last].d);
 	for (size_t i = 0; i <= last; i++) {
-		struct ipuxcom_p2p_plan w, ref;
-		struct ipuxcom_p2p_wide_info info;
+		struct ipuxcom_p2p_plan w = IPUXCOM_P2P_PLAN_INIT, ref = IPUXCOM_P2P_PLAN_INIT;
+		struct ipuxcom_p2p_wide_info info = IPUXCOM_P2P_WIDE_INFO_INIT;
 		struct ipuxcom_plan_error e;
 
 		memset(&w, 0xa5, sizeof(w));
+		w.size = sizeof(w);
 		ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, cases[i].s, cases[i].d, cases[i].count,
-						   cases[i].src, cases[i].dst, IPUXCOM_PLAN_WIDE,
+						   cases[i].src, cases[i].dst, IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL,
 						   &w, &info, &e)) TH_LOG("case %zu: %s", i, e.msg);
-		ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, cases[i].s, cases[i].d, cases[i].count, 0, &ref,
+		ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, cases[i].s, cases[i].d, cases[i].count,
+					      IPUXCOM_PLAN_PHYSICAL, &ref,
 					      NULL));
 		EXPECT_EQ(0, memcmp(&w, &ref, sizeof(w))) TH_LOG("case %zu", i);
 		EXPECT_EQ(cases[i].why, info.wide) TH_LOG("case %zu: %s", i,
@@ -343,24 +345,25 @@ TEST(p2p_fallbacks_are_the_32_bit_plan)
 	}
 	/* Still refused with the flag: what the 32-bit plan refuses too, and bad buffers. */
 	{
-		struct ipuxcom_p2p_plan w;
+		struct ipuxcom_p2p_plan w = IPUXCOM_P2P_PLAN_INIT;
 		struct ipuxcom_plan_error e;
 
 		EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4149, SRC, DST,
-							 IPUXCOM_PLAN_WIDE, &w, NULL, &e));
+							 IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
 		EXPECT_EQ(IPUXCOM_PLAN_E_COUNT, e.code);
-		EXPECT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4150, SRC, DST, IPUXCOM_PLAN_WIDE,
+		EXPECT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4150, SRC, DST,
+						   IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL,
 						   &w, NULL, &e));
 		EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC + 2, DST,
-							 IPUXCOM_PLAN_WIDE, &w, NULL, &e));
+							 IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
 		EXPECT_EQ(IPUXCOM_PLAN_E_ALIGN, e.code);
 		EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, 0x40000, DST,
-							 IPUXCOM_PLAN_WIDE, &w, NULL, &e));
+							 IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
 		EXPECT_EQ(IPUXCOM_PLAN_E_ADDR, e.code);
 		EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 5, 5, 4, SRC, DST,
-							 IPUXCOM_PLAN_WIDE, &w, NULL, &e));
+							 IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
 		EXPECT_EQ(IPUXCOM_PLAN_E_SELF, e.code);
-		EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, DST, 0x8, &w, NULL,
+		EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, DST, 0x10, &w, NULL,
 							 &e));
 		EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
 	}
@@ -371,11 +374,10 @@ TEST(multicast_fallbacks_are_the_32_bit_plan)
 {
 	uint32_t recv[8], dst[8], notown = 0, n;
 	struct ipuxcom_plan_row a[9], b[9];
-	struct ipuxcom_multicast_info ia, ib;
-	struct ipuxcom_fanout_req q = {
-		.sender = 700, .count = 64, .flags = IPUXCOM_PLAN_WIDE, .nrecv = 8,
-		.receivers = recv, .src_addr = 0x80000, .dst_addr = dst,
-	};
+	struct ipuxcom_multicast_info ia = IPUXCOM_MULTICAST_INFO_INIT, ib = IPUXCOM_MULTICAST_INFO_INIT;
+	struct ipuxcom_fanout_req q = { .size = sizeof(struct ipuxcom_fanout_req),
+		.sender = 700, .count = 64, .flags = IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, .nrecv = 8,
+		.receivers = recv, .src_addr = 0x80000, .dst_addr = dst };
 
 	n = mcast_receivers(700, recv, 8);
 	ASSERT_EQ(8u, n);
@@ -415,23 +417,24 @@ TEST(multicast_fallbacks_are_the_32_bit_plan)
 		}
 		}
 		if (c == 6) {
-			struct ipuxcom_multicast_info i0;
+			struct ipuxcom_multicast_info i0 = IPUXCOM_MULTICAST_INFO_INIT;
 
 			ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &r, a, 9, &i0, NULL));
 			ASSERT_EQ(IPUXCOM_WIDE_USED, i0.wide);
 			/* the largest offset the 32-bit plan takes */
-			r.flags = 0;
+			r.flags = IPUXCOM_PLAN_PHYSICAL;
 			ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &r, b, 9, &ib, NULL));
 			r.schedule_offset = 4095 - ib.max_recv_time;
-			r.flags = IPUXCOM_PLAN_WIDE;
+			r.flags = IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL;
 			/* the pair times end later here (sender 700, these receivers) */
 			ASSERT_LT(ib.max_recv_time, i0.max_recv_time);
 			which = UINT32_MAX;	/* checked below: some receiver */
 		}
 		memset(a, 0x5a, sizeof(a));
 		memset(&ia, 0x5a, sizeof(ia));
+		ia.size = sizeof(ia);
 		ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &r, a, 9, &ia, NULL)) TH_LOG("case %d", c);
-		r.flags = 0;
+		r.flags = IPUXCOM_PLAN_PHYSICAL;
 		ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &r, b, 9, &ib, NULL));
 		EXPECT_EQ(0, memcmp(a, b, sizeof(a))) TH_LOG("case %d", c);
 		EXPECT_EQ(0, memcmp(&ia, &ib, offsetof(struct ipuxcom_multicast_info, sctl)));
@@ -454,10 +457,10 @@ TEST(multicast_fallbacks_are_the_32_bit_plan)
 		dv[2] = 0x60000;
 		r.dst_addr = dv;
 		EXPECT_EQ(-ERANGE, ipuxcom_plan_multicast(NULL, &r, a, 9, NULL, &e1));
-		r.flags = 0;
+		r.flags = IPUXCOM_PLAN_PHYSICAL;
 		EXPECT_EQ(-ERANGE, ipuxcom_plan_multicast(NULL, &r, a, 9, NULL, &e2));
 		EXPECT_STREQ(e2.msg, e1.msg);
-		r.flags = IPUXCOM_PLAN_WIDE | 0x80;
+		r.flags = IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL | 0x80;
 		EXPECT_EQ(-EINVAL, ipuxcom_plan_multicast(NULL, &r, a, 9, NULL, &e1));
 		EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e1.code);
 	}
@@ -472,11 +475,10 @@ TEST(multicast_logical_ids_and_patching)
 {
 	uint32_t recv[8], lrecv[8], dst[8], dst2[8], ls = 0;
 	struct ipuxcom_plan_row a[9], b[9];
-	struct ipuxcom_multicast_info ia, ib;
-	struct ipuxcom_fanout_req q = {
-		.sender = 1471, .count = 200, .flags = IPUXCOM_PLAN_WIDE, .nrecv = 8,
-		.receivers = recv, .src_addr = 0x50000, .dst_addr = dst,
-	}, l;
+	struct ipuxcom_multicast_info ia = IPUXCOM_MULTICAST_INFO_INIT, ib = IPUXCOM_MULTICAST_INFO_INIT;
+	struct ipuxcom_fanout_req q = { .size = sizeof(struct ipuxcom_fanout_req),
+		.sender = 1471, .count = 200, .flags = IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, .nrecv = 8,
+		.receivers = recv, .src_addr = 0x50000, .dst_addr = dst }, l;
 	struct ipuxcom_plan_error e;
 
 	ASSERT_EQ(8u, mcast_receivers(1471, recv, 8));
@@ -491,7 +493,7 @@ TEST(multicast_logical_ids_and_patching)
 	l = q;
 	l.sender = ls;
 	l.receivers = lrecv;
-	l.flags |= IPUXCOM_PLAN_LOGICAL;
+	l.flags = (l.flags & ~IPUXCOM_PLAN_PHYSICAL) | IPUXCOM_PLAN_LOGICAL;
 	ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &l, b, 9, &ib, NULL));
 	EXPECT_EQ(0, memcmp(a, b, sizeof(a)));
 	EXPECT_EQ(0, memcmp(&ia, &ib, sizeof(ia)));
@@ -527,9 +529,9 @@ TEST(multicast_logical_ids_and_patching)
  */
 TEST_F(wide, non_owner_receiver_is_refused_and_would_miss)
 {
-	struct ipuxcom_p2p_plan p;
-	struct ipuxcom_p2p_wide_info info;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_p2p_wide_info info = IPUXCOM_P2P_WIDE_INFO_INIT;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_plan_error e;
 	uint32_t d = 0;
 
@@ -537,10 +539,12 @@ TEST_F(wide, non_owner_receiver_is_refused_and_would_miss)
 		if ((k ^ 2) != 0 && !owns(0, k))
 			d = k;
 	ASSERT_NE(0u, d);
-	EXPECT_EQ(-EOPNOTSUPP, ipuxcom_plan_p2p_wide(NULL, 0, d, 64, SRC, DST, 0, &p, &info, &e));
+	EXPECT_EQ(-EOPNOTSUPP, ipuxcom_plan_p2p_wide(NULL, 0, d, 64, SRC, DST,
+						     IPUXCOM_PLAN_PHYSICAL, &p, &info, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_INFEASIBLE, e.code);
 
-	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, d ^ 2, 64, SRC, DST, 0, &p, &info, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, d ^ 2, 64, SRC, DST, IPUXCOM_PLAN_PHYSICAL, &p,
+					   &info, NULL));
 	EXPECT_EQ(d ^ 2, info.xpic_owner);
 	p.recv.tile = (uint16_t)d;
 	ASSERT_EQ(0, ipuxcom_xsim_add_p2p(self->pf->sim, &p, SRC, DST, NULL));
@@ -549,7 +553,8 @@ TEST_F(wide, non_owner_receiver_is_refused_and_would_miss)
 	EXPECT_LE(1u, ipuxcom_xsim_count(self->pf->sim, IPUXCOM_XSIM_H_MISSED));
 
 	ipuxcom_xsim_reset(self->pf->sim, 0, NULL);
-	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, d, 64, SRC, DST, IPUXCOM_PLAN_WIDE, &p, &info,
+	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, d, 64, SRC, DST,
+					   IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL, &p, &info,
 					   NULL));
 	EXPECT_EQ(IPUXCOM_WIDE_NOT_OWNER, info.wide);
 	ASSERT_EQ(0, ipuxcom_xsim_add_p2p(self->pf->sim, &p, SRC, DST, NULL));

@@ -29,7 +29,8 @@
 static int wide(uint32_t s, uint32_t d, uint32_t count, struct ipuxcom_p2p_plan *p,
 		struct ipuxcom_p2p_wide_info *info, struct ipuxcom_plan_error *e)
 {
-	return ipuxcom_plan_p2p_wide(NULL, s, d, count, SRC, DST, 0, p, info, e);
+	return ipuxcom_plan_p2p_wide(NULL, s, d, count, SRC, DST, IPUXCOM_PLAN_PHYSICAL, p, info,
+				     e);
 }
 
 /* The row's code as decoded instructions; returns how many. */
@@ -54,8 +55,8 @@ TEST(rows_fields_and_pair_timing)
 		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
 			uint32_t s = routes[k][0], d = routes[k][1], count = counts[c];
 			uint32_t items = count / 2, p = d ^ 2;
-			struct ipuxcom_p2p_plan w, ref;
-			struct ipuxcom_p2p_wide_info info;
+			struct ipuxcom_p2p_plan w = IPUXCOM_P2P_PLAN_INIT, ref = IPUXCOM_P2P_PLAN_INIT;
+			struct ipuxcom_p2p_wide_info info = IPUXCOM_P2P_WIDE_INFO_INIT;
 			struct ipuxcom_decoded dec[8];
 			struct ipuxcom_plan_error e;
 			unsigned int dir = 0;
@@ -114,7 +115,8 @@ TEST(rows_fields_and_pair_timing)
 			EXPECT_EQ(tpair >= 112, w.sync_boundary);
 
 			/* Receiver: the 32-bit p2p receiver row of @items words. */
-			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, d, items, 0, &ref, NULL));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, d, items, IPUXCOM_PLAN_PHYSICAL,
+						      &ref, NULL));
 			EXPECT_EQ(0, memcmp(&ref.recv, &w.recv, sizeof(ref.recv)));
 		}
 	}
@@ -132,8 +134,8 @@ TEST(xpic_owner_is_the_earlier_member)
 
 	for (uint32_t s = 0; s < IPUXCOM_TILES; s += 37) {
 		for (uint32_t d = 0; d < IPUXCOM_TILES; d += 5) {
-			struct ipuxcom_p2p_plan w;
-			struct ipuxcom_p2p_wide_info info;
+			struct ipuxcom_p2p_plan w = IPUXCOM_P2P_PLAN_INIT;
+			struct ipuxcom_p2p_wide_info info = IPUXCOM_P2P_WIDE_INFO_INIT;
 			struct ipuxcom_plan_error e;
 			int t = 0, tp = 0;
 			char want[48];
@@ -154,7 +156,8 @@ TEST(xpic_owner_is_the_earlier_member)
 			EXPECT_STREQ("receiver", e.field);
 			snprintf(want, sizeof(want), "its partner, physical %u, does", d ^ 2);
 			EXPECT_NE(NULL, strstr(e.msg, want)) TH_LOG("%s", e.msg);
-			ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, s, d, 8, SRC, DST, IPUXCOM_PLAN_WIDE,
+			ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, s, d, 8, SRC, DST,
+							   IPUXCOM_PLAN_WIDE | IPUXCOM_PLAN_PHYSICAL,
 							   &w, &info, NULL));
 			EXPECT_EQ(IPUXCOM_WIDE_NOT_OWNER, info.wide);
 			EXPECT_EQ(0u, info.sctl & IPUXCOM_SCTL_WIDE);
@@ -167,25 +170,27 @@ TEST(xpic_owner_is_the_earlier_member)
 /* The row disassembly counts 64-bit items as such (sctl bit 2), not as words. */
 TEST(disassembly_names_items)
 {
-	struct ipuxcom_p2p_plan w, n;
+	struct ipuxcom_p2p_plan w = IPUXCOM_P2P_PLAN_INIT, n = IPUXCOM_P2P_PLAN_INIT;
 	char buf[160];
 	int k;
 
-	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 1000, 645, 256, SRC, DST, 0, &w, NULL, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 1000, 645, 256, SRC, DST, IPUXCOM_PLAN_PHYSICAL,
+					   &w, NULL, NULL));
 	k = (w.send.words[1] & 0xf8000000u) == 0x78000000u ? 1 : 2;	/* send after any delay */
 	ASSERT_LT(0, ipuxcom_plan_row_disasm(&w.send, (unsigned int)k, buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, "; 64 64-bit items (2 words each), direction ")) TH_LOG("%s", buf);
 	ASSERT_LT(0, ipuxcom_plan_row_disasm(&w.send, (unsigned int)k + 1, buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, "; 64 64-bit items (2 words each)")) TH_LOG("%s", buf);
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 645, 128, 0, &n, NULL));	/* a delay word too */
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 645, 128, IPUXCOM_PLAN_PHYSICAL, &n,
+				      NULL));	/* a delay word too */
 	ASSERT_LT(0, ipuxcom_plan_row_disasm(&n.send, (unsigned int)k, buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, "; 64 words, direction ")) TH_LOG("%s", buf);
 }
 
 TEST(refusals)
 {
-	struct ipuxcom_p2p_plan w;
-	struct ipuxcom_p2p_wide_info info;
+	struct ipuxcom_p2p_plan w = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_p2p_wide_info info = IPUXCOM_P2P_WIDE_INFO_INIT;
 	struct ipuxcom_plan_error e;
 
 	EXPECT_EQ(-ERANGE, wide(0, 53, 3, &w, &info, &e));
@@ -207,22 +212,28 @@ TEST(refusals)
 	EXPECT_EQ(IPUXCOM_PLAN_E_SELF, e.code);
 
 	/* 4-byte aligned is not enough for 64-bit items. */
-	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC + 4, DST, 0, &w, NULL, &e));
+	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC + 4, DST,
+						 IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_ALIGN, e.code);
 	EXPECT_STREQ("src_addr", e.field);
-	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, DST + 12, 0, &w, NULL, &e));
+	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, DST + 12,
+						 IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_ALIGN, e.code);
 	EXPECT_STREQ("dst_addr", e.field);
-	EXPECT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC + 8, DST + 16, 0, &w, NULL, &e));
+	EXPECT_EQ(0, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC + 8, DST + 16, IPUXCOM_PLAN_PHYSICAL,
+					   &w, NULL, &e));
 	/* Outside tile SRAM (0x4c000 + 624 KiB [RE]). */
-	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, 0x40000, DST, 0, &w, NULL, &e));
+	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, 0x40000, DST,
+						 IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_ADDR, e.code);
-	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, 0xe7ff8, 0, &w, NULL, &e));
+	EXPECT_EQ(-ERANGE, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, 0xe7ff8,
+						 IPUXCOM_PLAN_PHYSICAL, &w, NULL, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_ADDR, e.code);
 
 	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, DST, 0x80, &w, NULL, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
-	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, DST, 0, NULL, NULL, &e));
+	EXPECT_EQ(-EINVAL, ipuxcom_plan_p2p_wide(NULL, 0, 53, 4, SRC, DST, IPUXCOM_PLAN_PHYSICAL,
+						 NULL, NULL, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_NULL, e.code);
 	EXPECT_EQ(-ERANGE, wide(1472, 53, 4, &w, &info, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_TILE, e.code);
@@ -231,7 +242,7 @@ TEST(refusals)
 /* Logical ids go through the tile map like every plan. */
 TEST(logical_ids)
 {
-	struct ipuxcom_p2p_plan a, b;
+	struct ipuxcom_p2p_plan a = IPUXCOM_P2P_PLAN_INIT, b = IPUXCOM_P2P_PLAN_INIT;
 	uint32_t s = 0, d = 0;
 
 	ASSERT_EQ(0, ipuxcom_tile_physical(10, &s));
@@ -257,12 +268,12 @@ TEST(suite_wide_family_has_routes)
 		ASSERT_EQ(0, ipuxcom_schedule_list_parse(text, strlen(text), 0, &l, NULL));
 		for (size_t k = 0; k < l->n; k++) {
 			const struct ipuxcom_schedule_xfer *x = &l->xfers[k];
-			struct ipuxcom_p2p_plan w;
+			struct ipuxcom_p2p_plan w = IPUXCOM_P2P_PLAN_INIT;
 			struct ipuxcom_plan_error e;
 
 			ASSERT_EQ(1u, x->nrecv);
 			EXPECT_EQ(0, ipuxcom_plan_p2p_wide(NULL, x->sender, x->receivers[0], x->count,
-							   x->src_addr, x->dst_addr[0], 0, &w, NULL,
+							   x->src_addr, x->dst_addr[0], IPUXCOM_PLAN_PHYSICAL, &w, NULL,
 							   &e)) TH_LOG("set %u transfer %zu: %s", i, k, e.msg);
 			routes++;
 		}

@@ -20,6 +20,11 @@
 
 #include "../../bench/sched_suite.h"
 
+/* Options of transfers given with physical ids. */
+static const struct ipuxcom_schedule_opts phys_opts = {
+	.size = sizeof(phys_opts), .flags = IPUXCOM_SCHEDULE_PHYSICAL
+};
+
 static char text[SUITE_TEXT_MAX], again[SUITE_TEXT_MAX];
 
 static struct ipuxcom_schedule_list *parse(uint32_t i, int *family)
@@ -132,7 +137,8 @@ TEST(family_shapes)
 
 TEST(legacy_flag_accepted_unknown_refused)
 {
-	struct ipuxcom_schedule_opts o = { .flags = IPUXCOM_SCHEDULE_LEGACY };
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_schedule *s = NULL;
 	struct ipuxcom_plan_error e;
 	int f;
@@ -152,13 +158,14 @@ TEST(legacy_flag_accepted_unknown_refused)
 /* Every set, scheduled the legacy way, verified by the simulator. */
 TEST(legacy_schedules_of_the_suite_verify)
 {
-	struct ipuxcom_schedule_opts o = { .flags = IPUXCOM_SCHEDULE_LEGACY };
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_xsim *sim;
 
 	ASSERT_EQ(0, ipuxcom_xsim_create(NULL, &sim, NULL));
 	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
 		struct ipuxcom_schedule *s = NULL;
-		struct ipuxcom_xsim_result res;
+		struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 		struct ipuxcom_plan_error e;
 		int f;
 		struct ipuxcom_schedule_list *l = parse(i, &f);
@@ -192,20 +199,21 @@ TEST(legacy_schedules_of_the_suite_verify)
  */
 TEST(default_schedules_of_the_suite_verify_and_never_lose)
 {
-	struct ipuxcom_schedule_opts lo = { .flags = IPUXCOM_SCHEDULE_LEGACY };
+	struct ipuxcom_schedule_opts lo = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
 	struct ipuxcom_xsim *sim;
 	unsigned int shorter_wide = 0, shorter_p2p = 0;
 
 	ASSERT_EQ(0, ipuxcom_xsim_create(NULL, &sim, NULL));
 	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
 		struct ipuxcom_schedule *s = NULL, *l0 = NULL;
-		struct ipuxcom_xsim_result res;
+		struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 		struct ipuxcom_plan_error e;
 		int f;
 		struct ipuxcom_schedule_list *l = parse(i, &f);
 
 		ASSERT_NE(NULL, l);
-		ASSERT_EQ(0, ipuxcom_schedule_build(NULL, l->xfers, l->n, &s, &e))
+		ASSERT_EQ(0, ipuxcom_schedule_build(&phys_opts, l->xfers, l->n, &s, &e))
 			TH_LOG("set %u: %s", i, e.msg);
 		ASSERT_EQ(0, ipuxcom_schedule_build(&lo, l->xfers, l->n, &l0, &e))
 			TH_LOG("set %u: %s", i, e.msg);

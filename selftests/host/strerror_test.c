@@ -110,20 +110,20 @@ TEST(image)
 /* Plans: the return value is explained by its plan code, with no struct passed. */
 TEST(plan)
 {
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 	struct ipuxcom_plan_error e;
-	int err = ipuxcom_plan_p2p(NULL, 0, 1, 5000, 0, &p, NULL);
+	int err = ipuxcom_plan_p2p(NULL, 0, 1, 5000, IPUXCOM_PLAN_PHYSICAL, &p, NULL);
 
 	ASSERT_EQ(-ERANGE, err);
 	EXPECT_STREQ("word count not in 1..4148", ipuxcom_strerror(err));
 	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(NULL), "5000"));
 	expect_domain(_metadata, -ERANGE, IPUXCOM_ERR_PLAN);
 	/* the struct's code, in its own space, says the same */
-	err = ipuxcom_plan_p2p(NULL, 0, 1, 5000, 0, &p, &e);
+	err = ipuxcom_plan_p2p(NULL, 0, 1, 5000, IPUXCOM_PLAN_PHYSICAL, &p, &e);
 	EXPECT_STREQ(ipuxcom_strerror(err), ipuxcom_strerror(IPUXCOM_ERRC(e.code)));
 	EXPECT_STREQ(e.msg, ipuxcom_errmsg(NULL));
 	/* another rejection with the same errno gets its own text */
-	err = ipuxcom_plan_p2p(NULL, 0, 1472, 4, 0, &p, NULL);
+	err = ipuxcom_plan_p2p(NULL, 0, 1472, 4, IPUXCOM_PLAN_PHYSICAL, &p, NULL);
 	ASSERT_EQ(-ERANGE, err);
 	EXPECT_STREQ("tile id not in 0..1471", ipuxcom_strerror(err));
 }

@@ -33,12 +33,15 @@ FIXTURE(act) {
 
 FIXTURE_SETUP(act)
 {
-	struct ipuxcom_xsim_config cfg = { .flags = IPUXCOM_XSIM_LOG_WRITES };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.flags = IPUXCOM_XSIM_LOG_WRITES };
 	struct ipuxcom_plan_error e;
-	struct ipuxcom_p2p_plan p;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 
+	self->res = (struct ipuxcom_xsim_result)IPUXCOM_XSIM_RESULT_INIT;
 	ASSERT_EQ(0, ipuxcom_xsim_create(&cfg, &self->sim, &e)) TH_LOG("%s", e.msg);
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, S, R, COUNT, 0, &p, &e)) TH_LOG("%s", e.msg);
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, S, R, COUNT, IPUXCOM_PLAN_PHYSICAL, &p,
+				      &e)) TH_LOG("%s", e.msg);
 	ASSERT_EQ(0, ipuxcom_xsim_add_p2p(self->sim, &p, SRC, DST, &e)) TH_LOG("%s", e.msg);
 }
 
@@ -158,8 +161,8 @@ TEST(demo_watchers_see_every_phase)
 	struct seen s = { 0 };
 	struct ipuxcom_demo_watch w = { .size = sizeof(w), .phase = watch_phase, .ctx = &s,
 					.sim_flags = IPUXCOM_XSIM_LOG_WRITES };
-	struct ipuxcom_demo_sum sum;
-	struct ipuxcom_demo_matmul mm;
+	struct ipuxcom_demo_sum sum = IPUXCOM_DEMO_SUM_INIT;
+	struct ipuxcom_demo_matmul mm = IPUXCOM_DEMO_MATMUL_INIT;
 	struct ipuxcom_plan_error e;
 
 	ASSERT_EQ(0, ipuxcom_demo_sum_watch(NULL, &w, &sum, &e)) TH_LOG("%s", e.msg);
@@ -247,8 +250,8 @@ TEST(demo_watch_carries_its_size)
 		uint64_t tail;
 	} b;
 	struct ipuxcom_demo_watch init = IPUXCOM_DEMO_WATCH_INIT;
-	struct ipuxcom_demo_matmul mm;
-	struct ipuxcom_demo_sum sum;
+	struct ipuxcom_demo_matmul mm = IPUXCOM_DEMO_MATMUL_INIT;
+	struct ipuxcom_demo_sum sum = IPUXCOM_DEMO_SUM_INIT;
 	struct ipuxcom_plan_error e;
 
 	EXPECT_EQ(sizeof(init), init.size);

@@ -20,7 +20,7 @@
 TEST(parallel_sum_is_1084128)
 {
 	static const uint32_t per_round[11] = { 736, 368, 184, 92, 46, 23, 11, 6, 3, 1, 1 };
-	struct ipuxcom_demo_sum r;
+	struct ipuxcom_demo_sum r = IPUXCOM_DEMO_SUM_INIT;
 	struct ipuxcom_plan_error e;
 	uint32_t total = 0;
 
@@ -47,7 +47,7 @@ TEST(matmul_reproduces_the_notes_c)
 	static const int32_t notes_c[4][4] = {
 		{ 4, 24, 9, 14 }, { 20, 48, 25, 38 }, { -12, 14, 3, 0 }, { 22, 10, 8, 31 },
 	};
-	struct ipuxcom_demo_matmul m, p;
+	struct ipuxcom_demo_matmul m = IPUXCOM_DEMO_MATMUL_INIT, p = IPUXCOM_DEMO_MATMUL_INIT;
 	struct ipuxcom_plan_error e;
 	int32_t direct[4][4] = { { 0 } };
 
@@ -88,8 +88,8 @@ TEST(demos_use_the_timing_model_interface)
 {
 	int16_t *t = malloc(sizeof(*t) * IPUXCOM_TILES * IPUXCOM_TILES);
 	struct ipuxcom_timing *tm = NULL;
-	struct ipuxcom_demo_sum s;
-	struct ipuxcom_demo_matmul m;
+	struct ipuxcom_demo_sum s = IPUXCOM_DEMO_SUM_INIT;
+	struct ipuxcom_demo_matmul m = IPUXCOM_DEMO_MATMUL_INIT;
 
 	ASSERT_NE(NULL, t);
 	for (uint32_t a = 0; a < IPUXCOM_TILES; a++)

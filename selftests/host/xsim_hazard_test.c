@@ -33,7 +33,8 @@
 
 static struct ipuxcom_xsim *mksim(uint32_t max_events, uint32_t max_hazards)
 {
-	struct ipuxcom_xsim_config cfg = { .max_events = max_events, .max_hazards = max_hazards };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.max_events = max_events, .max_hazards = max_hazards };
 	struct ipuxcom_xsim *sim = NULL;
 
 	ipuxcom_xsim_create(&cfg, &sim, NULL);
@@ -83,12 +84,12 @@ static void dump(struct __test_metadata *_metadata, const struct ipuxcom_xsim *s
 static struct ipuxcom_xsim_result p2p_edit(struct ipuxcom_xsim *sim, uint32_t s, uint32_t r,
 					   uint32_t count, void (*edit)(uint32_t *w, uint32_t c))
 {
-	struct ipuxcom_p2p_plan p;
-	struct ipuxcom_xsim_result res = { 0 };
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 
 	ipuxcom_xsim_reset(sim, 0, NULL);
 	fill(sim, s, SRC, count, 1);
-	if (ipuxcom_plan_p2p(NULL, s, r, count, 0, &p, NULL))
+	if (ipuxcom_plan_p2p(NULL, s, r, count, IPUXCOM_PLAN_PHYSICAL, &p, NULL))
 		return res;
 	if (edit)
 		edit(p.recv.words, count);
@@ -113,7 +114,7 @@ static void xpic_earlier_by_2(uint32_t *w, uint32_t count)
 TEST(shifted_xpic_misses_and_misplaces)
 {
 	struct ipuxcom_xsim *sim = mksim(0, 0);
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 
 	ASSERT_NE(NULL, sim);
 	r = p2p_edit(sim, 1000, 53, 10, NULL);
@@ -158,11 +159,12 @@ TEST(shifted_xpic_takes_a_wrong_source)
 		{ .sender = s, .count = 20, .nrecv = 1, .receivers = &r2, .src_addr = 0x80100,
 		  .dst_addr = &d2 },
 	};
-	struct ipuxcom_schedule_opts o = { .flags = IPUXCOM_SCHEDULE_EXACT_WINDOW };
-	struct ipuxcom_schedule_slot s0, s1;
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_schedule_slot s0 = IPUXCOM_SCHEDULE_SLOT_INIT, s1 = IPUXCOM_SCHEDULE_SLOT_INIT;
 	struct ipuxcom_schedule *sc;
 	struct ipuxcom_xsim *sim = mksim(0, 0);
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	uint32_t words[64];
 
 	ASSERT_NE(NULL, sim);
@@ -196,9 +198,13 @@ TEST(shifted_xpic_takes_a_wrong_source)
 		p.words = words;
 		ASSERT_LE(0, ipuxcom_xsim_add_program(sim, &p, NULL));
 	}
-	ipuxcom_xsim_declare(sim, &(struct ipuxcom_xsim_xfer){ .sender = s, .src_addr = 0x80000,
+	ipuxcom_xsim_declare(sim,
+			     &(struct ipuxcom_xsim_xfer){ .size = sizeof(struct ipuxcom_xsim_xfer),
+				.flags = IPUXCOM_PLAN_PHYSICAL, .sender = s, .src_addr = 0x80000,
 			     .count = 20, .nrecv = 1, .receivers = &r1, .dst_addr = &d1 }, NULL);
-	ipuxcom_xsim_declare(sim, &(struct ipuxcom_xsim_xfer){ .sender = s, .src_addr = 0x80100,
+	ipuxcom_xsim_declare(sim,
+			     &(struct ipuxcom_xsim_xfer){ .size = sizeof(struct ipuxcom_xsim_xfer),
+				.flags = IPUXCOM_PLAN_PHYSICAL, .sender = s, .src_addr = 0x80100,
 			     .count = 20, .nrecv = 1, .receivers = &r2, .dst_addr = &d2 }, NULL);
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
 	dump(_metadata, sim);
@@ -222,7 +228,7 @@ TEST(shifted_xpic_takes_a_wrong_source)
 TEST(wrong_xpic_source_takes_a_wrong_source)
 {
 	struct ipuxcom_xsim *sim = mksim(0, 0);
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	uint32_t p10, pw = 0, w = 0;
 
 	ASSERT_NE(NULL, sim);
@@ -241,7 +247,7 @@ TEST(wrong_xpic_source_takes_a_wrong_source)
 	}
 	ASSERT_NE(0u, w);
 	for (uint32_t t = 1; t < IPUXCOM_TILES; t += 2) {
-		struct ipuxcom_p2p_plan p;
+		struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 
 		ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, t, t - 1, 64, IPUXCOM_PLAN_LOGICAL, &p, NULL));
 		fill(sim, p.send.tile, SRC, 64, t);
@@ -254,7 +260,8 @@ TEST(wrong_xpic_source_takes_a_wrong_source)
 		ASSERT_EQ(0, ipuxcom_xsim_add_row(sim, &p.send, SRC, NULL));
 		ASSERT_EQ(0, ipuxcom_xsim_add_row(sim, &p.recv, DST, NULL));
 		ASSERT_EQ(0, ipuxcom_xsim_declare(sim, &(struct ipuxcom_xsim_xfer){
-				.sender = p.send.tile, .src_addr = SRC, .count = 64, .nrecv = 1,
+				.size = sizeof(struct ipuxcom_xsim_xfer),
+				.flags = IPUXCOM_PLAN_PHYSICAL, .sender = p.send.tile, .src_addr = SRC, .count = 64, .nrecv = 1,
 				.receivers = &p10, .dst_addr = (uint32_t[]){ DST } }, NULL));
 	}
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &r, NULL));
@@ -280,10 +287,11 @@ TEST(wrong_xpic_source_takes_a_wrong_source)
 TEST(overlapping_second_stream_is_a_mux_overlap)
 {
 	uint32_t r[2] = { 10 * 64 + 5, 53 }, dst[2] = { DST, DST };
-	struct ipuxcom_fanout_req req = { .sender = 1000, .count = 100, .nrecv = 2, .receivers = r };
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = 100, .nrecv = 2, .receivers = r };
 	struct ipuxcom_plan_row rows[3];
 	struct ipuxcom_xsim *sim = mksim(0, 0);
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	const struct ipuxcom_xsim_hazard *h;
 
 	ASSERT_NE(NULL, sim);
@@ -321,14 +329,16 @@ TEST(overlapping_second_stream_is_a_mux_overlap)
 TEST(overlapping_streams_at_one_receiver)
 {
 	uint32_t r = 53, d1 = 0x50000, d2 = 0x50100, s1 = 1000, s2 = 900;
-	struct ipuxcom_fanout_req q1 = { .sender = s1, .count = 10, .nrecv = 1, .receivers = &r,
+	struct ipuxcom_fanout_req q1 = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = s1, .count = 10, .nrecv = 1, .receivers = &r,
 					 .src_addr = 0x80000, .dst_addr = &d1 };
-	struct ipuxcom_fanout_req q2 = { .sender = s2, .count = 10, .nrecv = 1, .receivers = &r,
+	struct ipuxcom_fanout_req q2 = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = s2, .count = 10, .nrecv = 1, .receivers = &r,
 					 .src_addr = 0x80000, .dst_addr = &d2 };
-	struct ipuxcom_multicast_info i1, i2;
+	struct ipuxcom_multicast_info i1 = IPUXCOM_MULTICAST_INFO_INIT, i2 = IPUXCOM_MULTICAST_INFO_INIT;
 	struct ipuxcom_plan_row a[2], b[2];
 	struct ipuxcom_xsim *sim = mksim(0, 0);
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 
 	ASSERT_NE(NULL, sim);
 	ASSERT_EQ(0, ipuxcom_plan_multicast(NULL, &q1, a, 2, &i1, NULL));
@@ -362,9 +372,10 @@ TEST(missing_restore_to_0x640)
 {
 	struct ipuxcom_xsim *sim = mksim(0, 0);
 	uint32_t r[2] = { 53, 9 }, dst[2] = { DST, DST };
-	struct ipuxcom_fanout_req req = { .sender = 1000, .count = 10, .nrecv = 2, .receivers = r };
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = 10, .nrecv = 2, .receivers = r };
 	struct ipuxcom_plan_row rows[3];
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	const struct ipuxcom_xsim_hazard *h;
 
 	ASSERT_NE(NULL, sim);
@@ -405,7 +416,7 @@ static void no_tail(uint32_t *w, uint32_t count)
 TEST(write_before_pic_and_after_the_row_ends)
 {
 	struct ipuxcom_xsim *sim = mksim(0, 0);
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 
 	ASSERT_NE(NULL, sim);
 	res = p2p_edit(sim, 1000, 53, 5, pic_late);
@@ -423,18 +434,20 @@ TEST(write_before_pic_and_after_the_row_ends)
 TEST(write_outside_the_buffer_and_sram)
 {
 	struct ipuxcom_xsim *sim = mksim(0, 0);
-	struct ipuxcom_p2p_plan p;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	uint32_t r = 53, dst = DST, lg = 0;
 
 	ASSERT_NE(NULL, sim);
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 53, 3, 0, &p, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 53, 3, IPUXCOM_PLAN_PHYSICAL, &p, NULL));
 	/* A4 two words past the declared buffer: the last two words outside. */
 	ipuxcom_tile_logical(1000, &lg);
 	ASSERT_EQ(0, ipuxcom_patch_recv(p.recv.words, 9, lg, NULL));
 	ipuxcom_xsim_add_row(sim, &p.send, SRC, NULL);
 	ipuxcom_xsim_add_row(sim, &p.recv, DST + 8, NULL);
-	ipuxcom_xsim_declare(sim, &(struct ipuxcom_xsim_xfer){ .sender = 1000, .src_addr = SRC,
+	ipuxcom_xsim_declare(sim,
+			     &(struct ipuxcom_xsim_xfer){ .size = sizeof(struct ipuxcom_xsim_xfer),
+				.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .src_addr = SRC,
 			     .count = 3, .nrecv = 1, .receivers = &r, .dst_addr = &dst }, NULL);
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &res, NULL));
 	EXPECT_EQ(2u, first(sim, IPUXCOM_XSIM_H_WRITE_OUTSIDE)->occurrences);
@@ -456,12 +469,12 @@ TEST(write_outside_the_buffer_and_sram)
 TEST(two_sends_in_one_event)
 {
 	struct ipuxcom_xsim *sim = mksim(0, 0);
-	struct ipuxcom_p2p_plan a, b;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_p2p_plan a = IPUXCOM_P2P_PLAN_INIT, b = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 
 	ASSERT_NE(NULL, sim);
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 53, 64, 0, &a, NULL));
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 54, 64, 0, &b, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 53, 64, IPUXCOM_PLAN_PHYSICAL, &a, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 54, 64, IPUXCOM_PLAN_PHYSICAL, &b, NULL));
 	ASSERT_EQ(0, ipuxcom_xsim_add_p2p(sim, &a, SRC, DST, NULL));
 	ASSERT_EQ(0, ipuxcom_xsim_add_p2p(sim, &b, SRC, DST, NULL));
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &res, NULL));
@@ -474,12 +487,12 @@ TEST(two_sends_in_one_event)
 TEST(two_mux_settings_in_one_event)
 {
 	struct ipuxcom_xsim *sim = mksim(0, 0);
-	struct ipuxcom_p2p_plan a, b;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_p2p_plan a = IPUXCOM_P2P_PLAN_INIT, b = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 
 	ASSERT_NE(NULL, sim);
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 53, 4, 0, &a, NULL));
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 900, 53, 4, 0, &b, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 53, 4, IPUXCOM_PLAN_PHYSICAL, &a, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 900, 53, 4, IPUXCOM_PLAN_PHYSICAL, &b, NULL));
 	ASSERT_EQ(0, ipuxcom_xsim_add_p2p(sim, &a, SRC, DST, NULL));
 	ASSERT_EQ(0, ipuxcom_xsim_add_p2p(sim, &b, SRC, DST + 64, NULL));
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &res, NULL));
@@ -566,8 +579,8 @@ TEST(phase_longer_than_the_fields_encode)
 {
 	struct ipuxcom_xsim *sim = mksim(0, 0);
 	const uint32_t longrow[4] = { SYNC3, DELAY(0x7ffff), SEND(0, 0x14000, 1), BR10 };
-	struct ipuxcom_p2p_plan p;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 
 	ASSERT_NE(NULL, sim);
 	run_row(sim, longrow, 4);
@@ -576,7 +589,7 @@ TEST(phase_longer_than_the_fields_encode)
 	ipuxcom_xsim_free(sim);
 	/* A tighter bound: a p2p plan of 100 words (phase 283 events) does not fit 200. */
 	sim = mksim(200, 0);
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 53, 100, 0, &p, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 53, 100, IPUXCOM_PLAN_PHYSICAL, &p, NULL));
 	ASSERT_EQ(0, ipuxcom_xsim_add_p2p(sim, &p, SRC, DST, NULL));
 	ASSERT_EQ(0, ipuxcom_xsim_run(sim, &res, NULL));
 	EXPECT_TRUE(has(sim, IPUXCOM_XSIM_H_PHASE_LENGTH));
@@ -601,7 +614,7 @@ TEST(hazards_merge_cap_and_order)
 {
 	struct ipuxcom_xsim *sim = mksim(0, 2);
 	const uint32_t bad[3] = { SYNC3, 0x12345678u, BR10 };
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	const struct ipuxcom_xsim_hazard *h;
 	size_t n;
 
@@ -622,10 +635,11 @@ TEST(hazards_merge_cap_and_order)
 	ipuxcom_xsim_free(sim);
 	sim = mksim(0, 0);
 	{
-		struct ipuxcom_p2p_plan p;
+		struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 		struct ipuxcom_xsim_program q = { .tile = 7, .words = bad, .nwords = 3 };
 
-		ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 10 * 64 + 5, 52, 0, &p, NULL));
+		ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1000, 10 * 64 + 5, 52, IPUXCOM_PLAN_PHYSICAL,
+					      &p, NULL));
 		ASSERT_EQ(0, ipuxcom_xsim_add_p2p(sim, &p, SRC, DST, NULL));
 		ipuxcom_xsim_add_program(sim, &q, NULL);
 		ASSERT_EQ(0, ipuxcom_xsim_run(sim, &res, NULL));

@@ -39,7 +39,8 @@
 
 static struct ipuxcom_xsim *mksim(void)
 {
-	struct ipuxcom_xsim_config cfg = { .flags = IPUXCOM_XSIM_LOG_WRITES };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.flags = IPUXCOM_XSIM_LOG_WRITES };
 	struct ipuxcom_xsim *sim = NULL;
 
 	ipuxcom_xsim_create(&cfg, &sim, NULL);
@@ -132,7 +133,7 @@ TEST(sdk_receiver_only_sendpicp)
 	uint32_t rw[7] = { SYNC3, DELAY(open - 1), 0xf6600000u, 0x03014048u,
 			   DELAYXPIC(0, OFF), DELAY(60), BR10 };
 	uint32_t src[52];
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_xsim_action a = IPUXCOM_XSIM_ACTION_INIT;
 	const struct ipuxcom_xsim_write *w;
 	size_t n;
@@ -185,7 +186,7 @@ TEST(transmitting_sendpicp_restarts_the_stream)
 	uint32_t sw[7] = { SYNC3, DELAY(0), SEND(1, 0, dir), DELAY(0), 0, 0, BR10 };
 	uint32_t a0[2] = { 1, 2 }, b0[2] = { 3, 4 };
 	uint32_t open = (uint32_t)(1 + ixt_ttm(s, d));
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_xsim_action a, b;
 	const struct ipuxcom_xsim_write *w;
 	size_t n;
@@ -295,9 +296,10 @@ TEST(sendpic_control_at_first_send_event)
 	uint32_t data[8] = { 10, 11, 12, 13, 14, 15, 16, 17 }, two[2] = { 90, 91 };
 	uint32_t open = (uint32_t)(1 + ixt_ttm(a, r)), s2start;
 	uint32_t recvs[1] = { r }, dst[1] = { 0x50000 };
-	struct ipuxcom_xsim_xfer x = { .sender = a, .src_addr = 0x60000, .count = 8, .nrecv = 1,
+	struct ipuxcom_xsim_xfer x = { .size = sizeof(struct ipuxcom_xsim_xfer),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = a, .src_addr = 0x60000, .count = 8, .nrecv = 1,
 				       .receivers = recvs, .dst_addr = dst };
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_xsim_action act, act2;
 	const struct ipuxcom_xsim_write *w;
 	size_t n, got = 0;
@@ -400,9 +402,10 @@ TEST(wide_items_on_the_paired_route)
 	struct pairx p = find_pair(1000);
 	const uint32_t n = 8, start = 120;
 	uint32_t data[16], open, recvs[1], dst[1] = { 0x50000 };
-	struct ipuxcom_xsim_xfer x = { .src_addr = 0x60000, .count = 16, .nrecv = 1,
+	struct ipuxcom_xsim_xfer x = { .size = sizeof(struct ipuxcom_xsim_xfer),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .src_addr = 0x60000, .count = 16, .nrecv = 1,
 				       .receivers = recvs, .dst_addr = dst };
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_xsim_action a = IPUXCOM_XSIM_ACTION_INIT;
 	const struct ipuxcom_xsim_write *w;
 	size_t nw;
@@ -445,9 +448,10 @@ TEST(wide_items_take_the_pairs_timing)
 	const uint32_t n = 8, start = 120;
 	uint32_t open = start + (uint32_t)p.t;	/* the owner's own, smaller */
 	uint32_t recvs[1], dst[1] = { 0x50000 };
-	struct ipuxcom_xsim_xfer x = { .src_addr = 0x60000, .count = 16, .nrecv = 1,
+	struct ipuxcom_xsim_xfer x = { .size = sizeof(struct ipuxcom_xsim_xfer),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .src_addr = 0x60000, .count = 16, .nrecv = 1,
 				       .receivers = recvs, .dst_addr = dst };
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 
 	ASSERT_NE(NULL, sim);
 	x.sender = p.s;
@@ -469,7 +473,7 @@ TEST(wide_items_go_through_the_owners_xpic)
 	struct pairx p = find_pair(1000);
 	const uint32_t n = 8, start = 120, open = start + (uint32_t)p.tother;
 	const struct ipuxcom_xsim_hazard *h;
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 
 	ASSERT_NE(NULL, sim);
 	sender(sim, p.s, start, n, ixt_dir_of(p.s, p.other) | WIDE, 0x60000);
@@ -496,7 +500,7 @@ TEST(wide_pair_conflicts_and_alignment)
 	const uint32_t n = 8, start = 120, open = start + (uint32_t)p.tother;
 	const uint32_t s2 = 1300;
 	uint32_t open2 = open + 2;
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	const struct ipuxcom_xsim_hazard *h;
 
 	ASSERT_NE(NULL, sim);
@@ -568,7 +572,7 @@ TEST(sram_element_contention)
 	/* a sends at 1..8 and its mux takes s2's words so that they are written at 1..8 */
 	uint32_t open = 1 + 200, wr = open + lat(a);
 	uint32_t aw[7];
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	const struct ipuxcom_xsim_hazard *h;
 	int p;
 

@@ -30,7 +30,8 @@
 
 static struct ipuxcom_xsim *mksim(uint32_t flags)
 {
-	struct ipuxcom_xsim_config cfg = { .flags = flags | IPUXCOM_XSIM_LOG_WRITES };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.flags = flags | IPUXCOM_XSIM_LOG_WRITES };
 	struct ipuxcom_xsim *sim = NULL;
 
 	ipuxcom_xsim_create(&cfg, &sim, NULL);
@@ -47,7 +48,7 @@ static struct ipuxcom_xsim_result one(struct ipuxcom_xsim *sim, uint32_t s, uint
 				      uint32_t dir)
 {
 	uint32_t sw[5], rw[6], k = 0;
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 
 	ipuxcom_xsim_reset(sim, 0, NULL);
 	sw[k++] = SYNC3;
@@ -79,7 +80,7 @@ TEST(send_arrival_and_write_events)
 	struct ipuxcom_xsim *sim = mksim(0);
 	const uint32_t s = 1000, d = 10 * 64 + 5;
 	const struct ipuxcom_xsim_write *w;
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	int t = ixt_ttm(s, d);
 	uint32_t src[3] = { 11, 22, 33 }, e = 150 - t;	/* arrival at 150 */
 	size_t n;
@@ -109,7 +110,7 @@ TEST(mux_effect_at_the_last_event)
 {
 	struct ipuxcom_xsim *sim = mksim(0);
 	const uint32_t s = 300, d = 5;
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	int t = ixt_ttm(s, d);
 
 	ASSERT_NE(NULL, sim);
@@ -164,7 +165,7 @@ TEST(write_latency_follows_the_receiver_row)
 	for (int k = 0; k < 3; k++) {
 		uint32_t d = rows[k] * 64 + 33, s = 700;
 		const struct ipuxcom_xsim_write *w;
-		struct ipuxcom_xsim_result r;
+		struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 		size_t n;
 
 		r = one(sim, s, d, 200 - ixt_ttm(s, d), 1, 200, 200 + 52 + 2 * rows[k], ixt_dir_of(s, d));
@@ -186,7 +187,7 @@ TEST(sendoff_continues_the_stream)
 	struct ipuxcom_xsim *sim = mksim(0);
 	const uint32_t s = 64, d = 1, n = 100;
 	uint32_t src[100], dst[100], sw[6], rw[7];
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	int t = ixt_ttm(s, d);
 
 	ASSERT_NE(NULL, sim);
@@ -222,7 +223,7 @@ TEST(absolute_and_relative_addressing)
 	const uint32_t s = 500, d = 900;
 	const struct ipuxcom_xsim_write *w;
 	uint32_t sw[4], rw[6], v = 0xabcdef01, got = 0;
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	size_t n;
 	int t = ixt_ttm(s, d);
 
@@ -266,7 +267,7 @@ TEST(direction_reach_is_modelled_and_can_be_relaxed)
 	struct ipuxcom_xsim *sim = mksim(0);
 	const uint32_t s = 700, d = 20;
 	unsigned int dir = ixt_dir_of(s, d);
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	size_t n;
 	const struct ipuxcom_xsim_hazard *h;
 
@@ -293,13 +294,13 @@ TEST(direction_reach_is_modelled_and_can_be_relaxed)
 TEST(sends_read_the_sram_of_the_phase_start)
 {
 	struct ipuxcom_xsim *sim = mksim(0);
-	struct ipuxcom_p2p_plan ab, bc;
+	struct ipuxcom_p2p_plan ab = IPUXCOM_P2P_PLAN_INIT, bc = IPUXCOM_P2P_PLAN_INIT;
 	uint32_t a = 100, b = 200, c = 300, v, got;
 
 	ASSERT_NE(NULL, sim);
 	/* a -> b into 0x70000, and b -> c from that same 0x70000, in one phase */
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, a, b, 1, 0, &ab, NULL));
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, b, c, 1, 0, &bc, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, a, b, 1, IPUXCOM_PLAN_PHYSICAL, &ab, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, b, c, 1, IPUXCOM_PLAN_PHYSICAL, &bc, NULL));
 	v = 111;
 	ipuxcom_xsim_sram_write(sim, a, 0x60000, &v, 1, NULL);
 	v = 222;
@@ -317,9 +318,10 @@ TEST(sends_read_the_sram_of_the_phase_start)
 /* Non-participation [S]: raw sans; sync 1, or with br $m10; every tile with ALL_TILES. */
 TEST(non_participation_rows)
 {
-	struct ipuxcom_xsim_config cfg = { .flags = IPUXCOM_XSIM_ALL_TILES };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.flags = IPUXCOM_XSIM_ALL_TILES };
 	const uint32_t raw[2] = { 0x40c00000u, 0x41800001u };
-	struct ipuxcom_xsim_result r;
+	struct ipuxcom_xsim_result r = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_xsim *sim;
 
 	ASSERT_EQ(0, ipuxcom_xsim_create(&cfg, &sim, NULL));
@@ -376,13 +378,15 @@ TEST(sram_is_sparse_and_checked)
 
 TEST(argument_checks_name_the_field)
 {
-	struct ipuxcom_xsim_config cfg = { .flags = 0x80 };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.flags = 0x80 };
 	struct ipuxcom_xsim *sim;
 	struct ipuxcom_plan_error e;
 	struct ipuxcom_xsim_program p = { .tile = 3, .words = (uint32_t[]){ SYNC3, BR10 },
 					  .nwords = 2 };
 	uint32_t r[2] = { 5, 5 }, d[2] = { 0x50000, 0x50000 };
-	struct ipuxcom_xsim_xfer x = { .sender = 4, .src_addr = 0x60000, .count = 3, .nrecv = 2,
+	struct ipuxcom_xsim_xfer x = { .size = sizeof(struct ipuxcom_xsim_xfer),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 4, .src_addr = 0x60000, .count = 3, .nrecv = 2,
 				       .receivers = r, .dst_addr = d };
 
 	EXPECT_EQ(-EINVAL, ipuxcom_xsim_create(&cfg, &sim, &e));

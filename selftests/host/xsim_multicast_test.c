@@ -105,11 +105,12 @@ static bool prove_mcast(struct __test_metadata *_metadata, struct ipuxcom_xsim *
 			const uint32_t *r, const uint32_t *dst, uint32_t n, uint32_t src,
 			uint32_t offset)
 {
-	struct ipuxcom_fanout_req req = { .sender = s, .count = count, .nrecv = n, .receivers = r,
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = s, .count = count, .nrecv = n, .receivers = r,
 					  .src_addr = src, .dst_addr = dst,
 					  .schedule_offset = offset };
 	struct ipuxcom_plan_row rows[IPUXCOM_TILES];
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_plan_error e;
 	size_t idle = 0;
 
@@ -242,11 +243,12 @@ TEST_F(mc, count_boundaries_on_every_row)
 TEST_F(mc, streams_at_schedule_offsets_coexist)
 {
 	uint32_t r1[2] = { 10, 700 }, r2[2] = { 11, 701 }, dst[2] = { 0x50000, 0x50100 };
-	struct ipuxcom_fanout_req q1 = { .sender = 5, .count = 100, .nrecv = 2, .receivers = r1,
+	struct ipuxcom_fanout_req q1 = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 5, .count = 100, .nrecv = 2, .receivers = r1,
 					 .src_addr = 0x80000, .dst_addr = dst };
 	struct ipuxcom_fanout_req q2 = q1;
 	struct ipuxcom_plan_row a[3], b[3];
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 
 	q2.receivers = r2;
 	q2.schedule_offset = 256;
@@ -277,10 +279,11 @@ static bool prove_serialized(struct __test_metadata *_metadata, struct ipuxcom_x
 			     struct bufs *b, uint32_t iter, uint32_t s, uint32_t count,
 			     const uint32_t *r, uint32_t n)
 {
-	struct ipuxcom_fanout_req req = { .sender = s, .count = count, .nrecv = n, .receivers = r };
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = s, .count = count, .nrecv = n, .receivers = r };
 	uint32_t dst[IPUXCOM_SERIAL_MAX_RECV];
 	struct ipuxcom_plan_row rows[IPUXCOM_SERIAL_MAX_RECV + 1];
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_plan_error e;
 
 	for (uint32_t i = 0; i < n; i++)
@@ -338,7 +341,8 @@ TEST_F(mc, serialized_with_receivers_above_row_0)
 TEST(serialized_gaps_that_do_not_fit_are_rejected)
 {
 	uint32_t r6[6] = { 100, 300, 645, 900, 1200, 1413 };
-	struct ipuxcom_fanout_req req = { .sender = 1000, .count = 64, .nrecv = 6, .receivers = r6 };
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = 64, .nrecv = 6, .receivers = r6 };
 	struct ipuxcom_plan_row rows[7];
 	struct ipuxcom_plan_error e;
 
@@ -352,10 +356,11 @@ TEST(serialized_gaps_that_do_not_fit_are_rejected)
 TEST_F(mc, relay_tree_one_phase_per_round)
 {
 	uint32_t r[10] = { 3, 100, 645, 900, 1413, 1471, 64, 70, 1300, 555 }, rounds = 0;
-	struct ipuxcom_fanout_req req = { .sender = 1000, .count = 100, .nrecv = 10, .receivers = r };
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 1000, .count = 100, .nrecv = 10, .receivers = r };
 	struct ipuxcom_relay_step steps[10];
 	uint32_t dst[10];
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	size_t k = 0;
 
 	for (int i = 0; i < 10; i++)
@@ -368,10 +373,11 @@ TEST_F(mc, relay_tree_one_phase_per_round)
 
 		ipuxcom_xsim_reset(self->sim, 0, NULL);
 		for (; k < 10 && steps[k].round == round; k++, n++) {
-			struct ipuxcom_p2p_plan p;
+			struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 
 			/* everyone keeps the data at 0x60000: the sender's source, the relays' copy */
-			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, steps[k].sender, steps[k].receiver, 100, 0,
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, steps[k].sender, steps[k].receiver, 100,
+						      IPUXCOM_PLAN_PHYSICAL,
 						      &p, NULL));
 			ASSERT_EQ(0, ipuxcom_xsim_add_p2p(self->sim, &p, 0x60000, 0x60000, NULL));
 		}
@@ -385,9 +391,10 @@ TEST_F(mc, relay_tree_one_phase_per_round)
 TEST_F(mc, dispatched_multicast_verified)
 {
 	uint32_t r[4] = { 1, 500, 1000, 1400 }, dst[4] = { 0x50000, 0x50000, 0x70000, 0xd0000 };
-	struct ipuxcom_fanout_req req = { .sender = 7, .count = 300, .nrecv = 4, .receivers = r,
+	struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+		.flags = IPUXCOM_PLAN_PHYSICAL, .sender = 7, .count = 300, .nrecv = 4, .receivers = r,
 					  .src_addr = 0x80000, .dst_addr = dst };
-	struct ipuxcom_dispatch d;
+	struct ipuxcom_dispatch d = IPUXCOM_DISPATCH_INIT;
 
 	ASSERT_EQ(0, ipuxcom_plan_dispatch(NULL, &req, IPUXCOM_FANOUT_ALL, &d, NULL));
 	ASSERT_EQ(IPUXCOM_FANOUT_MULTICAST, d.chosen);

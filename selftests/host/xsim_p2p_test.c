@@ -56,8 +56,8 @@ static bool prove(struct __test_metadata *_metadata, struct proof *pf, uint32_t 
 		  uint32_t count)
 {
 	struct ipuxcom_xsim *sim = pf->sim;
-	struct ipuxcom_p2p_plan p;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_plan_error e;
 	uint32_t row = r / IPUXCOM_PHYS_COLS, it = ++pf->iter;
 	size_t idle, early;
@@ -71,7 +71,7 @@ static bool prove(struct __test_metadata *_metadata, struct proof *pf, uint32_t 
 	for (uint32_t k = 0; k < count + 2 * GUARD; k++)
 		pf->got[k] = k < GUARD || k >= GUARD + count ? guard(k) : ~pat(it, s, k - GUARD);
 	ipuxcom_xsim_sram_write(sim, r, DST - 4 * GUARD, pf->got, count + 2 * GUARD, NULL);
-	if (ipuxcom_plan_p2p(NULL, s, r, count, 0, &p, &e) ||
+	if (ipuxcom_plan_p2p(NULL, s, r, count, IPUXCOM_PLAN_PHYSICAL, &p, &e) ||
 	    ipuxcom_xsim_add_p2p(sim, &p, SRC, DST, &e) || ipuxcom_xsim_run(sim, &res, &e)) {
 		TH_LOG("%u -> %u count %u: %s", s, r, count, e.msg);
 		return false;

@@ -22,6 +22,11 @@
 
 #include "ixt_xsim.h"
 
+/* Options of transfers given with physical ids. */
+static const struct ipuxcom_schedule_opts phys_opts = {
+	.size = sizeof(phys_opts), .flags = IPUXCOM_SCHEDULE_PHYSICAL
+};
+
 static uint32_t pat(uint32_t tile, uint32_t addr)
 {
 	return (tile + 1) * 0x9e3779b9u ^ addr;
@@ -35,7 +40,8 @@ static bool verify(struct __test_metadata *_metadata, const struct ipuxcom_sched
 		   size_t n, const struct ipuxcom_schedule *s, uint32_t step, uint32_t max_events,
 		   struct ipuxcom_xsim_result *res)
 {
-	struct ipuxcom_xsim_config cfg = { .max_events = max_events };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.max_events = max_events };
 	struct ipuxcom_plan_error e;
 	struct ipuxcom_xsim *sim;
 	bool ok = true;
@@ -47,7 +53,7 @@ static bool verify(struct __test_metadata *_metadata, const struct ipuxcom_sched
 			ipuxcom_xsim_sram_fill(sim, x[i].sender, x[i].src_addr + 4 * k,
 					       pat(x[i].sender, x[i].src_addr + 4 * k), 1, NULL);
 	if ((s ? ipuxcom_schedule_load(s, sim, 0, &e) :
-		 ipuxcom_schedule_stagger(NULL, x, n, step, sim, 0, &e)) ||
+		 ipuxcom_schedule_stagger(&phys_opts, x, n, step, sim, 0, &e)) ||
 	    ipuxcom_xsim_run(sim, res, &e)) {
 		TH_LOG("%s", e.msg);
 		ipuxcom_xsim_free(sim);
@@ -134,13 +140,13 @@ static void mm_init(struct mm *m)
 /* The target: the matmul's 8 streams in at most 50% of the 256-event stagger. */
 TEST(matmul_streams_pack_into_half_the_stagger)
 {
-	struct ipuxcom_xsim_result rs, rp;
+	struct ipuxcom_xsim_result rs = IPUXCOM_XSIM_RESULT_INIT, rp = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_schedule *s;
 	struct mm m;
 
 	mm_init(&m);
 	ASSERT_TRUE(verify(_metadata, m.x, 8, NULL, 256, 0, &rs));
-	ASSERT_EQ(0, ipuxcom_schedule_build(NULL, m.x, 8, &s, NULL));
+	ASSERT_EQ(0, ipuxcom_schedule_build(&phys_opts, m.x, 8, &s, NULL));
 	ASSERT_TRUE(programs_ok(_metadata, s));
 	ASSERT_TRUE(verify(_metadata, m.x, 8, s, 0, 0, &rp));
 	EXPECT_EQ(ipuxcom_schedule_events(s), rp.events);
@@ -215,8 +221,10 @@ TEST(random_sets_pack_cleanly)
 	double sum = 0;
 
 	for (int i = 0; i < 24; i++) {
-		struct ipuxcom_schedule_opts o = { .flags = i & 1 ? IPUXCOM_SCHEDULE_EXACT_WINDOW : 0 };
-		struct ipuxcom_xsim_result res;
+		struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+			.flags = IPUXCOM_SCHEDULE_PHYSICAL | (i & 1 ? IPUXCOM_SCHEDULE_EXACT_WINDOW : 0)
+		};
+		struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 		struct ipuxcom_schedule *s;
 		struct ipuxcom_plan_error e;
 		struct rset r;
@@ -226,7 +234,7 @@ TEST(random_sets_pack_cleanly)
 		ASSERT_TRUE(programs_ok(_metadata, s));
 		ASSERT_TRUE(verify(_metadata, r.x, r.n, s, 0, 0, &res)) TH_LOG("set %d", i);
 		ASSERT_EQ(ipuxcom_schedule_events(s), res.events);
-		if (o.flags)	/* exact windows: never idle */
+		if (o.flags & IPUXCOM_SCHEDULE_EXACT_WINDOW)	/* exact windows: never idle */
 			EXPECT_EQ(0u, last_idle_notes);
 		sum += res.events;
 		ipuxcom_schedule_free(s);
@@ -245,12 +253,12 @@ TEST(sender_waits_out_the_notes_window)
 		  .dst_addr = &d },
 	};
 	/* 32-bit streams (the default would take 64-bit routes here, see below) */
-	struct ipuxcom_schedule_opts legacy = { .flags = IPUXCOM_SCHEDULE_LEGACY };
-	struct ipuxcom_schedule_opts exact = {
-		.flags = IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_LEGACY,
-	};
-	struct ipuxcom_schedule_slot a, b;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_schedule_opts legacy = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_schedule_opts exact = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_schedule_slot a = IPUXCOM_SCHEDULE_SLOT_INIT, b = IPUXCOM_SCHEDULE_SLOT_INIT;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_schedule *s;
 
 	ASSERT_EQ(0, ipuxcom_schedule_build(&legacy, x, 2, &s, NULL));
@@ -290,9 +298,10 @@ TEST(receiver_windows_and_a_tile_that_receives_and_sends)
 	struct ipuxcom_schedule_xfer y = { .sender = 5, .count = 40, .nrecv = 1, .receivers = &b,
 					.src_addr = 0x80000, .dst_addr = &d2 };
 	struct ipuxcom_schedule_xfer all[4] = { x[0], x[1], x[2], y };
-	struct ipuxcom_schedule_opts legacy = { .flags = IPUXCOM_SCHEDULE_LEGACY };	/* 32-bit */
-	struct ipuxcom_schedule_slot s0, s1;
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_schedule_opts legacy = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };	/* 32-bit */
+	struct ipuxcom_schedule_slot s0 = IPUXCOM_SCHEDULE_SLOT_INIT, s1 = IPUXCOM_SCHEDULE_SLOT_INIT;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_schedule *s;
 
 	ASSERT_EQ(0, ipuxcom_schedule_build(&legacy, all, 4, &s, NULL));
@@ -326,8 +335,9 @@ static int send_sctl(const struct ipuxcom_schedule *s, uint32_t tile)
 static uint32_t phase(struct __test_metadata *_metadata, const struct ipuxcom_schedule_xfer *x,
 		      size_t n, uint32_t flags, int *sctl)
 {
-	struct ipuxcom_schedule_opts o = { .flags = flags };
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = flags | IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_schedule *s;
 	uint32_t ev;
 
@@ -351,17 +361,18 @@ static uint32_t phase(struct __test_metadata *_metadata, const struct ipuxcom_sc
  */
 TEST(wide_route_where_the_transfer_allows_it)
 {
-	struct ipuxcom_p2p_plan plan;
-	struct ipuxcom_p2p_wide_info info;
+	struct ipuxcom_p2p_plan plan = IPUXCOM_P2P_PLAN_INIT;
+	struct ipuxcom_p2p_wide_info info = IPUXCOM_P2P_WIDE_INFO_INIT;
 	uint32_t snd = 1000, r = 10 * 64 + 5, d = 0x50000, dmis = 0x50004, other;
 	struct ipuxcom_schedule_xfer x = { .sender = snd, .count = 100, .nrecv = 1, .receivers = &r,
 					.src_addr = 0x80000, .dst_addr = &d };
-	struct ipuxcom_schedule_slot sl;
+	struct ipuxcom_schedule_slot sl = IPUXCOM_SCHEDULE_SLOT_INIT;
 	struct ipuxcom_schedule *s;
 	uint32_t lw, lg;
 	int sctl = -1, lsctl = -1;
 
-	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, snd, r, 100, 0x80000, d, 0, &plan, &info, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, snd, r, 100, 0x80000, d, IPUXCOM_PLAN_PHYSICAL,
+					   &plan, &info, NULL));
 	r = info.xpic_owner;
 	other = r ^ 2;
 	lw = phase(_metadata, &x, 1, 0, &sctl);
@@ -371,8 +382,9 @@ TEST(wide_route_where_the_transfer_allows_it)
 	EXPECT_EQ(IPUXCOM_SCTL_WIDE, (uint32_t)sctl & IPUXCOM_SCTL_WIDE);
 	EXPECT_EQ(0, lsctl & (int)IPUXCOM_SCTL_WIDE);
 	EXPECT_LT(lw, lg);
-	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, snd, r, 100, 0x80000, d, 0, &plan, &info, NULL));
-	ASSERT_EQ(0, ipuxcom_schedule_build(NULL, &x, 1, &s, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p_wide(NULL, snd, r, 100, 0x80000, d, IPUXCOM_PLAN_PHYSICAL,
+					   &plan, &info, NULL));
+	ASSERT_EQ(0, ipuxcom_schedule_build(&phys_opts, &x, 1, &s, NULL));
 	ipuxcom_schedule_slot(s, 0, &sl);
 	/* 50 items at the pair's time, written 52 + 2 * row events later [RE] */
 	EXPECT_EQ(sl.start + info.pair_time + 50 - 1 + 52 + 2 * 10, sl.last_write);
@@ -435,11 +447,12 @@ TEST(receive_controls_ride_on_the_tiles_own_send)
 		{ .sender = 5, .count = 101, .nrecv = 1, .receivers = &a, .src_addr = 0x80000,
 		  .dst_addr = &d2 },
 	};
-	struct ipuxcom_schedule_opts legacy = { .flags = IPUXCOM_SCHEDULE_LEGACY };
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_schedule_opts legacy = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_LEGACY | IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_schedule *s, *l;
 
-	ASSERT_EQ(0, ipuxcom_schedule_build(NULL, x, 2, &s, NULL));
+	ASSERT_EQ(0, ipuxcom_schedule_build(&phys_opts, x, 2, &s, NULL));
 	ASSERT_EQ(0, ipuxcom_schedule_build(&legacy, x, 2, &l, NULL));
 	EXPECT_LT(ipuxcom_schedule_events(s), ipuxcom_schedule_events(l));
 	/* At least the window's open and its PIC; the close may follow the send. */
@@ -535,8 +548,9 @@ TEST(gaps_beyond_a_field_get_delay_words)
 {
 	uint32_t r[2] = { 53, 54 }, d[3] = { 0x50000, 0x54000, 0x70000 };
 	struct ipuxcom_schedule_xfer x[3];
-	struct ipuxcom_schedule_opts o = { .max_events = 16000 };
-	struct ipuxcom_xsim_result res;
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_PHYSICAL, .max_events = 16000 };
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_schedule *s;
 	struct ipuxcom_xsim_program p;
 	struct ipuxcom_plan_error e;
@@ -563,7 +577,7 @@ TEST(gaps_beyond_a_field_get_delay_words)
 	/* Three 4000-word transfers from one sender: beyond the default bound ... */
 	x[0].count = 4000;
 	x[1].count = 4000;
-	EXPECT_EQ(-ERANGE, ipuxcom_schedule_build(NULL, x, 3, &s, &e));
+	EXPECT_EQ(-ERANGE, ipuxcom_schedule_build(&phys_opts, x, 3, &s, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_SCHEDULE, e.code);
 	EXPECT_EQ(0, strncmp(e.msg, "xfers[2] (4000 words", 20)) TH_LOG("%s", e.msg);
 	/* ... within a larger one, verified with the same bound. */
@@ -582,36 +596,38 @@ TEST(build_rejections_name_the_transfer)
 		{ .sender = 2, .count = 4, .nrecv = 2, .receivers = r, .src_addr = 0x80000,
 		  .dst_addr = d },
 	};
-	struct ipuxcom_schedule_opts o = { .flags = 0x100 };
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = 0x100 };
 	struct ipuxcom_schedule *s;
 	struct ipuxcom_plan_error e;
 
-	EXPECT_EQ(-EINVAL, ipuxcom_schedule_build(NULL, x, 2, &s, &e));
+	EXPECT_EQ(-EINVAL, ipuxcom_schedule_build(&phys_opts, x, 2, &s, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_DUP, e.code);
 	EXPECT_STREQ("xfers[1].receivers[1]", e.field);
 	r[1] = 2;
-	EXPECT_EQ(-EINVAL, ipuxcom_schedule_build(NULL, x, 2, &s, &e));
+	EXPECT_EQ(-EINVAL, ipuxcom_schedule_build(&phys_opts, x, 2, &s, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_SELF, e.code);
 	EXPECT_STREQ("xfers[1].receivers[1] 2 is the sender", e.msg);
 	r[1] = 6;
 	d[1] = 0x60000;
-	EXPECT_EQ(-ERANGE, ipuxcom_schedule_build(NULL, x, 2, &s, &e));
+	EXPECT_EQ(-ERANGE, ipuxcom_schedule_build(&phys_opts, x, 2, &s, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_ADDR_FLAG, e.code);
 	EXPECT_STREQ("xfers[1].dst_addr[1]", e.field);
 	d[1] = 0x50000;
 	x[0].count = 0;
-	EXPECT_EQ(-ERANGE, ipuxcom_schedule_build(NULL, x, 2, &s, &e));
+	EXPECT_EQ(-ERANGE, ipuxcom_schedule_build(&phys_opts, x, 2, &s, &e));
 	EXPECT_STREQ("xfers[0].count 0 out of range 1..4148", e.msg);
 	x[0].count = 4;
 	x[0].sender = 1472;
-	EXPECT_EQ(-ERANGE, ipuxcom_schedule_build(NULL, x, 2, &s, &e));
+	EXPECT_EQ(-ERANGE, ipuxcom_schedule_build(&phys_opts, x, 2, &s, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_TILE, e.code);
 	x[0].sender = 1;
 	EXPECT_EQ(-EINVAL, ipuxcom_schedule_build(&o, x, 2, &s, &e));
 	EXPECT_EQ(IPUXCOM_PLAN_E_FLAGS, e.code);
-	EXPECT_EQ(-EINVAL, ipuxcom_schedule_build(NULL, x, 2, NULL, &e));
-	ASSERT_EQ(0, ipuxcom_schedule_build(NULL, x, 2, &s, &e));
-	EXPECT_EQ(-ERANGE, ipuxcom_schedule_slot(s, 2, &(struct ipuxcom_schedule_slot){ 0 }));
+	EXPECT_EQ(-EINVAL, ipuxcom_schedule_build(&phys_opts, x, 2, NULL, &e));
+	ASSERT_EQ(0, ipuxcom_schedule_build(&phys_opts, x, 2, &s, &e));
+	EXPECT_EQ(-ERANGE, ipuxcom_schedule_slot(s, 2,
+						 &(struct ipuxcom_schedule_slot)IPUXCOM_SCHEDULE_SLOT_INIT));
 	EXPECT_EQ(-EINVAL, ipuxcom_schedule_load(s, NULL, 0, &e));
 	ipuxcom_schedule_free(s);
 	ipuxcom_schedule_free(NULL);

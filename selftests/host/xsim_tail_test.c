@@ -75,6 +75,7 @@ static bool run_p2p(struct ipuxcom_xsim *sim, const struct ipuxcom_p2p_plan *p,
 	const struct ipuxcom_xsim_write *w;
 	uint32_t data[5] = { 0x11111111u, 0x22222222u, 0x33333333u, 0x44444444u, 0x55555555u };
 
+	o->res = (struct ipuxcom_xsim_result)IPUXCOM_XSIM_RESULT_INIT;
 	ipuxcom_xsim_reset(sim, IPUXCOM_XSIM_RESET_SRAM, NULL);
 	ipuxcom_xsim_sram_write(sim, p->send.tile, SRC, data, 5, NULL);
 	if (ipuxcom_xsim_add_p2p(sim, p, SRC, DST, NULL) || ipuxcom_xsim_run(sim, &o->res, NULL))
@@ -100,7 +101,8 @@ static bool same_writes(const struct outcome *a, const struct outcome *b)
 
 static struct ipuxcom_xsim *mksim(void)
 {
-	struct ipuxcom_xsim_config cfg = { .flags = IPUXCOM_XSIM_LOG_WRITES };
+	struct ipuxcom_xsim_config cfg = { .size = sizeof(struct ipuxcom_xsim_config),
+		.flags = IPUXCOM_XSIM_LOG_WRITES };
 	struct ipuxcom_xsim *sim = NULL;
 
 	ipuxcom_xsim_create(&cfg, &sim, NULL);
@@ -116,11 +118,12 @@ TEST(affected_pairs_deliver_the_same_with_and_without_the_tail)
 	ASSERT_NE(NULL, sim);
 	for (uint32_t s = 0; s < IPUXCOM_TILES; s++) {
 		for (uint32_t r = 0; r < IPUXCOM_TILES; r++) {
-			struct ipuxcom_p2p_plan p, q;
+			struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT, q = IPUXCOM_P2P_PLAN_INIT;
 			struct outcome a, b;
 			int t;
 
-			if (s == r || ipuxcom_plan_p2p(NULL, s, r, 1, 0, &p, NULL))
+			if (s == r || ipuxcom_plan_p2p(NULL, s, r, 1, IPUXCOM_PLAN_PHYSICAL, &p,
+						       NULL))
 				continue;
 			t = p.time_to_mux;
 			if (!peer_tail(t, 1))
@@ -130,7 +133,8 @@ TEST(affected_pairs_deliver_the_same_with_and_without_the_tail)
 				uint32_t field = (uint32_t)(t - 107) - count;
 				int32_t ea, eb, rend;
 
-				ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, r, count, 0, &p, NULL));
+				ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, r, count,
+							      IPUXCOM_PLAN_PHYSICAL, &p, NULL));
 				q = p;
 				ASSERT_TRUE(add_tail(&q.send, field));
 				ea = row_events(&p.send);
@@ -181,12 +185,12 @@ TEST(multicast_sent_at_event_0_delivers_the_same_with_and_without_the_tail)
 	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
 		for (uint32_t count = 1; count <= 5; count++) {
 			uint32_t dst[2] = { DST, DST };
-			struct ipuxcom_fanout_req req = {
+			struct ipuxcom_fanout_req req = { .size = sizeof(struct ipuxcom_fanout_req),
+				.flags = IPUXCOM_PLAN_PHYSICAL,
 				.sender = sets[k][0], .count = count, .nrecv = 2,
-				.receivers = &sets[k][1], .src_addr = SRC, .dst_addr = dst,
-			};
+				.receivers = &sets[k][1], .src_addr = SRC, .dst_addr = dst };
 			struct ipuxcom_plan_row rows[2][3];
-			struct ipuxcom_multicast_info info;
+			struct ipuxcom_multicast_info info = IPUXCOM_MULTICAST_INFO_INIT;
 			struct outcome o[2];
 			uint32_t data[5] = { 1, 2, 3, 4, 5 };
 
@@ -202,6 +206,7 @@ TEST(multicast_sent_at_event_0_delivers_the_same_with_and_without_the_tail)
 				ipuxcom_xsim_reset(sim, IPUXCOM_XSIM_RESET_SRAM, NULL);
 				ipuxcom_xsim_sram_write(sim, req.sender, SRC, data, 5, NULL);
 				ASSERT_EQ(0, ipuxcom_xsim_add_multicast(sim, &req, rows[v], 3, NULL));
+				o[v].res = (struct ipuxcom_xsim_result)IPUXCOM_XSIM_RESULT_INIT;
 				ASSERT_EQ(0, ipuxcom_xsim_run(sim, &o[v].res, NULL));
 				EXPECT_EQ(0u, o[v].res.errors);
 				EXPECT_EQ(2u, o[v].res.delivered);
@@ -236,12 +241,13 @@ TEST(the_seed_rows_return_before_their_words_are_taken)
 
 		ASSERT_EQ(0, ipuxcom_tile_physical(recv_logical[k], &r));
 		for (uint32_t s = 0; s < IPUXCOM_TILES; s++) {
-			struct ipuxcom_p2p_plan p;
+			struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT;
 			int32_t br;
 
 			if (s == r)
 				continue;
-			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, r, 3, 0, &p, NULL));
+			ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, s, r, 3, IPUXCOM_PLAN_PHYSICAL, &p,
+						      NULL));
 			br = row_events(&p.send);
 			ASSERT_EQ(112 - p.time_to_mux + 3, br);
 			total++;
@@ -258,11 +264,11 @@ TEST(the_seed_rows_return_before_their_words_are_taken)
 TEST(in_flight_at_sync_when_the_phase_ends_before_its_writes)
 {
 	struct ipuxcom_xsim *sim = mksim();
-	struct ipuxcom_p2p_plan p, q;
+	struct ipuxcom_p2p_plan p = IPUXCOM_P2P_PLAN_INIT, q = IPUXCOM_P2P_PLAN_INIT;
 	struct outcome o;
 
 	ASSERT_NE(NULL, sim);
-	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1440, 0, 3, 0, &p, NULL));
+	ASSERT_EQ(0, ipuxcom_plan_p2p(NULL, 1440, 0, 3, IPUXCOM_PLAN_PHYSICAL, &p, NULL));
 	ASSERT_EQ(112, p.time_to_mux);
 	/* The library's rows: clean. */
 	ASSERT_TRUE(run_p2p(sim, &p, &o));

@@ -793,7 +793,38 @@ void ipuxcom_schedule_free(struct ipuxcom_schedule *s)
 
 static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
 			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
-			      struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err);
+			      const uint32_t *order, struct ipuxcom_schedule **out,
+			      struct ipuxcom_plan_error *err);
+
+/*
+ * Issue 25: place the set again in each order of ixc_sched_order() and
+ * keep a shorter phase (ties: the one in hand), so the result is never
+ * longer than the caller's order gave.
+ */
+static void ixc_sched_reorder(const struct ipuxcom_schedule_opts *opts,
+			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
+			      struct ipuxcom_schedule **best)
+{
+	bool logical = opts && (opts->flags & IPUXCOM_SCHEDULE_LOGICAL);
+	uint32_t *order;
+
+	if (n < 2 || !(order = malloc(n * sizeof(*order))))
+		return;
+	for (unsigned int k = 1; k <= IXC_SCHED_ORDERS; k++) {
+		struct ipuxcom_schedule *s = NULL;
+
+		if (!ixc_sched_order(xfers, n, logical, k, order) ||
+		    ixc_schedule_build(opts, xfers, n, order, &s, NULL))
+			continue;
+		if (s->events < (*best)->events) {
+			ipuxcom_schedule_free(*best);
+			*best = s;
+		} else {
+			ipuxcom_schedule_free(s);
+		}
+	}
+	free(order);
+}
 
 /*
  * The default scheduler never returns a phase longer than today's packing
@@ -811,32 +842,36 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 	int ret;
 
 	if (lo.flags & IPUXCOM_SCHEDULE_LEGACY)
-		return ixc_schedule_build(opts, xfers, n, out, err);
-	ret = ixc_schedule_build(opts, xfers, n, out, &e0);
+		return ixc_schedule_build(opts, xfers, n, NULL, out, err);
+	ret = ixc_schedule_build(opts, xfers, n, NULL, out, &e0);
 	lo.flags |= IPUXCOM_SCHEDULE_LEGACY;
 	if (ret && e0.code == IPUXCOM_PLAN_E_SCHEDULE &&
-	    ixc_schedule_build(&lo, xfers, n, out, NULL) == 0) {
+	    ixc_schedule_build(&lo, xfers, n, NULL, out, NULL) == 0) {
 		ixc_plan_ok(err);
 		return 0;
 	}
 	if (ret && err)
 		*err = e0;
-	if (ret || !(*out)->departs)
+	if (ret)
 		return ret;
-	if (ixc_schedule_build(&lo, xfers, n, &legacy, NULL) == 0 &&
-	    legacy->events < (*out)->events) {
-		ipuxcom_schedule_free(*out);
-		*out = legacy;
-	} else {
-		ipuxcom_schedule_free(legacy);
+	if ((*out)->departs) {
+		if (ixc_schedule_build(&lo, xfers, n, NULL, &legacy, NULL) == 0 &&
+		    legacy->events < (*out)->events) {
+			ipuxcom_schedule_free(*out);
+			*out = legacy;
+		} else {
+			ipuxcom_schedule_free(legacy);
+		}
 	}
+	ixc_sched_reorder(opts, xfers, n, out);
 	ixc_plan_ok(err);
 	return 0;
 }
 
 static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
 			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
-			      struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err)
+			      const uint32_t *order, struct ipuxcom_schedule **out,
+			      struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_schedule *s;
 	struct ixc_saction *act = NULL;
@@ -888,11 +923,19 @@ static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
 		x->pic_save = &s->ints[4 * nids + 3 * xfers[i].nrecv];
 		nids += xfers[i].nrecv;
 		if ((ret = ixc_sched_xfer(s, i, &xfers[i], x, err)) ||
-		    (ret = ixc_place(s, i, err))) {
+		    (!order && (ret = ixc_place(s, i, err)))) {
 			ipuxcom_schedule_free(s);
 			return ret;
 		}
 		s->departs |= x->wide;
+	}
+	/* Another placement order (issue 25): every transfer checked first. */
+	for (size_t k = 0; order && k < n; k++) {
+		if ((ret = ixc_place(s, order[k], err))) {
+			ipuxcom_schedule_free(s);
+			return ret;
+		}
+		s->departs |= s->x[order[k]].wide;
 	}
 	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
 		size_t k = s->tiles[t].nsnd + 3 * s->tiles[t].nwin;

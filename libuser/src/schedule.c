@@ -799,28 +799,83 @@ static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
 /*
  * Issue 25: place the set again in each order of ixc_sched_order() and
  * keep a shorter phase (ties: the one in hand), so the result is never
- * longer than the caller's order gave.
+ * longer than the caller's order gave. Then, from the best order, move
+ * each of the IXC_SCHED_CRITICAL transfers that write last to the front
+ * (it waited for others; placed first it waits for none) and keep the
+ * move while the phase shortens, at most IXC_SCHED_MOVES builds.
  */
+#define IXC_SCHED_CRITICAL	4
+#define IXC_SCHED_MOVES		8
+
+static bool ixc_sched_try(const struct ipuxcom_schedule_opts *opts,
+			  const struct ipuxcom_schedule_xfer *xfers, size_t n, const uint32_t *order,
+			  struct ipuxcom_schedule **best)
+{
+	struct ipuxcom_schedule *s = NULL;
+
+	if (ixc_schedule_build(opts, xfers, n, order, &s, NULL))
+		return false;
+	if (s->events < (*best)->events) {
+		ipuxcom_schedule_free(*best);
+		*best = s;
+		return true;
+	}
+	ipuxcom_schedule_free(s);
+	return false;
+}
+
 static void ixc_sched_reorder(const struct ipuxcom_schedule_opts *opts,
 			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
 			      struct ipuxcom_schedule **best)
 {
 	bool logical = opts && (opts->flags & IPUXCOM_SCHEDULE_LOGICAL);
-	uint32_t *order;
+	uint32_t *order, *cur;
+	unsigned int moves = 0;
+	bool again = true;
 
-	if (n < 2 || !(order = malloc(n * sizeof(*order))))
+	if (n < 2 || !(order = malloc(2 * n * sizeof(*order))))
 		return;
-	for (unsigned int k = 1; k <= IXC_SCHED_ORDERS; k++) {
-		struct ipuxcom_schedule *s = NULL;
+	cur = order + n;
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	for (unsigned int k = 1; k <= IXC_SCHED_ORDERS; k++)
+		if (ixc_sched_order(xfers, n, logical, k, cur) &&
+		    ixc_sched_try(opts, xfers, n, cur, best))
+			memcpy(order, cur, n * sizeof(*order));
+	while (again && moves < IXC_SCHED_MOVES) {
+		uint32_t crit[IXC_SCHED_CRITICAL];
+		size_t nc = 0;
 
-		if (!ixc_sched_order(xfers, n, logical, k, order) ||
-		    ixc_schedule_build(opts, xfers, n, order, &s, NULL))
-			continue;
-		if (s->events < (*best)->events) {
-			ipuxcom_schedule_free(*best);
-			*best = s;
-		} else {
-			ipuxcom_schedule_free(s);
+		/* The transfers that write last in the best phase, latest first. */
+		for (size_t i = 0; i < n; i++) {
+			size_t j = nc < IXC_SCHED_CRITICAL ? nc++ : IXC_SCHED_CRITICAL;
+
+			while (j > 0 && (*best)->slots[crit[j - 1]].last_write <
+					(*best)->slots[i].last_write) {
+				if (j < IXC_SCHED_CRITICAL)
+					crit[j] = crit[j - 1];
+				j--;
+			}
+			if (j < IXC_SCHED_CRITICAL)
+				crit[j] = (uint32_t)i;
+		}
+		again = false;
+		for (size_t c = 0; c < nc && moves < IXC_SCHED_MOVES; c++) {
+			size_t at = 0;
+
+			while (order[at] != crit[c])
+				at++;
+			if (at == 0)
+				continue;
+			cur[0] = crit[c];
+			memcpy(cur + 1, order, at * sizeof(*order));
+			memcpy(cur + at + 1, order + at + 1, (n - at - 1) * sizeof(*order));
+			moves++;
+			if (ixc_sched_try(opts, xfers, n, cur, best)) {
+				memcpy(order, cur, n * sizeof(*order));
+				again = true;
+				break;
+			}
 		}
 	}
 	free(order);

@@ -116,6 +116,9 @@ struct ipuxcom_schedule {
 	size_t nwords, cap_words;
 	uint32_t events;
 	bool departs;		/* used a 64-bit route or a merged control */
+	/* Split transfers (issue 25): caller's transfer u is x[ufirst[u] .. ufirst[u + 1]). */
+	uint32_t *ufirst;
+	size_t nuser;
 };
 
 /* ---------------------------------------------------------------- checks */
@@ -788,6 +791,7 @@ void ipuxcom_schedule_free(struct ipuxcom_schedule *s)
 	free(s->slots);
 	free(s->progs);
 	free(s->words);
+	free(s->ufirst);
 	free(s);
 }
 
@@ -882,6 +886,104 @@ static void ixc_sched_reorder(const struct ipuxcom_schedule_opts *opts,
 }
 
 /*
+ * Issue 25: a single-receiver transfer whose count is odd or whose buffers
+ * sit 4 bytes off an 8-byte boundary (source and destination alike) cannot
+ * take a 64-bit route whole, but its aligned even middle can: split it
+ * into a one-word head (when misaligned), that body, and a one-word tail
+ * (when one word is left), schedule the split set the same way (orders
+ * included) and keep it when its phase is shorter. The caller still sees
+ * its own transfers: slots merge their pieces, _load() declares each
+ * whole (the verifier matches words by source address, whichever stream
+ * carries them).
+ */
+#define IXC_SCHED_SPLIT_ORDERS_MAX	256
+
+static bool ixc_sched_splittable(const struct ipuxcom_schedule_xfer *x)
+{
+	uint32_t head = (x->dst_addr && (x->dst_addr[0] & 7)) ? 1 : 0;
+
+	return x->nrecv == 1 && x->dst_addr && x->count >= 2 + head &&
+	       (x->src_addr & 7) == (x->dst_addr[0] & 7) && ((x->count - head) & 1 || head);
+}
+
+static void ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
+			    const struct ipuxcom_schedule_xfer *xfers, size_t n,
+			    struct ipuxcom_schedule **best)
+{
+	struct ipuxcom_schedule_xfer *ex = NULL;
+	struct ipuxcom_schedule *s = NULL;
+	uint32_t *dst = NULL, *first = NULL;
+	size_t extra = 0, m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		extra += ixc_sched_splittable(&xfers[i]) ? 2 : 0;
+	if (!extra)
+		return;
+	ex = malloc((n + extra) * sizeof(*ex));
+	dst = malloc((n + extra) * sizeof(*dst));
+	first = malloc((n + 1) * sizeof(*first));
+	if (!ex || !dst || !first)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		struct ipuxcom_schedule_xfer x = xfers[i];
+		uint32_t a, src, c, body;
+
+		first[i] = (uint32_t)m;
+		if (!ixc_sched_splittable(&x)) {
+			ex[m++] = x;
+			continue;
+		}
+		a = x.dst_addr[0];
+		src = x.src_addr;
+		c = x.count;
+		if (a & 7) {
+			dst[m] = a;
+			ex[m] = x;
+			ex[m].count = 1;
+			ex[m].dst_addr = &dst[m];
+			m++;
+			a += 4;
+			src += 4;
+			c--;
+		}
+		body = c & ~1u;
+		dst[m] = a;
+		ex[m] = x;
+		ex[m].count = body;
+		ex[m].src_addr = src;
+		ex[m].dst_addr = &dst[m];
+		m++;
+		if (c > body) {
+			dst[m] = a + 4 * body;
+			ex[m] = x;
+			ex[m].count = 1;
+			ex[m].src_addr = src + 4 * body;
+			ex[m].dst_addr = &dst[m];
+			m++;
+		}
+	}
+	first[n] = (uint32_t)m;
+	if (ixc_schedule_build(opts, ex, m, NULL, &s, NULL))
+		goto out;
+	/* The orders cost a build each: only where a build is cheap (time budget, issue 25). */
+	if (m <= IXC_SCHED_SPLIT_ORDERS_MAX)
+		ixc_sched_reorder(opts, ex, m, &s);
+	if (s->events < (*best)->events) {
+		s->ufirst = first;
+		s->nuser = n;
+		first = NULL;
+		ipuxcom_schedule_free(*best);
+		*best = s;
+		s = NULL;
+	}
+out:
+	ipuxcom_schedule_free(s);
+	free(ex);
+	free(dst);
+	free(first);
+}
+
+/*
  * The default scheduler never returns a phase longer than today's packing
  * (issue 16): when it placed a 64-bit route or merged a control into a
  * send, or found no room, the legacy packing of the same transfers is
@@ -919,6 +1021,7 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 		}
 	}
 	ixc_sched_reorder(opts, xfers, n, out);
+	ixc_sched_split(opts, xfers, n, out);
 	ixc_plan_ok(err);
 	return 0;
 }
@@ -1025,7 +1128,7 @@ uint32_t ipuxcom_schedule_events(const struct ipuxcom_schedule *s)
 
 size_t ipuxcom_schedule_nxfers(const struct ipuxcom_schedule *s)
 {
-	return s ? s->n : 0;
+	return s ? (s->ufirst ? s->nuser : s->n) : 0;
 }
 
 int ipuxcom_schedule_slot(const struct ipuxcom_schedule *s, size_t i,
@@ -1033,9 +1136,23 @@ int ipuxcom_schedule_slot(const struct ipuxcom_schedule *s, size_t i,
 {
 	if (!s || !out)
 		return -EINVAL;
-	if (i >= s->n)
+	if (i >= ipuxcom_schedule_nxfers(s))
 		return -ERANGE;
-	*out = s->slots[i];
+	if (!s->ufirst) {
+		*out = s->slots[i];
+		return 0;
+	}
+	/* A split transfer: its pieces' span. */
+	*out = s->slots[s->ufirst[i]];
+	for (uint32_t k = s->ufirst[i] + 1; k < s->ufirst[i + 1]; k++) {
+		const struct ipuxcom_schedule_slot *p = &s->slots[k];
+
+		out->start = p->start < out->start ? p->start : out->start;
+		out->first_arrival = p->first_arrival < out->first_arrival ? p->first_arrival :
+									   out->first_arrival;
+		out->last_write = p->last_write > out->last_write ? p->last_write : out->last_write;
+		out->gap = p->gap > out->gap ? p->gap : out->gap;
+	}
 	return 0;
 }
 
@@ -1079,12 +1196,17 @@ int ipuxcom_schedule_load(const struct ipuxcom_schedule *s, struct ipuxcom_xsim 
 		if (ret < 0)
 			return ret;
 	}
-	for (size_t i = 0; i < s->n; i++) {
-		const struct ixc_sx *x = &s->x[i];
+	for (size_t i = 0; i < ipuxcom_schedule_nxfers(s); i++) {
+		size_t k0 = s->ufirst ? s->ufirst[i] : i, k1 = s->ufirst ? s->ufirst[i + 1] : i + 1;
+		const struct ixc_sx *x = &s->x[k0];
 		struct ipuxcom_xsim_xfer d = {
 			.sender = x->sender, .src_addr = x->src, .count = x->count,
 			.nrecv = x->nrecv, .receivers = x->recv, .dst_addr = x->dst,
 		};
+
+		/* A split transfer is declared whole (its pieces are consecutive words). */
+		for (size_t k = k0 + 1; k < k1; k++)
+			d.count += s->x[k].count;
 
 		if ((ret = ipuxcom_xsim_declare(sim, &d, err)))
 			return ret;

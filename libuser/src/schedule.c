@@ -906,29 +906,106 @@ static bool ixc_sched_splittable(const struct ipuxcom_schedule_xfer *x)
 	       (x->src_addr & 7) == (x->dst_addr[0] & 7) && ((x->count - head) & 1 || head);
 }
 
+/*
+ * A multicast with an even count and 8-byte aligned source whose
+ * receivers are partly pair owners that could take its 64-bit items
+ * (ixc_sched_wide_ok()'s rules, per receiver) and partly not: the two
+ * groups as two transfers of the same words in @out[0] (owners) and
+ * @out[1], their receivers and destinations in @rb (2 * nrecv). The
+ * sender pays both sends; the split is kept only if the phase shortens.
+ */
+static bool ixc_sched_owners(const struct ipuxcom_schedule_opts *opts,
+			     const struct ipuxcom_schedule_xfer *x, uint32_t *rb,
+			     struct ipuxcom_schedule_xfer *out)
+{
+	const struct ipuxcom_timing *tm = ixc_timing(opts ? opts->timing : NULL);
+	bool logical = opts && (opts->flags & IPUXCOM_SCHEDULE_LOGICAL);
+	uint32_t *ro = rb, *rn = rb + x->nrecv, no = 0, nn = 0, s = 0;
+
+	if ((x->count & 1) || (x->src_addr & 7) || !x->receivers || !x->dst_addr ||
+	    ixc_tile_resolve(x->sender, logical, &s, NULL, ""))
+		return false;
+	for (uint32_t k = 0; k < x->nrecv; k++) {
+		uint32_t d = 0, e;
+		unsigned int dir = 0;
+		int t = 0, t2 = 0;
+		bool own = !(x->dst_addr[k] & 7);
+
+		if (ixc_tile_resolve(x->receivers[k], logical, &d, NULL, ""))
+			return false;
+		e = d ^ 2;
+		own = own && e != s && e < IPUXCOM_TILES &&
+		      !ixc_timing_pair(tm, s, d, &t, &dir, NULL, "") &&
+		      !ixc_timing_pair(tm, s, e, &t2, &dir, NULL, "") &&
+		      ixc_wide_owner(s, d, t, t2) == d;
+		for (uint32_t j = 0; own && j < x->nrecv; j++) {
+			uint32_t o = 0;
+
+			own = !ixc_tile_resolve(x->receivers[j], logical, &o, NULL, "") && o != e;
+		}
+		if (own)
+			ro[no++] = k;
+		else
+			rn[nn++] = k;
+	}
+	if (!no || !nn)
+		return false;
+	/* Indices into the caller's arrays become the pieces' own arrays. */
+	{
+		uint32_t tmp[2][IPUXCOM_TILES];
+
+		for (uint32_t k = 0; k < no; k++) {
+			tmp[0][k] = x->receivers[ro[k]];
+			tmp[1][k] = x->dst_addr[ro[k]];
+		}
+		for (uint32_t k = 0; k < nn; k++) {
+			tmp[0][no + k] = x->receivers[rn[k]];
+			tmp[1][no + k] = x->dst_addr[rn[k]];
+		}
+		memcpy(rb, tmp[0], x->nrecv * sizeof(*rb));
+		memcpy(rb + x->nrecv, tmp[1], x->nrecv * sizeof(*rb));
+	}
+	out[0] = *x;
+	out[0].nrecv = no;
+	out[0].receivers = rb;
+	out[0].dst_addr = rb + x->nrecv;
+	out[1] = *x;
+	out[1].nrecv = nn;
+	out[1].receivers = rb + no;
+	out[1].dst_addr = rb + x->nrecv + no;
+	return true;
+}
+
 static void ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 			    const struct ipuxcom_schedule_xfer *xfers, size_t n,
 			    struct ipuxcom_schedule **best)
 {
 	struct ipuxcom_schedule_xfer *ex = NULL;
 	struct ipuxcom_schedule *s = NULL;
-	uint32_t *dst = NULL, *first = NULL;
-	size_t extra = 0, m = 0;
+	uint32_t *dst = NULL, *first = NULL, *rb = NULL;
+	size_t extra = 0, m = 0, nr = 0, nrb = 0;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		extra += ixc_sched_splittable(&xfers[i]) ? 2 : 0;
-	if (!extra)
-		return;
-	ex = malloc((n + extra) * sizeof(*ex));
+		nr += xfers[i].nrecv;
+	}
+	ex = malloc((n + extra + n) * sizeof(*ex));
 	dst = malloc((n + extra) * sizeof(*dst));
 	first = malloc((n + 1) * sizeof(*first));
-	if (!ex || !dst || !first)
+	rb = malloc(2 * (nr ? nr : 1) * sizeof(*rb));
+	if (!ex || !dst || !first || !rb)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		struct ipuxcom_schedule_xfer x = xfers[i];
 		uint32_t a, src, c, body;
 
 		first[i] = (uint32_t)m;
+		if (x.nrecv > 1 && ixc_sched_owners(opts, &x, &rb[2 * nrb], &ex[m])) {
+			/* A multicast: its pair owners (64-bit) and the others, two sends. */
+			nrb += x.nrecv;
+			m += 2;
+			continue;
+		}
 		if (!ixc_sched_splittable(&x)) {
 			ex[m++] = x;
 			continue;
@@ -963,7 +1040,7 @@ static void ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 		}
 	}
 	first[n] = (uint32_t)m;
-	if (ixc_schedule_build(opts, ex, m, NULL, &s, NULL))
+	if (m == n || ixc_schedule_build(opts, ex, m, NULL, &s, NULL))
 		goto out;
 	/* The orders cost a build each: only where a build is cheap (time budget, issue 25). */
 	if (m <= IXC_SCHED_SPLIT_ORDERS_MAX)
@@ -981,6 +1058,7 @@ out:
 	free(ex);
 	free(dst);
 	free(first);
+	free(rb);
 }
 
 /*
@@ -1204,7 +1282,23 @@ int ipuxcom_schedule_load(const struct ipuxcom_schedule *s, struct ipuxcom_xsim 
 			.nrecv = x->nrecv, .receivers = x->recv, .dst_addr = x->dst,
 		};
 
-		/* A split transfer is declared whole (its pieces are consecutive words). */
+		/*
+		 * A transfer split into words is declared whole (its pieces are
+		 * consecutive words); one split into receiver groups (pieces of the
+		 * same words) piece by piece.
+		 */
+		if (k1 > k0 + 1 && s->x[k0 + 1].src == x->src) {
+			for (size_t k = k0 + 1; k < k1; k++) {
+				struct ipuxcom_xsim_xfer dk = d;
+
+				dk.nrecv = s->x[k].nrecv;
+				dk.receivers = s->x[k].recv;
+				dk.dst_addr = s->x[k].dst;
+				if ((ret = ipuxcom_xsim_declare(sim, &dk, err)))
+					return ret;
+			}
+			k1 = k0 + 1;
+		}
 		for (size_t k = k0 + 1; k < k1; k++)
 			d.count += s->x[k].count;
 

@@ -990,7 +990,7 @@ static void ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 		nr += xfers[i].nrecv;
 	}
 	ex = malloc((n + extra + n) * sizeof(*ex));
-	dst = malloc((n + extra) * sizeof(*dst));
+	dst = malloc((n + extra + n) * sizeof(*dst));	/* indexed like ex */
 	first = malloc((n + 1) * sizeof(*first));
 	rb = malloc(2 * (nr ? nr : 1) * sizeof(*rb));
 	if (!ex || !dst || !first || !rb)

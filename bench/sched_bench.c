@@ -412,8 +412,9 @@ int main(int argc, char **argv)
 		       wide.mean <= 0.6 ? "met" : "NOT met");
 		printf("  matmul %ld events (today %ld; goal <= 90): %s\n", matmul, matmul_legacy,
 		       matmul >= 0 && matmul <= 90 ? "met" : "NOT met");
-		printf("  scheduling time per set: median %.1f us (goal < 100 us): %s\n", us.median,
-		       us.median < 100 ? "met" : "NOT met");
+		printf("  scheduling time per set: median %.1f us (goal < 100 us): %s (issue 25 "
+		       "budget < 1 ms: %s)\n", us.median, us.median < 100 ? "met" : "NOT met",
+		       us.median < 1000 ? "met" : "NOT met");
 	}
 	printf("phase / bound (ipuxcom_schedule_bound(): no schedule the verifier accepts is "
 	       "shorter):\n");

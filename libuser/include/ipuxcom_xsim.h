@@ -504,7 +504,11 @@ struct ipuxcom_schedule;
 
 /*
  * Pack @n transfers into one phase, each as early as its constraints
- * allow, in the order given (list scheduling). Constraints (modelled):
+ * allow, in the order given (list scheduling); the default scheduler
+ * then also tries other placement orders and splits transfers for 64-bit
+ * routes, keeping a shorter phase (issue 25, docs/exchange-verifier.md
+ * "Placement orders and split transfers"); slots and declarations stay
+ * per caller's transfer. Constraints (modelled):
  * one outgoing word per sender per event and no other action of the
  * sender while it sends; per receiver one mux window at a time (count
  * words, plus the notes' extra window unless EXACT_WINDOW), PIC set after

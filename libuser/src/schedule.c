@@ -46,7 +46,12 @@
  *    as the verifier does);
  *  - ipuxcom_schedule_build() builds the legacy packing too whenever the
  *    default used either, or found no room, and keeps the shorter phase,
- *    so the default is never longer than today's packing.
+ *    so the default is never longer than today's packing;
+ *  - issue 25: it then places the set in other orders (schedule_order.c,
+ *    then the latest-writing transfers first) and splits odd or 4-off
+ *    p2p transfers (64-bit body) and multicasts (64-bit to pair owners),
+ *    keeping a strictly shorter phase; ufirst maps pieces to the caller's
+ *    transfers.
  * The objective is the phase length (the last event of any tile); each
  * transfer still goes as early as it can, in the order given.
  */

@@ -204,6 +204,19 @@ void json_int(struct json_writer *w, int64_t v)
 	fprintf(w->out, "%" PRId64, v);
 }
 
+/* A finite number with @decimals digits after the point (ratios; issue 25). */
+void json_fixed(struct json_writer *w, double v, int decimals)
+{
+	json_value_prefix(w);
+	fprintf(w->out, "%.*f", decimals, v);
+}
+
+void json_kv_fixed(struct json_writer *w, const char *key, double v, int decimals)
+{
+	json_key(w, key);
+	json_fixed(w, v, decimals);
+}
+
 void json_bool(struct json_writer *w, bool v)
 {
 	json_value_prefix(w);

@@ -53,6 +53,8 @@ void json_null(struct json_writer *w);
 void json_kv_string(struct json_writer *w, const char *key, const char *s);
 void json_kv_uint(struct json_writer *w, const char *key, uint64_t v);
 void json_kv_int(struct json_writer *w, const char *key, int64_t v);
+void json_fixed(struct json_writer *w, double v, int decimals);
+void json_kv_fixed(struct json_writer *w, const char *key, double v, int decimals);
 
 /*
  * Write @s as a quoted JSON string: '"' and '\\' escaped, control

@@ -1197,6 +1197,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 	struct ipuxcom_xsim *sim = NULL, *ssim = NULL;
 	struct sched_check pc, sc;
 	struct ipuxcom_sched_opts so = IPUXCOM_SCHEDULE_OPTS_INIT;
+	struct ipuxcom_schedule_bound bound = IPUXCOM_SCHEDULE_BOUND_INIT;
 	struct ipuxcom_plan_error e;
 	uint32_t step = 256, longest = 0, sim_flags;
 	char route[96], *pos[1], *text = NULL;
@@ -1241,6 +1242,12 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		rc = CLI_EXIT_ERR;
 		goto out;
 	}
+	/* The lower bound (issue 25): the same transfers, ids and timing as the build. */
+	if (ipuxcom_schedule_bound(&so, list->xfers, list->n, &bound, &e)) {
+		cli_err(call->what, "%s: bound: %s", pos[0], e.msg);
+		rc = CLI_EXIT_ERR;
+		goto out;
+	}
 	sched_verify(tm, list, s, NULL, 0, sim_flags, &sim, &pc);
 	if (step)
 		sched_verify(tm, list, NULL, &(struct ipuxcom_sched_opts){
@@ -1267,6 +1274,23 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		json_kv_string(&w, "window", exact ? "exact" : "notes");
 		json_kv_string(&w, "scheduler", legacy ? "legacy" : "default");
 		json_kv_uint(&w, "events", ipuxcom_schedule_events(s));
+		/* issue 25: no schedule the verifier accepts is shorter than bound.events */
+		json_key(&w, "bound");
+		json_begin_object(&w);
+		json_kv_uint(&w, "events", bound.events);
+		json_kv_uint(&w, "route", bound.route);
+		json_kv_uint(&w, "route_xfer", bound.route_xfer);
+		json_kv_uint(&w, "route_tile", bound.route_tile);
+		json_kv_uint(&w, "receive", bound.receive);
+		json_kv_uint(&w, "receive_tile", bound.receive_tile);
+		json_kv_uint(&w, "send", bound.send);
+		json_kv_uint(&w, "send_tile", bound.send_tile);
+		json_end_object(&w);
+		json_key(&w, "events_over_bound");
+		if (bound.events)
+			json_fixed(&w, (double)ipuxcom_schedule_events(s) / bound.events, 3);
+		else
+			json_null(&w);
 		/* sender, receivers and programs' tiles: physical ids, whatever the list used */
 		json_kv_string(&w, "tile_ids", "physical");
 		json_key(&w, "transfers");
@@ -1341,6 +1365,11 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		       ipuxcom_schedule_events(s), cli_s(ipuxcom_schedule_events(s)),
 		       ipuxcom_schedule_nprograms(s), cli_s(ipuxcom_schedule_nprograms(s)), longest,
 		       cli_s(longest));
+		if (bound.events)
+			printf("bound: %u events (route %u, receive %u at tile %u, send %u at tile %u; "
+			       "no schedule the verifier accepts is shorter); phase / bound = %.3f\n",
+			       bound.events, bound.route, bound.receive, bound.receive_tile, bound.send,
+			       bound.send_tile, (double)ipuxcom_schedule_events(s) / bound.events);
 		if (rows) {
 			for (size_t i = 0; i < ipuxcom_schedule_nprograms(s); i++) {
 				struct ipuxcom_xsim_program p;
@@ -1487,7 +1516,9 @@ static const struct cli_cmd plan_cmds[] = {
 			"run the phase in the exchange simulator, and compare with the notes' fixed\n"
 			"stagger. Exit 1 unless the simulator confirms every delivery. The default\n"
 			"scheduler also takes 64-bit routes and merges receive controls into sends,\n"
-			"never giving a longer phase than --legacy (today's packing) would.",
+			"never giving a longer phase than --legacy (today's packing) would. It also\n"
+			"prints the lower bound on the phase under the simulator's model (no schedule\n"
+			"it accepts is shorter) and the phase / bound ratio.",
 		.run = schedule_run,
 	},
 	{

@@ -563,7 +563,11 @@ struct ipuxcom_schedule;
 
 /*
  * Pack @n transfers into one phase, each as early as its constraints
- * allow, in the order given (list scheduling). Constraints (modelled):
+ * allow, in the order given (list scheduling); the default scheduler
+ * then also tries other placement orders and splits transfers for 64-bit
+ * routes, keeping a shorter phase (issue 25, docs/exchange-verifier.md
+ * "Placement orders and split transfers"); slots and declarations stay
+ * per caller's transfer. Constraints (modelled):
  * one outgoing word per sender per event and no other action of the
  * sender while it sends; per receiver one mux window at a time (count
  * words, plus the notes' extra window unless EXACT_WINDOW), PIC set after
@@ -612,6 +616,44 @@ IPUXCOM_API int ipuxcom_schedule_stagger(const struct ipuxcom_schedule_opts *opt
 					 const struct ipuxcom_schedule_xfer *xfers, size_t n,
 					 uint32_t step, struct ipuxcom_xsim *sim, uint32_t flags,
 					 struct ipuxcom_plan_error *err);
+
+/*
+ * A lower bound on the phase length of a set of transfers (issue 25),
+ * under the verifier's own event model (docs/exchange-verifier.md "A lower
+ * bound on the phase"): no set of programs the simulator runs without an
+ * error and with every declared delivery complete has a shorter phase
+ * (the last br $m10 + 1), whatever the scheduler. Each term is the phase
+ * length it alone forces; @events is the largest. Tiles are physical.
+ */
+struct ipuxcom_schedule_bound {
+	uint32_t size;		/* set by the caller (IPUXCOM_SCHEDULE_BOUND_INIT); kept */
+	uint32_t events;	/* the bound: max of the terms below (0 for no transfer) */
+	uint32_t route;		/* one transfer's route to one receiver, alone */
+	uint32_t route_xfer;	/* the transfer and receiver tile of the largest route term */
+	uint32_t route_tile;
+	uint32_t receive;	/* one receiver's mux: one item per event over its transfers */
+	uint32_t receive_tile;
+	uint32_t send;		/* one sender's port: one item per event over its words */
+	uint32_t send_tile;
+};
+
+#define IPUXCOM_SCHEDULE_BOUND_INIT { .size = sizeof(struct ipuxcom_schedule_bound) }
+/* Enough for @events. */
+#define IPUXCOM_SCHEDULE_BOUND_SIZE_MIN						\
+	(offsetof(struct ipuxcom_schedule_bound, events) + sizeof(uint32_t))
+
+/*
+ * The bound of @n transfers (checked as ipuxcom_schedule_build() checks
+ * ids, counts and timing; opts->flags: IPUXCOM_SCHEDULE_LOGICAL matters,
+ * the other scheduler flags are accepted and change nothing, since the
+ * bound holds for every schedule) into @out, which the library fills up to
+ * @out->size. Errors: E_NULL, E_SIZE ("bound.size"), E_FLAGS, E_COUNT,
+ * E_NRECV, E_TILE, E_SELF, E_TIMING, E_FIELD.
+ */
+IPUXCOM_API int ipuxcom_schedule_bound(const struct ipuxcom_schedule_opts *opts,
+				       const struct ipuxcom_schedule_xfer *xfers, size_t n,
+				       struct ipuxcom_schedule_bound *out,
+				       struct ipuxcom_plan_error *err);
 
 /*
  * Transfer lists (docs/exchange-verifier.md "Transfer lists"), one

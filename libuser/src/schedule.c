@@ -46,7 +46,12 @@
  *    as the verifier does);
  *  - ipuxcom_schedule_build() builds the legacy packing too whenever the
  *    default used either, or found no room, and keeps the shorter phase,
- *    so the default is never longer than today's packing.
+ *    so the default is never longer than today's packing;
+ *  - issue 25: it then places the set in other orders (schedule_order.c,
+ *    then the latest-writing transfers first) and splits odd or 4-off
+ *    p2p transfers (64-bit body) and multicasts (64-bit to pair owners),
+ *    keeping a strictly shorter phase; ufirst maps pieces to the caller's
+ *    transfers.
  * The objective is the phase length (the last event of any tile); each
  * transfer still goes as early as it can, in the order given.
  */
@@ -118,6 +123,9 @@ struct ipuxcom_schedule {
 	size_t nwords, cap_words;
 	uint32_t events;
 	bool departs;		/* used a 64-bit route or a merged control */
+	/* Split transfers (issue 25): caller's transfer u is x[ufirst[u] .. ufirst[u + 1]). */
+	uint32_t *ufirst;
+	size_t nuser;
 };
 
 /* ---------------------------------------------------------------- checks */
@@ -812,12 +820,275 @@ void ipuxcom_schedule_free(struct ipuxcom_schedule *s)
 	free(s->slots);
 	free(s->progs);
 	free(s->words);
+	free(s->ufirst);
 	free(s);
 }
 
 static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
 			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
-			      struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err);
+			      const uint32_t *order, struct ipuxcom_schedule **out,
+			      struct ipuxcom_plan_error *err);
+
+/*
+ * Issue 25: place the set again in each order of ixc_sched_order() and
+ * keep a shorter phase (ties: the one in hand), so the result is never
+ * longer than the caller's order gave. Then, from the best order, move
+ * each of the IXC_SCHED_CRITICAL transfers that write last to the front
+ * (it waited for others; placed first it waits for none) and keep the
+ * move while the phase shortens, at most IXC_SCHED_MOVES builds.
+ */
+#define IXC_SCHED_CRITICAL	4
+#define IXC_SCHED_MOVES		8
+
+static bool ixc_sched_try(const struct ipuxcom_schedule_opts *opts,
+			  const struct ipuxcom_schedule_xfer *xfers, size_t n, const uint32_t *order,
+			  struct ipuxcom_schedule **best)
+{
+	struct ipuxcom_schedule *s = NULL;
+
+	if (ixc_schedule_build(opts, xfers, n, order, &s, NULL))
+		return false;
+	if (s->events < (*best)->events) {
+		ipuxcom_schedule_free(*best);
+		*best = s;
+		return true;
+	}
+	ipuxcom_schedule_free(s);
+	return false;
+}
+
+static void ixc_sched_reorder(const struct ipuxcom_schedule_opts *opts,
+			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
+			      struct ipuxcom_schedule **best)
+{
+	bool logical = !(opts && (opts->flags & IPUXCOM_SCHEDULE_PHYSICAL));
+	uint32_t *order, *cur;
+	unsigned int moves = 0;
+	bool again = true;
+
+	if (n < 2 || !(order = malloc(2 * n * sizeof(*order))))
+		return;
+	cur = order + n;
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	for (unsigned int k = 1; k <= IXC_SCHED_ORDERS; k++)
+		if (ixc_sched_order(xfers, n, logical, k, cur) &&
+		    ixc_sched_try(opts, xfers, n, cur, best))
+			memcpy(order, cur, n * sizeof(*order));
+	while (again && moves < IXC_SCHED_MOVES) {
+		uint32_t crit[IXC_SCHED_CRITICAL];
+		size_t nc = 0;
+
+		/* The transfers that write last in the best phase, latest first. */
+		for (size_t i = 0; i < n; i++) {
+			size_t j = nc < IXC_SCHED_CRITICAL ? nc++ : IXC_SCHED_CRITICAL;
+
+			while (j > 0 && (*best)->slots[crit[j - 1]].last_write <
+					(*best)->slots[i].last_write) {
+				if (j < IXC_SCHED_CRITICAL)
+					crit[j] = crit[j - 1];
+				j--;
+			}
+			if (j < IXC_SCHED_CRITICAL)
+				crit[j] = (uint32_t)i;
+		}
+		again = false;
+		for (size_t c = 0; c < nc && moves < IXC_SCHED_MOVES; c++) {
+			size_t at = 0;
+
+			while (order[at] != crit[c])
+				at++;
+			if (at == 0)
+				continue;
+			cur[0] = crit[c];
+			memcpy(cur + 1, order, at * sizeof(*order));
+			memcpy(cur + at + 1, order + at + 1, (n - at - 1) * sizeof(*order));
+			moves++;
+			if (ixc_sched_try(opts, xfers, n, cur, best)) {
+				memcpy(order, cur, n * sizeof(*order));
+				again = true;
+				break;
+			}
+		}
+	}
+	free(order);
+}
+
+/*
+ * Issue 25: a single-receiver transfer whose count is odd or whose buffers
+ * sit 4 bytes off an 8-byte boundary (source and destination alike) cannot
+ * take a 64-bit route whole, but its aligned even middle can: split it
+ * into a one-word head (when misaligned), that body, and a one-word tail
+ * (when one word is left), schedule the split set the same way (orders
+ * included) and keep it when its phase is shorter. The caller still sees
+ * its own transfers: slots merge their pieces, _load() declares each
+ * whole (the verifier matches words by source address, whichever stream
+ * carries them).
+ */
+#define IXC_SCHED_SPLIT_ORDERS_MAX	256
+
+static bool ixc_sched_splittable(const struct ipuxcom_schedule_xfer *x)
+{
+	uint32_t head = (x->dst_addr && (x->dst_addr[0] & 7)) ? 1 : 0;
+
+	return x->nrecv == 1 && x->dst_addr && x->count >= 2 + head &&
+	       (x->src_addr & 7) == (x->dst_addr[0] & 7) && ((x->count - head) & 1 || head);
+}
+
+/*
+ * A multicast with an even count and 8-byte aligned source whose
+ * receivers are partly pair owners that could take its 64-bit items
+ * (ixc_sched_wide_ok()'s rules, per receiver) and partly not: the two
+ * groups as two transfers of the same words in @out[0] (owners) and
+ * @out[1], their receivers and destinations in @rb (2 * nrecv). The
+ * sender pays both sends; the split is kept only if the phase shortens.
+ */
+static bool ixc_sched_owners(const struct ipuxcom_schedule_opts *opts,
+			     const struct ipuxcom_schedule_xfer *x, uint32_t *rb,
+			     struct ipuxcom_schedule_xfer *out)
+{
+	const struct ipuxcom_timing *tm = ixc_timing(opts ? opts->timing : NULL);
+	bool logical = !(opts && (opts->flags & IPUXCOM_SCHEDULE_PHYSICAL));
+	uint32_t *ro = rb, *rn = rb + x->nrecv, no = 0, nn = 0, s = 0;
+
+	if ((x->count & 1) || (x->src_addr & 7) || !x->receivers || !x->dst_addr ||
+	    ixc_tile_resolve(x->sender, logical, &s, NULL, ""))
+		return false;
+	for (uint32_t k = 0; k < x->nrecv; k++) {
+		uint32_t d = 0, e;
+		unsigned int dir = 0;
+		int t = 0, t2 = 0;
+		bool own = !(x->dst_addr[k] & 7);
+
+		if (ixc_tile_resolve(x->receivers[k], logical, &d, NULL, ""))
+			return false;
+		e = d ^ 2;
+		own = own && e != s && e < IPUXCOM_TILES &&
+		      !ixc_timing_pair(tm, s, d, &t, &dir, NULL, "") &&
+		      !ixc_timing_pair(tm, s, e, &t2, &dir, NULL, "") &&
+		      ixc_wide_owner(s, d, t, t2) == d;
+		for (uint32_t j = 0; own && j < x->nrecv; j++) {
+			uint32_t o = 0;
+
+			own = !ixc_tile_resolve(x->receivers[j], logical, &o, NULL, "") && o != e;
+		}
+		if (own)
+			ro[no++] = k;
+		else
+			rn[nn++] = k;
+	}
+	if (!no || !nn)
+		return false;
+	/* Indices into the caller's arrays become the pieces' own arrays. */
+	{
+		uint32_t tmp[2][IPUXCOM_TILES];
+
+		for (uint32_t k = 0; k < no; k++) {
+			tmp[0][k] = x->receivers[ro[k]];
+			tmp[1][k] = x->dst_addr[ro[k]];
+		}
+		for (uint32_t k = 0; k < nn; k++) {
+			tmp[0][no + k] = x->receivers[rn[k]];
+			tmp[1][no + k] = x->dst_addr[rn[k]];
+		}
+		memcpy(rb, tmp[0], x->nrecv * sizeof(*rb));
+		memcpy(rb + x->nrecv, tmp[1], x->nrecv * sizeof(*rb));
+	}
+	out[0] = *x;
+	out[0].nrecv = no;
+	out[0].receivers = rb;
+	out[0].dst_addr = rb + x->nrecv;
+	out[1] = *x;
+	out[1].nrecv = nn;
+	out[1].receivers = rb + no;
+	out[1].dst_addr = rb + x->nrecv + no;
+	return true;
+}
+
+static void ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
+			    const struct ipuxcom_schedule_xfer *xfers, size_t n,
+			    struct ipuxcom_schedule **best)
+{
+	struct ipuxcom_schedule_xfer *ex = NULL;
+	struct ipuxcom_schedule *s = NULL;
+	uint32_t *dst = NULL, *first = NULL, *rb = NULL;
+	size_t extra = 0, m = 0, nr = 0, nrb = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		extra += ixc_sched_splittable(&xfers[i]) ? 2 : 0;
+		nr += xfers[i].nrecv;
+	}
+	ex = malloc((n + extra + n) * sizeof(*ex));
+	dst = malloc((n + extra + n) * sizeof(*dst));	/* indexed like ex */
+	first = malloc((n + 1) * sizeof(*first));
+	rb = malloc(2 * (nr ? nr : 1) * sizeof(*rb));
+	if (!ex || !dst || !first || !rb)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		struct ipuxcom_schedule_xfer x = xfers[i];
+		uint32_t a, src, c, body;
+
+		first[i] = (uint32_t)m;
+		if (x.nrecv > 1 && ixc_sched_owners(opts, &x, &rb[2 * nrb], &ex[m])) {
+			/* A multicast: its pair owners (64-bit) and the others, two sends. */
+			nrb += x.nrecv;
+			m += 2;
+			continue;
+		}
+		if (!ixc_sched_splittable(&x)) {
+			ex[m++] = x;
+			continue;
+		}
+		a = x.dst_addr[0];
+		src = x.src_addr;
+		c = x.count;
+		if (a & 7) {
+			dst[m] = a;
+			ex[m] = x;
+			ex[m].count = 1;
+			ex[m].dst_addr = &dst[m];
+			m++;
+			a += 4;
+			src += 4;
+			c--;
+		}
+		body = c & ~1u;
+		dst[m] = a;
+		ex[m] = x;
+		ex[m].count = body;
+		ex[m].src_addr = src;
+		ex[m].dst_addr = &dst[m];
+		m++;
+		if (c > body) {
+			dst[m] = a + 4 * body;
+			ex[m] = x;
+			ex[m].count = 1;
+			ex[m].src_addr = src + 4 * body;
+			ex[m].dst_addr = &dst[m];
+			m++;
+		}
+	}
+	first[n] = (uint32_t)m;
+	if (m == n || ixc_schedule_build(opts, ex, m, NULL, &s, NULL))
+		goto out;
+	/* The orders cost a build each: only where a build is cheap (time budget, issue 25). */
+	if (m <= IXC_SCHED_SPLIT_ORDERS_MAX)
+		ixc_sched_reorder(opts, ex, m, &s);
+	if (s->events < (*best)->events) {
+		s->ufirst = first;
+		s->nuser = n;
+		first = NULL;
+		ipuxcom_schedule_free(*best);
+		*best = s;
+		s = NULL;
+	}
+out:
+	ipuxcom_schedule_free(s);
+	free(ex);
+	free(dst);
+	free(first);
+	free(rb);
+}
 
 /*
  * The default scheduler never returns a phase longer than today's packing
@@ -860,34 +1131,39 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 	opts = &o;
 	lo = o;
 	if (lo.flags & IPUXCOM_SCHEDULE_LEGACY)
-		return ixc_schedule_build(opts, xfers, n, out, err);
-	ret = ixc_schedule_build(opts, xfers, n, out, &e0);
+		return ixc_schedule_build(opts, xfers, n, NULL, out, err);
+	ret = ixc_schedule_build(opts, xfers, n, NULL, out, &e0);
 	lo.flags |= IPUXCOM_SCHEDULE_LEGACY;
 	if (ret && e0.code == IPUXCOM_PLAN_E_SCHEDULE &&
-	    ixc_schedule_build(&lo, xfers, n, out, NULL) == 0) {
+	    ixc_schedule_build(&lo, xfers, n, NULL, out, NULL) == 0) {
 		ixc_sched_why_phase(*out);
 		ixc_plan_ok(err);
 		return 0;
 	}
 	if (ret && err)
 		*err = e0;
-	if (ret || !(*out)->departs)
+	if (ret)
 		return ret;
-	if (ixc_schedule_build(&lo, xfers, n, &legacy, NULL) == 0 &&
-	    legacy->events < (*out)->events) {
-		ipuxcom_schedule_free(*out);
-		*out = legacy;
-		ixc_sched_why_phase(legacy);
-	} else {
-		ipuxcom_schedule_free(legacy);
+	if ((*out)->departs) {
+		if (ixc_schedule_build(&lo, xfers, n, NULL, &legacy, NULL) == 0 &&
+		    legacy->events < (*out)->events) {
+			ipuxcom_schedule_free(*out);
+			*out = legacy;
+			ixc_sched_why_phase(legacy);
+		} else {
+			ipuxcom_schedule_free(legacy);
+		}
 	}
+	ixc_sched_reorder(opts, xfers, n, out);
+	ixc_sched_split(opts, xfers, n, out);
 	ixc_plan_ok(err);
 	return 0;
 }
 
 static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
 			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
-			      struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err)
+			      const uint32_t *order, struct ipuxcom_schedule **out,
+			      struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_schedule *s;
 	struct ixc_saction *act = NULL;
@@ -939,11 +1215,19 @@ static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
 		x->pic_save = &s->ints[4 * nids + 3 * xfers[i].nrecv];
 		nids += xfers[i].nrecv;
 		if ((ret = ixc_sched_xfer(s, i, &xfers[i], x, err)) ||
-		    (ret = ixc_place(s, i, err))) {
+		    (!order && (ret = ixc_place(s, i, err)))) {
 			ipuxcom_schedule_free(s);
 			return ret;
 		}
 		s->departs |= x->wide;
+	}
+	/* Another placement order (issue 25): every transfer checked first. */
+	for (size_t k = 0; order && k < n; k++) {
+		if ((ret = ixc_place(s, order[k], err))) {
+			ipuxcom_schedule_free(s);
+			return ret;
+		}
+		s->departs |= s->x[order[k]].wide;
 	}
 	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
 		size_t k = s->tiles[t].nsnd + 3 * s->tiles[t].nwin;
@@ -978,17 +1262,45 @@ uint32_t ipuxcom_schedule_events(const struct ipuxcom_schedule *s)
 
 size_t ipuxcom_schedule_nxfers(const struct ipuxcom_schedule *s)
 {
-	return s ? s->n : 0;
+	return s ? (s->ufirst ? s->nuser : s->n) : 0;
 }
 
 int ipuxcom_schedule_slot(const struct ipuxcom_schedule *s, size_t i,
 			  struct ipuxcom_schedule_slot *out)
 {
+	const struct ipuxcom_schedule_slot *big;
+	struct ipuxcom_schedule_slot sl;
+
 	if (!s || !out || ixc_struct_out_check(out->size, IPUXCOM_SCHEDULE_SLOT_SIZE_MIN))
 		return -EINVAL;
-	if (i >= s->n)
+	if (i >= ipuxcom_schedule_nxfers(s))
 		return -ERANGE;
-	ixc_struct_out(out, out->size, &s->slots[i], sizeof(s->slots[i]));
+	if (!s->ufirst) {
+		ixc_struct_out(out, out->size, &s->slots[i], sizeof(s->slots[i]));
+		return 0;
+	}
+	/*
+	 * A split transfer: its pieces' span; its route is that of the piece
+	 * that moves the most (a 64-bit body between 32-bit head and tail
+	 * words), its items all the pieces' send events.
+	 */
+	sl = s->slots[s->ufirst[i]];
+	big = &s->slots[s->ufirst[i]];
+	for (uint32_t k = s->ufirst[i] + 1; k < s->ufirst[i + 1]; k++) {
+		const struct ipuxcom_schedule_slot *p = &s->slots[k];
+
+		sl.start = p->start < sl.start ? p->start : sl.start;
+		sl.first_arrival = p->first_arrival < sl.first_arrival ? p->first_arrival :
+									 sl.first_arrival;
+		sl.last_write = p->last_write > sl.last_write ? p->last_write : sl.last_write;
+		sl.gap = p->gap > sl.gap ? p->gap : sl.gap;
+		sl.items += p->items;
+		if (p->items > big->items)
+			big = p;
+	}
+	sl.sctl = big->sctl;
+	sl.wide = big->wide;
+	ixc_struct_out(out, out->size, &sl, sizeof(sl));
 	return 0;
 }
 
@@ -1032,12 +1344,33 @@ int ipuxcom_schedule_load(const struct ipuxcom_schedule *s, struct ipuxcom_xsim 
 		if (ret < 0)
 			return ret;
 	}
-	for (size_t i = 0; i < s->n; i++) {
-		const struct ixc_sx *x = &s->x[i];
+	for (size_t i = 0; i < ipuxcom_schedule_nxfers(s); i++) {
+		size_t k0 = s->ufirst ? s->ufirst[i] : i, k1 = s->ufirst ? s->ufirst[i + 1] : i + 1;
+		const struct ixc_sx *x = &s->x[k0];
 		struct ipuxcom_xsim_xfer d = {
 			.size = sizeof(d), .sender = x->sender, .src_addr = x->src, .count = x->count,
 			.flags = IPUXCOM_PLAN_PHYSICAL, .nrecv = x->nrecv, .receivers = x->recv, .dst_addr = x->dst,
 		};
+
+		/*
+		 * A transfer split into words is declared whole (its pieces are
+		 * consecutive words); one split into receiver groups (pieces of the
+		 * same words) piece by piece.
+		 */
+		if (k1 > k0 + 1 && s->x[k0 + 1].src == x->src) {
+			for (size_t k = k0 + 1; k < k1; k++) {
+				struct ipuxcom_xsim_xfer dk = d;
+
+				dk.nrecv = s->x[k].nrecv;
+				dk.receivers = s->x[k].recv;
+				dk.dst_addr = s->x[k].dst;
+				if ((ret = ipuxcom_xsim_declare(sim, &dk, err)))
+					return ret;
+			}
+			k1 = k0 + 1;
+		}
+		for (size_t k = k0 + 1; k < k1; k++)
+			d.count += s->x[k].count;
 
 		if ((ret = ipuxcom_xsim_declare(sim, &d, err)))
 			return ret;

@@ -196,4 +196,12 @@ static inline uint32_t ixc_xsim_pad(uint32_t count, uint32_t row)
 int ixc_demo_watch_in(const struct ipuxcom_demo_watch *watch, struct ipuxcom_demo_watch *copy,
 		      uint32_t *flags, struct ipuxcom_plan_error *err);
 
+/*
+ * Placement order @which (1..IXC_SCHED_ORDERS) of @n transfers into @order
+ * (schedule_order.c); false when there is none (n < 2, out of memory).
+ */
+#define IXC_SCHED_ORDERS	3
+bool ixc_sched_order(const struct ipuxcom_schedule_xfer *xfers, size_t n, bool logical,
+		     unsigned int which, uint32_t *order);
+
 #endif /* IPUXCOM_XSIM_INTERNAL_H */

@@ -27,6 +27,7 @@ CDEF = r"""
 #define IPUXCOM_PLAN_MAX_WIDE_COUNT ...
 #define IPUXCOM_ROW_WORDS ...
 #define IPUXCOM_PLAN_LOGICAL ...
+#define IPUXCOM_PLAN_PHYSICAL ...
 #define IPUXCOM_PLAN_WIDE ...
 #define IPUXCOM_IDLE_RAW ...
 #define IPUXCOM_ERRC_BASE ...
@@ -48,6 +49,7 @@ CDEF = r"""
 #define IPUXCOM_XSIM_NOTE ...
 #define IPUXCOM_SCHEDULE_EXACT_WINDOW ...
 #define IPUXCOM_SCHEDULE_LEGACY ...
+#define IPUXCOM_SCHEDULE_PHYSICAL ...
 #define IPUXCOM_SCHEDULE_LOAD_IDLE ...
 #define IPUXCOM_SCHEDULE_LIST_PHYSICAL ...
 #define IPUXCOM_DEMO_PACKED ...
@@ -140,6 +142,7 @@ int ipuxcom_plan_row_disasm(const struct ipuxcom_plan_row *row, unsigned int ind
 			    char *buf, size_t len);
 
 struct ipuxcom_p2p_plan {
+	uint32_t size;
 	struct ipuxcom_plan_row send, recv;
 	uint32_t count;
 	int32_t time_to_mux;
@@ -154,6 +157,7 @@ int ipuxcom_plan_p2p(const struct ipuxcom_timing *tm, uint32_t sender, uint32_t 
 		     struct ipuxcom_plan_error *err);
 
 struct ipuxcom_p2p_wide_info {
+	uint32_t size;
 	uint32_t items, partner;
 	int32_t time_to_mux, partner_time_to_mux, pair_time;
 	uint32_t xpic_owner, sctl, wide;
@@ -166,6 +170,7 @@ int ipuxcom_plan_p2p_wide(const struct ipuxcom_timing *tm, uint32_t sender, uint
 			  struct ipuxcom_plan_error *err);
 
 struct ipuxcom_fanout_req {
+	uint32_t size;
 	uint32_t sender, count, flags, nrecv;
 	const uint32_t *receivers;
 	uint32_t src_addr, schedule_offset;
@@ -173,6 +178,7 @@ struct ipuxcom_fanout_req {
 	...;
 };
 struct ipuxcom_multicast_info {
+	uint32_t size;
 	int32_t min_t, max_t;
 	uint32_t start;
 	int32_t send_delay;
@@ -186,6 +192,7 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 			   struct ipuxcom_plan_row *rows, size_t nrows,
 			   struct ipuxcom_multicast_info *info, struct ipuxcom_plan_error *err);
 struct ipuxcom_serialized_info {
+	uint32_t size;
 	uint32_t first_send, max_recv_time;
 	uint16_t timing_kind;
 	char timing_model[...];
@@ -206,6 +213,7 @@ struct ipuxcom_fanout_cost {
 	...;
 };
 struct ipuxcom_dispatch {
+	uint32_t size;
 	uint32_t chosen;
 	struct ipuxcom_fanout_cost cand[3];
 	char reason[...];
@@ -242,6 +250,7 @@ const char *ipuxcom_xsim_kind_name(uint32_t kind);
 uint32_t ipuxcom_xsim_kind_severity(uint32_t kind);
 struct ipuxcom_xsim;
 struct ipuxcom_xsim_config {
+	uint32_t size;
 	const struct ipuxcom_timing *timing;
 	uint32_t flags, max_events, max_hazards;
 	...;
@@ -263,6 +272,7 @@ struct ipuxcom_xsim_program {
 int ipuxcom_xsim_add_program(struct ipuxcom_xsim *sim, const struct ipuxcom_xsim_program *prog,
 			     struct ipuxcom_plan_error *err);
 struct ipuxcom_xsim_xfer {
+	uint32_t size;
 	uint32_t sender, src_addr, count, flags, nrecv;
 	const uint32_t *receivers;
 	const uint32_t *dst_addr;
@@ -279,6 +289,7 @@ int ipuxcom_xsim_add_multicast(struct ipuxcom_xsim *sim, const struct ipuxcom_fa
 			       struct ipuxcom_plan_error *err);
 int ipuxcom_xsim_fill_idle(struct ipuxcom_xsim *sim, struct ipuxcom_plan_error *err);
 struct ipuxcom_xsim_result {
+	uint32_t size;
 	uint32_t events, programs, tiles, active_tiles, errors, notes, dropped, streams;
 	uint64_t words_sent, words_captured, words_written, tile_events;
 	uint32_t declared, delivered;
@@ -318,13 +329,16 @@ struct ipuxcom_schedule_xfer {
 	...;
 };
 struct ipuxcom_schedule_opts {
+	uint32_t size;
 	const struct ipuxcom_timing *timing;
 	uint32_t flags, max_events;
 	...;
 };
 struct ipuxcom_schedule_slot {
+	uint32_t size;
 	int32_t start, first_arrival, last_write;
 	uint32_t gap;
+	uint32_t sctl, items, wide;
 	...;
 };
 struct ipuxcom_schedule;
@@ -357,6 +371,7 @@ void ipuxcom_schedule_list_free(struct ipuxcom_schedule_list *l);
 
 /* ---------------------------------------------------------------- demos */
 struct ipuxcom_demo_sum {
+	uint32_t size;
 	uint32_t tiles, rounds;
 	uint32_t transfers[...];
 	uint32_t events[...];
@@ -367,6 +382,7 @@ struct ipuxcom_demo_sum {
 	...;
 };
 struct ipuxcom_demo_matmul {
+	uint32_t size;
 	int32_t a[4][4], b[4][4], c[4][4], expected[4][4];
 	uint32_t active_tiles, streams, words_per_stream;
 	uint32_t events, stagger_events, packed_events, errors, notes;

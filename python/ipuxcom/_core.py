@@ -117,9 +117,9 @@ def numbering(physical: bool) -> int:
 
     Every call that takes tile ids passes its numbering through here, and
     always explicitly: ``physical=False`` (the package's default, as the
-    command's) means logical ids.
+    command's and the library's) means logical ids.
     """
-    return 0 if physical else lib.IPUXCOM_PLAN_LOGICAL
+    return lib.IPUXCOM_PLAN_PHYSICAL if physical else lib.IPUXCOM_PLAN_LOGICAL
 
 
 def fspath(path) -> bytes:

@@ -339,6 +339,19 @@ class ScheduledTransfer:
     first_arrival: int
     last_write: int
     gap: int
+    sctl: int = 0
+    """the send's control: direction | 4 for a 64-bit route"""
+    items: int = 0
+    """send events: count / 2 on a 64-bit route, else count"""
+    wide: int = 0
+    """why not 64-bit (ipuxcom_plan_wide_str()); 0: 64-bit"""
+
+    @property
+    def route(self) -> str:
+        """ "64-bit" or "32-bit (why)", as ``ipuxcom plan schedule`` prints it."""
+        if self.sctl & 4:
+            return "64-bit"
+        return "32-bit (%s)" % _str(lib.ipuxcom_plan_wide_str(self.wide))
 
 
 def _pattern(tile: int, addr: np.ndarray) -> np.ndarray:
@@ -380,7 +393,8 @@ class Schedule:
                                          x.count, x.src_addr,
                                          tuple(x.dst_addr[j] for j in range(x.nrecv)),
                                          self._list.line[i], slot.start, slot.first_arrival,
-                                         slot.last_write, slot.gap))
+                                         slot.last_write, slot.gap, slot.sctl, slot.items,
+                                         slot.wide))
         return out
 
     def programs(self) -> dict:
@@ -476,12 +490,13 @@ def schedule(transfers: Union[Iterable[Transfer], str, bytes, os.PathLike], *,
     lst = parse_list(text, physical=physical)
     opts = new("ipuxcom_schedule_opts")
     opts.timing = _tm(timing)
-    opts.flags = ((lib.IPUXCOM_SCHEDULE_EXACT_WINDOW if exact_window else 0)
+    # the parsed list holds physical ids
+    opts.flags = (lib.IPUXCOM_SCHEDULE_PHYSICAL
+                  | (lib.IPUXCOM_SCHEDULE_EXACT_WINDOW if exact_window else 0)
                   | (lib.IPUXCOM_SCHEDULE_LEGACY if legacy else 0))
     opts.max_events = max_events
     out = ffi.new("struct ipuxcom_schedule **")
     err = plan_error()
-    # the list holds physical ids: no numbering flag
     check_plan(lib.ipuxcom_schedule_build(opts, lst.xfers, lst.n, out, err), err,
                "ipuxcom_schedule_build")
     return Schedule(lst, ffi.gc(out[0], lib.ipuxcom_schedule_free), timing, opts)

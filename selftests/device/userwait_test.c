@@ -341,6 +341,12 @@ TEST_F(uw, tdi_read_ended_by_removal_reports_its_progress)
 	rd.ts = (struct ipuxcom_ioc_tdi_sram){
 		.size = sizeof(rd.ts), .tile = 0, .addr = 0x4c000, .count = TDI_WORDS,
 		.data = (uintptr_t)words, .done = 0xdead,
+		/*
+		 * Not the default 100 ms: in a starved VM (the debug lane beside
+		 * a busy host) the context-stop wait alone took longer and the
+		 * read ended in -ETIMEDOUT before removal came.
+		 */
+		.timeout_ns = 20ULL * 1000 * 1000 * 1000,
 	};
 	ASSERT_EQ(0, pthread_create(&t, NULL, reader_thread, &rd));
 	usleep(300 * 1000);

@@ -109,6 +109,9 @@ TEST_F(cli, plan_schedule_packs_and_verifies)
 		 "their source; 0 errors");
 	HAS(out, "stagger (256 events per transfer, the notes' rows overlaid):");
 	HAS(out, "packed / stagger = ");
+	/* issue 25: the lower bound and the phase's ratio to it */
+	HAS(out, "\nbound: ");
+	HAS(out, "no schedule the verifier accepts is shorter); phase / bound = 1.");
 	RUN(0, "plan", "schedule", path, "--rows", "--stagger", "0", "--exact-window");
 	HAS(out, "exact (modelled) receive window");
 	HAS(out, "  0  0x41800003  sync 3");
@@ -117,6 +120,8 @@ TEST_F(cli, plan_schedule_packs_and_verifies)
 	HAS(out, "\"kind\":\"schedule\"");
 	HAS(out, "\"simulated\":{\"ran\":true,");
 	HAS(out, "\"delivered\":33,\"mismatched_words\":0");
+	HAS(out, "\"bound\":{\"events\":");
+	HAS(out, "\"events_over_bound\":1.");
 	unlink(path);
 }
 

@@ -56,6 +56,19 @@ IMAGES (ipuxcom.image; docs/ipuimg-format.md)
     verify(), verify_tile(t), redirect(marker=|target=); crc32(data)
     Manifest.parse(text), Manifest.load(path): host-sync manifests (.ipuhsp)
 
+LOADER FRAMES (ipuxcom.frames; docs/ipuimg-format.md "Secondary-loader frames")
+    build_frames(image, first, last, out=None) -> uint8 array, what
+        `ipuxcom frames IMG FIRST LAST -o FILE` writes (one buffer per batch)
+    decode_frames(data) -> FrameStream: batches, tiles (TileFrames: slot,
+        offset, frames, payload, image(size)), checked as LOAD_BATCH does
+    frames_per_tile(image_size), frames.size(image, first, last)
+
+IPUCFG1 (ipuxcom.cfg; docs/ipuimg-format.md "IPUCFG1")
+    Config.parse(data), Config.load(path), Config([(offset, value), ...]):
+        records (CfgRecord: offset, value, register), to_bytes(), save(path),
+        blocks() -> [CfgBlock] (`ipuxcom cfg inspect`), as_array()
+    reg_name(offset): the FACTS.md register name
+
 DEVICE (ipuxcom.device; needs the kernel module)
     devices() -> the devices the module registered (netlink)
     with ipuxcom.open() as d: d.attach(dev_id); d.load(image, bootloader,
@@ -83,6 +96,10 @@ from .xsim import (Action, DemoMatmul, DemoSum, Hazard, Heatmap, Result, Schedul
                    ScheduledTransfer, Simulator, Trace, Transfer, demo_matmul, demo_sum,
                    parse_list, schedule, transfer_list)
 from .image import HspCall, Image, ImageInfo, Manifest, crc32, pack, pack_dir
+from . import cfg, frames
+from .cfg import Block as CfgBlock, Config, Record as CfgRecord, reg_name
+from .frames import Batch, Frame, FrameStream, TileFrames, frames_per_tile
+from .frames import build as build_frames, decode as decode_frames
 from .device import (Device, DeviceInfo, Event, LoadProgress, Monitor, block_driver_signals,
                      devices, events, open)  # noqa: A001 (ipuxcom.open, as the issue asks)
 
@@ -113,6 +130,9 @@ __all__ = [
     "demo_matmul", "DemoSum", "DemoMatmul",
     # images
     "Image", "ImageInfo", "pack", "pack_dir", "crc32", "Manifest", "HspCall",
+    # loader frames, IPUCFG1
+    "frames", "build_frames", "decode_frames", "frames_per_tile", "FrameStream", "Batch",
+    "TileFrames", "Frame", "cfg", "Config", "CfgRecord", "CfgBlock", "reg_name",
     # the device
     "Device", "DeviceInfo", "Event", "LoadProgress", "Monitor", "block_driver_signals",
     "devices", "events", "open",

@@ -459,6 +459,48 @@ int ipuxcom_image_redirect(const struct ipuxcom_image *img, const struct ipuxcom
 			   void **out, size_t *out_len, struct ipuxcom_redirect_report *report,
 			   struct ipuxcom_errmsg *em);
 
+/* ---------------------------------------------------------------- loader frames */
+#define IPUXCOM_FRAMES_DESC_AREA ...
+#define IPUXCOM_FRAMES_DESC_ENTRIES ...
+#define IPUXCOM_FRAME_SIZE ...
+#define IPUXCOM_FRAME_HEADER ...
+#define IPUXCOM_FRAME_PAYLOAD ...
+#define IPUXCOM_FRAME_TRAILER ...
+#define IPUXCOM_FRAME_FLAGS_FINAL ...
+#define IPUXCOM_FRAMES_MAX_PER_TILE ...
+#define IPUXCOM_FRAMES_MIN_PAYLOAD ...
+#define IPUXCOM_FRAMES_MIN_PER_TILE ...
+enum ipuxcom_frame_error { IPUXCOM_FRAME_ERR_OK, IPUXCOM_FRAME_ERR_DESC_TAIL,
+	IPUXCOM_FRAME_ERR_DESC_COUNT, IPUXCOM_FRAME_ERR_DESC_OFFSET, IPUXCOM_FRAME_ERR_CHUNK,
+	IPUXCOM_FRAME_ERR_TILE, IPUXCOM_FRAME_ERR_FLAGS, IPUXCOM_FRAME_ERR_RESERVED,
+	IPUXCOM_FRAME_ERR_TRAILER, ... };
+int ipuxcom_frames_per_tile(uint32_t image_size, uint32_t *frames, struct ipuxcom_errmsg *em);
+int ipuxcom_frames_batch_size(const struct ipuxcom_image *img, uint32_t first, uint32_t last,
+			      size_t *size, struct ipuxcom_errmsg *em);
+int ipuxcom_frames_build(const struct ipuxcom_image *img, uint32_t first, uint32_t last,
+			 void *buf, size_t len, struct ipuxcom_errmsg *em);
+const char *ipuxcom_frame_error_name(uint32_t reason);
+
+/* ---------------------------------------------------------------- IPUCFG1 */
+#define IPUXCOM_CFG_HEADER_SIZE ...
+#define IPUXCOM_CFG_BAR_SIZE ...
+#define IPUXCOM_CFG_MAX_RECORDS ...
+struct ipuxcom_cfg_record { uint32_t offset; uint32_t value; };
+int ipuxcom_cfg_parse(const void *data, size_t len, struct ipuxcom_cfg_record **recs,
+		      uint32_t *count, struct ipuxcom_errmsg *em);
+int ipuxcom_cfg_load(const char *path, struct ipuxcom_cfg_record **recs, uint32_t *count,
+		     struct ipuxcom_errmsg *em);
+int ipuxcom_cfg_serialize(const struct ipuxcom_cfg_record *recs, uint32_t count, void **out,
+			  size_t *out_len, struct ipuxcom_errmsg *em);
+const char *ipuxcom_cfg_reg_name(uint32_t offset, char *buf, size_t len);
+struct ipuxcom_cfg_block {
+	char name[40];
+	uint32_t first, last, writes, registers, units;
+	bool named;
+};
+int ipuxcom_cfg_summarize(const struct ipuxcom_cfg_record *recs, uint32_t count,
+			  struct ipuxcom_cfg_block **blocks, size_t *nblocks);
+
 /* ---------------------------------------------------------------- host-sync manifests */
 struct ipuxcom_hsp_call { char name[...]; uint32_t id, phases; ...; };
 struct ipuxcom_hsp_slice { uint32_t call, dir, page, offset, size; ...; };

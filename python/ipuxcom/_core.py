@@ -21,7 +21,8 @@ class Error(OSError):
                e.g. ``"count 4149 out of range 1..4148"``
       field    the offending input (``"count"``, ``"receivers[3]"``), or None
       code     the plan error code name (``"IPUXCOM_PLAN_E_COUNT"``) for
-               plan, simulator and scheduler calls, else None
+               plan, simulator and scheduler calls, the frame error name
+               (``"IPUXCOM_FRAME_ERR_CHUNK"``) for frames.decode(), else None
       explanation  the one error explainer's text, ipuxcom_strerror(rc)
       function the C function that failed
     """

@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 """IPUCFG1 files: ordered config-BAR writes (ipuxcom_image.h "IPUCFG1",
-libuser/src/ipucfg.c,
-docs/ipuimg-format.md "IPUCFG1").
+libuser/src/ipucfg.c, docs/ipuimg-format.md "IPUCFG1").
 
     offset size meaning
     0      8    "IPUCFG1\\0"

@@ -111,3 +111,61 @@ def test_pack_elf_dir(tmp_path):
     with pytest.raises(ipuxcom.Error) as e:
         ipuxcom.pack_dir(tmp_path, elf=True, tile_count=4)
     assert "stray" in e.value.message
+
+
+SYNC3 = 0x41800003          # sync, zone 3 (IPUXCOM_INSN_SYNC_SUPERVISOR)
+M0, M1 = 0xFEEDF00D, 0x0BADCAFE
+
+
+def _redirectable(n=4, size=4096, marker_off=0x400):
+    """Tiles whose entry is "nop; sync3" and which carry the marker + sync3 at @marker_off
+    (selftests/host/image_redirect_test.c's make_raw)."""
+    rng = np.random.default_rng(7)
+    out = {}
+    for t in range(n):
+        w = rng.integers(0, 1 << 32, size // 4, dtype=np.uint32)
+        w[0], w[1] = 0x12345678, SYNC3
+        w[marker_off // 4:marker_off // 4 + 3] = (M0, M1, SYNC3)
+        out[t] = w.view(np.uint8)
+    return out
+
+
+def test_redirect_by_marker_equals_command(tool, tmp_path):
+    imgs = _redirectable()
+    src = tmp_path / "a.ipuimg"
+    src.write_bytes(ipuxcom.pack(imgs))
+    out = tmp_path / "r.ipuimg"
+    tool("image", "redirect", str(src), "-o", str(out), "--marker", f"{M0:#x},{M1:#x}")
+    got = ipuxcom.Image.open(src).redirect(marker=(M0, M1))
+    assert got == out.read_bytes()
+    r = ipuxcom.Image.from_bytes(got)
+    r.verify()
+    target = ipuxcom.image.PAYLOAD_BASE + 0x40C     # skips the marker and its sync3
+    for t, orig in imgs.items():
+        w = r.extract(t).view("<u4")
+        assert w[0] == 0x12345678 and w[1] == SYNC3                  # kept
+        assert w[2] == 0x19000000 | target and w[3] == 0x43000000    # setzi $m0; br $m0
+        assert w[4:].tobytes() == orig.view("<u4")[4:].tobytes()     # nothing else
+    # idempotent
+    assert ipuxcom.Image.from_bytes(got).redirect(marker=(M0, M1)) == got
+
+
+def test_redirect_to_target():
+    img = ipuxcom.Image.from_bytes(ipuxcom.pack(_redirectable(2)))
+    r = ipuxcom.Image.from_bytes(img.redirect(target=0x4C800))
+    for t in range(2):
+        w = r.extract(t).view("<u4")
+        assert w[2] == 0x19000000 | 0x4C800 and w[3] == 0x43000000
+
+
+def test_redirect_errors():
+    img = ipuxcom.Image.from_bytes(ipuxcom.pack(_redirectable(2)))
+    with pytest.raises(ipuxcom.Error) as e:
+        img.redirect()
+    assert e.value.field == "marker" and e.value.errno == errno.EINVAL
+    with pytest.raises(ipuxcom.Error) as e:
+        img.redirect(marker=(1, 2))
+    assert e.value.errno == errno.ENOENT and e.value.function == "ipuxcom_image_redirect"
+    with pytest.raises(ipuxcom.Error) as e:
+        img.redirect(target=0x100000)              # setzi cannot encode it
+    assert e.value.errno == errno.ERANGE

@@ -48,10 +48,9 @@ def test_notes_image_size():
 
 @pytest.mark.parametrize("first,last", [(0, 0), (60, 69), (5, 9), (0, 69)])
 def test_build_equals_command(tool, tmp_path, first, last):
-    _, img = _image()
+    imgs, img = _image()
     path = tmp_path / "a.ipuimg"
-    img_bytes = ipuxcom.pack(_image()[0])
-    path.write_bytes(img_bytes)
+    path.write_bytes(ipuxcom.pack(imgs))
     out = tmp_path / "f.bin"
     rep = json.loads(tool("frames", str(path), str(first), str(last), "-o", str(out), "-j"))
     buf = ipuxcom.build_frames(img, first, last)

@@ -628,7 +628,7 @@ IPUXCOM_API int ipuxcom_schedule_stagger(const struct ipuxcom_schedule_opts *opt
 struct ipuxcom_schedule_bound {
 	uint32_t size;		/* set by the caller (IPUXCOM_SCHEDULE_BOUND_INIT); kept */
 	uint32_t events;	/* the bound: max of the terms below (0 for no transfer) */
-	uint32_t route;		/* one transfer's route to one receiver, alone */
+	uint32_t route;		/* one transfer's routes (one receiver, or mixed widths), alone */
 	uint32_t route_xfer;	/* the transfer and receiver tile of the largest route term */
 	uint32_t route_tile;
 	uint32_t receive;	/* one receiver's mux: one item per event over its transfers */

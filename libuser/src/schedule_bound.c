@@ -18,7 +18,13 @@
  *      last br $m10): phase length = that br's event + 1 >= write + 2;
  *  (d) a tile sends at most one item per event (its outgoing port), a
  *      word of transfer X is only useful to X's receivers (H_WRONG_SOURCE
- *      otherwise), and a sending row's br comes after its last send.
+ *      otherwise), and a sending row's br comes after its last send;
+ *  (e) from (b), (d): a receiver that does not own its pair for X's
+ *      sender takes X's words as 32-bit items only, one word per send
+ *      event; so if some of X's receivers can take 64-bit items and some
+ *      cannot, X's sender sends n 32-bit items and, for the owners to
+ *      take w 64-bit items, w more send events (a 64-bit item is one
+ *      send of its own).
  * Nothing here depends on the scheduler: the bound holds for any programs.
  */
 #include <stdio.h>
@@ -35,7 +41,10 @@
 struct ixc_brx {
 	uint32_t tile;
 	int32_t r;		/* earliest capture: max(0, TimeToMux) */
-	int32_t p;		/* fewest items that carry the transfer's words */
+	int32_t p;		/* items if it takes no 64-bit ones: the transfer's words */
+	int32_t wmax;		/* 64-bit items it can take (b) */
+	int32_t s;		/* (e): it takes w only if the phase is >= s + w; INT32_MIN: no limit */
+	uint32_t snd;		/* the sender, for its port's limit (e) */
 };
 
 /* One transfer of one sender, for the send term. */
@@ -43,8 +52,10 @@ struct ixc_bsx {
 	uint32_t tile;
 	uint32_t src, words;	/* source bytes [src, src + 4 * words) */
 	int32_t r;		/* the earliest useful send: min over receivers of max(0, -TimeToMux) */
+	int32_t rw;		/* the same for 64-bit items of a transfer of (e), else r */
 	int32_t q;		/* the shortest send-to-write time over its receivers */
-	bool wide;		/* some receiver can take 64-bit items from it */
+	bool wide;		/* every receiver can take 64-bit items from it (e) */
+	bool mixed;		/* some can, some cannot (e) */
 };
 
 static int ixc_brx_cmp(const void *a, const void *b)
@@ -106,6 +117,121 @@ static int32_t ixc_bound_route(uint32_t n, int32_t t, bool wide, int32_t tw, uin
 
 		if (v < best)
 			best = v;
+	}
+	return best;
+}
+
+/* The fewest of max(@A - w, @B + w) over 1 <= w <= @wcap, and @A (w = 0). */
+static int32_t ixc_bound_split(int32_t A, int32_t B, int32_t wcap)
+{
+	int32_t best = A, c0 = (A - B) / 2;
+
+	for (int32_t c = c0; wcap >= 1 && c <= c0 + 1; c++) {
+		int32_t w = c < 1 ? 1 : c > wcap ? wcap : c;
+		int32_t v = ixc_max32(A - w, B + w);
+
+		if (v < best)
+			best = v;
+	}
+	return best;
+}
+
+/* One receiver of the transfer being read, for the mixed-width route (e). */
+struct ixc_brt {
+	uint32_t tile;
+	int32_t A, B;		/* last 32-bit capture if all 32-bit; pair time - 1 */
+	int32_t wmax;		/* 64-bit items it can take (0: none, it does not own its pair) */
+	int32_t L;
+	int32_t rw;		/* earliest useful 64-bit send: max(0, -tw) */
+};
+
+/*
+ * (e) A transfer some of whose receivers cannot take 64-bit items (not
+ * pair owners for its sender): each of its n words reaches those as a
+ * 32-bit item of the sender, so the sender sends n items, and w more if
+ * the owners take w 64-bit items (a 64-bit item is one send event, apart
+ * from the 32-bit ones). For each w: the owners' routes with at most w
+ * 64-bit items, the others' 32-bit routes, and the sender's n + w sends
+ * from the earliest useful one (@rho, @rw) with the write @q after the
+ * last; the phase is at least the smallest over w of the largest. The
+ * last write's event is returned (+ 2 by the caller), its receiver in
+ * *@tile.
+ */
+static int32_t ixc_bound_mixed(const struct ixc_brt *rt, uint32_t nr, uint32_t n, int32_t rho,
+			       int32_t q, uint32_t *tile)
+{
+	int32_t fixed = -1, wall = 0, rw = rho, best = INT32_MAX;
+	uint32_t ft = rt[0].tile;
+
+	for (uint32_t k = 0; k < nr; k++) {
+		if (!rt[k].wmax && rt[k].A + rt[k].L > fixed) {
+			fixed = rt[k].A + rt[k].L;
+			ft = rt[k].tile;
+		}
+		wall = ixc_max32(wall, rt[k].wmax);
+		rw = rt[k].wmax && rt[k].rw < rw ? rt[k].rw : rw;
+	}
+	for (int32_t w = 0; w <= wall; w++) {
+		int32_t v = ixc_max32(fixed, (w ? rw : rho) + (int32_t)n + w - 1 + q);
+		uint32_t vt = ft;
+
+		if (v >= best)
+			break;	/* the send part only grows with w */
+		for (uint32_t k = 0; k < nr; k++) {
+			int32_t o;
+
+			if (!rt[k].wmax)
+				continue;
+			o = ixc_bound_split(rt[k].A, rt[k].B, w < rt[k].wmax ? w : rt[k].wmax) +
+			    rt[k].L;
+			if (o > v) {
+				v = o;
+				vt = rt[k].tile;
+			}
+		}
+		if (v < best) {
+			best = v;
+			*tile = vt;
+		}
+	}
+	return best;
+}
+
+/*
+ * Receive (b), (c): a receiver's items of all its transfers take distinct
+ * events; those released at r or later (r folded with L) end no earlier
+ * than r + their items - 1. Each (transfer, receiver) takes its 64-bit
+ * items: all it can if @P is INT64_MAX, none if INT64_MIN, else at most
+ * P - max(s, @ss[sender]) (e). The largest last write, its tile in *@tile.
+ */
+static int64_t ixc_bound_recv(const struct ixc_brx *rx, size_t nrx, const int32_t *ss, int64_t P,
+			      uint32_t *tile)
+{
+	int64_t best = -1;
+
+	for (size_t i = 0; i < nrx;) {
+		size_t j = i;
+		int64_t sum = 0;
+
+		for (; j < nrx && rx[j].tile == rx[i].tile; j++) {
+			int64_t w = rx[j].wmax, v;
+
+			if (P == INT64_MIN)
+				w = 0;
+			else if (P != INT64_MAX && rx[j].s != INT32_MIN) {
+				int64_t c = P - (rx[j].s > ss[rx[j].snd] ? rx[j].s : ss[rx[j].snd]);
+
+				w = c < w ? (c < 0 ? 0 : c) : w;
+			}
+			sum += rx[j].p - w;
+			v = (int64_t)rx[j].r + sum - 1;
+			if (v > best) {
+				best = v;
+				if (tile)
+					*tile = rx[i].tile;
+			}
+		}
+		i = j;
 	}
 	return best;
 }
@@ -173,7 +299,9 @@ int ipuxcom_schedule_bound(const struct ipuxcom_schedule_opts *opts,
 	struct ipuxcom_schedule_bound b = { .size = sizeof(b) };
 	struct ixc_brx *rx = NULL;
 	struct ixc_bsx *sx = NULL;
-	size_t nrx = 0, nsx = 0, cap = 0;
+	struct ixc_brt *rt = NULL;
+	int32_t *ss = NULL;
+	size_t nrx = 0, nsx = 0, cap = 0, rcap = 1;
 	int32_t route = -1, recv = -1, send = -1;
 	int ret = 0;
 
@@ -197,11 +325,17 @@ int ipuxcom_schedule_bound(const struct ipuxcom_schedule_opts *opts,
 	if (n > IPUXCOM_TILES * 64u)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NRECV, "n",
 				     "n %zu transfers: more than %u", n, IPUXCOM_TILES * 64u);
-	for (size_t i = 0; i < n; i++)
-		cap += xfers[i].nrecv <= IPUXCOM_TILES ? xfers[i].nrecv : 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t nr = xfers[i].nrecv <= IPUXCOM_TILES ? xfers[i].nrecv : 0;
+
+		cap += nr;
+		rcap = nr > rcap ? nr : rcap;
+	}
 	rx = malloc((cap ? cap : 1) * sizeof(*rx));
 	sx = malloc((n ? n : 1) * sizeof(*sx));
-	if (!rx || !sx) {
+	rt = malloc(rcap * sizeof(*rt));
+	ss = malloc(IPUXCOM_TILES * sizeof(*ss));
+	if (!rx || !sx || !rt || !ss) {
 		ret = ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "bound", "out of memory");
 		goto out;
 	}
@@ -212,6 +346,8 @@ int ipuxcom_schedule_bound(const struct ipuxcom_schedule_opts *opts,
 
 		if ((ret = ixc_bound_check(x, i, logical, &s, err)))
 			goto out;
+		uint32_t nwide = 0;
+
 		*g = (struct ixc_bsx){ .tile = s, .src = x->src_addr, .words = x->count,
 				       .r = INT32_MAX, .q = INT32_MAX };
 		for (uint32_t k = 0; k < x->nrecv; k++) {
@@ -236,19 +372,46 @@ int ipuxcom_schedule_bound(const struct ipuxcom_schedule_opts *opts,
 			wide = ixc_bound_wide(tm, s, d, t, &tw);
 			/* Route (a)-(c): the last capture, then its write. */
 			last = ixc_bound_route(x->count, t, wide, tw, x->dst_addr[k], &items) + L;
+			rt[k] = (struct ixc_brt){ .tile = d, .A = ixc_max32(0, t) + (int32_t)x->count - 1,
+						  .B = ixc_max32(0, tw) - 1, .wmax = (int32_t)x->count - items,
+						  .L = L, .rw = ixc_max32(0, -tw) };
+			nwide += rt[k].wmax > 0;
 			if (last > route) {
 				route = last;
 				b.route_xfer = (uint32_t)i;
 				b.route_tile = d;
 			}
-			rx[nrx++] = (struct ixc_brx){ d, ixc_max32(0, t) + L, items };
+			rx[nrx++] = (struct ixc_brx){ d, ixc_max32(0, t) + L, (int32_t)x->count,
+						      (int32_t)x->count - items, INT32_MIN, s };
 			/* A send at e reaches a write no earlier than e + t + L (a), (c). */
 			if (t + L < g->q)
 				g->q = t + L;
 			/* No capture before event 0 (a): a send useful to d is at >= -t. */
 			if (ixc_max32(0, -t) < g->r)
 				g->r = ixc_max32(0, -t);
-			g->wide |= wide;
+			g->wide = (k ? g->wide : true) && rt[k].wmax > 0;
+		}
+		g->rw = g->r;
+		/* (e): some receivers take 64-bit items, some cannot. */
+		if (nwide && nwide < x->nrecv) {
+			int32_t rw = g->r;
+			uint32_t mt = 0;
+
+			for (uint32_t k = 0; k < x->nrecv; k++)
+				rw = rt[k].wmax && rt[k].rw < rw ? rt[k].rw : rw;
+			g->rw = rw;
+			g->mixed = true;
+			for (uint32_t k = 0; k < x->nrecv; k++)
+				rx[nrx - x->nrecv + k].s = rw + (int32_t)x->count - 1 +
+							   ixc_max32(g->q, 0) + 2;
+			int32_t last = ixc_bound_mixed(rt, x->nrecv, x->count, g->r,
+						       ixc_max32(g->q, 0), &mt);
+
+			if (last > route) {
+				route = last;
+				b.route_xfer = (uint32_t)i;
+				b.route_tile = mt;
+			}
 		}
 	}
 	/*
@@ -256,28 +419,12 @@ int ipuxcom_schedule_bound(const struct ipuxcom_schedule_opts *opts,
 	 * distinct events; those released at r or later (r folded with L
 	 * above) end no earlier than r + their items - 1.
 	 */
-	qsort(rx, nrx, sizeof(*rx), ixc_brx_cmp);
-	for (size_t i = 0; i < nrx;) {
-		size_t j = i;
-		int64_t sum = 0;
-
-		for (; j < nrx && rx[j].tile == rx[i].tile; j++) {
-			int64_t v;
-
-			sum += rx[j].p;
-			v = (int64_t)rx[j].r + sum - 1;
-			if (v > recv) {
-				recv = (int32_t)v;
-				b.receive_tile = rx[i].tile;
-			}
-		}
-		i = j;
-	}
 	/*
 	 * Send (d): a sender's transfers whose source words overlap are one
 	 * group (a word sent once may serve both), its tail the smaller. A
-	 * send event carries one word, or two of a group some receiver can
-	 * take 64-bit items of; the groups with releases >= rho and tails >=
+	 * send event carries one word, or two of a group with a transfer all
+	 * of whose receivers can take 64-bit items (else each word goes to
+	 * some receiver as a 32-bit item, (e)); the groups with releases >= rho and tails >=
 	 * theta need N + ceil(W/2) events from rho on, the last at
 	 * rho + that - 1 and its write theta later; and the row's br follows
 	 * its last send.
@@ -297,12 +444,57 @@ int ipuxcom_schedule_bound(const struct ipuxcom_schedule_opts *opts,
 					g->words = (uint32_t)((end - g->src) / 4);
 				g->q = sx[i].q < g->q ? sx[i].q : g->q;
 				g->r = sx[i].r < g->r ? sx[i].r : g->r;
+				g->rw = sx[i].rw < g->rw ? sx[i].rw : g->rw;
+				g->mixed |= sx[i].mixed;
 				g->wide |= sx[i].wide;
 			} else {
 				sx[m++] = sx[i];
 			}
 		}
 		nsx = m;
+	}
+	/*
+	 * (e): a sender's port sends every group's items (as in the send
+	 * term, from its earliest release, the write after the last at the
+	 * smallest tail): ss[s] + w is a phase for w more 64-bit items.
+	 */
+	for (size_t i = 0; i < nsx;) {
+		size_t j = i;
+		int64_t ev = 0;
+		int32_t r = INT32_MAX, q = INT32_MAX;
+		bool shared = false;
+
+		for (; j < nsx && sx[j].tile == sx[i].tile; j++) {
+			/* a 64-bit group's items may be the ones (e) adds */
+			shared |= sx[j].wide && sx[j].mixed;
+			ev += sx[j].wide ? (sx[j].words + 1) / 2 : sx[j].words;
+			r = sx[j].rw < r ? sx[j].rw : r;
+			q = ixc_max32(sx[j].q, 0) < q ? ixc_max32(sx[j].q, 0) : q;
+		}
+		ss[sx[i].tile] = shared ? INT32_MIN : (int32_t)(r + ev - 1 + q + 2);
+		i = j;
+	}
+	qsort(rx, nrx, sizeof(*rx), ixc_brx_cmp);
+	{
+		/*
+		 * (e): the smallest phase P that is at least the receive term
+		 * with each receiver's 64-bit items limited by P (the limit
+		 * only loosens as P grows: a search between all 64-bit and
+		 * none).
+		 */
+		int64_t lo = ixc_bound_recv(rx, nrx, ss, INT64_MAX, NULL) + 2;
+		int64_t hi = ixc_bound_recv(rx, nrx, ss, INT64_MIN, NULL) + 2;
+
+		while (lo < hi) {
+			int64_t mid = lo + (hi - lo) / 2;
+
+			if (ixc_bound_recv(rx, nrx, ss, mid, NULL) + 2 <= mid)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		recv = (int32_t)(lo - 2);
+		(void)ixc_bound_recv(rx, nrx, ss, lo - 1, &b.receive_tile);
 	}
 	for (size_t i = 0; i < nsx;) {
 		size_t j = i;
@@ -349,5 +541,7 @@ int ipuxcom_schedule_bound(const struct ipuxcom_schedule_opts *opts,
 out:
 	free(rx);
 	free(sx);
+	free(rt);
+	free(ss);
 	return ret;
 }

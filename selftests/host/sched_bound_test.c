@@ -384,6 +384,33 @@ TEST_F(small, three_transfers_through_one_tile)
 	search_set(_metadata, self->sim, "0->5, 8->5, 0->9 x2", x, 3, false);
 }
 
+/*
+ * A multicast to a pair owner (3, for sender 0) and a tile that is not
+ * (14): 64-bit items reach 3 only if 0 sends its 4 words twice (32-bit to
+ * 14, 64-bit to 3), and 3 also receives from 8. The bound before the
+ * mixed-width limit (docs "A lower bound on the phase", (e)) let 3 take
+ * 2 items of the multicast for free: 57 events; 0's port makes it 58.
+ */
+TEST_F(small, multicast_to_an_owner_and_a_non_owner)
+{
+	uint32_t r0[2] = { 3, 14 }, r1[1] = { 3 }, d0[2] = { 0x50000, 0x50000 },
+		 d1[1] = { 0x50100 };
+	struct ipuxcom_schedule_xfer x[2] = {
+		{ .sender = 0, .count = 4, .nrecv = 2, .receivers = r0, .src_addr = src0,
+		  .dst_addr = d0 },
+		{ .sender = 8, .count = 2, .nrecv = 1, .receivers = r1, .src_addr = src0,
+		  .dst_addr = d1 },
+	};
+	struct ipuxcom_schedule_bound b;
+
+	search_set(_metadata, self->sim, "0->{3,14} x4, 8->3 x2", x, 2, false);
+	/* 3 owns its pair for 0, 14 does not; the receive term binds at 3. */
+	EXPECT_EQ(3u, owner_near(0, 3));
+	EXPECT_EQ(58u, bound_of(x, 2, &b));
+	EXPECT_EQ(b.receive, b.events);
+	EXPECT_EQ(3u, b.receive_tile);
+}
+
 /* Each term binds where the argument says it must. */
 TEST(terms)
 {

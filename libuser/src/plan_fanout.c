@@ -111,14 +111,8 @@ int ipuxcom_plan_serialized(const struct ipuxcom_timing *tm,
 	struct ipuxcom_fanout_req q;
 	int ret;
 
-	if (!rows)
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "rows", "rows is NULL");
-	if (!req)
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "req", "req is NULL");
-	if ((ret = ixc_req_in(req, &q, err)) ||
-	    (info && (ret = ixc_sized_out_check(info, IPUXCOM_SERIALIZED_INFO_SIZE_MIN,
-						"info.size", "IPUXCOM_SERIALIZED_INFO_INIT",
-						err))))
+	if ((ret = ixc_fanout_in(req, rows, &q, info, IPUXCOM_SERIALIZED_INFO_SIZE_MIN,
+				 "IPUXCOM_SERIALIZED_INFO_INIT", err)))
 		return ret;
 	ret = ixc_serialized(tm, &q, rows, nrows, info ? &si : NULL, err);
 	if (!ret && info)

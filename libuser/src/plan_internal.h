@@ -77,6 +77,15 @@ int ixc_req_in(const struct ipuxcom_fanout_req *req, struct ipuxcom_fanout_req *
 	       struct ipuxcom_plan_error *err);
 
 /*
+ * The common entry of the row-writing fan-out planners: @rows and @req not
+ * NULL (E_NULL), @req into @copy (ixc_req_in()), and @info, if any, of at
+ * least @info_min bytes ("info.size", its initialiser @info_init).
+ */
+int ixc_fanout_in(const struct ipuxcom_fanout_req *req, const void *rows,
+		  struct ipuxcom_fanout_req *copy, const void *info, size_t info_min,
+		  const char *info_init, struct ipuxcom_plan_error *err);
+
+/*
  * Tile numbering of @flags (the member or argument named @field): logical
  * unless IPUXCOM_PLAN_PHYSICAL; both it and IPUXCOM_PLAN_LOGICAL are
  * E_FLAGS. Unknown bits are the caller's to check.

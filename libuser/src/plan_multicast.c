@@ -124,13 +124,8 @@ int ipuxcom_plan_multicast(const struct ipuxcom_timing *tm, const struct ipuxcom
 	struct ipuxcom_fanout_req q;
 	int ret;
 
-	if (!rows)
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "rows", "rows is NULL");
-	if (!req)
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "req", "req is NULL");
-	if ((ret = ixc_req_in(req, &q, err)) ||
-	    (info && (ret = ixc_sized_out_check(info, IPUXCOM_MULTICAST_INFO_SIZE_MIN, "info.size",
-						"IPUXCOM_MULTICAST_INFO_INIT", err))))
+	if ((ret = ixc_fanout_in(req, rows, &q, info, IPUXCOM_MULTICAST_INFO_SIZE_MIN,
+				 "IPUXCOM_MULTICAST_INFO_INIT", err)))
 		return ret;
 	/* 64-bit when allowed (plan_multicast_wide.c): opt-in, off the fast path. */
 	ret = q.flags & IPUXCOM_PLAN_WIDE ?

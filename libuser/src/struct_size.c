@@ -89,3 +89,19 @@ int ixc_req_in(const struct ipuxcom_fanout_req *req, struct ipuxcom_fanout_req *
 	copy->size = sizeof(*copy);	/* the copy is this library's version */
 	return ret;
 }
+
+int ixc_fanout_in(const struct ipuxcom_fanout_req *req, const void *rows,
+		  struct ipuxcom_fanout_req *copy, const void *info, size_t info_min,
+		  const char *info_init, struct ipuxcom_plan_error *err)
+{
+	int ret;
+
+	if (!rows)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "rows", "rows is NULL");
+	if (!req)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "req", "req is NULL");
+	ret = ixc_req_in(req, copy, err);
+	if (!ret && info)
+		ret = ixc_sized_out_check(info, info_min, "info.size", info_init, err);
+	return ret;
+}

@@ -79,7 +79,7 @@ help:
 	@echo "               kernel health (kmemleak, lockdep) in the VM on a debug kernel (KASAN,"
 	@echo "               lockdep, kmemleak, fault injection) built once from linux-source-6.1"
 	@echo "               and cached (scripts/debug-kernel.sh; ~25 min the first time); the"
-	@echo "               full amounts (10^6 fuzzed ioctls, the whole fail-nth sweep: hours),"
+	@echo "               full amounts (10^6 fuzzed ioctls in all, the fail-nth sweep: hours),"
 	@echo "               DEBUG_SHARDS=N VMs side by side (.ci/run: 2, and CI's smaller amounts)"
 	@echo "  ci-build     everything check and check-debug compile on the host (debug-build:"
 	@echo "               check-debug's part); .ci/run builds them before the lanes run side by side"

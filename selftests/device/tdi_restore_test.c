@@ -48,7 +48,7 @@ static int sram_io(int fd, unsigned long cmd, uint32_t addr, uint32_t *words, ui
 {
 	struct ipuxcom_ioc_tdi_sram ts = {
 		.size = sizeof(ts), .tile = TILE, .context = CTX, .addr = addr,
-		.count = count, .data = (uintptr_t)words, .timeout_ns = SHORT_NS,
+		.count = count, .data = (uintptr_t)words, .timeout_ns = ixt_scaled_ns(SHORT_NS),
 	};
 	int ret = ixt_ioctl(fd, cmd, &ts);
 
@@ -63,7 +63,7 @@ static int exec(int fd, uint32_t insn, int set_data, uint32_t data_in,
 	struct ipuxcom_ioc_tdi_exec te = {
 		.size = sizeof(te), .tile = TILE, .context = CTX, .insn = insn,
 		.flags = set_data ? IPUXCOM_TDI_F_SET_DATA : 0, .data_in = data_in,
-		.timeout_ns = SHORT_NS,
+		.timeout_ns = ixt_scaled_ns(SHORT_NS),
 	};
 	int ret = ixt_ioctl(fd, IPUXCOM_IOC_TDI_EXEC, &te);
 

@@ -100,6 +100,21 @@ static inline int ixt_have_device(void)
 	return access(ixt_dev_path(), F_OK) == 0;
 }
 
+/*
+ * A command's wait budget that must not run out for slowness alone: @ns
+ * times IPUXCOM_TEST_TIMEOUT_SCALE (ixt_alarm.h's factor; the debug lane
+ * sets 10). A 20 ms TDI wait ran out in a debug VM that had half a CPU
+ * (tdi_restore_test, 2026-12-02); a test that wants a wait to run out
+ * passes its budget as it is.
+ */
+static inline uint64_t ixt_scaled_ns(uint64_t ns)
+{
+	const char *s = getenv("IPUXCOM_TEST_TIMEOUT_SCALE");
+	unsigned long f = s && *s ? strtoul(s, NULL, 10) : 1;
+
+	return f > 1 && f < 1000 ? ns * f : ns;
+}
+
 /* open(2) of the device node; -1 with errno on failure. */
 static inline int ixt_open(void)
 {

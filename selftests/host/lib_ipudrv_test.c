@@ -474,7 +474,7 @@ TEST_F(drv, init_runs_the_recorded_steps_in_order)
 		IPU_DRV_STOP_MONITORING, IPU_DRV_MAILBOX_WRITE_READ, IPU_DRV_START_MONITORING,
 		IPU_DRV_ACCUMULATE_ERRORS, IPU_DRV_RESET_DEVICE, IPU_DRV_SET_SECONDARY_IPU_ID,
 	};
-	struct ipuxcom_init_report rep;
+	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
 
 	ASSERT_EQ(0, ipuxcom_dev_init(self->ipu, &rep)) TH_LOG("%s", rep.msg);
 	ASSERT_EQ(7, fake.ncalls);
@@ -507,7 +507,7 @@ TEST_F(drv, init_runs_the_recorded_steps_in_order)
 
 TEST_F(drv, init_checks_the_icu_reply)
 {
-	struct ipuxcom_init_report rep;
+	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
 
 	fake.icu_reply[0] = 0x12345678;
 	fake.icu_reply[4] = 0xabcd;
@@ -531,7 +531,7 @@ TEST_F(drv, init_checks_the_icu_reply)
 
 TEST_F(drv, init_stops_at_a_failing_step)
 {
-	struct ipuxcom_init_report rep;
+	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
 
 	fake.fail_drv_req = IPU_DRV_RESET_DEVICE;
 	fake.fail_drv_req_err = EIO;
@@ -656,6 +656,7 @@ static int small_source(void *ctx, uint32_t tile, const void **image, struct ipu
 static struct ipuxcom_image *small(struct __test_metadata *_metadata)
 {
 	struct ipuxcom_image_pack_params pp = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = 1472, .image_size = sizeof(small_image),
 		.load_base = IPUXCOM_IMG_PAYLOAD_BASE, .entry = IPUXCOM_IMG_PAYLOAD_BASE,
 	};
@@ -814,7 +815,7 @@ TEST_F(drv, exchange_window_stores_between_select_and_complete)
 /* A device not held through ipu_driver: init is a plain reset, no ipu_driver call. */
 TEST(init_on_a_plain_device)
 {
-	struct ipuxcom_init_report rep;
+	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
 	struct ipuxcom *ipu;
 
 	memset(&fake, 0, sizeof(fake));

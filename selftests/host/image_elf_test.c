@@ -14,6 +14,7 @@
 #include <ipuxcom.h>
 
 #include "image_testlib.h"
+#include "../lib/ixt_sized.h"
 
 #define MARK	0x7117e000u	/* a per-tile word in .text */
 
@@ -184,6 +185,46 @@ TEST_F(elf, toolchain_elf_matches_objcopy)
 	ipuxcom_tile_elf_free(&e);
 	EXPECT_EQ(NULL, e.image);
 	ipuxcom_tile_elf_free(NULL);
+}
+
+/* The parse result carries its size (ixt_sized.h); free keeps it. */
+struct elf_input {
+	const uint8_t *data;
+	size_t len;
+};
+
+static int fill_tile_elf(void *out, void *ctx)
+{
+	const struct elf_input *in = ctx;
+
+	return ipuxcom_tile_elf_parse(in->data, in->len, out, NULL);
+}
+
+static void settle_tile_elf(void *out)
+{
+	struct ipuxcom_tile_elf *e = out;
+
+	free(e->image);
+	e->image = NULL;	/* a new allocation each call */
+}
+
+TEST_F(elf, sized_output)
+{
+	struct elf_input in = { self->elf, self->elf_len };
+	struct ipuxcom_tile_elf e = IPUXCOM_TILE_ELF_INIT;
+
+	ixt_out_sizes(_metadata, fill_tile_elf, &in, settle_tile_elf,
+		      sizeof(struct ipuxcom_tile_elf), IPUXCOM_TILE_ELF_SIZE_MIN, "out.size");
+	ASSERT_EQ(0, fill_tile_elf(&e, &in));
+	ipuxcom_tile_elf_free(&e);
+	EXPECT_EQ(sizeof(e), e.size);
+	EXPECT_EQ(NULL, e.image);
+	EXPECT_EQ(0, e.entry);
+	/* never filled (size 0): not freed */
+	memset(&e, 0, sizeof(e));
+	e.image = (uint8_t *)&e;
+	ipuxcom_tile_elf_free(&e);
+	EXPECT_EQ((uint8_t *)&e, e.image);
 }
 
 /* ELF32 (gcc -m32, ld -m elf_i386): the same image. */

@@ -30,6 +30,7 @@
 #include <ipuxcom.h>
 
 #include "../../libuser/src/internal.h"
+#include "../lib/ixt_sized.h"
 
 /* ------------------------------------------------ the ABI's numbers */
 
@@ -188,6 +189,15 @@ static int fake_module(unsigned long req, void *arg)
 	if (req == fake.fail_mod_req && fake.fail_mod_req_err)
 		return -fake.fail_mod_req_err;
 	switch (req) {
+	case IPUXCOM_IOC_INFO: {
+		struct ipuxcom_ioc_info *in = arg;
+
+		in->uapi_version = IPUXCOM_UAPI_VERSION;
+		in->device_count = 1;
+		in->capabilities = IPUXCOM_CAP_LOADER | IPUXCOM_CAP_IPU_DRIVER;
+		in->max_config_bar = 0x80000;
+		return 0;
+	}
 	case IPUXCOM_IOC_ATTACH: {
 		struct ipuxcom_ioc_attach *at = arg;
 
@@ -527,6 +537,42 @@ TEST_F(drv, init_checks_the_icu_reply)
 	/* nothing after it ran */
 	EXPECT_EQ(2, fake.ncalls);
 	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_RESET));
+}
+
+/* The outputs filled through the ioctls: up to the caller's size (ixt_sized.h). */
+static struct ipuxcom *g_ipu;
+
+static int fill_init_report(void *out, void *ctx)
+{
+	return ipuxcom_dev_init(g_ipu, out);
+}
+
+static int fill_info(void *out, void *ctx)
+{
+	return ipuxcom_get_info(g_ipu, out);
+}
+
+TEST_F(drv, sized_outputs)
+{
+	struct ipuxcom_info info = IPUXCOM_INFO_INIT;
+
+	g_ipu = self->ipu;
+	ixt_out_sizes(_metadata, fill_init_report, NULL, NULL, sizeof(struct ipuxcom_init_report),
+		      IPUXCOM_INIT_REPORT_SIZE_MIN, "rep.size");
+	ixt_out_sizes(_metadata, fill_info, NULL, NULL, sizeof(struct ipuxcom_info),
+		      IPUXCOM_INFO_SIZE_MIN, "info.size");
+	ASSERT_EQ(0, ipuxcom_get_info(self->ipu, &info));
+	EXPECT_EQ(sizeof(info), info.size);
+	EXPECT_EQ(IPUXCOM_UAPI_VERSION, info.uapi_version);
+	EXPECT_EQ(1, info.device_count);
+	EXPECT_EQ(0x80000, info.max_config_bar);
+	EXPECT_EQ(IPUXCOM_CAP_LOADER | IPUXCOM_CAP_IPU_DRIVER, info.capabilities);
+	/* a refused report: no step ran */
+	fake.ncalls = 0;
+	EXPECT_EQ(-EINVAL, fill_init_report(&(struct ipuxcom_init_report){ .size = 4 }, NULL));
+	EXPECT_EQ(0, fake.ncalls);
+	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(self->ipu), "rep.size 4 is below"))
+		TH_LOG("%s", ipuxcom_errmsg(self->ipu));
 }
 
 TEST_F(drv, init_stops_at_a_failing_step)

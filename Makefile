@@ -345,7 +345,7 @@ FUZZ_CHECK_SECONDS ?= 4
 FUZZ_NAMES := $(patsubst fuzz/%_fuzz.c,%,$(wildcard fuzz/*_fuzz.c))
 FUZZ_LIB_SRCS := $(wildcard libuser/src/image*.c) libuser/src/crc32.c libuser/src/frames.c \
 	libuser/src/ipucfg.c libuser/src/hsp_manifest.c libuser/src/error.c \
-	libuser/src/plan_error.c
+	libuser/src/plan_error.c libuser/src/struct_size.c
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Iuapi -Ilibuser/include \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_BINS := $(patsubst %,$(B)/fuzz/%_fuzz,$(FUZZ_NAMES))

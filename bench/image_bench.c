@@ -149,6 +149,7 @@ static uint64_t plain_size(uint8_t *const *img)
 static struct ipuxcom_image_pack_params params(uint32_t tmpl)
 {
 	struct ipuxcom_image_pack_params p = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = TILES, .image_size = SIZE, .load_base = IPUXCOM_IMG_PAYLOAD_BASE,
 		.entry = IPUXCOM_IMG_PAYLOAD_BASE, .template_tile = tmpl,
 	};
@@ -161,7 +162,7 @@ int main(void)
 	double t_pack = 1e30, t_pack_t0 = 1e30, t_cpy = 1e30, t_ext = 1e30, t_fr = 1e30;
 	double t_fcpy = 1e30;
 	struct ipuxcom_image_pack_params pp = params(IPUXCOM_IMG_TEMPLATE_AUTO);
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	uint8_t **set = make_set(), *dst, *xbuf;

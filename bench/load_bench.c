@@ -50,6 +50,7 @@ static int source(void *ctx, uint32_t tile, const void **image, struct ipuxcom_e
 int main(void)
 {
 	struct ipuxcom_image_pack_params pp = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = TILES, .image_size = IMG_BYTES, .load_base = IPUXCOM_IMG_PAYLOAD_BASE,
 		.entry = IPUXCOM_IMG_PAYLOAD_BASE, .template_tile = IPUXCOM_IMG_TEMPLATE_AUTO,
 	};
@@ -59,7 +60,7 @@ int main(void)
 		.bootloader = boot, .bootloader_size = sizeof(boot),
 	};
 	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_image *img = NULL;
 	struct ipuxcom_errmsg em;
 	struct ipuxcom *ipu = NULL;

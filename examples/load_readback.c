@@ -64,7 +64,7 @@ static int pick_device(uint32_t *dev)
 
 static int readback(struct ipuxcom *ipu, const struct ipuxcom_image *img)
 {
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	uint8_t *want;
 
 	ipuxcom_image_get_info(img, &info);
@@ -104,8 +104,8 @@ int main(int argc, char **argv)
 {
 	struct ipuxcom_load_params params = IPUXCOM_LOAD_PARAMS_INIT;
 	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
-	struct ipuxcom_init_report rep;
-	struct ipuxcom_bootloader bl;
+	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
+	struct ipuxcom_bootloader bl = IPUXCOM_BOOTLOADER_INIT;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	struct ipuxcom *ipu;
@@ -143,7 +143,7 @@ int main(int argc, char **argv)
 	}
 	params.image = img;
 	params.bootloader = bl.image;
-	params.bootloader_size = bl.size;
+	params.bootloader_size = bl.image_size;
 	err = ipuxcom_load(ipu, &params, &res);
 	if (err) {
 		rc = fail("load", err, res.msg);

@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void fuzz_bootloader(const uint8_t *data, size_t size)
 {
-	struct ipuxcom_bootloader bl;
+	struct ipuxcom_bootloader bl = IPUXCOM_BOOTLOADER_INIT;
 	struct ipuxcom_errmsg em;
 
 	if (ipuxcom_bootloader_parse(data, size, &bl, &em)) {
@@ -22,16 +22,16 @@ static void fuzz_bootloader(const uint8_t *data, size_t size)
 			abort();
 		return;
 	}
-	if (!bl.image || !bl.size || bl.size > IPUXCOM_AUTOLOAD_MAX_BYTES ||
-	    bl.file_bytes > bl.size)
+	if (!bl.image || !bl.image_size || bl.image_size > IPUXCOM_AUTOLOAD_MAX_BYTES ||
+	    bl.file_bytes > bl.image_size)
 		abort();
-	(void)ipuxcom_crc32(0, bl.image, bl.size);
+	(void)ipuxcom_crc32(0, bl.image, bl.image_size);
 	ipuxcom_bootloader_free(&bl);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ipuxcom_tile_elf e;
+	struct ipuxcom_tile_elf e = IPUXCOM_TILE_ELF_INIT;
 	struct ipuxcom_errmsg em;
 
 	fuzz_bootloader(data, size);

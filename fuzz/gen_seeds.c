@@ -45,6 +45,7 @@ static int image(const char *dir, const char *name, uint32_t tiles, uint32_t siz
 		 uint32_t tmpl)
 {
 	struct ipuxcom_image_pack_params p = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = tiles, .image_size = size, .load_base = IPUXCOM_IMG_PAYLOAD_BASE,
 		.entry = IPUXCOM_IMG_PAYLOAD_BASE, .template_tile = tmpl,
 	};

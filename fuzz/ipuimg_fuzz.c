@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 static void exercise(const uint8_t *data, size_t size)
 {
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	uint32_t n;
@@ -96,7 +96,7 @@ static void exercise(const uint8_t *data, size_t size)
 	if (!buf)
 		abort();
 	for (uint32_t t = 0; t < n; t++) {
-		struct ipuxcom_image_tile ti;
+		struct ipuxcom_image_tile ti = IPUXCOM_IMAGE_TILE_INIT;
 		int e1 = ipuxcom_image_extract(img, t, buf, info.image_size, &em);
 		int e2 = ipuxcom_image_verify_tile(img, t, &em);
 
@@ -105,7 +105,10 @@ static void exercise(const uint8_t *data, size_t size)
 		if (!e1 && ti.crc32 != ipuxcom_crc32(0, buf, info.image_size))
 			abort();
 		if (!e1) {
-			struct ipuxcom_redirect_spec spec = { true, { 0x11111111, 0x22222222 }, 0 };
+			struct ipuxcom_redirect_spec spec = {
+				.size = sizeof(spec), .by_marker = true,
+				.marker = { 0x11111111, 0x22222222 },
+			};
 			uint32_t target;
 
 			ipuxcom_redirect_raw(buf, info.image_size, info.load_base, info.entry,
@@ -126,7 +129,7 @@ static void exercise(const uint8_t *data, size_t size)
 		}
 	}
 	if (info.tile_count <= MAX_TILES) {
-		struct ipuxcom_redirect_spec spec = { false, { 0, 0 }, info.entry };
+		struct ipuxcom_redirect_spec spec = { .size = sizeof(spec), .target = info.entry };
 		void *out;
 		size_t len;
 

@@ -253,7 +253,7 @@ static int instance_start(struct capture *c, const char *name)
 static int instance_finish(struct capture *c, uint32_t dev_id,
 			   struct ipuxcom_cfg_record **recs, uint32_t *count)
 {
-	struct ipuxcom_trace_stats st;
+	struct ipuxcom_trace_stats st = IPUXCOM_TRACE_STATS_INIT;
 	struct ipuxcom_errmsg em;
 	size_t len = 0;
 	char *text;

@@ -250,7 +250,7 @@ static void init_text(FILE *f, const struct ipuxcom_init_report *rep, int err)
 int cli_dev_init(const struct cli_call *call, struct ipuxcom *ipu, uint32_t dev, bool quiet,
 		 FILE *f)
 {
-	struct ipuxcom_init_report rep;
+	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
 	int err = ipuxcom_dev_init(ipu, &rep);
 
 	if (call->json)

@@ -243,7 +243,7 @@ static void check_node(struct checklist *cl, const char *name, const char *path,
 
 static void check_uapi(struct checklist *cl, const struct cli_call *call)
 {
-	struct ipuxcom_info info;
+	struct ipuxcom_info info = IPUXCOM_INFO_INIT;
 	struct ipuxcom *ipu;
 	int err = ipuxcom_open(cli_device_path(call), &ipu);
 

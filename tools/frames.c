@@ -22,7 +22,7 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 	const struct cli_opt opts[] = {
 		{ "output", 'o', "FILE", "where to write the batches ('-': stdout)", NULL, &out },
 	};
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	struct outfile *o = NULL;

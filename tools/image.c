@@ -68,8 +68,8 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 		  "from IMG, whose load base, entry point and image size the output keeps",
 		  NULL, &over },
 	};
-	struct ipuxcom_image_dir_opts o;
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_dir_opts o = IPUXCOM_IMAGE_DIR_OPTS_INIT;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_image *img = NULL, *base_img = NULL;
 	struct ipuxcom_errmsg em;
 	void *data = NULL;
@@ -213,7 +213,7 @@ static void extract_json(const struct cli_call *call, const char *img, bool all,
 static int extract_all(const struct cli_call *call, const char *file, struct ipuxcom_image *img,
 		       const char *dir)
 {
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_errmsg em;
 	char path[PATH_MAX];
 	uint8_t *buf;
@@ -261,7 +261,7 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 		{ "output", 'o', "FILE", "where to write (with TILE 'all': a directory)", NULL,
 		  &out },
 	};
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	uint32_t tile = 0;
@@ -330,7 +330,7 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 
 static int image_verify_run(struct cli_call *call, int argc, char **argv)
 {
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	uint32_t bad = 0;
@@ -401,7 +401,7 @@ static int inspect_heatmap(const struct cli_call *call, const char *file, const 
 		return CLI_EXIT_ERR;
 	}
 	for (uint32_t t = 0; t < ntiles && t < IPUXCOM_TILES; t++) {
-		struct ipuxcom_image_tile ti;
+		struct ipuxcom_image_tile ti = IPUXCOM_IMAGE_TILE_INIT;
 
 		ipuxcom_image_get_tile(img, t, &ti);
 		bytes[t] = ti.patch_data;
@@ -425,7 +425,7 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 		{ "heatmap", 0, "FILE", "write patch bytes per physical tile as an SVG picture of "
 		  "the tile grid ('-': stdout)", NULL, &heatmap },
 	};
-	struct ipuxcom_image_info in;
+	struct ipuxcom_image_info in = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_image *img;
 	uint64_t raw;
 	char *pos[1];
@@ -474,7 +474,7 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 			json_key(&w, "tiles");
 			json_begin_array(&w);
 			for (uint32_t t = 0; t < in.tile_count; t++) {
-				struct ipuxcom_image_tile ti;
+				struct ipuxcom_image_tile ti = IPUXCOM_IMAGE_TILE_INIT;
 
 				ipuxcom_image_get_tile(img, t, &ti);
 				json_begin_object(&w);
@@ -514,7 +514,7 @@ static int image_inspect_run(struct cli_call *call, int argc, char **argv)
 			printf("\n%-6s %-10s %-10s %-8s %-10s %s\n", "tile", "offset", "size",
 			       "patches", "patched", "crc32");
 			for (uint32_t t = 0; t < in.tile_count; t++) {
-				struct ipuxcom_image_tile ti;
+				struct ipuxcom_image_tile ti = IPUXCOM_IMAGE_TILE_INIT;
 
 				ipuxcom_image_get_tile(img, t, &ti);
 				printf("%-6" PRIu32 " 0x%08" PRIx32 " %-10" PRIu32 " %-8" PRIu32
@@ -538,8 +538,8 @@ static int image_redirect_run(struct cli_call *call, int argc, char **argv)
 		  NULL, &marker },
 		{ "target", 0, "ADDR", "branch to ADDR instead", NULL, &target },
 	};
-	struct ipuxcom_redirect_spec spec = { 0 };
-	struct ipuxcom_redirect_report rep;
+	struct ipuxcom_redirect_spec spec = IPUXCOM_REDIRECT_SPEC_INIT;
+	struct ipuxcom_redirect_report rep = IPUXCOM_REDIRECT_REPORT_INIT;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	void *data;

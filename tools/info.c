@@ -75,7 +75,7 @@ static void info_text(const struct ipuxcom_info *info)
 
 static int info_run(struct cli_call *call, int argc, char **argv)
 {
-	struct ipuxcom_info info;
+	struct ipuxcom_info info = IPUXCOM_INFO_INIT;
 	struct ipuxcom *ipu;
 	int npos, rc, err;
 

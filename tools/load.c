@@ -324,7 +324,7 @@ static void load_check_inputs(struct checklist *cl, const char *image_path,
 			      const struct ipuxcom_errmsg *manifest_em,
 			      const struct hostx_spec *specs, int ncalls)
 {
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_errmsg em;
 	int err;
 
@@ -334,8 +334,8 @@ static void load_check_inputs(struct checklist *cl, const char *image_path,
 		check_lib_fail(cl, "bootloader", boot_arg, &em, err);
 	else
 		checklist_add(cl, CHECK_OK, "bootloader", boot_arg, NULL, "%s: %s, %zu byte%s",
-			      boot_arg, boot->from_elf ? "ELF segment" : "raw", boot->size,
-			      boot->size == 1 ? "" : "s");
+			      boot_arg, boot->from_elf ? "ELF segment" : "raw", boot->image_size,
+			      boot->image_size == 1 ? "" : "s");
 	err = cli_input_image(image_path, img, &em);
 	if (err) {
 		check_lib_fail(cl, "image", image_path, &em, err);
@@ -382,7 +382,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	struct ipuxcom_errmsg manifest_em = { "" };
 	struct checklist cl = { 0 };
 	struct ipuxcom *ipu = NULL;
-	struct ipuxcom_bootloader boot = { 0 };
+	struct ipuxcom_bootloader boot = IPUXCOM_BOOTLOADER_INIT;
 	uint32_t ms = 0, nrecs = 0;
 	char why[256];
 	static struct hostx_spec specs[HOSTX_MAX_CALLS];
@@ -485,7 +485,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 
 	params.image = img;
 	params.bootloader = boot.image;
-	params.bootloader_size = boot.size;
+	params.bootloader_size = boot.image_size;
 	params.cfg = recs;
 	params.cfg_count = nrecs;
 	params.cfg_hsp = cfg_hsp_arg ? (uint32_t)ipuxcom_cfg_hsp_parse(cfg_hsp_arg) :

@@ -37,7 +37,7 @@ extern "C" {
 
 /* Version of this library; the Makefile reads IPUXCOM_LIB_VERSION from here. */
 /*
- * 1.0 (issue 23): the plan structs carry their size and tile ids are
+ * 1.0 (issue 23): the plan, device and file structs carry their size and tile ids are
  * logical by default, so the layout broke and the soname moved to
  * libipuxcom.so.1 (one version node, LIBIPUXCOM_1.0); the names
  * deprecated in 0.2 are kept one more release. NEWS lists the changes and
@@ -103,14 +103,28 @@ IPUXCOM_API void ipuxcom_close(struct ipuxcom *ipu);
 /* The file descriptor (owned by the handle), or -EINVAL for NULL. */
 IPUXCOM_API int ipuxcom_fd(const struct ipuxcom *ipu);
 
+/*
+ * What the module says about itself. Grows at its end: start from
+ * IPUXCOM_INFO_INIT; the library fills exactly @size bytes.
+ */
 struct ipuxcom_info {
+	uint32_t size;			/* set by the caller (IPUXCOM_INFO_INIT); kept */
 	uint32_t uapi_version;		/* IPUXCOM_UAPI_VERSION of the module */
 	uint32_t device_count;		/* devices registered right now */
 	uint32_t max_config_bar;	/* config-BAR size in bytes */
 	uint64_t capabilities;		/* IPUXCOM_CAP_* bits */
 };
 
-/* IPUXCOM_IOC_INFO: module version and capabilities; needs no attach. */
+#define IPUXCOM_INFO_INIT { .size = sizeof(struct ipuxcom_info) }
+/* Every member of 1.0. */
+#define IPUXCOM_INFO_SIZE_MIN							\
+	(offsetof(struct ipuxcom_info, capabilities) + sizeof(uint64_t))
+
+/*
+ * IPUXCOM_IOC_INFO: module version and capabilities; needs no attach.
+ * -EINVAL for a NULL argument, or @info->size 0 or below
+ * IPUXCOM_INFO_SIZE_MIN (the message names "info.size").
+ */
 IPUXCOM_API int ipuxcom_get_info(struct ipuxcom *ipu, struct ipuxcom_info *info);
 
 /*
@@ -162,6 +176,11 @@ IPUXCOM_API int ipuxcom_ipu_fd(const struct ipuxcom *ipu);
  */
 IPUXCOM_API const char *ipuxcom_errmsg(const struct ipuxcom *ipu);
 
+/*
+ * One device. Fixed: an array element (ipuxcom_nl_dev_list() returns an
+ * array of them, indexed by the caller with its own sizeof); members a
+ * later module reports go into a new struct.
+ */
 struct ipuxcom_device_info {
 	uint32_t dev_id;
 	uint32_t state;			/* enum ipuxcom_dev_state */
@@ -236,7 +255,12 @@ enum ipuxcom_init_status {
 	IPUXCOM_INIT_NOT_APPLICABLE = 3,	/* ipu_driver steps on a device not held by it */
 };
 
+/*
+ * What ipuxcom_dev_init() did. Grows at its end: start from
+ * IPUXCOM_INIT_REPORT_INIT; the library fills exactly @size bytes.
+ */
 struct ipuxcom_init_report {
+	uint32_t size;			/* set by the caller (IPUXCOM_INIT_REPORT_INIT); kept */
 	uint32_t ipu_driver;		/* 1: held through ipu_driver (steps 1..6 apply) */
 	char ipu_node[IPUXCOM_IPU_NODE_LEN];	/* its /dev node, or "" */
 	uint32_t status[IPUXCOM_INIT_STEPS];	/* enum ipuxcom_init_status, by step */
@@ -248,6 +272,11 @@ struct ipuxcom_init_report {
 	char msg[256];			/* "" on success, else "step N (NAME): what" */
 };
 
+#define IPUXCOM_INIT_REPORT_INIT { .size = sizeof(struct ipuxcom_init_report) }
+/* Every member of 1.0. */
+#define IPUXCOM_INIT_REPORT_SIZE_MIN						\
+	(offsetof(struct ipuxcom_init_report, msg) + 256)
+
 /*
  * Bring the attached device from driver-idle to the module's idle state,
  * the first step of a load on a real card. On a device held through
@@ -257,6 +286,8 @@ struct ipuxcom_init_report {
  * other device (the simulator) steps 1..6 are not applicable and step 7
  * is a plain RESET. Stops at the first failing step. @rep (may be NULL)
  * is filled in every case; the message also goes to ipuxcom_errmsg().
+ * A @rep whose size is 0 or below IPUXCOM_INIT_REPORT_SIZE_MIN is -EINVAL
+ * before any step (the message names "rep.size").
  * Host buffers are forgotten as after ipuxcom_reset() (buffers this
  * handle attached to ipu_driver are detached first, with
  * BUFFER_DETACH_ALL, which is not one of the steps).

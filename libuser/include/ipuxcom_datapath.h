@@ -59,7 +59,12 @@ IPUXCOM_API const char *ipuxcom_cfg_hsp_name(uint32_t mode);
 /* The enum ipuxcom_cfg_hsp of @name, or -EINVAL. */
 IPUXCOM_API int ipuxcom_cfg_hsp_parse(const char *name);
 
+/*
+ * What ipuxcom_cfg_apply_hsp() did. Grows at its end: start from
+ * IPUXCOM_CFG_APPLY_RESULT_INIT; the library fills exactly @size bytes.
+ */
 struct ipuxcom_cfg_apply_result {
+	uint32_t size;		/* set by the caller (IPUXCOM_CFG_APPLY_RESULT_INIT); kept */
 	uint32_t applied;	/* records written */
 	uint32_t skipped;	/* GS1/GS2 records not written */
 	uint32_t bad_index;	/* on -EINVAL: the first record with a bad offset */
@@ -67,10 +72,17 @@ struct ipuxcom_cfg_apply_result {
 	uint32_t hsp_mark;	/* on -EBUSY: that MARK */
 };
 
+#define IPUXCOM_CFG_APPLY_RESULT_INIT { .size = sizeof(struct ipuxcom_cfg_apply_result) }
+/* Every member of 1.0. */
+#define IPUXCOM_CFG_APPLY_RESULT_SIZE_MIN					\
+	(offsetof(struct ipuxcom_cfg_apply_result, hsp_mark) + sizeof(uint32_t))
+
 /*
  * ipuxcom_cfg_apply() with a choice for the GS1/GS2 records (enum
  * ipuxcom_cfg_hsp; ipuxcom_cfg_apply() replays them as recorded). *res
- * (if not NULL) is filled also on failure.
+ * (if not NULL) is filled also on failure; a @res whose size is 0 or
+ * below IPUXCOM_CFG_APPLY_RESULT_SIZE_MIN is -EINVAL before anything is
+ * written (the message names "res.size").
  */
 IPUXCOM_API int ipuxcom_cfg_apply_hsp(struct ipuxcom *ipu, const struct ipuxcom_cfg_record *records,
 				      uint32_t count, uint32_t hsp,
@@ -104,7 +116,10 @@ IPUXCOM_API int ipuxcom_autoload(struct ipuxcom *ipu, const void *image, size_t 
  */
 IPUXCOM_API int ipuxcom_xbuf_map(struct ipuxcom *ipu, size_t bytes, void **addr, size_t *size);
 
-/* What LOAD_BATCH / LOAD_FINISH saw, for error messages. */
+/*
+ * What LOAD_BATCH / LOAD_FINISH saw, for error messages. Fixed: stored
+ * inside struct ipuxcom_load_result, which grows at its end instead.
+ */
 struct ipuxcom_load_diag {
 	uint32_t mark;		/* GS1 MARK as last read */
 	uint32_t stage;		/* finish: 1 = release, 2 = start mark */

@@ -119,11 +119,22 @@ IPUXCOM_API const char *ipuxcom_event_name(uint32_t type);
 /* ipuxcom_cfg_from_trace(): keep the writes of every device. */
 #define IPUXCOM_TRACE_ANY_DEV		UINT32_MAX
 
+/*
+ * What ipuxcom_cfg_from_trace() counted. Grows at its end: start from
+ * IPUXCOM_TRACE_STATS_INIT; the library fills exactly @size bytes.
+ */
 struct ipuxcom_trace_stats {
+	uint32_t size;		/* set by the caller (IPUXCOM_TRACE_STATS_INIT); kept */
+	uint32_t reserved;	/* 0 (keeps the counts 8-byte aligned) */
 	uint64_t writes;	/* ipuxcom_bar_write lines, any device */
 	uint64_t other_dev;	/* ... of them for other devices, left out */
 	uint64_t lost;		/* events the ring buffer dropped (see below) */
 };
+
+#define IPUXCOM_TRACE_STATS_INIT { .size = sizeof(struct ipuxcom_trace_stats) }
+/* Every member of 1.0. */
+#define IPUXCOM_TRACE_STATS_SIZE_MIN						\
+	(offsetof(struct ipuxcom_trace_stats, lost) + sizeof(uint64_t))
 
 /*
  * Parse @len bytes of a tracefs "trace" (or "trace_pipe") text: every
@@ -141,7 +152,9 @@ struct ipuxcom_trace_stats {
  * -EFBIG:   more than IPUXCOM_CFG_MAX_RECORDS records;
  * -EINVAL, -ENOMEM.
  * On failure *@recs is NULL and *@count 0. @stats and @em may be NULL;
- * @stats is filled on success and on -ENOBUFS.
+ * @stats is filled on success and on -ENOBUFS; a @stats whose size is 0
+ * or below IPUXCOM_TRACE_STATS_SIZE_MIN is -EINVAL before anything is
+ * parsed (the message names "stats.size").
  */
 IPUXCOM_API int ipuxcom_cfg_from_trace(const char *text, size_t len, uint32_t dev_id,
 				       struct ipuxcom_cfg_record **recs, uint32_t *count,

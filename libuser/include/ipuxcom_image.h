@@ -98,8 +98,12 @@ IPUXCOM_API uint32_t ipuxcom_crc32(uint32_t crc, const void *buf, size_t len);
 
 struct ipuxcom_image;
 
-/* The header, plus totals over the records. */
+/*
+ * The header, plus totals over the records. Grows at its end: start from
+ * IPUXCOM_IMAGE_INFO_INIT; the library fills exactly @size bytes.
+ */
 struct ipuxcom_image_info {
+	uint32_t size;			/* set by the caller (IPUXCOM_IMAGE_INFO_INIT); kept */
 	uint32_t load_base;		/* SRAM address of image byte 0 */
 	uint32_t image_size;		/* bytes of every tile image */
 	uint32_t entry;			/* SRAM address execution starts at */
@@ -108,6 +112,7 @@ struct ipuxcom_image_info {
 	uint32_t template_crc32;
 	uint32_t patch_area_size;	/* bytes of all patch streams */
 	uint32_t meta_crc32;		/* CRC32 of header bytes 0..35 + record table */
+	uint32_t reserved;		/* 0 (keeps the 64-bit counts 8-byte aligned) */
 	uint64_t file_size;
 	uint64_t patch_count;		/* patches of all tiles */
 	uint64_t patch_data;		/* patched bytes of all tiles */
@@ -115,14 +120,29 @@ struct ipuxcom_image_info {
 	uint32_t max_tile_patch_size;	/* largest patch stream of one tile */
 };
 
-/* One tile's record, plus what its patch stream holds. */
+#define IPUXCOM_IMAGE_INFO_INIT { .size = sizeof(struct ipuxcom_image_info) }
+/* Every member of 1.0. */
+#define IPUXCOM_IMAGE_INFO_SIZE_MIN						\
+	(offsetof(struct ipuxcom_image_info, max_tile_patch_size) + sizeof(uint32_t))
+
+/*
+ * One tile's record, plus what its patch stream holds. Grows at its end:
+ * start from IPUXCOM_IMAGE_TILE_INIT; the library fills exactly @size
+ * bytes.
+ */
 struct ipuxcom_image_tile {
+	uint32_t size;			/* set by the caller (IPUXCOM_IMAGE_TILE_INIT); kept */
 	uint32_t patch_offset;		/* file offset of the patch stream */
 	uint32_t patch_size;		/* bytes of the patch stream */
 	uint32_t crc32;			/* CRC32 of the reconstructed image */
 	uint32_t patch_count;
 	uint32_t patch_data;		/* patched bytes (stream minus headers) */
 };
+
+#define IPUXCOM_IMAGE_TILE_INIT { .size = sizeof(struct ipuxcom_image_tile) }
+/* Every member of 1.0. */
+#define IPUXCOM_IMAGE_TILE_SIZE_MIN						\
+	(offsetof(struct ipuxcom_image_tile, patch_data) + sizeof(uint32_t))
 
 /*
  * Read and check an IPUIMG1 file: header, every record, the structure of
@@ -147,9 +167,16 @@ IPUXCOM_API void ipuxcom_image_free(struct ipuxcom_image *img);
 IPUXCOM_API void ipuxcom_image_close(struct ipuxcom_image *img)
 	__attribute__((deprecated("use ipuxcom_image_free()")));
 
-IPUXCOM_API void ipuxcom_image_get_info(const struct ipuxcom_image *img,
-					struct ipuxcom_image_info *info);
-/* -EINVAL when @tile >= tile_count. */
+/*
+ * -EINVAL for a NULL argument, or @info->size 0 or below
+ * IPUXCOM_IMAGE_INFO_SIZE_MIN (the message names "info.size").
+ */
+IPUXCOM_API int ipuxcom_image_get_info(const struct ipuxcom_image *img,
+				       struct ipuxcom_image_info *info);
+/*
+ * -EINVAL when @tile >= tile_count, for a NULL argument, or for
+ * @out->size 0 or below IPUXCOM_IMAGE_TILE_SIZE_MIN ("out.size").
+ */
 IPUXCOM_API int ipuxcom_image_get_tile(const struct ipuxcom_image *img, uint32_t tile,
 				       struct ipuxcom_image_tile *out);
 
@@ -179,13 +206,26 @@ IPUXCOM_API int ipuxcom_image_verify(const struct ipuxcom_image *img,
 typedef int (*ipuxcom_image_source_fn)(void *ctx, uint32_t tile, const void **image,
 				       struct ipuxcom_errmsg *em);
 
+/*
+ * What to pack. Grows at its end: start from
+ * IPUXCOM_IMAGE_PACK_PARAMS_INIT. Members past a smaller @size are zero;
+ * a bigger struct whose members this library does not know are not zero
+ * is -E2BIG, size 0 or below IPUXCOM_IMAGE_PACK_PARAMS_SIZE_MIN -EINVAL
+ * (the message names "params.size").
+ */
 struct ipuxcom_image_pack_params {
+	uint32_t size;			/* set by the caller (IPUXCOM_IMAGE_PACK_PARAMS_INIT) */
 	uint32_t tile_count;		/* 1 .. IPUXCOM_IMG_TILES */
 	uint32_t image_size;		/* 1 .. IPUXCOM_IMG_SRAM_SIZE */
 	uint32_t load_base;		/* image within tile SRAM */
 	uint32_t entry;			/* 4-aligned, inside the image */
 	uint32_t template_tile;		/* a tile, or IPUXCOM_IMG_TEMPLATE_AUTO */
 };
+
+#define IPUXCOM_IMAGE_PACK_PARAMS_INIT { .size = sizeof(struct ipuxcom_image_pack_params) }
+/* Every member of 1.0. */
+#define IPUXCOM_IMAGE_PACK_PARAMS_SIZE_MIN					\
+	(offsetof(struct ipuxcom_image_pack_params, template_tile) + sizeof(uint32_t))
 
 /*
  * Build an IPUIMG1 file from @tile_count raw images. With
@@ -205,8 +245,16 @@ IPUXCOM_API int ipuxcom_image_pack_buffers(const struct ipuxcom_image_pack_param
 					   const void *const *images, void **out,
 					   size_t *out_len, struct ipuxcom_errmsg *em);
 
-/* Directory packing. */
+/*
+ * Directory packing. Grows at its end: start from
+ * IPUXCOM_IMAGE_DIR_OPTS_INIT, which also sets the defaults (as
+ * ipuxcom_image_dir_opts_init() does). Members past a smaller @size are
+ * zero; a bigger struct whose members this library does not know are not
+ * zero is -E2BIG, size 0 or below IPUXCOM_IMAGE_DIR_OPTS_SIZE_MIN -EINVAL
+ * (the message names "opts.size").
+ */
 struct ipuxcom_image_dir_opts {
+	uint32_t size;			/* set by the caller (IPUXCOM_IMAGE_DIR_OPTS_INIT) */
 	uint32_t tile_count;		/* files for tiles 0 .. tile_count - 1 */
 	uint32_t template_tile;		/* a tile, or IPUXCOM_IMG_TEMPLATE_AUTO */
 	uint32_t load_base;		/* raw images only */
@@ -214,7 +262,24 @@ struct ipuxcom_image_dir_opts {
 };
 
 /* tile_count 1472, automatic template, load base and entry 0x4c010. */
-IPUXCOM_API void ipuxcom_image_dir_opts_init(struct ipuxcom_image_dir_opts *opts);
+#define IPUXCOM_IMAGE_DIR_OPTS_INIT {						\
+	.size = sizeof(struct ipuxcom_image_dir_opts),				\
+	.tile_count = IPUXCOM_IMG_TILES,					\
+	.template_tile = IPUXCOM_IMG_TEMPLATE_AUTO,				\
+	.load_base = IPUXCOM_IMG_PAYLOAD_BASE,					\
+	.entry = IPUXCOM_IMG_PAYLOAD_BASE,					\
+}
+/* Every member of 1.0. */
+#define IPUXCOM_IMAGE_DIR_OPTS_SIZE_MIN						\
+	(offsetof(struct ipuxcom_image_dir_opts, entry) + sizeof(uint32_t))
+
+/*
+ * The defaults of IPUXCOM_IMAGE_DIR_OPTS_INIT into the first @opts->size
+ * bytes (the caller sets @size; members past it are not touched), keeping
+ * @size. -EINVAL for NULL, or size 0 or below
+ * IPUXCOM_IMAGE_DIR_OPTS_SIZE_MIN ("opts.size").
+ */
+IPUXCOM_API int ipuxcom_image_dir_opts_init(struct ipuxcom_image_dir_opts *opts);
 
 /*
  * Pack @dir, which must hold exactly the regular files N.bin for N = 0 ..
@@ -261,16 +326,26 @@ IPUXCOM_API int ipuxcom_image_pack_elf_dir_over(const char *dir,
 
 /* ------------------------------------------------------------ tile ELFs */
 
-/* One tile ELF's loadable contents. */
+/*
+ * One tile ELF's loadable contents. Grows at its end: start from
+ * IPUXCOM_TILE_ELF_INIT; the library fills exactly @size bytes.
+ */
 struct ipuxcom_tile_elf {
+	uint32_t size;			/* set by the caller (IPUXCOM_TILE_ELF_INIT); kept */
 	uint32_t entry;			/* e_entry */
 	uint32_t data_start;		/* lowest address holding file bytes */
 	uint32_t data_end;		/* end of the highest file bytes */
 	uint32_t reserved_below;	/* zero-fill bytes below the payload base */
 	uint32_t load_segments;		/* PT_LOAD segments */
 	uint32_t image_size;		/* data_end - IPUXCOM_IMG_PAYLOAD_BASE */
+	uint32_t reserved;		/* 0 (keeps @image 8-byte aligned) */
 	uint8_t *image;			/* [PAYLOAD_BASE, data_end), malloc'ed */
 };
+
+#define IPUXCOM_TILE_ELF_INIT { .size = sizeof(struct ipuxcom_tile_elf) }
+/* Every member of 1.0. */
+#define IPUXCOM_TILE_ELF_SIZE_MIN						\
+	(offsetof(struct ipuxcom_tile_elf, image) + sizeof(uint8_t *))
 
 /*
  * Read a per-tile ELF (little-endian ELF32 or ELF64 executable) with
@@ -281,12 +356,16 @@ struct ipuxcom_tile_elf {
  * bytes; everything in it that no segment's file bytes cover is zero.
  * Zero-fill past the last file byte is not part of the image (the loader
  * transmits only the image). The entry must be 4-aligned and inside it.
- * Free with ipuxcom_tile_elf_free().
+ * Free with ipuxcom_tile_elf_free(). -EINVAL for @out->size 0 or below
+ * IPUXCOM_TILE_ELF_SIZE_MIN ("out.size"; @out is then not written).
  */
 IPUXCOM_API int ipuxcom_tile_elf_parse(const void *data, size_t len,
 				       struct ipuxcom_tile_elf *out,
 				       struct ipuxcom_errmsg *em);
-/* Frees out->image and zeroes *elf; NULL is a no-op. */
+/*
+ * Frees elf->image and zeroes the first elf->size bytes of *elf but the
+ * size; NULL, or a size below IPUXCOM_TILE_ELF_SIZE_MIN, is a no-op.
+ */
 IPUXCOM_API void ipuxcom_tile_elf_free(struct ipuxcom_tile_elf *elf);
 /* Deprecated name of ipuxcom_tile_elf_free(). */
 IPUXCOM_API void ipuxcom_tile_elf_release(struct ipuxcom_tile_elf *elf)
@@ -303,14 +382,24 @@ IPUXCOM_API void ipuxcom_tile_elf_release(struct ipuxcom_tile_elf *elf)
  */
 #define IPUXCOM_BOOTLOADER_ADDR		0x4c000u
 
-/* A tile bootloader as ipuxcom_autoload() takes it. */
+/*
+ * A tile bootloader as ipuxcom_autoload() takes it. Grows at its end:
+ * start from IPUXCOM_BOOTLOADER_INIT; the library fills exactly @size
+ * bytes. (Before 1.0, @size was the image's length, now @image_size.)
+ */
 struct ipuxcom_bootloader {
-	uint8_t *image;		/* malloc'ed, @size bytes */
-	size_t size;		/* 1 .. IPUXCOM_AUTOLOAD_MAX_BYTES */
-	bool from_elf;		/* true: taken from an ELF; false: raw input */
+	uint32_t size;		/* set by the caller (IPUXCOM_BOOTLOADER_INIT); kept */
 	uint32_t segment;	/* ELF: program header index of the segment */
-	size_t file_bytes;	/* ELF: p_filesz (the rest is zero-fill); raw: size */
+	uint8_t *image;		/* malloc'ed, @image_size bytes */
+	size_t image_size;	/* 1 .. IPUXCOM_AUTOLOAD_MAX_BYTES */
+	size_t file_bytes;	/* ELF: p_filesz (the rest is zero-fill); raw: image_size */
+	bool from_elf;		/* true: taken from an ELF; false: raw input */
 };
+
+#define IPUXCOM_BOOTLOADER_INIT { .size = sizeof(struct ipuxcom_bootloader) }
+/* Every member of 1.0. */
+#define IPUXCOM_BOOTLOADER_SIZE_MIN						\
+	(offsetof(struct ipuxcom_bootloader, from_elf) + sizeof(bool))
 
 /*
  * Read a tile bootloader given either as the ELF the SDK ships or as the
@@ -329,8 +418,9 @@ struct ipuxcom_bootloader {
  * has no PT_LOAD at 0x4c000 (the message names the PT_LOAD segments found)
  * or more than one, is truncated (headers or the segment's file bytes past
  * the end of the data) or has p_filesz > p_memsz, and for an empty image;
- * -EFBIG for an image larger than 4096 bytes (naming its size).
- * Free with ipuxcom_bootloader_free().
+ * -EFBIG for an image larger than 4096 bytes (naming its size); -EINVAL
+ * for @out->size 0 or below IPUXCOM_BOOTLOADER_SIZE_MIN ("out.size"; @out
+ * is then not written). Free with ipuxcom_bootloader_free().
  */
 IPUXCOM_API int ipuxcom_bootloader_parse(const void *data, size_t len,
 					 struct ipuxcom_bootloader *out,
@@ -338,7 +428,10 @@ IPUXCOM_API int ipuxcom_bootloader_parse(const void *data, size_t len,
 /* The same from file @path (messages start with the path). */
 IPUXCOM_API int ipuxcom_bootloader_load(const char *path, struct ipuxcom_bootloader *out,
 					struct ipuxcom_errmsg *em);
-/* Frees bl->image and zeroes *bl; NULL is a no-op. */
+/*
+ * Frees bl->image and zeroes the first bl->size bytes of *bl but the
+ * size; NULL, or a size below IPUXCOM_BOOTLOADER_SIZE_MIN, is a no-op.
+ */
 IPUXCOM_API void ipuxcom_bootloader_free(struct ipuxcom_bootloader *bl);
 /* Deprecated name of ipuxcom_bootloader_free(). */
 IPUXCOM_API void ipuxcom_bootloader_release(struct ipuxcom_bootloader *bl)
@@ -359,12 +452,22 @@ IPUXCOM_API void ipuxcom_bootloader_release(struct ipuxcom_bootloader *bl)
  * exactly once (4-aligned) in the image, must be followed by a sync3 word,
  * and the target is the word after that sync3 (the notes: the target
  * skips the function's marker and sync3 prefix). See docs/ipuimg-format.md.
+ * Grows at its end: start from IPUXCOM_REDIRECT_SPEC_INIT. Members past a
+ * smaller @size are zero; a bigger struct whose members this library does
+ * not know are not zero is -E2BIG, size 0 or below
+ * IPUXCOM_REDIRECT_SPEC_SIZE_MIN -EINVAL (the message names "spec.size").
  */
 struct ipuxcom_redirect_spec {
-	bool by_marker;			/* true: find the target from @marker */
+	uint32_t size;			/* set by the caller (IPUXCOM_REDIRECT_SPEC_INIT) */
 	uint32_t marker[2];		/* the two marker words */
 	uint32_t target;		/* explicit target when !by_marker */
+	bool by_marker;			/* true: find the target from @marker */
 };
+
+#define IPUXCOM_REDIRECT_SPEC_INIT { .size = sizeof(struct ipuxcom_redirect_spec) }
+/* Every member of 1.0. */
+#define IPUXCOM_REDIRECT_SPEC_SIZE_MIN						\
+	(offsetof(struct ipuxcom_redirect_spec, by_marker) + sizeof(bool))
 
 /*
  * Redirect one raw image in place. *@target (may be NULL) gets the target.
@@ -377,15 +480,27 @@ IPUXCOM_API int ipuxcom_redirect_raw(void *image, size_t size, uint32_t load_bas
 				     uint32_t entry, const struct ipuxcom_redirect_spec *spec,
 				     uint32_t *target, struct ipuxcom_errmsg *em);
 
+/*
+ * What ipuxcom_image_redirect() did. Grows at its end: start from
+ * IPUXCOM_REDIRECT_REPORT_INIT; the library fills exactly @size bytes.
+ */
 struct ipuxcom_redirect_report {
+	uint32_t size;			/* set by the caller (IPUXCOM_REDIRECT_REPORT_INIT); kept */
 	uint32_t tiles;			/* tiles redirected (all of them) */
 	uint32_t target_min;
 	uint32_t target_max;
 };
 
+#define IPUXCOM_REDIRECT_REPORT_INIT { .size = sizeof(struct ipuxcom_redirect_report) }
+/* Every member of 1.0. */
+#define IPUXCOM_REDIRECT_REPORT_SIZE_MIN					\
+	(offsetof(struct ipuxcom_redirect_report, target_max) + sizeof(uint32_t))
+
 /*
  * Redirect every tile of @img and pack the result (same template tile).
- * Refuses, naming the tile, if any tile cannot be redirected.
+ * Refuses, naming the tile, if any tile cannot be redirected. @report
+ * (may be NULL) is filled on success; one whose size is 0 or below
+ * IPUXCOM_REDIRECT_REPORT_SIZE_MIN is -EINVAL ("report.size").
  */
 IPUXCOM_API int ipuxcom_image_redirect(const struct ipuxcom_image *img,
 				       const struct ipuxcom_redirect_spec *spec,
@@ -518,12 +633,14 @@ enum ipuxcom_hsp_dir {
 	IPUXCOM_HSP_OUTPUT = 1,		/* host reads it after the call */
 };
 
+/* Fixed: an array element of struct ipuxcom_hsp_manifest. */
 struct ipuxcom_hsp_call {
 	char name[IPUXCOM_HSP_NAME_LEN];
 	uint32_t id;			/* callable id written to the command word */
 	uint32_t phases;		/* GS2 phase handoffs the call takes */
 };
 
+/* Fixed: an array element of struct ipuxcom_hsp_manifest. */
 struct ipuxcom_hsp_slice {
 	uint32_t call;			/* index into calls[] */
 	uint32_t dir;			/* enum ipuxcom_hsp_dir */
@@ -532,6 +649,11 @@ struct ipuxcom_hsp_slice {
 	uint32_t size;
 };
 
+/*
+ * A manifest as the .ipuhsp format (version IPUXCOM_HSP_VERSION) has it.
+ * Fixed: file-format-shaped, its arrays bounded by the format's limits; a
+ * format that needs more gets a new version and a new struct.
+ */
 struct ipuxcom_hsp_manifest {
 	uint32_t npages;
 	uint32_t page_size[IPUXCOM_HSP_MAX_PAGES];

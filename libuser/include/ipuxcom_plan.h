@@ -436,6 +436,11 @@ enum ipuxcom_ctl_when {
 	IPUXCOM_CTL_AT_FIRST_SEND = 2,	/* sendpic / sendpicp [RE] */
 };
 
+/*
+ * An incoming control of a decoded instruction. Fixed: an array element
+ * stored inside struct ipuxcom_decoded (which is fixed itself: an
+ * instruction's decoding).
+ */
 struct ipuxcom_ctl {
 	uint8_t kind;		/* enum ipuxcom_ctl_kind */
 	uint8_t when;		/* enum ipuxcom_ctl_when */

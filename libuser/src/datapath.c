@@ -59,21 +59,27 @@ int ipuxcom_cfg_apply_hsp(struct ipuxcom *ipu, const struct ipuxcom_cfg_record *
 	struct ipuxcom_ioc_cfg_apply ca = {
 		.size = sizeof(ca), .records = (uintptr_t)records, .count = count,
 	};
+	struct ipuxcom_cfg_apply_result r = { .size = sizeof(r) };
 	int ret;
 
-	if (res)
-		memset(res, 0, sizeof(*res));
+	if (res) {
+		ret = ixc_size_out_check(res, IPUXCOM_CFG_APPLY_RESULT_SIZE_MIN, IPUXCOM_ERR_DEVICE,
+					 "res.size", "IPUXCOM_CFG_APPLY_RESULT_INIT", NULL, 0);
+		if (ret)
+			return ret;
+		ixc_struct_out(res, res->size, &r, sizeof(r));
+	}
 	if (!ipu || !records || hsp >= sizeof(flags) / sizeof(flags[0]))
 		return -EINVAL;
 	ca.flags = flags[hsp];
 	ret = ixc_ioctl(ipu, IPUXCOM_IOC_CFG_APPLY, &ca);
-	if (res) {
-		res->applied = ca.applied;
-		res->skipped = ca.skipped;
-		res->bad_index = ca.bad_index;
-		res->hsp_reg = ca.hsp_reg;
-		res->hsp_mark = ca.hsp_mark;
-	}
+	r.applied = ca.applied;
+	r.skipped = ca.skipped;
+	r.bad_index = ca.bad_index;
+	r.hsp_reg = ca.hsp_reg;
+	r.hsp_mark = ca.hsp_mark;
+	if (res)
+		ixc_struct_out(res, res->size, &r, sizeof(r));
 	return ret;
 }
 

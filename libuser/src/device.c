@@ -131,19 +131,26 @@ int ixc_ioctl(const struct ipuxcom *ipu, unsigned long req, void *arg)
 int ipuxcom_get_info(struct ipuxcom *ipu, struct ipuxcom_info *info)
 {
 	struct ipuxcom_ioc_info ioc = { .size = sizeof(ioc) };
+	struct ipuxcom_info out;
 	int err;
 
 	if (!ipu || !info)
 		return -EINVAL;
+	err = ixc_size_out_check(info, IPUXCOM_INFO_SIZE_MIN, IPUXCOM_ERR_DEVICE, "info.size",
+				 "IPUXCOM_INFO_INIT", ipu->errmsg, sizeof(ipu->errmsg));
+	if (err)
+		return err;
 	err = ixc_ioctl(ipu, IPUXCOM_IOC_INFO, &ioc);
 	if (err)
 		return err;
-	*info = (struct ipuxcom_info) {
+	out = (struct ipuxcom_info) {
+		.size = sizeof(out),
 		.uapi_version = ioc.uapi_version,
 		.device_count = ioc.device_count,
 		.max_config_bar = ioc.max_config_bar,
 		.capabilities = ioc.capabilities,
 	};
+	ixc_struct_out(info, info->size, &out, sizeof(out));
 	return 0;
 }
 
@@ -359,7 +366,7 @@ int ipuxcom_reset(struct ipuxcom *ipu, uint32_t *state_out)
 		return -EINVAL;
 	ipu->errmsg[0] = '\0';
 	if (ipu->ipu_fd >= 0) {
-		struct ipuxcom_init_report rep;
+		struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
 
 		/*
 		 * RESET_DEVICE alone is what the peer calls a notify: the card

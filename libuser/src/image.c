@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "image_internal.h"
+#include "internal.h"
 
 int ixc_img_check_geometry(uint32_t tile_count, uint32_t image_size, uint32_t load_base,
 			   uint32_t entry, uint32_t template_tile, bool template_auto_ok,
@@ -150,6 +151,7 @@ static int ixc_img_parse(struct ipuxcom_image *img, struct ipuxcom_errmsg *em)
 		return ixc_err(em, -EBADMSG, "bad magic '%s' (expected 'IPUIMG1\\x00')",
 			       ixc_quote_bytes(d, 8, quoted, sizeof(quoted)));
 	memset(in, 0, sizeof(*in));
+	in->size = sizeof(*in);
 	in->load_base = ixc_le32(d + IXC_IMG_OFF_LOAD_BASE);
 	in->image_size = ixc_le32(d + IXC_IMG_OFF_IMAGE_SIZE);
 	in->entry = ixc_le32(d + IXC_IMG_OFF_ENTRY);
@@ -330,37 +332,52 @@ void ipuxcom_image_free(struct ipuxcom_image *img)
 	free(img);
 }
 
-void ipuxcom_image_get_info(const struct ipuxcom_image *img, struct ipuxcom_image_info *info)
+int ipuxcom_image_get_info(const struct ipuxcom_image *img, struct ipuxcom_image_info *info)
 {
-	if (img && info)
-		*info = img->info;
-	else if (info)
-		memset(info, 0, sizeof(*info));
+	struct ipuxcom_image_info zero = { .size = sizeof(zero) };
+	int err;
+
+	if (!info)
+		return -EINVAL;
+	err = ixc_size_out_check(info, IPUXCOM_IMAGE_INFO_SIZE_MIN, IPUXCOM_ERR_FILE, "info.size",
+				 "IPUXCOM_IMAGE_INFO_INIT", NULL, 0);
+	if (err)
+		return err;
+	ixc_struct_out(info, info->size, img ? &img->info : &zero, sizeof(zero));
+	return img ? 0 : -EINVAL;
 }
 
 int ipuxcom_image_get_tile(const struct ipuxcom_image *img, uint32_t tile,
 			   struct ipuxcom_image_tile *out)
 {
+	struct ipuxcom_image_tile t = { .size = sizeof(t) };
 	const uint8_t *r;
 	uint64_t p, end;
+	int err;
 
-	if (!img || !out || tile >= img->info.tile_count)
+	if (!img || !out)
+		return -EINVAL;
+	err = ixc_size_out_check(out, IPUXCOM_IMAGE_TILE_SIZE_MIN, IPUXCOM_ERR_FILE, "out.size",
+				 "IPUXCOM_IMAGE_TILE_INIT", NULL, 0);
+	if (err)
+		return err;
+	if (tile >= img->info.tile_count)
 		return -EINVAL;
 	r = ixc_img_record(img, tile);
-	out->patch_offset = ixc_le32(r + IXC_REC_OFF_PATCH_OFFSET);
-	out->patch_size = ixc_le32(r + IXC_REC_OFF_PATCH_SIZE);
-	out->crc32 = ixc_le32(r + IXC_REC_OFF_CRC);
-	out->patch_count = ixc_le32(r + IXC_REC_OFF_PATCH_COUNT);
-	out->patch_data = 0;
+	t.patch_offset = ixc_le32(r + IXC_REC_OFF_PATCH_OFFSET);
+	t.patch_size = ixc_le32(r + IXC_REC_OFF_PATCH_SIZE);
+	t.crc32 = ixc_le32(r + IXC_REC_OFF_CRC);
+	t.patch_count = ixc_le32(r + IXC_REC_OFF_PATCH_COUNT);
 	/* The stream was checked at open. */
-	p = out->patch_offset;
-	end = p + out->patch_size;
+	p = t.patch_offset;
+	end = p + t.patch_size;
 	while (p < end) {
 		uint32_t ps = ixc_le32(img->data + p + 4);
 
-		out->patch_data += ps;
+		t.patch_data += ps;
 		p += IPUXCOM_IMG_PATCH_HEADER_SIZE + (uint64_t)ps;
 	}
+	ixc_struct_out(out, out->size, &t, sizeof(t));
 	return 0;
 }
 

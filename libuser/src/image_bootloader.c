@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "image_internal.h"
+#include "internal.h"
 
 /* A bootloader ELF has a handful of segments; refuse absurd tables. */
 #define IXC_BOOT_MAX_PHDRS	256
@@ -194,7 +195,7 @@ static int ixc_boot_elf(const uint8_t *data, size_t len, struct ipuxcom_bootload
 		goto out;
 	}
 	memcpy(out->image, data + seg.p_offset, (size_t)seg.p_filesz);
-	out->size = (size_t)seg.p_memsz;
+	out->image_size = (size_t)seg.p_memsz;
 	out->from_elf = true;
 	out->segment = (uint32_t)hit;
 	out->file_bytes = (size_t)seg.p_filesz;
@@ -206,26 +207,41 @@ out:
 int ipuxcom_bootloader_parse(const void *data, size_t len, struct ipuxcom_bootloader *out,
 			     struct ipuxcom_errmsg *em)
 {
+	struct ipuxcom_bootloader bl;
 	int err;
 
+	memset(&bl, 0, sizeof(bl));	/* its padding too: the caller gets these bytes */
+	bl.size = sizeof(bl);
 	ixc_err_clear(em);
 	if (!out)
 		return ixc_err(em, -EINVAL, "no output");
-	memset(out, 0, sizeof(*out));
-	if (!data && len)
-		return ixc_err(em, -EINVAL, "no data");
-	if (len >= SELFMAG && !memcmp(data, ELFMAG, SELFMAG))
-		return ixc_boot_elf(data, len, out, em);
-	err = ixc_boot_size_check(len, "raw bootloader (no ELF magic)", em);
+	err = ixc_size_out_check(out, IPUXCOM_BOOTLOADER_SIZE_MIN, IPUXCOM_ERR_FILE, "out.size",
+				 "IPUXCOM_BOOTLOADER_INIT", em ? em->msg : NULL,
+				 em ? sizeof(em->msg) : 0);
 	if (err)
 		return err;
-	out->image = malloc(len);
-	if (!out->image)
-		return ixc_err(em, -ENOMEM, "no memory for a %zu-byte bootloader", len);
-	memcpy(out->image, data, len);
-	out->size = len;
-	out->file_bytes = len;
-	return 0;
+	ixc_struct_out(out, out->size, &bl, sizeof(bl));
+	if (!data && len)
+		return ixc_err(em, -EINVAL, "no data");
+	if (len >= SELFMAG && !memcmp(data, ELFMAG, SELFMAG)) {
+		err = ixc_boot_elf(data, len, &bl, em);
+	} else {
+		err = ixc_boot_size_check(len, "raw bootloader (no ELF magic)", em);
+		if (!err) {
+			bl.image = malloc(len);
+			if (!bl.image)
+				err = ixc_err(em, -ENOMEM, "no memory for a %zu-byte bootloader",
+					      len);
+		}
+		if (!err) {
+			memcpy(bl.image, data, len);
+			bl.image_size = len;
+			bl.file_bytes = len;
+		}
+	}
+	if (!err)
+		ixc_struct_out(out, out->size, &bl, sizeof(bl));
+	return err;
 }
 
 int ipuxcom_bootloader_load(const char *path, struct ipuxcom_bootloader *out,
@@ -238,7 +254,11 @@ int ipuxcom_bootloader_load(const char *path, struct ipuxcom_bootloader *out,
 	ixc_err_clear(em);
 	if (!out)
 		return ixc_err(em, -EINVAL, "no output");
-	memset(out, 0, sizeof(*out));
+	err = ixc_size_out_check(out, IPUXCOM_BOOTLOADER_SIZE_MIN, IPUXCOM_ERR_FILE, "out.size",
+				 "IPUXCOM_BOOTLOADER_INIT", em ? em->msg : NULL,
+				 em ? sizeof(em->msg) : 0);
+	if (err)
+		return err;
 	err = ixc_read_file(path, IXC_BOOT_MAX_FILE, "tile bootloader file", &data, &len, em);
 	if (err)
 		return err;
@@ -251,10 +271,14 @@ int ipuxcom_bootloader_load(const char *path, struct ipuxcom_bootloader *out,
 
 void ipuxcom_bootloader_free(struct ipuxcom_bootloader *bl)
 {
-	if (!bl)
+	struct ipuxcom_bootloader zero;
+
+	memset(&zero, 0, sizeof(zero));
+	zero.size = sizeof(zero);
+	if (!bl || ixc_struct_out_check(bl->size, IPUXCOM_BOOTLOADER_SIZE_MIN))
 		return;
 	free(bl->image);
-	memset(bl, 0, sizeof(*bl));
+	ixc_struct_out(bl, bl->size, &zero, sizeof(zero));
 }
 
 /* The deprecated name (issue 23: one destructor verb, one prefix). */

@@ -17,18 +17,37 @@
 #include <unistd.h>
 
 #include "image_internal.h"
+#include "internal.h"
 
 /* Tile ELFs carry debug info; anything past this is not a tile ELF. */
 #define IXC_ELF_MAX_FILE	(256u << 20)
 
-void ipuxcom_image_dir_opts_init(struct ipuxcom_image_dir_opts *opts)
+int ipuxcom_image_dir_opts_init(struct ipuxcom_image_dir_opts *opts)
 {
+	const struct ipuxcom_image_dir_opts dflt = IPUXCOM_IMAGE_DIR_OPTS_INIT;
+	int err;
+
 	if (!opts)
-		return;
-	opts->tile_count = IPUXCOM_IMG_TILES;
-	opts->template_tile = IPUXCOM_IMG_TEMPLATE_AUTO;
-	opts->load_base = IPUXCOM_IMG_PAYLOAD_BASE;
-	opts->entry = IPUXCOM_IMG_PAYLOAD_BASE;
+		return -EINVAL;
+	err = ixc_size_out_check(opts, IPUXCOM_IMAGE_DIR_OPTS_SIZE_MIN, IPUXCOM_ERR_FILE,
+				 "opts.size", "IPUXCOM_IMAGE_DIR_OPTS_INIT", NULL, 0);
+	if (err)
+		return err;
+	/* Only the caller's bytes; members this library does not know: zero. */
+	ixc_struct_out(opts, opts->size, &dflt, sizeof(dflt));
+	return 0;
+}
+
+/* The caller's options as this library's version of the struct. */
+static int ixc_dir_opts_in(const struct ipuxcom_image_dir_opts *opts,
+			   struct ipuxcom_image_dir_opts *copy, struct ipuxcom_errmsg *em)
+{
+	int err = ixc_size_in(copy, sizeof(*copy), opts, IPUXCOM_IMAGE_DIR_OPTS_SIZE_MIN,
+			      IPUXCOM_ERR_FILE, "opts.size", "IPUXCOM_IMAGE_DIR_OPTS_INIT",
+			      em ? em->msg : NULL, em ? sizeof(em->msg) : 0);
+
+	copy->size = sizeof(*copy);
+	return err;
 }
 
 /*
@@ -179,7 +198,8 @@ static int ixc_raw_get(void *ctx, uint32_t tile, const void **image,
 int ipuxcom_image_pack_raw_dir(const char *dir, const struct ipuxcom_image_dir_opts *opts,
 			       void **out, size_t *out_len, struct ipuxcom_errmsg *em)
 {
-	struct ipuxcom_image_pack_params pp;
+	struct ipuxcom_image_pack_params pp = IPUXCOM_IMAGE_PACK_PARAMS_INIT;
+	struct ipuxcom_image_dir_opts o = IPUXCOM_IMAGE_DIR_OPTS_INIT;
 	struct ixc_raw_source s = { .dir = dir };
 	uint64_t *sizes;
 	int err;
@@ -189,13 +209,16 @@ int ipuxcom_image_pack_raw_dir(const char *dir, const struct ipuxcom_image_dir_o
 		return ixc_err(em, -EINVAL, "missing directory, options or output");
 	*out = NULL;
 	*out_len = 0;
-	if (opts->tile_count < 1 || opts->tile_count > IPUXCOM_IMG_TILES)
+	err = ixc_dir_opts_in(opts, &o, em);
+	if (err)
+		return err;
+	if (o.tile_count < 1 || o.tile_count > IPUXCOM_IMG_TILES)
 		return ixc_err(em, -EINVAL, "tile count %" PRIu32 " outside 1..%u",
-			       opts->tile_count, IPUXCOM_IMG_TILES);
-	sizes = calloc(opts->tile_count, sizeof(*sizes));
+			       o.tile_count, IPUXCOM_IMG_TILES);
+	sizes = calloc(o.tile_count, sizeof(*sizes));
 	if (!sizes)
 		return ixc_err(em, -ENOMEM, "no memory");
-	err = ixc_scan_dir(dir, "", ".bin", opts->tile_count, sizes, NULL, em);
+	err = ixc_scan_dir(dir, "", ".bin", o.tile_count, sizes, NULL, em);
 	if (err)
 		goto out;
 	if (sizes[0] == 0 || sizes[0] > IPUXCOM_IMG_SRAM_SIZE) {
@@ -204,7 +227,7 @@ int ipuxcom_image_pack_raw_dir(const char *dir, const struct ipuxcom_image_dir_o
 			      IPUXCOM_IMG_SRAM_SIZE);
 		goto out;
 	}
-	for (uint32_t t = 1; t < opts->tile_count; t++) {
+	for (uint32_t t = 1; t < o.tile_count; t++) {
 		if (sizes[t] != sizes[0]) {
 			err = ixc_err(em, -EINVAL,
 				      "%s/%" PRIu32 ".bin: 0x%" PRIx64 " bytes, but 0.bin has 0x%"
@@ -219,11 +242,11 @@ int ipuxcom_image_pack_raw_dir(const char *dir, const struct ipuxcom_image_dir_o
 		err = ixc_err(em, -ENOMEM, "no memory for a tile image");
 		goto out;
 	}
-	pp.tile_count = opts->tile_count;
+	pp.tile_count = o.tile_count;
 	pp.image_size = s.size;
-	pp.load_base = opts->load_base;
-	pp.entry = opts->entry;
-	pp.template_tile = opts->template_tile;
+	pp.load_base = o.load_base;
+	pp.entry = o.entry;
+	pp.template_tile = o.template_tile;
 	err = ipuxcom_image_pack(&pp, ixc_raw_get, &s, out, out_len, em);
 out:
 	free(s.buf);
@@ -267,7 +290,7 @@ static int ixc_elf_get(void *ctx, uint32_t tile, const void **image,
 		       struct ipuxcom_errmsg *em)
 {
 	struct ixc_elf_source *s = ctx;
-	struct ipuxcom_tile_elf info;
+	struct ipuxcom_tile_elf info = IPUXCOM_TILE_ELF_INIT;
 	int err;
 
 	/* The first pass checked every file: a failure now means it changed. */
@@ -283,7 +306,8 @@ static int ixc_elf_get(void *ctx, uint32_t tile, const void **image,
 int ipuxcom_image_pack_elf_dir(const char *dir, const struct ipuxcom_image_dir_opts *opts,
 			       void **out, size_t *out_len, struct ipuxcom_errmsg *em)
 {
-	struct ipuxcom_image_pack_params pp;
+	struct ipuxcom_image_pack_params pp = IPUXCOM_IMAGE_PACK_PARAMS_INIT;
+	struct ipuxcom_image_dir_opts o = IPUXCOM_IMAGE_DIR_OPTS_INIT;
 	struct ixc_elf_source s = { .dir = dir };
 	int err;
 
@@ -292,15 +316,18 @@ int ipuxcom_image_pack_elf_dir(const char *dir, const struct ipuxcom_image_dir_o
 		return ixc_err(em, -EINVAL, "missing directory, options or output");
 	*out = NULL;
 	*out_len = 0;
-	if (opts->tile_count < 1 || opts->tile_count > IPUXCOM_IMG_TILES)
+	err = ixc_dir_opts_in(opts, &o, em);
+	if (err)
+		return err;
+	if (o.tile_count < 1 || o.tile_count > IPUXCOM_IMG_TILES)
 		return ixc_err(em, -EINVAL, "tile count %" PRIu32 " outside 1..%u",
-			       opts->tile_count, IPUXCOM_IMG_TILES);
-	err = ixc_scan_dir(dir, "t_", ".elf", opts->tile_count, NULL, NULL, em);
+			       o.tile_count, IPUXCOM_IMG_TILES);
+	err = ixc_scan_dir(dir, "t_", ".elf", o.tile_count, NULL, NULL, em);
 	if (err)
 		return err;
 	/* First pass: the common entry and the extent of every image. */
-	for (uint32_t t = 0; t < opts->tile_count; t++) {
-		struct ipuxcom_tile_elf info;
+	for (uint32_t t = 0; t < o.tile_count; t++) {
+		struct ipuxcom_tile_elf info = IPUXCOM_TILE_ELF_INIT;
 
 		err = ixc_elf_load(&s, t, false, &info, em);
 		if (err)
@@ -320,11 +347,11 @@ int ipuxcom_image_pack_elf_dir(const char *dir, const struct ipuxcom_image_dir_o
 	s.buf = malloc(s.image_size);
 	if (!s.buf)
 		return ixc_err(em, -ENOMEM, "no memory for a tile image");
-	pp.tile_count = opts->tile_count;
+	pp.tile_count = o.tile_count;
 	pp.image_size = s.image_size;
 	pp.load_base = IPUXCOM_IMG_PAYLOAD_BASE;
 	pp.entry = s.entry;
-	pp.template_tile = opts->template_tile;
+	pp.template_tile = o.template_tile;
 	err = ipuxcom_image_pack(&pp, ixc_elf_get, &s, out, out_len, em);
 	free(s.buf);
 	return err;
@@ -361,8 +388,8 @@ static int ixc_over_path(struct ixc_over_source *s, uint32_t tile, struct ipuxco
 static int ixc_over_elf(struct ixc_over_source *s, uint32_t tile, bool copy,
 			struct ipuxcom_errmsg *em)
 {
-	struct ipuxcom_image_info bi;
-	struct ipuxcom_tile_elf info;
+	struct ipuxcom_image_info bi = IPUXCOM_IMAGE_INFO_INIT;
+	struct ipuxcom_tile_elf info = IPUXCOM_TILE_ELF_INIT;
 	uint8_t *data;
 	size_t len;
 	int err;
@@ -422,8 +449,8 @@ static int ixc_pack_over(const char *dir, bool elf, const struct ipuxcom_image *
 			 struct ipuxcom_errmsg *em)
 {
 	struct ixc_over_source s = { .base = base, .dir = dir, .elf = elf };
-	struct ipuxcom_image_pack_params pp;
-	struct ipuxcom_image_info bi;
+	struct ipuxcom_image_pack_params pp = IPUXCOM_IMAGE_PACK_PARAMS_INIT;
+	struct ipuxcom_image_info bi = IPUXCOM_IMAGE_INFO_INIT;
 	uint64_t *sizes = NULL;
 	uint8_t *present = NULL;
 	int err;

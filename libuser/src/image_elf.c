@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "image_internal.h"
+#include "internal.h"
 
 /* A tile ELF has a handful of segments; refuse absurd tables. */
 #define IXC_ELF_MAX_PHDRS	256
@@ -206,13 +207,19 @@ out:
 int ipuxcom_tile_elf_parse(const void *data, size_t len, struct ipuxcom_tile_elf *out,
 			   struct ipuxcom_errmsg *em)
 {
-	struct ipuxcom_tile_elf info;
+	struct ipuxcom_tile_elf info = IPUXCOM_TILE_ELF_INIT, full = IPUXCOM_TILE_ELF_INIT;
+	const struct ipuxcom_tile_elf zero = { .size = sizeof(zero) };
 	int err;
 
 	ixc_err_clear(em);
 	if (!out)
 		return ixc_err(em, -EINVAL, "no output");
-	memset(out, 0, sizeof(*out));
+	err = ixc_size_out_check(out, IPUXCOM_TILE_ELF_SIZE_MIN, IPUXCOM_ERR_FILE, "out.size",
+				 "IPUXCOM_TILE_ELF_INIT", em ? em->msg : NULL,
+				 em ? sizeof(em->msg) : 0);
+	if (err)
+		return err;
+	ixc_struct_out(out, out->size, &zero, sizeof(zero));
 	err = ixc_tile_elf_read(data, len, &info, NULL, 0, em);
 	if (err)
 		return err;
@@ -221,21 +228,25 @@ int ipuxcom_tile_elf_parse(const void *data, size_t len, struct ipuxcom_tile_elf
 	if (!info.image)
 		return ixc_err(em, -ENOMEM, "no memory for a 0x%" PRIx32 "-byte image",
 			       info.image_size);
-	err = ixc_tile_elf_read(data, len, out, info.image, info.image_size, em);
+	err = ixc_tile_elf_read(data, len, &full, info.image, info.image_size, em);
 	if (err) {
 		free(info.image);
 		return err;
 	}
-	out->image = info.image;
+	full.size = sizeof(full);
+	full.image = info.image;
+	ixc_struct_out(out, out->size, &full, sizeof(full));
 	return 0;
 }
 
 void ipuxcom_tile_elf_free(struct ipuxcom_tile_elf *elf)
 {
-	if (!elf)
+	const struct ipuxcom_tile_elf zero = { .size = sizeof(zero) };
+
+	if (!elf || ixc_struct_out_check(elf->size, IPUXCOM_TILE_ELF_SIZE_MIN))
 		return;
 	free(elf->image);
-	memset(elf, 0, sizeof(*elf));
+	ixc_struct_out(elf, elf->size, &zero, sizeof(zero));
 }
 
 /* The deprecated name (issue 23: one destructor verb, one prefix). */

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "image_internal.h"
+#include "internal.h"
 
 /* Template choice: block size, candidates from block scores, sampled tiles. */
 #define IXC_TPL_BLOCK		128u
@@ -432,7 +433,12 @@ int ipuxcom_image_pack(const struct ipuxcom_image_pack_params *params,
 		return ixc_err(em, -EINVAL, "missing parameters, source or output");
 	*out = NULL;
 	*out_len = 0;
-	pp = *params;
+	err = ixc_size_in(&pp, sizeof(pp), params, IPUXCOM_IMAGE_PACK_PARAMS_SIZE_MIN,
+			  IPUXCOM_ERR_FILE, "params.size", "IPUXCOM_IMAGE_PACK_PARAMS_INIT",
+			  em ? em->msg : NULL, em ? sizeof(em->msg) : 0);
+	if (err)
+		return err;
+	pp.size = sizeof(pp);	/* the copy is this library's version */
 	err = ixc_img_check_geometry(pp.tile_count, pp.image_size, pp.load_base, pp.entry,
 				     pp.template_tile, true, em);
 	if (err)

@@ -25,19 +25,28 @@
 #include <string.h>
 
 #include "image_internal.h"
+#include "internal.h"
 
 int ipuxcom_redirect_raw(void *image, size_t size, uint32_t load_base, uint32_t entry,
 			 const struct ipuxcom_redirect_spec *spec, uint32_t *target,
 			 struct ipuxcom_errmsg *em)
 {
+	struct ipuxcom_redirect_spec sp;
 	uint8_t *p = image;
 	uint64_t end = (uint64_t)load_base + size;
 	size_t eo, mo = 0;
 	uint32_t w, tgt;
+	int err;
 
 	ixc_err_clear(em);
 	if (!image || !spec)
 		return ixc_err(em, -EINVAL, "no image or no redirect");
+	err = ixc_size_in(&sp, sizeof(sp), spec, IPUXCOM_REDIRECT_SPEC_SIZE_MIN, IPUXCOM_ERR_FILE,
+			  "spec.size", "IPUXCOM_REDIRECT_SPEC_INIT", em ? em->msg : NULL,
+			  em ? sizeof(em->msg) : 0);
+	if (err)
+		return err;
+	spec = &sp;
 	if (size > IPUXCOM_IMG_SRAM_SIZE)
 		return ixc_err(em, -EINVAL, "image of 0x%zx bytes, larger than tile SRAM", size);
 	if (entry & 3 || entry < load_base || (uint64_t)entry + 16 > end)
@@ -152,9 +161,10 @@ int ipuxcom_image_redirect(const struct ipuxcom_image *img,
 			   const struct ipuxcom_redirect_spec *spec, void **out, size_t *out_len,
 			   struct ipuxcom_redirect_report *report, struct ipuxcom_errmsg *em)
 {
-	struct ipuxcom_redirect_report rep = { 0 };
-	struct ixc_redirect_source s = { img, spec, &rep, NULL };
-	struct ipuxcom_image_pack_params pp;
+	struct ipuxcom_redirect_report rep = { .size = sizeof(rep) };
+	struct ipuxcom_redirect_spec sp;
+	struct ixc_redirect_source s = { img, &sp, &rep, NULL };
+	struct ipuxcom_image_pack_params pp = IPUXCOM_IMAGE_PACK_PARAMS_INIT;
 	int err;
 
 	ixc_err_clear(em);
@@ -162,6 +172,17 @@ int ipuxcom_image_redirect(const struct ipuxcom_image *img,
 		return ixc_err(em, -EINVAL, "missing image, redirect or output");
 	*out = NULL;
 	*out_len = 0;
+	err = ixc_size_in(&sp, sizeof(sp), spec, IPUXCOM_REDIRECT_SPEC_SIZE_MIN, IPUXCOM_ERR_FILE,
+			  "spec.size", "IPUXCOM_REDIRECT_SPEC_INIT", em ? em->msg : NULL,
+			  em ? sizeof(em->msg) : 0);
+	if (!err && report)
+		err = ixc_size_out_check(report, IPUXCOM_REDIRECT_REPORT_SIZE_MIN,
+					 IPUXCOM_ERR_FILE, "report.size",
+					 "IPUXCOM_REDIRECT_REPORT_INIT", em ? em->msg : NULL,
+					 em ? sizeof(em->msg) : 0);
+	if (err)
+		return err;
+	sp.size = sizeof(sp);	/* the copy is this library's version */
 	s.buf = malloc(img->info.image_size);
 	if (!s.buf)
 		return ixc_err(em, -ENOMEM, "no memory for a tile image");
@@ -173,6 +194,6 @@ int ipuxcom_image_redirect(const struct ipuxcom_image *img,
 	err = ipuxcom_image_pack(&pp, ixc_redirect_get, &s, out, out_len, em);
 	free(s.buf);
 	if (!err && report)
-		*report = rep;
+		ixc_struct_out(report, report->size, &rep, sizeof(rep));
 	return err;
 }

@@ -109,16 +109,10 @@ static int init_ipu_driver(struct ipuxcom *ipu, struct ipuxcom_init_report *rep)
 	return 0;
 }
 
-int ipuxcom_dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep)
+static int dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep)
 {
-	struct ipuxcom_init_report scratch;
 	int err;
 
-	if (!rep)
-		rep = &scratch;
-	memset(rep, 0, sizeof(*rep));
-	if (!ipu)
-		return -EINVAL;
 	ipu->errmsg[0] = '\0';
 	if (ipu->ipu_fd >= 0) {
 		rep->ipu_driver = 1;
@@ -146,4 +140,22 @@ int ipuxcom_dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep)
 	return init_step(ipu, rep, IPUXCOM_INIT_STEP_MODULE_RESET, err, "RESET%s: %s",
 			 ipu->ipu_fd >= 0 ? " (IPUXCOM_RESET_F_DRIVER_RESET)" : "",
 			 ipuxcom_strerror(err));
+}
+
+int ipuxcom_dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep)
+{
+	struct ipuxcom_init_report r = { .size = sizeof(r) };
+	int err;
+
+	if (rep) {
+		err = ixc_size_out_check(rep, IPUXCOM_INIT_REPORT_SIZE_MIN, IPUXCOM_ERR_DEVICE,
+					 "rep.size", "IPUXCOM_INIT_REPORT_INIT",
+					 ipu ? ipu->errmsg : NULL, ipu ? sizeof(ipu->errmsg) : 0);
+		if (err)
+			return err;
+	}
+	err = ipu ? dev_init(ipu, &r) : -EINVAL;
+	if (rep)
+		ixc_struct_out(rep, rep->size, &r, sizeof(r));
+	return err;
 }

@@ -33,6 +33,20 @@ int ixc_struct_in(void *dst, size_t lib_size, const void *src, size_t caller_siz
 int ixc_struct_out_check(size_t caller_size, size_t min_size);
 void ixc_struct_out(void *dst, size_t caller_size, const void *src, size_t lib_size);
 
+/*
+ * The same for the device and file calls, which have no plan error
+ * struct: -EINVAL (size 0 or below @min) or -E2BIG (an unknown tail that
+ * is not zero), noted in the calling thread's record under @domain with
+ * a message naming @field ("info.size") and @init, the macro to start
+ * from; @msg (may be NULL) gets the message too (@len bytes).
+ * ixc_size_in copies into the library's @copy as ixc_struct_in;
+ * ixc_size_out_check checks an output struct's size.
+ */
+int ixc_size_in(void *copy, size_t lib_size, const void *in, size_t min, uint32_t domain,
+		const char *field, const char *init, char *msg, size_t len);
+int ixc_size_out_check(const void *out, size_t min, uint32_t domain, const char *field,
+		       const char *init, char *msg, size_t len);
+
 /* Room for one message of ipuxcom_errmsg(). */
 #define IXC_ERRMSG_BYTES	256
 

@@ -92,9 +92,9 @@ static int load_run(struct ipuxcom *ipu, const struct ipuxcom_load_params *param
 	const struct ipuxcom_load_params *p = NULL;
 	struct ipuxcom_load_params copy;
 	struct ipuxcom_load_progress prog = { .batches = IPUXCOM_LOAD_BATCHES };
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_errmsg em;
-	struct ipuxcom_cfg_apply_result cr;
+	struct ipuxcom_cfg_apply_result cr = IPUXCOM_CFG_APPLY_RESULT_INIT;
 	uint32_t csr = 0, b;
 	size_t xsize, need;
 	void *xbuf;

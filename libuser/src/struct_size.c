@@ -6,6 +6,8 @@
  * kernel's copy_struct_from_user(), applied between caller and library.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -47,6 +49,48 @@ void ixc_struct_out(void *dst, size_t caller_size, const void *src, size_t lib_s
 	       sizeof(uint32_t), n - sizeof(uint32_t));
 	if (caller_size > lib_size)
 		memset((unsigned char *)dst + lib_size, 0, caller_size - lib_size);
+}
+
+/* ------------------------------------------ the device and file functions' structs */
+
+__attribute__((format(printf, 5, 6)))
+static int ixc_size_fail(uint32_t domain, int err, char *msg, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ixc_err_vnote(domain, err, 0, fmt, ap);
+	va_end(ap);
+	if (msg && len)
+		snprintf(msg, len, "%s", ixc_err_last_msg());
+	return err;
+}
+
+int ixc_size_in(void *copy, size_t lib_size, const void *in, size_t min, uint32_t domain,
+		const char *field, const char *init, char *msg, size_t len)
+{
+	uint32_t size = ixc_sized(in);
+	int ret = ixc_struct_in(copy, lib_size, in, size, min);
+
+	if (ret == -E2BIG)
+		return ixc_size_fail(domain, ret, msg, len, "%s %u is bigger than this library's "
+				     "%zu and sets members it does not know", field, size,
+				     lib_size);
+	if (ret)
+		return ixc_size_fail(domain, ret, msg, len, "%s %u is below %zu (start the "
+				     "struct from %s)", field, size, min, init);
+	return 0;
+}
+
+int ixc_size_out_check(const void *out, size_t min, uint32_t domain, const char *field,
+		       const char *init, char *msg, size_t len)
+{
+	uint32_t size = ixc_sized(out);
+
+	if (ixc_struct_out_check(size, min))
+		return ixc_size_fail(domain, -EINVAL, msg, len, "%s %u is below %zu (start the "
+				     "struct from %s)", field, size, min, init);
+	return 0;
 }
 
 /* ------------------------------------------------- the plan functions' structs */

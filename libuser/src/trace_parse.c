@@ -154,7 +154,7 @@ int ipuxcom_cfg_from_trace(const char *text, size_t len, uint32_t dev_id,
 			   struct ipuxcom_cfg_record **recs, uint32_t *count,
 			   struct ipuxcom_trace_stats *stats, struct ipuxcom_errmsg *em)
 {
-	struct ipuxcom_trace_stats st = { 0 };
+	struct ipuxcom_trace_stats st = { .size = sizeof(st) };
 	struct ipuxcom_cfg_record *out = NULL;
 	uint64_t header_lost = 0, marker_lost = 0;
 	size_t n = 0, cap = 0, lineno = 0, off = 0;
@@ -165,8 +165,14 @@ int ipuxcom_cfg_from_trace(const char *text, size_t len, uint32_t dev_id,
 		*recs = NULL;
 	if (count)
 		*count = 0;
-	if (stats)
-		*stats = st;
+	if (stats) {
+		err = ixc_size_out_check(stats, IPUXCOM_TRACE_STATS_SIZE_MIN, IPUXCOM_ERR_FILE,
+					 "stats.size", "IPUXCOM_TRACE_STATS_INIT",
+					 em ? em->msg : NULL, em ? sizeof(em->msg) : 0);
+		if (err)
+			return err;
+		ixc_struct_out(stats, stats->size, &st, sizeof(st));
+	}
 	if ((!text && len) || !recs || !count)
 		return ixc_err(em, -EINVAL, "invalid argument");
 
@@ -228,7 +234,7 @@ int ipuxcom_cfg_from_trace(const char *text, size_t len, uint32_t dev_id,
 	/* The two measures overlap: the larger one is the better estimate. */
 	st.lost = header_lost > marker_lost ? header_lost : marker_lost;
 	if (stats)
-		*stats = st;
+		ixc_struct_out(stats, stats->size, &st, sizeof(st));
 	if (st.lost) {
 		err = ixc_err(em, -ENOBUFS, "the trace lost %" PRIu64 " events (ring buffer "
 			      "overrun): the capture is incomplete", st.lost);

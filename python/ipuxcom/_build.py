@@ -410,6 +410,7 @@ extern "Python" void _pyx_watch_phase(void *, const struct ipuxcom_xsim *,
 uint32_t ipuxcom_crc32(uint32_t crc, const void *buf, size_t len);
 struct ipuxcom_image;
 struct ipuxcom_image_info {
+	uint32_t size;
 	uint32_t load_base, image_size, entry, tile_count, template_tile, template_crc32;
 	uint32_t patch_area_size, meta_crc32;
 	uint64_t file_size, patch_count, patch_data;
@@ -417,6 +418,7 @@ struct ipuxcom_image_info {
 	...;
 };
 struct ipuxcom_image_tile {
+	uint32_t size;
 	uint32_t patch_offset, patch_size, crc32, patch_count, patch_data;
 	...;
 };
@@ -424,7 +426,7 @@ int ipuxcom_image_open(const char *path, struct ipuxcom_image **out, struct ipux
 int ipuxcom_image_from_buffer(const void *data, size_t len, struct ipuxcom_image **out,
 			      struct ipuxcom_errmsg *em);
 void ipuxcom_image_free(struct ipuxcom_image *img);
-void ipuxcom_image_get_info(const struct ipuxcom_image *img, struct ipuxcom_image_info *info);
+int ipuxcom_image_get_info(const struct ipuxcom_image *img, struct ipuxcom_image_info *info);
 int ipuxcom_image_get_tile(const struct ipuxcom_image *img, uint32_t tile,
 			   struct ipuxcom_image_tile *out);
 int ipuxcom_image_extract(const struct ipuxcom_image *img, uint32_t tile, void *buf, size_t len,
@@ -433,6 +435,7 @@ int ipuxcom_image_verify_tile(const struct ipuxcom_image *img, uint32_t tile,
 			      struct ipuxcom_errmsg *em);
 int ipuxcom_image_verify(const struct ipuxcom_image *img, struct ipuxcom_errmsg *em);
 struct ipuxcom_image_pack_params {
+	uint32_t size;
 	uint32_t tile_count, image_size, load_base, entry, template_tile;
 	...;
 };
@@ -440,21 +443,23 @@ int ipuxcom_image_pack_buffers(const struct ipuxcom_image_pack_params *params,
 			       const void *const *images, void **out, size_t *out_len,
 			       struct ipuxcom_errmsg *em);
 struct ipuxcom_image_dir_opts {
+	uint32_t size;
 	uint32_t tile_count, template_tile, load_base, entry;
 	...;
 };
-void ipuxcom_image_dir_opts_init(struct ipuxcom_image_dir_opts *opts);
+int ipuxcom_image_dir_opts_init(struct ipuxcom_image_dir_opts *opts);
 int ipuxcom_image_pack_raw_dir(const char *dir, const struct ipuxcom_image_dir_opts *opts,
 			       void **out, size_t *out_len, struct ipuxcom_errmsg *em);
 int ipuxcom_image_pack_elf_dir(const char *dir, const struct ipuxcom_image_dir_opts *opts,
 			       void **out, size_t *out_len, struct ipuxcom_errmsg *em);
 struct ipuxcom_redirect_spec {
+	uint32_t size;
 	bool by_marker;
 	uint32_t marker[2];
 	uint32_t target;
 	...;
 };
-struct ipuxcom_redirect_report { uint32_t tiles, target_min, target_max; ...; };
+struct ipuxcom_redirect_report { uint32_t size, tiles, target_min, target_max; ...; };
 int ipuxcom_image_redirect(const struct ipuxcom_image *img, const struct ipuxcom_redirect_spec *spec,
 			   void **out, size_t *out_len, struct ipuxcom_redirect_report *report,
 			   struct ipuxcom_errmsg *em);
@@ -533,6 +538,7 @@ void ipuxcom_close(struct ipuxcom *ipu);
 int ipuxcom_fd(const struct ipuxcom *ipu);
 const char *ipuxcom_errmsg(const struct ipuxcom *ipu);
 struct ipuxcom_info {
+	uint32_t size;
 	uint32_t uapi_version, device_count, max_config_bar;
 	uint64_t capabilities;
 	...;
@@ -552,6 +558,7 @@ int ipuxcom_reg_read(struct ipuxcom *ipu, uint32_t offset, uint32_t *value);
 int ipuxcom_reg_write(struct ipuxcom *ipu, uint32_t offset, uint32_t value);
 int ipuxcom_reset(struct ipuxcom *ipu, uint32_t *state_out);
 struct ipuxcom_init_report {
+	uint32_t size;
 	uint32_t ipu_driver;
 	char ipu_node[...];
 	uint32_t status[...];
@@ -574,8 +581,9 @@ void ipuxcom_nl_dev_list_free(struct ipuxcom_device_info *devs);
 const char *ipuxcom_nl_errmsg(const struct ipuxcom_nl *nl);
 
 struct ipuxcom_bootloader {
+	uint32_t size;
 	uint8_t *image;
-	size_t size;
+	size_t image_size;
 	...;
 };
 int ipuxcom_bootloader_parse(const void *data, size_t len, struct ipuxcom_bootloader *out,

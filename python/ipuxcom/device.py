@@ -236,7 +236,7 @@ class Device:
             p = new("ipuxcom_load_params")
             p.image = image._h
             p.bootloader = bl.image
-            p.bootloader_size = bl.size
+            p.bootloader_size = bl.image_size
             p.timeout_ns = int(timeout * 1e9)
             handle = None
             if callable(progress):

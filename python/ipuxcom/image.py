@@ -91,7 +91,7 @@ class Image:
     @property
     def info(self) -> ImageInfo:
         i = new("ipuxcom_image_info")
-        lib.ipuxcom_image_get_info(self._h, i)
+        check_file(lib.ipuxcom_image_get_info(self._h, i), None, "ipuxcom_image_get_info")
         return ImageInfo(*(getattr(i, f) for f in ImageInfo.__dataclass_fields__))
 
     def tile(self, t: int) -> TileRecord:
@@ -193,7 +193,7 @@ def pack_dir(path: Union[str, os.PathLike], *, elf: bool = False,
              load_base: int = PAYLOAD_BASE, entry: int = PAYLOAD_BASE) -> bytes:
     """Pack a directory of N.bin raw images, or with elf=True of t_N.elf tile ELFs."""
     o = new("ipuxcom_image_dir_opts")
-    lib.ipuxcom_image_dir_opts_init(o)
+    check_file(lib.ipuxcom_image_dir_opts_init(o), None, "ipuxcom_image_dir_opts_init")
     o.tile_count = tile_count
     if template is not None:
         o.template_tile = template

@@ -43,7 +43,7 @@ FIXTURE_TEARDOWN(init)
 
 TEST_F(init, library_init_is_a_reset_on_the_simulator)
 {
-	struct ipuxcom_init_report rep;
+	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
 	char msg[300];
 
 	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &self->ipu));

@@ -320,7 +320,7 @@ static uint32_t reg(struct __test_metadata *_metadata, struct ipuxcom *ipu, uint
 
 TEST_F(lib, cfg_clear_skips_the_marks_and_clears_both)
 {
-	struct ipuxcom_cfg_apply_result res;
+	struct ipuxcom_cfg_apply_result res = IPUXCOM_CFG_APPLY_RESULT_INIT;
 
 	ASSERT_EQ(0, ipuxcom_cfg_apply_hsp(self->ipu, capture_tail, NTAIL,
 					   IPUXCOM_CFG_HSP_CLEAR, &res));
@@ -335,7 +335,7 @@ TEST_F(lib, cfg_clear_skips_the_marks_and_clears_both)
 
 TEST_F(lib, cfg_keep_gs2_preloads_gs2_and_clears_gs1)
 {
-	struct ipuxcom_cfg_apply_result res;
+	struct ipuxcom_cfg_apply_result res = IPUXCOM_CFG_APPLY_RESULT_INIT;
 
 	ASSERT_EQ(0, ipuxcom_cfg_apply_hsp(self->ipu, capture_tail, NTAIL,
 					   IPUXCOM_CFG_HSP_KEEP_GS2, &res));
@@ -455,7 +455,7 @@ TEST_F_TIMEOUT(lib, batches_find_the_buffer_zero_beyond_their_frames, 240)
 		.image = self->img, .bootloader = boot, .bootloader_size = sizeof(boot),
 		.timeout_ns = TIMEOUT_NS, .progress = check_beyond, .ctx = &zc,
 	};
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_errmsg em;
 	uint32_t frames = 0;
 	size_t size;

@@ -271,7 +271,7 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 	if (_metadata->skip)
 		return;	/* the fixture skipped (this harness runs the body anyway) */
 	struct ipuxcom_hsp_manifest m;
-	struct ipuxcom_init_report rep;
+	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
 	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 	struct ipuxcom_device_info info;
 	struct ipuxcom_errmsg em;
@@ -994,7 +994,7 @@ TEST_F(standin, bad_icu_reply_refused)
 {
 	if (_metadata->skip)
 		return;	/* the fixture skipped (this harness runs the body anyway) */
-	struct ipuxcom_init_report rep;
+	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
 	struct ipuxcom *ipu;
 
 	ASSERT_EQ(0, attach_card(&ipu, 0));

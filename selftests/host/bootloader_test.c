@@ -154,7 +154,7 @@ FIXTURE_TEARDOWN(boot)
 /* The segment's bytes, then its zero-fill: checked against two readers. */
 TEST_F(boot, elf_segment_and_zero_fill)
 {
-	struct ipuxcom_bootloader bl, bl2;
+	struct ipuxcom_bootloader bl = IPUXCOM_BOOTLOADER_INIT, bl2 = IPUXCOM_BOOTLOADER_INIT;
 	struct ipuxcom_errmsg em;
 	char bin[PATH_MAX + 16], sect[PATH_MAX + 16];
 	struct ixt_run *r = malloc(sizeof(*r));
@@ -172,7 +172,7 @@ TEST_F(boot, elf_segment_and_zero_fill)
 	EXPECT_STREQ("", em.msg);
 	EXPECT_TRUE(bl.from_elf);
 	EXPECT_EQ(0u, bl.segment);
-	EXPECT_EQ(1024u, bl.size);
+	EXPECT_EQ(1024u, bl.image_size);
 	EXPECT_EQ(948u, bl.file_bytes);
 	/* Reader 1: the program header parsed here. */
 	EXPECT_EQ(0, memcmp(bl.image, self->elf + ph.p_offset, ph.p_filesz));
@@ -198,13 +198,13 @@ TEST_F(boot, elf_segment_and_zero_fill)
 	}
 	/* From the file: the same. */
 	ASSERT_EQ(0, ipuxcom_bootloader_load(self->path, &bl2, &em)) TH_LOG("%s", em.msg);
-	EXPECT_EQ(bl.size, bl2.size);
+	EXPECT_EQ(bl.image_size, bl2.image_size);
 	EXPECT_TRUE(bl2.from_elf);
-	EXPECT_EQ(0, memcmp(bl.image, bl2.image, bl.size));
+	EXPECT_EQ(0, memcmp(bl.image, bl2.image, bl.image_size));
 	ipuxcom_bootloader_free(&bl);
 	ipuxcom_bootloader_free(&bl2);
 	EXPECT_EQ(NULL, bl.image);
-	EXPECT_EQ(0u, bl.size);
+	EXPECT_EQ(0u, bl.image_size);
 	ipuxcom_bootloader_free(NULL);
 	free(text);
 	free(r);
@@ -213,7 +213,7 @@ TEST_F(boot, elf_segment_and_zero_fill)
 /* Largest and smallest ELF images: 4096 bytes is fine, one word too. */
 TEST_F(boot, elf_size_limits)
 {
-	struct ipuxcom_bootloader bl;
+	struct ipuxcom_bootloader bl = IPUXCOM_BOOTLOADER_INIT;
 	struct ipuxcom_errmsg em;
 	char log[512], p[PATH_MAX + 16];
 
@@ -221,14 +221,14 @@ TEST_F(boot, elf_size_limits)
 				log, sizeof(log))) TH_LOG("%s", log);
 	snprintf(p, sizeof(p), "%s/max.elf", self->dir);
 	ASSERT_EQ(0, ipuxcom_bootloader_load(p, &bl, &em)) TH_LOG("%s", em.msg);
-	EXPECT_EQ(4096u, bl.size);
+	EXPECT_EQ(4096u, bl.image_size);
 	EXPECT_EQ(4000u, bl.file_bytes);
 	ipuxcom_bootloader_free(&bl);
 	ASSERT_EQ(0, build_boot(self->dir, "one.elf", IPUXCOM_BOOTLOADER_ADDR, 1, 0, true,
 				log, sizeof(log))) TH_LOG("%s", log);
 	snprintf(p, sizeof(p), "%s/one.elf", self->dir);
 	ASSERT_EQ(0, ipuxcom_bootloader_load(p, &bl, &em)) TH_LOG("%s", em.msg);
-	EXPECT_EQ(4u, bl.size);
+	EXPECT_EQ(4u, bl.image_size);
 	EXPECT_EQ(TEXT_WORD, ixt_le32(bl.image));
 	ipuxcom_bootloader_free(&bl);
 	/* One byte too many: the size is named. */
@@ -239,13 +239,13 @@ TEST_F(boot, elf_size_limits)
 	EXPECT_MSG(em, "big.elf: PT_LOAD segment 0 at 0x4c000 (0xfa0 file bytes + 0x61 "
 		   "zero-fill) is 4097 (0x1001) bytes: the autoloader takes 1..4096");
 	EXPECT_EQ(NULL, bl.image);
-	EXPECT_EQ(0u, bl.size);
+	EXPECT_EQ(0u, bl.image_size);
 }
 
 /* Raw images pass through unchanged, 1..4096 bytes. */
 TEST(raw_passthrough)
 {
-	struct ipuxcom_bootloader bl;
+	struct ipuxcom_bootloader bl = IPUXCOM_BOOTLOADER_INIT;
 	struct ipuxcom_errmsg em;
 	uint8_t raw[4097];
 
@@ -261,7 +261,7 @@ TEST(raw_passthrough)
 
 		ASSERT_EQ(0, ipuxcom_bootloader_parse(raw, n, &bl, &em)) TH_LOG("%zu: %s", n, em.msg);
 		EXPECT_FALSE(bl.from_elf);
-		EXPECT_EQ(n, bl.size);
+		EXPECT_EQ(n, bl.image_size);
 		EXPECT_EQ(n, bl.file_bytes);
 		EXPECT_EQ(0, memcmp(raw, bl.image, n)) TH_LOG("%zu bytes", n);
 		EXPECT_NE((const uint8_t *)raw, bl.image);	/* a copy */
@@ -283,7 +283,7 @@ TEST(raw_passthrough)
 /* A raw file: the same from disk; an empty file is refused with its name. */
 TEST_F(boot, raw_file)
 {
-	struct ipuxcom_bootloader bl;
+	struct ipuxcom_bootloader bl = IPUXCOM_BOOTLOADER_INIT;
 	struct ipuxcom_errmsg em;
 	char p[PATH_MAX + 16];
 	uint8_t raw[948];
@@ -293,7 +293,7 @@ TEST_F(boot, raw_file)
 	ASSERT_EQ(0, ixt_write_file(p, raw, sizeof(raw)));
 	ASSERT_EQ(0, ipuxcom_bootloader_load(p, &bl, &em)) TH_LOG("%s", em.msg);
 	EXPECT_FALSE(bl.from_elf);
-	ASSERT_EQ(sizeof(raw), bl.size);
+	ASSERT_EQ(sizeof(raw), bl.image_size);
 	EXPECT_EQ(0, memcmp(raw, bl.image, sizeof(raw)));
 	ipuxcom_bootloader_free(&bl);
 	ASSERT_EQ(0, ixt_write_file(p, raw, 0));
@@ -303,7 +303,7 @@ TEST_F(boot, raw_file)
 
 TEST_F(boot, elf64_and_big_endian_refused)
 {
-	struct ipuxcom_bootloader bl;
+	struct ipuxcom_bootloader bl = IPUXCOM_BOOTLOADER_INIT;
 	struct ipuxcom_errmsg em;
 	char log[512], p[PATH_MAX + 16];
 	uint8_t *copy;
@@ -327,7 +327,7 @@ TEST_F(boot, elf64_and_big_endian_refused)
 /* No PT_LOAD at 0x4c000: the message lists the segments there are. */
 TEST_F(boot, no_segment_at_0x4c000)
 {
-	struct ipuxcom_bootloader bl;
+	struct ipuxcom_bootloader bl = IPUXCOM_BOOTLOADER_INIT;
 	struct ipuxcom_errmsg em;
 	char log[512], p[PATH_MAX + 16];
 	Elf32_Phdr ph;
@@ -364,7 +364,7 @@ TEST_F(boot, no_segment_at_0x4c000)
 
 TEST_F(boot, two_segments_at_0x4c000)
 {
-	struct ipuxcom_bootloader bl;
+	struct ipuxcom_bootloader bl = IPUXCOM_BOOTLOADER_INIT;
 	struct ipuxcom_errmsg em;
 	uint8_t *copy = malloc(self->len);
 	Elf32_Phdr ph;
@@ -382,7 +382,7 @@ TEST_F(boot, two_segments_at_0x4c000)
 
 TEST_F(boot, truncated_and_inconsistent)
 {
-	struct ipuxcom_bootloader bl;
+	struct ipuxcom_bootloader bl = IPUXCOM_BOOTLOADER_INIT;
 	struct ipuxcom_errmsg em;
 	Elf32_Phdr ph = get_phdr(self->elf, 0);
 	uint8_t *copy = malloc(self->len);
@@ -432,7 +432,7 @@ TEST_F(boot, truncated_and_inconsistent)
 /* Too large by zero-fill alone: the size (and its parts) are named. */
 TEST_F(boot, too_large)
 {
-	struct ipuxcom_bootloader bl;
+	struct ipuxcom_bootloader bl = IPUXCOM_BOOTLOADER_INIT;
 	struct ipuxcom_errmsg em;
 	char log[512], p[PATH_MAX + 16];
 

@@ -646,7 +646,7 @@ static char *text_copy(const char *text, size_t len)
 
 TEST(cfg_from_trace_in_order_per_device)
 {
-	struct ipuxcom_trace_stats st;
+	struct ipuxcom_trace_stats st = IPUXCOM_TRACE_STATS_INIT;
 	struct ipuxcom_cfg_record *recs = NULL, *back = NULL;
 	struct ipuxcom_errmsg em;
 	char *text = text_copy(sample, strlen(sample));
@@ -717,7 +717,7 @@ TEST(cfg_from_trace_lost_events)
 		"x-1 [0] 1.0: ipuxcom_bar_write: dev=0 offset=0x4 value=0x1\n"
 		"CPU:1 [LOST 12 EVENTS]\n"
 		"x-1 [1] 1.1: ipuxcom_bar_write: dev=0 offset=0x8 value=0x1\n";
-	struct ipuxcom_trace_stats st;
+	struct ipuxcom_trace_stats st = IPUXCOM_TRACE_STATS_INIT;
 	struct ipuxcom_cfg_record *recs = (void *)1;
 	struct ipuxcom_errmsg em;
 	uint32_t count = 7;

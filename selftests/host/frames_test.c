@@ -39,6 +39,7 @@ static struct ipuxcom_image *make_image(uint32_t tiles, uint32_t size, uint32_t 
 {
 	struct gen g = { malloc(size), malloc(size), size };
 	struct ipuxcom_image_pack_params p = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = tiles, .image_size = size, .load_base = base, .entry = base,
 		.template_tile = 0,
 	};

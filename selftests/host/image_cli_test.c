@@ -125,8 +125,8 @@ TEST_F(cli, pack_a_few_tiles_over_a_base)
 	static const unsigned int few[] = { 0, 777, 1471 };
 	char *tool = self->tool, all[PATH_MAX + 32], fdir[PATH_MAX + 32], path[PATH_MAX + 64];
 	char all2[PATH_MAX + 32], path2[PATH_MAX + 64], out[PATH_MAX + 32], bad[PATH_MAX + 32];
-	struct ipuxcom_image_info bi;
-	struct ipuxcom_image_tile rec;
+	struct ipuxcom_image_info bi = IPUXCOM_IMAGE_INFO_INIT;
+	struct ipuxcom_image_tile rec = IPUXCOM_IMAGE_TILE_INIT;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	uint32_t victim = 0;

@@ -14,6 +14,7 @@
 #include <ipuxcom.h>
 
 #include "image_testlib.h"
+#include "../lib/ixt_sized.h"
 
 #define MARK	0x7117e000u	/* a per-tile word in .text */
 
@@ -166,7 +167,7 @@ FIXTURE_TEARDOWN(elf)
 
 TEST_F(elf, toolchain_elf_matches_objcopy)
 {
-	struct ipuxcom_tile_elf e;
+	struct ipuxcom_tile_elf e = IPUXCOM_TILE_ELF_INIT;
 	struct ipuxcom_errmsg em;
 
 	ASSERT_EQ(0, ipuxcom_tile_elf_parse(self->elf, self->elf_len, &e, &em))
@@ -186,12 +187,52 @@ TEST_F(elf, toolchain_elf_matches_objcopy)
 	ipuxcom_tile_elf_free(NULL);
 }
 
+/* The parse result carries its size (ixt_sized.h); free keeps it. */
+struct elf_input {
+	const uint8_t *data;
+	size_t len;
+};
+
+static int fill_tile_elf(void *out, void *ctx)
+{
+	const struct elf_input *in = ctx;
+
+	return ipuxcom_tile_elf_parse(in->data, in->len, out, NULL);
+}
+
+static void settle_tile_elf(void *out)
+{
+	struct ipuxcom_tile_elf *e = out;
+
+	free(e->image);
+	e->image = NULL;	/* a new allocation each call */
+}
+
+TEST_F(elf, sized_output)
+{
+	struct elf_input in = { self->elf, self->elf_len };
+	struct ipuxcom_tile_elf e = IPUXCOM_TILE_ELF_INIT;
+
+	ixt_out_sizes(_metadata, fill_tile_elf, &in, settle_tile_elf,
+		      sizeof(struct ipuxcom_tile_elf), IPUXCOM_TILE_ELF_SIZE_MIN, "out.size");
+	ASSERT_EQ(0, fill_tile_elf(&e, &in));
+	ipuxcom_tile_elf_free(&e);
+	EXPECT_EQ(sizeof(e), e.size);
+	EXPECT_EQ(NULL, e.image);
+	EXPECT_EQ(0, e.entry);
+	/* never filled (size 0): not freed */
+	memset(&e, 0, sizeof(e));
+	e.image = (uint8_t *)&e;
+	ipuxcom_tile_elf_free(&e);
+	EXPECT_EQ((uint8_t *)&e, e.image);
+}
+
 /* ELF32 (gcc -m32, ld -m elf_i386): the same image. */
 static __attribute__((noinline)) void check_elf32(struct __test_metadata *_metadata,
 						  const char *dir, const uint8_t *bin,
 						  size_t bin_len)
 {
-	struct ipuxcom_tile_elf e;
+	struct ipuxcom_tile_elf e = IPUXCOM_TILE_ELF_INIT;
 	struct ipuxcom_errmsg em;
 	char log[512], path[PATH_MAX + 16];
 	uint8_t *d;
@@ -215,7 +256,7 @@ static __attribute__((noinline)) void check_elf32(struct __test_metadata *_metad
 static __attribute__((noinline)) void check_text_up(struct __test_metadata *_metadata,
 						    const char *dir)
 {
-	struct ipuxcom_tile_elf e;
+	struct ipuxcom_tile_elf e = IPUXCOM_TILE_ELF_INIT;
 	struct ipuxcom_errmsg em;
 	char log[512], path[PATH_MAX + 16];
 	uint8_t *d, *bin;
@@ -250,7 +291,7 @@ TEST_F(elf, elf32_and_other_layouts)
 
 TEST_F(elf, bad_layouts_from_the_toolchain)
 {
-	struct ipuxcom_tile_elf e;
+	struct ipuxcom_tile_elf e = IPUXCOM_TILE_ELF_INIT;
 	struct ipuxcom_errmsg em;
 	char log[512], path[PATH_MAX + 16];
 	uint8_t *d;
@@ -306,7 +347,7 @@ static void put64(uint8_t *p, uint64_t v)
 }
 
 #define EXPECT_ELF_REJECT(_d, _len, _msg) do {					\
-	struct ipuxcom_tile_elf _e;						\
+	struct ipuxcom_tile_elf _e = IPUXCOM_TILE_ELF_INIT;						\
 	struct ipuxcom_errmsg _em;						\
 										\
 	EXPECT_EQ(-EBADMSG, ipuxcom_tile_elf_parse((_d), (_len), &_e, &_em));	\
@@ -373,7 +414,7 @@ TEST_F(elf, every_header_byte_corruption)
 
 	for (size_t i = 0; i < hdrs; i++) {
 		for (size_t k = 0; k < sizeof(xors); k++) {
-			struct ipuxcom_tile_elf e;
+			struct ipuxcom_tile_elf e = IPUXCOM_TILE_ELF_INIT;
 			struct ipuxcom_errmsg em;
 			int err;
 
@@ -414,8 +455,8 @@ static void write_elf_dir(struct __test_metadata *_metadata, const char *dir,
 TEST_F(elf, pack_1472_elf_files)
 {
 	char dir[PATH_MAX + 16], path[PATH_MAX + 64];
-	struct ipuxcom_image_dir_opts o;
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_dir_opts o = IPUXCOM_IMAGE_DIR_OPTS_INIT;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	uint8_t *buf = malloc(self->bin_len), *want = malloc(self->bin_len);
@@ -475,7 +516,7 @@ TEST_F(elf, pack_1472_elf_files)
 TEST_F(elf, pack_one_elf_over_a_base)
 {
 	char dir[PATH_MAX + 16], few[PATH_MAX + 16], path[PATH_MAX + 64], log[512];
-	struct ipuxcom_image_dir_opts o;
+	struct ipuxcom_image_dir_opts o = IPUXCOM_IMAGE_DIR_OPTS_INIT;
 	struct ipuxcom_image *base, *img;
 	struct ipuxcom_errmsg em;
 	uint8_t *buf = malloc(self->bin_len), *d;

@@ -126,6 +126,7 @@ static void free_tiles(struct tiles *t)
 static struct ipuxcom_image_pack_params params(const struct tiles *t)
 {
 	struct ipuxcom_image_pack_params p = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = t->n,
 		.image_size = (uint32_t)t->size,
 		.load_base = IPUXCOM_IMG_PAYLOAD_BASE,
@@ -139,7 +140,7 @@ TEST(round_trip_1472_distinct_tiles)
 {
 	struct tiles *t = make_tiles(IPUXCOM_IMG_TILES, 4096, 11);
 	struct ipuxcom_image_pack_params p = params(t);
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	uint8_t *buf = malloc(t->size);
@@ -238,7 +239,7 @@ TEST(template_is_the_most_shared_image)
 {
 	struct tiles *t = make_tiles(64, 8192, 21);
 	struct ipuxcom_image_pack_params p = params(t);
-	struct ipuxcom_image_info info, info0;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT, info0 = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	void *data, *data0;
@@ -280,7 +281,7 @@ TEST(template_minimises_bytes_not_blocks)
 {
 	struct tiles *t = make_tiles(200, 8192, 23);
 	struct ipuxcom_image_pack_params p = params(t);
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	uint8_t common[2048];
@@ -316,10 +317,11 @@ TEST(patches_merge_gaps_up_to_8_bytes)
 {
 	uint8_t *img[2];
 	struct ipuxcom_image_pack_params p = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = 2, .image_size = 512, .load_base = IPUXCOM_IMG_PAYLOAD_BASE,
 		.entry = IPUXCOM_IMG_PAYLOAD_BASE, .template_tile = 0,
 	};
-	struct ipuxcom_image_tile ti;
+	struct ipuxcom_image_tile ti = IPUXCOM_IMAGE_TILE_INIT;
 	struct ipuxcom_image *h;
 	struct ipuxcom_errmsg em;
 	void *data;
@@ -370,6 +372,7 @@ TEST(unrelated_images_round_trip)
 {
 	uint8_t *img[5], buf[700];
 	struct ipuxcom_image_pack_params p = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = 5, .image_size = 700, .load_base = IPUXCOM_IMG_SRAM_BASE,
 		.entry = IPUXCOM_IMG_SRAM_BASE + 4, .template_tile = IPUXCOM_IMG_TEMPLATE_AUTO,
 	};
@@ -401,6 +404,7 @@ TEST(pack_rejects_bad_parameters)
 	uint8_t a[64] = { 0 };
 	const void *imgs[1] = { a };
 	struct ipuxcom_image_pack_params p = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = 1, .image_size = 64, .load_base = IPUXCOM_IMG_PAYLOAD_BASE,
 		.entry = IPUXCOM_IMG_PAYLOAD_BASE, .template_tile = 0,
 	};
@@ -455,6 +459,7 @@ TEST(pack_reports_source_errors)
 {
 	uint8_t a[64] = { 0 };
 	struct ipuxcom_image_pack_params p = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = 8, .image_size = 64, .load_base = IPUXCOM_IMG_PAYLOAD_BASE,
 		.entry = IPUXCOM_IMG_PAYLOAD_BASE, .template_tile = IPUXCOM_IMG_TEMPLATE_AUTO,
 	};
@@ -490,7 +495,7 @@ FIXTURE_TEARDOWN(rawdir)
 
 TEST_F(rawdir, pack_and_extract_every_file)
 {
-	struct ipuxcom_image_dir_opts o;
+	struct ipuxcom_image_dir_opts o = IPUXCOM_IMAGE_DIR_OPTS_INIT;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	uint8_t buf[600];
@@ -513,7 +518,7 @@ TEST_F(rawdir, pack_and_extract_every_file)
 
 TEST_F(rawdir, missing_file)
 {
-	struct ipuxcom_image_dir_opts o;
+	struct ipuxcom_image_dir_opts o = IPUXCOM_IMAGE_DIR_OPTS_INIT;
 	struct ipuxcom_errmsg em;
 	char path[PATH_MAX + 32];
 	void *data;
@@ -532,7 +537,7 @@ TEST_F(rawdir, stray_files)
 {
 	static const char *const strays[] = { "notes.txt", "1472.bin", "01.bin", "-1.bin",
 					      "5.bin.orig", ".hidden", "t_5.elf" };
-	struct ipuxcom_image_dir_opts o;
+	struct ipuxcom_image_dir_opts o = IPUXCOM_IMAGE_DIR_OPTS_INIT;
 	struct ipuxcom_errmsg em;
 	char path[PATH_MAX + 32];
 	void *data;
@@ -560,7 +565,7 @@ TEST_F(rawdir, stray_files)
 
 TEST_F(rawdir, sizes_must_match)
 {
-	struct ipuxcom_image_dir_opts o;
+	struct ipuxcom_image_dir_opts o = IPUXCOM_IMAGE_DIR_OPTS_INIT;
 	struct ipuxcom_errmsg em;
 	char path[PATH_MAX + 32];
 	void *data;
@@ -584,7 +589,7 @@ TEST_F(rawdir, sizes_must_match)
 static void pack_base(struct __test_metadata *_metadata, const char *dir, void **data,
 		      size_t *len, struct ipuxcom_image **img)
 {
-	struct ipuxcom_image_dir_opts o;
+	struct ipuxcom_image_dir_opts o = IPUXCOM_IMAGE_DIR_OPTS_INIT;
 	struct ipuxcom_errmsg em;
 
 	ipuxcom_image_dir_opts_init(&o);
@@ -596,7 +601,7 @@ TEST_F(rawdir, pack_three_tiles_over_a_base)
 {
 	static const uint32_t few[] = { 0, 700, 1471 };
 	struct ipuxcom_image *base, *img;
-	struct ipuxcom_image_info bi, info;
+	struct ipuxcom_image_info bi = IPUXCOM_IMAGE_INFO_INIT, info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_errmsg em;
 	char fdir[PATH_MAX + 8], path[PATH_MAX + 32];
 	uint8_t buf[600], new_img[3][600];
@@ -655,7 +660,7 @@ TEST_F(rawdir, pack_three_tiles_over_a_base)
 
 TEST_F(rawdir, over_a_base_refuses_bad_sizes_tiles_and_crcs)
 {
-	struct ipuxcom_image_tile rec;
+	struct ipuxcom_image_tile rec = IPUXCOM_IMAGE_TILE_INIT;
 	struct ipuxcom_image *base, *bad;
 	struct ipuxcom_errmsg em;
 	char fdir[PATH_MAX + 8], path[PATH_MAX + 32];
@@ -693,7 +698,7 @@ TEST_F(rawdir, over_a_base_refuses_bad_sizes_tiles_and_crcs)
 
 	/* a base tile that fails its CRC32: a byte of its patch data flipped */
 	for (uint32_t t = 1; t < IPUXCOM_IMG_TILES && victim == IPUXCOM_IMG_TILES; t++) {
-		struct ipuxcom_image_info bi;
+		struct ipuxcom_image_info bi = IPUXCOM_IMAGE_INFO_INIT;
 
 		ipuxcom_image_get_info(base, &bi);
 		ASSERT_EQ(0, ipuxcom_image_get_tile(base, t, &rec));
@@ -731,7 +736,7 @@ TEST_F(rawdir, over_a_base_refuses_bad_sizes_tiles_and_crcs)
 
 TEST(raw_dir_errors)
 {
-	struct ipuxcom_image_dir_opts o;
+	struct ipuxcom_image_dir_opts o = IPUXCOM_IMAGE_DIR_OPTS_INIT;
 	struct ipuxcom_errmsg em;
 	void *data;
 	size_t len;

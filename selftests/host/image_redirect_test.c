@@ -31,7 +31,9 @@ static void make_raw(uint8_t *img, uint32_t entry_off, uint32_t marker_off, uint
 	}
 }
 
-static const struct ipuxcom_redirect_spec by_marker = { true, { M0, M1 }, 0 };
+static const struct ipuxcom_redirect_spec by_marker = {
+	.size = sizeof(struct ipuxcom_redirect_spec), .by_marker = true, .marker = { M0, M1 },
+};
 
 TEST(encodings_from_facts)
 {
@@ -83,7 +85,8 @@ TEST(explicit_target)
 {
 	uint8_t img[SIZE];
 	struct ipuxcom_errmsg em;
-	struct ipuxcom_redirect_spec spec = { .by_marker = false, .target = BASE + 0x800 };
+	struct ipuxcom_redirect_spec spec = { .size = sizeof(spec), .by_marker = false,
+					       .target = BASE + 0x800 };
 	uint32_t target;
 
 	make_raw(img, 0, UINT32_MAX, 3);
@@ -179,6 +182,7 @@ static uint8_t *tiles[NT];
 static struct ipuxcom_image *pack_tiles(uint32_t tmpl)
 {
 	struct ipuxcom_image_pack_params p = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = NT, .image_size = SIZE, .load_base = BASE, .entry = BASE,
 		.template_tile = tmpl,
 	};
@@ -206,9 +210,9 @@ static void make_tiles(void)
 
 TEST(redirect_every_tile_of_an_image)
 {
-	struct ipuxcom_redirect_report rep;
+	struct ipuxcom_redirect_report rep = IPUXCOM_REDIRECT_REPORT_INIT;
 	struct ipuxcom_image *img, *red;
-	struct ipuxcom_image_info info;
+	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_errmsg em;
 	uint8_t buf[SIZE];
 	void *data;
@@ -240,7 +244,7 @@ TEST(redirect_every_tile_of_an_image)
 
 TEST(per_tile_targets_and_refusals)
 {
-	struct ipuxcom_redirect_report rep;
+	struct ipuxcom_redirect_report rep = IPUXCOM_REDIRECT_REPORT_INIT;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	void *data;

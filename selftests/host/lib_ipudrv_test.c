@@ -30,6 +30,7 @@
 #include <ipuxcom.h>
 
 #include "../../libuser/src/internal.h"
+#include "../lib/ixt_sized.h"
 
 /* ------------------------------------------------ the ABI's numbers */
 
@@ -188,6 +189,15 @@ static int fake_module(unsigned long req, void *arg)
 	if (req == fake.fail_mod_req && fake.fail_mod_req_err)
 		return -fake.fail_mod_req_err;
 	switch (req) {
+	case IPUXCOM_IOC_INFO: {
+		struct ipuxcom_ioc_info *in = arg;
+
+		in->uapi_version = IPUXCOM_UAPI_VERSION;
+		in->device_count = 1;
+		in->capabilities = IPUXCOM_CAP_LOADER | IPUXCOM_CAP_IPU_DRIVER;
+		in->max_config_bar = 0x80000;
+		return 0;
+	}
 	case IPUXCOM_IOC_ATTACH: {
 		struct ipuxcom_ioc_attach *at = arg;
 
@@ -474,7 +484,7 @@ TEST_F(drv, init_runs_the_recorded_steps_in_order)
 		IPU_DRV_STOP_MONITORING, IPU_DRV_MAILBOX_WRITE_READ, IPU_DRV_START_MONITORING,
 		IPU_DRV_ACCUMULATE_ERRORS, IPU_DRV_RESET_DEVICE, IPU_DRV_SET_SECONDARY_IPU_ID,
 	};
-	struct ipuxcom_init_report rep;
+	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
 
 	ASSERT_EQ(0, ipuxcom_dev_init(self->ipu, &rep)) TH_LOG("%s", rep.msg);
 	ASSERT_EQ(7, fake.ncalls);
@@ -507,7 +517,7 @@ TEST_F(drv, init_runs_the_recorded_steps_in_order)
 
 TEST_F(drv, init_checks_the_icu_reply)
 {
-	struct ipuxcom_init_report rep;
+	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
 
 	fake.icu_reply[0] = 0x12345678;
 	fake.icu_reply[4] = 0xabcd;
@@ -529,9 +539,45 @@ TEST_F(drv, init_checks_the_icu_reply)
 	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_RESET));
 }
 
+/* The outputs filled through the ioctls: up to the caller's size (ixt_sized.h). */
+static struct ipuxcom *g_ipu;
+
+static int fill_init_report(void *out, void *ctx)
+{
+	return ipuxcom_dev_init(g_ipu, out);
+}
+
+static int fill_info(void *out, void *ctx)
+{
+	return ipuxcom_get_info(g_ipu, out);
+}
+
+TEST_F(drv, sized_outputs)
+{
+	struct ipuxcom_info info = IPUXCOM_INFO_INIT;
+
+	g_ipu = self->ipu;
+	ixt_out_sizes(_metadata, fill_init_report, NULL, NULL, sizeof(struct ipuxcom_init_report),
+		      IPUXCOM_INIT_REPORT_SIZE_MIN, "rep.size");
+	ixt_out_sizes(_metadata, fill_info, NULL, NULL, sizeof(struct ipuxcom_info),
+		      IPUXCOM_INFO_SIZE_MIN, "info.size");
+	ASSERT_EQ(0, ipuxcom_get_info(self->ipu, &info));
+	EXPECT_EQ(sizeof(info), info.size);
+	EXPECT_EQ(IPUXCOM_UAPI_VERSION, info.uapi_version);
+	EXPECT_EQ(1, info.device_count);
+	EXPECT_EQ(0x80000, info.max_config_bar);
+	EXPECT_EQ(IPUXCOM_CAP_LOADER | IPUXCOM_CAP_IPU_DRIVER, info.capabilities);
+	/* a refused report: no step ran */
+	fake.ncalls = 0;
+	EXPECT_EQ(-EINVAL, fill_init_report(&(struct ipuxcom_init_report){ .size = 4 }, NULL));
+	EXPECT_EQ(0, fake.ncalls);
+	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(self->ipu), "rep.size 4 is below"))
+		TH_LOG("%s", ipuxcom_errmsg(self->ipu));
+}
+
 TEST_F(drv, init_stops_at_a_failing_step)
 {
-	struct ipuxcom_init_report rep;
+	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
 
 	fake.fail_drv_req = IPU_DRV_RESET_DEVICE;
 	fake.fail_drv_req_err = EIO;
@@ -656,6 +702,7 @@ static int small_source(void *ctx, uint32_t tile, const void **image, struct ipu
 static struct ipuxcom_image *small(struct __test_metadata *_metadata)
 {
 	struct ipuxcom_image_pack_params pp = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = 1472, .image_size = sizeof(small_image),
 		.load_base = IPUXCOM_IMG_PAYLOAD_BASE, .entry = IPUXCOM_IMG_PAYLOAD_BASE,
 	};
@@ -814,7 +861,7 @@ TEST_F(drv, exchange_window_stores_between_select_and_complete)
 /* A device not held through ipu_driver: init is a plain reset, no ipu_driver call. */
 TEST(init_on_a_plain_device)
 {
-	struct ipuxcom_init_report rep;
+	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
 	struct ipuxcom *ipu;
 
 	memset(&fake, 0, sizeof(fake));

@@ -660,7 +660,7 @@ TEST(null_arguments)
 {
 	struct ipuxcom_device_info dev, *devs = (void *)1;
 	struct ipuxcom *ipu = (void *)1;
-	struct ipuxcom_info info;
+	struct ipuxcom_info info = IPUXCOM_INFO_INIT;
 	size_t count = 7;
 	uint32_t v;
 
@@ -697,7 +697,7 @@ TEST(null_arguments)
 TEST(not_an_ipuxcom_file)
 {
 	struct ipuxcom_device_info dev;
-	struct ipuxcom_info info;
+	struct ipuxcom_info info = IPUXCOM_INFO_INIT;
 	struct ipuxcom *ipu;
 	uint32_t v;
 	int fd;

@@ -480,7 +480,7 @@ TEST_F(pic, image_inspect_heatmap)
 	/* the colours the library's patch sizes call for */
 	ASSERT_EQ(0, ipuxcom_image_open(img, &im, NULL));
 	for (uint32_t i = 0; i < IPUXCOM_IMG_TILES; i++) {
-		struct ipuxcom_image_tile ti;
+		struct ipuxcom_image_tile ti = IPUXCOM_IMAGE_TILE_INIT;
 
 		ASSERT_EQ(0, ipuxcom_image_get_tile(im, i, &ti));
 		if (ti.patch_data > max)

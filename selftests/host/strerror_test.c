@@ -57,7 +57,7 @@ TEST(device_enoent_is_module_not_loaded)
 /* A device ioctl on a file that is not /dev/ipuxcom. */
 TEST(device_ioctl)
 {
-	struct ipuxcom_info info;
+	struct ipuxcom_info info = IPUXCOM_INFO_INIT;
 	struct ipuxcom *ipu = NULL;
 	int err;
 

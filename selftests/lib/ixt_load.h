@@ -36,6 +36,7 @@ static int ixt_small_source(void *ctx, uint32_t tile, const void **image,
 static inline int ixt_load_small(struct ipuxcom *ipu, char *msg, size_t msglen)
 {
 	struct ipuxcom_image_pack_params pp = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = 1472, .image_size = IXT_SMALL_IMAGE_BYTES,
 		.load_base = IPUXCOM_IMG_PAYLOAD_BASE, .entry = IPUXCOM_IMG_PAYLOAD_BASE,
 		.template_tile = 0,
@@ -74,6 +75,7 @@ static inline int ixt_load_small(struct ipuxcom *ipu, char *msg, size_t msglen)
 static inline int ixt_pack_small(struct ipuxcom_image **img, char *msg, size_t msglen)
 {
 	struct ipuxcom_image_pack_params pp = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = 1472, .image_size = IXT_SMALL_IMAGE_BYTES,
 		.load_base = IPUXCOM_IMG_PAYLOAD_BASE, .entry = IPUXCOM_IMG_PAYLOAD_BASE,
 		.template_tile = 0,
@@ -118,6 +120,7 @@ static inline int ixt_load_image(struct ipuxcom *ipu, const struct ipuxcom_image
 static inline int ixt_small_files(char *img_path, char *boot_path, char *msg, size_t msglen)
 {
 	struct ipuxcom_image_pack_params pp = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = 1472, .image_size = IXT_SMALL_IMAGE_BYTES,
 		.load_base = IPUXCOM_IMG_PAYLOAD_BASE, .entry = IPUXCOM_IMG_PAYLOAD_BASE,
 	};

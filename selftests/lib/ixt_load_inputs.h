@@ -34,6 +34,7 @@ struct ixt_load_inputs {
 static inline int ixt_write_load_inputs(struct ixt_load_inputs *f, char *msg, size_t msglen)
 {
 	struct ipuxcom_image_pack_params pp = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = 1472, .image_size = IXT_SMALL_IMAGE_BYTES,
 		.load_base = IPUXCOM_IMG_PAYLOAD_BASE, .entry = IPUXCOM_IMG_PAYLOAD_BASE,
 	};

@@ -52,6 +52,7 @@ static inline struct ipuxcom_image *build_image_file(struct __test_metadata *_me
 						     void **file_out, size_t *len_out)
 {
 	struct ipuxcom_image_pack_params pp = {
+		.size = sizeof(struct ipuxcom_image_pack_params),
 		.tile_count = TILES, .image_size = IMG_BYTES, .load_base = PAYLOAD_BASE,
 		.entry = PAYLOAD_BASE, .template_tile = IPUXCOM_IMG_TEMPLATE_AUTO,
 	};

@@ -369,7 +369,8 @@ int ipuxcom_schedule_bound(const struct ipuxcom_schedule_opts *opts,
 			if ((ret = ixc_timing_pair(tm, s, d, &t, &dir, err, field)))
 				goto out;
 			L = (int32_t)(IPUXCOM_XSIM_WRITE_LATENCY + 2 * ixc_phys_row(d));
-			wide = ixc_bound_wide(tm, s, d, t, &tw);
+			/* (b): an item's words land where they are declared only if src = dst (mod 8). */
+			wide = ixc_bound_wide(tm, s, d, t, &tw) && !((x->src_addr ^ x->dst_addr[k]) & 7);
 			/* Route (a)-(c): the last capture, then its write. */
 			last = ixc_bound_route(x->count, t, wide, tw, x->dst_addr[k], &items) + L;
 			rt[k] = (struct ixc_brt){ .tile = d, .A = ixc_max32(0, t) + (int32_t)x->count - 1,

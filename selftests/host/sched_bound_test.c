@@ -438,6 +438,33 @@ TEST_F(small, multicast_to_an_owner_and_a_non_owner)
 	EXPECT_EQ(3u, b.receive_tile);
 }
 
+/*
+ * The pair term (f): 0 sends 4 words to the owner d of {d, d ^ 2} (64-bit
+ * items possible) while 8 sends 4 to the partner d ^ 2. d's items and
+ * any word the partner takes need distinct events (pair-conflict), so
+ * the pair takes at least 4 capture events whatever the widths: the
+ * bound is the pair's, above every single route and receiver. Also with
+ * the partner's 4 words from 8 as 64-bit items where 8's timing lets the
+ * partner own them.
+ */
+TEST_F(small, pair_partners_share_their_incoming_resources)
+{
+	uint32_t d = owner_near(0, 4), r0[1] = { d }, r1[1] = { d ^ 2 }, dst[1] = { 0x50000 };
+	struct ipuxcom_schedule_xfer x[2] = {
+		{ .sender = 0, .count = 4, .nrecv = 1, .receivers = r0, .src_addr = src0,
+		  .dst_addr = dst },
+		{ .sender = 8, .count = 4, .nrecv = 1, .receivers = r1, .src_addr = src0,
+		  .dst_addr = dst },
+	};
+	struct ipuxcom_schedule_bound b;
+
+	search_set(_metadata, self->sim, "0->owner, 8->partner x4", x, 2, true);
+	bound_of(x, 2, &b);
+	EXPECT_GT(b.receive, b.route);
+	EXPECT_EQ(b.receive, b.events);
+	EXPECT_TRUE(b.receive_tile == d || b.receive_tile == (d ^ 2));
+}
+
 /* Each term binds where the argument says it must. */
 TEST(terms)
 {

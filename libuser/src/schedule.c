@@ -1046,17 +1046,20 @@ static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 	struct ipuxcom_schedule *s = NULL;
 	uint32_t *dst = NULL, *first = NULL, *rb = NULL, *np = NULL, *pd = NULL;
 	size_t nex = 0, m = 0, nrb = 0, npd = 0, nrbcap = 0, npdcap = 0;
+	bool cut = false;
 
 	np = malloc((n ? n : 1) * sizeof(*np));
 	if (!np)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		np[i] = pieces ? ixc_sched_npieces(opts, &xfers[i]) : 1;
-		nex += 3 * (size_t)np[i];	/* head, body, tail; or two receiver groups */
+		cut |= np[i] > 1;
+		/* head, body, tail; or head, two receiver groups, tail */
+		nex += 4 * (size_t)np[i];
 		nrbcap += 2 * (size_t)np[i] * xfers[i].nrecv;
-		npdcap += np[i] > 1 ? (size_t)np[i] * xfers[i].nrecv : 0;
+		npdcap += (size_t)np[i] * xfers[i].nrecv * (np[i] > 1 ? 3 : 2);
 	}
-	if (pieces && !npdcap) {
+	if (pieces && !cut) {
 		free(np);
 		return false;	/* nothing to cut: the same set as without pieces */
 	}
@@ -1089,6 +1092,41 @@ static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 				x.dst_addr = &pd[npd];
 				npd += x.nrecv;
 				off = end;
+			}
+			if (x.nrecv > 1 && ((x.count & 1) || (x.src_addr & 7)) && x.count >= 3) {
+				/*
+				 * A multicast with an odd count or a source 4 bytes
+				 * off: a one-word head and/or tail to every receiver,
+				 * the even aligned body split into owner groups.
+				 */
+				uint32_t h = (x.src_addr & 7) ? 1 : 0, hb = (x.count - h) & ~1u;
+				struct ipuxcom_schedule_xfer y = x;
+
+				y.count = hb;
+				y.src_addr += 4 * h;
+				for (uint32_t k = 0; k < x.nrecv; k++)
+					pd[npd + k] = x.dst_addr[k] + 4 * h;
+				y.dst_addr = &pd[npd];
+				if (ixc_sched_owners(opts, &y, &rb[nrb], &ex[m + h])) {
+					npd += x.nrecv;
+					nrb += 2 * x.nrecv;
+					if (h) {
+						ex[m] = x;
+						ex[m].count = 1;
+					}
+					m += h + 2;
+					if (x.count > h + hb) {
+						for (uint32_t k = 0; k < x.nrecv; k++)
+							pd[npd + k] = x.dst_addr[k] + 4 * (h + hb);
+						ex[m] = x;
+						ex[m].count = 1;
+						ex[m].src_addr += 4 * (h + hb);
+						ex[m].dst_addr = &pd[npd];
+						npd += x.nrecv;
+						m++;
+					}
+					continue;
+				}
 			}
 			if (x.nrecv > 1 && ixc_sched_owners(opts, &x, &rb[nrb], &ex[m])) {
 				/* A multicast: its pair owners (64-bit) and the others, two sends. */

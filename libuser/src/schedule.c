@@ -48,10 +48,12 @@
  *    default used either, or found no room, and keeps the shorter phase,
  *    so the default is never longer than today's packing;
  *  - issue 25: it then places the set in other orders (schedule_order.c,
- *    then the latest-writing transfers first) and splits odd or 4-off
- *    p2p transfers (64-bit body) and multicasts (64-bit to pair owners),
- *    keeping a strictly shorter phase; ufirst maps pieces to the caller's
- *    transfers.
+ *    then the latest-writing transfers first) and splits transfers:
+ *    52..300 words to receivers above row 0 into pieces of at most 50
+ *    words (no notes' window), odd or 4-off ones into head/tail words
+ *    and a 64-bit body (p2p) or owner groups (multicast), multicasts
+ *    into 64-bit owner and 32-bit groups; keeping a strictly shorter
+ *    phase; ufirst maps pieces to the caller's transfers.
  * The objective is the phase length (the last event of any tile); each
  * transfer still goes as early as it can, in the order given.
  */

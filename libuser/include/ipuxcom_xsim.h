@@ -631,8 +631,8 @@ struct ipuxcom_schedule_bound {
 	uint32_t route;		/* one transfer's routes (one receiver, or mixed widths), alone */
 	uint32_t route_xfer;	/* the transfer and receiver tile of the largest route term */
 	uint32_t route_tile;
-	uint32_t receive;	/* one receiver's mux: one item per event over its transfers */
-	uint32_t receive_tile;
+	uint32_t receive;	/* one receiver's mux: one item per event over its transfers, */
+	uint32_t receive_tile;	/* or an XOR-2 pair's shared 64-bit resources (its lower id) */
 	uint32_t send;		/* one sender's port: one item per event over its words */
 	uint32_t send_tile;
 };

@@ -24,7 +24,11 @@
  *      event; so if some of X's receivers can take 64-bit items and some
  *      cannot, X's sender sends n 32-bit items and, for the owners to
  *      take w 64-bit items, w more send events (a 64-bit item is one
- *      send of its own).
+ *      send of its own);
+ *  (f) the XOR-2 pair {d, d ^ 2} (one physical row, so one write latency)
+ *      shares its double-width incoming resources (xsim_run.c
+ *      ixc_xpair_receives(), pair-conflict): no capture of one member in
+ *      an event where the other takes a 64-bit item.
  * Nothing here depends on the scheduler: the bound holds for any programs.
  */
 #include <stdio.h>
@@ -236,6 +240,82 @@ static int64_t ixc_bound_recv(const struct ixc_brx *rx, size_t nrx, const int32_
 	return best;
 }
 
+/*
+ * The fewest capture events of a pair (f) whose members take @A and @B
+ * words, at most @WA and @WB of them as 64-bit items: a member's items
+ * take events no capture of the other shares, its single words may share
+ * events with the other's single words, so wa + wb + max(A - 2 wa,
+ * B - 2 wb) events at least, the smallest over the choices.
+ */
+static int64_t ixc_bound_pair_events(int64_t A, int64_t B, int64_t WA, int64_t WB)
+{
+	int64_t best = INT64_MAX;
+
+	for (int64_t wa = 0; wa <= WA; wa++) {
+		int64_t m = A - 2 * wa, wb = (B - m + 1) / 2, v;
+
+		wb = wb < 0 ? 0 : wb > WB ? WB : wb;
+		v = wa + wb + (m > B - 2 * wb ? m : B - 2 * wb);
+		if (v < best)
+			best = v;
+		if (m <= B - 2 * WB)
+			break;	/* more items of the first member only add events */
+	}
+	return best;
+}
+
+/*
+ * Receive, pairs (f): over release thresholds r of both members' (transfer,
+ * receiver) entries (@rx sorted by tile, latest release first; r folded
+ * with the pair's one latency), the captures of both at >= r take at least
+ * ixc_bound_pair_events() events, the last at r + that - 1. Each entry
+ * may take all the 64-bit items (b) allows (a weaker count than the
+ * receive term's (e) limit, still a bound). The largest last write, its
+ * tile in *@tile.
+ */
+static int64_t ixc_bound_pairs(const struct ixc_brx *rx, size_t nrx, uint32_t *tile)
+{
+	int64_t best = -1;
+
+	for (size_t i = 0; i < nrx;) {
+		size_t j = i, p, q, pe;
+		uint32_t d = rx[i].tile, e = d ^ 2;
+		int64_t A = 0, B = 0, WA = 0, WB = 0;
+
+		while (j < nrx && rx[j].tile == d)
+			j++;
+		if (e < d || e >= IPUXCOM_TILES) {
+			i = j;
+			continue;
+		}
+		/* e's entries: tiles are sorted, so they follow d's (e > d). */
+		for (p = j; p < nrx && rx[p].tile < e; p++)
+			;
+		for (pe = p; pe < nrx && rx[pe].tile == e; pe++)
+			;
+		if (p == pe) {
+			i = j;
+			continue;
+		}
+		/* Merge both lists, latest release first. */
+		for (q = i; q < j || p < pe;) {
+			bool first = p == pe || (q < j && rx[q].r >= rx[p].r);
+			const struct ixc_brx *x = first ? &rx[q++] : &rx[p++];
+			int64_t v;
+
+			*(first ? &A : &B) += x->p;
+			*(first ? &WA : &WB) += x->wmax;
+			v = (int64_t)x->r + ixc_bound_pair_events(A, B, WA, WB) - 1;
+			if (v > best) {
+				best = v;
+				*tile = d;
+			}
+		}
+		i = j;
+	}
+	return best;
+}
+
 /* Can @d take 64-bit items from @s (b)? Its pair's time in *@tw. */
 static bool ixc_bound_wide(const struct ipuxcom_timing *tm, uint32_t s, uint32_t d, int t,
 			   int32_t *tw)
@@ -369,7 +449,8 @@ int ipuxcom_schedule_bound(const struct ipuxcom_schedule_opts *opts,
 			if ((ret = ixc_timing_pair(tm, s, d, &t, &dir, err, field)))
 				goto out;
 			L = (int32_t)(IPUXCOM_XSIM_WRITE_LATENCY + 2 * ixc_phys_row(d));
-			wide = ixc_bound_wide(tm, s, d, t, &tw);
+			/* (b): an item's words land where they are declared only if src = dst (mod 8). */
+			wide = ixc_bound_wide(tm, s, d, t, &tw) && !((x->src_addr ^ x->dst_addr[k]) & 7);
 			/* Route (a)-(c): the last capture, then its write. */
 			last = ixc_bound_route(x->count, t, wide, tw, x->dst_addr[k], &items) + L;
 			rt[k] = (struct ixc_brt){ .tile = d, .A = ixc_max32(0, t) + (int32_t)x->count - 1,
@@ -495,6 +576,15 @@ int ipuxcom_schedule_bound(const struct ipuxcom_schedule_opts *opts,
 		}
 		recv = (int32_t)(lo - 2);
 		(void)ixc_bound_recv(rx, nrx, ss, lo - 1, &b.receive_tile);
+	}
+	{
+		uint32_t pt = 0;
+		int64_t v = ixc_bound_pairs(rx, nrx, &pt);
+
+		if (v > recv) {
+			recv = (int32_t)v;
+			b.receive_tile = pt;
+		}
 	}
 	for (size_t i = 0; i < nsx;) {
 		size_t j = i;

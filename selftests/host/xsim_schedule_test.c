@@ -353,6 +353,51 @@ static uint32_t phase(struct __test_metadata *_metadata, const struct ipuxcom_sc
 }
 
 /*
+ * Issue 25: the default scheduler cuts a transfer of 52..300 words to
+ * receivers above row 0 into pieces of at most 50 words, whose windows
+ * are exact in the notes' rows too, so the sender does not wait out the
+ * notes' window between two such multicasts (odd counts: no 64-bit
+ * route). The caller still sees two transfers; every word lands; no
+ * piece leaves an extra window (gap 0, no idle-window note), and the
+ * phase is shorter than legacy's, whose sender is silent 20 events.
+ */
+TEST(long_transfers_go_as_pieces_without_the_notes_window)
+{
+	uint32_t r1[2] = { 10 * 64 + 5, 10 * 64 + 13 }, r2[2] = { 10 * 64 + 9, 10 * 64 + 17 };
+	uint32_t d[2] = { 0x50000, 0x50000 };
+	struct ipuxcom_schedule_xfer x[2] = {
+		{ .sender = 1000, .count = 99, .nrecv = 2, .receivers = r1, .src_addr = 0x80000,
+		  .dst_addr = d },
+		{ .sender = 1000, .count = 99, .nrecv = 2, .receivers = r2, .src_addr = 0x80400,
+		  .dst_addr = d },
+	};
+	struct ipuxcom_schedule_slot a = IPUXCOM_SCHEDULE_SLOT_INIT, b = IPUXCOM_SCHEDULE_SLOT_INIT;
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
+	struct ipuxcom_schedule *s;
+	int sctl = 0;
+	uint32_t legacy = phase(_metadata, x, 2, IPUXCOM_SCHEDULE_LEGACY, &sctl);
+
+	ASSERT_NE(0u, legacy);
+	ASSERT_EQ(0, ipuxcom_schedule_build(&phys_opts, x, 2, &s, NULL));
+	EXPECT_EQ(2u, ipuxcom_schedule_nxfers(s));
+	ipuxcom_schedule_slot(s, 0, &a);
+	ipuxcom_schedule_slot(s, 1, &b);
+	EXPECT_EQ(0u, a.gap);
+	EXPECT_EQ(0u, b.gap);
+	/* send events over its pieces: 99 words, a piece of 50 may go as 25 64-bit items */
+	EXPECT_GE(a.items, 74u);
+	EXPECT_LE(a.items, 99u);
+	EXPECT_LT(ipuxcom_schedule_events(s), legacy);
+	TH_LOG("pieces: %u events, legacy %u", ipuxcom_schedule_events(s), legacy);
+	ASSERT_TRUE(programs_ok(_metadata, s));
+	ASSERT_TRUE(verify(_metadata, x, 2, s, 0, 0, &res));
+	EXPECT_EQ(ipuxcom_schedule_events(s), res.events);
+	EXPECT_EQ(4u, res.declared);	/* two transfers, two receivers each */
+	EXPECT_EQ(0u, last_idle_notes);
+	ipuxcom_schedule_free(s);
+}
+
+/*
  * 64-bit paired routes (issue 16): a transfer with an even count, 8-byte
  * aligned buffers and a receiver that owns its pair's XPIC stream goes as
  * count / 2 items at the pair's time (sctl bit 2), shorter than legacy's

@@ -123,7 +123,7 @@ static void ixc_xsend_push(struct ixc_xparse *x, uint32_t n, uint32_t addr, uint
 		ixc_xhazard(sim, H(H_UNSUPPORTED), tile, UINT32_MAX, start, x->prog, word,
 			    "send direction 0 (sctl %u): its %u words reach no tile; only "
 			    "sendpicp's receiver-only form (sctl 0) is modelled as advancing "
-			    "without transmitting [RE]", sctl, n);
+			    "without transmitting (reverse-engineered)", sctl, n);
 	if (wide && (addr & 7))
 		ixc_xhazard(sim, H(H_MISALIGNED), tile, UINT32_MAX, start, x->prog, word,
 			    "64-bit send from 0x%x: not 8-byte aligned (modelled: an item is "
@@ -220,8 +220,8 @@ static bool ixc_xsendpic(struct ixc_xparse *x, const struct ipuxcom_decoded *dc,
 		if (at & 7) {
 			ixc_xhazard(sim, H(H_MISALIGNED), tile, UINT32_MAX, x->ev, x->prog, word,
 				    "sendpicp at word %u (%s 0x%x) is not on an 8-byte boundary: "
-				    "it must be [RE]; the notes' aligned bundle copied to another "
-				    "alignment raised TEXCPT_INVALID_INSTR [S]; the row is not "
+				    "it must be (reverse-engineered); the notes' aligned bundle copied to another "
+				    "alignment raised TEXCPT_INVALID_INSTR (recorded on a C600); the row is not "
 				    "simulated further", i, p->code_addr ? "address" : "offset",
 				    at);
 			return false;
@@ -264,7 +264,7 @@ static int32_t ixc_xparse_prog(struct ipuxcom_xsim *sim, int32_t pi, bool *faile
 		if (i + 1 >= p->n || in.op != IPUXCOM_OP_SYNC) {
 			ixc_xhazard(sim, H(H_NO_SYNC), tile, UINT32_MAX, 0, pi, (int32_t)i + 1,
 				    "sans not followed by sync: not the non-participation "
-				    "sequence sans; sync 1 [S]");
+				    "sequence sans; sync 1 (recorded on a C600)");
 			return 0;
 		}
 		i += 2;
@@ -278,7 +278,7 @@ static int32_t ixc_xparse_prog(struct ipuxcom_xsim *sim, int32_t pi, bool *faile
 		ipuxcom_disasm(w[i], text, sizeof(text));
 		ixc_xhazard(sim, H(H_NO_SYNC), tile, UINT32_MAX, 0, pi, (int32_t)i,
 			    "first code word 0x%08x (%s) is not sync: a participating row starts "
-			    "with sync 3 [S]", w[i], text);
+			    "with sync 3 (recorded on a C600)", w[i], text);
 		return 0;
 	}
 	for (; i < p->n; i++) {
@@ -343,7 +343,7 @@ static int32_t ixc_xparse_prog(struct ipuxcom_xsim *sim, int32_t pi, bool *faile
 			if (in.a != 10)
 				ixc_xhazard(sim, H(H_NO_BR), tile, UINT32_MAX, x.ev, pi, word,
 					    "row ends in br $m%u, not br $m10 (the vertex's resume "
-					    "register [S])", in.a);
+					    "register (recorded on a C600))", in.a);
 			*failed = x.failed;
 			return x.ev;
 		case IPUXCOM_OP_WORD:
@@ -354,7 +354,7 @@ static int32_t ixc_xparse_prog(struct ipuxcom_xsim *sim, int32_t pi, bool *faile
 			else
 				ixc_xhazard(sim, H(H_UNDECODABLE), tile, UINT32_MAX, x.ev, pi, word,
 					    "word %u 0x%08x does not decode: TEXCPT_INVALID_INSTR on "
-					    "hardware [S]", i, w[i]);
+					    "hardware (recorded on a C600)", i, w[i]);
 			*failed = x.failed;
 			return x.ev;
 		case IPUXCOM_OP_SYNC:
@@ -710,7 +710,7 @@ static void ixc_xwindow(struct ixc_xrx *rx, uint32_t s, int32_t w0, int32_t w1, 
 				    "mux selected physical %u during events %d..%d: nothing taken; "
 				    "%u 64-bit item%s passed, which the pair {%u, %u} takes through "
 				    "the XPIC stream of its owner, physical %u (the smaller "
-				    "TimeToMux [RE])", s, w0, w1 - 1, not_owner,
+				    "TimeToMux (reverse-engineered))", s, w0, w1 - 1, not_owner,
 				    not_owner == 1 ? "" : "s", d < (d ^ 2) ? d : d ^ 2,
 				    d < (d ^ 2) ? d ^ 2 : d, pair.owner);
 		else if (blocked)
@@ -792,7 +792,7 @@ static void ixc_xreceive(struct ipuxcom_xsim *sim, uint32_t d, int32_t horizon,
 		ixc_xhazard(sim, H(H_MUX_OPEN_AT_END), d, src, w0, wprog, wword,
 			    "mux still selects physical %u when the tile's rows end (br $m10 at "
 			    "event %d): no restore to 0x640; a later phase can take unrelated "
-			    "traffic [S]", src, sim->tile_end[d]);
+			    "traffic (recorded on a C600)", src, sim->tile_end[d]);
 		ixc_xwindow(&rx, src, w0, w1, false, wprog, wword);
 	}
 	*failed |= rx.failed;
@@ -824,7 +824,7 @@ static void ixc_xpair_sends(struct ipuxcom_xsim *sim, uint32_t t)
 				ixc_xhazard(sim, H(H_PAIR_CONFLICT), t, e, lo, a->prog, a->word,
 					    "64-bit send at events %d..%d while the pair partner, "
 					    "physical %u, sends at %d..%d: the pair's double-width "
-					    "resources [RE] carry one stream at a time (modelled)",
+					    "resources (reverse-engineered) carry one stream at a time (modelled)",
 					    a->start, ae - 1, e, b->start, be - 1);
 		}
 	}
@@ -859,7 +859,7 @@ static void ixc_xpair_receives(struct ipuxcom_xsim *sim, const uint32_t *wfirst)
 					    "took a word of physical %u at event %d while its pair "
 					    "partner, physical %u, takes 64-bit items of physical %u "
 					    "(events %d..%d) on the pair's double-width resources "
-					    "[RE] (modelled)", w->src_tile, x, sp->tile, sp->src,
+					    "(reverse-engineered, modelled)", w->src_tile, x, sp->tile, sp->src,
 					    sp->x0, sp->x1 - 1);
 		}
 	}
@@ -905,7 +905,7 @@ static void ixc_xsram_elements(struct ipuxcom_xsim *sim, const uint32_t *wfirst)
 				ixc_xhazard(sim, H(H_SRAM_FETCH), t, UINT32_MAX, sg->start, sg->prog,
 					    sg->word, "send reads 0x%x..: a 16 KiB memory element "
 					    "that holds the tile's code (the notes require "
-					    "elem(data) != elem(planBuf) [S]; fetch contends [RE])",
+					    "elem(data) != elem(planBuf) (recorded on a C600); fetch contends (reverse-engineered))",
 					    sg->addr);
 		}
 		for (uint32_t k = wfirst[t]; k < wfirst[t + 1]; k++) {
@@ -916,7 +916,7 @@ static void ixc_xsram_elements(struct ipuxcom_xsim *sim, const uint32_t *wfirst)
 				ixc_xhazard(sim, H(H_SRAM_FETCH), t, w->src_tile, w->event, -1, -1,
 					    "write to 0x%x: a 16 KiB memory element that holds the "
 					    "tile's code (the notes require elem(result) != "
-					    "elem(planBuf) [S]; fetch contends [RE])", w->addr);
+					    "elem(planBuf) (recorded on a C600); fetch contends (reverse-engineered))", w->addr);
 			for (uint32_t j = s0; j < s1; j++) {
 				const struct ixc_xsend *sg = &sim->sends[j];
 				int32_t off = w->event - sg->start;
@@ -930,7 +930,7 @@ static void ixc_xsram_elements(struct ipuxcom_xsim *sim, const uint32_t *wfirst)
 						    w->event, sg->prog, sg->word,
 						    "event %d: the send reads 0x%x and a word of "
 						    "physical %u is written to 0x%x, both in memory "
-						    "element %u (16 KiB): they can contend [RE]; what "
+						    "element %u (16 KiB): they can contend (reverse-engineered); what "
 						    "that does in one event is not known (modelled)",
 						    w->event, rd, w->src_tile, w->addr, el);
 			}
@@ -1034,7 +1034,7 @@ int ixc_xsim_run(struct ipuxcom_xsim *sim, struct ipuxcom_plan_error *err)
 			ixc_xhazard(sim, H(H_NO_ROW), t, UINT32_MAX, 0, -1, -1,
 				    "tile %u (the first; occurrences: all) runs no row: every tile "
 				    "must run its role or the non-participation row sans; sync 1 in "
-				    "every pass [S]", t);
+				    "every pass (recorded on a C600)", t);
 		}
 	}
 	if (failed)

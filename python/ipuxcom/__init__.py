@@ -53,7 +53,7 @@ VERIFIER AND SCHEDULER (ipuxcom.xsim; docs/exchange-verifier.md)
 IMAGES (ipuxcom.image; docs/ipuimg-format.md)
     pack(images), pack_dir(path, elf=False) -> bytes of an IPUIMG1 file
     Image.open(path), Image.from_bytes(data): info, tile(t), extract(t),
-    verify(), verify_tile(t), redirect(marker=|target=); crc32(data)
+    verify(), verify_tile(t), redirect(marker=|target=, report=); crc32(data)
     Manifest.parse(text), Manifest.load(path): host-sync manifests (.ipuhsp)
 
 LOADER FRAMES (ipuxcom.frames; docs/ipuimg-format.md "Secondary-loader frames")
@@ -95,7 +95,7 @@ from .plan import (ROW_WORDS, TILES, Dispatch, FanoutPlan, Insn, P2PPlan, RelayS
 from .xsim import (Action, DemoMatmul, DemoSum, Hazard, Heatmap, Result, Schedule,
                    ScheduledTransfer, Simulator, Trace, Transfer, demo_matmul, demo_sum,
                    parse_list, schedule, transfer_list)
-from .image import HspCall, Image, ImageInfo, Manifest, crc32, pack, pack_dir
+from .image import HspCall, Image, ImageInfo, Manifest, RedirectReport, crc32, pack, pack_dir
 from . import cfg, frames
 from .cfg import Block as CfgBlock, Config, Record as CfgRecord, reg_name
 from .frames import Batch, Frame, FrameStream, TileFrames, frames_per_tile
@@ -129,7 +129,7 @@ __all__ = [
     "ScheduledTransfer", "schedule", "parse_list", "transfer_list", "demo_sum",
     "demo_matmul", "DemoSum", "DemoMatmul",
     # images
-    "Image", "ImageInfo", "pack", "pack_dir", "crc32", "Manifest", "HspCall",
+    "Image", "ImageInfo", "RedirectReport", "pack", "pack_dir", "crc32", "Manifest", "HspCall",
     # loader frames, IPUCFG1
     "frames", "build_frames", "decode_frames", "frames_per_tile", "FrameStream", "Batch",
     "TileFrames", "Frame", "cfg", "Config", "CfgRecord", "CfgBlock", "reg_name",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Dict, Mapping, Optional, Sequence, Union
+from typing import Dict, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -59,6 +59,13 @@ class TileRecord:
     crc32: int
     patch_count: int
     patch_data: int
+
+
+class RedirectReport(NamedTuple):
+    """What Image.redirect(report=True) did: tiles redirected, the target range."""
+    tiles: int
+    target_min: int
+    target_max: int
 
 
 class Image:
@@ -119,8 +126,14 @@ class Image:
         check_file(lib.ipuxcom_image_verify(self._h, em), em, "ipuxcom_image_verify")
 
     def redirect(self, *, marker: Optional[Sequence[int]] = None,
-                 target: Optional[int] = None) -> bytes:
-        """Every tile's entry redirected (by @marker words, or to @target): the new file."""
+                 target: Optional[int] = None,
+                 report: bool = False) -> Union[bytes, Tuple[bytes, "RedirectReport"]]:
+        """Every tile's entry redirected (by @marker words, or to @target): the new file.
+
+        With @report=True: (the file, RedirectReport), which says how many
+        tiles were redirected and the lowest and highest target address
+        (the library's struct ipuxcom_redirect_report, as the command prints it).
+        """
         spec = new("ipuxcom_redirect_spec")
         if marker is not None:
             spec.by_marker = True
@@ -136,7 +149,10 @@ class Image:
         em = _em()
         check_file(lib.ipuxcom_image_redirect(self._h, spec, out, n, rep, em), em,
                    "ipuxcom_image_redirect")
-        return _take(out, n)
+        data = _take(out, n)
+        if report:
+            return data, RedirectReport(rep.tiles, rep.target_min, rep.target_max)
+        return data
 
     def __len__(self) -> int:
         return self.info.tile_count

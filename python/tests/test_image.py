@@ -158,6 +158,16 @@ def test_redirect_to_target():
         assert w[2] == 0x19000000 | 0x4C800 and w[3] == 0x43000000
 
 
+def test_redirect_report():
+    img = ipuxcom.Image.from_bytes(ipuxcom.pack(_redirectable(3)))
+    data, rep = img.redirect(marker=(M0, M1), report=True)
+    assert data == img.redirect(marker=(M0, M1))
+    target = ipuxcom.image.PAYLOAD_BASE + 0x40C
+    assert rep == ipuxcom.RedirectReport(tiles=3, target_min=target, target_max=target)
+    _, rep = img.redirect(target=0x4C800, report=True)
+    assert (rep.tiles, rep.target_min, rep.target_max) == (3, 0x4C800, 0x4C800)
+
+
 def test_redirect_errors():
     img = ipuxcom.Image.from_bytes(ipuxcom.pack(_redirectable(2)))
     with pytest.raises(ipuxcom.Error) as e:

@@ -72,7 +72,7 @@ IPUCFG1 (ipuxcom.cfg; docs/ipuimg-format.md "IPUCFG1")
 DEVICE (ipuxcom.device; needs the kernel module)
     devices() -> the devices the module registered (netlink)
     with ipuxcom.open() as d: d.attach(dev_id); d.load(image, bootloader,
-        progress=fn); d.tdi_read(tile, addr, n) / d.tdi_write(tile, addr, words);
+        progress=fn, cfg=Config, cfg_hsp="clear"); d.tdi_read(tile, addr, n) / d.tdi_write(tile, addr, words);
         d.hostx_setup(manifest); d.hostx_call(manifest, name, inputs) -> outputs;
         d.exch_write(...); d.reset()
     with ipuxcom.events() as ev: for e in ev: ...       (netlink events)

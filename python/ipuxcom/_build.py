@@ -498,6 +498,7 @@ int ipuxcom_cfg_load(const char *path, struct ipuxcom_cfg_record **recs, uint32_
 int ipuxcom_cfg_serialize(const struct ipuxcom_cfg_record *recs, uint32_t count, void **out,
 			  size_t *out_len, struct ipuxcom_errmsg *em);
 const char *ipuxcom_cfg_reg_name(uint32_t offset, char *buf, size_t len);
+int ipuxcom_cfg_hsp_parse(const char *name);
 struct ipuxcom_cfg_block {
 	char name[40];
 	uint32_t first, last, writes, registers, units;

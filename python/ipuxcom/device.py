@@ -23,6 +23,7 @@ from typing import Callable, Iterator, List, Optional, Union
 import numpy as np
 
 from ._core import Error, _str, check_errno, check_file, ffi, fspath, lib, new
+from .cfg import Config
 from .image import Image, Manifest
 
 LOAD_BATCHES: int = lib.IPUXCOM_LOAD_BATCHES
@@ -208,11 +209,17 @@ class Device:
     def load(self, image: Union[Image, str, os.PathLike, bytes],
              bootloader: Union[bytes, np.ndarray, str, os.PathLike], *,
              progress: Union[None, bool, Callable[[LoadProgress], None]] = None,
-             timeout: float = 0.0) -> dict:
+             timeout: float = 0.0,
+             cfg: Union[None, Config, str, os.PathLike, bytes] = None,
+             cfg_hsp: str = "clear") -> dict:
         """The whole load on the attached, idle device (ipuxcom_load()).
 
         @image: an Image, a path or the bytes of an IPUIMG1 file.
         @bootloader: the tile bootloader's ELF or raw bytes, or a path.
+        @cfg: config-BAR records replayed before the load (`ipuxcom load
+        --cfg`): a Config, or an IPUCFG1 file's path or bytes. @cfg_hsp:
+        what becomes of its GS1/GS2 records, "clear" (skip them, clear
+        both), "keep-gs2" or "replay" (`--cfg-hsp`).
         @progress: a callable taking LoadProgress after every batch, or
         True for a tqdm bar when tqdm is installed. @timeout: seconds per
         wait (0: the module's defaults). Returns {"syscalls": N}.
@@ -225,6 +232,14 @@ class Device:
                 bootloader = f.read()
         raw = bytes(memoryview(np.ascontiguousarray(bootloader))
                     if isinstance(bootloader, np.ndarray) else bootloader)
+        hsp = lib.ipuxcom_cfg_hsp_parse(cfg_hsp.encode())
+        if hsp < 0:
+            raise Error(-hsp, f"cfg_hsp {cfg_hsp!r} is not one of 'clear', 'keep-gs2', "
+                        "'replay'", "cfg_hsp", None, "invalid argument", "Device.load")
+        if cfg is not None and not isinstance(cfg, Config):
+            cfg = Config.parse(cfg) if isinstance(cfg, (bytes, bytearray)) \
+                else Config.load(cfg)
+        records = cfg._c() if cfg is not None else None
         bl = new("ipuxcom_bootloader")
         em = new("ipuxcom_errmsg")
         check_file(lib.ipuxcom_bootloader_parse(raw, len(raw), bl, em), em,
@@ -238,6 +253,10 @@ class Device:
             p.bootloader = bl.image
             p.bootloader_size = bl.image_size
             p.timeout_ns = int(timeout * 1e9)
+            if cfg is not None and len(cfg):
+                p.cfg = records
+                p.cfg_count = len(cfg)
+                p.cfg_hsp = hsp
             handle = None
             if callable(progress):
                 cb = _Progress(progress)

@@ -73,6 +73,32 @@ def test_load_with_progress_reads_back(dev):
         assert np.array_equal(got, imgs[t][:32].view(np.uint32)), t
 
 
+# The real capture's last three records (selftests/lib/c600_record.h):
+# CCSR 0x402, then GS2 = 1 and GS1 = 1.
+CAPTURE_TAIL = [(0x2000, 0x402), (0x3030, 1), (0x302C, 1)]
+
+
+def test_load_with_cfg_in_each_hsp_mode(dev, tmp_path):
+    image = ipuxcom.Image.from_bytes(ipuxcom.pack(_images(), template=0))
+    cfg = ipuxcom.Config(CAPTURE_TAIL)
+    dev.load(image, BOOT, cfg=cfg)                       # "clear": both marks skipped
+    assert dev.reg_read(0x2000) == 0x402
+    assert dev.reg_read(0x302C) & 0xFFFF == 0 and dev.reg_read(0x3030) & 0xFFFF == 0
+    dev.reset()
+    path = tmp_path / "tail.ipucfg"
+    path.write_bytes(cfg.to_bytes())
+    dev.load(image, BOOT, cfg=path, cfg_hsp="keep-gs2")  # from a file
+    dev.reset()
+    with pytest.raises(ipuxcom.Error) as e:              # GS1 pending: batch 0 refuses it
+        dev.load(image, BOOT, cfg=cfg.to_bytes(), cfg_hsp="replay")
+    assert e.value.errno == errno.EBUSY and "already pending" in str(e.value)
+    assert dev.reg_read(0x302C) & 0xFFFF == 1
+    dev.reset()
+    with pytest.raises(ipuxcom.Error) as e:
+        dev.load(image, BOOT, cfg=cfg, cfg_hsp="keep")
+    assert e.value.field == "cfg_hsp" and e.value.errno == errno.EINVAL
+
+
 def test_tdi_needs_a_running_tile(dev):
     with pytest.raises(ipuxcom.Error) as e:
         dev.tdi_write(5, 0x60000, [1])

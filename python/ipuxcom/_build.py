@@ -600,6 +600,9 @@ struct ipuxcom_load_params {
 	const struct ipuxcom_image *image;
 	const void *bootloader;
 	size_t bootloader_size;
+	const struct ipuxcom_cfg_record *cfg;
+	uint32_t cfg_count;
+	uint32_t cfg_hsp;
 	uint64_t timeout_ns;
 	void (*progress)(void *ctx, const struct ipuxcom_load_progress *p);
 	void *ctx;

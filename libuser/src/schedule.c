@@ -53,7 +53,9 @@
  *    words (no notes' window), odd or 4-off ones into head/tail words
  *    and a 64-bit body (p2p) or owner groups (multicast), multicasts
  *    into 64-bit owner and 32-bit groups; keeping a strictly shorter
- *    phase; ufirst maps pieces to the caller's transfers.
+ *    phase; then each multicast's owner split undone in turn, kept
+ *    undone where the phase shortens (the split chosen per multicast);
+ *    ufirst maps pieces to the caller's transfers.
  * The objective is the phase length (the last event of any tile); each
  * transfer still goes as early as it can, in the order given.
  */
@@ -1040,40 +1042,58 @@ static uint32_t ixc_sched_npieces(const struct ipuxcom_schedule_opts *opts,
 	return high ? (x->count + IXC_SCHED_PIECE - 1) / IXC_SCHED_PIECE : 1;
 }
 
-static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
-			    const struct ipuxcom_schedule_xfer *xfers, size_t n,
-			    struct ipuxcom_schedule **best, bool pieces)
-{
-	struct ipuxcom_schedule_xfer *ex = NULL;
-	struct ipuxcom_schedule *s = NULL;
-	uint32_t *dst = NULL, *first = NULL, *rb = NULL, *np = NULL, *pd = NULL;
-	size_t nex = 0, m = 0, nrb = 0, npd = 0, nrbcap = 0, npdcap = 0;
-	bool cut = false;
+/* A split set (issue 25): the pieces of the caller's transfers. */
+struct ixc_sexp {
+	struct ipuxcom_schedule_xfer *ex;
+	uint32_t *dst, *first, *rb, *pd;
+	size_t m;
+	uint8_t *owned;		/* per caller transfer: some piece took the owner split */
+};
 
-	np = malloc((n ? n : 1) * sizeof(*np));
-	if (!np)
-		return false;
+static void ixc_sexp_free(struct ixc_sexp *e)
+{
+	free(e->ex);
+	free(e->dst);
+	free(e->first);
+	free(e->rb);
+	free(e->pd);
+	free(e->owned);
+	memset(e, 0, sizeof(*e));
+}
+
+/*
+ * The split set of @xfers into @e: pieces where @np says (per transfer),
+ * p2p head/body/tail, and the owner split of each multicast (and of each
+ * piece) whose @own is set (NULL: all). False when out of memory.
+ */
+static bool ixc_sched_expand(const struct ipuxcom_schedule_opts *opts,
+			     const struct ipuxcom_schedule_xfer *xfers, size_t n,
+			     const uint32_t *np, const uint8_t *own, struct ixc_sexp *e)
+{
+	struct ipuxcom_schedule_xfer *ex;
+	uint32_t *dst, *first, *rb, *pd;
+	size_t nex = 0, m = 0, nrb = 0, npd = 0, nrbcap = 0, npdcap = 0;
+
+	memset(e, 0, sizeof(*e));
 	for (size_t i = 0; i < n; i++) {
-		np[i] = pieces ? ixc_sched_npieces(opts, &xfers[i]) : 1;
-		cut |= np[i] > 1;
 		/* head, body, tail; or head, two receiver groups, tail */
 		nex += 4 * (size_t)np[i];
 		nrbcap += 2 * (size_t)np[i] * xfers[i].nrecv;
 		npdcap += (size_t)np[i] * xfers[i].nrecv * (np[i] > 1 ? 3 : 2);
 	}
-	if (pieces && !cut) {
-		free(np);
-		return false;	/* nothing to cut: the same set as without pieces */
+	e->ex = ex = malloc((nex ? nex : 1) * sizeof(*ex));
+	e->dst = dst = malloc((nex ? nex : 1) * sizeof(*dst));	/* indexed like ex */
+	e->first = first = malloc((n + 1) * sizeof(*first));
+	e->rb = rb = malloc((nrbcap ? nrbcap : 1) * sizeof(*rb));
+	e->pd = pd = malloc((npdcap ? npdcap : 1) * sizeof(*pd));
+	e->owned = calloc(n ? n : 1, sizeof(*e->owned));
+	if (!ex || !dst || !first || !rb || !pd || !e->owned) {
+		ixc_sexp_free(e);
+		return false;
 	}
-	ex = malloc((nex ? nex : 1) * sizeof(*ex));
-	dst = malloc((nex ? nex : 1) * sizeof(*dst));	/* indexed like ex */
-	first = malloc((n + 1) * sizeof(*first));
-	rb = malloc((nrbcap ? nrbcap : 1) * sizeof(*rb));
-	pd = malloc((npdcap ? npdcap : 1) * sizeof(*pd));
-	if (!ex || !dst || !first || !rb || !pd)
-		goto out;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t off = 0;
+		bool mayown = !own || own[i];
 
 		first[i] = (uint32_t)m;
 		for (uint32_t p = 0; p < np[i]; p++) {
@@ -1095,7 +1115,8 @@ static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 				npd += x.nrecv;
 				off = end;
 			}
-			if (x.nrecv > 1 && ((x.count & 1) || (x.src_addr & 7)) && x.count >= 3) {
+			if (mayown && x.nrecv > 1 && ((x.count & 1) || (x.src_addr & 7)) &&
+			    x.count >= 3) {
 				/*
 				 * A multicast with an odd count or a source 4 bytes
 				 * off: a one-word head and/or tail to every receiver,
@@ -1110,6 +1131,7 @@ static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 					pd[npd + k] = x.dst_addr[k] + 4 * h;
 				y.dst_addr = &pd[npd];
 				if (ixc_sched_owners(opts, &y, &rb[nrb], &ex[m + h])) {
+					e->owned[i] = 1;
 					npd += x.nrecv;
 					nrb += 2 * x.nrecv;
 					if (h) {
@@ -1130,8 +1152,9 @@ static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 					continue;
 				}
 			}
-			if (x.nrecv > 1 && ixc_sched_owners(opts, &x, &rb[nrb], &ex[m])) {
+			if (mayown && x.nrecv > 1 && ixc_sched_owners(opts, &x, &rb[nrb], &ex[m])) {
 				/* A multicast: its pair owners (64-bit) and the others, two sends. */
+				e->owned[i] = 1;
 				nrb += 2 * x.nrecv;
 				m += 2;
 				continue;
@@ -1171,27 +1194,102 @@ static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 		}
 	}
 	first[n] = (uint32_t)m;
-	if (m == n || ixc_schedule_build(opts, ex, m, NULL, &s, NULL))
+	e->m = m;
+	return true;
+}
+
+/* Keep the split set's schedule @s in *@best if shorter (it takes @e's first[]). */
+static void ixc_sched_keep(struct ipuxcom_schedule **s, struct ixc_sexp *e, size_t n,
+			   struct ipuxcom_schedule **best)
+{
+	if ((*s)->events < (*best)->events) {
+		(*s)->ufirst = e->first;
+		(*s)->nuser = n;
+		e->first = NULL;
+		ipuxcom_schedule_free(*best);
+		*best = *s;
+		*s = NULL;
+	}
+}
+
+/*
+ * Schedule the split set (its orders included) and keep it in *@best when
+ * its phase is shorter. Then choose the owner split per multicast
+ * (issue 25: one split for all of a set's multicasts left tiles whose
+ * senders' ports the owner groups crowd): in the caller's order, each
+ * multicast that took it goes whole (its head/tail words and pieces
+ * stay) in the split set, scheduled the same way, and the choice is
+ * kept only if that set's phase gets strictly shorter; *@best takes any
+ * phase shorter than its own. One pass, a build and its orders per
+ * multicast. False only when @pieces cuts no transfer (the set without
+ * pieces is the caller's to try) or out of memory for the counts.
+ */
+static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
+			    const struct ipuxcom_schedule_xfer *xfers, size_t n,
+			    struct ipuxcom_schedule **best, bool pieces)
+{
+	struct ixc_sexp e = { 0 };
+	struct ipuxcom_schedule *s = NULL;
+	uint32_t *np = NULL, cur;
+	uint8_t *own = NULL;
+	bool cut = false;
+
+	np = malloc((n ? n : 1) * sizeof(*np));
+	if (!np)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		np[i] = pieces ? ixc_sched_npieces(opts, &xfers[i]) : 1;
+		cut |= np[i] > 1;
+	}
+	if (pieces && !cut) {
+		free(np);
+		return false;	/* nothing to cut: the same set as without pieces */
+	}
+	if (!ixc_sched_expand(opts, xfers, n, np, NULL, &e))
+		goto out;
+	if (e.m == n || ixc_schedule_build(opts, e.ex, e.m, NULL, &s, NULL))
 		goto out;
 	/* The orders cost a build each: only where a build is cheap (time budget, issue 25). */
-	if (m <= IXC_SCHED_SPLIT_ORDERS_MAX)
-		ixc_sched_reorder(opts, ex, m, &s);
-	if (s->events < (*best)->events) {
-		s->ufirst = first;
-		s->nuser = n;
-		first = NULL;
-		ipuxcom_schedule_free(*best);
-		*best = s;
+	if (e.m <= IXC_SCHED_SPLIT_ORDERS_MAX)
+		ixc_sched_reorder(opts, e.ex, e.m, &s);
+	cur = s->events;
+	ixc_sched_keep(&s, &e, n, best);
+	ipuxcom_schedule_free(s);
+	s = NULL;
+	own = malloc((n ? n : 1) * sizeof(*own));
+	if (!own)
+		goto out;
+	memcpy(own, e.owned, n);
+	for (size_t i = 0; i < n; i++) {
+		struct ixc_sexp f;
+
+		if (!own[i])
+			continue;
+		own[i] = 0;
+		if (!ixc_sched_expand(opts, xfers, n, np, own, &f))
+			break;
+		if (ixc_schedule_build(opts, f.ex, f.m, NULL, &s, NULL)) {
+			ixc_sexp_free(&f);
+			own[i] = 1;
+			continue;
+		}
+		if (f.m <= IXC_SCHED_SPLIT_ORDERS_MAX)
+			ixc_sched_reorder(opts, f.ex, f.m, &s);
+		if (s->events < cur) {
+			cur = s->events;
+			ixc_sched_keep(&s, &f, n, best);
+		} else {
+			own[i] = 1;
+		}
+		ipuxcom_schedule_free(s);
 		s = NULL;
+		ixc_sexp_free(&f);
 	}
 out:
 	ipuxcom_schedule_free(s);
-	free(ex);
-	free(dst);
-	free(first);
-	free(rb);
+	ixc_sexp_free(&e);
 	free(np);
-	free(pd);
+	free(own);
 	return true;
 }
 

@@ -1224,6 +1224,26 @@ static void ixc_sched_keep(struct ipuxcom_schedule **s, struct ixc_sexp *e, size
  * multicast. False only when @pieces cuts no transfer (the set without
  * pieces is the caller's to try) or out of memory for the counts.
  */
+/*
+ * The per-multicast owner-split pass costs a build and its orders per
+ * multicast (the multicast family's median went from 0.6 to 3 ms), so it
+ * runs only for a phase more than IXC_SCHED_OWNER_PASS_PCT percent of its
+ * lower bound (ipuxcom_schedule_bound()): what it is for are the sets
+ * far from their bound (sched_bench, issue 25: its < 1 ms median).
+ */
+#define IXC_SCHED_OWNER_PASS_PCT	140
+
+static bool ixc_sched_owner_pass_pays(const struct ipuxcom_schedule_opts *opts,
+				      const struct ipuxcom_schedule_xfer *xfers, size_t n,
+				      uint32_t phase)
+{
+	struct ipuxcom_schedule_bound b = IPUXCOM_SCHEDULE_BOUND_INIT;
+
+	if (ipuxcom_schedule_bound(opts, xfers, n, &b, NULL) || !b.events)
+		return true;
+	return (uint64_t)phase * 100 > (uint64_t)b.events * IXC_SCHED_OWNER_PASS_PCT;
+}
+
 static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 			    const struct ipuxcom_schedule_xfer *xfers, size_t n,
 			    struct ipuxcom_schedule **best, bool pieces)
@@ -1256,6 +1276,8 @@ static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 	ixc_sched_keep(&s, &e, n, best);
 	ipuxcom_schedule_free(s);
 	s = NULL;
+	if (!ixc_sched_owner_pass_pays(opts, xfers, n, (*best)->events))
+		goto out;
 	own = malloc((n ? n : 1) * sizeof(*own));
 	if (!own)
 		goto out;

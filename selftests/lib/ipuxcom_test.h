@@ -35,6 +35,7 @@
 
 #include "ixt_devlist.h"
 #include "ixt_modules.h"
+#include "ixt_scale.h"
 
 /* The module's limit on device ids (kmod/ipuxcom_internal.h). */
 #define IPUXCOM_MAX_DEVICES_LISTED	256
@@ -109,10 +110,7 @@ static inline int ixt_have_device(void)
  */
 static inline uint64_t ixt_scaled_ns(uint64_t ns)
 {
-	const char *s = getenv("IPUXCOM_TEST_TIMEOUT_SCALE");
-	unsigned long f = s && *s ? strtoul(s, NULL, 10) : 1;
-
-	return f > 1 && f < 1000 ? ns * f : ns;
+	return ns * ixt_timeout_scale();
 }
 
 /* open(2) of the device node; -1 with errno on failure. */

@@ -12,18 +12,14 @@
 #ifndef IXT_ALARM_H
 #define IXT_ALARM_H
 
-#include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "ixt_scale.h"
+
 unsigned int alarm(unsigned int seconds)
 {
-	const char *s = getenv("IPUXCOM_TEST_TIMEOUT_SCALE");
-	unsigned long f = s && *s ? strtoul(s, NULL, 10) : 1;
-
-	if (seconds && f > 1 && f < 1000)
-		seconds *= (unsigned int)f;
-	return (unsigned int)syscall(SYS_alarm, seconds);
+	return (unsigned int)syscall(SYS_alarm, seconds * (unsigned int)ixt_timeout_scale());
 }
 
 #endif /* IXT_ALARM_H */

@@ -295,7 +295,8 @@ CARD_TEST_BINS := $(addprefix $(B)/tests/card/,$(CARD_TESTS))
 # Device tests whose subject is the stand-in on the C600 (they skip in the
 # simulator's VM, where there is no C600): they run in the card lane too.
 C600_DEVICE_TESTS := standin_test ipudrv_test hw_backend_test
-C600_LANE_TESTS := $(CARD_TESTS) $(C600_DEVICE_TESTS)
+# (=: VM_PYTHON_TESTS is set further down)
+C600_LANE_TESTS = $(CARD_TESTS) $(C600_DEVICE_TESTS) $(VM_PYTHON_TESTS)
 C600_LANE_BINS := $(CARD_TEST_BINS) $(addprefix $(B)/tests/device/,$(C600_DEVICE_TESTS))
 
 $(B)/tests/card/%: selftests/card/%.c $(TEST_DEPS) $(B)/libipuxcom.a
@@ -425,11 +426,15 @@ check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom $(EXAMPLE_BINS)
 	selftests/run-host-tests.sh $(B)/results/host.tap $(HOST_TEST_BINS) $(HOST_SAN_BINS)
 
 # The card lane's VM: no simulator; the stand-in binds the C600 PCI device.
+# The Python device tests run there too (python_test: on the card, under
+# the stand-in's signal storm, with threads started before the open).
 C600_INITRAMFS := $(B)/vm/c600-initramfs.cpio.gz
-initramfs-c600: kver-check modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(C600_LANE_BINS)
+initramfs-c600: kver-check modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(C600_LANE_BINS) \
+		$(VM_PYTHON).done
 	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(C600_INITRAMFS) \
 		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" \
-		--tool "$(B)/ipuxcom $(EXAMPLE_BINS)" --tests "$(C600_LANE_BINS)"
+		--tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
+		--tests "$(C600_LANE_BINS) python/vm/python_test" --python $(VM_PYTHON)
 
 # The QEMU with the C600 device, built once from Debian's source and cached
 # outside the tree (scripts/qemu-c600.sh; .ci/run starts it in the

@@ -70,8 +70,23 @@ struct ipuxcom_nl;
 /*
  * ipu_driver's real-time signals (FACTS.md "Device and driver"): 44 on an
  * exception, 45 on an ICU mailbox reply, 46-49 when the GS1/GS2 marks
- * change. The driver sends them to the process that holds the card;
- * unblocked and unhandled, their default action kills it.
+ * change. The driver sends them to the process that holds the card (to
+ * the process, so to any thread not blocking them, or to the thread that
+ * attached: no record says which); unblocked and unhandled, their default
+ * action kills it.
+ *
+ * The library makes a process that opens a card survive them whatever
+ * threads it has, including threads started before the open (numpy's in
+ * Python): before it opens an ipu_driver node, or ATTACHes one the caller
+ * opened (ipuxcom_attach_ipu_fd()), every one of 44-49 whose disposition
+ * is SIG_DFL becomes SIG_IGN, process-wide. An ignored signal is
+ * discarded when it is sent (unless the thread it is sent to blocks it)
+ * and runs no handler, so it interrupts no call, where a no-op handler
+ * would (EINTR). An application's own
+ * handler, or SIG_IGN, is left alone: with a handler installed, the
+ * application is in charge of these signals. The dispositions stay after
+ * ipuxcom_close() (the driver may still signal) and, like a signal mask,
+ * are inherited across fork(2) and execve(2). libipuxcom(3) "Signals".
  */
 #define IPUXCOM_DRIVER_SIGNAL_FIRST	44
 #define IPUXCOM_DRIVER_SIGNAL_LAST	49
@@ -79,11 +94,14 @@ struct ipuxcom_nl;
 /*
  * Block ipu_driver's signals (IPUXCOM_DRIVER_SIGNAL_FIRST..._LAST) in the
  * calling thread (pthread_sigmask(SIG_BLOCK)), as the hardware-proven peer
- * does before it opens a card. Every thread of a process that holds a card
- * must have them blocked (a process-directed signal goes to any thread
- * that does not block it): call this in the main thread before opening a
- * card and before creating threads, which inherit the mask, and in every
- * thread that waits on a card. Only these signals are blocked, not all as
+ * does before it opens a card. Not needed to survive them (the library
+ * ignores them, above); for a program that follows the peer, best before
+ * any thread exists (they inherit the mask), as the ipuxcom command does.
+ * Its cost in a process with other threads: a signal sent to a thread
+ * that blocks it (a process-directed one names the main thread) is queued,
+ * not discarded, and another thread is woken to take and discard it;
+ * in a process where every thread blocks them they stay pending, counted
+ * against RLIMIT_SIGPENDING. Only these signals are blocked, not all as
  * the peer does, so that SIGINT and SIGTERM still end the process; the
  * module's waits end early only for a fatal signal, so other signals with
  * handlers never cost a load. 0 or -errno.

@@ -76,8 +76,9 @@ DEVICE (ipuxcom.device; needs the kernel module)
         d.hostx_setup(manifest); d.hostx_call(manifest, name, inputs) -> outputs;
         d.exch_write(...); d.reset()
     with ipuxcom.events() as ev: for e in ev: ...       (netlink events)
-    The driver's real-time signals are blocked in the calling thread
-    before a device is opened (ipuxcom_block_driver_signals()).
+    The driver's real-time signals 44..49 are ignored process-wide (where
+    still at SIG_DFL) before a card's /dev/ipuN is opened, so every thread
+    survives them (libipuxcom(3) "Signals"; block_driver_signals()).
 
 ERRORS
     ipuxcom.Error(OSError): errno, message, field, code, explanation, function.

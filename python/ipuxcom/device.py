@@ -30,13 +30,17 @@ LOAD_BATCHES: int = lib.IPUXCOM_LOAD_BATCHES
 
 
 def block_driver_signals() -> None:
-    """Block ipu_driver's real-time signals (44..49) in the calling thread.
+    """Block ipu_driver's real-time signals (44..49) in the calling thread
+    (ipuxcom_block_driver_signals()), as the peer stack does before it
+    opens a card.
 
-    The C library's rule (ipuxcom_block_driver_signals()): every thread of
-    a process that holds a card must block them, before it opens the card
-    and before it creates threads (which inherit the mask), and every
-    thread that waits on a card. open() calls it in its thread; call it in
-    any other thread that will wait on the device before that thread does.
+    Not needed to survive them: before it opens a card's /dev/ipuN the C
+    library sets each of 44..49 still at SIG_DFL to SIG_IGN, process-wide,
+    so that every thread survives them, numpy's too (libipuxcom(3)
+    "Signals"); a handler the program installed stays in charge. In a
+    process with threads, blocking them in one thread only moves them to
+    another thread, which is woken to discard them: open() does not call
+    it.
     """
     check_errno(lib.ipuxcom_block_driver_signals(), "ipuxcom_block_driver_signals")
 
@@ -344,9 +348,9 @@ class Device:
 
 
 def open(path: Optional[Union[str, os.PathLike]] = None) -> Device:  # noqa: A001
-    """Open the device node (default /dev/ipuxcom) read-write, after
-    blocking the driver's signals in the calling thread."""
-    block_driver_signals()
+    """Open the device node (default /dev/ipuxcom) read-write. The driver's
+    signals are ignored process-wide by the C library when attach() opens a
+    card's /dev/ipuN (block_driver_signals())."""
     out = ffi.new("struct ipuxcom **")
     check_errno(lib.ipuxcom_open(fspath(path) if path is not None else ffi.NULL, out),
                 "ipuxcom_open")

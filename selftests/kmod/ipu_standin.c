@@ -45,8 +45,8 @@
  *   USER_ATTACH        [RE] by value 0. Exclusive per card (modelled):
  *                      another open file gets -EBUSY until the holder's
  *                      file is released; the holder repeating it gets 0.
- *                      The calling process (its struct pid) is recorded:
- *                      it receives the signals below.
+ *                      The calling process and thread (their struct pids)
+ *                      are recorded: they receive the signals below.
  *   everything else    needs the caller's file to hold USER_ATTACH: -EPERM
  *                      otherwise (modelled).
  *   SET_IPU_ID [RE, by value], SET_SECONDARY_IPU_ID [RE, u32 *],
@@ -89,12 +89,24 @@
  * Signals [RE docs, FACTS.md]: the driver sends real-time signals 44
  * (exception), 45 (ICU doorbell), 46-49 (HSP GS1/GS2) to the attached
  * process. The interrupt handler reads and acknowledges SW_IRQ_STATUS
- * and a work item sends (kill_pid(), the process of USER_ATTACH): 45 for
- * MBOX_REPLY, 44 for EXCEPTION, and 46/47/48/49 for GS1_SET/GS1_ZERO/
- * GS2_SET/GS2_ZERO. That mapping of four signals onto the two registers'
- * mark going non-zero/zero is modelled: the record says only "46-49
- * (HSP GS1/GS2)". Module parameter signals=0 sends none (they are still
- * counted as interrupts).
+ * and a work item sends: 45 for MBOX_REPLY, 44 for EXCEPTION, and
+ * 46/47/48/49 for GS1_SET/GS1_ZERO/GS2_SET/GS2_ZERO. That mapping of four
+ * signals onto the two registers' mark going non-zero/zero is modelled:
+ * the record says only "46-49 (HSP GS1/GS2)". Module parameter signals=0
+ * sends none (they are still counted as interrupts).
+ * Whom they go to is in no record (FACTS.md "Not in any record": the
+ * process, so any thread not blocking them, or the attaching thread), so
+ * module parameter signal_target (0644, read at each send) takes both:
+ *   process  (default) kill_pid() on the tgid of USER_ATTACH's caller: a
+ *            process-directed signal, which any thread of the process that
+ *            does not block it may take;
+ *   thread   send_sig() to the thread that issued USER_ATTACH (the last
+ *            time, for the holder repeating it): thread-directed; none is
+ *            sent once that thread has exited (counted as failed).
+ * Anything else is refused with -EINVAL and a message naming the
+ * parameter. debugfs storm (below) sends them in rounds, as fast as a
+ * test asks, through the same choice: how often the real driver signals
+ * is not in the record either (modelled).
  *
  * A file's release detaches every buffer it attached and drops its
  * USER_ATTACH (modelled: ipu_driver's session ends with its file). Hot
@@ -111,6 +123,13 @@
  *                 oldest first; writing clears it (SW_WLOG_CLEAR)
  *   stats         holder, buffers, pinned pages, then the device's SW_STATS
  *   signals       interrupts seen and signals sent, per signal
+ *   storm         0 (off, default) or N in 20..1000000: while a holder
+ *                 exists, one round of all six signals 44..49 every N
+ *                 microseconds (an hrtimer queues a work item, which
+ *                 sends as signal_target says); other values -EINVAL
+ *                 (logged, naming "storm")
+ *   storm_signals "rounds R" (rounds sent to a holder), then one
+ *                 "SIG sent N failed M" line per signal, storms only
  *   stuck_go stuck_mark tdi_busy dma_error ctx_no_stop tdi_fail_at latency
  *                 the device's SW_FAULT_* and SW_LATENCY registers
  *   inject_exception  any write: SW_EXC_INJECT (an EXCEPTION interrupt)
@@ -124,12 +143,14 @@
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
+#include <linux/hrtimer.h>
 #include <linux/idr.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/iopoll.h>
 #include <linux/kernel.h>
 #include <linux/kref.h>
+#include <linux/ktime.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -219,6 +240,11 @@
 
 /* Signals [RE docs]: which interrupt bit sends which (46-49: modelled). */
 static const int sc_irq_signal[SW_IRQ_BITS] = { 45, 46, 47, 48, 49, 44 };
+/* The record's six, 44..49 [RE docs], as debugfs storm sends them. */
+#define SC_SIG_FIRST		44
+/* debugfs storm's period bounds, us (modelled: a test knob) */
+#define SC_STORM_MIN_US		20
+#define SC_STORM_MAX_US		1000000
 static const char *const sc_irq_name[SW_IRQ_BITS] = {
 	"mbox_reply", "gs1_set", "gs1_zero", "gs2_set", "gs2_zero", "exception",
 };
@@ -287,7 +313,7 @@ struct sc_knob {
  * @lock serialises the members below it up to @map_lock, and every BAR 4
  * access but the interrupt handler's SW_IRQ_STATUS. @map_lock: @files and
  * @unmapped (taken under mmap_lock by the fault handler, never the other
- * way round). @sig_lock: @pid, read by the signal work.
+ * way round). @sig_lock: @pid and @tpid, read by the signal works.
  */
 struct sc_card {
 	struct kref ref;
@@ -308,6 +334,14 @@ struct sc_card {
 	atomic_t irq_pending;
 	atomic_t irq_count[SW_IRQ_BITS];
 	atomic_t sig_sent[SW_IRQ_BITS];
+	/* debugfs storm: period in us (0 = off), under storm_lock */
+	struct mutex storm_lock;
+	u32 storm_us;
+	struct hrtimer storm_timer;
+	struct work_struct storm_work;
+	atomic_t storm_rounds;
+	atomic_t storm_sent[SW_IRQ_BITS];
+	atomic_t storm_failed[SW_IRQ_BITS];
 	struct dentry *debugfs;
 	struct sc_knob knobs[SC_NKNOBS];
 
@@ -333,12 +367,53 @@ struct sc_card {
 	bool unmapped;
 
 	spinlock_t sig_lock;	/* see above */
-	struct pid *pid;
+	struct pid *pid;	/* USER_ATTACH's process (tgid) */
+	struct pid *tpid;	/* ... and thread */
 };
 
 static bool sc_signals = true;
 module_param_named(signals, sc_signals, bool, 0644);
 MODULE_PARM_DESC(signals, "send the attached process real-time signals 44-49 (default 1)");
+
+/* Whom the signals go to: not in the record, so both (see the top). */
+enum sc_target {
+	SC_TARGET_PROCESS,
+	SC_TARGET_THREAD,
+};
+
+static const char *const sc_target_names[] = {
+	[SC_TARGET_PROCESS] = "process",
+	[SC_TARGET_THREAD] = "thread",
+};
+
+static int sc_signal_target = SC_TARGET_PROCESS;
+
+static int sc_target_set(const char *val, const struct kernel_param *kp)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sc_target_names); i++) {
+		if (sysfs_streq(val, sc_target_names[i])) {
+			WRITE_ONCE(*(int *)kp->arg, i);
+			return 0;
+		}
+	}
+	pr_err("ipu_standin: signal_target=%s: want \"process\" or \"thread\"\n", val);
+	return -EINVAL;
+}
+
+static int sc_target_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%s\n", sc_target_names[READ_ONCE(*(int *)kp->arg)]);
+}
+
+static const struct kernel_param_ops sc_target_ops = {
+	.set = sc_target_set,
+	.get = sc_target_get,
+};
+
+module_param_cb(signal_target, &sc_target_ops, &sc_signal_target, 0644);
+MODULE_PARM_DESC(signal_target, "whom the signals go to: \"process\" (USER_ATTACH's caller's tgid, process-directed, default) or \"thread\" (the thread that issued USER_ATTACH)");
 
 static char *sc_node_parent = "pci";
 module_param_named(node_parent, sc_node_parent, charp, 0444);
@@ -358,6 +433,7 @@ static void sc_card_release(struct kref *ref)
 
 	mutex_destroy(&card->lock);
 	mutex_destroy(&card->map_lock);
+	mutex_destroy(&card->storm_lock);
 	kfree(card);
 }
 
@@ -707,6 +783,38 @@ static int sc_signals_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sc_signals);
 
+static int sc_storm_signals_show(struct seq_file *m, void *unused)
+{
+	struct sc_card *card = m->private;
+	int sig;
+
+	seq_printf(m, "rounds %d\n", atomic_read(&card->storm_rounds));
+	for (sig = 0; sig < SW_IRQ_BITS; sig++)
+		seq_printf(m, "%d sent %d failed %d\n", SC_SIG_FIRST + sig,
+			   atomic_read(&card->storm_sent[sig]),
+			   atomic_read(&card->storm_failed[sig]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sc_storm_signals);
+
+static int sc_storm_set(struct sc_card *card, u64 us);
+
+static int sc_storm_get_attr(void *data, u64 *val)
+{
+	struct sc_card *card = data;
+
+	mutex_lock(&card->storm_lock);
+	*val = card->storm_us;
+	mutex_unlock(&card->storm_lock);
+	return 0;
+}
+
+static int sc_storm_set_attr(void *data, u64 val)
+{
+	return sc_storm_set(data, val);
+}
+DEFINE_DEBUGFS_ATTRIBUTE(sc_storm_fops, sc_storm_get_attr, sc_storm_set_attr, "%llu\n");
+
 /* The device's config-BAR write log, oldest first. */
 static int sc_bar_writes_show(struct seq_file *m, void *unused)
 {
@@ -825,6 +933,9 @@ static void sc_debugfs_add(struct sc_card *card)
 	debugfs_create_file("pinned_pages", 0400, card->debugfs, card, &sc_pinned_fops);
 	debugfs_create_file("stats", 0400, card->debugfs, card, &sc_stats_fops);
 	debugfs_create_file("signals", 0400, card->debugfs, card, &sc_signals_fops);
+	debugfs_create_file_unsafe("storm", 0600, card->debugfs, card, &sc_storm_fops);
+	debugfs_create_file("storm_signals", 0400, card->debugfs, card,
+			    &sc_storm_signals_fops);
 	debugfs_create_file("bar_writes", 0600, card->debugfs, card, &sc_bar_writes_fops);
 	debugfs_create_file_unsafe("inject_exception", 0200, card->debugfs, card,
 				   &sc_inject_fops);
@@ -853,36 +964,130 @@ static irqreturn_t sc_irq(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
+/*
+ * Send @sig to the holder as signal_target says (read now): the process
+ * (kill_pid(), process-directed) or the thread of USER_ATTACH
+ * (send_sig(), thread-directed). 0 or -errno; -ESRCH: no holder, or its
+ * attaching thread has exited. Process context.
+ */
+static int sc_send(struct sc_card *card, int sig)
+{
+	bool thread = READ_ONCE(sc_signal_target) == SC_TARGET_THREAD;
+	struct task_struct *task;
+	struct pid *pid;
+	int ret;
+
+	spin_lock(&card->sig_lock);
+	pid = get_pid(thread ? card->tpid : card->pid);
+	spin_unlock(&card->sig_lock);
+	if (!pid)
+		return -ESRCH;
+	if (!thread) {
+		ret = kill_pid(pid, sig, 1);
+	} else {
+		task = get_pid_task(pid, PIDTYPE_PID);
+		ret = task ? send_sig(sig, task, 1) : -ESRCH;
+		if (task)
+			put_task_struct(task);
+	}
+	put_pid(pid);
+	return ret;
+}
+
 /* Process context: send the attached process its signals. */
 static void sc_irq_work(struct work_struct *work)
 {
 	struct sc_card *card = container_of(work, struct sc_card, irq_work);
 	u32 pending = atomic_xchg(&card->irq_pending, 0);
-	struct pid *pid;
 	unsigned int i;
 
-	spin_lock(&card->sig_lock);
-	pid = get_pid(card->pid);
-	spin_unlock(&card->sig_lock);
 	for (i = 0; i < SW_IRQ_BITS; i++) {
 		if (!(pending & BIT(i)))
 			continue;
 		atomic_inc(&card->irq_count[i]);
-		if (pid && READ_ONCE(sc_signals) && !kill_pid(pid, sc_irq_signal[i], 1))
+		if (READ_ONCE(sc_signals) && !sc_send(card, sc_irq_signal[i]))
 			atomic_inc(&card->sig_sent[i]);
 	}
-	put_pid(pid);
 }
 
-static void sc_set_pid(struct sc_card *card, struct pid *pid)
+/* Holder @pid (its process) and @tpid (its thread), both referenced, or NULLs. */
+static void sc_set_pid(struct sc_card *card, struct pid *pid, struct pid *tpid)
 {
-	struct pid *old;
+	struct pid *old, *told;
 
 	spin_lock(&card->sig_lock);
 	old = card->pid;
+	told = card->tpid;
 	card->pid = pid;
+	card->tpid = tpid;
 	spin_unlock(&card->sig_lock);
 	put_pid(old);
+	put_pid(told);
+}
+
+/* debugfs storm: one round of 44..49 to the holder, if there is one. */
+static void sc_storm_work(struct work_struct *work)
+{
+	struct sc_card *card = container_of(work, struct sc_card, storm_work);
+	bool holder;
+	int i, ret;
+
+	spin_lock(&card->sig_lock);
+	holder = card->pid;
+	spin_unlock(&card->sig_lock);
+	if (!holder)
+		return;
+	atomic_inc(&card->storm_rounds);
+	for (i = 0; i < SW_IRQ_BITS; i++) {
+		ret = sc_send(card, SC_SIG_FIRST + i);
+		atomic_inc(ret ? &card->storm_failed[i] : &card->storm_sent[i]);
+	}
+}
+
+/* Every storm_us: queue a round (one pending round at most: they coalesce). */
+static enum hrtimer_restart sc_storm_tick(struct hrtimer *t)
+{
+	struct sc_card *card = container_of(t, struct sc_card, storm_timer);
+	u32 us = READ_ONCE(card->storm_us);
+
+	if (!us)
+		return HRTIMER_NORESTART;
+	schedule_work(&card->storm_work);
+	hrtimer_forward_now(t, ns_to_ktime((u64)us * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+/* debugfs storm = @us: 0 stops, 20..1000000 starts or changes the period. */
+static int sc_storm_set(struct sc_card *card, u64 us)
+{
+	if (us && (us < SC_STORM_MIN_US || us > SC_STORM_MAX_US)) {
+		pci_info(card->pdev, "ipu_standin: storm=%llu: want 0 (off) or %u..%u microseconds\n",
+			 us, SC_STORM_MIN_US, SC_STORM_MAX_US);
+		return -EINVAL;
+	}
+	mutex_lock(&card->storm_lock);
+	WRITE_ONCE(card->storm_us, 0);
+	hrtimer_cancel(&card->storm_timer);
+	WRITE_ONCE(card->storm_us, (u32)us);
+	if (us)
+		hrtimer_start(&card->storm_timer, ns_to_ktime(us * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL);
+	mutex_unlock(&card->storm_lock);
+	if (!us)
+		cancel_work_sync(&card->storm_work);
+	return 0;
+}
+
+static void sc_storm_init(struct sc_card *card)
+{
+	mutex_init(&card->storm_lock);
+	INIT_WORK(&card->storm_work, sc_storm_work);
+#if KERNEL_VERSION(6, 13, 0) <= LINUX_VERSION_CODE
+	hrtimer_setup(&card->storm_timer, sc_storm_tick, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+#else
+	hrtimer_init(&card->storm_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	card->storm_timer.function = sc_storm_tick;
+#endif
 }
 
 /* ------------------------------------------------------------ mailbox */
@@ -941,7 +1146,7 @@ static long sc_ioctl_locked(struct sc_card *card, struct file *file, unsigned in
 		if (card->holder && card->holder != file)
 			return -EBUSY;
 		card->holder = file;
-		sc_set_pid(card, get_pid(task_tgid(current)));
+		sc_set_pid(card, get_pid(task_tgid(current)), get_pid(task_pid(current)));
 		return 0;
 	}
 	if (card->holder != file)
@@ -1147,7 +1352,7 @@ static int sc_release(struct inode *inode, struct file *file)
 		if (!card->gone)
 			sc_detach_all(card);
 		card->holder = NULL;
-		sc_set_pid(card, NULL);
+		sc_set_pid(card, NULL, NULL);
 	}
 	mutex_unlock(&card->lock);
 	mutex_lock(&card->map_lock);
@@ -1331,10 +1536,14 @@ static int sc_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	spin_lock_init(&card->sig_lock);
 	INIT_LIST_HEAD(&card->files);
 	INIT_WORK(&card->irq_work, sc_irq_work);
+	sc_storm_init(card);
 	for (i = 0; i < SW_IRQ_BITS; i++) {
 		atomic_set(&card->irq_count[i], 0);
 		atomic_set(&card->sig_sent[i], 0);
+		atomic_set(&card->storm_sent[i], 0);
+		atomic_set(&card->storm_failed[i], 0);
 	}
+	atomic_set(&card->storm_rounds, 0);
 	card->index = index;
 	card->pdev = pdev;
 	card->irq = -1;
@@ -1395,7 +1604,8 @@ static void sc_remove(struct pci_dev *pdev)
 	card->holder = NULL;
 	mutex_unlock(&card->lock);
 	sc_teardown_irq(card);
-	sc_set_pid(card, NULL);
+	sc_storm_set(card, 0);
+	sc_set_pid(card, NULL, NULL);
 	pci_clear_master(pdev);
 	ida_free(&sc_ida, card->index);
 	sc_card_put(card);

@@ -398,7 +398,8 @@ static int sc_target_set(const char *val, const struct kernel_param *kp)
 			return 0;
 		}
 	}
-	pr_err("ipu_standin: signal_target=%s: want \"process\" or \"thread\"\n", val);
+	pr_err("ipu_standin: signal_target=%.*s: want \"process\" or \"thread\"\n",
+	       (int)strcspn(val, "\n"), val);
 	return -EINVAL;
 }
 

@@ -279,9 +279,9 @@ int ipuxcom_attach_ipu_fd(struct ipuxcom *ipu, uint32_t dev_id, int ipu_fd)
 	ipu->errmsg[0] = '\0';
 	if (ipu_fd < 0)
 		return ixc_fail(ipu, -EBADF, "no ipu_driver descriptor");
-	err = ixc_driver_signals_guard();
-	if (!err)
-		err = ixc_attach_ioctl(ipu, dev_id, ipu_fd);
+	/* the caller opened it: the driver's signals must not kill us from now */
+	ixc_driver_signals_guard();
+	err = ixc_attach_ioctl(ipu, dev_id, ipu_fd);
 	if (err)
 		return err;
 	ipu->ipu_fd = ipu_fd;

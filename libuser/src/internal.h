@@ -236,20 +236,9 @@ int ixc_trace_parse_line(const char *line, size_t len, uint32_t *dev_id,
 #define IXC_TILE_SRAM_BASE	0x4c000u
 #define IXC_TILE_SRAM_BYTES	(624u * 1024u)
 
-/*
- * Before an ipu_driver node is opened or handed to the library: each of
- * ipu_driver's signals 44-49 whose disposition is SIG_DFL becomes SIG_IGN,
- * process-wide; an application's handler or SIG_IGN is left alone, no
- * signal mask changes (signals.c says why). 0 or -errno.
- */
-int ixc_driver_signals_guard(void);
-
 /* A plain /dev name: 1..15 of [A-Za-z0-9_.-], not starting with '.'. */
 bool ixc_ipudrv_node_ok(const char *node);
-/*
- * ixc_driver_signals_guard(), then open("/dev/@node", O_RDWR | O_CLOEXEC);
- * *@fd is -1 on failure.
- */
+/* open("/dev/@node", O_RDWR | O_CLOEXEC); *@fd is -1 on failure. */
 int ixc_ipudrv_open(const char *node, int *fd);
 int ixc_ipudrv_user_attach(int fd);			/* by value: 0 */
 int ixc_ipudrv_set_ipu_id(int fd, uint32_t id);		/* by value */
@@ -266,5 +255,14 @@ int ixc_ipudrv_set_hexopt_identity_table(int fd);
 int ixc_ipudrv_set_secondary_ipu_id(int fd);		/* pointer to a u32 0 */
 /* MAP_SHARED mapping of IXC_IPUDRV_EX_MAP_BYTES of /dev/@node_ex at offset 0. */
 int ixc_ipudrv_map_exchange(const char *node, void **map, size_t *size);
+
+/*
+ * Before the process opens any node of ipu_driver (signals.c): the
+ * driver's signals 44-49 must not kill it, whichever thread the driver
+ * picks. Idempotent and thread-safe: each of 44-49 still at SIG_DFL
+ * becomes SIG_IGN, process-wide; an application's handler or SIG_IGN is
+ * left alone; no signal mask changes.
+ */
+void ixc_driver_signals_guard(void);
 
 #endif /* IPUXCOM_INTERNAL_H */

@@ -80,10 +80,8 @@ int ixc_ipudrv_open(const char *node, int *fd)
 	*fd = -1;
 	if (err)
 		return err;
-	/* the driver's signals, once attached, must not kill any thread */
-	err = ixc_driver_signals_guard();
-	if (err)
-		return err;
+	/* before any node of the driver is open: its signals cannot kill us */
+	ixc_driver_signals_guard();
 	*fd = open(path, O_RDWR | O_CLOEXEC);
 	return *fd < 0 ? -errno : 0;
 }

@@ -28,3 +28,14 @@ int ipuxcom_block_driver_signals(void)
 	err = pthread_sigmask(SIG_BLOCK, &set, NULL);
 	return -err;
 }
+
+#include "internal.h"
+
+/*
+ * Placeholder until the process-wide guard lands (issue 31 item 4): the
+ * calling thread blocks the driver's signals.
+ */
+void ixc_driver_signals_guard(void)
+{
+	(void)ipuxcom_block_driver_signals();
+}

@@ -153,13 +153,18 @@ static void ipuxcom_attach_ctx_put(struct ipuxcom_attach_ctx *c)
 		fput(c->ex);
 }
 
-/* The descriptor @fd and the window its mapping at @uaddr reaches. */
+/*
+ * The descriptor @fd (-EBADF if not open) and the window its mapping at
+ * @uaddr reaches (-EINVAL for no mapping).
+ */
 static int ipuxcom_attach_window(s32 fd, u64 uaddr, u64 len, struct file **filep,
 				 phys_addr_t *phys)
 {
 	*filep = fget(fd);
 	if (!*filep)
 		return -EBADF;
+	if (!uaddr || !len)
+		return -EINVAL;
 	return ipuxcom_ipu_window(*filep, uaddr, len, phys);
 }
 
@@ -181,8 +186,6 @@ static int ipuxcom_attach_resolve(const struct ipuxcom_ioc_attach *at,
 		return -EINVAL;
 	if (!has_ipu)
 		return at->flags || at->ipu_fd || at->cfg_map ? -EINVAL : 0;
-	if (!at->cfg_map || (has_ex && (!at->ex_map || !at->ex_map_len)))
-		return -EINVAL;
 	ret = ipuxcom_attach_window(at->ipu_fd, at->cfg_map, IPUXCOM_IPU_CFG_MAP_BYTES,
 				    &c->ipu, &c->w.cfg);
 	if (ret)

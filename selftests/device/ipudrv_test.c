@@ -15,14 +15,14 @@
  *    of the hardware-proven stack (FACTS.md "The load as run on a real
  *    C600": step 1's initialisation, HEXOPT selected whenever a buffer
  *    arrives, BUFFER_DETACH 0 after the start, host pages 1 then 0);
- *  - ATTACH refused without the /dev/ipuN (-EACCES), with a wrong one
- *    (-EXDEV: /dev/null, /dev/ipu0_ex) and a
- *    read-only one (-EBADF);
+ *  - ATTACH refused without the /dev/ipuN (-EACCES), with a wrong one or
+ *    a wrong mapping (-EXDEV: /dev/null, another file's mapping, offset
+ *    not 0, an address nothing maps), a read-only descriptor (-EBADF) and
+ *    a read-only mapping (-EACCES); the probe attaches nothing;
  *  - a second ipu_driver user is excluded while ipuxcom holds the card;
- *  - ownership proven at ATTACH: a descriptor of the card that another
- *    open file holds (in this process or another) is refused with
- *    ipu_driver's -EBUSY, the holder's works, and a descriptor nobody
- *    holds is made the holder by the module's own USER_ATTACH;
+ *  - the module never calls ipu_driver: ATTACH issues no ioctl on the
+ *    node (the stand-in's log), and what it grants is what the caller's
+ *    own mapping reaches;
  *  - no page stays pinned (/proc/vmstat FOLL_PIN counts, the stand-in's
  *    own count) after close, after reset, after the card's unbinding and
  *    after the holder is SIGKILLed mid-load; the card is reusable.
@@ -199,14 +199,34 @@ static void check_some_tiles(struct __test_metadata *_metadata, struct ipuxcom *
 	}
 }
 
-/* Raw ATTACH of @fd to @dev with IPUXCOM_ATTACH_F_IPU_FD and @ipu_fd. */
-static int attach_with_fd(int fd, uint32_t dev, int ipu_fd)
+/* Raw ATTACH of @fd to @dev with @ipu_fd and the mapping at @map (@flags added). */
+static int attach_with_map(int fd, uint32_t dev, int ipu_fd, const void *map, uint32_t flags)
 {
 	struct ipuxcom_ioc_attach at = {
-		.size = sizeof(at), .flags = IPUXCOM_ATTACH_F_IPU_FD, .dev_id = dev, .ipu_fd = ipu_fd,
+		.size = sizeof(at), .flags = IPUXCOM_ATTACH_F_IPU_FD | flags, .dev_id = dev,
+		.ipu_fd = ipu_fd, .cfg_map = (uintptr_t)map,
 	};
 
 	return ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at);
+}
+
+/*
+ * Raw ATTACH of @fd to @dev with @ipu_fd and its own mapping (offset 0,
+ * 512 KiB, shared, read-write), unmapped afterwards (the module keeps
+ * the window it found); where @ipu_fd cannot be mapped, an address
+ * nothing maps.
+ */
+static int attach_with_fd(int fd, uint32_t dev, int ipu_fd)
+{
+	void *map = mmap(NULL, IPUXCOM_IPU_CFG_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 ipu_fd, 0);
+	int ret;
+
+	if (map == MAP_FAILED)
+		return attach_with_map(fd, dev, ipu_fd, (void *)(uintptr_t)0x10000, 0);
+	ret = attach_with_map(fd, dev, ipu_fd, map, 0);
+	munmap(map, IPUXCOM_IPU_CFG_MAP_BYTES);
+	return ret;
 }
 
 /* Wait until the stand-in's pin count of @card and the system's are back. */
@@ -277,13 +297,9 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 	struct ipuxcom_errmsg em;
 	struct ipuxcom_image *img;
 	struct ipuxcom *ipu;
-	/*
-	 * The recorded step 1, plus the module's own USER_ATTACH at ATTACH
-	 * (it proves the descriptor holds the card: uapi, struct
-	 * ipuxcom_ioc_attach), a repetition by the holder
-	 */
+	/* the recorded step 1 exactly: the module calls nothing of ipu_driver */
 	static const char *const init_order[] = {
-		"USER_ATTACH", "SET_IPU_ID", "USER_ATTACH", "STOP_MONITORING",
+		"USER_ATTACH", "SET_IPU_ID", "STOP_MONITORING",
 		"MAILBOX_WRITE_READ", "START_MONITORING", "ACCUMULATE_ERRORS", "RESET_DEVICE",
 		"SET_SECONDARY_IPU_ID",
 	};
@@ -416,36 +432,94 @@ TEST_F(standin, attach_needs_this_cards_ipu_node)
 	if (_metadata->skip)
 		return;	/* the fixture skipped (this harness runs the body anyway) */
 	uint32_t id0 = (uint32_t)sc_dev_id(0);
-	int fd, nul, ex, ro, own, sim;
+	const size_t len = IPUXCOM_IPU_CFG_MAP_BYTES;
+	int fd, nul, ro, own, mfd, sim;
+	void *map, *ro_map, *mem, *off_map;
+	struct sc_log *log;
+	uint32_t v;
 
 	fd = ixt_open();
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-EACCES, ixt_attach(fd, id0));
 	nul = open("/dev/null", O_RDWR | O_CLOEXEC);
-	ex = open("/dev/ipu0_ex", O_RDWR | O_CLOEXEC);
 	ro = open("/dev/ipu0", O_RDONLY | O_CLOEXEC);
+	own = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+	mfd = (int)syscall(SYS_memfd_create, "not_ipu", MFD_CLOEXEC);
 	ASSERT_LE(0, nul);
-	ASSERT_LE(0, ex);
 	ASSERT_LE(0, ro);
+	ASSERT_LE(0, own);
+	ASSERT_LE(0, mfd);
+	ASSERT_EQ(0, ftruncate(mfd, (off_t)len));
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, own, 0);
+	ro_map = mmap(NULL, len, PROT_READ, MAP_SHARED, own, 0);
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	off_map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, own, 0x1000);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_NE(MAP_FAILED, ro_map);
+	ASSERT_NE(MAP_FAILED, mem);
+	ASSERT_NE(MAP_FAILED, off_map);
 	EXPECT_EQ(-EXDEV, attach_with_fd(fd, id0, nul));
-	EXPECT_EQ(-EXDEV, attach_with_fd(fd, id0, ex));
 	EXPECT_EQ(-EBADF, attach_with_fd(fd, id0, ro));
 	EXPECT_EQ(-EBADF, attach_with_fd(fd, id0, 1000));
-	close(fd);
+	/* the mapping must be that very file's, at offset 0, shared and read-write */
+	EXPECT_EQ(-EXDEV, attach_with_map(fd, id0, own, mem, 0));
+	EXPECT_EQ(-EXDEV, attach_with_map(fd, id0, mfd, mem, 0));
+	EXPECT_EQ(-EXDEV, attach_with_map(fd, id0, own, off_map, 0));
+	EXPECT_EQ(-EACCES, attach_with_map(fd, id0, own, ro_map, 0));
+	EXPECT_EQ(-EXDEV, attach_with_map(fd, id0, own, (void *)(uintptr_t)0x10000, 0));
+	/* past its end: the window is not covered */
+	EXPECT_EQ(-EXDEV, attach_with_map(fd, id0, own, (char *)map + 0x1000, 0));
+	EXPECT_EQ(-EINVAL, attach_with_map(fd, id0, own, (char *)map + 4, 0));
+	EXPECT_EQ(-EINVAL, attach_with_map(fd, id0, own, NULL, 0));
+	/* members without their flag */
+	{
+		struct ipuxcom_ioc_attach at = { .size = sizeof(at), .dev_id = id0,
+						  .cfg_map = (uintptr_t)map };
+
+		EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
+		at.cfg_map = 0;
+		at.flags = IPUXCOM_ATTACH_F_PROBE;
+		EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
+		at.flags = IPUXCOM_ATTACH_F_IPU_FD;
+		at.ipu_fd = own;
+		at.cfg_map = (uintptr_t)map;
+		at.ex_fd = own;
+		EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
+		at.ex_fd = 0;
+		at.reserved = 1;
+		EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
+	}
+	/* nothing was attached by any of these */
+	EXPECT_EQ(-ENOTCONN, ixt_reg_read(fd, 0x302c, &v));
 	/* the sim's plain devices refuse the flag (where the simulator is loaded) */
-	fd = ixt_open();
-	ASSERT_LE(0, fd);
-	own = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, own);
 	sim = first_sim_device();
 	if (sim >= 0)
-		EXPECT_EQ(-EINVAL, attach_with_fd(fd, (uint32_t)sim, own));
-	/* nobody holds the card: the module's USER_ATTACH makes @own its holder */
-	EXPECT_EQ(0, attach_with_fd(fd, id0, own));
+		EXPECT_EQ(-EINVAL, attach_with_map(fd, (uint32_t)sim, own, map, 0));
+	/* the probe says whose it is, and attaches nothing */
+	EXPECT_EQ(0, attach_with_map(fd, id0, own, map, IPUXCOM_ATTACH_F_PROBE));
+	EXPECT_EQ(-ENOTCONN, ixt_reg_read(fd, 0x302c, &v));
+	/*
+	 * Nobody holds the card in ipu_driver: the module asks ipu_driver
+	 * nothing (no ioctl on the node), the mapping alone is what it
+	 * checks, and the card answers through the window it found.
+	 */
+	sc_log_clear(0);
+	EXPECT_EQ(0, attach_with_map(fd, id0, own, map, 0));
+	EXPECT_EQ(0, ixt_reg_read(fd, 0x302c, &v));
+	log = calloc(1, sizeof(*log));
+	ASSERT_NE(NULL, log);
+	ASSERT_EQ(0, sc_log_read(0, log));
+	EXPECT_EQ(0, log->n) TH_LOG("the module called ipu_driver: %s", log->n ? log->line[0] : "");
+	free(log);
+	EXPECT_EQ(0, sc_stat(0, "holder"));
 	close(fd);
+	munmap(map, len);
+	munmap(ro_map, len);
+	munmap(mem, len);
+	munmap(off_map, len);
 	close(own);
+	close(mfd);
 	close(nul);
-	close(ex);
 	close(ro);
 }
 
@@ -472,80 +546,42 @@ TEST_F(standin, second_ipu_driver_user_excluded)
 	close(other);
 }
 
-TEST_F(standin, attach_proves_the_holder)
+/*
+ * What ATTACH grants is what the caller's own mapping of the card already
+ * reaches: whoever holds USER_ATTACH is ipu_driver's business (the
+ * library takes it, as the record does), and the module keeps the
+ * descriptor, so the ipu_driver session of a library attach lasts as long
+ * as the ipuxcom one.
+ */
+TEST_F(standin, attach_keeps_the_drivers_session)
 {
 	if (_metadata->skip)
 		return;	/* the fixture skipped (this harness runs the body anyway) */
-	uint32_t id0 = (uint32_t)sc_dev_id(0);
-	int holder, other, fresh, fd, sv[2], status;
-	struct sc_log *log;
-	uint32_t v;
-	pid_t pid;
-	char c;
+	struct ipuxcom *ipu;
+	int other;
 
-	holder = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+	ASSERT_EQ(0, attach_card(&ipu, 0));
 	other = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, holder);
 	ASSERT_LE(0, other);
-	ASSERT_EQ(0, ixt_ioctl(holder, IPU_DRV_USER_ATTACH, 0));
-	fd = ixt_open();
-	ASSERT_LE(0, fd);
-	/* this process's other descriptor of the card does not hold it */
-	sc_log_clear(0);
-	EXPECT_EQ(-EBUSY, attach_with_fd(fd, id0, other));
-	/* refused by ipu_driver itself, to the module's own USER_ATTACH */
-	log = calloc(1, sizeof(*log));
-	ASSERT_NE(NULL, log);
-	ASSERT_EQ(0, sc_log_read(0, log));
-	EXPECT_LE(0, log_find(log, 0, "USER_ATTACH arg=0 ret=-16"));
-	free(log);
-	EXPECT_EQ(-ENOTCONN, ixt_reg_read(fd, 0x302c, &v));
-	/* the holder's does, and the card answers */
-	EXPECT_EQ(0, attach_with_fd(fd, id0, holder));
-	EXPECT_EQ(0, ixt_reg_read(fd, 0x302c, &v));
-	close(fd);
-	close(holder);
-
-	/* a second process holding the card blocks every other descriptor */
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		int h = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
-
-		close(sv[0]);
-		c = h >= 0 && !ixt_ioctl(h, IPU_DRV_USER_ATTACH, 0) ? 'y' : 'n';
-		if (write(sv[1], &c, 1) != 1)
-			_exit(2);
-		/* hold it until the parent closes its end */
-		while (read(sv[1], &c, 1) > 0)
-			;
-		_exit(0);
-	}
-	close(sv[1]);
-	ASSERT_EQ(1, read(sv[0], &c, 1)) {
-		kill(pid, SIGKILL);
-	}
-	ASSERT_EQ('y', c);
-	fd = ixt_open();
-	fresh = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, fd);
-	ASSERT_LE(0, fresh);
-	EXPECT_EQ(-EBUSY, attach_with_fd(fd, id0, fresh));
-	EXPECT_EQ(-EBUSY, attach_with_fd(fd, id0, other));
-	EXPECT_EQ(-ENOTCONN, ixt_reg_read(fd, 0x302c, &v));
-	close(sv[0]);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
-
-	/* nobody holds it now: the module takes USER_ATTACH on @fresh itself */
-	EXPECT_EQ(0, attach_with_fd(fd, id0, fresh));
+	/* the library took USER_ATTACH on its descriptor: the card is held */
 	EXPECT_EQ(-EBUSY, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
-	EXPECT_EQ(0, ixt_ioctl(fresh, IPU_DRV_USER_ATTACH, 0));
-	close(fresh);
-	/* the ipuxcom file keeps that file, and with it the card, until closed */
-	EXPECT_EQ(-EBUSY, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
-	close(fd);
+	EXPECT_EQ(1, sc_stat(0, "holder"));
+	/*
+	 * A dup of the ipuxcom file outlives the handle: the module's
+	 * reference keeps the library's /dev/ipu0 open, and with it the
+	 * driver's session, until that file goes too.
+	 */
+	{
+		int dupfd = dup(ipuxcom_fd(ipu));
+		uint32_t v;
+
+		ASSERT_LE(0, dupfd);
+		ipuxcom_close(ipu);
+		EXPECT_EQ(-EBUSY, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
+		EXPECT_EQ(1, sc_stat(0, "holder"));
+		EXPECT_EQ(0, ixt_reg_read(dupfd, 0x302c, &v));
+		close(dupfd);
+	}
 	EXPECT_EQ(0, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
 	close(other);
 }

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,8 @@ TEST(init_step_table)
 
 #define FAKE_NODE	"fakeipu0"
 #define MAX_CALLS	256
+/* The first word of the fake card's config mapping: what ATTACH checks it reaches. */
+#define FAKE_CFG_MARK	0x1d95c600u
 
 enum who { MOD = 1, DRV = 2 };
 
@@ -158,6 +161,7 @@ struct call {
 static struct fake {
 	int mod_fd, drv_fd, ex_fd;	/* ex_fd: the test's own reference to the memfd */
 	bool ipu_driver;		/* the module's device is held through ipu_driver */
+	bool drv_any;			/* ipu_driver's requests on any file reach the fake */
 	int fail_mod_req_err;		/* errno for fail_mod_req */
 	unsigned long fail_mod_req;
 	int fail_drv_req_err;
@@ -203,11 +207,16 @@ static int fake_module(unsigned long req, void *arg)
 
 		c->flags = at->flags;
 		c->value = (unsigned long)at->ipu_fd;
+		c->uaddr = at->cfg_map;
+		c->data = at->ex_map;
+		c->ubytes = at->ex_map_len;
 		if (fake.ipu_driver && !(at->flags & IPUXCOM_ATTACH_F_IPU_FD))
 			return -EACCES;
 		if (!fake.ipu_driver && (at->flags & IPUXCOM_ATTACH_F_IPU_FD))
 			return -EINVAL;
-		if (fake.ipu_driver && at->ipu_fd != fake.drv_fd)
+		/* the module's rule, modelled: the mapping must reach this card */
+		if (fake.ipu_driver && (!at->cfg_map || at->cfg_map % 4096 ||
+		    *(const volatile uint32_t *)(uintptr_t)at->cfg_map != FAKE_CFG_MARK))
 			return -EXDEV;
 		return 0;
 	}
@@ -373,7 +382,8 @@ int ioctl(int fd, unsigned long req, ...)
 	va_end(ap);
 	if (fd >= 0 && fd == fake.mod_fd)
 		ret = fake_module(req, arg);
-	else if (fd >= 0 && fd == fake.drv_fd)
+	else if (fd >= 0 && (fd == fake.drv_fd ||
+			     (fake.drv_any && _IOC_TYPE(req) == IPU_DRV_IOC_MAGIC)))
 		ret = fake_ipu_driver(req, arg);
 	else
 		return (int)syscall(SYS_ioctl, fd, req, arg);
@@ -431,6 +441,23 @@ FIXTURE(drv) {
 	int drv_fd;
 };
 
+/*
+ * A file standing for a card's /dev/ipuN: its 512 KiB "config registers"
+ * start with @mark (FAKE_CFG_MARK: this card's).
+ */
+static int fake_node_fd(uint32_t mark)
+{
+	int fd = (int)syscall(SYS_memfd_create, "fake_ipu", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (ftruncate(fd, 0x80000) || pwrite(fd, &mark, sizeof(mark), 0) != sizeof(mark)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* A handle on a fake device held through ipu_driver, attached with the caller's fd. */
 FIXTURE_SETUP(drv)
 {
@@ -438,7 +465,7 @@ FIXTURE_SETUP(drv)
 	fake.mod_fd = fake.drv_fd = fake.ex_fd = -1;
 	fake.ipu_driver = true;
 	fake.icu_reply[0] = 0x40780001;
-	self->drv_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	self->drv_fd = fake_node_fd(FAKE_CFG_MARK);
 	ASSERT_LE(0, self->drv_fd);
 	fake.drv_fd = self->drv_fd;
 	ASSERT_EQ(0, ipuxcom_open("/dev/null", &self->ipu));
@@ -461,17 +488,28 @@ FIXTURE_TEARDOWN(drv)
 TEST_F(drv, attach_passes_the_descriptor)
 {
 	struct ipuxcom *other;
+	int another = fake_node_fd(0);
 
 	/* the fixture's attach */
+	ASSERT_LE(0, another);
 	ASSERT_EQ(0, ipuxcom_open("/dev/null", &other));
 	fake.mod_fd = ipuxcom_fd(other);
 	fake.ncalls = 0;
-	EXPECT_EQ(-EXDEV, ipuxcom_attach_ipu_fd(other, 0, fake.mod_fd));
-	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(other), "not this device's /dev/ipuN"))
+	/* another card's node: its mapping does not reach this device */
+	EXPECT_EQ(-EXDEV, ipuxcom_attach_ipu_fd(other, 0, another));
+	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(other), "does not reach this device's registers"))
 		TH_LOG("%s", ipuxcom_errmsg(other));
 	ASSERT_EQ(1, fake.ncalls);
 	EXPECT_EQ(IPUXCOM_ATTACH_F_IPU_FD, fake.log[0].flags);
+	EXPECT_NE(0, fake.log[0].uaddr);
 	EXPECT_EQ(-ENODEV, ipuxcom_ipu_fd(other));
+	/* one that cannot be mapped is refused before the module is asked */
+	fake.ncalls = 0;
+	EXPECT_EQ(-ENODEV, ipuxcom_attach_ipu_fd(other, 0, fake.mod_fd));
+	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(other), "mmap of the ipu_driver descriptor"))
+		TH_LOG("%s", ipuxcom_errmsg(other));
+	EXPECT_EQ(0, fake.ncalls);
+	close(another);
 	/* a plain attach of such a device is explained */
 	EXPECT_EQ(-EBADF, ipuxcom_attach_ipu_fd(other, 0, -1));
 	ipuxcom_close(other);
@@ -856,6 +894,117 @@ TEST_F(drv, exchange_window_stores_between_select_and_complete)
 	EXPECT_EQ(-EINVAL, ipuxcom_exch_write(self->ipu, 5, 0x4c002, words, 4, 0, NULL));
 	EXPECT_EQ(0, fake.ncalls);
 	EXPECT_EQ(0, ipuxcom_exch_write(self->ipu, 5, 0x4c000 + 624 * 1024 - 4, words, 4, 0, NULL));
+}
+
+/* A file of @bytes in @dir whose first word is @mark. */
+static int fake_file(const char *dir, const char *name, size_t bytes, uint32_t mark)
+{
+	char path[PATH_MAX];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	if (ftruncate(fd, (off_t)bytes) || pwrite(fd, &mark, sizeof(mark), 0) != sizeof(mark))
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
+static void rm_dir(const char *dir)
+{
+	static const char *const names[] = { "ipu0", "ipu1", "ipu1_ex", "ipu10", "ipux", "ipu2_mem" };
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/*
+ * ipuxcom_attach() on a card: which /dev/ipuN is the device's is found
+ * by probing each ipu<N> node's mapping with the module, never by sysfs;
+ * only then is ipu_driver's session taken there (USER_ATTACH, SET_IPU_ID
+ * as the record does), /dev/ipuN_ex mapped, and ATTACH given both.
+ */
+TEST(attach_finds_the_node_by_its_mapping)
+{
+	char dir[] = "/tmp/ixt_ipudrv_XXXXXX";
+	struct ipuxcom *ipu;
+	int probes = 0, last;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	/* ipu0: another card; ipu1: this one; ipu10: never reached; the rest are not config nodes */
+	ASSERT_EQ(0, fake_file(dir, "ipu0", 0x80000, 0));
+	ASSERT_EQ(0, fake_file(dir, "ipu1", 0x80000, FAKE_CFG_MARK));
+	ASSERT_EQ(0, fake_file(dir, "ipu1_ex", IXC_IPUDRV_EX_MAP_BYTES, 0));
+	ASSERT_EQ(0, fake_file(dir, "ipu10", 0x80000, FAKE_CFG_MARK));
+	ASSERT_EQ(0, fake_file(dir, "ipux", 0x80000, FAKE_CFG_MARK));
+	ASSERT_EQ(0, fake_file(dir, "ipu2_mem", 0x80000, FAKE_CFG_MARK));
+	memset(&fake, 0, sizeof(fake));
+	fake.drv_fd = fake.ex_fd = -1;
+	fake.ipu_driver = true;
+	fake.drv_any = true;
+	ixc_ipudrv_dev_dir = dir;
+	ASSERT_EQ(0, ipuxcom_open("/dev/null", &ipu));
+	fake.mod_fd = ipuxcom_fd(ipu);
+	ASSERT_EQ(0, ipuxcom_attach(ipu, 0)) TH_LOG("%s", ipuxcom_errmsg(ipu));
+	EXPECT_LE(0, ipuxcom_ipu_fd(ipu));
+	for (int i = 0; i < fake.ncalls; i++)
+		probes += fake.log[i].who == MOD && fake.log[i].req == IPUXCOM_IOC_ATTACH &&
+			  (fake.log[i].flags & IPUXCOM_ATTACH_F_PROBE);
+	/* ipu0 (refused), then ipu1; ipu10 comes after and is never opened */
+	EXPECT_EQ(2, probes);
+	/* the session taken only on the node found, after the probes */
+	EXPECT_EQ(1, count(DRV, IPU_DRV_USER_ATTACH));
+	EXPECT_EQ(1, count(DRV, IPU_DRV_SET_IPU_ID));
+	EXPECT_LT(find(MOD, IPUXCOM_IOC_ATTACH, 2), find(DRV, IPU_DRV_USER_ATTACH, 0));
+	last = find(MOD, IPUXCOM_IOC_ATTACH, 3);
+	ASSERT_LE(0, last);
+	EXPECT_GT(last, find(DRV, IPU_DRV_SET_IPU_ID, 0));
+	EXPECT_EQ(IPUXCOM_ATTACH_F_IPU_FD | IPUXCOM_ATTACH_F_EX_FD, fake.log[last].flags);
+	EXPECT_NE(0, fake.log[last].data);
+	EXPECT_EQ(IXC_IPUDRV_EX_MAP_BYTES, fake.log[last].ubytes);
+	ipuxcom_close(ipu);
+
+	/* ipu_driver says another user holds the card: nothing is attached */
+	fake.ncalls = 0;
+	fake.fail_drv_req = IPU_DRV_USER_ATTACH;
+	fake.fail_drv_req_err = EBUSY;
+	ASSERT_EQ(0, ipuxcom_open("/dev/null", &ipu));
+	fake.mod_fd = ipuxcom_fd(ipu);
+	EXPECT_EQ(-EBUSY, ipuxcom_attach(ipu, 0));
+	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(ipu), "held by another ipu_driver user"))
+		TH_LOG("%s", ipuxcom_errmsg(ipu));
+	EXPECT_EQ(-1, find(MOD, IPUXCOM_IOC_ATTACH, 3));
+	EXPECT_EQ(-ENODEV, ipuxcom_ipu_fd(ipu));
+	ipuxcom_close(ipu);
+	fake.fail_drv_req_err = 0;
+
+	/* no node maps the device's registers: each one named */
+	rm_dir(dir);
+	ASSERT_NE(NULL, mkdtemp(strcpy(dir, "/tmp/ixt_ipudrv_XXXXXX")));
+	ASSERT_EQ(0, fake_file(dir, "ipu0", 0x80000, 0));
+	ASSERT_EQ(0, ipuxcom_open("/dev/null", &ipu));
+	fake.mod_fd = ipuxcom_fd(ipu);
+	EXPECT_EQ(-ENODEV, ipuxcom_attach(ipu, 0));
+	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(ipu), "none of the 1 ipu<N> node(s)"))
+		TH_LOG("%s", ipuxcom_errmsg(ipu));
+	ipuxcom_close(ipu);
+	/* no node at all */
+	rm_dir(dir);
+	ASSERT_NE(NULL, mkdtemp(strcpy(dir, "/tmp/ixt_ipudrv_XXXXXX")));
+	ASSERT_EQ(0, ipuxcom_open("/dev/null", &ipu));
+	fake.mod_fd = ipuxcom_fd(ipu);
+	EXPECT_EQ(-ENODEV, ipuxcom_attach(ipu, 0));
+	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(ipu), "has no ipu<N> node"))
+		TH_LOG("%s", ipuxcom_errmsg(ipu));
+	ipuxcom_close(ipu);
+	rm_dir(dir);
+	ixc_ipudrv_dev_dir = "/dev";
 }
 
 /* A device not held through ipu_driver: init is a plain reset, no ipu_driver call. */

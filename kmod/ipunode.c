@@ -70,7 +70,8 @@ static int ipunode_pfn(struct mm_struct *mm, struct vm_area_struct *vma, unsigne
  * caller's mmap_lock for reading (killable).
  * Return: 0; -EBADF if @file is not open for reading and writing;
  * -EXDEV if it is not a char device, or @uaddr is not a mapping of it at
- * offset 0 covering @len, of device memory, physically contiguous;
+ * offset 0 covering @len, physically contiguous; -EOPNOTSUPP if the
+ * mapping is the file's but not a PFN map of device memory;
  * -EACCES for a private or not read-write mapping; -EINVAL for an
  * unaligned @uaddr or @len; -EINTR if killed while waiting for the lock.
  */
@@ -104,8 +105,13 @@ int ipuxcom_ipu_window(struct file *file, u64 uaddr, u64 len, phys_addr_t *phys)
 		ret = -EACCES;
 		goto out;
 	}
+	/*
+	 * How ipu_driver maps its BARs is not recorded: a mapping of the
+	 * node that is not a PFN map of device memory (VM_MIXEDMAP, say) is
+	 * one this module cannot resolve. Said apart from "not this card's".
+	 */
 	if (!(vma->vm_flags & (VM_IO | VM_PFNMAP))) {
-		ret = -EXDEV;
+		ret = -EOPNOTSUPP;
 		goto out;
 	}
 	for (off = 0; off < len; off += PAGE_SIZE) {

@@ -225,6 +225,13 @@ static int ixc_attach_ioctl(struct ipuxcom *ipu, uint32_t dev_id,
 				"device's registers (another card, or not ipu_driver's node)");
 	case -EBADF:
 		return ixc_fail(ipu, err, "the ipu_driver descriptor is not open read-write");
+	case -EOPNOTSUPP:
+		if (s->fd >= 0)
+			return ixc_fail(ipu, err, "ipu_driver's mapping of its node is not a PFN "
+					"map of device memory: the module cannot tell which "
+					"registers it reaches (how ipu_driver maps is not in "
+					"the record; please report it)");
+		break;
 	case -EINVAL:
 		if (s->fd >= 0)
 			return ixc_fail(ipu, err, "not held through ipu_driver: attach it without "
@@ -283,7 +290,10 @@ static int ixc_ipu_node_find(struct ipuxcom *ipu, uint32_t dev_id, struct ixc_ip
 				memcpy(node, names[i], IPUXCOM_IPU_NODE_LEN);
 				return 0;
 			}
-			why = e == -EXDEV ? NULL : strerror(-e);
+			why = e == -EXDEV ? NULL :
+			      e == -EOPNOTSUPP ? "its mapping is not a PFN map of device memory, "
+						 "which the module cannot resolve (please report)" :
+			      strerror(-e);
 			ixc_ipu_session_drop(s, true);
 		}
 		/* remember the first failure that was not "another card's" */

@@ -432,6 +432,7 @@ TEST_F(standin, attach_needs_this_cards_ipu_node)
 	if (_metadata->skip)
 		return;	/* the fixture skipped (this harness runs the body anyway) */
 	uint32_t id0 = (uint32_t)sc_dev_id(0);
+	struct ipuxcom_ioc_attach at = { .size = sizeof(at) };
 	const size_t len = IPUXCOM_IPU_CFG_MAP_BYTES;
 	int fd, nul, ro, own, mfd, sim;
 	void *map, *ro_map, *mem, *off_map;
@@ -472,23 +473,20 @@ TEST_F(standin, attach_needs_this_cards_ipu_node)
 	EXPECT_EQ(-EINVAL, attach_with_map(fd, id0, own, (char *)map + 4, 0));
 	EXPECT_EQ(-EINVAL, attach_with_map(fd, id0, own, NULL, 0));
 	/* members without their flag */
-	{
-		struct ipuxcom_ioc_attach at = { .size = sizeof(at), .dev_id = id0,
-						  .cfg_map = (uintptr_t)map };
-
-		EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
-		at.cfg_map = 0;
-		at.flags = IPUXCOM_ATTACH_F_PROBE;
-		EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
-		at.flags = IPUXCOM_ATTACH_F_IPU_FD;
-		at.ipu_fd = own;
-		at.cfg_map = (uintptr_t)map;
-		at.ex_fd = own;
-		EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
-		at.ex_fd = 0;
-		at.reserved = 1;
-		EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
-	}
+	at.dev_id = id0;
+	at.cfg_map = (uintptr_t)map;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
+	at.cfg_map = 0;
+	at.flags = IPUXCOM_ATTACH_F_PROBE;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
+	at.flags = IPUXCOM_ATTACH_F_IPU_FD;
+	at.ipu_fd = own;
+	at.cfg_map = (uintptr_t)map;
+	at.ex_fd = own;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
+	at.ex_fd = 0;
+	at.reserved = 1;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
 	/* nothing was attached by any of these */
 	EXPECT_EQ(-ENOTCONN, ixt_reg_read(fd, 0x302c, &v));
 	/* the sim's plain devices refuse the flag (where the simulator is loaded) */
@@ -558,7 +556,8 @@ TEST_F(standin, attach_keeps_the_drivers_session)
 	if (_metadata->skip)
 		return;	/* the fixture skipped (this harness runs the body anyway) */
 	struct ipuxcom *ipu;
-	int other;
+	int other, dupfd;
+	uint32_t v;
 
 	ASSERT_EQ(0, attach_card(&ipu, 0));
 	other = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
@@ -571,17 +570,13 @@ TEST_F(standin, attach_keeps_the_drivers_session)
 	 * reference keeps the library's /dev/ipu0 open, and with it the
 	 * driver's session, until that file goes too.
 	 */
-	{
-		int dupfd = dup(ipuxcom_fd(ipu));
-		uint32_t v;
-
-		ASSERT_LE(0, dupfd);
-		ipuxcom_close(ipu);
-		EXPECT_EQ(-EBUSY, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
-		EXPECT_EQ(1, sc_stat(0, "holder"));
-		EXPECT_EQ(0, ixt_reg_read(dupfd, 0x302c, &v));
-		close(dupfd);
-	}
+	dupfd = dup(ipuxcom_fd(ipu));
+	ASSERT_LE(0, dupfd);
+	ipuxcom_close(ipu);
+	EXPECT_EQ(-EBUSY, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
+	EXPECT_EQ(1, sc_stat(0, "holder"));
+	EXPECT_EQ(0, ixt_reg_read(dupfd, 0x302c, &v));
+	close(dupfd);
 	EXPECT_EQ(0, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
 	close(other);
 }

@@ -220,8 +220,9 @@ struct ipuxcom_ioc_info {
  * (else -EBADF) and a char device (else -EXDEV); @cfg_map lies in one
  * mapping of that very open file, at file offset 0, shared, readable and
  * writable (else -EXDEV, -EACCES for a private or read-only one), whose
- * pages are device memory (VM_IO | VM_PFNMAP) and physically contiguous
- * (else -EXDEV); the same for @ex_map and @ex_fd. Then it asks the device's
+ * pages are device memory (VM_IO | VM_PFNMAP, else -EOPNOTSUPP: a way of
+ * mapping the module cannot resolve) and physically contiguous (else
+ * -EXDEV); the same for @ex_map and @ex_fd. Then it asks the device's
  * backend whether those physical ranges lie in a memory resource (any
  * BAR, at any offset) of the device's PCI function: -EXDEV if not (the
  * descriptor is another card's). The backend maps exactly the config

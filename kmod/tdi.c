@@ -16,9 +16,10 @@
  *           does to read SRAM through an inactive worker context [RE],
  *           unless the whole tile is reset-idle (every context inactive),
  *           where [S] found that nothing can execute: -ENOEXEC, and
- *           nothing is written then or at the end. Otherwise DBG_RBRK |= the context bit and
- *           CTXT_STS is polled (up to the command's timeout, 100 ms by
- *           default as the peer) until the state is 2 or 3.
+ *           nothing is written then or at the end. Otherwise DBG_RBRK |=
+ *           the context bit and CTXT_STS is polled (up to the command's
+ *           timeout, 100 ms by default as the peer) until the state is 2
+ *           or 3.
  *           SRAM transfers also save DBG_DATA and then $m0 and $m1 with
  *           put $DBG_DATA,$m0 / put $DBG_DATA,$m1 (the latter INFERRED,
  *           see c600_regs.h).

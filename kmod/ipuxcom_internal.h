@@ -215,7 +215,7 @@ void ipuxcom_set_state(struct ipuxcom_device *dev, u32 state);
 int ipuxcom_require_state(struct ipuxcom_device *dev, u32 state_mask);
 int ipuxcom_hsp_mark(struct ipuxcom_device *dev, u32 reg, u32 mark, bool wait,
 		     u64 timeout_ns, u32 *final_mark);
-int ipuxcom_hsp_check_idle(struct ipuxcom_device *dev, u32 reg, u32 *mark, u32 *value);
+int ipuxcom_hsp_check_idle(struct ipuxcom_device *dev, u32 reg, u32 *mark);
 int ipuxcom_select_hexopt(struct ipuxcom_device *dev);
 int ipuxcom_exch_window(struct ipuxcom_device *dev, u32 value);
 

@@ -690,9 +690,11 @@ struct ipuxcom_ioc_tdi_regs {
  *
  * A TDI session (same for TDI_READ_SRAM/TDI_WRITE_SRAM): sets the
  * context's DBG_RBRK bit and polls CTXT_STS until the context is no
- * longer running (bounded by @timeout_ns), clears the sticky TDI_STS
- * error bits before each injection, injects @insn and waits for TDI_STS
- * busy to clear. On every path, success or failure, it then writes back
+ * longer running (bounded by @timeout_ns; a context found stopped, or
+ * inactive on a tile where some context is not, is used as found),
+ * before each injection clears the sticky TDI_STS error bits (TDI_CLR =
+ * 0x6) and names the owner (DBG_IOWNER = @context), injects @insn and
+ * waits for TDI_STS busy to clear. On every path, success or failure, it then writes back
  * what it read at the start: DBG_IOWNER and DBG_RBRK exactly as found
  * (which releases the context), clears a DBG_ECSR debug exception of the
  * context that the session raised (through DBG_ECLR; one found is kept)
@@ -700,8 +702,9 @@ struct ipuxcom_ioc_tdi_regs {
  * nothing is written back. The instruction's own effect ($m registers,
  * DBG_DATA) is the point of TDI_EXEC and is not undone.
  *
- * Errors: -ENOEXEC if the context cannot execute: inactive (seen in
- * CTXT_STS before anything is injected) or TDI_STS context-not-quiescent;
+ * Errors: -ENOEXEC if the context cannot execute: every context of the
+ * tile inactive (seen in CTXT_STS before anything is written) or TDI_STS
+ * context-not-quiescent;
  * -EILSEQ if the instruction or its address was invalid; -ETIMEDOUT if
  * the context did not stop or TDI stayed busy (the device is then
  * NEEDS_RESET, as after every timed-out wait). The first error is

@@ -454,7 +454,8 @@ TEST_F(standin, attach_needs_this_cards_ipu_node)
 	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, own, 0);
 	ro_map = mmap(NULL, len, PROT_READ, MAP_SHARED, own, 0);
 	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
-	off_map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, own, 0x1000);
+	/* the config window is exactly 512 KiB here: a page of it past offset 0 */
+	off_map = mmap(NULL, 0x1000, PROT_READ | PROT_WRITE, MAP_SHARED, own, 0x1000);
 	ASSERT_NE(MAP_FAILED, map);
 	ASSERT_NE(MAP_FAILED, ro_map);
 	ASSERT_NE(MAP_FAILED, mem);
@@ -514,7 +515,7 @@ TEST_F(standin, attach_needs_this_cards_ipu_node)
 	munmap(map, len);
 	munmap(ro_map, len);
 	munmap(mem, len);
-	munmap(off_map, len);
+	munmap(off_map, 0x1000);
 	close(own);
 	close(mfd);
 	close(nul);

@@ -18,6 +18,7 @@
 
 #include <linux/capability.h>
 #include <linux/nospec.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>

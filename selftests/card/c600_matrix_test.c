@@ -444,9 +444,16 @@ static bool names_any(const char *s, const char *const *words)
 	return false;
 }
 
-/* Does @out name the unknown of a dimension in which @c is not the default? */
-static bool names_the_unknown(const struct cell *c, const char *out)
+/*
+ * Does the failing command's output (from demo.sh's last "$ " line on)
+ * name the unknown of a dimension in which @c is not the default?
+ */
+static bool names_the_unknown(const struct cell *c, const char *all)
 {
+	const char *out = all, *p;
+
+	for (p = all; (p = strstr(p, "\n$ ")); p++)
+		out = p + 1;
 	return (c->layout && names_any(out, layout_words)) ||
 	       (c->parent && names_any(out, parent_words)) ||
 	       (c->repeat && names_any(out, repeat_words)) ||

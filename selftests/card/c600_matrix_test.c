@@ -377,6 +377,11 @@ static int run_demo(void)
 		return -1;
 	if (!pid) {
 		FILE *f = freopen(DEMO_OUT, "w", stdout);
+		char id[16];
+
+		/* load_demo verify attaches this id (the card's is new after each bind) */
+		snprintf(id, sizeof(id), "%ld", ixt_hw_dev_id());
+		setenv("IPUXCOM_DEVICE", id, 1);
 
 		if (!f || dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
 			_exit(126);

@@ -128,6 +128,7 @@ static void cell_name(const struct cell *c, char *buf, size_t len)
 		 mmaps[c->mmap]);
 }
 
+/* @t: signal_target's index, also without the parameter (it picks mmap). */
 static void add_cell(int l, int p, int r, int t)
 {
 	struct cell c = { l, p, r, have_target ? t : 0, 0 };
@@ -190,8 +191,8 @@ static int build_cells(void)
 	}
 	if (!strcmp(m, "pairwise")) {
 		for (int i = 0; i < 9; i++)
-			add_cell(pairwise[i][0], pairwise[i][1], pairwise[i][2],
-				 have_target ? pairwise[i][3] : 0);
+			/* (the row's signal_target still picks mmap without the parameter) */
+			add_cell(pairwise[i][0], pairwise[i][1], pairwise[i][2], pairwise[i][3]);
 		return 0;
 	}
 	return parse_cells(m);

@@ -438,14 +438,17 @@ qemu-c600:
 	scripts/qemu-c600.sh
 
 # The card tests on the QEMU C600 (a failed QEMU build leaves the TAP file
-# missing, which tap-summary.sh counts as a failure).
+# missing, which tap-summary.sh counts as a failure). C600_MATRIX: the
+# cells of c600_matrix_test (full, pairwise, or L/P/R[/T],...;
+# docs/testing.md).
+C600_MATRIX ?= full
 check-vm-c600: initramfs-c600
 	@mkdir -p $(B)/results
 	@q=$$(scripts/qemu-c600.sh | sed -n 's/^QEMU=//p' | tail -n 1); \
 	if [ -z "$$q" ]; then echo "check-vm-c600: the QEMU C600 did not build"; exit 1; fi; \
 	selftests/vm/run-vm.sh --qemu "$$q" --c600 --kernel $(KIMAGE) --initrd $(C600_INITRAMFS) \
 		--mode check --expect "$(C600_LANE_TESTS)" --out $(B)/results/vm-c600 \
-		--timeout 900 --append ipuxcom_vm.card=c600
+		--timeout 900 --append "ipuxcom_vm.card=c600 ipuxcom_vm.matrix=$(C600_MATRIX)"
 
 # Then the same VM once more in vm-shell's mode, its shell fed from a pipe
 # (selftests/vm/shell-check.sh, ~10 s): after the tests, never next to them.

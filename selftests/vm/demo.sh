@@ -3,6 +3,8 @@
 # 1472 tile images, load them onto the C600 (the QEMU C600 through
 # ipuxcom_hw.ko and the ipu_driver stand-in, or the simulator), read them
 # back.
+# IPUXCOM_DEVICE: the device id for load_demo verify (default 0; the
+# ipuxcom command takes the lowest registered device).
 # Exits with the first failing command's status.
 set -u
 run() {
@@ -45,4 +47,4 @@ run cmp /tmp/in.bin /tmp/out.bin
 echo "host exchange: 64 random bytes came back through the device"
 run ipuxcom dev show --json
 run ipuxcom tdi read 1471 0x4c010 8
-run load_demo verify /tmp/tiles
+run load_demo verify /tmp/tiles "${IPUXCOM_DEVICE:-0}"

@@ -107,8 +107,10 @@ def _capture_then_autoloader(writes, cfg):
     the autoloader's first word: the index of that word; asserts on the way."""
     want = [(r.offset, r.value) for r in cfg if r.offset not in (GS1, GS2)]
     assert len(want) == 2003 - 8       # records 28, 29, 50, 51, 523-526 [FACTS.md step 2]
-    first = writes.index(want[0])
-    assert writes[first:first + len(want)] == want
+    starts = [i for i, w in enumerate(writes) if w == want[0]
+              and writes[i:i + len(want)] == want]
+    assert starts, "the capture's records do not arrive in order"
+    first = starts[0]
     auto = writes.index((AUTOLDCSR, 0), first)
     assert auto > first + len(want) - 1
     # the peer's order: then GS1 = 0 and GS2 = 0 (MARK bits 0-15 cleared)

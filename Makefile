@@ -295,7 +295,10 @@ CARD_TEST_BINS := $(addprefix $(B)/tests/card/,$(CARD_TESTS))
 # Device tests whose subject is the stand-in on the C600 (they skip in the
 # simulator's VM, where there is no C600): they run in the card lane too.
 C600_DEVICE_TESTS := standin_test ipudrv_test hw_backend_test
-C600_LANE_TESTS := $(CARD_TESTS) $(C600_DEVICE_TESTS)
+# Device.load()'s session on the card (python/tests/test_card.py), in the
+# card VM's Python (the same tree as the simulator VM's, make vm-python).
+C600_LANE_SCRIPTS := python/vm/python_card_test
+C600_LANE_TESTS := $(CARD_TESTS) $(C600_DEVICE_TESTS) python_card_test
 C600_LANE_BINS := $(CARD_TEST_BINS) $(addprefix $(B)/tests/device/,$(C600_DEVICE_TESTS))
 
 $(B)/tests/card/%: selftests/card/%.c $(TEST_DEPS) $(B)/libipuxcom.a
@@ -425,11 +428,21 @@ check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom $(EXAMPLE_BINS)
 	selftests/run-host-tests.sh $(B)/results/host.tap $(HOST_TEST_BINS) $(HOST_SAN_BINS)
 
 # The card lane's VM: no simulator; the stand-in binds the C600 PCI device.
+# Every load on the card replays the real C600 config capture, as the
+# record's loads do: a test vector read from the hardware record next to
+# the repository (never installed, never copied into the tree), checked
+# against the seed's SHA-256 (selftests/vm/card-cfg.sh), in the image as
+# /data/c600-init.ipucfg (the tests find it as $$IPUXCOM_CARD_CFG).
+CARD_CFG ?= $(CURDIR)/../shared/data/c600-init.ipucfg
 C600_INITRAMFS := $(B)/vm/c600-initramfs.cpio.gz
-initramfs-c600: kver-check modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(C600_LANE_BINS)
+initramfs-c600: kver-check modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(C600_LANE_BINS) \
+		$(VM_PYTHON).done
+	selftests/vm/card-cfg.sh "$(CARD_CFG)"
 	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(C600_INITRAMFS) \
 		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" \
-		--tool "$(B)/ipuxcom $(EXAMPLE_BINS)" --tests "$(C600_LANE_BINS)"
+		--tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
+		--tests "$(C600_LANE_BINS) $(C600_LANE_SCRIPTS)" \
+		--data "$(CARD_CFG)" --python $(VM_PYTHON)
 
 # The QEMU with the C600 device, built once from Debian's source and cached
 # outside the tree (scripts/qemu-c600.sh; .ci/run starts it in the

@@ -138,6 +138,14 @@ int ixc_buf_detach(struct ipuxcom *ipu, uint32_t index);
  */
 int ixc_module_reset(struct ipuxcom *ipu, uint32_t *state_out);
 
+struct ipuxcom_init_report;
+
+/*
+ * ipuxcom_dev_init() into the library's own, full-size, report @rep;
+ * *@calls counts the system calls it made (ipuxcom_load()'s result).
+ */
+int ixc_dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep, uint32_t *calls);
+
 /* ioctl() returning 0 or -errno. *//* ioctl() returning 0 or -errno. */
 int ixc_ioctl(const struct ipuxcom *ipu, unsigned long req, void *arg);
 

@@ -10,6 +10,10 @@
  *   libipuxcom; skipped without the device. The stand-in sends its
  *   real-time signals 44-49 throughout; the test blocks them first, as
  *   libipuxcom(3) asks:
+ *  - every load is the session the record runs (ipuxcom_load() by
+ *    default): the initialisation from driver-idle, then the replay of the
+ *    real C600 config capture ($IPUXCOM_CARD_CFG, ixt_card_cfg.h), then
+ *    the load;
  *  - a full 1472-tile load, an exchange-window store through
  *    /dev/ipu0_ex and host exchange, with ipu_driver's calls in the order
  *    of the hardware-proven stack (FACTS.md "The load as run on a real
@@ -55,6 +59,7 @@
 #include "ixt_hsp_oracle.h"
 #include "ixt_standin.h"
 #include "ixt_simdev.h"
+#include "ixt_card_cfg.h"
 
 #define STANDIN_MOD	IXT_STANDIN_MOD
 #define STANDIN_DBG	IXT_STANDIN_DBG
@@ -180,6 +185,36 @@ static int attach_card(struct ipuxcom **ipu, unsigned int card)
 		*ipu = NULL;
 	}
 	return err;
+}
+
+/*
+ * ipuxcom_load() of @img on @ipu as a card is loaded by default: the
+ * initialisation, the real capture's replay, the load; 0 or -errno (@res
+ * says).
+ */
+static int card_load(struct ipuxcom *ipu, struct ipuxcom_image *img, uint64_t timeout_ns,
+		     struct ipuxcom_load_result *res)
+{
+	static struct ipuxcom_cfg_record *recs;
+	static uint32_t nrecs;
+	struct ipuxcom_load_params p = {
+		.size = sizeof(struct ipuxcom_load_params),
+		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
+		.timeout_ns = timeout_ns,
+	};
+	char msg[256] = "";
+	int err;
+
+	if (!recs) {
+		err = ixt_card_cfg(&recs, &nrecs, msg, sizeof(msg));
+		if (err) {
+			snprintf(res->msg, sizeof(res->msg), "%s", msg);
+			return err;
+		}
+	}
+	p.cfg = recs;
+	p.cfg_count = nrecs;
+	return ipuxcom_load(ipu, &p, res);
 }
 
 /* Sampled tiles' own words, read back through TDI. */
@@ -328,7 +363,8 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 	EXPECT_EQ(1, rep.icu_reply_valid);
 	EXPECT_EQ(IPU_DRV_ICU_REPLY_TAG, rep.icu_reply[0] & IPU_DRV_ICU_REPLY_MASK);
 
-	ASSERT_EQ(0, ixt_load_image(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	/* the load's own session: step 1 again, the capture, the load */
+	ASSERT_EQ(0, card_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, ixt_state(ipuxcom_fd(ipu)));
 	check_some_tiles(_metadata, ipu);
 	/* TDI: the register dump, an SRAM write read back */
@@ -588,9 +624,8 @@ static void stuck_load(struct __test_metadata *_metadata, struct ipuxcom *ipu,
 {
 	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
 	ASSERT_EQ(0, sc_knob(card, "stuck_mark", 1));
-	EXPECT_EQ(-ETIMEDOUT, ixt_load_image(ipu, img, 20ULL * 1000 * 1000, &res));
+	EXPECT_EQ(-ETIMEDOUT, card_load(ipu, img, 20ULL * 1000 * 1000, &res));
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step) TH_LOG("%s", res.msg);
 	ASSERT_EQ(0, sc_knob(card, "stuck_mark", 0));
 	/* ipu_driver's pins and the module's */
@@ -647,12 +682,11 @@ TEST_F(standin, no_pins_after_close_reset_or_removal)
 	EXPECT_EQ(0, sc_number(0, "pinned_pages"));
 	EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 	/*
-	 * and the card loads again, initialised first: RESET_DEVICE only
-	 * notifies ipu_driver, the card is reset by the ICU mailbox message
-	 * (FACTS.md "ipu_driver as the peer drives it")
+	 * and the card loads again, initialised first (the load's session):
+	 * RESET_DEVICE only notifies ipu_driver, the card is reset by the ICU
+	 * mailbox message (FACTS.md "ipu_driver as the peer drives it")
 	 */
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
-	ASSERT_EQ(0, ixt_load_image(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, card_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
 
@@ -690,10 +724,10 @@ TEST_F(standin, sigkill_mid_load_leaves_no_pins)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (attach_card(&ipu, 0) || ipuxcom_dev_init(ipu, NULL))
+		if (attach_card(&ipu, 0))
 			_exit(2);
 		/* waits for the mark (killable) with the buffer pinned */
-		ixt_load_image(ipu, img, 60ULL * 1000 * 1000 * 1000, &res);
+		card_load(ipu, img, 60ULL * 1000 * 1000 * 1000, &res);
 		_exit(3);
 	}
 	for (i = 0; i < 400 && sc_number(0, "pinned_pages") < XBUF_PAGES; i++)
@@ -706,10 +740,9 @@ TEST_F(standin, sigkill_mid_load_leaves_no_pins)
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
 	EXPECT_EQ(0, sc_stat(0, "holder"));
 	ASSERT_EQ(0, sc_knob(0, "stuck_mark", 0));
-	/* the card is reusable after ipu_driver's reset */
+	/* the card is reusable after ipu_driver's reset (the load's session) */
 	ASSERT_EQ(0, attach_card(&ipu, 0));
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
-	ASSERT_EQ(0, ixt_load_image(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, card_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	check_some_tiles(_metadata, ipu);
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
@@ -717,33 +750,33 @@ TEST_F(standin, sigkill_mid_load_leaves_no_pins)
 }
 
 /*
- * A config replay through the stand-in, its GS1/GS2 records handled as
- * the modes say: the real capture ends with GS2 = 1, GS1 = 1 (FACTS.md
- * step 2); cleared, the load runs; replayed, batch 0 finds GS1 pending.
+ * The real capture replayed through the stand-in, its GS1/GS2 records
+ * handled as the modes say: it ends with GS2 = 1, GS1 = 1 (FACTS.md step
+ * 2); cleared, the load runs; replayed, batch 0 finds GS1 pending.
  */
 TEST_F(standin, cfg_gs_modes)
 {
 	if (_metadata->skip)
 		return;	/* the fixture skipped (this harness runs the body anyway) */
-	static const struct ipuxcom_cfg_record cfg[] = {
-		{ REC_CCSR, 0x402 }, { REC_GS2, 1 }, { REC_GS1, 1 },
-	};
 	struct ipuxcom_load_params p = {
 		.size = sizeof(struct ipuxcom_load_params),
-		.bootloader = boot, .bootloader_size = sizeof(boot), .cfg = cfg,
-		.cfg_count = 3, .timeout_ns = TIMEOUT_NS,
+		.bootloader = boot, .bootloader_size = sizeof(boot), .timeout_ns = TIMEOUT_NS,
 	};
 	struct ipuxcom_image *img = build_image(_metadata);
 	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
+	struct ipuxcom_cfg_record *cfg = NULL;
 	struct ipuxcom *ipu;
+	char msg[256] = "";
+	uint32_t n = 0;
 
 	ASSERT_NE(NULL, img);
+	ASSERT_EQ(0, ixt_card_cfg(&cfg, &n, msg, sizeof(msg))) TH_LOG("%s", msg);
 	p.image = img;
+	p.cfg = cfg;
+	p.cfg_count = n;
 	ASSERT_EQ(0, attach_card(&ipu, 0));
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
 	p.cfg_hsp = IPUXCOM_CFG_HSP_CLEAR;
 	EXPECT_EQ(0, ipuxcom_load(ipu, &p, &res)) TH_LOG("%s", res.msg);
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
 	p.cfg_hsp = IPUXCOM_CFG_HSP_REPLAY;
 	EXPECT_EQ(-EBUSY, ipuxcom_load(ipu, &p, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step);
@@ -751,12 +784,14 @@ TEST_F(standin, cfg_gs_modes)
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
 	ipuxcom_image_free(img);
+	free(cfg);
 }
 
 /*
- * `ipuxcom load --init` through the stand-in, its config-BAR writes
- * captured at the tracepoint (`ipuxcom cfg capture`): the seed's
- * autoloader words, HEXOPT before the controls are armed (ipu_driver's
+ * `ipuxcom load --init -c` through the stand-in, its config-BAR writes
+ * captured at the tracepoint (`ipuxcom cfg capture`): the real capture's
+ * records before the autoloader, the seed's autoloader words, HEXOPT
+ * before the load arms the controls (ipu_driver's
  * log shows the transport buffer arrived in between, with HEXOPT
  * selected), one HEXOPT write for every BUFFER_ATTACH, 24 mark-1
  * transactions and the start mark.
@@ -798,9 +833,10 @@ TEST_F_TIMEOUT(standin, cli_load_captured, 120)
 		char *const argv[] = {
 			(char *)tool, "cfg", "capture", "--dev", dev, "-o", out, "--",
 			(char *)tool, "load", img_path, "-b", boot_path, "--dev", dev, "--init",
-			"-q", NULL,
+			"-c", (char *)ixt_card_cfg_path(), "-q", NULL,
 		};
 
+		ASSERT_NE(NULL, ixt_card_cfg_path()) TH_LOG("IPUXCOM_CARD_CFG not set");
 		ASSERT_EQ(0, ixt_run(argv, run));
 	}
 	EXPECT_EQ(0, run->status) TH_LOG("stdout: %s\nstderr: %s", run->out, run->err);
@@ -822,16 +858,35 @@ TEST_F_TIMEOUT(standin, cli_load_captured, 120)
 		ASSERT_EQ(REC_AUTOLDDATAR, r[data0 + i].offset) TH_LOG("data word %u", i);
 		ASSERT_EQ(want, r[data0 + i].value) TH_LOG("data word %u", i);
 	}
-	/* HEXOPT, then (the buffer arrives, see the log) the controls armed */
+	/*
+	 * HEXOPT, then (the buffer arrives, see the log) the load arms the
+	 * controls (the capture arms them too, before the autoloader: its
+	 * records 291-306)
+	 */
+	{
+		struct ipuxcom_cfg_record *c = NULL;
+		char msg[256] = "";
+		uint32_t nc = 0;
+
+		int at;
+
+		ASSERT_EQ(0, ixt_card_cfg(&c, &nc, msg, sizeof(msg))) TH_LOG("%s", msg);
+		at = ixt_expect_capture_then_autoloader(_metadata, "tracepoint", r, n, c, nc,
+							IPUXCOM_CFG_HSP_CLEAR);
+		EXPECT_LE(0, at);
+		EXPECT_EQ(at + 1, data0);
+		free(c);
+	}
 	arm = -1;
 	for (i = 0; i < n; i++) {
 		if (r[i].offset == REC_EXCHWINDOWBASER && r[i].value == 0x800)
 			hexopts++;
-		if (arm < 0 && r[i].offset == REC_DCXCR_SEC(0) && r[i].value == REC_DCXCR_LOADING)
+		if (arm < 0 && i > (uint32_t)data0 && r[i].offset == REC_DCXCR_SEC(0) &&
+		    r[i].value == REC_DCXCR_LOADING)
 			arm = (int)i;
 	}
 	ASSERT_LE(0, arm);
-	for (i = 0; i < (uint32_t)arm; i++)
+	for (i = (uint32_t)data0; i < (uint32_t)arm; i++)
 		if (r[i].offset == REC_EXCHWINDOWBASER && r[i].value == 0x800)
 			break;
 	EXPECT_LT(i, (uint32_t)arm) TH_LOG("no HEXOPT before the controls were armed");
@@ -1006,16 +1061,14 @@ TEST_F(standin, refused_buffer_attach_leaves_no_pins)
 
 	ASSERT_NE(NULL, img);
 	ASSERT_EQ(0, attach_card(&ipu, 0));
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
 	ASSERT_EQ(0, sc_knob(0, "attach_error", ENOMEM));
-	EXPECT_EQ(-ENOMEM, ixt_load_image(ipu, img, TIMEOUT_NS, &res));
+	EXPECT_EQ(-ENOMEM, card_load(ipu, img, TIMEOUT_NS, &res));
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_XBUF, res.step) TH_LOG("%s", res.msg);
 	EXPECT_NE(NULL, strstr(res.msg, "BUFFER_ATTACH")) TH_LOG("%s", res.msg);
 	EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 	ASSERT_EQ(0, sc_knob(0, "attach_error", 0));
-	/* and the load goes through after a reset */
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
-	EXPECT_EQ(0, ixt_load_image(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	/* and the load goes through after a reset (the load's session) */
+	EXPECT_EQ(0, card_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
 	ipuxcom_image_free(img);

@@ -243,6 +243,17 @@ static int fake_module(unsigned long req, void *arg)
 		fake.state = rs->state = IPUXCOM_DEV_STATE_IDLE;
 		return 0;
 	}
+	case IPUXCOM_IOC_CFG_APPLY: {
+		struct ipuxcom_ioc_cfg_apply *ca = arg;
+
+		c->flags = ca->flags;
+		c->bytes = ca->count;
+		c->uaddr = ca->records;
+		if (fake.state != IPUXCOM_DEV_STATE_IDLE)
+			return -EBADFD;
+		ca->applied = ca->count;
+		return 0;
+	}
 	case IPUXCOM_IOC_AUTOLOAD:
 		fake.state = IPUXCOM_DEV_STATE_BOOTLOADER;
 		return 0;
@@ -762,6 +773,8 @@ TEST_F(drv, load_counts_its_system_calls)
 	struct ipuxcom_load_params lp = {
 		.size = sizeof(struct ipuxcom_load_params),
 		.bootloader = boot, .bootloader_size = sizeof(boot),
+		/* the load alone: the session's other parts are counted below */
+		.flags = IPUXCOM_LOAD_F_NO_INIT | IPUXCOM_LOAD_F_NO_CFG,
 	};
 	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 
@@ -782,6 +795,190 @@ TEST_F(drv, load_counts_its_system_calls)
 	EXPECT_EQ(29, res.syscalls);
 	EXPECT_EQ(29, fake.ncalls);
 	ipuxcom_image_free((struct ipuxcom_image *)lp.image);
+}
+
+/* ---------------------------------------------- the session of the record */
+
+/* Two records of a capture: CCSR, then the GS1 mark the real one ends with. */
+static const struct ipuxcom_cfg_record two_records[] = {
+	{ 0x2000, 0x402 }, { 0x302c, 1 },
+};
+
+/*
+ * ipuxcom_load() of a small image with @flags and @ncfg of two_records[]
+ * on @ipu, the device left running by an earlier load and the call log
+ * started afresh; 0 or -errno, *@res filled.
+ */
+static int session_load(struct __test_metadata *_metadata, struct ipuxcom *ipu, uint32_t flags,
+			uint32_t ncfg, struct ipuxcom_load_result *res)
+{
+	static const uint8_t boot[1024];
+	struct ipuxcom_load_params lp = {
+		.size = sizeof(struct ipuxcom_load_params),
+		.bootloader = boot, .bootloader_size = sizeof(boot),
+		.cfg = ncfg ? two_records : NULL, .cfg_count = ncfg, .flags = flags,
+	};
+	struct ipuxcom_load_result r = IPUXCOM_LOAD_RESULT_INIT;
+	int err;
+
+	lp.image = small(_metadata);
+	if (!lp.image)
+		return -ENOMEM;
+	fake.state = IPUXCOM_DEV_STATE_RUNNING;
+	fake.ncalls = 0;
+	err = ipuxcom_load(ipu, &lp, &r);
+	*res = r;
+	ipuxcom_image_free((struct ipuxcom_image *)lp.image);
+	return err;
+}
+
+/*
+ * By default a load on a card is the record's session (FACTS.md "The load
+ * as run on a real C600"): step 1's initialisation from driver-idle, the
+ * module's RESET, then the config replay (GS1/GS2 records cleared, the
+ * hardware-proven order), then the autoloader; every call counted.
+ */
+TEST_F(drv, card_load_is_the_recorded_session)
+{
+	static const unsigned long order[] = {
+		IPUXCOM_IOC_DEV_QUERY, IPU_DRV_STOP_MONITORING, IPU_DRV_MAILBOX_WRITE_READ,
+		IPU_DRV_START_MONITORING, IPU_DRV_ACCUMULATE_ERRORS, IPU_DRV_RESET_DEVICE,
+		IPU_DRV_SET_SECONDARY_IPU_ID, IPUXCOM_IOC_RESET, IPUXCOM_IOC_CFG_APPLY,
+		IPUXCOM_IOC_AUTOLOAD,
+	};
+	struct ipuxcom_load_result res;
+
+	ASSERT_EQ(0, session_load(_metadata, self->ipu, 0, 2, &res)) TH_LOG("%s", res.msg);
+	ASSERT_LT((int)(sizeof(order) / sizeof(order[0])), fake.ncalls);
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		EXPECT_EQ(order[k], fake.log[k].req) TH_LOG("call %zu", k);
+	}
+	EXPECT_EQ(IPU_DRV_ICU_RESET_REQUEST, fake.log[2].words[0]);
+	EXPECT_EQ(IPUXCOM_RESET_F_DRIVER_RESET, fake.log[7].flags);
+	EXPECT_EQ(IPUXCOM_CFG_F_CLEAR_HSP, fake.log[8].flags);
+	EXPECT_EQ(2, fake.log[8].bytes);
+	EXPECT_EQ((uintptr_t)two_records, fake.log[8].uaddr);
+	/* 30 for the load (load_counts_its_system_calls), 7 init, 1 config */
+	EXPECT_EQ(38, res.syscalls);
+	EXPECT_EQ(37, fake.ncalls);	/* all but the mmap */
+	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, fake.state);
+}
+
+/*
+ * No config and no opt-out on a card: refused after the device query,
+ * with nothing sent to the card (no ipu_driver call, no module command),
+ * the message naming what is missing and both ways out.
+ */
+TEST_F(drv, card_load_without_cfg_is_refused_before_anything)
+{
+	struct ipuxcom_load_result res;
+
+	EXPECT_EQ(-EINVAL, session_load(_metadata, self->ipu, 0, 0, &res));
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_CHECK, res.step);
+	ASSERT_EQ(1, fake.ncalls);
+	EXPECT_EQ(IPUXCOM_IOC_DEV_QUERY, fake.log[0].req);
+	EXPECT_EQ(0, strncmp(res.msg, "cfg: none given", 15)) TH_LOG("%s", res.msg);
+	EXPECT_NE(NULL, strstr(res.msg, "config capture")) TH_LOG("%s", res.msg);
+	EXPECT_NE(NULL, strstr(res.msg, "IPUXCOM_LOAD_F_NO_CFG")) TH_LOG("%s", res.msg);
+	EXPECT_NE(NULL, strstr(res.msg, "nothing was sent")) TH_LOG("%s", res.msg);
+	/* ... also when the init is skipped: the rule is the config's */
+	EXPECT_EQ(-EINVAL, session_load(_metadata, self->ipu, IPUXCOM_LOAD_F_NO_INIT, 0, &res));
+	EXPECT_EQ(1, fake.ncalls);
+}
+
+/* Each opt-out skips exactly its part of the session, and nothing else. */
+TEST_F(drv, opt_outs_skip_exactly_their_part)
+{
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
+
+	/* no init: the config replay and the load, no ipu_driver step, no RESET */
+	fake.state = IPUXCOM_DEV_STATE_IDLE;
+	{
+		static const uint8_t boot[1024];
+		struct ipuxcom_load_params lp = {
+			.size = sizeof(struct ipuxcom_load_params),
+			.bootloader = boot, .bootloader_size = sizeof(boot),
+			.cfg = two_records, .cfg_count = 2, .flags = IPUXCOM_LOAD_F_NO_INIT,
+		};
+
+		lp.image = small(_metadata);
+		ASSERT_NE(NULL, lp.image);
+		fake.ncalls = 0;
+		res = (struct ipuxcom_load_result)IPUXCOM_LOAD_RESULT_INIT;
+		ASSERT_EQ(0, ipuxcom_load(self->ipu, &lp, &res)) TH_LOG("%s", res.msg);
+		ipuxcom_image_free((struct ipuxcom_image *)lp.image);
+	}
+	EXPECT_EQ(0, count(DRV, IPU_DRV_STOP_MONITORING));
+	EXPECT_EQ(0, count(DRV, IPU_DRV_MAILBOX_WRITE_READ));
+	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_RESET));
+	EXPECT_EQ(1, find(MOD, IPUXCOM_IOC_CFG_APPLY, 0));
+	EXPECT_EQ(31, res.syscalls);
+	/* no init on a running device: the module's state rule stops the config */
+	EXPECT_EQ(-EBADFD, session_load(_metadata, self->ipu, IPUXCOM_LOAD_F_NO_INIT, 2, &res));
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_CFG, res.step);
+
+	/* no config: the initialisation and the load, no CFG_APPLY */
+	ASSERT_EQ(0, session_load(_metadata, self->ipu, IPUXCOM_LOAD_F_NO_CFG, 0, &res))
+		TH_LOG("%s", res.msg);
+	EXPECT_EQ(1, count(DRV, IPU_DRV_MAILBOX_WRITE_READ));
+	EXPECT_EQ(1, count(MOD, IPUXCOM_IOC_RESET));
+	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_CFG_APPLY));
+	EXPECT_LT(find(MOD, IPUXCOM_IOC_RESET, 0), find(MOD, IPUXCOM_IOC_AUTOLOAD, 0));
+	EXPECT_EQ(36, res.syscalls);
+
+	/* both: the load alone */
+	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
+	fake.state = IPUXCOM_DEV_STATE_IDLE;
+	{
+		static const uint8_t boot[1024];
+		struct ipuxcom_load_params lp = {
+			.size = sizeof(struct ipuxcom_load_params),
+			.bootloader = boot, .bootloader_size = sizeof(boot),
+			.flags = IPUXCOM_LOAD_F_NO_INIT | IPUXCOM_LOAD_F_NO_CFG,
+		};
+
+		lp.image = small(_metadata);
+		ASSERT_NE(NULL, lp.image);
+		fake.ncalls = 0;
+		res = (struct ipuxcom_load_result)IPUXCOM_LOAD_RESULT_INIT;
+		ASSERT_EQ(0, ipuxcom_load(self->ipu, &lp, &res)) TH_LOG("%s", res.msg);
+		ipuxcom_image_free((struct ipuxcom_image *)lp.image);
+	}
+	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_RESET));
+	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_CFG_APPLY));
+	EXPECT_EQ(IPUXCOM_IOC_DEV_QUERY, fake.log[0].req);
+	EXPECT_EQ(IPUXCOM_IOC_AUTOLOAD, fake.log[1].req);
+}
+
+/* Unknown flags, and an opt-out that contradicts the config given: refused, nothing sent. */
+TEST_F(drv, bad_load_flags_are_refused_by_name)
+{
+	struct ipuxcom_load_result res;
+
+	EXPECT_EQ(-EINVAL, session_load(_metadata, self->ipu, 1u << 7, 2, &res));
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_CHECK, res.step);
+	EXPECT_EQ(0, fake.ncalls);
+	EXPECT_EQ(0, strncmp(res.msg, "flags 0x80: bits 0x80", 21)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(-EINVAL, session_load(_metadata, self->ipu, IPUXCOM_LOAD_F_NO_CFG, 2, &res));
+	EXPECT_EQ(0, fake.ncalls);
+	EXPECT_NE(NULL, strstr(res.msg, "IPUXCOM_LOAD_F_NO_CFG with a config of 2 records"))
+		TH_LOG("%s", res.msg);
+}
+
+/* A failing initialisation stops the load at STEP_INIT, before the config, with the step. */
+TEST_F(drv, failed_init_stops_the_load_before_the_config)
+{
+	struct ipuxcom_load_result res;
+
+	fake.fail_drv_req = IPU_DRV_ACCUMULATE_ERRORS;
+	fake.fail_drv_req_err = EIO;
+	EXPECT_EQ(-EIO, session_load(_metadata, self->ipu, 0, 2, &res));
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_INIT, res.step);
+	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_CFG_APPLY));
+	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_AUTOLOAD));
+	EXPECT_NE(NULL, strstr(res.msg, "initialisation: step 4 (ACCUMULATE_ERRORS)"))
+		TH_LOG("%s", res.msg);
+	EXPECT_EQ(5, res.syscalls);	/* the query and steps 1-4 */
 }
 
 static const char oracle[] =
@@ -1007,6 +1204,29 @@ TEST(attach_finds_the_node_by_its_mapping)
 	ixc_ipudrv_dev_dir = "/dev";
 }
 
+/* A load by default on a device not held through ipu_driver: RESET, no config. */
+static void plain_load(struct __test_metadata *_metadata, struct ipuxcom *ipu)
+{
+	static const uint8_t boot[1024];
+	struct ipuxcom_load_params lp = {
+		.size = sizeof(struct ipuxcom_load_params),
+		.bootloader = boot, .bootloader_size = sizeof(boot),
+	};
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
+
+	lp.image = small(_metadata);
+	ASSERT_NE(NULL, lp.image);
+	fake.state = IPUXCOM_DEV_STATE_RUNNING;
+	fake.ncalls = 0;
+	ASSERT_EQ(0, ipuxcom_load(ipu, &lp, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(IPUXCOM_IOC_DEV_QUERY, fake.log[0].req);
+	EXPECT_EQ(IPUXCOM_IOC_RESET, fake.log[1].req);
+	EXPECT_EQ(0, fake.log[1].flags);
+	EXPECT_EQ(IPUXCOM_IOC_AUTOLOAD, fake.log[2].req);
+	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_CFG_APPLY));
+	ipuxcom_image_free((struct ipuxcom_image *)lp.image);
+}
+
 /* A device not held through ipu_driver: init is a plain reset, no ipu_driver call. */
 TEST(init_on_a_plain_device)
 {
@@ -1026,10 +1246,16 @@ TEST(init_on_a_plain_device)
 	EXPECT_EQ(0, fake.log[0].flags);
 	EXPECT_EQ(0, rep.ipu_driver);
 	EXPECT_STREQ("", rep.ipu_node);
-	for (uint32_t s = 1; s <= 6; s++)
+	for (uint32_t s = 1; s <= 6; s++) {
 		EXPECT_EQ(IPUXCOM_INIT_NOT_APPLICABLE, rep.status[s]);
+	}
 	EXPECT_EQ(IPUXCOM_INIT_DONE, rep.status[7]);
 	EXPECT_EQ(0, rep.icu_reply_valid);
+	/*
+	 * and a load by default: the initialisation (the RESET) first, and
+	 * no config needed (IPUXCOM_CAP_IPU_DRIVER not reported)
+	 */
+	plain_load(_metadata, ipu);
 	/* and the plain exchange-window write: one ioctl with the data */
 	fake.ncalls = 0;
 	EXPECT_EQ(0, ipuxcom_exch_write(ipu, 1, 0x4c000, &rep, 4, 0, NULL));

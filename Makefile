@@ -295,8 +295,11 @@ CARD_TEST_BINS := $(addprefix $(B)/tests/card/,$(CARD_TESTS))
 # Device tests whose subject is the stand-in on the C600 (they skip in the
 # simulator's VM, where there is no C600): they run in the card lane too.
 C600_DEVICE_TESTS := standin_test ipudrv_test hw_backend_test
-# (=: VM_PYTHON_TESTS is set further down)
-C600_LANE_TESTS = $(CARD_TESTS) $(C600_DEVICE_TESTS) $(VM_PYTHON_TESTS)
+# Device.load()'s session on the card (python/tests/test_card.py) and the
+# Python device tests under the driver's signals (python/tests/test_device.py),
+# in the card VM's Python (the same tree as the simulator VM's, make vm-python).
+C600_LANE_SCRIPTS := python/vm/python_card_test python/vm/python_test
+C600_LANE_TESTS := $(CARD_TESTS) $(C600_DEVICE_TESTS) python_card_test python_test
 C600_LANE_BINS := $(CARD_TEST_BINS) $(addprefix $(B)/tests/device/,$(C600_DEVICE_TESTS))
 
 $(B)/tests/card/%: selftests/card/%.c $(TEST_DEPS) $(B)/libipuxcom.a
@@ -426,15 +429,21 @@ check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom $(EXAMPLE_BINS)
 	selftests/run-host-tests.sh $(B)/results/host.tap $(HOST_TEST_BINS) $(HOST_SAN_BINS)
 
 # The card lane's VM: no simulator; the stand-in binds the C600 PCI device.
-# The Python device tests run there too (python_test: on the card, under
-# the stand-in's signal storm, with threads started before the open).
+# Every load on the card replays the real C600 config capture, as the
+# record's loads do: a test vector read from the hardware record next to
+# the repository (never installed, never copied into the tree), checked
+# against the seed's SHA-256 (selftests/vm/card-cfg.sh), in the image as
+# /data/c600-init.ipucfg (the tests find it as $$IPUXCOM_CARD_CFG).
+CARD_CFG ?= $(CURDIR)/../shared/data/c600-init.ipucfg
 C600_INITRAMFS := $(B)/vm/c600-initramfs.cpio.gz
 initramfs-c600: kver-check modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(C600_LANE_BINS) \
 		$(VM_PYTHON).done
+	selftests/vm/card-cfg.sh "$(CARD_CFG)"
 	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(C600_INITRAMFS) \
 		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" \
 		--tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
-		--tests "$(C600_LANE_BINS) python/vm/python_test" --python $(VM_PYTHON)
+		--tests "$(C600_LANE_BINS) $(C600_LANE_SCRIPTS)" \
+		--data "$(CARD_CFG)" --python $(VM_PYTHON)
 
 # The QEMU with the C600 device, built once from Debian's source and cached
 # outside the tree (scripts/qemu-c600.sh; .ci/run starts it in the
@@ -443,14 +452,17 @@ qemu-c600:
 	scripts/qemu-c600.sh
 
 # The card tests on the QEMU C600 (a failed QEMU build leaves the TAP file
-# missing, which tap-summary.sh counts as a failure).
+# missing, which tap-summary.sh counts as a failure). C600_MATRIX: the
+# cells of c600_matrix_test (full, pairwise, or L/P/R[/T],...;
+# docs/testing.md).
+C600_MATRIX ?= full
 check-vm-c600: initramfs-c600
 	@mkdir -p $(B)/results
 	@q=$$(scripts/qemu-c600.sh | sed -n 's/^QEMU=//p' | tail -n 1); \
 	if [ -z "$$q" ]; then echo "check-vm-c600: the QEMU C600 did not build"; exit 1; fi; \
 	selftests/vm/run-vm.sh --qemu "$$q" --c600 --kernel $(KIMAGE) --initrd $(C600_INITRAMFS) \
 		--mode check --expect "$(C600_LANE_TESTS)" --out $(B)/results/vm-c600 \
-		--timeout 900 --append ipuxcom_vm.card=c600
+		--timeout 900 --append "ipuxcom_vm.card=c600 ipuxcom_vm.matrix=$(C600_MATRIX)"
 
 # Then the same VM once more in vm-shell's mode, its shell fed from a pipe
 # (selftests/vm/shell-check.sh, ~10 s): after the tests, never next to them.

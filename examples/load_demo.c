@@ -6,9 +6,10 @@
  *                              (N = physical tile) and a stand-in
  *                              bootloader BOOT, for `ipuxcom image pack`
  *                              and `ipuxcom load`
- *   load_demo verify DIR       read sampled words of every tile back
- *                              through TDI and compare them with DIR/N.bin;
- *                              prints PASS or the first mismatch
+ *   load_demo verify DIR [DEV] read sampled words of every tile of device
+ *                              DEV (default 0) back through TDI and
+ *                              compare them with DIR/N.bin; prints PASS or
+ *                              the first mismatch
  *
  * The images are modelled on the design notes' matmul set: one shared body
  * with a few per-tile words (the tile's own id among them). The
@@ -84,7 +85,7 @@ static int demo_write(const char *dir, const char *boot_path)
 	return 0;
 }
 
-static int demo_verify(const char *dir)
+static int demo_verify(const char *dir, uint32_t dev)
 {
 	static uint32_t img[IMG_WORDS];
 	struct ipuxcom *ipu;
@@ -100,9 +101,9 @@ static int demo_verify(const char *dir)
 	if (!err)
 		err = ipuxcom_open(NULL, &ipu);
 	if (!err)
-		err = ipuxcom_attach(ipu, 0);
+		err = ipuxcom_attach(ipu, dev);
 	if (err) {
-		fprintf(stderr, "load_demo: device 0: %s\n", ipuxcom_strerror(err));
+		fprintf(stderr, "load_demo: device %" PRIu32 ": %s\n", dev, ipuxcom_strerror(err));
 		return 1;
 	}
 	for (uint32_t t = 0; t < TILES; t++) {
@@ -143,8 +144,16 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "write"))
 		return demo_write(argv[2], argv[3]);
-	if (argc == 3 && !strcmp(argv[1], "verify"))
-		return demo_verify(argv[2]);
-	fprintf(stderr, "usage: load_demo write DIR BOOT | load_demo verify DIR\n");
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "verify")) {
+		char *end = NULL;
+		unsigned long dev = argc == 4 ? strtoul(argv[3], &end, 0) : 0;
+
+		if (argc == 4 && (!*argv[3] || *end || dev > UINT32_MAX)) {
+			fprintf(stderr, "load_demo: bad device id '%s'\n", argv[3]);
+			return 2;
+		}
+		return demo_verify(argv[2], (uint32_t)dev);
+	}
+	fprintf(stderr, "usage: load_demo write DIR BOOT | load_demo verify DIR [DEV]\n");
 	return 2;
 }

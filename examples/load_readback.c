@@ -5,11 +5,14 @@
  * module and a device (the simulator or a card); `make` builds it, and the
  * test VM runs it on the simulator (selftests/device/load_readback_test.c).
  *
- *   load_readback IMAGE BOOTLOADER [DEV]
+ *   load_readback IMAGE BOOTLOADER [DEV [CONFIG]]
  *
  * Lists the devices over netlink, attaches DEV (default: the lowest id
- * listed), initialises it, loads the IPUIMG1 image IMAGE with the tile
- * bootloader BOOTLOADER (the SDK's ELF or raw bytes), then reads the first
+ * listed) and runs the load's whole session: ipuxcom_load() initialises
+ * the device, replays the IPUCFG1 config capture CONFIG (required on a
+ * card, which is refused without one; optional on the simulator) and
+ * loads the IPUIMG1 image IMAGE with the tile bootloader BOOTLOADER (the
+ * SDK's ELF or raw bytes), then reads the first
  * words of every tile's image back through TDI and compares them with the
  * image: prints how many tiles matched and PASS, or the first mismatch
  * and FAIL (exit 1).
@@ -104,19 +107,20 @@ int main(int argc, char **argv)
 {
 	struct ipuxcom_load_params params = IPUXCOM_LOAD_PARAMS_INIT;
 	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
-	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
 	struct ipuxcom_bootloader bl = IPUXCOM_BOOTLOADER_INIT;
+	struct ipuxcom_cfg_record *cfg = NULL;
+	uint32_t ncfg = 0;
 	struct ipuxcom_image *img;
 	struct ipuxcom_errmsg em;
 	struct ipuxcom *ipu;
 	uint32_t dev = 0;
 	int err, rc;
 
-	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: load_readback IMAGE BOOTLOADER [DEV]\n");
+	if (argc < 3 || argc > 5) {
+		fprintf(stderr, "usage: load_readback IMAGE BOOTLOADER [DEV [CONFIG]]\n");
 		return 2;
 	}
-	if (argc == 4)
+	if (argc >= 4)
 		dev = (uint32_t)strtoul(argv[3], NULL, 0);
 	else if (pick_device(&dev))
 		return 1;
@@ -125,6 +129,10 @@ int main(int argc, char **argv)
 	if ((err = ipuxcom_bootloader_load(argv[2], &bl, &em))) {
 		ipuxcom_image_free(img);
 		return fail(argv[2], err, em.msg);
+	}
+	if (argc == 5 && (err = ipuxcom_cfg_load(argv[4], &cfg, &ncfg, &em))) {
+		rc = fail(argv[4], err, em.msg);
+		goto out;
 	}
 	/* before opening a card: ipu_driver's signals must not kill us */
 	err = ipuxcom_block_driver_signals();
@@ -135,15 +143,16 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	err = ipuxcom_attach(ipu, dev);
-	if (!err)
-		err = ipuxcom_dev_init(ipu, &rep);
 	if (err) {
-		rc = fail("attach and initialise", err, ipuxcom_errmsg(ipu));
+		rc = fail("attach", err, ipuxcom_errmsg(ipu));
 		goto close;
 	}
+	/* the session: initialisation, the config replay, the load */
 	params.image = img;
 	params.bootloader = bl.image;
 	params.bootloader_size = bl.image_size;
+	params.cfg = cfg;
+	params.cfg_count = ncfg;
 	err = ipuxcom_load(ipu, &params, &res);
 	if (err) {
 		rc = fail("load", err, res.msg);
@@ -155,6 +164,7 @@ int main(int argc, char **argv)
 close:
 	ipuxcom_close(ipu);
 out:
+	free(cfg);
 	ipuxcom_bootloader_free(&bl);
 	ipuxcom_image_free(img);
 	return rc;

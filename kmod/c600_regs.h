@@ -59,11 +59,16 @@
 /*
  * CTXT_STS: the state of context c is (CTXT_STS >> 2c) & 3, and 2 or 3
  * means stopped [RE: FACTS.md "ipu_driver as the peer drives it"]. 1 =
- * running and 0 = inactive are MODELLED (the record names only 2|3); [S]
- * records that an inactive context cannot execute an injected instruction.
+ * running and 0 = inactive are MODELLED (the record names only 2|3).
+ * Inactive, the records differ: [S] "Reset-idle tiles have all seven
+ * contexts inactive ...; an inactive context cannot execute an injected
+ * instruction"; the hardware-proven peer injects into an inactive worker
+ * context, as quiescent, to read SRAM of a loaded tile (docs/tdi.md).
+ * C600_CTXT_STS_ALL: the seven contexts' fields (seven: DBG_RBRK bits 0-6 [S]).
  */
 #define C600_CTXT_STS_SHIFT(c)		(2 * (c))
 #define C600_CTXT_STATE(sts, c)		(((sts) >> C600_CTXT_STS_SHIFT(c)) & 3)
+#define C600_CTXT_STS_ALL		GENMASK(13, 0)
 #define C600_CTXT_INACTIVE		0
 #define C600_CTXT_RUNNING		1
 #define C600_CTXT_IS_STOPPED(state)	(((state) & 2) != 0)	/* 2 or 3 of 0..3 */

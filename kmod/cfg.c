@@ -18,6 +18,7 @@
 
 #include <linux/capability.h>
 #include <linux/nospec.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -116,16 +117,18 @@ static bool cfg_skipped(u32 flags, const struct ipuxcom_cfg_record *r)
 	       (r->offset == C600_HSP_GS2 && (flags & IPUXCOM_CFG_F_CLEAR_GS2));
 }
 
-/* MARK = 0 on @reg, which must read back 0; else -EBUSY naming it. */
+/*
+ * @reg = 0, which must read back MARK 0; else -EBUSY naming it. The bare
+ * word, as the peer clears the marks after its replay [RE, FACTS.md "The
+ * load as run on a real C600" step 2].
+ */
 static int cfg_clear_mark(struct ipuxcom_device *dev, struct ipuxcom_ioc_cfg_apply *ca,
 			  u32 reg)
 {
 	u32 v;
 	int ret;
 
-	ret = ipuxcom_rd(dev, reg, &v);
-	if (!ret)
-		ret = ipuxcom_wr(dev, reg, v & ~C600_HSP_MARK);
+	ret = ipuxcom_wr(dev, reg, 0);
 	if (!ret)
 		ret = ipuxcom_rd(dev, reg, &v);
 	if (!ret && (v & C600_HSP_MARK)) {

@@ -78,4 +78,36 @@
 #define IPUXCOM_MCGRP_ADMIN_ONLY
 #endif
 
+/*
+ * The page frame a VM_IO | VM_PFNMAP mapping maps at @addr, with the
+ * mmap lock held: 0, or -EINVAL where nothing is mapped there (yet).
+ * follow_pfn() went away in 6.10 (commit cb10c28ac82c, "mm: remove
+ * follow_pfn"); 6.12 offers follow_pfnmap_start()/_end() (commit
+ * 6da8e9634bb7, "mm: new follow_pfnmap API"). 6.10 and 6.11, with only
+ * follow_pte() taking a VMA, were never built here: refused.
+ */
+#include <linux/mm.h>
+#if IPUXCOM_LINUX_AT_LEAST(6, 12, 0)
+static inline int ipuxcom_vma_pfn(struct vm_area_struct *vma, unsigned long addr,
+				  unsigned long *pfn)
+{
+	struct follow_pfnmap_args args = { .vma = vma, .address = addr };
+	int ret = follow_pfnmap_start(&args);
+
+	if (ret)
+		return ret;
+	*pfn = args.pfn;
+	follow_pfnmap_end(&args);
+	return 0;
+}
+#elif IPUXCOM_LINUX_AT_LEAST(6, 10, 0)
+#error "ipuxcom: Linux 6.10 and 6.11 were never built (no follow_pfn(), no follow_pfnmap_start())"
+#else
+static inline int ipuxcom_vma_pfn(struct vm_area_struct *vma, unsigned long addr,
+				  unsigned long *pfn)
+{
+	return follow_pfn(vma, addr, pfn);
+}
+#endif
+
 #endif /* IPUXCOM_COMPAT_H */

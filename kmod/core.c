@@ -37,9 +37,8 @@
  * @dev: attached device (holds a reference), or NULL; set once, then
  *	stable until release, so handlers read it without @lock
  * @ipu_file: for a device held through ipu_driver, the caller's open
- *	/dev/ipuN (a reference, dropped at release), on which the module took
- *	USER_ATTACH at ATTACH: the ipu_driver session that entitles this one
- *	outlives it
+ *	/dev/ipuN (a reference, dropped at release) whose mapping ATTACH
+ *	resolved: the ipu_driver session that entitles this one outlives it
  * @user: the effective uid this file was opened with (its f_cred), the
  *	"user" of the owner-change rule (uapi, struct ipuxcom_ioc_attach)
  */
@@ -134,45 +133,128 @@ static int ipuxcom_ioc_info(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
 	return 0;
 }
 
-/*
- * For a device held through ipu_driver, @ipu must be the caller's open
- * /dev/ipuN of it (ipunode.c); a device that is not takes no descriptor.
- * Inside ipuxcom_device_enter(): the node search needs the parent.
+/**
+ * struct ipuxcom_attach_ctx - what ATTACH resolved before any lock
+ * @ipu: the caller's /dev/ipuN (a reference), or NULL
+ * @ex: the caller's /dev/ipuN_ex (a reference), or NULL
+ * @w: the physical ranges their mappings reach
  */
-static int ipuxcom_attach_check_node(struct ipuxcom_device *dev, struct file *ipu)
+struct ipuxcom_attach_ctx {
+	struct file *ipu;
+	struct file *ex;
+	struct ipuxcom_windows w;
+};
+
+static void ipuxcom_attach_ctx_put(struct ipuxcom_attach_ctx *c)
 {
+	if (c->ipu)
+		fput(c->ipu);
+	if (c->ex)
+		fput(c->ex);
+}
+
+/*
+ * The descriptor @fd (-EBADF if not open) and the window its mapping at
+ * @uaddr reaches (-EINVAL for no mapping).
+ */
+static int ipuxcom_attach_window(s32 fd, u64 uaddr, u64 len, struct file **filep,
+				 phys_addr_t *phys)
+{
+	*filep = fget(fd);
+	if (!*filep)
+		return -EBADF;
+	if (!uaddr || !len)
+		return -EINVAL;
+	return ipuxcom_ipu_window(*filep, uaddr, len, phys);
+}
+
+/*
+ * The members of @at checked, and the holder's mappings resolved: with
+ * no lock of the module held, as this sleeps on the caller's mmap_lock.
+ */
+static int ipuxcom_attach_resolve(const struct ipuxcom_ioc_attach *at,
+				  struct ipuxcom_attach_ctx *c)
+{
+	bool has_ipu = at->flags & IPUXCOM_ATTACH_F_IPU_FD;
+	bool has_ex = at->flags & IPUXCOM_ATTACH_F_EX_FD;
 	int ret;
 
-	if (!dev->ipu_driver)
-		return ipu ? -EINVAL : 0;
-	if (!ipu)
-		return -EACCES;
-	ret = ipuxcom_device_enter(dev);
+	memset(c, 0, sizeof(*c));
+	if (at->reserved)
+		return -EINVAL;
+	if (!has_ex && (at->ex_map || at->ex_map_len || at->ex_fd))
+		return -EINVAL;
+	if (!has_ipu)
+		return at->flags || at->ipu_fd || at->cfg_map ? -EINVAL : 0;
+	ret = ipuxcom_attach_window(at->ipu_fd, at->cfg_map, IPUXCOM_IPU_CFG_MAP_BYTES,
+				    &c->ipu, &c->w.cfg);
 	if (ret)
 		return ret;
-	ret = ipuxcom_ipu_file_check(dev, ipu);
-	ipuxcom_device_exit(dev);
+	c->w.cfg_len = IPUXCOM_IPU_CFG_MAP_BYTES;
+	if (!has_ex)
+		return 0;
+	ret = ipuxcom_attach_window(at->ex_fd, at->ex_map, at->ex_map_len, &c->ex, &c->w.ex);
+	if (!ret)
+		c->w.ex_len = at->ex_map_len;
 	return ret;
+}
+
+/*
+ * Bind @f to @dev (dev->lock held, entered if it is held through
+ * ipu_driver): the holder's config window is mapped for the session.
+ */
+static int ipuxcom_attach_owner(struct ipuxcom_file *f, struct ipuxcom_device *dev,
+				const struct ipuxcom_attach_ctx *c)
+{
+	bool changed;
+	int ret;
+
+	lockdep_assert_held(&dev->lock);
+	if (dev->state == IPUXCOM_DEV_STATE_GONE)
+		return -ENODEV;
+	if (dev->owner)
+		return -EBUSY;
+	if (dev->ipu_driver) {
+		ret = dev->ops->windows_map(dev->priv, &c->w);
+		if (ret)
+			return ret;
+		ipuxcom_ipu_file_name(c->ipu, dev->ipu_node, sizeof(dev->ipu_node));
+	}
+	dev->owner = f;
+	put_pid(dev->owner_pid);
+	dev->owner_pid = get_task_pid(current, PIDTYPE_TGID);
+	/*
+	 * The owner-change rule of a simulated device: what it holds is the
+	 * last attached user's; another user gets it only through RESET.
+	 * Nobody runs a command on it now (no owner until here, f->dev not
+	 * yet published). A card has no such gate (uapi, struct
+	 * ipuxcom_ioc_attach): its holder reaches every register, TDI
+	 * included, through ipu_driver's mapping without us.
+	 */
+	changed = !dev->ipu_driver && dev->has_user && !uid_eq(dev->user, f->user);
+	if (changed)
+		WRITE_ONCE(dev->user_changed, true);
+	dev->user = f->user;
+	dev->has_user = true;
+	return changed ? 1 : 0;
 }
 
 static int ipuxcom_ioc_attach(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg)
 {
 	struct ipuxcom_ioc_attach *at = &arg->attach;
+	bool probe = at->flags & IPUXCOM_ATTACH_F_PROBE;
+	struct ipuxcom_attach_ctx c;
 	struct ipuxcom_device *dev;
-	struct file *ipu = NULL;
-	bool changed;
-	int ret = 0;
+	int ret;
 
-	if (at->flags & IPUXCOM_ATTACH_F_IPU_FD) {
-		ipu = fget(at->ipu_fd);
-		if (!ipu)
-			return -EBADF;
-	} else if (at->ipu_fd) {
+	if (probe && !(at->flags & IPUXCOM_ATTACH_F_IPU_FD))
 		return -EINVAL;
-	}
+	ret = ipuxcom_attach_resolve(at, &c);
+	if (ret)
+		goto out_put;
 
 	mutex_lock(&f->lock);
-	if (f->dev) {
+	if (f->dev && !probe) {
 		ret = -EALREADY;
 		goto out_unlock_file;
 	}
@@ -181,52 +263,51 @@ static int ipuxcom_ioc_attach(struct ipuxcom_file *f, union ipuxcom_ioc_any *arg
 		ret = -ENODEV;
 		goto out_unlock_file;
 	}
-	ret = ipuxcom_attach_check_node(dev, ipu);
-	/*
-	 * Proven, not assumed: the module takes USER_ATTACH on that very file
-	 * (no ipuxcom lock but this file's is held: it calls into ipu_driver)
-	 */
-	if (!ret && ipu)
-		ret = ipuxcom_ipu_file_hold(ipu);
-	if (ret) {
-		ipuxcom_device_put(dev);
-		goto out_unlock_file;
-	}
-	mutex_lock(&dev->lock);
-	if (dev->state == IPUXCOM_DEV_STATE_GONE)
-		ret = -ENODEV;
-	else if (dev->owner)
-		ret = -EBUSY;
-	if (ret) {
+	if (!dev->ipu_driver) {
+		/* the simulator takes no descriptor, and needs none */
+		if (c.ipu) {
+			ret = -EINVAL;
+			goto out_put_dev;
+		}
+		mutex_lock(&dev->lock);
+		ret = ipuxcom_attach_owner(f, dev, &c);
 		mutex_unlock(&dev->lock);
-		ipuxcom_device_put(dev);
-		goto out_unlock_file;
+	} else if (!c.ipu) {
+		ret = -EACCES;
+		goto out_put_dev;
+	} else {
+		ret = ipuxcom_device_enter(dev);
+		if (ret)
+			goto out_put_dev;
+		/* whose windows are these? nothing is touched to tell */
+		ret = dev->ops->windows_check(dev->priv, &c.w);
+		if (!ret && !probe) {
+			mutex_lock(&dev->lock);
+			ret = ipuxcom_attach_owner(f, dev, &c);
+			mutex_unlock(&dev->lock);
+		}
+		ipuxcom_device_exit(dev);
+		if (probe)
+			goto out_put_dev;
 	}
-	dev->owner = f;
-	put_pid(dev->owner_pid);
-	dev->owner_pid = get_task_pid(current, PIDTYPE_TGID);
-	/*
-	 * The owner-change rule: what the device holds is the last attached
-	 * user's; another user gets it only through RESET. Nobody runs a
-	 * command on it now (no owner until here, f->dev not yet published).
-	 */
-	changed = dev->has_user && !uid_eq(dev->user, f->user);
-	if (changed)
-		WRITE_ONCE(dev->user_changed, true);
-	dev->user = f->user;
-	dev->has_user = true;
-	mutex_unlock(&dev->lock);
-	if (changed)
+	if (ret < 0)
+		goto out_put_dev;
+	if (ret > 0)
 		ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_NEEDS_RESET);
-	/* The file keeps the lookup's reference, and @ipu, until released. */
-	f->ipu_file = ipu;
-	ipu = NULL;
+	ret = 0;
+	/* The file keeps the lookup's reference, and @c.ipu, until released. */
+	f->ipu_file = c.ipu;
+	c.ipu = NULL;
 	/* Publish f->dev last: pairs with ipuxcom_file_dev()'s acquire. */
 	smp_store_release(&f->dev, dev);
+	goto out_unlock_file;
+
+out_put_dev:
+	ipuxcom_device_put(dev);
 out_unlock_file:
 	mutex_unlock(&f->lock);
-	if (ipu)
-		fput(ipu);
+out_put:
+	ipuxcom_attach_ctx_put(&c);
 	return ret;
 }
 
@@ -355,7 +436,8 @@ static int ipuxcom_ioc_buf_detach(struct ipuxcom_device *dev, void *arg)
  */
 static const struct ipuxcom_ioctl_op ipuxcom_ioctl_ops[] = {
 	CMD(INFO, info, reserved, 0, 0, NONE, FILE_CMD(ipuxcom_ioc_info)),
-	CMD(ATTACH, attach, ipu_fd, IPUXCOM_ATTACH_F_IPU_FD, 0, NONE,
+	CMD(ATTACH, attach, ipu_fd,
+	    IPUXCOM_ATTACH_F_IPU_FD | IPUXCOM_ATTACH_F_EX_FD | IPUXCOM_ATTACH_F_PROBE, 0, NONE,
 	    FILE_CMD(ipuxcom_ioc_attach)),
 	CMD(DEV_QUERY, dev_query, backend, 0, 0, NONE,
 	    DEV_CMD(ipuxcom_ioc_dev_query)),
@@ -572,10 +654,14 @@ static int ipuxcom_release(struct inode *inode, struct file *filp)
 				ipuxcom_set_state(dev, IPUXCOM_DEV_STATE_NEEDS_RESET);
 			ipuxcom_buf_release_all(dev);
 			dev->exch.active = false;
+			/* the holder's window goes with its session */
+			if (dev->ipu_driver)
+				dev->ops->windows_unmap(dev->priv);
 			ipuxcom_device_exit(dev);
 		}
 		mutex_unlock(&dev->op_lock);
 		mutex_lock(&dev->lock);
+		dev->ipu_node[0] = '\0';
 		dev->owner = NULL;
 		put_pid(dev->owner_pid);
 		dev->owner_pid = NULL;

@@ -28,9 +28,9 @@ int ipuxcom_select_hexopt(struct ipuxcom_device *dev)
 
 /*
  * -EBUSY if a mark is pending on the general-sync control @reg (MARK not
- * zero); *@mark gets MARK, *@value (if not NULL) the whole register.
+ * zero); *@mark gets MARK.
  */
-int ipuxcom_hsp_check_idle(struct ipuxcom_device *dev, u32 reg, u32 *mark, u32 *value)
+int ipuxcom_hsp_check_idle(struct ipuxcom_device *dev, u32 reg, u32 *mark)
 {
 	u32 v;
 	int ret;
@@ -39,15 +39,17 @@ int ipuxcom_hsp_check_idle(struct ipuxcom_device *dev, u32 reg, u32 *mark, u32 *
 	if (ret)
 		return ret;
 	*mark = v & C600_HSP_MARK;
-	if (value)
-		*value = v;
 	return *mark ? -EBUSY : 0;
 }
 
 /*
  * Post @mark on the general-sync control @reg (GS1 or GS2) and, with
  * @wait, wait for the tiles' collective response to return MARK to zero
- * [S "Secondary Loader Frames"]. Bits outside MARK are preserved.
+ * [S "Secondary Loader Frames"]. The register is written with the bare
+ * mark, as the hardware-proven peer writes it (write_sync_mark: the whole
+ * register = mark, then read back [RE]) and as the SDK's own capture does
+ * (its GS1/GS2 records are 0 and 1). MARK is bits 0-15 [S]; what the bits
+ * above it are is not recorded, so nothing read from them is written back.
  *
  * A mark is never posted over a pending one: a control whose MARK is not
  * zero (a wait that has not finished, or a mark a config replay left) gives
@@ -60,11 +62,11 @@ int ipuxcom_hsp_mark(struct ipuxcom_device *dev, u32 reg, u32 mark, bool wait,
 	u32 v;
 	int ret;
 
-	ret = ipuxcom_hsp_check_idle(dev, reg, final_mark, &v);
+	ret = ipuxcom_hsp_check_idle(dev, reg, final_mark);
 	if (ret)
 		return ret;
 	trace_ipuxcom_hsp_mark(dev->id, reg, mark, wait);
-	ret = ipuxcom_wr(dev, reg, (v & ~C600_HSP_MARK) | (mark & C600_HSP_MARK));
+	ret = ipuxcom_wr(dev, reg, mark & C600_HSP_MARK);
 	if (ret)
 		return ret;
 	if (wait)

@@ -1,139 +1,146 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Ownership of a card driven by ipu_driver: ipuxcom acts on it only for a
- * caller that holds it there, i.e. that passes an open /dev/ipuN of the
- * same card at ATTACH on which ipu_driver's exclusive USER_ATTACH
- * succeeds: the library takes it first, and the module takes it again on
- * that file itself (ipuxcom_ipu_file_hold()), so a descriptor of a card
- * someone else holds is refused. Only public interfaces are used: the
- * file's own ioctl entry for USER_ATTACH; to check the node, that the
- * file is a char device whose dev_t is that of a device named "ipu<N>"
- * [S "Below Poplar": /dev/ipu0, /dev/ipu0_ex, /dev/ipu0_mem, /dev/ipu0_p2p]
- * somewhere below the card's device (the PCI function) in the device
- * tree. Where ipu_driver puts its nodes in sysfs is not in any record
- * (FACTS.md "ipu_driver as the peer drives it"): the node may be a child
- * of the PCI function or sit further down, below a class device or
- * another device of the driver's. The search walks the function's
- * descendants, at most IPUNODE_MAX_DEPTH levels down; a node elsewhere
- * fails ATTACH with -EXDEV and nothing is touched (docs/hardware.md).
+ * A card driven by ipu_driver is reached through what ipu_driver gives
+ * its holder, and nothing the records leave open is guessed: the caller
+ * passes ATTACH its open /dev/ipuN and its own mapping of the config
+ * registers (mmap offset 0, 0x80000 bytes, shared: exactly as the
+ * hardware-proven stack maps them [RE], docs/hardware.md "Device and
+ * driver"), and optionally /dev/ipuN_ex and its mapping. This file turns
+ * such a mapping into the physical range it reaches, reading only the
+ * caller's page tables:
+ *
+ *  - the mapping must be one of that very open file (vma->vm_file), at
+ *    file offset 0, shared, readable and writable: a private or read-only
+ *    one proves nothing about writing registers;
+ *  - its pages must be device memory (VM_IO | VM_PFNMAP, as a driver's
+ *    mmap of a BAR makes them) and physically contiguous; pages not yet
+ *    faulted in (a driver that inserts them at fault, or one that maps
+ *    them all at mmap time: both are plausible, neither is recorded) are
+ *    faulted in as the caller's own first access would, without reading
+ *    them.
+ *
+ * The backend then says whether that range lies in its PCI function's
+ * memory resources, at whatever BAR and offset (hw_windows_check()). So
+ * no BAR index, no place of /dev/ipuN in sysfs and no answer of
+ * ipu_driver to any call of ours is assumed, and the module never calls
+ * into ipu_driver: what USER_ATTACH means is the caller's business with
+ * ipu_driver, as the record does it.
+ *
+ * Called before any lock of the module is taken (it sleeps on the
+ * caller's mmap_lock, and may run ipu_driver's fault handler).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ctype.h>
-#include <linux/device.h>
+#include <linux/dcache.h>
 #include <linux/fs.h>
-#include <linux/security.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/string.h>
 
-#include <linux/ipuxcom_ipu_driver.h>
-
+#include "compat.h"
 #include "ipuxcom_internal.h"
 
-/* Levels below the PCI function searched for the node (modelled bound). */
-#define IPUNODE_MAX_DEPTH	4
-
-struct ipunode_match {
-	dev_t devt;		/* 0: the first node will do */
-	unsigned int depth;	/* of the devices being visited, 1 = children */
-	struct device *found;
-};
-
-/* "ipu" followed by decimal digits only: not ipuN_ex, _mem or _p2p. */
-static bool ipunode_is_config_node(const char *name)
+/*
+ * The page frame the caller's @vma maps at @addr, faulting it in first
+ * if nothing is mapped there yet (mmap_lock read-held; a read fault: the
+ * driver inserts the page, nothing reads the register).
+ */
+static int ipunode_pfn(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		       unsigned long *pfn)
 {
-	if (strncmp(name, "ipu", 3) || !name[3])
-		return false;
-	for (name += 3; *name; name++)
-		if (!isdigit(*name))
-			return false;
-	return true;
-}
+	int ret;
 
-/* @child, or a device below it, is the node: depth first, bounded. */
-static int ipunode_match(struct device *child, void *data)
-{
-	struct ipunode_match *m = data;
-
-	if (child->devt && ipunode_is_config_node(dev_name(child)) &&
-	    (!m->devt || child->devt == m->devt)) {
-		m->found = get_device(child);
-		return 1;
-	}
-	if (m->depth >= IPUNODE_MAX_DEPTH)
+	if (!ipuxcom_vma_pfn(vma, addr, pfn))
 		return 0;
-	m->depth++;
-	device_for_each_child(child, m, ipunode_match);
-	m->depth--;
-	return m->found ? 1 : 0;
+	ret = fixup_user_fault(mm, addr, 0, NULL);
+	if (ret)
+		return ret == -EFAULT ? -EXDEV : ret;
+	return ipuxcom_vma_pfn(vma, addr, pfn) ? -EXDEV : 0;
 }
 
-/* The /dev/ipuN device below @dev's parent (a reference), or NULL. */
-static struct device *ipunode_find(struct ipuxcom_device *dev, dev_t devt)
-{
-	struct ipunode_match m = { .devt = devt, .depth = 1 };
-
-	if (!dev->ipu_driver || !dev->parent)
-		return NULL;
-	device_for_each_child(dev->parent, &m, ipunode_match);
-	return m.found;
-}
-
-/*
- * Name of the device's ipu_driver node into @name ("" if none). Inside
- * ipuxcom_device_enter(): the parent is valid while the backend is.
+/**
+ * ipuxcom_ipu_window() - the physical range a holder's mapping reaches
+ * @file: the open ipu_driver node the caller named (/dev/ipuN or _ex)
+ * @uaddr: the user address of the caller's mapping of @file
+ * @len: bytes the window must cover, a page multiple
+ * @phys: out: the physical address of @uaddr
+ *
+ * Context: process context, no lock of the module held; takes the
+ * caller's mmap_lock for reading (killable).
+ * Return: 0; -EBADF if @file is not open for reading and writing;
+ * -EXDEV if it is not a char device, or @uaddr is not a mapping of it at
+ * offset 0 covering @len, physically contiguous; -EOPNOTSUPP if the
+ * mapping is the file's but not a PFN map of device memory;
+ * -EACCES for a private or not read-write mapping; -EINVAL for an
+ * unaligned @uaddr or @len; -EINTR if killed while waiting for the lock.
  */
-int ipuxcom_ipu_node_name(struct ipuxcom_device *dev, char *name, size_t len)
+int ipuxcom_ipu_window(struct file *file, u64 uaddr, u64 len, phys_addr_t *phys)
 {
-	struct device *node = ipunode_find(dev, 0);
+	const unsigned long need = VM_SHARED | VM_READ | VM_WRITE;
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned long pfn0 = 0, pfn, off;
+	int ret = 0;
 
-	name[0] = '\0';
-	if (!node)
-		return -ENOENT;
-	strscpy(name, dev_name(node), len);
-	put_device(node);
-	return 0;
-}
-
-/*
- * Is @file the /dev/ipuN of @dev, open for reading and writing? Inside
- * ipuxcom_device_enter(). -EBADF: not open read-write; -EXDEV: another file.
- */
-int ipuxcom_ipu_file_check(struct ipuxcom_device *dev, struct file *file)
-{
-	struct inode *inode = file_inode(file);
-	struct device *node;
-
+	*phys = 0;
 	if ((file->f_mode & (FMODE_READ | FMODE_WRITE)) != (FMODE_READ | FMODE_WRITE))
 		return -EBADF;
-	if (!S_ISCHR(inode->i_mode))
+	if (!S_ISCHR(file_inode(file)->i_mode))
 		return -EXDEV;
-	node = ipunode_find(dev, inode->i_rdev);
-	if (!node)
+	if (!len || !PAGE_ALIGNED(uaddr) || !PAGE_ALIGNED(len) ||
+	    uaddr + len < uaddr || uaddr + len > TASK_SIZE)
+		return -EINVAL;
+	if (!mm)
 		return -EXDEV;
-	put_device(node);
-	return 0;
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	vma = vma_lookup(mm, uaddr);
+	if (!vma || vma->vm_file != file || uaddr + len > vma->vm_end ||
+	    vma->vm_pgoff + ((uaddr - vma->vm_start) >> PAGE_SHIFT) != 0) {
+		ret = -EXDEV;
+		goto out;
+	}
+	if ((vma->vm_flags & need) != need) {
+		ret = -EACCES;
+		goto out;
+	}
+	/*
+	 * How ipu_driver maps its BARs is not recorded: a mapping of the
+	 * node that is not a PFN map of device memory (VM_MIXEDMAP, say) is
+	 * one this module cannot resolve. Said apart from "not this card's".
+	 */
+	if (!(vma->vm_flags & (VM_IO | VM_PFNMAP))) {
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
+	for (off = 0; off < len; off += PAGE_SIZE) {
+		ret = ipunode_pfn(mm, vma, uaddr + off, &pfn);
+		if (ret)
+			break;
+		if (!off)
+			pfn0 = pfn;
+		else if (pfn != pfn0 + (off >> PAGE_SHIFT))
+			ret = -EXDEV;
+		if (ret)
+			break;
+	}
+	if (!ret)
+		*phys = PFN_PHYS(pfn0);
+out:
+	mmap_read_unlock(mm);
+	return ret;
 }
 
 /*
- * Take ipu_driver's USER_ATTACH on @file, a /dev/ipuN that
- * ipuxcom_ipu_file_check() accepted, exactly as its holder does from
- * userspace (FACTS.md: USER_ATTACH by value 0; the ioctl number is
- * ipu_driver's, uapi/linux/ipuxcom_ipu_driver.h), through the file's own
- * ioctl entry and the security hook the syscall would pass. No lock of
- * the module may be held: this runs ipu_driver's code.
- *
- * What this proves rests on ipu_driver's USER_ATTACH being exclusive per
- * card: it succeeds on the file that holds the card (or takes a card
- * nobody holds for @file) and fails on any other file while the card is
- * held. 0, or the error ipu_driver answered (-EBUSY: another file holds
- * the card).
+ * The name of the node @file was opened by ("ipu0"), for DEV_QUERY and
+ * netlink: display only, never trusted.
  */
-int ipuxcom_ipu_file_hold(struct file *file)
+void ipuxcom_ipu_file_name(struct file *file, char *name, size_t len)
 {
-	long ret;
+	struct name_snapshot n;
 
-	ret = security_file_ioctl(file, IPU_DRV_USER_ATTACH, 0);
-	if (!ret)
-		ret = vfs_ioctl(file, IPU_DRV_USER_ATTACH, 0);
-	return ret < 0 ? (int)ret : 0;
+	take_dentry_name_snapshot(&n, file->f_path.dentry);
+	strscpy(name, n.name.name, len);
+	release_dentry_name_snapshot(&n);
 }

@@ -30,9 +30,14 @@ IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_info, capabilities, 16);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_info, max_config_bar, 24);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_info, reserved, 28);
 
-IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_attach, 16);
+IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_attach, 48);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_attach, dev_id, 8);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_attach, ipu_fd, 12);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_attach, cfg_map, 16);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_attach, ex_map, 24);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_attach, ex_map_len, 32);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_attach, ex_fd, 40);
+IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_attach, reserved, 44);
 
 IPUXCOM_ASSERT_SIZE(ipuxcom_ioc_dev_query, 64);
 IPUXCOM_ASSERT_MEMBER(ipuxcom_ioc_dev_query, dev_id, 8);

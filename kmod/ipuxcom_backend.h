@@ -40,6 +40,25 @@ struct ipuxcom_host_buf {
 };
 
 /**
+ * struct ipuxcom_windows - where a holder's ipu_driver mappings reach a card
+ * @cfg: physical address of the config window: what the caller's
+ *	mmap(/dev/ipuN, offset 0, IPUXCOM_IPU_CFG_MAP_BYTES) maps
+ * @cfg_len: its length, IPUXCOM_IPU_CFG_MAP_BYTES
+ * @ex: physical address of the start of the caller's mapping of
+ *	/dev/ipuN_ex (offset 0), or 0
+ * @ex_len: its length in bytes; 0 when the caller gave none
+ *
+ * The core resolves them from the caller's own page tables at ATTACH
+ * (ipunode.c); they are ipu_driver's choice, never the module's.
+ */
+struct ipuxcom_windows {
+	phys_addr_t cfg;
+	u64 cfg_len;
+	phys_addr_t ex;
+	u64 ex_len;
+};
+
+/**
  * struct ipuxcom_backend_ops - what a backend provides for one device
  * @bar_read: read the 32-bit config-BAR register at byte @offset
  * @bar_write: write the 32-bit config-BAR register at byte @offset
@@ -56,6 +75,14 @@ struct ipuxcom_host_buf {
  *	mapping. A card saw the stores and needs nothing; a model applies them.
  * @reset: return the device to its power-on state; NULL for a device held
  *	through ipu_driver, which its owner resets with RESET_DEVICE
+ * @windows_check: for a device held through ipu_driver (required there,
+ *	NULL elsewhere): 0 if the physical ranges of @w lie in memory
+ *	resources of the device's own function, -EXDEV if not. Touches no
+ *	register.
+ * @windows_map: for a device held through ipu_driver: make @w's config
+ *	window the one @bar_read and @bar_write reach, for the session that
+ *	is attaching (checked as @windows_check does); until then they fail
+ * @windows_unmap: the session that @windows_map served has ended
  *
  * The core validates offsets (4-byte aligned, below config_bar_size)
  * before calling; ops may sleep. The core serialises nothing else: a
@@ -70,14 +97,18 @@ struct ipuxcom_backend_ops {
 	int (*exch_write)(void *priv, u32 offset, const void *data, size_t len);
 	int (*exch_stored)(void *priv, u32 offset, size_t len);
 	int (*reset)(void *priv);
+	int (*windows_check)(void *priv, const struct ipuxcom_windows *w);
+	int (*windows_map)(void *priv, const struct ipuxcom_windows *w);
+	void (*windows_unmap)(void *priv);
 };
 
 /*
  * The device is a card driven by ipu_driver (IPUXCOM_CAP_IPU_DRIVER):
- * ATTACH takes an open /dev/ipuN of it, which must be a char device whose
- * dev_t is that of a child of @parent named "ipu<N>" (ipu_driver creates
- * its nodes under the PCI function it drives). @parent is then required,
- * and must stay valid until the device is unregistered.
+ * ATTACH takes an open /dev/ipuN of it and the caller's mapping of its
+ * config registers; the backend says whether the mapping is its card's
+ * (@windows_check) and maps that window for the session (@windows_map).
+ * @parent is then required (the PCI function, for logging), and must
+ * stay valid until the device is unregistered.
  */
 #define IPUXCOM_DESC_IPU_DRIVER		BIT(0)
 

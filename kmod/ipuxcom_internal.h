@@ -53,7 +53,7 @@ struct ipuxcom_exch_sel {
  * @backend: backend name (NUL-terminated)
  * @tile_count: from the registration
  * @config_bar_size: from the registration
- * @parent: from the registration; ipu_driver's nodes are its children
+ * @parent: from the registration (the PCI function of a card)
  * @ipu_driver: held through ipu_driver (IPUXCOM_DESC_IPU_DRIVER)
  * @capabilities: IPUXCOM_CAP_* the backend serves
  * @ops_lock: read-held around every backend call, write-held once by
@@ -64,16 +64,22 @@ struct ipuxcom_exch_sel {
  * @dying: set when unregister starts, so bounded waits end at once
  * @op_lock: serialises command sequences on the device (taken before
  *	@ops_lock); everything below @state is protected by it
- * @lock: protects @owner, @owner_pid, @state, @user and @has_user
+ * @lock: protects @owner, @owner_pid, @ipu_node, @state, @user and
+ *	@has_user
  * @owner: the open file attached to the device, or NULL
  * @owner_pid: thread group of the process that attached
+ * @ipu_node: for a device held through ipu_driver, the name of the node
+ *	the attached session gave (display only); empty while none is
  * @state: enum ipuxcom_dev_state
  * @user: the user (effective uid of its opener) of the last file that
  *	attached, whose work the device holds; valid when @has_user
  * @has_user: a file has attached since the device was registered
- * @user_changed: a file of a user other than @user attached: until a
- *	RESET succeeds, every device command but RESET fails with -EBADFD
- *	(set at ATTACH under @lock, cleared by RESET under op_lock)
+ * @user_changed: a file of a user other than @user attached to a device
+ *	not held through ipu_driver: until a RESET succeeds, every device
+ *	command but RESET fails with -EBADFD (set at ATTACH under @lock,
+ *	cleared by RESET under op_lock). Never set for a card, whose
+ *	isolation boundary is ipu_driver's node permission (uapi, struct
+ *	ipuxcom_ioc_attach)
  * @buf: pinned host buffers by slot (BUF_ATTACH); slot 0 is the loader's
  *	transport buffer, 1 + i host-exchange page i. Changed under op_lock
  *	and @lock; released by unregister under the write side of @ops_lock
@@ -110,6 +116,7 @@ struct ipuxcom_device {
 	struct mutex lock; /* owner, owner_pid, state, user */
 	struct ipuxcom_file *owner;
 	struct pid *owner_pid;
+	char ipu_node[IPUXCOM_IPU_NODE_LEN];
 	u32 state;
 	kuid_t user;
 	bool has_user;
@@ -177,7 +184,8 @@ void ipuxcom_device_exit(struct ipuxcom_device *dev);
  * @config_bar_size: config-BAR bytes
  * @backend: backend name
  * @capabilities: IPUXCOM_CAP_* of the device
- * @ipu_node: ipu_driver's node of the device ("ipu0"), or empty
+ * @ipu_node: the ipu_driver node the attached session holds the device
+ *	by ("ipu0"), or empty
  */
 struct ipuxcom_dev_snapshot {
 	u32 id;
@@ -207,7 +215,7 @@ void ipuxcom_set_state(struct ipuxcom_device *dev, u32 state);
 int ipuxcom_require_state(struct ipuxcom_device *dev, u32 state_mask);
 int ipuxcom_hsp_mark(struct ipuxcom_device *dev, u32 reg, u32 mark, bool wait,
 		     u64 timeout_ns, u32 *final_mark);
-int ipuxcom_hsp_check_idle(struct ipuxcom_device *dev, u32 reg, u32 *mark, u32 *value);
+int ipuxcom_hsp_check_idle(struct ipuxcom_device *dev, u32 reg, u32 *mark);
 int ipuxcom_select_hexopt(struct ipuxcom_device *dev);
 int ipuxcom_exch_window(struct ipuxcom_device *dev, u32 value);
 
@@ -302,10 +310,9 @@ struct ipuxcom_host_buf *ipuxcom_buf(struct ipuxcom_device *dev, u32 slot);
 void ipuxcom_buf_release(struct ipuxcom_device *dev, u32 slot);
 void ipuxcom_buf_release_all(struct ipuxcom_device *dev);
 
-/* ipunode.c: ipu_driver's /dev/ipuN of a device held through it */
-int ipuxcom_ipu_node_name(struct ipuxcom_device *dev, char *name, size_t len);
-int ipuxcom_ipu_file_check(struct ipuxcom_device *dev, struct file *file);
-int ipuxcom_ipu_file_hold(struct file *file);
+/* ipunode.c: the holder's ipu_driver nodes and mappings of a card */
+int ipuxcom_ipu_window(struct file *file, u64 uaddr, u64 len, phys_addr_t *phys);
+void ipuxcom_ipu_file_name(struct file *file, char *name, size_t len);
 
 /* netlink.c */
 int ipuxcom_netlink_init(void);

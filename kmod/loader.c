@@ -184,7 +184,7 @@ int ipuxcom_cmd_load_batch(struct ipuxcom_device *dev, void *arg)
 	 * checked before batch 0 touches anything (ipuxcom_hsp_mark() checks
 	 * again when it posts).
 	 */
-	ret = ipuxcom_hsp_check_idle(dev, C600_HSP_GS1, &lb->mark, NULL);
+	ret = ipuxcom_hsp_check_idle(dev, C600_HSP_GS1, &lb->mark);
 	if (ret)
 		return ret;
 	loader_clear_beyond(dev, xbuf, extent);

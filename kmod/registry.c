@@ -119,11 +119,8 @@ void ipuxcom_device_snapshot(struct ipuxcom_device *dev,
 	snap->config_bar_size = dev->config_bar_size;
 	snap->capabilities = dev->capabilities;
 	strscpy(snap->backend, dev->backend, sizeof(snap->backend));
-	if (!ipuxcom_device_enter(dev)) {
-		ipuxcom_ipu_node_name(dev, snap->ipu_node, sizeof(snap->ipu_node));
-		ipuxcom_device_exit(dev);
-	}
 	mutex_lock(&dev->lock);
+	memcpy(snap->ipu_node, dev->ipu_node, sizeof(snap->ipu_node));
 	snap->state = dev->state;
 	/* pid_vnr: as the calling process sees it, 0 outside its namespace */
 	snap->attached = !!dev->owner;
@@ -159,13 +156,16 @@ struct ipuxcom_device *ipuxcom_device_register(const struct ipuxcom_device_desc 
 
 	/*
 	 * A device held through ipu_driver is attached and reset by its
-	 * owner there, so it has no attach or reset of its own; any other
-	 * device must have both to be loadable.
+	 * owner there, so it has no attach or reset of its own, and its
+	 * registers are the holder's windows (the windows_* ops); any other
+	 * device must have attach and reset to be loadable, and no windows.
 	 */
 	if (!ops || !ops->bar_read || !ops->bar_write ||
 	    (desc->flags & ~IPUXCOM_DESC_IPU_DRIVER) ||
-	    (ipu_driver && (!desc->parent || ops->buffer_attach || ops->reset)) ||
-	    (!ipu_driver && (!ops->buffer_attach || !ops->reset)) ||
+	    (ipu_driver && (!desc->parent || ops->buffer_attach || ops->reset ||
+			    !ops->windows_check || !ops->windows_map || !ops->windows_unmap)) ||
+	    (!ipu_driver && (!ops->buffer_attach || !ops->reset || ops->windows_check ||
+			     ops->windows_map || ops->windows_unmap)) ||
 	    !ops->buffer_attach != !ops->buffer_detach || !desc->backend ||
 	    strlen(desc->backend) >= IPUXCOM_BACKEND_NAME_LEN ||
 	    !desc->tile_count || !desc->config_bar_size ||

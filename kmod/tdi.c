@@ -11,22 +11,28 @@
  *
  *   begin:  read DBG_RBRK, DBG_IOWNER and CTXT_STS. The context's state is
  *           (CTXT_STS >> 2*context) & 3; 2 or 3 is stopped [RE]. A context
- *           found stopped is used as it is and left stopped. Otherwise
- *           DBG_RBRK |= the context bit and CTXT_STS is polled (up to the
- *           command's timeout, 100 ms by default as the peer) until the
- *           state is 2 or 3. An inactive context (modelled state 0) cannot
- *           execute an injected instruction [S]: -ENOEXEC before anything
- *           is injected. Then DBG_IOWNER = context.
+ *           found stopped is used as it is and left stopped. An inactive
+ *           context (modelled state 0) is used the same way, as the peer
+ *           does to read SRAM through an inactive worker context [RE],
+ *           unless the whole tile is reset-idle (every context inactive),
+ *           where [S] found that nothing can execute: -ENOEXEC, and
+ *           nothing is written then or at the end. Otherwise DBG_RBRK |=
+ *           the context bit and CTXT_STS is polled (up to the command's
+ *           timeout, 100 ms by default as the peer) until the state is 2
+ *           or 3.
  *           SRAM transfers also save DBG_DATA and then $m0 and $m1 with
  *           put $DBG_DATA,$m0 / put $DBG_DATA,$m1 (the latter INFERRED,
  *           see c600_regs.h).
- *   inject: clear the TDI_STS error bits (sticky), write DBG_IEXEC, wait
- *           for TDI_STS busy to clear, interpret the error bits.
+ *   inject: the peer's three writes [RE], each injection: TDI_CLR = 0x6
+ *           (invalid | double issue: the sticky error bits), DBG_IOWNER =
+ *           context ([S]: "writes the instruction owner and instruction"),
+ *           DBG_IEXEC; then wait for TDI_STS busy to clear and interpret
+ *           the error bits (not-quiescent, invalid, double issue).
  *   end:    on every path, whatever was read at begin is written back:
  *           $m0/$m1 with get $m0/$m1,$DBG_DATA (unless an injection never
  *           completed: another would be a double issue, and the device is
- *           already NEEDS_RESET), DBG_DATA, DBG_IOWNER; TDI_STS errors are
- *           cleared. If this session broke the context: DBG_RBRK restored,
+ *           already NEEDS_RESET), DBG_DATA, DBG_IOWNER; TDI_CLR = 0x6
+ *           again. If this session broke the context: DBG_RBRK restored,
  *           then, if the context's bit was not set in it before, DBG_ECLR
  *           (register 6) = the context bit [RE]. Nothing read is nothing
  *           written: a failed first read of DBG_RBRK writes nothing back.
@@ -52,6 +58,13 @@
 #define TDI_STS_ERRORS		(IPUXCOM_TDI_STS_NOT_QUIESCENT | \
 				 IPUXCOM_TDI_STS_INVALID | \
 				 IPUXCOM_TDI_STS_DOUBLE_ISSUE)
+/*
+ * The TDI_CLR word: 0x6, invalid | double issue, as the hardware-proven
+ * peer writes it before every injection [RE]. Not-quiescent (bit 0) is
+ * not in it: the peer never writes bit 0 and reads it after each
+ * injection as that injection's failure.
+ */
+#define TDI_CLR_WORD		(IPUXCOM_TDI_STS_INVALID | IPUXCOM_TDI_STS_DOUBLE_ISSUE)
 
 struct tdi_session {
 	struct ipuxcom_device *dev;
@@ -64,6 +77,7 @@ struct tdi_session {
 	/* Found at begin; each is written back only if it was read. */
 	bool have_rbrk, have_owner, have_data, have_m;
 	bool broke;		/* this session set the context's run-break */
+	bool wrote;		/* this session wrote a register */
 	u32 rbrk, owner, data, m0, m1;
 };
 
@@ -79,6 +93,7 @@ static int tdi_rd(struct tdi_session *s, u32 reg, u32 *value)
 
 static int tdi_wr(struct tdi_session *s, u32 reg, u32 value)
 {
+	s->wrote = true;
 	return ipuxcom_wr(s->dev, tdi_reg(s->tile, reg), value);
 }
 
@@ -100,8 +115,13 @@ static int tdi_inject(struct tdi_session *s, u32 insn)
 	struct ipuxcom_device *dev = s->dev;
 	int ret;
 
-	/* Error bits are sticky: clear them so TDI_STS reports this instruction. */
-	ret = tdi_wr(s, IPUXCOM_TDI_TDI_CLR, TDI_STS_ERRORS);
+	/*
+	 * The peer's order [RE]: clear the sticky error bits so TDI_STS
+	 * reports this instruction, name the owner, inject.
+	 */
+	ret = tdi_wr(s, IPUXCOM_TDI_TDI_CLR, TDI_CLR_WORD);
+	if (!ret)
+		ret = tdi_wr(s, IPUXCOM_TDI_DBG_IOWNER, s->context);
 	if (!ret)
 		ret = tdi_wr(s, IPUXCOM_TDI_DBG_IEXEC, insn);
 	if (ret)
@@ -136,7 +156,8 @@ static int tdi_set_m(struct tdi_session *s, u32 insn, u32 value)
 
 /*
  * Stop the context [RE]: a context in state 2 or 3 is stopped already and
- * is used as it is; otherwise DBG_RBRK |= its bit and CTXT_STS is polled
+ * is used as it is; so is an inactive one, unless every context of the
+ * tile is inactive; otherwise DBG_RBRK |= its bit and CTXT_STS is polled
  * until it reads 2 or 3.
  */
 static int tdi_stop(struct tdi_session *s)
@@ -150,9 +171,15 @@ static int tdi_stop(struct tdi_session *s)
 	state = C600_CTXT_STATE(sts, ctx);
 	if (C600_CTXT_IS_STOPPED(state))
 		return 0;
-	/* Inactive: nothing can execute there [S]; nothing is written. */
+	/*
+	 * Inactive: the peer reads SRAM of a loaded tile through an inactive
+	 * worker context as a quiescent one, without a run-break [RE]; on a
+	 * reset-idle tile (every context inactive) nothing can execute [S],
+	 * so nothing is written there. The injection's TDI_STS has the last
+	 * word.
+	 */
 	if (state == C600_CTXT_INACTIVE)
-		return -ENOEXEC;
+		return sts & C600_CTXT_STS_ALL ? 0 : -ENOEXEC;
 	ret = tdi_wr(s, IPUXCOM_TDI_DBG_RBRK, s->rbrk | C600_DBG_RBRK_CTX(ctx));
 	if (ret)
 		return ret;
@@ -178,8 +205,6 @@ static int tdi_begin(struct tdi_session *s)
 		return ret;
 	s->have_owner = true;
 	ret = tdi_stop(s);
-	if (!ret)
-		ret = tdi_wr(s, IPUXCOM_TDI_DBG_IOWNER, s->context);
 	if (ret || !s->save_m)
 		return ret;
 	ret = tdi_rd(s, IPUXCOM_TDI_DBG_DATA, &s->data);
@@ -201,12 +226,18 @@ static void tdi_keep_first(int *first, int ret)
 		*first = ret;
 }
 
-/* Put back what tdi_begin() found, on every path; returns the first error. */
+/*
+ * Put back what tdi_begin() found, on every path; returns the first error.
+ * A session that wrote nothing (refused on what it read) has nothing to
+ * put back and writes nothing.
+ */
 static int tdi_end(struct tdi_session *s, int ret)
 {
 	u32 bit = C600_DBG_RBRK_CTX(s->context), sts = s->sts;
 	int r = 0, e;
 
+	if (!s->wrote)
+		return ret;
 	if (s->have_m && !s->stuck) {
 		e = tdi_set_m(s, C600_INSN_GET_M0_DBG_DATA, s->m0);
 		tdi_keep_first(&r, e);
@@ -219,7 +250,7 @@ static int tdi_end(struct tdi_session *s, int ret)
 	if (s->have_owner)
 		tdi_keep_first(&r, tdi_wr(s, IPUXCOM_TDI_DBG_IOWNER, s->owner));
 	if (s->have_rbrk)
-		tdi_keep_first(&r, tdi_wr(s, IPUXCOM_TDI_TDI_CLR, TDI_STS_ERRORS));
+		tdi_keep_first(&r, tdi_wr(s, IPUXCOM_TDI_TDI_CLR, TDI_CLR_WORD));
 	/*
 	 * A context this session broke: DBG_RBRK as found, then, if the
 	 * context was not broken before, DBG_ECLR = its bit [RE]. One found

@@ -790,7 +790,44 @@ static void sim_eclr_write(struct c600_tile_state *ts, u32 value)
 			ts->ctx[c] = C600_CTX_RUNNING;
 }
 
-/* Execute one injected instruction on the stopped owner context. */
+/* Reset-idle: all seven contexts of the tile inactive [S]. */
+static bool sim_tile_reset_idle(const struct c600_tile_state *ts)
+{
+	unsigned int c;
+
+	for (c = 0; c < C600_SIM_CONTEXTS; c++)
+		if (ts->ctx[c] != C600_CTX_INACTIVE)
+			return false;
+	return true;
+}
+
+/*
+ * Whether the owner context can execute an injected instruction. Stopped
+ * (2|3 [RE]): yes. Running, or still stopping: no. Inactive: the records
+ * differ. [S]: "Reset-idle tiles have all seven contexts inactive ...; an
+ * inactive context cannot execute an injected instruction". [RE]: the
+ * peer's driver reads tile SRAM by injecting into an inactive worker
+ * context, without a run-break, on loaded tiles whose supervisor is
+ * active or stopped (hardware-proven). So an inactive context executes
+ * unless its tile is reset-idle, or the inactive_no_exec knob reads the
+ * seed's sentence for every tile (where the line lies is modelled).
+ */
+static bool sim_tdi_owner_quiescent(const struct c600_sim *sim,
+				    const struct c600_tile_state *ts, u32 owner)
+{
+	if (owner >= C600_SIM_CONTEXTS)
+		return false;
+	switch (ts->ctx[owner]) {
+	case C600_CTX_STOPPED:
+		return true;
+	case C600_CTX_INACTIVE:
+		return !sim->faults.inactive_no_exec && !sim_tile_reset_idle(ts);
+	default:
+		return false;
+	}
+}
+
+/* Execute one injected instruction on the owner context, if it can. */
 static u32 sim_tdi_execute(struct c600_sim *sim, u16 phys, u32 insn)
 {
 	struct c600_tile_state *ts = &sim->ts[phys];
@@ -799,11 +836,8 @@ static u32 sim_tdi_execute(struct c600_sim *sim, u16 phys, u32 insn)
 	u8 word[4];
 	bool fail;
 
-	/*
-	 * An inactive or running (or still stopping) context cannot execute
-	 * [S] (status bit: modelled).
-	 */
-	if (owner >= C600_SIM_CONTEXTS || ts->ctx[owner] != C600_CTX_STOPPED)
+	/* One that cannot reports not-quiescent (the bit [S]; that it is this one: modelled). */
+	if (!sim_tdi_owner_quiescent(sim, ts, owner))
 		return SIM_TDI_STS_NOT_QUIESCENT;
 	/*
 	 * Fault site TDI, and the tdi_fail_at fault: this injection fails
@@ -874,7 +908,12 @@ static void sim_tdi_write(struct c600_sim *sim, u16 phys, u32 reg, u32 value)
 		sim_eclr_write(ts, value);
 		return;
 	case SIM_TDI_TDI_CLR:
-		/* TDI_STS error bits are sticky until cleared here (modelled). */
+		/*
+		 * Invalid and double issue are sticky until cleared here
+		 * (modelled); any word clears the bits it has, busy excepted.
+		 * The peer writes 0x6 before every injection [RE]; 0x7 clears
+		 * not-quiescent too, which each injection reports afresh.
+		 */
 		ts->tdi[SIM_TDI_TDI_STS] &= ~(value & ~SIM_TDI_STS_BUSY);
 		return;
 	case SIM_TDI_DBG_IEXEC:
@@ -888,8 +927,21 @@ static void sim_tdi_write(struct c600_sim *sim, u16 phys, u32 reg, u32 value)
 		/* A faulting instruction raises the context's debug exception (modelled). */
 		if ((sts & SIM_TDI_STS_INVALID) && owner < C600_SIM_CONTEXTS)
 			ts->tdi[SIM_TDI_DBG_ECSR] |= 1u << owner;
+		/*
+		 * Not-quiescent is this injection's, set or cleared by each one
+		 * (modelled): the peer clears 0x6 only, never bit 0, and reads
+		 * bit 0 after every injection as that injection's failure [RE].
+		 */
+		ts->tdi[SIM_TDI_TDI_STS] &= ~SIM_TDI_STS_NOT_QUIESCENT;
 		ts->tdi[SIM_TDI_TDI_STS] |= sts | SIM_TDI_STS_BUSY;
 		ts->tdi_busy_reads = sim->faults.tdi_busy ? 0 : sim->latency + 1;
+		/*
+		 * iowner_per_insn: the owner does not outlast the injection
+		 * (modelled; unrecorded: the peer and [S] both write DBG_IOWNER
+		 * before every injection). It then names no context.
+		 */
+		if (sim->faults.iowner_per_insn)
+			ts->tdi[SIM_TDI_DBG_IOWNER] = SIM_IOWNER_NONE;
 		return;
 	default:
 		ts->tdi[reg] = value;

@@ -214,6 +214,18 @@ struct c600_sim_faults {
 	 */
 	u32 tdi_fail_at;
 	/*
+	 * Readings of what the record leaves open, not faults; each makes
+	 * the model stricter, never more lenient. inactive_no_exec: no
+	 * inactive context executes an injected instruction, on any tile
+	 * (the seed's sentence read for every tile; by default only a
+	 * reset-idle tile's cannot, as the peer's hardware-proven reads
+	 * through an inactive worker context need). iowner_per_insn:
+	 * DBG_IOWNER names no context once an injection has been issued,
+	 * so each injection needs its own owner write (as both records do).
+	 */
+	bool inactive_no_exec;
+	bool iowner_per_insn;
+	/*
 	 * Optional: asked at each fault site (enum c600_sim_site) whether
 	 * this event fails; true injects the site's fault for that event
 	 * alone. NULL (userspace, or a kernel without fault injection):

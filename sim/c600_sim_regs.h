@@ -91,6 +91,14 @@ enum sim_tdi_reg {
 	SIM_TDI_TDI_CTL = 12,
 };
 
+/*
+ * DBG_IOWNER: the context an injected instruction runs on; the peer writes
+ * the context number before every injection [RE], [S] "writes the
+ * instruction owner and instruction". A value naming no context (7, for
+ * the iowner_per_insn knob) is modelled.
+ */
+#define SIM_IOWNER_NONE			7u
+
 /* DBG_RBRK: context select bits 0-6 [S]. */
 #define SIM_RBRK_CTX_MASK		0x7fu
 /*

@@ -301,12 +301,13 @@ static const struct cli_cmd dev_cmds[] = {
 		.description =
 			"List every device the module knows, or only device ID, one per line:\n"
 			"  dev ID: backend NAME state STATE tiles N pid PID|hidden|- caps CAP,...\n"
-			"followed by ' ipu NODE' for a device held through ipu_driver.\n"
+			"followed by ' ipu NODE' for a device held through ipu_driver while a\n"
+			"session holds it (the node that session attached it by).\n"
 			"The pid of the attached process is shown to callers with\n"
 			"CAP_NET_ADMIN; others see 'hidden' for an attached device.\n"
 			"With --json: an array of objects with the keys dev, backend, state,\n"
 			"tiles, capabilities (the commands its backend serves), ipu_node (the\n"
-			"ipu_driver node, null for other devices), attached (true when a\n"
+			"ipu_driver node of the attached session, null otherwise), attached (true when a\n"
 			"process has it attached) and attached_pid (null when none, or when\n"
 			"not shown to this caller).\n"
 			"Uses generic netlink: needs neither the device node nor an attach.",

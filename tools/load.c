@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ipuxcom load: the whole load sequence -- optional config, autoloader,
- * 23 frame batches with their handshakes, release and start -- from an
- * IPUIMG1 image, with a progress bar drawn from the module's netlink
- * LOAD_PROGRESS events (what `ipuxcom monitor` shows), or from the
- * library's callback when events cannot be watched.
+ * ipuxcom load: the whole session the record runs before every load --
+ * the initialisation, on a card the replay of its config capture, then
+ * autoloader, 23 frame batches with their handshakes, release and start
+ * -- from an IPUIMG1 image, with a progress bar drawn from the module's
+ * netlink LOAD_PROGRESS events (what `ipuxcom monitor` shows), or from
+ * the library's callback when events cannot be watched.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,13 +24,16 @@
 #include "privilege.h"
 
 static const char *dev_arg, *boot_arg, *cfg_arg, *timeout_arg, *hostx_arg, *cfg_hsp_arg;
-static bool quiet, init, no_init, check_only;
+static bool quiet, init, no_init, no_cfg, check_only;
 
 static const struct cli_opt load_opts[] = {
 	{ .lname = "bootloader", .sname = 'b', .arg = "FILE",
 	  .help = "tile bootloader, the SDK's ELF or raw (required)", .value = &boot_arg },
 	{ .lname = "config", .sname = 'c', .arg = "FILE",
-	  .help = "IPUCFG1 file applied first (needs CAP_SYS_RAWIO)", .value = &cfg_arg },
+	  .help = "the card's IPUCFG1 config capture, replayed first (required on a card)",
+	  .value = &cfg_arg },
+	{ .lname = "no-config", .help = "load a card without replaying a config capture",
+	  .flag = &no_cfg },
 	{ .lname = "cfg-hsp", .arg = "MODE",
 	  .help = "the config's GS1/GS2 records: clear (default), keep-gs2 or replay",
 	  .value = &cfg_hsp_arg },
@@ -302,6 +306,42 @@ static void load_json(const struct cli_call *call, const char *image, uint32_t d
 	json_end_object(&w);
 }
 
+/*
+ * Whether device @which (NULL: the lowest registered, as the attach
+ * picks it) is a card held through ipu_driver, from the module's netlink
+ * list, which touches no device: 1, 0, or -1 when it cannot be told (no
+ * list, no such device; the query after the attach then decides).
+ */
+static int load_dev_is_card(const char *which)
+{
+	struct ipuxcom_device_info *list = NULL;
+	struct ipuxcom_nl *nl = NULL;
+	uint32_t id = 0;
+	int card = -1;
+	size_t n = 0, pick = 0;
+
+	if (which && !cli_parse_u32(which, &id))
+		return -1;
+	if (ipuxcom_nl_open(&nl))
+		return -1;
+	if (!ipuxcom_nl_dev_list(nl, &list, &n) && n) {
+		for (size_t i = 0; i < n; i++)
+			if (which ? list[i].dev_id == id : list[i].dev_id < list[pick].dev_id)
+				pick = i;
+		if (!which || list[pick].dev_id == id)
+			card = !!(list[pick].capabilities & IPUXCOM_CAP_IPU_DRIVER);
+	}
+	ipuxcom_nl_dev_list_free(list);
+	ipuxcom_nl_close(nl);
+	return card;
+}
+
+/* The fix for a card load without a config, in the command's words. */
+#define LOAD_CFG_FIX								\
+	"give the card's IPUCFG1 config capture with -c FILE (the design notes' "	\
+	"c600-init.ipucfg is one for a C600 on firmware 2.7.1; '" CLI_PROG " cfg inspect "	\
+	"FILE' checks one), or load without it with --no-config"
+
 /* An input the library could not read: its message names the file (as cli_file_err()). */
 static void check_lib_fail(struct checklist *cl, const char *name, const char *path,
 			   const struct ipuxcom_errmsg *em, int err)
@@ -322,7 +362,7 @@ static void load_check_inputs(struct checklist *cl, const char *image_path,
 			      struct ipuxcom_cfg_record **recs, uint32_t *nrecs,
 			      const struct ipuxcom_hsp_manifest *m, int manifest_err,
 			      const struct ipuxcom_errmsg *manifest_em,
-			      const struct hostx_spec *specs, int ncalls)
+			      const struct hostx_spec *specs, int ncalls, int card)
 {
 	struct ipuxcom_image_info info = IPUXCOM_IMAGE_INFO_INIT;
 	struct ipuxcom_errmsg em;
@@ -352,6 +392,16 @@ static void load_check_inputs(struct checklist *cl, const char *image_path,
 		else
 			checklist_add(cl, CHECK_OK, "config", cfg_arg, NULL,
 				      "%s: IPUCFG1, %" PRIu32 " records", cfg_arg, *nrecs);
+	} else if (no_cfg) {
+		checklist_add(cl, card > 0 ? CHECK_WARN : CHECK_OK, "config", NULL, NULL,
+			      "--no-config: no config replay%s", card > 0 ?
+			      " (no record says a card loads without one)" : "");
+	} else if (card > 0) {
+		/* Refused here, before the device is opened: nothing reaches the card. */
+		checklist_add(cl, CHECK_FAIL, "config", NULL, LOAD_CFG_FIX,
+			      "none given: a card load replays the card's config capture "
+			      "after the initialisation, as every load in the record does "
+			      "(-c FILE, or --no-config to load without)");
 	}
 	/* Without it the first load ioctl fails, after the init has reset the device. */
 	if (!priv_has_cap_sys_rawio())
@@ -391,7 +441,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	int npos, rc, err, manifest_err = 0;
 
 	dev_arg = boot_arg = cfg_arg = timeout_arg = hostx_arg = cfg_hsp_arg = NULL;
-	quiet = init = no_init = check_only = false;
+	quiet = init = no_init = no_cfg = check_only = false;
 	rc = cli_parse(call, argc, argv, load_opts, NOPTS, true, pos,
 		       1 + HOSTX_MAX_CALLS, &npos);
 	if (rc != CLI_CONTINUE)
@@ -411,6 +461,8 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 		return cli_usage_err(call, "--cfg-hsp needs -c FILE");
 	if (init && no_init)
 		return cli_usage_err(call, "--init and --no-init contradict each other");
+	if (cfg_arg && no_cfg)
+		return cli_usage_err(call, "-c FILE and --no-config contradict each other");
 	for (int i = 1; i < npos; i++) {
 		rc = hostx_parse_spec(call, pos[i], &specs[i - 1]);
 		if (rc != CLI_CONTINUE)
@@ -431,7 +483,8 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	}
 
 	load_check_inputs(&cl, pos[0], &img, &boot, &recs, &nrecs, &manifest, manifest_err,
-			  &manifest_em, specs, npos - 1);
+			  &manifest_em, specs, npos - 1,
+			  load_dev_is_card(dev_arg ? dev_arg : call->dev));
 	if (check_only) {
 		checklist_print(&cl, call, stdout);
 		checklist_report_failures(&cl, call);
@@ -450,11 +503,27 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	if (rc)
 		goto out;
 	/*
+	 * The same rule when the list did not say (ipuxcom_load() keeps it
+	 * too): before the initialisation, so nothing reaches the card.
+	 */
+	if (!cfg_arg && !no_cfg) {
+		err = ipuxcom_dev_query(ipu, &info);
+		if (!err && (info.capabilities & IPUXCOM_CAP_IPU_DRIVER)) {
+			cli_err(call->what, "config: none given: a card load replays the card's "
+				"config capture after the initialisation, as every load in the "
+				"record does: nothing was done to the card");
+			cli_err(call->what, "%s", LOAD_CFG_FIX);
+			rc = CLI_EXIT_ERR;
+			goto out;
+		}
+	}
+	/*
 	 * Initialise in this same ipu_driver session, as the peer does before
 	 * every load (FACTS.md "ipu_driver as the peer drives it": STOP/START
 	 * monitoring, the ICU mailbox reset, ACCUMULATE_ERRORS, RESET_DEVICE
 	 * 0, SET_SECONDARY_IPU_ID; a module RESET on the simulator). Silent
-	 * when it works; a failure lists the steps on stderr.
+	 * when it works; a failure lists the steps on stderr. Here rather
+	 * than in ipuxcom_load() (IPUXCOM_LOAD_F_NO_INIT below) for that list.
 	 */
 	if (!no_init) {
 		struct cli_call init_call = *call;
@@ -491,6 +560,8 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	params.cfg_hsp = cfg_hsp_arg ? (uint32_t)ipuxcom_cfg_hsp_parse(cfg_hsp_arg) :
 				       IPUXCOM_CFG_HSP_CLEAR;
 	params.timeout_ns = (uint64_t)ms * 1000000;
+	/* initialised above (or --no-init); --no-config on a card */
+	params.flags = IPUXCOM_LOAD_F_NO_INIT | (no_cfg ? IPUXCOM_LOAD_F_NO_CFG : 0);
 	params.progress = quiet ? NULL : progress;
 	params.ctx = &lp;
 	err = ipuxcom_load(ipu, &params, &res);
@@ -527,25 +598,29 @@ out:
 static const struct cli_cmd load_cmds[] = {
 	{
 		.name = NULL,
-		.args = "IMAGE -b|--bootloader FILE [-c FILE [--cfg-hsp MODE]] [--dev ID] [--no-init] "
-			"[--timeout-ms MS] [-q] [-j] [--check] [--hostx MANIFEST CALL...]",
+		.args = "IMAGE -b|--bootloader FILE [-c FILE [--cfg-hsp MODE] | --no-config] [--dev ID] "
+			"[--no-init] [--timeout-ms MS] [-q] [-j] [--check] [--hostx MANIFEST CALL...]",
 		.summary = "load an IPUIMG1 image onto every tile and start it",
 		.description =
-			"Attach to device ID (default: the lowest registered), initialise it in the same session as\n"
-			"'" CLI_PROG " dev init' does (on a card held through ipu_driver its\n"
-			"initialisation, the ICU mailbox reset among it, as the stack that loaded\n"
-			"real C600s does before every load; a reset on the simulator; its steps\n"
-			"are listed on stderr only if it fails), and run the whole\n"
-			"load: apply the IPUCFG1 config if given, install the bootloader with the\n"
-			"hardware autoloader, attach the transport buffer (this process's memory,\n"
-			"pinned by the module and charged to its RLIMIT_MEMLOCK unless it has\n"
-			"CAP_IPC_LOCK; on a device held through ipu_driver also BUFFER_ATTACHed\n"
-			"there), write the 23 batches of 64 tiles' loader frames into it (no copy)\n"
-			"and hand each to the loaders with a GS1 mark-1 handshake, then the 0xff\n"
-			"release transaction and the start mark 23. Progress goes to stderr. On a\n"
-			"timeout the device needs '" CLI_PROG " dev reset'.\n"
-			"With --no-init the device is not initialised and must be idle (--init,\n"
-			"the default, is accepted for older scripts).\n"
+			"Attach to device ID (default: the lowest registered) and run, in that one\n"
+			"session, what the record runs before every load:\n"
+			"1. the initialisation, as '" CLI_PROG " dev init' does it (on a card held through\n"
+			"   ipu_driver its initialisation from driver-idle, the ICU mailbox reset\n"
+			"   among it; a reset on the simulator; its steps are listed on stderr only\n"
+			"   if it fails); --no-init skips it, and the device must then be idle\n"
+			"   (--init, the default, is accepted for older scripts);\n"
+			"2. the replay of the IPUCFG1 config capture -c FILE (needs CAP_SYS_RAWIO).\n"
+			"   On a card it is required: without -c, and without --no-config, the\n"
+			"   command refuses before anything reaches the card. On the simulator it\n"
+			"   is optional (there is no card whose capture it would be);\n"
+			"3. the load: install the bootloader with the hardware autoloader, attach\n"
+			"   the transport buffer (this process's memory, pinned by the module and\n"
+			"   charged to its RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK; on a device\n"
+			"   held through ipu_driver also BUFFER_ATTACHed there), write the 23\n"
+			"   batches of 64 tiles' loader frames into it (no copy) and hand each to\n"
+			"   the loaders with a GS1 mark-1 handshake, then the 0xff release\n"
+			"   transaction and the start mark 23.\n"
+			"Progress goes to stderr. On a timeout the device needs '" CLI_PROG " dev reset'.\n"
 			"The bootloader FILE is either the tile bootloader ELF as the SDK ships it\n"
 			"(told apart by its \\x7fELF magic; 32-bit little-endian), of which the one\n"
 			"PT_LOAD segment at 0x4c000 is installed (its file bytes, then zeros up to\n"
@@ -565,7 +640,8 @@ static const struct cli_cmd load_cmds[] = {
 			"call, in manifest order), e.g. write:in=x.bin run read:out=y.bin;\n"
 			"in=- reads standard input (once), out=- writes standard output.\n"
 			"Before the device is opened every input is read and checked (image,\n"
-			"bootloader, config, manifest; each in= file readable and, when a\n"
+			"bootloader, config, and a config given when the device is a card;\n"
+			"manifest; each in= file readable and, when a\n"
 			"regular file, of its slice's size, unless an earlier call's out= makes\n"
 			"it), every out= file must be writable or creatable, and the process\n"
 			"must hold CAP_SYS_RAWIO, without which the module refuses loads; all\n"

@@ -15,12 +15,18 @@
  *    the "ids" parameter lists, without binding to any: no pci_driver, no
  *    MODULE_DEVICE_TABLE (so udev never loads this module by itself: it is
  *    loaded by hand or not at all);
- *  - uses a function only while ipu_driver [S "Below Poplar"] is bound to
- *    it, and only if BAR 0 is a memory BAR of at least 512 KiB;
- *  - maps the first 512 KiB of BAR 0, the config BAR (FACTS.md:
- *    mmap(/dev/ipuN, 0, 0x80000) maps it; that it is PCI BAR 0 is an
- *    assumption, logged with every BAR at bind time so a card owner's log
- *    shows the layout). The region is not requested: ipu_driver owns the
+ *  - registers an ipuxcom device for a function only while ipu_driver
+ *    [S "Below Poplar"] is bound to it, and logs its BARs;
+ *  - maps nothing at bind time. Which BAR, and which offset in it, holds
+ *    the config registers is not in any record (the seed calls what
+ *    mmap(/dev/ipuN, 0, 0x80000) maps "the configuration BAR"): the
+ *    window is the one ipu_driver itself maps for the caller. At ATTACH
+ *    the core resolves the caller's mapping of its /dev/ipuN to physical
+ *    addresses (kmod/ipunode.c); this backend checks that they lie in a
+ *    memory resource of this very function (any BAR, any offset:
+ *    hw_windows_check()) and maps exactly that range for the session
+ *    (hw_windows_map(), logged with the BAR and offset found), until the
+ *    session ends. The region is not requested: ipu_driver owns the
  *    device and holds its regions (request_mem_region() would fail with
  *    -EBUSY, and taking them would break ipu_driver). This module only
  *    shares the mapping, like ipu_driver's own userspace mmap of /dev/ipuN;
@@ -28,9 +34,9 @@
  *    checks, the notes' posted-write flush, all-ones detection);
  *  - registers the device as held through ipu_driver
  *    (IPUXCOM_DESC_IPU_DRIVER, parent = the PCI function): ATTACH then
- *    needs the caller's open /dev/ipuN of this function (ipu_driver's
- *    USER_ATTACH taken), so registers are touched only for a caller that
- *    holds the card in ipu_driver;
+ *    needs the caller's open /dev/ipuN of this function and its mapping,
+ *    so registers are touched only for a caller that can reach them
+ *    through ipu_driver itself;
  *  - follows ipu_driver through a PCI bus notifier: when ipu_driver lets
  *    go of a device (rmmod, sysfs unbind, hot removal) the ipuxcom device
  *    is unregistered first, before ipu_driver's remove disables the
@@ -65,8 +71,6 @@
 
 /* The kernel module that drives Graphcore IPUs [S "Below Poplar"]. */
 #define HW_IPU_DRIVER		"ipu_driver"
-/* PCI BAR of the config registers: assumed, not documented (see above). */
-#define HW_CONFIG_BAR		0
 
 /*
  * dev_*() messages carry the name of the device's driver (ipu_driver):
@@ -79,14 +83,19 @@
  * struct hw_ipu - one IPU this backend registered
  * @node: in hw_ipus
  * @pdev: the PCI function (a reference is held)
- * @regs: its mapped config BAR
+ * @regs: the config window of the attached session (base NULL, size 0
+ *	while none is attached); changed only while no op can run (ATTACH
+ *	before the session exists, its end, and after unregistering)
  * @idev: the ipuxcom device
+ * @logged_cfg: the config window last logged, so each session's layout
+ *	is logged once, not at every ATTACH
  */
 struct hw_ipu {
 	struct list_head node;
 	struct pci_dev *pdev;
 	struct hw_regs regs;
 	struct ipuxcom_device *idev;
+	phys_addr_t logged_cfg;
 };
 
 /*
@@ -128,6 +137,9 @@ static int hw_bar_read(void *priv, u32 offset, u32 *value)
 {
 	struct hw_ipu *ipu = priv;
 
+	*value = 0;
+	if (!ipu->regs.base)
+		return -ENXIO;
 	return hw_regs_read(&ipu->regs, offset, value);
 }
 
@@ -135,7 +147,103 @@ static int hw_bar_write(void *priv, u32 offset, u32 value)
 {
 	struct hw_ipu *ipu = priv;
 
+	if (!ipu->regs.base)
+		return -ENXIO;
 	return hw_regs_write(&ipu->regs, offset, value);
+}
+
+/*
+ * The memory BAR of @pdev that holds [@start, @start + @len), with the
+ * offset of @start in it; -EXDEV if none does (another function's, or
+ * not device memory of a PCI function at all).
+ */
+static int hw_window_bar(struct pci_dev *pdev, phys_addr_t start, u64 len, u64 *offset)
+{
+	int i;
+
+	if (!len || start + len - 1 < start)
+		return -EXDEV;
+	for (i = 0; i < PCI_STD_NUM_BARS; i++) {
+		const struct resource *r = &pdev->resource[i];
+
+		if (resource_type(r) != IORESOURCE_MEM || !resource_size(r))
+			continue;
+		if (start >= r->start && start + len - 1 <= r->end) {
+			*offset = start - r->start;
+			return i;
+		}
+	}
+	return -EXDEV;
+}
+
+/* Do the holder's windows lie in this function's BARs? 0 or -EXDEV. */
+static int hw_windows_check(void *priv, const struct ipuxcom_windows *w)
+{
+	struct hw_ipu *ipu = priv;
+	u64 off;
+	int bar;
+
+	if (w->cfg_len != HW_CONFIG_BAR_SIZE)
+		return -EXDEV;
+	bar = hw_window_bar(ipu->pdev, w->cfg, w->cfg_len, &off);
+	if (bar < 0)
+		return bar;
+	if (w->ex_len) {
+		bar = hw_window_bar(ipu->pdev, w->ex, w->ex_len, &off);
+		if (bar < 0)
+			return bar;
+	}
+	return 0;
+}
+
+/*
+ * Map the holder's config window for its session, exactly the range its
+ * own mapping of /dev/ipuN reaches, and say where it was found (once per
+ * layout: the record does not state it, so a card owner's log does).
+ */
+static int hw_windows_map(void *priv, const struct ipuxcom_windows *w)
+{
+	struct hw_ipu *ipu = priv;
+	void __iomem *base;
+	u64 cfg_off, ex_off = 0;
+	int cfg_bar, ex_bar = -1;
+
+	if (WARN_ON_ONCE(ipu->regs.base))
+		return -EBUSY;
+	if (hw_windows_check(priv, w))
+		return -EXDEV;
+	cfg_bar = hw_window_bar(ipu->pdev, w->cfg, w->cfg_len, &cfg_off);
+	if (w->ex_len)
+		ex_bar = hw_window_bar(ipu->pdev, w->ex, w->ex_len, &ex_off);
+	/* No request_mem_region(): ipu_driver holds the region (see top). */
+	base = ioremap(w->cfg, w->cfg_len);
+	if (!base)
+		return -ENOMEM;
+	if (ipu->logged_cfg != w->cfg) {
+		ipu->logged_cfg = w->cfg;
+		if (ex_bar >= 0)
+			hw_info(ipu->pdev, "config registers: BAR %d + 0x%llx (%llu KiB), exchange window: BAR %d + 0x%llx (%llu KiB), as ipu_driver maps them for the holder\n",
+				cfg_bar, cfg_off, w->cfg_len >> 10, ex_bar, ex_off,
+				w->ex_len >> 10);
+		else
+			hw_info(ipu->pdev, "config registers: BAR %d + 0x%llx (%llu KiB), as ipu_driver maps them for the holder\n",
+				cfg_bar, cfg_off, w->cfg_len >> 10);
+	}
+	ipu->regs.dead = false;
+	ipu->regs.size = (u32)w->cfg_len;
+	ipu->regs.base = base;
+	return 0;
+}
+
+static void hw_windows_unmap(void *priv)
+{
+	struct hw_ipu *ipu = priv;
+	void __iomem *base = ipu->regs.base;
+
+	ipu->regs.base = NULL;
+	ipu->regs.size = 0;
+	if (base)
+		iounmap(base);
 }
 
 /*
@@ -148,6 +256,9 @@ static int hw_bar_write(void *priv, u32 offset, u32 value)
 static const struct ipuxcom_backend_ops hw_ops = {
 	.bar_read = hw_bar_read,
 	.bar_write = hw_bar_write,
+	.windows_check = hw_windows_check,
+	.windows_map = hw_windows_map,
+	.windows_unmap = hw_windows_unmap,
 };
 
 static bool hw_present(void *ctx)
@@ -242,9 +353,6 @@ static const char *hw_refusal(struct pci_dev *pdev)
 		return "PCI device id differs from the pci_device parameter";
 	if (!hw_is_ipu_driver(pdev->dev.driver))
 		return "not driven by " HW_IPU_DRIVER;
-	if (!(pci_resource_flags(pdev, HW_CONFIG_BAR) & IORESOURCE_MEM) ||
-	    pci_resource_len(pdev, HW_CONFIG_BAR) < HW_CONFIG_BAR_SIZE)
-		return "BAR 0 is not a memory BAR of at least 512 KiB";
 	return NULL;
 }
 
@@ -287,14 +395,7 @@ static int hw_bind(struct pci_dev *pdev)
 	ipu = kzalloc(sizeof(*ipu), GFP_KERNEL);
 	if (!ipu)
 		return -ENOMEM;
-	/* No request_mem_region(): ipu_driver holds the region (see top). */
-	ipu->regs.base = ioremap(pci_resource_start(pdev, HW_CONFIG_BAR), HW_CONFIG_BAR_SIZE);
-	if (!ipu->regs.base) {
-		hw_warn(pdev, "cannot map the config BAR: not used\n");
-		kfree(ipu);
-		return -ENOMEM;
-	}
-	ipu->regs.size = HW_CONFIG_BAR_SIZE;
+	/* Nothing is mapped until a holder attaches (hw_windows_map()). */
 	ipu->regs.present = hw_present;
 	ipu->regs.ctx = pdev;
 	ipu->pdev = pci_dev_get(pdev);
@@ -303,13 +404,12 @@ static int hw_bind(struct pci_dev *pdev)
 	if (IS_ERR(ipu->idev)) {
 		ret = PTR_ERR(ipu->idev);
 		hw_warn(pdev, "ipuxcom device registration failed: %d\n", ret);
-		iounmap(ipu->regs.base);
 		pci_dev_put(ipu->pdev);
 		kfree(ipu);
 		return ret;
 	}
 	list_add_tail(&ipu->node, &hw_ipus);
-	hw_info(pdev, "[%04x:%04x] is ipuxcom device %u (hw backend, driven by %s; unverified on hardware)\n",
+	hw_info(pdev, "[%04x:%04x] is ipuxcom device %u (hw backend, driven by %s; registers mapped when a holder attaches; unverified on hardware)\n",
 		pdev->vendor, pdev->device, ipuxcom_device_id(ipu->idev),
 		pdev->dev.driver->name);
 	return 0;
@@ -323,9 +423,9 @@ static void hw_unbind(struct hw_ipu *ipu)
 
 	lockdep_assert_held(&hw_lock);
 	list_del(&ipu->node);
-	/* Returns with no op running and none to come: the BAR can go. */
+	/* Returns with no op running and none to come: the window can go. */
 	ipuxcom_device_unregister(ipu->idev);
-	iounmap(ipu->regs.base);
+	hw_windows_unmap(ipu);
 	kfree(ipu);
 	hw_info(pdev, "ipuxcom device %u released\n", id);
 	pci_dev_put(pdev);

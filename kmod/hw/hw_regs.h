@@ -35,8 +35,9 @@ static inline void hw_mmio_write32(u32 value, void __iomem *addr)
 #define HW_PCI_VENDOR_GRAPHCORE		0x1d95
 /*
  * The config BAR is 512 KiB: mmap(/dev/ipuN, offset 0, 0x80000) maps it
- * [RE] (FACTS.md). Its PCI BAR number is not documented: the backend
- * assumes BAR 0 and checks its size (see hw_backend.c).
+ * [RE] (FACTS.md). Which PCI BAR holds it, and at which offset, is not
+ * documented: the backend maps what the holder's own mapping reaches
+ * (see hw_backend.c).
  */
 #define HW_CONFIG_BAR_SIZE		0x80000u
 /*

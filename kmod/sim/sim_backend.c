@@ -14,8 +14,10 @@
  *
  * Per device, debugfs (ipuxcom_sim/devN/) has the fault knobs of the model
  * (stuck_go, stuck_mark, tdi_busy, dma_error, ctx_no_stop, and the
- * one-shot counter tdi_fail_at), its register latency, and "stats": the
- * sequence counters tests compare with the design notes.
+ * one-shot counter tdi_fail_at), its stricter readings of what the record
+ * leaves open (inactive_no_exec, iowner_per_insn: c600_sim.h), its
+ * register latency, and "stats": the sequence counters tests compare with
+ * the design notes.
  *
  * With CONFIG_FAULT_INJECTION the model's fault sites (enum c600_sim_site:
  * a GO transaction, a posted HSP mark, an injected TDI instruction, a
@@ -282,6 +284,8 @@ static void sim_debugfs_add(struct sim_device *sd)
 	debugfs_create_bool("dma_error", 0600, sd->debugfs, &fl->dma_error);
 	debugfs_create_bool("ctx_no_stop", 0600, sd->debugfs, &fl->ctx_no_stop);
 	debugfs_create_u32("tdi_fail_at", 0600, sd->debugfs, &fl->tdi_fail_at);
+	debugfs_create_bool("inactive_no_exec", 0600, sd->debugfs, &fl->inactive_no_exec);
+	debugfs_create_bool("iowner_per_insn", 0600, sd->debugfs, &fl->iowner_per_insn);
 	debugfs_create_u32("latency", 0600, sd->debugfs, &sd->model->latency);
 	debugfs_create_file("stats", 0400, sd->debugfs, sd, &sim_stats_fops);
 	sim_fault_debugfs_add(sd);

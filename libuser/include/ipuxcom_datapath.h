@@ -214,14 +214,30 @@ struct ipuxcom_load_params {
 	 * from the SDK's ELF or a raw file (struct ipuxcom_bootloader) */
 	const void *bootloader;
 	size_t bootloader_size;
-	const struct ipuxcom_cfg_record *cfg;	/* optional IPUCFG1 records */
+	const struct ipuxcom_cfg_record *cfg;	/* IPUCFG1 records; required on a card */
 	uint32_t cfg_count;
 	uint32_t cfg_hsp;			/* enum ipuxcom_cfg_hsp; 0 = CLEAR */
 	uint64_t timeout_ns;			/* per wait; 0 = module defaults */
 	/* called after every batch; may be NULL */
 	void (*progress)(void *ctx, const struct ipuxcom_load_progress *p);
 	void *ctx;
+	/* IPUXCOM_LOAD_F_*: parts of the session to skip; 0: the whole session */
+	uint32_t flags;
 };
+
+/*
+ * ipuxcom_load_params.flags. A load is the whole session the record runs
+ * before every load (FACTS.md "The load as run on a real C600", steps
+ * 1-2): ipuxcom_dev_init(), then, on a card held through ipu_driver
+ * (IPUXCOM_CAP_IPU_DRIVER), the replay of the card's config capture
+ * (@cfg). Each flag skips one part; any other bit is -EINVAL (the
+ * message names "flags") before anything is sent.
+ */
+/* The device is initialised already in this session: no ipuxcom_dev_init() first. */
+#define IPUXCOM_LOAD_F_NO_INIT	(1u << 0)
+/* Load a card without a config replay (no record says a card accepts that). */
+#define IPUXCOM_LOAD_F_NO_CFG	(1u << 1)
+#define IPUXCOM_LOAD_F_ALL	(IPUXCOM_LOAD_F_NO_INIT | IPUXCOM_LOAD_F_NO_CFG)
 
 #define IPUXCOM_LOAD_PARAMS_INIT { .size = sizeof(struct ipuxcom_load_params) }
 /* The members every load needs: size, image, bootloader, bootloader_size. */
@@ -238,6 +254,7 @@ enum ipuxcom_load_step {
 	IPUXCOM_LOAD_STEP_FRAMES,	/* building a batch's frames */
 	IPUXCOM_LOAD_STEP_BATCH,	/* LOAD_BATCH */
 	IPUXCOM_LOAD_STEP_FINISH,	/* LOAD_FINISH */
+	IPUXCOM_LOAD_STEP_INIT,		/* ipuxcom_dev_init() (the first step run) */
 };
 
 /*
@@ -261,14 +278,25 @@ struct ipuxcom_load_result {
 	(offsetof(struct ipuxcom_load_result, step) + sizeof(uint32_t))
 
 /*
- * The whole load of the design notes on the attached, idle device:
- * optional CFG_APPLY, AUTOLOAD, the transport buffer (ipuxcom_xbuf_map(),
- * attached to the device: IPUXCOM_LOAD_STEP_XBUF, where -ENOMEM means
- * RLIMIT_MEMLOCK), 23 batches whose frames are built straight into it,
- * LOAD_FINISH. The device is then running. @res (may be NULL) says where
- * a failure happened, with a message, and counts the system calls. On a
- * card held through ipu_driver, run ipuxcom_dev_init() first (from
- * driver-idle). @params->size follows struct ipuxcom_load_params' rules
+ * The whole session of the record on the attached device, in order:
+ *  1. ipuxcom_dev_init() (IPUXCOM_LOAD_STEP_INIT): on a card held through
+ *     ipu_driver its initialisation from driver-idle, the ICU mailbox
+ *     reset among it, then the module's RESET; on the simulator the
+ *     module's RESET. Skipped with IPUXCOM_LOAD_F_NO_INIT (the device
+ *     must then be idle).
+ *  2. CFG_APPLY of @cfg, its GS1/GS2 records as @cfg_hsp says
+ *     (IPUXCOM_LOAD_STEP_CFG). On a card a config is required: without
+ *     one, and without IPUXCOM_LOAD_F_NO_CFG, the load is refused with
+ *     -EINVAL at IPUXCOM_LOAD_STEP_CHECK (the message names "cfg")
+ *     before anything is sent to the card. On the simulator it is
+ *     optional: there is no card whose capture it would be.
+ *  3. AUTOLOAD, the transport buffer (ipuxcom_xbuf_map(), attached to the
+ *     device: IPUXCOM_LOAD_STEP_XBUF, where -ENOMEM means
+ *     RLIMIT_MEMLOCK), 23 batches whose frames are built straight into
+ *     it, LOAD_FINISH. The device is then running.
+ * @res (may be NULL) says where a failure happened, with a message, and
+ * counts the system calls (the initialisation's among them).
+ * @params->size follows struct ipuxcom_load_params' rules
  * (IPUXCOM_LOAD_STEP_CHECK with -EINVAL or -E2BIG otherwise); a @res
  * whose size is 0 or below IPUXCOM_LOAD_RESULT_SIZE_MIN is -EINVAL with
  * nothing done and nothing written.

@@ -282,7 +282,7 @@ static int ixc_exch_map(struct ipuxcom *ipu)
 			return ixc_fail(ipu, -EPROTO, "the module names no ipu_driver node for "
 					"this device");
 	}
-	err = ixc_ipudrv_map_exchange(ipu->ipu_node, &ipu->exch, &ipu->exch_size);
+	err = ixc_ipudrv_map_exchange(ipu->ipu_node, &ipu->exch, &ipu->exch_size, NULL);
 	if (err)
 		return ixc_fail(ipu, err, "mapping /dev/%s_ex: %s", ipu->ipu_node, strerror(-err));
 	return 0;

@@ -81,6 +81,8 @@ void ipuxcom_close(struct ipuxcom *ipu)
 	}
 	if (ipu->exch)
 		munmap(ipu->exch, ipu->exch_size);
+	if (ipu->cfg_map)
+		munmap(ipu->cfg_map, IPUXCOM_IPU_CFG_MAP_BYTES);
 	if (ipu->xbuf)
 		munmap(ipu->xbuf, ipu->xbuf_size);
 	for (uint32_t i = 0; i < ipu->hpages; i++)
@@ -155,32 +157,83 @@ int ipuxcom_get_info(struct ipuxcom *ipu, struct ipuxcom_info *info)
 }
 
 /*
- * IPUXCOM_IOC_ATTACH, with IPUXCOM_ATTACH_F_IPU_FD when @ipu_fd >= 0;
- * explains ATTACH's errors (without the device id, which the caller has).
+ * A card's ipu_driver nodes as a session holds them: /dev/ipuN open
+ * read-write with its config registers mapped (offset 0,
+ * IPUXCOM_IPU_CFG_MAP_BYTES, shared), and /dev/ipuN_ex mapped when it
+ * can be. fd < 0: a device not held through ipu_driver.
  */
-static int ixc_attach_ioctl(struct ipuxcom *ipu, uint32_t dev_id, int ipu_fd)
+struct ixc_ipu_session {
+	int fd;
+	void *cfg;
+	int ex_fd;
+	void *ex;
+	size_t ex_size;
+};
+
+#define IXC_NO_IPU_SESSION	((struct ixc_ipu_session){ .fd = -1, .ex_fd = -1 })
+
+static void ixc_ipu_session_drop(struct ixc_ipu_session *s, bool close_fd)
+{
+	if (s->cfg)
+		munmap(s->cfg, IPUXCOM_IPU_CFG_MAP_BYTES);
+	if (s->ex)
+		munmap(s->ex, s->ex_size);
+	if (s->ex_fd >= 0)
+		close(s->ex_fd);
+	if (close_fd && s->fd >= 0)
+		close(s->fd);
+	*s = IXC_NO_IPU_SESSION;
+}
+
+/*
+ * IPUXCOM_IOC_ATTACH, with the session's descriptors and mappings when
+ * @s->fd >= 0 (@extra: IPUXCOM_ATTACH_F_PROBE or 0); explains ATTACH's
+ * errors (without the device id, which the caller has). A probe's -EXDEV
+ * is the caller's to explain.
+ */
+static int ixc_attach_ioctl(struct ipuxcom *ipu, uint32_t dev_id,
+			    const struct ixc_ipu_session *s, uint32_t extra)
 {
 	struct ipuxcom_ioc_attach ioc = { .size = sizeof(ioc), .dev_id = dev_id };
 	int err;
 
-	if (ipu_fd >= 0) {
-		ioc.flags = IPUXCOM_ATTACH_F_IPU_FD;
-		ioc.ipu_fd = ipu_fd;
+	if (s->fd >= 0) {
+		ioc.flags = IPUXCOM_ATTACH_F_IPU_FD | extra;
+		ioc.ipu_fd = s->fd;
+		ioc.cfg_map = (uintptr_t)s->cfg;
+		if (s->ex && s->ex_fd >= 0) {
+			ioc.flags |= IPUXCOM_ATTACH_F_EX_FD;
+			ioc.ex_fd = s->ex_fd;
+			ioc.ex_map = (uintptr_t)s->ex;
+			ioc.ex_map_len = s->ex_size;
+		}
 	}
 	err = ixc_ioctl(ipu, IPUXCOM_IOC_ATTACH, &ioc);
+	if (extra & IPUXCOM_ATTACH_F_PROBE)
+		return err;
 	switch (err) {
 	case -EBUSY:
 		return ixc_fail(ipu, err, "attached by another open file of the ipuxcom node");
 	case -EACCES:
+		if (s->fd >= 0)
+			return ixc_fail(ipu, err, "the mapping of the ipu_driver node is not shared "
+					"and read-write");
 		return ixc_fail(ipu, err, "held through ipu_driver: ATTACH needs an open /dev/ipuN "
-				"of it (IPUXCOM_ATTACH_F_IPU_FD)");
+				"of it and its mapping (IPUXCOM_ATTACH_F_IPU_FD)");
 	case -EXDEV:
-		return ixc_fail(ipu, err, "the ipu_driver descriptor is not this device's /dev/ipuN "
-				"(another card, or not ipu_driver's node)");
+		return ixc_fail(ipu, err, "the ipu_driver descriptor's mapping does not reach this "
+				"device's registers (another card, or not ipu_driver's node)");
 	case -EBADF:
 		return ixc_fail(ipu, err, "the ipu_driver descriptor is not open read-write");
+	case -EOPNOTSUPP:
+		if (s->fd >= 0)
+			return ixc_fail(ipu, err, "ipu_driver's mapping of its node is not a PFN "
+					"map of device memory: the module cannot tell which "
+					"registers it reaches (how ipu_driver maps is not in "
+					"the record; please report it)");
+		break;
 	case -EINVAL:
-		if (ipu_fd >= 0)
+		if (s->fd >= 0)
 			return ixc_fail(ipu, err, "not held through ipu_driver: attach it without "
 					"a /dev/ipuN (ipuxcom_attach)");
 		break;
@@ -191,63 +244,121 @@ static int ixc_attach_ioctl(struct ipuxcom *ipu, uint32_t dev_id, int ipu_fd)
 }
 
 /*
- * A device held through ipu_driver: name its node from netlink, open it
- * and take the ipu_driver session, then ATTACH with it.
+ * Open /dev/@node and map its config registers into @s; 0, or -errno
+ * with @why set to what failed.
+ */
+static int ixc_ipu_node_open(const char *node, struct ixc_ipu_session *s, const char **why)
+{
+	int err = ixc_ipudrv_open(node, &s->fd);
+
+	if (err) {
+		*why = err == -EACCES ? "permission denied (ipu_driver's node is opened "
+					"read-write)" : strerror(-err);
+		return err;
+	}
+	err = ixc_ipudrv_map_config(s->fd, &s->cfg);
+	if (err) {
+		*why = "mmap of the config registers (offset 0, 512 KiB) failed";
+		ixc_ipu_session_drop(s, true);
+	}
+	return err;
+}
+
+/*
+ * Which /dev/ipuN is device @dev_id's: each one in turn is opened and
+ * mapped, and the module says whether the mapping reaches this device's
+ * registers (ATTACH's probe: nothing is attached or touched, and
+ * ipu_driver is asked nothing). No sysfs layout is assumed.
+ */
+static int ixc_ipu_node_find(struct ipuxcom *ipu, uint32_t dev_id, struct ixc_ipu_session *s,
+			     char node[IPUXCOM_IPU_NODE_LEN])
+{
+	char names[64][IPUXCOM_IPU_NODE_LEN];
+	char first[160] = "";
+	int n, err = -ENODEV;
+
+	n = ixc_ipudrv_list(names, 64);
+	if (n < 0)
+		return ixc_fail(ipu, n, "%s: %s", ixc_ipudrv_dev_dir, strerror(-n));
+	for (int i = 0; i < n; i++) {
+		const char *why = NULL;
+		int e = ixc_ipu_node_open(names[i], s, &why);
+
+		if (!e) {
+			e = ixc_attach_ioctl(ipu, dev_id, s, IPUXCOM_ATTACH_F_PROBE);
+			if (!e) {
+				memcpy(node, names[i], IPUXCOM_IPU_NODE_LEN);
+				return 0;
+			}
+			why = e == -EXDEV ? NULL :
+			      e == -EOPNOTSUPP ? "its mapping is not a PFN map of device memory, "
+						 "which the module cannot resolve (please report)" :
+			      strerror(-e);
+			ixc_ipu_session_drop(s, true);
+		}
+		/* remember the first failure that was not "another card's" */
+		if (why && !first[0]) {
+			snprintf(first, sizeof(first), "; %.48s/%.15s: %.80s", ixc_ipudrv_dev_dir, names[i],
+				 why);
+			err = e;
+		}
+	}
+	if (!n)
+		return ixc_fail(ipu, -ENODEV, "held through ipu_driver, but %s has no ipu<N> node "
+				"(is ipu_driver loaded, and udev done?)", ixc_ipudrv_dev_dir);
+	return ixc_fail(ipu, err, "held through ipu_driver, but none of the %d ipu<N> node(s) "
+			"in %s maps its registers%s", n, ixc_ipudrv_dev_dir, first);
+}
+
+/*
+ * A device held through ipu_driver: find its /dev/ipuN, take the
+ * ipu_driver session there as the record does (USER_ATTACH, SET_IPU_ID),
+ * map /dev/ipuN_ex if it can be, then ATTACH with the descriptors and
+ * mappings.
  */
 static int ixc_attach_ipu_driver(struct ipuxcom *ipu, uint32_t dev_id)
 {
-	struct ipuxcom_device_info di;
-	struct ipuxcom_nl *nl;
-	int err, fd;
+	struct ixc_ipu_session s = IXC_NO_IPU_SESSION;
+	char node[IPUXCOM_IPU_NODE_LEN];
+	int err;
 
-	err = ipuxcom_nl_open(&nl);
-	if (!err) {
-		err = ipuxcom_nl_dev_get(nl, dev_id, &di);
-		ipuxcom_nl_close(nl);
-	}
+	err = ixc_ipu_node_find(ipu, dev_id, &s, node);
 	if (err)
-		return ixc_fail(ipu, err, "held through ipu_driver, and netlink DEV_GET, which "
-				"names its /dev/ipuN, failed: %s", ipuxcom_strerror(err));
-	if (!(di.capabilities & IPUXCOM_CAP_IPU_DRIVER) || !di.ipu_node[0])
-		return ixc_fail(ipu, -EPROTO, "a plain ATTACH was refused as for a device held "
-				"through ipu_driver, but netlink names no ipu_driver node for it");
-	err = ixc_ipudrv_open(di.ipu_node, &fd);
-	if (err == -ENOENT)
-		return ixc_fail(ipu, err, "/dev/%s: no such node (is ipu_driver loaded, and udev "
-				"done?)", di.ipu_node);
-	if (err == -EACCES)
-		return ixc_fail(ipu, err, "/dev/%s: permission denied (ipu_driver's node must be "
-				"opened read-write)", di.ipu_node);
-	if (err == -EINVAL)
-		return ixc_fail(ipu, err, "netlink names the ipu_driver node '%s', which is not "
-				"a /dev name", di.ipu_node);
-	if (err)
-		return ixc_fail(ipu, err, "/dev/%s: %s", di.ipu_node, strerror(-err));
-	err = ixc_ipudrv_user_attach(fd);
+		return err;
+	err = ixc_ipudrv_user_attach(s.fd);
 	if (err == -EBUSY) {
 		ixc_fail(ipu, err, "/dev/%s: USER_ATTACH: card held by another ipu_driver user "
-			 "(Poplar? another ipuxcom session?)", di.ipu_node);
-		goto close;
+			 "(Poplar? another ipuxcom session?)", node);
+		goto drop;
 	}
 	if (err) {
-		ixc_fail(ipu, err, "/dev/%s: USER_ATTACH: %s", di.ipu_node, strerror(-err));
-		goto close;
+		ixc_fail(ipu, err, "/dev/%s: USER_ATTACH: %s", node, strerror(-err));
+		goto drop;
 	}
 	/* [RE] gives 0 for its one card; which id another card takes is modelled. */
-	err = ixc_ipudrv_set_ipu_id(fd, 0);
+	err = ixc_ipudrv_set_ipu_id(s.fd, 0);
 	if (err) {
-		ixc_fail(ipu, err, "/dev/%s: SET_IPU_ID 0: %s", di.ipu_node, strerror(-err));
-		goto close;
+		ixc_fail(ipu, err, "/dev/%s: SET_IPU_ID 0: %s", node, strerror(-err));
+		goto drop;
 	}
-	err = ixc_attach_ioctl(ipu, dev_id, fd);
+	/* without /dev/ipuN_ex only the exchange-window writes are missing */
+	if (ixc_ipudrv_map_exchange(node, &s.ex, &s.ex_size, &s.ex_fd))
+		s.ex = NULL;
+	err = ixc_attach_ioctl(ipu, dev_id, &s, 0);
 	if (err)
-		goto close;
-	ipu->ipu_fd = fd;
+		goto drop;
+	ipu->ipu_fd = s.fd;
 	ipu->ipu_fd_owned = true;
-	memcpy(ipu->ipu_node, di.ipu_node, sizeof(ipu->ipu_node));
+	ipu->cfg_map = s.cfg;
+	ipu->exch = s.ex;
+	ipu->exch_size = s.ex_size;
+	/* the mappings keep what they map; the exchange node's descriptor can go */
+	if (s.ex_fd >= 0)
+		close(s.ex_fd);
+	memcpy(ipu->ipu_node, node, sizeof(ipu->ipu_node));
 	return 0;
-close:
-	close(fd);
+drop:
+	ixc_ipu_session_drop(&s, true);
 	return err;
 }
 
@@ -263,7 +374,7 @@ int ipuxcom_attach(struct ipuxcom *ipu, uint32_t dev_id)
 	 * ipu_driver needs, and is refused with -EACCES, doing nothing, for
 	 * one that is (uapi version 4).
 	 */
-	err = ixc_attach_ioctl(ipu, dev_id, -1);
+	err = ixc_attach_ioctl(ipu, dev_id, &IXC_NO_IPU_SESSION, 0);
 	if (err != -EACCES)
 		return err;
 	ipu->errmsg[0] = '\0';
@@ -281,9 +392,22 @@ int ipuxcom_attach_ipu_fd(struct ipuxcom *ipu, uint32_t dev_id, int ipu_fd)
 		return ixc_fail(ipu, -EBADF, "no ipu_driver descriptor");
 	/* the caller opened it: the driver's signals must not kill us from now */
 	ixc_driver_signals_guard();
-	err = ixc_attach_ioctl(ipu, dev_id, ipu_fd);
-	if (err)
-		return err;
+	{
+		struct ixc_ipu_session s = IXC_NO_IPU_SESSION;
+
+		s.fd = ipu_fd;
+		err = ixc_ipudrv_map_config(ipu_fd, &s.cfg);
+		if (err)
+			return ixc_fail(ipu, err, "mmap of the ipu_driver descriptor's config "
+					"registers (offset 0, 512 KiB, shared, read-write): %s",
+					strerror(-err));
+		err = ixc_attach_ioctl(ipu, dev_id, &s, 0);
+		if (err) {
+			ixc_ipu_session_drop(&s, false);
+			return err;
+		}
+		ipu->cfg_map = s.cfg;
+	}
 	ipu->ipu_fd = ipu_fd;
 	ipu->ipu_fd_owned = false;
 	return 0;

@@ -71,14 +71,17 @@ static int init_step(struct ipuxcom *ipu, struct ipuxcom_init_report *rep, uint3
 	return err;
 }
 
-static int init_ipu_driver(struct ipuxcom *ipu, struct ipuxcom_init_report *rep)
+/* *@calls counts the system calls made (ipuxcom_load()'s result). */
+static int init_ipu_driver(struct ipuxcom *ipu, struct ipuxcom_init_report *rep, uint32_t *calls)
 {
 	static const uint32_t icu_reset[IPU_DRV_MAILBOX_WORDS] = { IPU_DRV_ICU_RESET_REQUEST };
 	int fd = ipu->ipu_fd, err;
 
+	++*calls;
 	err = ixc_ipudrv_stop_monitoring(fd);
 	if (init_step(ipu, rep, IPUXCOM_INIT_STEP_STOP_MONITORING, err, "%s", strerror(-err)))
 		return err;
+	++*calls;
 	err = ixc_ipudrv_mailbox(fd, icu_reset, rep->icu_reply);
 	if (err)
 		return init_step(ipu, rep, IPUXCOM_INIT_STEP_ICU_RESET, err,
@@ -93,23 +96,27 @@ static int init_ipu_driver(struct ipuxcom *ipu, struct ipuxcom_init_report *rep)
 				 IPU_DRV_ICU_REPLY_TAG >> 16, rep->icu_reply[0], rep->icu_reply[1],
 				 rep->icu_reply[2], rep->icu_reply[3], rep->icu_reply[4]);
 	rep->status[IPUXCOM_INIT_STEP_ICU_RESET] = IPUXCOM_INIT_DONE;
+	++*calls;
 	err = ixc_ipudrv_start_monitoring(fd);
 	if (init_step(ipu, rep, IPUXCOM_INIT_STEP_START_MONITORING, err, "%s", strerror(-err)))
 		return err;
+	++*calls;
 	err = ixc_ipudrv_accumulate_errors(fd);
 	if (init_step(ipu, rep, IPUXCOM_INIT_STEP_ACCUMULATE_ERRORS, err, "%s", strerror(-err)))
 		return err;
+	++*calls;
 	err = ixc_ipudrv_reset_device(fd);
 	if (init_step(ipu, rep, IPUXCOM_INIT_STEP_RESET_DEVICE, err, "RESET_DEVICE 0: %s",
 		      strerror(-err)))
 		return err;
+	++*calls;
 	err = ixc_ipudrv_set_secondary_ipu_id(fd);
 	if (init_step(ipu, rep, IPUXCOM_INIT_STEP_SECONDARY_IPU_ID, err, "%s", strerror(-err)))
 		return err;
 	return 0;
 }
 
-static int dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep)
+static int dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep, uint32_t *calls)
 {
 	int err;
 
@@ -122,13 +129,14 @@ static int dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep)
 		 * (a host-exchange session before) go before its reset.
 		 */
 		if (ipu->drv_bufs) {
+			++*calls;
 			err = ixc_ipudrv_buffer_detach_all(ipu->ipu_fd);
 			if (err)
 				return ixc_fail(ipu, err, "ipu_driver BUFFER_DETACH_ALL before the "
 						"initialisation: %s", strerror(-err));
 			ipu->drv_bufs = 0;
 		}
-		err = init_ipu_driver(ipu, rep);
+		err = init_ipu_driver(ipu, rep, calls);
 		if (err)
 			return err;
 	} else {
@@ -136,15 +144,24 @@ static int dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep)
 		     s <= IPUXCOM_INIT_STEP_SECONDARY_IPU_ID; s++)
 			rep->status[s] = IPUXCOM_INIT_NOT_APPLICABLE;
 	}
+	++*calls;
 	err = ixc_module_reset(ipu, &rep->state);
 	return init_step(ipu, rep, IPUXCOM_INIT_STEP_MODULE_RESET, err, "RESET%s: %s",
 			 ipu->ipu_fd >= 0 ? " (IPUXCOM_RESET_F_DRIVER_RESET)" : "",
 			 ipuxcom_strerror(err));
 }
 
+int ixc_dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep, uint32_t *calls)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->size = sizeof(*rep);
+	return dev_init(ipu, rep, calls);
+}
+
 int ipuxcom_dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep)
 {
 	struct ipuxcom_init_report r = { .size = sizeof(r) };
+	uint32_t calls = 0;
 	int err;
 
 	if (rep) {
@@ -154,7 +171,7 @@ int ipuxcom_dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep)
 		if (err)
 			return err;
 	}
-	err = ipu ? dev_init(ipu, &r) : -EINVAL;
+	err = ipu ? dev_init(ipu, &r, &calls) : -EINVAL;
 	if (rep)
 		ixc_struct_out(rep, rep->size, &r, sizeof(r));
 	return err;

@@ -79,6 +79,7 @@ struct ipuxcom {
 	int ipu_fd;
 	bool ipu_fd_owned;	/* opened by ipuxcom_attach(): closed by ipuxcom_close() */
 	char ipu_node[IPUXCOM_IPU_NODE_LEN];	/* "" until known */
+	void *cfg_map;		/* the library's mapping of ipu_fd's config registers, or NULL */
 	uint32_t drv_bufs;	/* bit i: index i BUFFER_ATTACHed there by the library */
 	void *exch;		/* MAP_SHARED mapping of /dev/<ipu_node>_ex, or NULL */
 	size_t exch_size;
@@ -136,6 +137,14 @@ int ixc_buf_detach(struct ipuxcom *ipu, uint32_t index);
  * issued), then ixc_forget_buffers().
  */
 int ixc_module_reset(struct ipuxcom *ipu, uint32_t *state_out);
+
+struct ipuxcom_init_report;
+
+/*
+ * ipuxcom_dev_init() into the library's own, full-size, report @rep;
+ * *@calls counts the system calls it made (ipuxcom_load()'s result).
+ */
+int ixc_dev_init(struct ipuxcom *ipu, struct ipuxcom_init_report *rep, uint32_t *calls);
 
 /* ioctl() returning 0 or -errno. *//* ioctl() returning 0 or -errno. */
 int ixc_ioctl(const struct ipuxcom *ipu, unsigned long req, void *arg);
@@ -238,8 +247,23 @@ int ixc_trace_parse_line(const char *line, size_t len, uint32_t *dev_id,
 
 /* A plain /dev name: 1..15 of [A-Za-z0-9_.-], not starting with '.'. */
 bool ixc_ipudrv_node_ok(const char *node);
-/* open("/dev/@node", O_RDWR | O_CLOEXEC); *@fd is -1 on failure. */
+/* The directory ipu_driver's nodes are in: "/dev" (tests point it elsewhere). */
+extern const char *ixc_ipudrv_dev_dir;
+/*
+ * The config nodes there ("ipu" and digits [S]: not _ex, _mem, _p2p),
+ * at most @max, in numeric order: their count, or -errno.
+ */
+int ixc_ipudrv_list(char (*names)[IPUXCOM_IPU_NODE_LEN], int max);
+/*
+ * open("/dev/@node", O_RDWR | O_CLOEXEC), after ixc_driver_signals_guard();
+ * *@fd is -1 on failure.
+ */
 int ixc_ipudrv_open(const char *node, int *fd);
+/*
+ * mmap(@fd, offset 0, IPUXCOM_IPU_CFG_MAP_BYTES, shared, read-write): the
+ * config registers as the record maps them [RE].
+ */
+int ixc_ipudrv_map_config(int fd, void **map);
 int ixc_ipudrv_user_attach(int fd);			/* by value: 0 */
 int ixc_ipudrv_set_ipu_id(int fd, uint32_t id);		/* by value */
 int ixc_ipudrv_buffer_attach(int fd, uint32_t index, void *addr, size_t size);
@@ -253,8 +277,12 @@ int ixc_ipudrv_start_monitoring(int fd);
 int ixc_ipudrv_accumulate_errors(int fd);
 int ixc_ipudrv_set_hexopt_identity_table(int fd);
 int ixc_ipudrv_set_secondary_ipu_id(int fd);		/* pointer to a u32 0 */
-/* MAP_SHARED mapping of IXC_IPUDRV_EX_MAP_BYTES of /dev/@node_ex at offset 0. */
-int ixc_ipudrv_map_exchange(const char *node, void **map, size_t *size);
+/*
+ * MAP_SHARED mapping of IXC_IPUDRV_EX_MAP_BYTES of /dev/@node_ex at
+ * offset 0; with @fd, its descriptor too (the caller closes it), else it
+ * is closed (the mapping keeps the file).
+ */
+int ixc_ipudrv_map_exchange(const char *node, void **map, size_t *size, int *fd);
 
 /*
  * Before the process opens any node of ipu_driver (signals.c): the

@@ -11,12 +11,15 @@
  * second card takes is not known), RESET_DEVICE 0 likewise, and
  * SET_SECONDARY_IPU_ID a pointer to a u32 0.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include <linux/ipuxcom_ipu_driver.h>
@@ -59,31 +62,6 @@ bool ixc_ipudrv_node_ok(const char *node)
 			return false;
 	}
 	return true;
-}
-
-/* "/dev/NODE" + @suffix into @buf; -EINVAL for a name that is not a plain node name. */
-static int ixc_drv_path(const char *node, const char *suffix, char *buf, size_t len)
-{
-	int n;
-
-	if (!ixc_ipudrv_node_ok(node))
-		return -EINVAL;
-	n = snprintf(buf, len, "/dev/%s%s", node, suffix);
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-int ixc_ipudrv_open(const char *node, int *fd)
-{
-	char path[32 + IPUXCOM_IPU_NODE_LEN];
-	int err = ixc_drv_path(node, "", path, sizeof(path));
-
-	*fd = -1;
-	if (err)
-		return err;
-	/* before any node of the driver is open: its signals cannot kill us */
-	ixc_driver_signals_guard();
-	*fd = open(path, O_RDWR | O_CLOEXEC);
-	return *fd < 0 ? -errno : 0;
 }
 
 int ixc_ipudrv_user_attach(int fd)
@@ -162,15 +140,93 @@ int ixc_ipudrv_set_secondary_ipu_id(int fd)
 	return ixc_drv_ptr(fd, IPU_DRV_SET_SECONDARY_IPU_ID, &id);
 }
 
-int ixc_ipudrv_map_exchange(const char *node, void **map, size_t *size)
+/* Where ipu_driver's nodes are looked for; tests point it elsewhere. */
+const char *ixc_ipudrv_dev_dir = "/dev";
+
+/* "ipu" and decimal digits only [S "Below Poplar": /dev/ipu0]: not ipuN_ex, _mem, _p2p. */
+static bool ixc_drv_config_node(const char *name)
 {
-	char path[32 + IPUXCOM_IPU_NODE_LEN];
+	if (strncmp(name, "ipu", 3) || !name[3] || strlen(name) >= IPUXCOM_IPU_NODE_LEN)
+		return false;
+	for (const char *p = name + 3; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
+static int ixc_drv_node_cmp(const void *a, const void *b)
+{
+	const char *x = a, *y = b;
+	size_t lx = strlen(x), ly = strlen(y);
+
+	/* decimal digits after "ipu": shorter is smaller, then by characters */
+	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
+}
+
+int ixc_ipudrv_list(char (*names)[IPUXCOM_IPU_NODE_LEN], int max)
+{
+	DIR *d = opendir(ixc_ipudrv_dev_dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)) && n < max)
+		if (ixc_drv_config_node(e->d_name))
+			memcpy(names[n++], e->d_name, strlen(e->d_name) + 1);
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(names[0]), ixc_drv_node_cmp);
+	return n;
+}
+
+/* "DIR/NODE" + @suffix into @buf; -EINVAL for a name that is not a plain node name. */
+static int ixc_drv_path(const char *node, const char *suffix, char *buf, size_t len)
+{
+	int n;
+
+	if (!ixc_ipudrv_node_ok(node))
+		return -EINVAL;
+	n = snprintf(buf, len, "%s/%s%s", ixc_ipudrv_dev_dir, node, suffix);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int ixc_ipudrv_open(const char *node, int *fd)
+{
+	char path[PATH_MAX];
+	int err = ixc_drv_path(node, "", path, sizeof(path));
+
+	*fd = -1;
+	if (err)
+		return err;
+	/* before any node of the driver is open: its signals cannot kill us */
+	ixc_driver_signals_guard();
+	*fd = open(path, O_RDWR | O_CLOEXEC);
+	return *fd < 0 ? -errno : 0;
+}
+
+int ixc_ipudrv_map_config(int fd, void **map)
+{
+	void *p = mmap(NULL, IPUXCOM_IPU_CFG_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       fd, 0);
+
+	*map = NULL;
+	if (p == MAP_FAILED)
+		return -errno;
+	*map = p;
+	return 0;
+}
+
+int ixc_ipudrv_map_exchange(const char *node, void **map, size_t *size, int *fdp)
+{
+	char path[PATH_MAX];
 	int err = ixc_drv_path(node, "_ex", path, sizeof(path));
 	void *p;
 	int fd;
 
 	*map = NULL;
 	*size = 0;
+	if (fdp)
+		*fdp = -1;
 	if (err)
 		return err;
 	fd = open(path, O_RDWR | O_CLOEXEC);
@@ -178,8 +234,11 @@ int ixc_ipudrv_map_exchange(const char *node, void **map, size_t *size)
 		return -errno;
 	p = mmap(NULL, IXC_IPUDRV_EX_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	err = p == MAP_FAILED ? -errno : 0;
-	/* The mapping keeps the file open. */
-	close(fd);
+	/* The mapping keeps the file open: the descriptor only if asked for. */
+	if (err || !fdp)
+		close(fd);
+	else
+		*fdp = fd;
 	if (err)
 		return err;
 	*map = p;

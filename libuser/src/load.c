@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * ipuxcom_load(): one image onto one device, in the order of the design
- * notes ("Direct Attach And Autoloader", "Secondary Loader Frames").
- * Frames are built in place in the transport buffer, the library's own
- * memory that the module pins for the load, so every image byte is copied
- * once on the host. The whole load costs, after ATTACH: the device query,
- * AUTOLOAD, BUF_ATTACH, 23 LOAD_BATCH and LOAD_FINISH (27), +1 with a
- * config, +1 for the buffer's mmap on the handle's first load, and +2 on
- * a device held through ipu_driver (its BUFFER_ATTACH and BUFFER_DETACH
- * of index 0).
+ * ipuxcom_load(): one image onto one device, in the session the record
+ * runs before every load (FACTS.md "The load as run on a real C600"):
+ * the initialisation from driver-idle (ipuxcom_dev_init(), step 1), the
+ * replay of the card's config capture (step 2), then the load in the
+ * order of the design notes ("Direct Attach And Autoloader", "Secondary
+ * Loader Frames"). Frames are built in place in the transport buffer,
+ * the library's own memory that the module pins for the load, so every
+ * image byte is copied once on the host. The whole load costs, after
+ * ATTACH: the device query, AUTOLOAD, BUF_ATTACH, 23 LOAD_BATCH and
+ * LOAD_FINISH (27), +1 with a config, +1 for the buffer's mmap on the
+ * handle's first load, and +2 on a device held through ipu_driver (its
+ * BUFFER_ATTACH and BUFFER_DETACH of index 0); the initialisation adds
+ * its own (the module's RESET; on a card the six ipu_driver steps before
+ * it, and BUFFER_DETACH_ALL when this handle had buffers there).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,7 +73,7 @@ static int load_check(const struct ipuxcom_load_params *p, struct ipuxcom_image_
  * memory). A device that reports its commands without the loader's is
  * still refused before the first command, so it is not left half-loaded.
  */
-static int load_check_device(struct ipuxcom *ipu, struct ipuxcom_load_result *res)
+static int load_check_device(struct ipuxcom *ipu, bool *card, struct ipuxcom_load_result *res)
 {
 	struct ipuxcom_device_info di;
 	int err;
@@ -82,7 +88,40 @@ static int load_check_device(struct ipuxcom *ipu, struct ipuxcom_load_result *re
 				 "device %" PRIu32 " (%s backend) does not offer the loader "
 				 "commands (IPUXCOM_CAP_LOADER); no command was sent",
 				 di.dev_id, di.backend);
+	*card = !!(di.capabilities & IPUXCOM_CAP_IPU_DRIVER);
 	return 0;
+}
+
+/* The flags' own rules, before the device is asked anything. */
+static int load_check_flags(const struct ipuxcom_load_params *p, struct ipuxcom_load_result *res)
+{
+	if (p->flags & ~IPUXCOM_LOAD_F_ALL)
+		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, -EINVAL,
+				 "flags 0x%" PRIx32 ": bits 0x%" PRIx32 " are unknown to this "
+				 "library (IPUXCOM_LOAD_F_NO_INIT, IPUXCOM_LOAD_F_NO_CFG)",
+				 p->flags, p->flags & ~(uint32_t)IPUXCOM_LOAD_F_ALL);
+	if ((p->flags & IPUXCOM_LOAD_F_NO_CFG) && p->cfg_count)
+		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, -EINVAL,
+				 "flags: IPUXCOM_LOAD_F_NO_CFG with a config of %" PRIu32
+				 " records (cfg): give one or the other", p->cfg_count);
+	return 0;
+}
+
+/*
+ * On a card, every load in the record replays the card's config capture
+ * after the initialisation (FACTS.md step 2; [S] "applies the ordered
+ * 2,003 MMIO writes"): a load without one is what no record says a card
+ * accepts, so it is refused unless the caller opts out.
+ */
+static int load_check_session(const struct ipuxcom_load_params *p, bool card,
+			      struct ipuxcom_load_result *res)
+{
+	if (!card || p->cfg_count || (p->flags & IPUXCOM_LOAD_F_NO_CFG))
+		return 0;
+	return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, -EINVAL,
+			 "cfg: none given; a card load replays the card's config capture "
+			 "first (its IPUCFG1 records: ipuxcom_cfg_load()), or skips it with "
+			 "IPUXCOM_LOAD_F_NO_CFG; nothing was sent to the card");
 }
 
 /* ipuxcom_load() into the library's own, full-size, result. */
@@ -97,6 +136,7 @@ static int load_run(struct ipuxcom *ipu, const struct ipuxcom_load_params *param
 	struct ipuxcom_cfg_apply_result cr = IPUXCOM_CFG_APPLY_RESULT_INIT;
 	uint32_t csr = 0, b;
 	size_t xsize, need;
+	bool card = false;
 	void *xbuf;
 	int err;
 
@@ -110,14 +150,40 @@ static int load_run(struct ipuxcom *ipu, const struct ipuxcom_load_params *param
 				 "least %zu; members it does not know must be zero)",
 				 params->size, sizeof(copy), (size_t)IPUXCOM_LOAD_PARAMS_SIZE_MIN);
 	p = &copy;
+	err = load_check_flags(p, res);
+	if (err)
+		return err;
 	if (!ipu)
 		return load_fail(res, IPUXCOM_LOAD_STEP_CHECK, -EINVAL, "no device");
-	err = load_check_device(ipu, res);
+	err = load_check_device(ipu, &card, res);
 	if (!err)
 		err = load_check(p, &info, res);
+	if (!err)
+		err = load_check_session(p, card, res);
 	if (err)
 		return err;
 	prog.total = (uint64_t)info.image_size * info.tile_count;
+
+	if (!(p->flags & IPUXCOM_LOAD_F_NO_INIT)) {
+		struct ipuxcom_init_report rep;
+
+		/* its message names the step and the error already */
+		err = ixc_dev_init(ipu, &rep, &res->syscalls);
+		if (err) {
+			const char *why = rep.msg[0] ? rep.msg : ipu->errmsg[0] ? ipu->errmsg :
+					  ipuxcom_strerror(err);
+			int n = snprintf(res->msg, sizeof(res->msg), "initialisation: ");
+
+			res->step = IPUXCOM_LOAD_STEP_INIT;
+			if (n > 0 && (size_t)n < sizeof(res->msg)) {
+				size_t len = strnlen(why, sizeof(res->msg) - (size_t)n - 1);
+
+				memcpy(res->msg + n, why, len);
+				res->msg[(size_t)n + len] = '\0';
+			}
+			return err;
+		}
+	}
 
 	if (p->cfg_count) {
 		res->syscalls++;
@@ -138,7 +204,7 @@ static int load_run(struct ipuxcom *ipu, const struct ipuxcom_load_params *param
 	if (err == -EPERM)
 		return load_fail(res, IPUXCOM_LOAD_STEP_AUTOLOAD, err,
 				 "loading installs code on every tile: it needs CAP_SYS_RAWIO "
-				 "(run as root); nothing was written");
+				 "(run as root); no tile was written");
 	if (err)
 		return load_fail(res, IPUXCOM_LOAD_STEP_AUTOLOAD, err,
 				 "autoloader (AUTOLDCSR 0x%08" PRIx32 ")", csr);

@@ -530,6 +530,9 @@ int ipuxcom_hsp_find_call(const struct ipuxcom_hsp_manifest *m, const char *name
 
 /* ---------------------------------------------------------------- device */
 #define IPUXCOM_LOAD_BATCHES ...
+#define IPUXCOM_LOAD_F_NO_INIT ...
+#define IPUXCOM_LOAD_F_NO_CFG ...
+#define IPUXCOM_CAP_IPU_DRIVER ...
 #define IPUXCOM_TDI_NREGS ...
 struct ipuxcom;
 struct ipuxcom_nl;
@@ -606,6 +609,7 @@ struct ipuxcom_load_params {
 	uint64_t timeout_ns;
 	void (*progress)(void *ctx, const struct ipuxcom_load_progress *p);
 	void *ctx;
+	uint32_t flags;
 	...;
 };
 struct ipuxcom_load_result {

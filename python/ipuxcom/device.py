@@ -6,7 +6,7 @@ VM has it, with the simulated C600.
     for info in ipuxcom.devices(): ...
     with ipuxcom.open() as d:
         d.attach(0)
-        d.load(image, bootloader, progress=True)
+        d.load(image, bootloader, progress=True)   # on a card: cfg="card.ipucfg"
         d.tdi_write(tile, 0x60000, words); d.tdi_read(tile, 0x60000, n)
         d.exch_write(logical_tile, 0x60000, data)
         d.reset()
@@ -214,16 +214,25 @@ class Device:
              bootloader: Union[bytes, np.ndarray, str, os.PathLike], *,
              progress: Union[None, bool, Callable[[LoadProgress], None]] = None,
              timeout: float = 0.0,
-             cfg: Union[None, Config, str, os.PathLike, bytes] = None,
-             cfg_hsp: str = "clear") -> dict:
-        """The whole load on the attached, idle device (ipuxcom_load()).
+             cfg: Union[None, bool, Config, str, os.PathLike, bytes] = None,
+             cfg_hsp: str = "clear", init: bool = True) -> dict:
+        """The whole session of the record on the attached device (ipuxcom_load()):
+        the initialisation, on a card the replay of its config capture, the load.
 
         @image: an Image, a path or the bytes of an IPUIMG1 file.
         @bootloader: the tile bootloader's ELF or raw bytes, or a path.
-        @cfg: config-BAR records replayed before the load (`ipuxcom load
-        --cfg`): a Config, or an IPUCFG1 file's path or bytes. @cfg_hsp:
-        what becomes of its GS1/GS2 records, "clear" (skip them, clear
-        both), "keep-gs2" or "replay" (`--cfg-hsp`).
+        @init: initialise the device first (ipuxcom_dev_init(), as init()
+        does: on a card held through ipu_driver its initialisation from
+        driver-idle, on the simulator a reset); init=False skips it, and the
+        device must then be idle (`ipuxcom load --no-init`).
+        @cfg: the config-BAR records replayed after the initialisation
+        (`ipuxcom load -c`): a Config, or an IPUCFG1 file's path or bytes.
+        On a card it is required, as every load in the record replays the
+        card's capture: without it the load is refused (Error, field "cfg")
+        before anything reaches the card; cfg=False loads a card without one
+        (`--no-config`). On the simulator it is optional.
+        @cfg_hsp: what becomes of the config's GS1/GS2 records, "clear"
+        (skip them, clear both), "keep-gs2" or "replay" (`--cfg-hsp`).
         @progress: a callable taking LoadProgress after every batch, or
         True for a tqdm bar when tqdm is installed. @timeout: seconds per
         wait (0: the module's defaults). Returns {"syscalls": N}.
@@ -240,9 +249,24 @@ class Device:
         if hsp < 0:
             raise Error(-hsp, f"cfg_hsp {cfg_hsp!r} is not one of 'clear', 'keep-gs2', "
                         "'replay'", "cfg_hsp", None, "invalid argument", "Device.load")
-        if cfg is not None and not isinstance(cfg, Config):
+        flags = 0 if init else lib.IPUXCOM_LOAD_F_NO_INIT
+        if cfg is False:
+            flags |= lib.IPUXCOM_LOAD_F_NO_CFG
+            cfg = None
+        elif cfg is True:
+            raise Error(22, "cfg=True: give the config (a Config, an IPUCFG1 file's path "
+                        "or bytes), or cfg=False to load without one", "cfg", None,
+                        "invalid argument", "Device.load")
+        elif cfg is not None and not isinstance(cfg, Config):
             cfg = Config.parse(cfg) if isinstance(cfg, (bytes, bytearray)) \
                 else Config.load(cfg)
+        if cfg is None and not flags & lib.IPUXCOM_LOAD_F_NO_CFG and \
+                self.query().capabilities & lib.IPUXCOM_CAP_IPU_DRIVER:
+            # ipuxcom_load() refuses it too; here in Python's words
+            raise Error(22, "cfg: none given; a card load replays the card's config "
+                        "capture first (cfg= a Config, an IPUCFG1 file's path or bytes), "
+                        "or skips it with cfg=False; nothing was sent to the card",
+                        "cfg", None, "invalid argument", "Device.load")
         records = cfg._c() if cfg is not None else None
         bl = new("ipuxcom_bootloader")
         em = new("ipuxcom_errmsg")
@@ -257,6 +281,7 @@ class Device:
             p.bootloader = bl.image
             p.bootloader_size = bl.image_size
             p.timeout_ns = int(timeout * 1e9)
+            p.flags = flags
             if cfg is not None and len(cfg):
                 p.cfg = records
                 p.cfg_count = len(cfg)

@@ -7,10 +7,22 @@
  * the attached process the driver's real-time signals 44-49 as the record
  * says ipu_driver does. Run by `make check-vm-c600` in a VM of its own.
  *
- *  - the main job of `make demo` (config-free load of 1472 tiles: autoload,
- *    23 + 1 batches, start, host exchange write/run/read with the bytes
- *    compared, TDI readback of every tile's words) while the driver's
- *    signals arrive throughout;
+ *  - every load here is the session the record runs: the initialisation
+ *    from driver-idle, then the replay of the real C600 config capture
+ *    ($IPUXCOM_CARD_CFG, ixt_card_cfg.h), then the load;
+ *  - the main job of `make demo` (the session, then a load of 1472 tiles:
+ *    autoload, 23 + 1 batches, start, host exchange write/run/read with the
+ *    bytes compared, TDI readback of every tile's words) while the
+ *    driver's signals arrive throughout;
+ *  - `ipuxcom load` and ipuxcom_load() replay the capture by default: its
+ *    records arrive at the device in order, before the autoloader's words,
+ *    after ipu_driver's initialisation steps; --no-init / --no-config
+ *    (IPUXCOM_LOAD_F_NO_INIT / _NO_CFG) skip exactly their part; without a
+ *    config and without the opt-out both refuse before anything reaches
+ *    the card (no config-BAR write at the device, no ipu_driver call);
+ *  - the capture in both HSP orders (FACTS.md step 2): the peer's (its
+ *    GS1/GS2 records skipped, both marks cleared) and the seed's reading
+ *    (GS2's replayed) load; all replayed, batch 0 finds GS1 pending;
  *  - a load in progress survives SIGCHLD and SIGURG (handlers installed):
  *    kernel waits end early only for fatal signals;
  *  - the seed's autoloader words and the 24 + 1 GS1 marks, asserted at the
@@ -35,6 +47,7 @@
 #include "ixt_standin.h"
 #include "c600_record.h"
 #include "ixt_seed_words.h"
+#include "ixt_card_cfg.h"
 
 /* The stand-in's debugfs directory of card 0 (ipu_standin.c). */
 #define STANDIN_DIR	"/sys/kernel/debug/ipu_standin/ipu0"
@@ -223,11 +236,64 @@ static void expect_record(struct __test_metadata *_metadata, const char *where,
 	}
 }
 
+/* ipu_driver's initialisation steps from driver-idle [FACTS.md step 1]. */
+static const char *const init_steps[] = {
+	"STOP_MONITORING", "MAILBOX_WRITE_READ", "START_MONITORING", "ACCUMULATE_ERRORS",
+	"RESET_DEVICE", "SET_SECONDARY_IPU_ID",
+};
+
+/*
+ * How many of the initialisation's steps ipu_driver's log (the stand-in's
+ * debugfs "log", since it was cleared) holds, in order; -1 when it holds
+ * none of them in order but some of them.
+ */
+static int log_init_steps(void)
+{
+	char *s = standin_read("log", NULL), *at;
+	int n = 0;
+
+	if (!s)
+		return -1;
+	at = s;
+	for (size_t i = 0; i < sizeof(init_steps) / sizeof(init_steps[0]); i++) {
+		char *f = strstr(at, init_steps[i]);
+
+		if (!f)
+			break;
+		at = f + strlen(init_steps[i]);
+		n++;
+	}
+	if (!n && (strstr(s, "MAILBOX_WRITE_READ") || strstr(s, "RESET_DEVICE")))
+		n = -1;
+	free(s);
+	return n;
+}
+
+/* Whether ipu_driver's log is empty since it was cleared (no call at all). */
+static bool log_empty(void)
+{
+	char *s = standin_read("log", NULL);
+	bool empty = s && !s[strspn(s, " \n")];
+
+	free(s);
+	return empty;
+}
+
+/* Both of the stand-in's logs cleared: what comes next is the call under test's. */
+static void logs_clear(struct __test_metadata *_metadata)
+{
+	ASSERT_EQ(0, standin_write("bar_writes", "0\n"));
+	ASSERT_EQ(0, standin_write("log", "0\n"));
+}
+
 /* ------------------------------------------------------------- the fixture */
 
 FIXTURE(card) {
 	long dev;
-	char img[64], boot[64], cfg[64];
+	char img[64], boot[64], trace[64];
+	const char *cfg;			/* the capture's path */
+	struct ipuxcom_cfg_record *recs;	/* its records */
+	uint32_t nrecs;
 };
 
 FIXTURE_SETUP(card)
@@ -237,14 +303,19 @@ FIXTURE_SETUP(card)
 	void *file = NULL;
 	size_t len = 0;
 
+	char msg[256] = "";
+
 	self->img[0] = '\0';
+	self->recs = NULL;
 	REQUIRE_CARD();
+	ASSERT_EQ(0, ixt_card_cfg(&self->recs, &self->nrecs, msg, sizeof(msg))) TH_LOG("%s", msg);
+	self->cfg = ixt_card_cfg_path();
 	self->dev = ixt_hw_dev_id();
 	ASSERT_LE(0, self->dev) TH_LOG("no ipuxcom device of the hw backend");
 	ASSERT_EQ(0, access(STANDIN_DIR, F_OK)) TH_LOG("%s: %s", STANDIN_DIR, strerror(errno));
 	snprintf(self->img, sizeof(self->img), "/tmp/card.%d.ipuimg", (int)getpid());
 	snprintf(self->boot, sizeof(self->boot), "/tmp/card.%d.boot", (int)getpid());
-	snprintf(self->cfg, sizeof(self->cfg), "/tmp/card.%d.ipucfg", (int)getpid());
+	snprintf(self->trace, sizeof(self->trace), "/tmp/card.%d.ipucfg", (int)getpid());
 	img = build_image_file(_metadata, &file, &len);
 	ASSERT_NE(NULL, img);
 	ipuxcom_image_free(img);
@@ -256,11 +327,12 @@ FIXTURE_SETUP(card)
 
 FIXTURE_TEARDOWN(card)
 {
+	free(self->recs);
 	if (!self->img[0])
 		return;
 	unlink(self->img);
 	unlink(self->boot);
-	unlink(self->cfg);
+	unlink(self->trace);
 }
 
 /*
@@ -353,13 +425,15 @@ TEST_F_TIMEOUT(card, sigchld_and_sigurg_do_not_cost_a_load, 600)
 	ASSERT_EQ(0, ipuxcom_block_driver_signals());
 	ASSERT_EQ(0, ipuxcom_open(NULL, &ipu));
 	ASSERT_EQ(0, ipuxcom_attach(ipu, (uint32_t)self->dev)) TH_LOG("%s", ipuxcom_errmsg(ipu));
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
 	img = build_image(_metadata);
 	ASSERT_NE(NULL, img);
 	ixt_seed_boot(boot1k);
+	/* the whole session: initialisation, the capture, the load */
 	lp.image = img;
 	lp.bootloader = boot1k;
 	lp.bootloader_size = sizeof(boot1k);
+	lp.cfg = self->recs;
+	lp.cfg_count = self->nrecs;
 	lp.timeout_ns = LOAD_TIMEOUT_NS;
 	unrelated_seen = 0;
 	pester_stop = 0;
@@ -381,9 +455,10 @@ TEST_F_TIMEOUT(card, sigchld_and_sigurg_do_not_cost_a_load, 600)
 /* ------------------------------- the record, at both ends of the wire */
 
 /*
- * `ipuxcom load` of the seed's 948-byte bootloader: its config-BAR writes
- * as the ipuxcom_bar_write tracepoint saw them (`ipuxcom cfg capture`) and
- * as the device model saw them arrive over PCI; both hold the record's
+ * `ipuxcom load -c` of the seed's 948-byte bootloader: its config-BAR
+ * writes as the ipuxcom_bar_write tracepoint saw them (`ipuxcom cfg
+ * capture`) and as the device model saw them arrive over PCI; both hold
+ * the capture's records in order before the autoloader, and the record's
  * words, and they are the same writes in the same order.
  */
 TEST_F_TIMEOUT(card, seed_words_at_the_tracepoint_and_at_the_device, 600)
@@ -399,17 +474,25 @@ TEST_F_TIMEOUT(card, seed_words_at_the_tracepoint_and_at_the_device, 600)
 
 	snprintf(dev, sizeof(dev), "%ld", self->dev);
 	char *const argv[] = {
-		"ipuxcom", "cfg", "capture", "--dev", dev, "-o", self->cfg, "--",
-		"ipuxcom", "load", self->img, "-b", self->boot, "--dev", dev, "-q", NULL,
+		"ipuxcom", "cfg", "capture", "--dev", dev, "-o", self->trace, "--",
+		"ipuxcom", "load", self->img, "-b", self->boot, "-c", (char *)self->cfg,
+		"--dev", dev, "-q", NULL,
 	};
 
 	ASSERT_NE(NULL, r);
-	ASSERT_EQ(0, standin_write("bar_writes", "0\n"));
+	logs_clear(_metadata);
 	ASSERT_EQ(0, ixt_run(argv, r));
 	ASSERT_EQ(0, r->status) TH_LOG("stdout: %s\nstderr: %s", r->out, r->err);
+	EXPECT_EQ(6, log_init_steps());
 	nseen = device_writes(&seen, &all);
 	ASSERT_EQ(nseen, all) TH_LOG("the device's write log wrapped");
-	ASSERT_EQ(0, ipuxcom_cfg_load(self->cfg, &traced, &ntraced, &em)) TH_LOG("%s", em.msg);
+	ASSERT_EQ(0, ipuxcom_cfg_load(self->trace, &traced, &ntraced, &em)) TH_LOG("%s", em.msg);
+	EXPECT_LE(0, ixt_expect_capture_then_autoloader(_metadata, "tracepoint", traced, ntraced,
+							 self->recs, self->nrecs,
+							 IPUXCOM_CFG_HSP_CLEAR));
+	EXPECT_LE(0, ixt_expect_capture_then_autoloader(_metadata, "device", seen, nseen,
+							 self->recs, self->nrecs,
+							 IPUXCOM_CFG_HSP_CLEAR));
 	expect_record(_metadata, "tracepoint", traced, ntraced);
 	expect_record(_metadata, "device", seen, nseen);
 	ASSERT_EQ(ntraced, nseen) TH_LOG("the tracepoint saw %u writes, the device %u",
@@ -420,6 +503,228 @@ TEST_F_TIMEOUT(card, seed_words_at_the_tracepoint_and_at_the_device, 600)
 	}
 	free(traced);
 	free(seen);
+	free(r);
+}
+
+/* ------------------------------------------------ the record's session */
+
+/* ipuxcom_load() of @img with @flags (and the capture when @cfg) on @ipu; 0 or -errno. */
+static int lib_load(struct ipuxcom *ipu, FIXTURE_DATA(card) *self, struct ipuxcom_image *img,
+		    bool cfg, uint32_t hsp, uint32_t flags, struct ipuxcom_load_result *res)
+{
+	static uint8_t boot1k[1024];
+	struct ipuxcom_load_params lp = {
+		.size = sizeof(lp), .image = img, .bootloader = boot1k,
+		.bootloader_size = sizeof(boot1k), .cfg = cfg ? self->recs : NULL,
+		.cfg_count = cfg ? self->nrecs : 0, .cfg_hsp = hsp,
+		.timeout_ns = LOAD_TIMEOUT_NS, .flags = flags,
+	};
+
+	ixt_seed_boot(boot1k);
+	*res = (struct ipuxcom_load_result)IPUXCOM_LOAD_RESULT_INIT;
+	return ipuxcom_load(ipu, &lp, res);
+}
+
+/* The device's writes since the clear, the capture's records then the autoloader. */
+static void expect_replayed(struct __test_metadata *_metadata, FIXTURE_DATA(card) *self,
+			    const char *where, uint32_t hsp)
+{
+	struct ipuxcom_cfg_record *seen = NULL;
+	unsigned long all = 0;
+	uint32_t nseen = device_writes(&seen, &all);
+
+	EXPECT_EQ(nseen, all) TH_LOG("%s: the device's write log wrapped", where);
+	EXPECT_LE(0, ixt_expect_capture_then_autoloader(_metadata, where, seen, nseen,
+							 self->recs, self->nrecs, hsp));
+	free(seen);
+}
+
+/* The device's writes since the clear hold none of the capture's. */
+static void expect_not_replayed(struct __test_metadata *_metadata, FIXTURE_DATA(card) *self,
+				const char *where)
+{
+	struct ipuxcom_cfg_record *seen = NULL;
+	unsigned long all = 0;
+	uint32_t nseen = device_writes(&seen, &all);
+
+	EXPECT_LT(0, nseen) TH_LOG("%s: the load wrote nothing", where);
+	EXPECT_FALSE(ixt_capture_seen(seen, nseen, self->recs, self->nrecs))
+		TH_LOG("%s: the capture's writes arrived", where);
+	EXPECT_LE(0, ixt_find_write(seen, nseen, 0, REC_AUTOLDCSR, 0)) TH_LOG("%s", where);
+	free(seen);
+}
+
+/*
+ * ipuxcom_load() by default is the record's session on a card: ipu_driver's
+ * initialisation steps in order, then at the device the capture's records
+ * in order before the autoloader's words; the device runs. The seed's
+ * reading of the GS records (keep-gs2) loads as well, and replayed as
+ * recorded the capture leaves GS1 pending, which batch 0 refuses.
+ */
+TEST_F_TIMEOUT(card, library_load_is_the_recorded_session, 600)
+{
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
+	struct ipuxcom_load_result res;
+	struct ipuxcom_device_info info;
+	struct ipuxcom_image *img;
+	struct ipuxcom *ipu = NULL;
+
+	ASSERT_EQ(0, ipuxcom_block_driver_signals());
+	ASSERT_EQ(0, ipuxcom_open(NULL, &ipu));
+	ASSERT_EQ(0, ipuxcom_attach(ipu, (uint32_t)self->dev)) TH_LOG("%s", ipuxcom_errmsg(ipu));
+	img = build_image(_metadata);
+	ASSERT_NE(NULL, img);
+
+	logs_clear(_metadata);
+	ASSERT_EQ(0, lib_load(ipu, self, img, true, IPUXCOM_CFG_HSP_CLEAR, 0, &res))
+		TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, ipuxcom_dev_query(ipu, &info));
+	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, info.state);
+	EXPECT_EQ(6, log_init_steps());
+	expect_replayed(_metadata, self, "library, clear", IPUXCOM_CFG_HSP_CLEAR);
+
+	/* the seed's reading: GS2's records replayed, GS1's cleared */
+	logs_clear(_metadata);
+	ASSERT_EQ(0, lib_load(ipu, self, img, true, IPUXCOM_CFG_HSP_KEEP_GS2, 0, &res))
+		TH_LOG("%s", res.msg);
+	expect_replayed(_metadata, self, "library, keep-gs2", IPUXCOM_CFG_HSP_KEEP_GS2);
+
+	/* every record as recorded: GS1 = 1 left pending, refused at batch 0 */
+	logs_clear(_metadata);
+	EXPECT_EQ(-EBUSY, lib_load(ipu, self, img, true, IPUXCOM_CFG_HSP_REPLAY, 0, &res));
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step) TH_LOG("%s", res.msg);
+	expect_replayed(_metadata, self, "library, replay", IPUXCOM_CFG_HSP_REPLAY);
+	ipuxcom_image_free(img);
+	ipuxcom_close(ipu);
+}
+
+/*
+ * Each opt-out skips exactly its part: IPUXCOM_LOAD_F_NO_INIT and
+ * `--no-init` no ipu_driver step (the device initialised before), the
+ * capture still replayed; IPUXCOM_LOAD_F_NO_CFG and `--no-config` the
+ * initialisation still run, none of the capture's writes at the device.
+ */
+TEST_F_TIMEOUT(card, opt_outs_skip_exactly_their_part, 900)
+{
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
+	struct ixt_run *r = malloc(sizeof(*r));
+	struct ipuxcom_load_result res;
+	struct ipuxcom_image *img;
+	struct ipuxcom *ipu = NULL;
+	char dev[16];
+
+	ASSERT_NE(NULL, r);
+	snprintf(dev, sizeof(dev), "%ld", self->dev);
+	ASSERT_EQ(0, ipuxcom_block_driver_signals());
+	ASSERT_EQ(0, ipuxcom_open(NULL, &ipu));
+	ASSERT_EQ(0, ipuxcom_attach(ipu, (uint32_t)self->dev)) TH_LOG("%s", ipuxcom_errmsg(ipu));
+	img = build_image(_metadata);
+	ASSERT_NE(NULL, img);
+
+	/* library: no init (the device initialised first, as the flag requires) */
+	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
+	logs_clear(_metadata);
+	ASSERT_EQ(0, lib_load(ipu, self, img, true, 0, IPUXCOM_LOAD_F_NO_INIT, &res))
+		TH_LOG("%s", res.msg);
+	EXPECT_EQ(0, log_init_steps());
+	expect_replayed(_metadata, self, "library, no init", IPUXCOM_CFG_HSP_CLEAR);
+	/* library: no config */
+	logs_clear(_metadata);
+	ASSERT_EQ(0, lib_load(ipu, self, img, false, 0, IPUXCOM_LOAD_F_NO_CFG, &res))
+		TH_LOG("%s", res.msg);
+	EXPECT_EQ(6, log_init_steps());
+	expect_not_replayed(_metadata, self, "library, no config");
+	ipuxcom_close(ipu);
+	ipuxcom_image_free(img);
+
+	/* the command: --no-init after `dev init`, then --no-config */
+	{
+		char *const init_argv[] = { "ipuxcom", "dev", "init", "--dev", dev, NULL };
+		char *const noinit_argv[] = { "ipuxcom", "load", self->img, "-b", self->boot,
+					      "-c", (char *)self->cfg, "--no-init", "--dev", dev,
+					      "-q", NULL };
+		char *const nocfg_argv[] = { "ipuxcom", "load", self->img, "-b", self->boot,
+					     "--no-config", "--dev", dev, "-q", NULL };
+
+		ASSERT_EQ(0, ixt_run(init_argv, r));
+		ASSERT_EQ(0, r->status) TH_LOG("%s", r->err);
+		logs_clear(_metadata);
+		ASSERT_EQ(0, ixt_run(noinit_argv, r));
+		EXPECT_EQ(0, r->status) TH_LOG("%s", r->err);
+		EXPECT_EQ(0, log_init_steps());
+		expect_replayed(_metadata, self, "command, --no-init", IPUXCOM_CFG_HSP_CLEAR);
+		logs_clear(_metadata);
+		ASSERT_EQ(0, ixt_run(nocfg_argv, r));
+		EXPECT_EQ(0, r->status) TH_LOG("%s", r->err);
+		EXPECT_EQ(6, log_init_steps());
+		expect_not_replayed(_metadata, self, "command, --no-config");
+	}
+	free(r);
+}
+
+/*
+ * A card load with no config and no opt-out: `ipuxcom load` (and its
+ * --check) and ipuxcom_load() refuse with a message that names what is
+ * missing and both ways out, and nothing reached the card: no config-BAR
+ * write at the device, no ipu_driver call (the library's refusal comes
+ * after the caller's own attach, whose calls are made before the clear).
+ */
+TEST_F_TIMEOUT(card, load_without_a_config_is_refused_before_anything, 300)
+{
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
+	struct ixt_run *r = malloc(sizeof(*r));
+	struct ipuxcom_cfg_record *seen = NULL;
+	struct ipuxcom_load_result res;
+	struct ipuxcom_image *img;
+	struct ipuxcom *ipu = NULL;
+	unsigned long all = 1;
+	char dev[16];
+
+	ASSERT_NE(NULL, r);
+	snprintf(dev, sizeof(dev), "%ld", self->dev);
+	{
+		char *const argv[] = { "ipuxcom", "load", self->img, "-b", self->boot,
+				       "--dev", dev, "-q", NULL };
+		char *const check[] = { "ipuxcom", "load", self->img, "-b", self->boot,
+					"--dev", dev, "--check", NULL };
+
+		logs_clear(_metadata);
+		ASSERT_EQ(0, ixt_run(argv, r));
+		EXPECT_EQ(1, r->status);
+		EXPECT_NE(NULL, strstr(r->err, "config")) TH_LOG("%s", r->err);
+		EXPECT_NE(NULL, strstr(r->err, "-c FILE")) TH_LOG("%s", r->err);
+		EXPECT_NE(NULL, strstr(r->err, "--no-config")) TH_LOG("%s", r->err);
+		EXPECT_NE(NULL, strstr(r->err, "nothing was done to the device")) TH_LOG("%s", r->err);
+		EXPECT_EQ(0, device_writes(&seen, &all));
+		EXPECT_EQ(0, all);
+		free(seen);
+		EXPECT_TRUE(log_empty());
+		ASSERT_EQ(0, ixt_run(check, r));
+		EXPECT_EQ(1, r->status);
+		EXPECT_NE(NULL, strstr(r->out, "FAIL")) TH_LOG("%s", r->out);
+		EXPECT_NE(NULL, strstr(r->out, "config")) TH_LOG("%s", r->out);
+		EXPECT_TRUE(log_empty());
+	}
+	ASSERT_EQ(0, ipuxcom_block_driver_signals());
+	ASSERT_EQ(0, ipuxcom_open(NULL, &ipu));
+	ASSERT_EQ(0, ipuxcom_attach(ipu, (uint32_t)self->dev)) TH_LOG("%s", ipuxcom_errmsg(ipu));
+	img = build_image(_metadata);
+	ASSERT_NE(NULL, img);
+	logs_clear(_metadata);
+	EXPECT_EQ(-EINVAL, lib_load(ipu, self, img, false, 0, 0, &res));
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_CHECK, res.step);
+	EXPECT_NE(NULL, strstr(res.msg, "cfg: none given")) TH_LOG("%s", res.msg);
+	EXPECT_NE(NULL, strstr(res.msg, "IPUXCOM_LOAD_F_NO_CFG")) TH_LOG("%s", res.msg);
+	all = 1;
+	EXPECT_EQ(0, device_writes(&seen, &all));
+	EXPECT_EQ(0, all);
+	free(seen);
+	EXPECT_TRUE(log_empty());
+	ipuxcom_image_free(img);
+	ipuxcom_close(ipu);
 	free(r);
 }
 
@@ -449,7 +754,7 @@ TEST_F_TIMEOUT(card, attach_when_the_node_hangs_under_a_class_device, 600)
 	{
 		char dev[16];
 		char *const argv[] = { "ipuxcom", "load", self->img, "-b", self->boot,
-				       "--dev", dev, "-q", NULL };
+				       "-c", (char *)self->cfg, "--dev", dev, "-q", NULL };
 
 		snprintf(dev, sizeof(dev), "%ld", ixt_hw_dev_id());
 		ASSERT_EQ(0, ixt_run(argv, r));
@@ -500,8 +805,8 @@ TEST_F_TIMEOUT(card, zz_hot_removal_in_the_middle_of_a_load, 600)
 		close(fds[0]);
 		dup2(fds[1], STDERR_FILENO);
 		dup2(open("/dev/null", O_WRONLY), STDOUT_FILENO);
-		execlp("ipuxcom", "ipuxcom", "load", self->img, "-b", self->boot, "--dev", dev,
-		       "-q", (char *)NULL);
+		execlp("ipuxcom", "ipuxcom", "load", self->img, "-b", self->boot, "-c", self->cfg,
+		       "--dev", dev, "-q", (char *)NULL);
 		_exit(127);
 	}
 	close(fds[1]);
@@ -545,7 +850,7 @@ TEST_F_TIMEOUT(card, zz_hot_removal_in_the_middle_of_a_load, 600)
 	ASSERT_EQ(0, ixt_card_wait(true, 60000)) TH_LOG("the card did not come back");
 	{
 		char *const argv[] = { "ipuxcom", "load", self->img, "-b", self->boot,
-				       "--dev", dev, "-q", NULL };
+				       "-c", (char *)self->cfg, "--dev", dev, "-q", NULL };
 
 		/* back under a new id (ids are allocated cyclically) */
 		snprintf(dev, sizeof(dev), "%ld", ixt_hw_dev_id());

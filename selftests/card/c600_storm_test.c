@@ -3,8 +3,9 @@
  * ipu_driver's signals for every thread, on the QEMU C600 (docs/qemu-c600.md)
  * through ipuxcom_hw.ko and the ipu_driver stand-in: a process that
  * started 8 threads before it opened anything -- threads that block
- * nothing, as numpy's BLAS threads in Python -- runs a whole job (ICU
- * init, load of 1472 tiles, the host-exchange oracle's write/run/read
+ * nothing, as numpy's BLAS threads in Python -- runs a whole job (the
+ * record's session: init, the card's config capture replayed, load of
+ * 1472 tiles; then the host-exchange oracle's write/run/read
  * with the bytes compared, a word of every tile read back through TDI)
  * while the stand-in sends it rounds of all six signals 44-49 (debugfs
  * storm), on top of the interrupts' own. Nothing in the process blocks or
@@ -34,6 +35,7 @@
 #include "ipuxcom_test.h"
 #include "image_testlib.h"
 #include "load_testlib.h"
+#include "ixt_card_cfg.h"
 #include "ixt_hsp_oracle.h"
 #include "ixt_modules.h"
 #include "ixt_standin.h"
@@ -133,17 +135,23 @@ static bool ignored(int sig)
 }
 
 /*
- * The forked child: 8 threads, then open + attach of card @dev, init,
- * load @img, the oracle's host exchange, a per-tile word of every tile
- * through TDI. @opener_blocks: the opening thread blocks 44-49 first.
- * Exits 0, or 1 with a message on @fd.
+ * The forked child: 8 threads, then open + attach of card @dev, the
+ * record's session (init, the capture @cfg replayed, load @img), the
+ * oracle's host exchange, a per-tile word of every tile through TDI.
+ * @opener_blocks: the opening thread blocks 44-49 first. Exits 0, or 1
+ * with a message on @fd.
  */
 static void __attribute__((noreturn)) job(uint32_t dev, struct ipuxcom_image *img,
+					  const struct ipuxcom_cfg_record *cfg, uint32_t ncfg,
 					  bool opener_blocks, int fd)
 {
 	static const char manifest[] = IXT_HSP_ORACLE;
 	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
-	struct ipuxcom_init_report rep = IPUXCOM_INIT_REPORT_INIT;
+	struct ipuxcom_load_params lp = {
+		.size = sizeof(lp), .image = img, .bootloader = boot,
+		.bootloader_size = sizeof(boot), .timeout_ns = JOB_TIMEOUT_NS,
+		.cfg = cfg, .cfg_count = ncfg,
+	};
 	uint8_t in[64], out[64];
 	struct ipuxcom_hostx_buf ib = { in, sizeof(in) }, ob = { out, sizeof(out) };
 	struct ipuxcom_hsp_manifest m;
@@ -171,10 +179,7 @@ static void __attribute__((noreturn)) job(uint32_t dev, struct ipuxcom_image *im
 	if (err)
 		job_fail(fd, "ipuxcom_attach %u: %s: %s", dev, strerror(-err), ipuxcom_errmsg(ipu));
 
-	err = ipuxcom_dev_init(ipu, &rep);
-	if (err)
-		job_fail(fd, "ipuxcom_dev_init: %s: %s", strerror(-err), rep.msg);
-	err = ixt_load_image(ipu, img, JOB_TIMEOUT_NS, &res);
+	err = ipuxcom_load(ipu, &lp, &res);
 	if (err)
 		job_fail(fd, "load: %s: %s", strerror(-err), res.msg);
 
@@ -224,14 +229,18 @@ static void __attribute__((noreturn)) job(uint32_t dev, struct ipuxcom_image *im
 FIXTURE(storm) {
 	long dev;
 	struct ipuxcom_image *img;
+	struct ipuxcom_cfg_record *cfg;
+	uint32_t ncfg;
 	char target[32];
 };
 
 FIXTURE_SETUP(storm)
 {
+	char msg[256] = "";
 	ssize_t n;
 
 	self->img = NULL;
+	self->cfg = NULL;
 	self->target[0] = '\0';
 	if (!on_card())
 		SKIP(return, "not on the QEMU C600 (IPUXCOM_CARD=c600)");
@@ -241,6 +250,7 @@ FIXTURE_SETUP(storm)
 							       strerror(errno));
 	n = ixt_read_sysfs(TARGET_PARAM, self->target, sizeof(self->target));
 	ASSERT_LT(0, n) TH_LOG("%s", TARGET_PARAM);
+	ASSERT_EQ(0, ixt_card_cfg(&self->cfg, &self->ncfg, msg, sizeof(msg))) TH_LOG("%s", msg);
 	self->img = build_image(_metadata);
 	ASSERT_NE(NULL, self->img);
 }
@@ -252,6 +262,7 @@ FIXTURE_TEARDOWN(storm)
 	standin_write("storm", "0\n");
 	ixt_write_sysfs(TARGET_PARAM, self->target);
 	ipuxcom_image_free(self->img);
+	free(self->cfg);
 }
 
 /*
@@ -276,7 +287,7 @@ static void storm_job(struct __test_metadata *_metadata, FIXTURE_DATA(storm) *se
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		close(fds[0]);
-		job((uint32_t)self->dev, self->img, opener_blocks, fds[1]);
+		job((uint32_t)self->dev, self->img, self->cfg, self->ncfg, opener_blocks, fds[1]);
 	}
 	close(fds[1]);
 	got = read(fds[0], msg, sizeof(msg) - 1);

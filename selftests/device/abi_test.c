@@ -25,7 +25,9 @@ static const struct {
 	uint32_t min;
 } commands[] = {
 	CMD(INFO, ipuxcom_ioc_info),
-	CMD(ATTACH, ipuxcom_ioc_attach),
+	/* uapi 6 appended the holder's mappings: a uapi 4 caller's 16 bytes still work */
+	{ "ATTACH", IPUXCOM_IOC_ATTACH, sizeof(struct ipuxcom_ioc_attach),
+	  offsetof(struct ipuxcom_ioc_attach, cfg_map) },
 	/*
 	 * uapi 2 appended capabilities, uapi 4 ipu_node: a uapi 1 caller's
 	 * 40 bytes still work
@@ -161,12 +163,12 @@ TEST_F(abi, reserved_must_be_zero)
 	EXPECT_EQ(-ENOTCONN, ixt_query(self->fd, &q));
 }
 
-/* ATTACH of device @dev with the /dev/ipuN descriptor @ipu_fd. */
-static int attach_with_ipu_fd(int fd, uint32_t dev, int ipu_fd)
+/* ATTACH of device @dev with the /dev/ipuN descriptor @ipu_fd and its mapping @map. */
+static int attach_with_ipu_fd(int fd, uint32_t dev, int ipu_fd, const void *map)
 {
 	struct ipuxcom_ioc_attach at = {
 		.size = sizeof(at), .flags = IPUXCOM_ATTACH_F_IPU_FD, .dev_id = dev,
-		.ipu_fd = ipu_fd,
+		.ipu_fd = ipu_fd, .cfg_map = (uintptr_t)map,
 	};
 
 	return ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at);
@@ -182,12 +184,16 @@ TEST_F(abi, attach_ipu_fd_rules_on_a_plain_device)
 	int null, ret;
 
 	IXT_REQUIRE_SIM();
-	EXPECT_EQ(-EBADF, attach_with_ipu_fd(self->fd, ixt_dev_id(), -1));
+	EXPECT_EQ(-EBADF, attach_with_ipu_fd(self->fd, ixt_dev_id(), -1, NULL));
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, null);
-	ret = attach_with_ipu_fd(self->fd, ixt_dev_id(), null);
-	close(null);
+	/* no mapping: refused before the device is looked at */
+	ret = attach_with_ipu_fd(self->fd, ixt_dev_id(), null, NULL);
 	EXPECT_EQ(-EINVAL, ret);
+	/* a mapping that is not that file's */
+	ret = attach_with_ipu_fd(self->fd, ixt_dev_id(), null, (void *)(uintptr_t)0x10000);
+	close(null);
+	EXPECT_EQ(-EXDEV, ret);
 	EXPECT_EQ(-ENOTCONN, ixt_query(self->fd, &q));
 	ASSERT_EQ(0, ixt_attach(self->fd, ixt_dev_id()));
 	ASSERT_EQ(0, ixt_query(self->fd, &q));

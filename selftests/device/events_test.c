@@ -322,6 +322,11 @@ TEST_F_TIMEOUT(ev, monitor_sees_every_progress_event_in_order, 120)
 		const struct ipuxcom_event *ev = &evs[i];
 
 		switch (ev->type) {
+		case IPUXCOM_GENL_CMD_RESET:
+			/* the load's session: the initialisation first (an idle device) */
+			EXPECT_EQ(0, i);
+			EXPECT_EQ(0, ev->error);
+			break;
 		case IPUXCOM_GENL_CMD_STATE:
 			ASSERT_LT(step, 3) TH_LOG("extra state change at event %d", i);
 			EXPECT_EQ(states[step][0], ev->old_state) TH_LOG("state change %u", step);
@@ -376,24 +381,27 @@ TEST_F_TIMEOUT(ev, timeout_event_has_the_observed_mark_then_reset, 120)
 	n = watcher_collect(&w, evs, MAX_EVENTS, &status);
 	EXPECT_EQ(0, status);
 
-	ASSERT_EQ(6, n);
-	EXPECT_EQ(IPUXCOM_GENL_CMD_STATE, evs[0].type);
-	EXPECT_EQ(IPUXCOM_DEV_STATE_BOOTLOADER, evs[0].state);
+	/* the load's initialisation (an idle device: no state change), then the load */
+	ASSERT_EQ(7, n);
+	EXPECT_EQ(IPUXCOM_GENL_CMD_RESET, evs[0].type);
+	EXPECT_EQ(0, evs[0].error);
 	EXPECT_EQ(IPUXCOM_GENL_CMD_STATE, evs[1].type);
-	EXPECT_EQ(IPUXCOM_DEV_STATE_LOADING, evs[1].state);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_BOOTLOADER, evs[1].state);
+	EXPECT_EQ(IPUXCOM_GENL_CMD_STATE, evs[2].type);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_LOADING, evs[2].state);
 	/* the batch handshake's wait: GS1 polled, mark 1 still there */
-	EXPECT_EQ(IPUXCOM_GENL_CMD_TIMEOUT, evs[2].type);
-	EXPECT_EQ(HSP_GS1, evs[2].reg);
-	EXPECT_EQ(res.diag.mark, evs[2].value & 0xffff);
-	EXPECT_EQ(-ETIMEDOUT, evs[2].error);
-	EXPECT_EQ(IPUXCOM_GENL_CMD_STATE, evs[3].type);
-	EXPECT_EQ(IPUXCOM_DEV_STATE_LOADING, evs[3].old_state);
-	EXPECT_EQ(IPUXCOM_DEV_STATE_NEEDS_RESET, evs[3].state);
-	EXPECT_EQ(IPUXCOM_GENL_CMD_RESET, evs[4].type);
-	EXPECT_EQ(0, evs[4].error);
-	EXPECT_EQ(IPUXCOM_GENL_CMD_STATE, evs[5].type);
-	EXPECT_EQ(IPUXCOM_DEV_STATE_NEEDS_RESET, evs[5].old_state);
-	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, evs[5].state);
+	EXPECT_EQ(IPUXCOM_GENL_CMD_TIMEOUT, evs[3].type);
+	EXPECT_EQ(HSP_GS1, evs[3].reg);
+	EXPECT_EQ(res.diag.mark, evs[3].value & 0xffff);
+	EXPECT_EQ(-ETIMEDOUT, evs[3].error);
+	EXPECT_EQ(IPUXCOM_GENL_CMD_STATE, evs[4].type);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_LOADING, evs[4].old_state);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_NEEDS_RESET, evs[4].state);
+	EXPECT_EQ(IPUXCOM_GENL_CMD_RESET, evs[5].type);
+	EXPECT_EQ(0, evs[5].error);
+	EXPECT_EQ(IPUXCOM_GENL_CMD_STATE, evs[6].type);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_NEEDS_RESET, evs[6].old_state);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, evs[6].state);
 	for (int i = 0; i < n; i++) {
 		EXPECT_NE(EV_LOST, evs[i].type);
 	}

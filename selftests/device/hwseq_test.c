@@ -418,6 +418,52 @@ TEST_F_TIMEOUT(lib, hsp_mark_refuses_a_pending_mark, 120)
 	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, ixt_state(ipuxcom_fd(self->ipu)));
 }
 
+/*
+ * Marks are written bare, as the hardware-proven peer writes them and as
+ * the capture's own GS records are: with bits above MARK set in GS1 and
+ * GS2 (not recorded; the model keeps what is written), the config's clear,
+ * every loader mark, and HSP_MARK on GS1 and GS2 each leave the register
+ * exactly 0 once answered. A read-modify-write of MARK would leave the
+ * upper bits (the model answers both forms: sim_load_test).
+ */
+TEST_F_TIMEOUT(lib, marks_are_written_bare, 120)
+{
+	struct ipuxcom_cfg_apply_result res = IPUXCOM_CFG_APPLY_RESULT_INIT;
+	struct ipuxcom_load_params p = {
+		.size = sizeof(struct ipuxcom_load_params),
+		.image = self->img, .bootloader = boot, .bootloader_size = sizeof(boot),
+		.timeout_ns = TIMEOUT_NS,
+	};
+	const uint32_t hi1 = 0xa5a50000u, hi2 = 0x5a5a0000u;
+	uint32_t m = 0;
+
+	ASSERT_EQ(0, ipuxcom_reg_write(self->ipu, REC_GS1, hi1));
+	ASSERT_EQ(0, ipuxcom_reg_write(self->ipu, REC_GS2, hi2));
+	ASSERT_EQ(hi1, reg(_metadata, self->ipu, REC_GS1));
+	ASSERT_EQ(0, ipuxcom_cfg_apply_hsp(self->ipu, capture_tail, NTAIL,
+					   IPUXCOM_CFG_HSP_CLEAR, &res));
+	EXPECT_EQ(0, reg(_metadata, self->ipu, REC_GS1));
+	EXPECT_EQ(0, reg(_metadata, self->ipu, REC_GS2));
+
+	ASSERT_EQ(0, ipuxcom_reg_write(self->ipu, REC_GS1, hi1));
+	ASSERT_EQ(0, ipuxcom_reg_write(self->ipu, REC_GS2, hi2));
+	ASSERT_EQ(0, ipuxcom_load(self->ipu, &p, NULL));
+	EXPECT_EQ(0, reg(_metadata, self->ipu, REC_GS1));
+	/* the start's preloaded GS2 mark, over what was there */
+	EXPECT_EQ(hi2 | 1, reg(_metadata, self->ipu, REC_GS2));
+	/* GS1 mark 1 releases it [S "Host Tensor Exchange"]; GS2 = 1 is answered */
+	ASSERT_EQ(0, ipuxcom_hsp_mark(self->ipu, IPUXCOM_HSP_GS1, 1, true, TIMEOUT_NS, &m));
+	EXPECT_EQ(0, m);
+	EXPECT_EQ(0, reg(_metadata, self->ipu, REC_GS1));
+	for (int i = 0; i < 100 && reg(_metadata, self->ipu, REC_GS2) & 0xffff; i++)
+		;
+	EXPECT_EQ(hi2, reg(_metadata, self->ipu, REC_GS2));
+	ASSERT_EQ(0, ipuxcom_hsp_mark(self->ipu, IPUXCOM_HSP_GS2, 1, true, TIMEOUT_NS, &m));
+	EXPECT_EQ(0, m);
+	EXPECT_EQ(0, reg(_metadata, self->ipu, REC_GS2));
+	EXPECT_EQ(23, ixt_sim_stat(self->dev, "load_batches"));
+}
+
 struct zero_check {
 	struct ipuxcom *ipu;
 	size_t extent;

@@ -10,19 +10,23 @@
  *   libipuxcom; skipped without the device. The stand-in sends its
  *   real-time signals 44-49 throughout; the test blocks them first, as
  *   libipuxcom(3) asks:
+ *  - every load is the session the record runs (ipuxcom_load() by
+ *    default): the initialisation from driver-idle, then the replay of the
+ *    real C600 config capture ($IPUXCOM_CARD_CFG, ixt_card_cfg.h), then
+ *    the load;
  *  - a full 1472-tile load, an exchange-window store through
  *    /dev/ipu0_ex and host exchange, with ipu_driver's calls in the order
  *    of the hardware-proven stack (FACTS.md "The load as run on a real
  *    C600": step 1's initialisation, HEXOPT selected whenever a buffer
  *    arrives, BUFFER_DETACH 0 after the start, host pages 1 then 0);
- *  - ATTACH refused without the /dev/ipuN (-EACCES), with a wrong one
- *    (-EXDEV: /dev/null, /dev/ipu0_ex) and a
- *    read-only one (-EBADF);
+ *  - ATTACH refused without the /dev/ipuN (-EACCES), with a wrong one or
+ *    a wrong mapping (-EXDEV: /dev/null, another file's mapping, offset
+ *    not 0, an address nothing maps), a read-only descriptor (-EBADF) and
+ *    a read-only mapping (-EACCES); the probe attaches nothing;
  *  - a second ipu_driver user is excluded while ipuxcom holds the card;
- *  - ownership proven at ATTACH: a descriptor of the card that another
- *    open file holds (in this process or another) is refused with
- *    ipu_driver's -EBUSY, the holder's works, and a descriptor nobody
- *    holds is made the holder by the module's own USER_ATTACH;
+ *  - the module never calls ipu_driver: ATTACH issues no ioctl on the
+ *    node (the stand-in's log), and what it grants is what the caller's
+ *    own mapping reaches;
  *  - no page stays pinned (/proc/vmstat FOLL_PIN counts, the stand-in's
  *    own count) after close, after reset, after the card's unbinding and
  *    after the holder is SIGKILLed mid-load; the card is reusable.
@@ -55,6 +59,7 @@
 #include "ixt_hsp_oracle.h"
 #include "ixt_standin.h"
 #include "ixt_simdev.h"
+#include "ixt_card_cfg.h"
 
 #define STANDIN_MOD	IXT_STANDIN_MOD
 #define STANDIN_DBG	IXT_STANDIN_DBG
@@ -182,6 +187,36 @@ static int attach_card(struct ipuxcom **ipu, unsigned int card)
 	return err;
 }
 
+/*
+ * ipuxcom_load() of @img on @ipu as a card is loaded by default: the
+ * initialisation, the real capture's replay, the load; 0 or -errno (@res
+ * says).
+ */
+static int card_load(struct ipuxcom *ipu, struct ipuxcom_image *img, uint64_t timeout_ns,
+		     struct ipuxcom_load_result *res)
+{
+	static struct ipuxcom_cfg_record *recs;
+	static uint32_t nrecs;
+	struct ipuxcom_load_params p = {
+		.size = sizeof(struct ipuxcom_load_params),
+		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
+		.timeout_ns = timeout_ns,
+	};
+	char msg[256] = "";
+	int err;
+
+	if (!recs) {
+		err = ixt_card_cfg(&recs, &nrecs, msg, sizeof(msg));
+		if (err) {
+			snprintf(res->msg, sizeof(res->msg), "%s", msg);
+			return err;
+		}
+	}
+	p.cfg = recs;
+	p.cfg_count = nrecs;
+	return ipuxcom_load(ipu, &p, res);
+}
+
 /* Sampled tiles' own words, read back through TDI. */
 static void check_some_tiles(struct __test_metadata *_metadata, struct ipuxcom *ipu)
 {
@@ -199,14 +234,34 @@ static void check_some_tiles(struct __test_metadata *_metadata, struct ipuxcom *
 	}
 }
 
-/* Raw ATTACH of @fd to @dev with IPUXCOM_ATTACH_F_IPU_FD and @ipu_fd. */
-static int attach_with_fd(int fd, uint32_t dev, int ipu_fd)
+/* Raw ATTACH of @fd to @dev with @ipu_fd and the mapping at @map (@flags added). */
+static int attach_with_map(int fd, uint32_t dev, int ipu_fd, const void *map, uint32_t flags)
 {
 	struct ipuxcom_ioc_attach at = {
-		.size = sizeof(at), .flags = IPUXCOM_ATTACH_F_IPU_FD, .dev_id = dev, .ipu_fd = ipu_fd,
+		.size = sizeof(at), .flags = IPUXCOM_ATTACH_F_IPU_FD | flags, .dev_id = dev,
+		.ipu_fd = ipu_fd, .cfg_map = (uintptr_t)map,
 	};
 
 	return ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at);
+}
+
+/*
+ * Raw ATTACH of @fd to @dev with @ipu_fd and its own mapping (offset 0,
+ * 512 KiB, shared, read-write), unmapped afterwards (the module keeps
+ * the window it found); where @ipu_fd cannot be mapped, an address
+ * nothing maps.
+ */
+static int attach_with_fd(int fd, uint32_t dev, int ipu_fd)
+{
+	void *map = mmap(NULL, IPUXCOM_IPU_CFG_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 ipu_fd, 0);
+	int ret;
+
+	if (map == MAP_FAILED)
+		return attach_with_map(fd, dev, ipu_fd, (void *)(uintptr_t)0x10000, 0);
+	ret = attach_with_map(fd, dev, ipu_fd, map, 0);
+	munmap(map, IPUXCOM_IPU_CFG_MAP_BYTES);
+	return ret;
 }
 
 /* Wait until the stand-in's pin count of @card and the system's are back. */
@@ -277,13 +332,9 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 	struct ipuxcom_errmsg em;
 	struct ipuxcom_image *img;
 	struct ipuxcom *ipu;
-	/*
-	 * The recorded step 1, plus the module's own USER_ATTACH at ATTACH
-	 * (it proves the descriptor holds the card: uapi, struct
-	 * ipuxcom_ioc_attach), a repetition by the holder
-	 */
+	/* the recorded step 1 exactly: the module calls nothing of ipu_driver */
 	static const char *const init_order[] = {
-		"USER_ATTACH", "SET_IPU_ID", "USER_ATTACH", "STOP_MONITORING",
+		"USER_ATTACH", "SET_IPU_ID", "STOP_MONITORING",
 		"MAILBOX_WRITE_READ", "START_MONITORING", "ACCUMULATE_ERRORS", "RESET_DEVICE",
 		"SET_SECONDARY_IPU_ID",
 	};
@@ -312,7 +363,8 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 	EXPECT_EQ(1, rep.icu_reply_valid);
 	EXPECT_EQ(IPU_DRV_ICU_REPLY_TAG, rep.icu_reply[0] & IPU_DRV_ICU_REPLY_MASK);
 
-	ASSERT_EQ(0, ixt_load_image(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	/* the load's own session: step 1 again, the capture, the load */
+	ASSERT_EQ(0, card_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, ixt_state(ipuxcom_fd(ipu)));
 	check_some_tiles(_metadata, ipu);
 	/* TDI: the register dump, an SRAM write read back */
@@ -416,36 +468,93 @@ TEST_F(standin, attach_needs_this_cards_ipu_node)
 	if (_metadata->skip)
 		return;	/* the fixture skipped (this harness runs the body anyway) */
 	uint32_t id0 = (uint32_t)sc_dev_id(0);
-	int fd, nul, ex, ro, own, sim;
+	struct ipuxcom_ioc_attach at = { .size = sizeof(at) };
+	const size_t len = IPUXCOM_IPU_CFG_MAP_BYTES;
+	int fd, nul, ro, own, mfd, sim;
+	void *map, *ro_map, *mem, *off_map;
+	struct sc_log *log;
+	uint32_t v;
 
 	fd = ixt_open();
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-EACCES, ixt_attach(fd, id0));
 	nul = open("/dev/null", O_RDWR | O_CLOEXEC);
-	ex = open("/dev/ipu0_ex", O_RDWR | O_CLOEXEC);
 	ro = open("/dev/ipu0", O_RDONLY | O_CLOEXEC);
+	own = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+	mfd = (int)syscall(SYS_memfd_create, "not_ipu", MFD_CLOEXEC);
 	ASSERT_LE(0, nul);
-	ASSERT_LE(0, ex);
 	ASSERT_LE(0, ro);
+	ASSERT_LE(0, own);
+	ASSERT_LE(0, mfd);
+	ASSERT_EQ(0, ftruncate(mfd, (off_t)len));
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, own, 0);
+	ro_map = mmap(NULL, len, PROT_READ, MAP_SHARED, own, 0);
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	/* the config window is exactly 512 KiB here: a page of it past offset 0 */
+	off_map = mmap(NULL, 0x1000, PROT_READ | PROT_WRITE, MAP_SHARED, own, 0x1000);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_NE(MAP_FAILED, ro_map);
+	ASSERT_NE(MAP_FAILED, mem);
+	ASSERT_NE(MAP_FAILED, off_map);
 	EXPECT_EQ(-EXDEV, attach_with_fd(fd, id0, nul));
-	EXPECT_EQ(-EXDEV, attach_with_fd(fd, id0, ex));
 	EXPECT_EQ(-EBADF, attach_with_fd(fd, id0, ro));
 	EXPECT_EQ(-EBADF, attach_with_fd(fd, id0, 1000));
-	close(fd);
+	/* the mapping must be that very file's, at offset 0, shared and read-write */
+	EXPECT_EQ(-EXDEV, attach_with_map(fd, id0, own, mem, 0));
+	EXPECT_EQ(-EXDEV, attach_with_map(fd, id0, mfd, mem, 0));
+	EXPECT_EQ(-EXDEV, attach_with_map(fd, id0, own, off_map, 0));
+	EXPECT_EQ(-EACCES, attach_with_map(fd, id0, own, ro_map, 0));
+	EXPECT_EQ(-EXDEV, attach_with_map(fd, id0, own, (void *)(uintptr_t)0x10000, 0));
+	/* past its end: the window is not covered */
+	EXPECT_EQ(-EXDEV, attach_with_map(fd, id0, own, (char *)map + 0x1000, 0));
+	EXPECT_EQ(-EINVAL, attach_with_map(fd, id0, own, (char *)map + 4, 0));
+	EXPECT_EQ(-EINVAL, attach_with_map(fd, id0, own, NULL, 0));
+	/* members without their flag */
+	at.dev_id = id0;
+	at.cfg_map = (uintptr_t)map;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
+	at.cfg_map = 0;
+	at.flags = IPUXCOM_ATTACH_F_PROBE;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
+	at.flags = IPUXCOM_ATTACH_F_IPU_FD;
+	at.ipu_fd = own;
+	at.cfg_map = (uintptr_t)map;
+	at.ex_fd = own;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
+	at.ex_fd = 0;
+	at.reserved = 1;
+	EXPECT_EQ(-EINVAL, ixt_ioctl(fd, IPUXCOM_IOC_ATTACH, &at));
+	/* nothing was attached by any of these */
+	EXPECT_EQ(-ENOTCONN, ixt_reg_read(fd, 0x302c, &v));
 	/* the sim's plain devices refuse the flag (where the simulator is loaded) */
-	fd = ixt_open();
-	ASSERT_LE(0, fd);
-	own = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, own);
 	sim = first_sim_device();
 	if (sim >= 0)
-		EXPECT_EQ(-EINVAL, attach_with_fd(fd, (uint32_t)sim, own));
-	/* nobody holds the card: the module's USER_ATTACH makes @own its holder */
-	EXPECT_EQ(0, attach_with_fd(fd, id0, own));
+		EXPECT_EQ(-EINVAL, attach_with_map(fd, (uint32_t)sim, own, map, 0));
+	/* the probe says whose it is, and attaches nothing */
+	EXPECT_EQ(0, attach_with_map(fd, id0, own, map, IPUXCOM_ATTACH_F_PROBE));
+	EXPECT_EQ(-ENOTCONN, ixt_reg_read(fd, 0x302c, &v));
+	/*
+	 * Nobody holds the card in ipu_driver: the module asks ipu_driver
+	 * nothing (no ioctl on the node), the mapping alone is what it
+	 * checks, and the card answers through the window it found.
+	 */
+	sc_log_clear(0);
+	EXPECT_EQ(0, attach_with_map(fd, id0, own, map, 0));
+	EXPECT_EQ(0, ixt_reg_read(fd, 0x302c, &v));
+	log = calloc(1, sizeof(*log));
+	ASSERT_NE(NULL, log);
+	ASSERT_EQ(0, sc_log_read(0, log));
+	EXPECT_EQ(0, log->n) TH_LOG("the module called ipu_driver: %s", log->n ? log->line[0] : "");
+	free(log);
+	EXPECT_EQ(0, sc_stat(0, "holder"));
 	close(fd);
+	munmap(map, len);
+	munmap(ro_map, len);
+	munmap(mem, len);
+	munmap(off_map, 0x1000);
 	close(own);
+	close(mfd);
 	close(nul);
-	close(ex);
 	close(ro);
 }
 
@@ -472,80 +581,39 @@ TEST_F(standin, second_ipu_driver_user_excluded)
 	close(other);
 }
 
-TEST_F(standin, attach_proves_the_holder)
+/*
+ * What ATTACH grants is what the caller's own mapping of the card already
+ * reaches: whoever holds USER_ATTACH is ipu_driver's business (the
+ * library takes it, as the record does), and the module keeps the
+ * descriptor, so the ipu_driver session of a library attach lasts as long
+ * as the ipuxcom one.
+ */
+TEST_F(standin, attach_keeps_the_drivers_session)
 {
 	if (_metadata->skip)
 		return;	/* the fixture skipped (this harness runs the body anyway) */
-	uint32_t id0 = (uint32_t)sc_dev_id(0);
-	int holder, other, fresh, fd, sv[2], status;
-	struct sc_log *log;
+	struct ipuxcom *ipu;
+	int other, dupfd;
 	uint32_t v;
-	pid_t pid;
-	char c;
 
-	holder = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+	ASSERT_EQ(0, attach_card(&ipu, 0));
 	other = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, holder);
 	ASSERT_LE(0, other);
-	ASSERT_EQ(0, ixt_ioctl(holder, IPU_DRV_USER_ATTACH, 0));
-	fd = ixt_open();
-	ASSERT_LE(0, fd);
-	/* this process's other descriptor of the card does not hold it */
-	sc_log_clear(0);
-	EXPECT_EQ(-EBUSY, attach_with_fd(fd, id0, other));
-	/* refused by ipu_driver itself, to the module's own USER_ATTACH */
-	log = calloc(1, sizeof(*log));
-	ASSERT_NE(NULL, log);
-	ASSERT_EQ(0, sc_log_read(0, log));
-	EXPECT_LE(0, log_find(log, 0, "USER_ATTACH arg=0 ret=-16"));
-	free(log);
-	EXPECT_EQ(-ENOTCONN, ixt_reg_read(fd, 0x302c, &v));
-	/* the holder's does, and the card answers */
-	EXPECT_EQ(0, attach_with_fd(fd, id0, holder));
-	EXPECT_EQ(0, ixt_reg_read(fd, 0x302c, &v));
-	close(fd);
-	close(holder);
-
-	/* a second process holding the card blocks every other descriptor */
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		int h = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
-
-		close(sv[0]);
-		c = h >= 0 && !ixt_ioctl(h, IPU_DRV_USER_ATTACH, 0) ? 'y' : 'n';
-		if (write(sv[1], &c, 1) != 1)
-			_exit(2);
-		/* hold it until the parent closes its end */
-		while (read(sv[1], &c, 1) > 0)
-			;
-		_exit(0);
-	}
-	close(sv[1]);
-	ASSERT_EQ(1, read(sv[0], &c, 1)) {
-		kill(pid, SIGKILL);
-	}
-	ASSERT_EQ('y', c);
-	fd = ixt_open();
-	fresh = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, fd);
-	ASSERT_LE(0, fresh);
-	EXPECT_EQ(-EBUSY, attach_with_fd(fd, id0, fresh));
-	EXPECT_EQ(-EBUSY, attach_with_fd(fd, id0, other));
-	EXPECT_EQ(-ENOTCONN, ixt_reg_read(fd, 0x302c, &v));
-	close(sv[0]);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
-
-	/* nobody holds it now: the module takes USER_ATTACH on @fresh itself */
-	EXPECT_EQ(0, attach_with_fd(fd, id0, fresh));
+	/* the library took USER_ATTACH on its descriptor: the card is held */
 	EXPECT_EQ(-EBUSY, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
-	EXPECT_EQ(0, ixt_ioctl(fresh, IPU_DRV_USER_ATTACH, 0));
-	close(fresh);
-	/* the ipuxcom file keeps that file, and with it the card, until closed */
+	EXPECT_EQ(1, sc_stat(0, "holder"));
+	/*
+	 * A dup of the ipuxcom file outlives the handle: the module's
+	 * reference keeps the library's /dev/ipu0 open, and with it the
+	 * driver's session, until that file goes too.
+	 */
+	dupfd = dup(ipuxcom_fd(ipu));
+	ASSERT_LE(0, dupfd);
+	ipuxcom_close(ipu);
 	EXPECT_EQ(-EBUSY, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
-	close(fd);
+	EXPECT_EQ(1, sc_stat(0, "holder"));
+	EXPECT_EQ(0, ixt_reg_read(dupfd, 0x302c, &v));
+	close(dupfd);
 	EXPECT_EQ(0, ixt_ioctl(other, IPU_DRV_USER_ATTACH, 0));
 	close(other);
 }
@@ -556,9 +624,8 @@ static void stuck_load(struct __test_metadata *_metadata, struct ipuxcom *ipu,
 {
 	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
 	ASSERT_EQ(0, sc_knob(card, "stuck_mark", 1));
-	EXPECT_EQ(-ETIMEDOUT, ixt_load_image(ipu, img, 20ULL * 1000 * 1000, &res));
+	EXPECT_EQ(-ETIMEDOUT, card_load(ipu, img, 20ULL * 1000 * 1000, &res));
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step) TH_LOG("%s", res.msg);
 	ASSERT_EQ(0, sc_knob(card, "stuck_mark", 0));
 	/* ipu_driver's pins and the module's */
@@ -615,12 +682,11 @@ TEST_F(standin, no_pins_after_close_reset_or_removal)
 	EXPECT_EQ(0, sc_number(0, "pinned_pages"));
 	EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 	/*
-	 * and the card loads again, initialised first: RESET_DEVICE only
-	 * notifies ipu_driver, the card is reset by the ICU mailbox message
-	 * (FACTS.md "ipu_driver as the peer drives it")
+	 * and the card loads again, initialised first (the load's session):
+	 * RESET_DEVICE only notifies ipu_driver, the card is reset by the ICU
+	 * mailbox message (FACTS.md "ipu_driver as the peer drives it")
 	 */
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
-	ASSERT_EQ(0, ixt_load_image(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, card_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
 
@@ -658,10 +724,10 @@ TEST_F(standin, sigkill_mid_load_leaves_no_pins)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (attach_card(&ipu, 0) || ipuxcom_dev_init(ipu, NULL))
+		if (attach_card(&ipu, 0))
 			_exit(2);
 		/* waits for the mark (killable) with the buffer pinned */
-		ixt_load_image(ipu, img, 60ULL * 1000 * 1000 * 1000, &res);
+		card_load(ipu, img, 60ULL * 1000 * 1000 * 1000, &res);
 		_exit(3);
 	}
 	for (i = 0; i < 400 && sc_number(0, "pinned_pages") < XBUF_PAGES; i++)
@@ -674,10 +740,9 @@ TEST_F(standin, sigkill_mid_load_leaves_no_pins)
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
 	EXPECT_EQ(0, sc_stat(0, "holder"));
 	ASSERT_EQ(0, sc_knob(0, "stuck_mark", 0));
-	/* the card is reusable after ipu_driver's reset */
+	/* the card is reusable after ipu_driver's reset (the load's session) */
 	ASSERT_EQ(0, attach_card(&ipu, 0));
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(ipu));
-	ASSERT_EQ(0, ixt_load_image(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, card_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	check_some_tiles(_metadata, ipu);
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
@@ -685,33 +750,33 @@ TEST_F(standin, sigkill_mid_load_leaves_no_pins)
 }
 
 /*
- * A config replay through the stand-in, its GS1/GS2 records handled as
- * the modes say: the real capture ends with GS2 = 1, GS1 = 1 (FACTS.md
- * step 2); cleared, the load runs; replayed, batch 0 finds GS1 pending.
+ * The real capture replayed through the stand-in, its GS1/GS2 records
+ * handled as the modes say: it ends with GS2 = 1, GS1 = 1 (FACTS.md step
+ * 2); cleared, the load runs; replayed, batch 0 finds GS1 pending.
  */
 TEST_F(standin, cfg_gs_modes)
 {
 	if (_metadata->skip)
 		return;	/* the fixture skipped (this harness runs the body anyway) */
-	static const struct ipuxcom_cfg_record cfg[] = {
-		{ REC_CCSR, 0x402 }, { REC_GS2, 1 }, { REC_GS1, 1 },
-	};
 	struct ipuxcom_load_params p = {
 		.size = sizeof(struct ipuxcom_load_params),
-		.bootloader = boot, .bootloader_size = sizeof(boot), .cfg = cfg,
-		.cfg_count = 3, .timeout_ns = TIMEOUT_NS,
+		.bootloader = boot, .bootloader_size = sizeof(boot), .timeout_ns = TIMEOUT_NS,
 	};
 	struct ipuxcom_image *img = build_image(_metadata);
 	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
+	struct ipuxcom_cfg_record *cfg = NULL;
 	struct ipuxcom *ipu;
+	char msg[256] = "";
+	uint32_t n = 0;
 
 	ASSERT_NE(NULL, img);
+	ASSERT_EQ(0, ixt_card_cfg(&cfg, &n, msg, sizeof(msg))) TH_LOG("%s", msg);
 	p.image = img;
+	p.cfg = cfg;
+	p.cfg_count = n;
 	ASSERT_EQ(0, attach_card(&ipu, 0));
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
 	p.cfg_hsp = IPUXCOM_CFG_HSP_CLEAR;
 	EXPECT_EQ(0, ipuxcom_load(ipu, &p, &res)) TH_LOG("%s", res.msg);
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
 	p.cfg_hsp = IPUXCOM_CFG_HSP_REPLAY;
 	EXPECT_EQ(-EBUSY, ipuxcom_load(ipu, &p, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step);
@@ -719,12 +784,14 @@ TEST_F(standin, cfg_gs_modes)
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
 	ipuxcom_image_free(img);
+	free(cfg);
 }
 
 /*
- * `ipuxcom load --init` through the stand-in, its config-BAR writes
- * captured at the tracepoint (`ipuxcom cfg capture`): the seed's
- * autoloader words, HEXOPT before the controls are armed (ipu_driver's
+ * `ipuxcom load --init -c` through the stand-in, its config-BAR writes
+ * captured at the tracepoint (`ipuxcom cfg capture`): the real capture's
+ * records before the autoloader, the seed's autoloader words, HEXOPT
+ * before the load arms the controls (ipu_driver's
  * log shows the transport buffer arrived in between, with HEXOPT
  * selected), one HEXOPT write for every BUFFER_ATTACH, 24 mark-1
  * transactions and the start mark.
@@ -766,9 +833,10 @@ TEST_F_TIMEOUT(standin, cli_load_captured, 120)
 		char *const argv[] = {
 			(char *)tool, "cfg", "capture", "--dev", dev, "-o", out, "--",
 			(char *)tool, "load", img_path, "-b", boot_path, "--dev", dev, "--init",
-			"-q", NULL,
+			"-c", (char *)ixt_card_cfg_path(), "-q", NULL,
 		};
 
+		ASSERT_NE(NULL, ixt_card_cfg_path()) TH_LOG("IPUXCOM_CARD_CFG not set");
 		ASSERT_EQ(0, ixt_run(argv, run));
 	}
 	EXPECT_EQ(0, run->status) TH_LOG("stdout: %s\nstderr: %s", run->out, run->err);
@@ -790,16 +858,35 @@ TEST_F_TIMEOUT(standin, cli_load_captured, 120)
 		ASSERT_EQ(REC_AUTOLDDATAR, r[data0 + i].offset) TH_LOG("data word %u", i);
 		ASSERT_EQ(want, r[data0 + i].value) TH_LOG("data word %u", i);
 	}
-	/* HEXOPT, then (the buffer arrives, see the log) the controls armed */
+	/*
+	 * HEXOPT, then (the buffer arrives, see the log) the load arms the
+	 * controls (the capture arms them too, before the autoloader: its
+	 * records 291-306)
+	 */
+	{
+		struct ipuxcom_cfg_record *c = NULL;
+		char msg[256] = "";
+		uint32_t nc = 0;
+
+		int at;
+
+		ASSERT_EQ(0, ixt_card_cfg(&c, &nc, msg, sizeof(msg))) TH_LOG("%s", msg);
+		at = ixt_expect_capture_then_autoloader(_metadata, "tracepoint", r, n, c, nc,
+							IPUXCOM_CFG_HSP_CLEAR);
+		EXPECT_LE(0, at);
+		EXPECT_EQ(at + 1, data0);
+		free(c);
+	}
 	arm = -1;
 	for (i = 0; i < n; i++) {
 		if (r[i].offset == REC_EXCHWINDOWBASER && r[i].value == 0x800)
 			hexopts++;
-		if (arm < 0 && r[i].offset == REC_DCXCR_SEC(0) && r[i].value == REC_DCXCR_LOADING)
+		if (arm < 0 && i > (uint32_t)data0 && r[i].offset == REC_DCXCR_SEC(0) &&
+		    r[i].value == REC_DCXCR_LOADING)
 			arm = (int)i;
 	}
 	ASSERT_LE(0, arm);
-	for (i = 0; i < (uint32_t)arm; i++)
+	for (i = (uint32_t)data0; i < (uint32_t)arm; i++)
 		if (r[i].offset == REC_EXCHWINDOWBASER && r[i].value == 0x800)
 			break;
 	EXPECT_LT(i, (uint32_t)arm) TH_LOG("no HEXOPT before the controls were armed");
@@ -974,16 +1061,14 @@ TEST_F(standin, refused_buffer_attach_leaves_no_pins)
 
 	ASSERT_NE(NULL, img);
 	ASSERT_EQ(0, attach_card(&ipu, 0));
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
 	ASSERT_EQ(0, sc_knob(0, "attach_error", ENOMEM));
-	EXPECT_EQ(-ENOMEM, ixt_load_image(ipu, img, TIMEOUT_NS, &res));
+	EXPECT_EQ(-ENOMEM, card_load(ipu, img, TIMEOUT_NS, &res));
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_XBUF, res.step) TH_LOG("%s", res.msg);
 	EXPECT_NE(NULL, strstr(res.msg, "BUFFER_ATTACH")) TH_LOG("%s", res.msg);
 	EXPECT_EQ(self->pinned0, ixt_pinned_pages());
 	ASSERT_EQ(0, sc_knob(0, "attach_error", 0));
-	/* and the load goes through after a reset */
-	ASSERT_EQ(0, ipuxcom_dev_init(ipu, NULL));
-	EXPECT_EQ(0, ixt_load_image(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	/* and the load goes through after a reset (the load's session) */
+	EXPECT_EQ(0, card_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	ipuxcom_close(ipu);
 	EXPECT_EQ(0, wait_unpinned(0, self->pinned0));
 	ipuxcom_image_free(img);

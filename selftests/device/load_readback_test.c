@@ -90,12 +90,18 @@ TEST_F(lr, failures_are_named)
 
 	RUN_EXAMPLE(self->f.img);
 	EXPECT_EQ(2, self->r->status);
-	EXPECT_IN(err, "usage: load_readback IMAGE BOOTLOADER [DEV]");
+	EXPECT_IN(err, "usage: load_readback IMAGE BOOTLOADER [DEV [CONFIG]]");
 	snprintf(missing, sizeof(missing), "%s/missing.ipuimg", self->f.dir);
 	RUN_EXAMPLE(missing, self->f.boot, self->devstr);
 	EXPECT_EQ(1, self->r->status);
 	EXPECT_IN(err, "load_readback: ");
 	EXPECT_IN(err, "missing.ipuimg: cannot open");
+	EXPECT_EQ(NULL, strstr(self->r->out, "PASS"));
+	/* the optional CONFIG is read before the device is opened */
+	snprintf(missing, sizeof(missing), "%s/missing.ipucfg", self->f.dir);
+	RUN_EXAMPLE(self->f.img, self->f.boot, self->devstr, missing);
+	EXPECT_EQ(1, self->r->status);
+	EXPECT_IN(err, "missing.ipucfg");
 	EXPECT_EQ(NULL, strstr(self->r->out, "PASS"));
 }
 

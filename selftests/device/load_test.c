@@ -95,8 +95,8 @@ TEST_F(load, sequence_matches_the_notes)
 	EXPECT_EQ(24, ixt_sim_stat(self->dev, "mark1_transactions"));
 	EXPECT_EQ(1, ixt_sim_stat(self->dev, "start_marks"));
 	EXPECT_EQ(0, ixt_sim_stat(self->dev, "rejected_batches"));
-	/* open + attach are not counted: query .. FINISH in at most 28 calls */
-	EXPECT_GE(28, res.syscalls);
+	/* open + attach are not counted: query, RESET (the init) .. FINISH in at most 29 calls */
+	EXPECT_GE(29, res.syscalls);
 	/* the operational controls are back: request id 0 primary, 1 secondary */
 	ASSERT_EQ(0, ipuxcom_reg_read(self->ipu, 0x5404, &v));
 	EXPECT_EQ(0x2, v);
@@ -115,7 +115,8 @@ TEST_F(load, transport_buffer_is_library_memory_kept_across_loads)
 	uint8_t *a, *b;
 
 	ASSERT_EQ(0, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
-	EXPECT_EQ(28, res.syscalls);	/* query, AUTOLOAD, mmap, BUF_ATTACH, 23, FINISH */
+	/* query, RESET (the initialisation), AUTOLOAD, mmap, BUF_ATTACH, 23, FINISH */
+	EXPECT_EQ(29, res.syscalls);
 	ASSERT_EQ(0, ipuxcom_xbuf_map(self->ipu, 0, (void **)&a, &sa));
 	EXPECT_EQ(IPUXCOM_XBUF_DEFAULT_SIZE, sa);
 	/* the module's 0xff release fill landed in it */
@@ -128,7 +129,7 @@ TEST_F(load, transport_buffer_is_library_memory_kept_across_loads)
 	 */
 	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
 	ASSERT_EQ(0, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
-	EXPECT_EQ(27, res.syscalls);	/* no mmap the second time */
+	EXPECT_EQ(28, res.syscalls);	/* no mmap the second time */
 	ASSERT_EQ(0, ipuxcom_xbuf_map(self->ipu, 0, (void **)&b, &sb));
 	EXPECT_EQ(a, b);
 	EXPECT_EQ(sa, sb);
@@ -197,9 +198,17 @@ TEST_F(load, stuck_mark_times_out_then_reset_recovers)
 	EXPECT_EQ(IPUXCOM_LOAD_STEP_BATCH, res.step);
 	EXPECT_EQ(1, res.diag.mark);
 	ASSERT_EQ(0, ixt_sim_knob(self->dev, "stuck_mark", 0));
-	EXPECT_EQ(-EBADFD, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res));	/* needs reset first */
+	/* without the initialisation it needs a reset first */
+	EXPECT_EQ(-EBADFD, ixt_load_image_flags(self->ipu, self->img, TIMEOUT_NS,
+						IPUXCOM_LOAD_F_NO_INIT, &res));
 	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
 	EXPECT_EQ(0, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	/* by default a load initialises (resets) the device first: from any state */
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "stuck_mark", 1));
+	EXPECT_EQ(-ETIMEDOUT, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res));
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "stuck_mark", 0));
+	EXPECT_EQ(0, ixt_load_image(self->ipu, self->img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, ixt_state(ipuxcom_fd(self->ipu)));
 }
 
 /* Several processes race to attach: exactly one wins and can load. */

@@ -12,6 +12,14 @@
  *    else and with bad_mailbox; signal 45 after each reply, 44 on an
  *    injected exception, none with signals=0;
  *  - node_parent=class: /dev/ipu0's sysfs parent is not the PCI function;
+ *    node_parent=virtual: it has none;
+ *  - the parameters for what the record leaves open refuse names they do
+ *    not know; attach_repeat=ebusy answers the holder's second USER_ATTACH
+ *    with -EBUSY; mmap=remap maps the windows at mmap time;
+ *  - each layout of the QEMU device (layout=bar0|bar2|offset, through
+ *    device_del + device_add): the stand-in finds the windows where the
+ *    device says they are, and mmap offset 0 of /dev/ipu0 is the config
+ *    window's first register;
  *  - QEMU device_del under an open, attached, mapped file: -ENODEV, no
  *    page left pinned, the mapping gone (SIGBUS), and the card back after
  *    device_add.
@@ -107,6 +115,37 @@ static bool log_has(const char *prefix)
 		found = !strncmp(line, prefix, strlen(prefix));
 	fclose(f);
 	return found;
+}
+
+/*
+ * Through a mapping of /dev/ipu0 (offset 0, 0x80000) and /dev/ipu0_ex:
+ * HEXOPT written and read back, and the device saw it at config-window
+ * offset 0x3044; the exchange window reads zero (datasheet).
+ */
+static void check_windows(struct __test_metadata *_metadata, int fd)
+{
+	volatile uint32_t *bar;
+	char log[256];
+	void *ex;
+	int efd;
+
+	bar = mmap(NULL, CONFIG_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, bar);
+	ASSERT_EQ(0, ixt_write_sysfs(DBG("bar_writes"), "1\n"));
+	bar[EXCHWINDOWBASER / 4] = 0x800;
+	EXPECT_EQ(0x800u, bar[EXCHWINDOWBASER / 4]);
+	ASSERT_LT(0, ixt_read_sysfs(DBG("bar_writes"), log, sizeof(log)));
+	EXPECT_NE(NULL, strstr(log, "0x03044 0x00000800")) TH_LOG("%s", log);
+	munmap((void *)bar, CONFIG_BYTES);
+	efd = open("/dev/ipu0_ex", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, efd);
+	ex = mmap(NULL, 0x200000, PROT_READ | PROT_WRITE, MAP_SHARED, efd, 0);
+	EXPECT_NE(MAP_FAILED, ex);
+	if (ex != MAP_FAILED) {
+		EXPECT_EQ(0u, ((volatile uint32_t *)ex)[0x80000 / 4]);
+		munmap(ex, 0x200000);
+	}
+	close(efd);
 }
 
 FIXTURE(c600) {
@@ -331,6 +370,104 @@ TEST_F(c600, sysfs_parent)
 	self->fd = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 	EXPECT_EQ(0, ixt_ioctl(self->fd, IPU_DRV_USER_ATTACH, NULL));
+}
+
+/* The knobs for what the record leaves open (ipu_standin.c's header). */
+TEST_F(c600, parameters_the_record_leaves_open)
+{
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
+	char v[32], link[512];
+	int fd2;
+
+	/* names it does not know are refused; the defaults read back */
+	EXPECT_EQ(-EINVAL, ixt_write_sysfs(IXT_STANDIN_PARAM("node_parent"), "grandparent\n"));
+	EXPECT_EQ(-EINVAL, ixt_write_sysfs(IXT_STANDIN_PARAM("attach_repeat"), "sometimes\n"));
+	EXPECT_EQ(-EINVAL, ixt_write_sysfs(IXT_STANDIN_PARAM("mmap"), "never\n"));
+	ASSERT_LT(0, ixt_read_sysfs(IXT_STANDIN_PARAM("node_parent"), v, sizeof(v)));
+	EXPECT_STREQ("pci\n", v);
+	ASSERT_LT(0, ixt_read_sysfs(IXT_STANDIN_PARAM("attach_repeat"), v, sizeof(v)));
+	EXPECT_STREQ("ok\n", v);
+	ASSERT_LT(0, ixt_read_sysfs(IXT_STANDIN_PARAM("mmap"), v, sizeof(v)));
+	EXPECT_STREQ("fault\n", v);
+
+	/* attach_repeat=ebusy: the holder's second USER_ATTACH is refused too */
+	ASSERT_EQ(0, ixt_write_sysfs(IXT_STANDIN_PARAM("attach_repeat"), "ebusy\n"));
+	fd2 = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd2);
+	EXPECT_EQ(0, ixt_ioctl(self->fd, IPU_DRV_USER_ATTACH, NULL));
+	EXPECT_EQ(-EBUSY, ixt_ioctl(self->fd, IPU_DRV_USER_ATTACH, NULL));
+	EXPECT_EQ(-EBUSY, ixt_ioctl(fd2, IPU_DRV_USER_ATTACH, NULL));
+	/* still the holder */
+	EXPECT_EQ(0, ixt_ioctl(self->fd, IPU_DRV_SET_IPU_ID, NULL));
+	ASSERT_EQ(0, ixt_write_sysfs(IXT_STANDIN_PARAM("attach_repeat"), "ok\n"));
+	EXPECT_EQ(0, ixt_ioctl(self->fd, IPU_DRV_USER_ATTACH, NULL));
+	EXPECT_EQ(-EBUSY, ixt_ioctl(fd2, IPU_DRV_USER_ATTACH, NULL));
+	close(fd2);
+
+	/* mmap=remap: the same windows, mapped at mmap time */
+	ASSERT_EQ(0, ixt_write_sysfs(IXT_STANDIN_PARAM("mmap"), "remap\n"));
+	check_windows(_metadata, self->fd);
+	ASSERT_EQ(0, ixt_write_sysfs(IXT_STANDIN_PARAM("mmap"), "fault\n"));
+	check_windows(_metadata, self->fd);
+
+	/* node_parent=virtual: /dev/ipu0 has no parent device at all */
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_EQ(0, ixt_standin_load("node_parent=virtual"));
+	EXPECT_NE(0, access("/sys/class/misc/ipu0/device", F_OK));
+	ASSERT_NE(NULL, realpath("/sys/class/misc/ipu0", link));
+	EXPECT_EQ(0, strncmp(link, "/sys/devices/virtual/", 21)) TH_LOG("%s", link);
+	self->fd = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	EXPECT_EQ(0, ixt_ioctl(self->fd, IPU_DRV_USER_ATTACH, NULL));
+	check_windows(_metadata, self->fd);
+}
+
+/*
+ * Each layout of the QEMU device (docs/qemu-c600.md "Layouts"): QEMU
+ * removes the card and adds it back with layout=; the stand-in probes it
+ * and maps the windows where the device says they are. Last, bar0 again.
+ */
+TEST_F_TIMEOUT(c600, zy_layouts, 300)
+{
+	if (_metadata->skip)
+		return;	/* the fixture skipped (this harness runs the body anyway) */
+	static const char *const layouts[] = { "bar2", "offset", "bar0" };
+	/* the sizes of BAR 0 and BAR 2 in each (datasheet "Layouts") */
+	static const unsigned long long sizes[][2] = {
+		{ 0x200000, 0x80000 }, { 0x200000, 0x400000 }, { 0x80000, 0x200000 },
+	};
+	unsigned long long start, end, flags, size[3];
+	char cmd[128], res[340];
+	FILE *f;
+
+	if (!getenv("IPUXCOM_QEMU_MONITOR"))
+		SKIP(return, "no QEMU monitor relay (IPUXCOM_QEMU_MONITOR)");
+	for (unsigned int i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+		close(self->fd);
+		self->fd = -1;
+		ixt_qemu_monitor("device_del " IXT_C600_QEMU_ID);
+		ASSERT_EQ(0, ixt_wait_path("/dev/ipu0", false, 600)) TH_LOG("C600 not removed");
+		snprintf(cmd, sizeof(cmd), IXT_C600_QEMU_ADD ",layout=%s", layouts[i]);
+		ixt_qemu_monitor(cmd);
+		ASSERT_EQ(0, ixt_wait_path("/dev/ipu0", true, 600)) TH_LOG("%s: no /dev/ipu0", cmd);
+		snprintf(res, sizeof(res), "%s/resource", self->pci);
+		f = fopen(res, "re");
+		ASSERT_NE(NULL, f) TH_LOG("%s", res);
+		for (int b = 0; b < 3; b++) {
+			ASSERT_EQ(3, fscanf(f, "%llx %llx %llx", &start, &end, &flags));
+			size[b] = end > start ? end - start + 1 : 0;
+		}
+		fclose(f);
+		EXPECT_EQ(sizes[i][0], size[0]) TH_LOG("layout=%s: BAR 0", layouts[i]);
+		EXPECT_EQ(sizes[i][1], size[2]) TH_LOG("layout=%s: BAR 2", layouts[i]);
+		self->fd = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
+		ASSERT_LE(0, self->fd);
+		ASSERT_EQ(0, ixt_ioctl(self->fd, IPU_DRV_USER_ATTACH, NULL));
+		TH_LOG("layout=%s", layouts[i]);
+		check_windows(_metadata, self->fd);
+	}
 }
 
 /* Last: QEMU removes the card under an open, attached, mapped file. */

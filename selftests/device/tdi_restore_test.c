@@ -6,11 +6,20 @@
  * DBG_ECSR and TDI_STS as found, and so does every failure path the
  * simulator's fault knobs reach (a context that never stops, an injection
  * that fails mid-transfer, a restore that fails, TDI stuck busy).
- * Simulator only: skipped on hardware.
+ *
+ * The words a card sees (config-BAR writes at the ipuxcom_bar_write
+ * tracepoint, through `ipuxcom cfg capture`): every injection is the
+ * peer's TDI_CLR = 0x6, DBG_IOWNER = context, DBG_IEXEC [RE]; an inactive
+ * worker context of a loaded tile is used as found, without a run-break
+ * (the peer's SRAM reads [RE]); a reset-idle tile is refused before
+ * anything is written [S]. Under the model's stricter readings
+ * (iowner_per_insn, inactive_no_exec) the sessions still work or fail
+ * cleanly. Simulator only: skipped on hardware.
  */
 #include "kselftest_harness.h"
 
 #include "ipuxcom_test.h"
+#include "image_testlib.h"
 
 #define BOOT_BYTES	948
 #define SRAM_BASE	0x4c000u
@@ -43,11 +52,11 @@ static int do_autoload(int fd, const void *img, uint32_t len)
 	return ixt_ioctl(fd, IPUXCOM_IOC_AUTOLOAD, &al);
 }
 
-static int sram_io(int fd, unsigned long cmd, uint32_t addr, uint32_t *words, uint32_t count,
-		   struct ipuxcom_ioc_tdi_sram *out)
+static int sram_io_ctx(int fd, unsigned long cmd, uint32_t ctx, uint32_t addr, uint32_t *words,
+		       uint32_t count, struct ipuxcom_ioc_tdi_sram *out)
 {
 	struct ipuxcom_ioc_tdi_sram ts = {
-		.size = sizeof(ts), .tile = TILE, .context = CTX, .addr = addr,
+		.size = sizeof(ts), .tile = TILE, .context = ctx, .addr = addr,
 		.count = count, .data = (uintptr_t)words, .timeout_ns = ixt_scaled_ns(SHORT_NS),
 	};
 	int ret = ixt_ioctl(fd, cmd, &ts);
@@ -55,6 +64,12 @@ static int sram_io(int fd, unsigned long cmd, uint32_t addr, uint32_t *words, ui
 	if (out)
 		*out = ts;
 	return ret;
+}
+
+static int sram_io(int fd, unsigned long cmd, uint32_t addr, uint32_t *words, uint32_t count,
+		   struct ipuxcom_ioc_tdi_sram *out)
+{
+	return sram_io_ctx(fd, cmd, CTX, addr, words, count, out);
 }
 
 static int exec(int fd, uint32_t insn, int set_data, uint32_t data_in,
@@ -255,7 +270,10 @@ TEST_F(tr, context_found_stopped_is_used_and_left_stopped)
 	EXPECT_EQ(0, after.regs[IPUXCOM_TDI_DBG_ECSR] & (1u << CTX));
 }
 
-/* An inactive context cannot execute [S]: -ENOEXEC before any injection. */
+/*
+ * A reset-idle tile, every context inactive, cannot execute [S]: -ENOEXEC
+ * before anything is written or injected.
+ */
 TEST_F(tr, inactive_context_fails_before_injecting)
 {
 	struct ipuxcom_ioc_tdi_regs b, after;
@@ -410,6 +428,229 @@ TEST_F(tr, tdi_busy_timeout_restores_run_break)
 	ASSERT_EQ(0, ixt_reg_read(self->fd, TDI_REG(TILE, IPUXCOM_TDI_DBG_RBRK),
 				  &v));
 	EXPECT_EQ(RBRK_FOUND, v);
+}
+
+/*
+ * The peer reads SRAM of a loaded tile through an inactive worker context
+ * as a quiescent one [RE, hardware-proven]: the supervisor (context 0)
+ * keeps running, never broken; the worker's context is used as found; the
+ * supervisor's $m0/$m1 and every register end as found.
+ */
+TEST_F(tr, inactive_worker_context_of_a_loaded_tile_is_used_as_found)
+{
+	struct ipuxcom_ioc_tdi_regs after;
+	struct ipuxcom_ioc_tdi_sram ts;
+	uint32_t w[4] = { 0 }, out[2] = { 0x77777777, 0x88888888 }, in[2] = { 0 };
+
+	ASSERT_EQ(0, self->before.regs[IPUXCOM_TDI_CTXT_STS] >> 2 & 3);	/* context 1 inactive */
+	ASSERT_EQ(0, sram_io_ctx(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, 1, SRAM_BASE, w, 4, &ts));
+	EXPECT_EQ(4, ts.done);
+	EXPECT_EQ(0, ts.tdi_sts);
+	EXPECT_EQ(0, memcmp(w, self->boot, sizeof(w)));
+	ASSERT_EQ(0, sram_io_ctx(self->fd, IPUXCOM_IOC_TDI_WRITE_SRAM, 1, ADDR, out, 2, NULL));
+	ASSERT_EQ(0, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, ADDR, in, 2, NULL));
+	EXPECT_EQ(0, memcmp(in, out, sizeof(in)));
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_REGS_AS_FOUND(self->before, after);
+	EXPECT_EQ(M0, read_m(self->fd, PUT_DBG_DATA_M0));
+	EXPECT_EQ(M1, read_m(self->fd, PUT_DBG_DATA_M1));
+	EXPECT_EQ(IPUXCOM_DEV_STATE_BOOTLOADER, ixt_state(self->fd));
+}
+
+/*
+ * The model's stricter readings of what the record leaves open. With
+ * inactive_no_exec (the seed's sentence for every tile) the inactive
+ * worker's first injection reports not-quiescent: -ENOEXEC, nothing read,
+ * everything restored, no NEEDS_RESET. With iowner_per_insn (the owner
+ * does not outlast an injection) a read works, since the module names the
+ * owner before every injection, and DBG_IOWNER ends as found.
+ */
+TEST_F(tr, stricter_readings_fail_cleanly_or_work)
+{
+	struct ipuxcom_ioc_tdi_regs after;
+	struct ipuxcom_ioc_tdi_sram ts;
+	uint32_t w[2] = { 0 };
+
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "inactive_no_exec", 1));
+	EXPECT_EQ(-ENOEXEC, sram_io_ctx(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, 1, SRAM_BASE, w, 2,
+					&ts));
+	EXPECT_EQ(0, ts.done);
+	EXPECT_EQ(IPUXCOM_TDI_STS_NOT_QUIESCENT, ts.tdi_sts);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_BOOTLOADER, ixt_state(self->fd));
+	ASSERT_EQ(0, regs(self->fd, &after));
+	/* not-quiescent is the last injection's own (modelled); the rest as found */
+	EXPECT_EQ(IPUXCOM_TDI_STS_NOT_QUIESCENT, after.regs[IPUXCOM_TDI_TDI_STS]);
+	after.regs[IPUXCOM_TDI_TDI_STS] = self->before.regs[IPUXCOM_TDI_TDI_STS];
+	EXPECT_REGS_AS_FOUND(self->before, after);
+	/* the supervisor, stopped by the module, still reads */
+	ASSERT_EQ(0, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, SRAM_BASE, w, 2, &ts));
+	EXPECT_EQ(0, memcmp(w, self->boot, sizeof(w)));
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "inactive_no_exec", 0));
+
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "iowner_per_insn", 1));
+	memset(w, 0, sizeof(w));
+	ASSERT_EQ(0, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, SRAM_BASE, w, 2, &ts));
+	EXPECT_EQ(0, memcmp(w, self->boot, sizeof(w)));
+	ASSERT_EQ(0, sram_io_ctx(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, 1, SRAM_BASE, w, 2, &ts));
+	EXPECT_EQ(0, memcmp(w, self->boot, sizeof(w)));
+	ASSERT_EQ(0, regs(self->fd, &after));
+	EXPECT_REGS_AS_FOUND(self->before, after);
+	EXPECT_EQ(M0, read_m(self->fd, PUT_DBG_DATA_M0));
+	EXPECT_EQ(M1, read_m(self->fd, PUT_DBG_DATA_M1));
+}
+
+/* ------------------------------------- the words at the tracepoint */
+
+/* `ipuxcom cfg capture start|stop`, the tool from $IPUXCOM_TOOL or PATH. */
+static int capture(const char *verb, uint32_t dev, const char *out)
+{
+	const char *env = getenv("IPUXCOM_TOOL");
+	char *tool = env && *env ? (char *)env : "ipuxcom", d[16];
+	struct ixt_run *r = malloc(sizeof(*r));
+	int ret;
+
+	if (!r)
+		return -1;
+	snprintf(d, sizeof(d), "%u", dev);
+	if (!strcmp(verb, "start")) {
+		char *const argv[] = { tool, "cfg", "capture", "start", "--dev", d, NULL };
+
+		ret = ixt_run(argv, r);
+	} else {
+		char *const argv[] = { tool, "cfg", "capture", "stop", "-o", (char *)out, NULL };
+
+		ret = ixt_run(argv, r);
+	}
+	if (!ret && r->status)
+		fprintf(stderr, "# cfg capture %s: %s%s", verb, r->out, r->err);
+	ret = ret ? ret : r->status;
+	free(r);
+	return ret;
+}
+
+static bool have_tracefs(void)
+{
+	return !access("/sys/kernel/tracing/events/ipuxcom", F_OK) ||
+	       !access("/sys/kernel/debug/tracing/events/ipuxcom", F_OK);
+}
+
+struct word {
+	uint32_t reg, value;
+};
+
+/* Append the peer's three writes of one injection [RE] to @w. */
+static size_t injection(struct word *w, size_t n, uint32_t ctx, uint32_t insn)
+{
+	w[n++] = (struct word){ IPUXCOM_TDI_TDI_CLR, 0x6 };
+	w[n++] = (struct word){ IPUXCOM_TDI_DBG_IOWNER, ctx };
+	w[n++] = (struct word){ IPUXCOM_TDI_DBG_IEXEC, insn };
+	return n;
+}
+
+/*
+ * The exact config-BAR writes of a one-word TDI_READ_SRAM through @ctx,
+ * after tdi.c's session: [stop: DBG_RBRK] save $m0, $m1; the word (DBG_DATA
+ * = address, get $m1, ld32, put); restore $m0, $m1, DBG_DATA, DBG_IOWNER,
+ * TDI_CLR; [release: DBG_RBRK as found, DBG_ECLR = bit]. @broke: the
+ * session had to stop the context.
+ */
+static size_t expected_read(struct word *w, uint32_t ctx, bool broke, uint32_t addr,
+			    uint32_t m0, uint32_t m1, uint32_t data, uint32_t owner)
+{
+	size_t n = 0;
+
+	if (broke)
+		w[n++] = (struct word){ IPUXCOM_TDI_DBG_RBRK, RBRK_FOUND | 1u << ctx };
+	n = injection(w, n, ctx, PUT_DBG_DATA_M0);
+	n = injection(w, n, ctx, PUT_DBG_DATA_M1);
+	w[n++] = (struct word){ IPUXCOM_TDI_DBG_DATA, addr };
+	n = injection(w, n, ctx, GET_M1_DBG_DATA);
+	n = injection(w, n, ctx, 0x01f01000u);	/* ld32 $m0,$m15,$m1,0 */
+	n = injection(w, n, ctx, PUT_DBG_DATA_M0);
+	w[n++] = (struct word){ IPUXCOM_TDI_DBG_DATA, m0 };
+	n = injection(w, n, ctx, GET_M0_DBG_DATA);
+	w[n++] = (struct word){ IPUXCOM_TDI_DBG_DATA, m1 };
+	n = injection(w, n, ctx, GET_M1_DBG_DATA);
+	w[n++] = (struct word){ IPUXCOM_TDI_DBG_DATA, data };
+	w[n++] = (struct word){ IPUXCOM_TDI_DBG_IOWNER, owner };
+	w[n++] = (struct word){ IPUXCOM_TDI_TDI_CLR, 0x6 };
+	if (broke) {
+		w[n++] = (struct word){ IPUXCOM_TDI_DBG_RBRK, RBRK_FOUND };
+		w[n++] = (struct word){ IPUXCOM_TDI_DBG_ECLR, 1u << ctx };
+	}
+	return n;
+}
+
+static void expect_words(struct __test_metadata *_metadata, const char *path,
+			 const struct word *w, size_t n)
+{
+	struct ipuxcom_cfg_record *r = NULL;
+	struct ipuxcom_errmsg em;
+	uint32_t count = 0;
+
+	ASSERT_EQ(0, ipuxcom_cfg_load(path, &r, &count, &em)) TH_LOG("%s", em.msg);
+	EXPECT_EQ(n, count);
+	for (size_t i = 0; i < n && i < count; i++) {
+		EXPECT_EQ(TDI_REG(TILE, w[i].reg), r[i].offset)
+			TH_LOG("write %zu: offset 0x%x, expected TDI register %u", i,
+			       r[i].offset, w[i].reg);
+		EXPECT_EQ(w[i].value, r[i].value)
+			TH_LOG("write %zu (TDI register %u): 0x%x, expected 0x%x", i, w[i].reg,
+			       r[i].value, w[i].value);
+	}
+	free(r);
+}
+
+/*
+ * Through the running supervisor (broken and released) and through the
+ * inactive worker context 1 (used as found: no DBG_RBRK, no DBG_ECLR),
+ * every word as a card would see it; and nothing at all for a reset-idle
+ * tile.
+ */
+TEST_F(tr, words_at_the_tracepoint)
+{
+	struct ipuxcom_ioc_tdi_sram ts;
+	struct word want[64];
+	char path[64];
+	uint32_t w[1];
+	int stopped;
+	size_t n;
+
+	if (!have_tracefs())
+		SKIP(return, "no tracefs with the ipuxcom tracepoints (or not root)");
+	snprintf(path, sizeof(path), "/tmp/tdi_restore.%d.ipucfg", (int)getpid());
+	for (uint32_t ctx = 0; ctx < 2; ctx++) {
+		ASSERT_EQ(0, capture("start", self->dev, NULL));
+		EXPECT_EQ(0, sram_io_ctx(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, ctx, SRAM_BASE, w, 1,
+					 &ts));
+		ASSERT_EQ(0, capture("stop", self->dev, path));
+		EXPECT_EQ(0, memcmp(w, self->boot, sizeof(w)));
+		/* context 1's $m0/$m1 are zero (never set); context 0's the fixture's */
+		n = expected_read(want, ctx, ctx == 0, SRAM_BASE, ctx ? 0 : M0, ctx ? 0 : M1,
+				  0x5eed5eed, self->before.regs[IPUXCOM_TDI_DBG_IOWNER]);
+		expect_words(_metadata, path, want, n);
+		unlink(path);
+	}
+	/* a reset-idle tile: refused before anything is written */
+	ASSERT_EQ(0, ixt_reset(self->fd));
+	ASSERT_EQ(0, capture("start", self->dev, NULL));
+	EXPECT_EQ(-ENOEXEC, sram_io_ctx(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, 1, SRAM_BASE, w, 1,
+					&ts));
+	/* "no config writes captured": the stop fails and writes no file */
+	stopped = capture("stop", self->dev, path);
+	EXPECT_NE(0, stopped) TH_LOG("a refused session wrote config registers");
+	if (!stopped) {
+		struct ipuxcom_cfg_record *r = NULL;
+		struct ipuxcom_errmsg em;
+		uint32_t count = 0;
+
+		if (!ipuxcom_cfg_load(path, &r, &count, &em))
+			for (uint32_t i = 0; i < count; i++)
+				TH_LOG("write %u: 0x%x = 0x%x", i, r[i].offset, r[i].value);
+		free(r);
+	}
+	EXPECT_NE(0, access(path, F_OK));
+	unlink(path);
 }
 
 TEST_HARNESS_MAIN

@@ -223,6 +223,7 @@ struct fz {
 	bool trace_on;
 	uint64_t trace_from, trace_to;	/* which ioctls trace_on prints */
 	int ipu_fd;		/* card: /dev/ipu0 */
+	void *ipu_map;		/* card: its config registers mapped (ATTACH's cfg_map), or NULL */
 	uint64_t ioctls, ops;
 	uint8_t *scratch;	/* PAGE read-write, then a PROT_NONE guard page */
 	uint8_t *data;		/* DATA_BYTES, then a guard page */
@@ -686,6 +687,21 @@ static void fz_template(struct fz *z, unsigned int nr, uint8_t *a)
 			case 3: at->ipu_fd = z->odd_fd[rbelow(r, 4)]; break;
 			default: at->ipu_fd = (int32_t)r_u32(r); break;
 			}
+			/* the mapping: the card's, a neighbour, a data page, anything */
+			switch (rbelow(r, 5)) {
+			case 0: case 1: at->cfg_map = (uintptr_t)z->ipu_map; break;
+			case 2: at->cfg_map = (uintptr_t)z->ipu_map + 4096 * rbelow(r, 256); break;
+			case 3: at->cfg_map = (uintptr_t)z->data; break;
+			default: at->cfg_map = ((uint64_t)r_u32(r) << (rbelow(r, 2) ? 32 : 0)); break;
+			}
+			if (!rbelow(r, 8))
+				at->flags |= IPUXCOM_ATTACH_F_PROBE;
+			if (!rbelow(r, 8)) {
+				at->flags |= IPUXCOM_ATTACH_F_EX_FD;
+				at->ex_fd = rbelow(r, 2) ? z->ipu_fd : (int32_t)r_u32(r);
+				at->ex_map = rbelow(r, 2) ? (uintptr_t)z->ipu_map : ((uint64_t)r_u32(r) << (rbelow(r, 2) ? 32 : 0));
+				at->ex_map_len = rbelow(r, 2) ? 4096 * (1 + rbelow(r, 256)) : ((uint64_t)r_u32(r) << (rbelow(r, 2) ? 32 : 0));
+			}
 		}
 		break;
 	}
@@ -1101,15 +1117,32 @@ static void fz_random_ipudrv(struct fz *z)
 	}
 }
 
-/* /dev/ipu0 opened and taken for ipu_driver work, as the library does. */
+/* /dev/ipu0 opened, mapped and taken for ipu_driver work, as the library does. */
 static int card_open_ipu(struct fz *z)
 {
+	void *map;
+
+	z->ipu_map = NULL;
 	z->ipu_fd = open("/dev/ipu0", O_RDWR | O_CLOEXEC);
 	if (z->ipu_fd < 0)
 		return -errno;
+	map = mmap(NULL, IPUXCOM_IPU_CFG_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   z->ipu_fd, 0);
+	z->ipu_map = map == MAP_FAILED ? NULL : map;
 	fz_ioctl(z, z->ipu_fd, IPU_DRV_USER_ATTACH, NULL, "USER_ATTACH");
 	fz_ioctl(z, z->ipu_fd, IPU_DRV_SET_IPU_ID, NULL, "SET_IPU_ID");
 	return 0;
+}
+
+/* /dev/ipu0 and its mapping given up (the mapping would keep the file). */
+static void card_close_ipu(struct fz *z)
+{
+	if (z->ipu_map)
+		munmap(z->ipu_map, IPUXCOM_IPU_CFG_MAP_BYTES);
+	z->ipu_map = NULL;
+	if (z->ipu_fd >= 0)
+		close(z->ipu_fd);
+	z->ipu_fd = -1;
 }
 
 /* ------------------------------------------------------------ sessions */
@@ -1121,6 +1154,7 @@ static int fz_attach(struct fz *z)
 	if (z->card) {
 		at.flags = IPUXCOM_ATTACH_F_IPU_FD;
 		at.ipu_fd = z->ipu_fd;
+		at.cfg_map = (uintptr_t)z->ipu_map;
 	}
 	return fz_ioctl(z, z->fd, IPUXCOM_IOC_ATTACH, &at, "attach (session)");
 }
@@ -1136,8 +1170,7 @@ static void fz_reattach(struct fz *z)
 	close(z->fd);
 	/* card: sometimes give up /dev/ipu0 too, or only it (the session keeps it) */
 	if (z->card && rbelow(r, 3) == 0) {
-		close(z->ipu_fd);
-		z->ipu_fd = -1;
+		card_close_ipu(z);
 		card_open_ipu(z);
 	}
 	z->fd = ixt_open();
@@ -1724,11 +1757,16 @@ static void check_device_sane(struct __test_metadata *_metadata, uint32_t dev, i
 	struct ipuxcom_ioc_reset rs = { .size = sizeof(rs) };
 	struct ipuxcom_ioc_attach at = { .size = sizeof(at), .dev_id = dev };
 	int fd = ixt_open(), ret = -1;
+	void *map = MAP_FAILED;
 
 	ASSERT_LE(0, fd);
 	if (ipu_fd >= 0) {
+		map = mmap(NULL, IPUXCOM_IPU_CFG_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   ipu_fd, 0);
+		ASSERT_NE(MAP_FAILED, map);
 		at.flags = IPUXCOM_ATTACH_F_IPU_FD;
 		at.ipu_fd = ipu_fd;
+		at.cfg_map = (uintptr_t)map;
 		rs.flags = IPUXCOM_RESET_F_DRIVER_RESET;
 		ixt_ioctl(ipu_fd, IPU_DRV_BUFFER_DETACH_ALL, NULL);
 		ixt_ioctl(ipu_fd, IPU_DRV_RESET_DEVICE, NULL);
@@ -1747,6 +1785,8 @@ static void check_device_sane(struct __test_metadata *_metadata, uint32_t dev, i
 	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, rs.state);
 	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, ixt_state(fd));
 	close(fd);
+	if (map != MAP_FAILED)
+		munmap(map, IPUXCOM_IPU_CFG_MAP_BYTES);
 }
 
 static void check_pins(struct __test_metadata *_metadata, long base)
@@ -2200,8 +2240,7 @@ TEST_F_TIMEOUT(fuzz, standin_card, 7200)
 	fz_knobs_clear(z);
 	fz_report(_metadata, z, "standin_card", t0);
 	close(z->fd);
-	if (z->ipu_fd >= 0)
-		close(z->ipu_fd);
+	card_close_ipu(z);
 	fz_mem_free(z);
 	check_card_sane(_metadata, z->dev);
 	check_pins(_metadata, self->pinned0);
@@ -2299,8 +2338,7 @@ TEST_F_TIMEOUT(fuzz, standin_card_removal, 7200)
 		snprintf(what, sizeof(what), "removal round %u (%s)", round, del ? "device_del" : "unbind");
 		fz_report(_metadata, rr.z, what, t0);
 		close(rr.z->fd);
-		if (rr.z->ipu_fd >= 0)
-			close(rr.z->ipu_fd);
+		card_close_ipu(rr.z);
 		fz_mem_free(rr.z);
 		free(rr.z);
 		if (del) {

@@ -458,6 +458,11 @@ TEST_F(boot, load_command)
 	TOOL_EXPECT(0, out, "PT_LOAD segment at 0x4c000", "load", "--help");
 	TOOL_EXPECT(0, out, "or the raw image, installed unchanged", "load", "--help");
 	TOOL_EXPECT(0, out, "the SDK's ELF or raw", "load", "--help");
+	/* the session's opt-outs (issue 31): documented, and a config with --no-config is a usage error */
+	TOOL_EXPECT(0, out, "--no-config", "load", "--help");
+	TOOL_EXPECT(0, out, "On a card it is required", "load", "--help");
+	TOOL_EXPECT(2, err, "-c FILE and --no-config contradict each other", "load", "x.ipuimg",
+		    "-b", self->path, "-c", "x.ipucfg", "--no-config");
 
 	ASSERT_EQ(0, build_boot(self->dir, "bss.elf", IPUXCOM_BOOTLOADER_ADDR, TEXT_WORDS, 5000,
 				true, log, sizeof(log))) TH_LOG("%s", log);

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,8 @@ TEST(init_step_table)
 
 #define FAKE_NODE	"fakeipu0"
 #define MAX_CALLS	256
+/* The first word of the fake card's config mapping: what ATTACH checks it reaches. */
+#define FAKE_CFG_MARK	0x1d95c600u
 
 enum who { MOD = 1, DRV = 2 };
 
@@ -158,6 +161,7 @@ struct call {
 static struct fake {
 	int mod_fd, drv_fd, ex_fd;	/* ex_fd: the test's own reference to the memfd */
 	bool ipu_driver;		/* the module's device is held through ipu_driver */
+	bool drv_any;			/* ipu_driver's requests on any file reach the fake */
 	int fail_mod_req_err;		/* errno for fail_mod_req */
 	unsigned long fail_mod_req;
 	int fail_drv_req_err;
@@ -203,11 +207,16 @@ static int fake_module(unsigned long req, void *arg)
 
 		c->flags = at->flags;
 		c->value = (unsigned long)at->ipu_fd;
+		c->uaddr = at->cfg_map;
+		c->data = at->ex_map;
+		c->ubytes = at->ex_map_len;
 		if (fake.ipu_driver && !(at->flags & IPUXCOM_ATTACH_F_IPU_FD))
 			return -EACCES;
 		if (!fake.ipu_driver && (at->flags & IPUXCOM_ATTACH_F_IPU_FD))
 			return -EINVAL;
-		if (fake.ipu_driver && at->ipu_fd != fake.drv_fd)
+		/* the module's rule, modelled: the mapping must reach this card */
+		if (fake.ipu_driver && (!at->cfg_map || at->cfg_map % 4096 ||
+		    *(const volatile uint32_t *)(uintptr_t)at->cfg_map != FAKE_CFG_MARK))
 			return -EXDEV;
 		return 0;
 	}
@@ -232,6 +241,17 @@ static int fake_module(unsigned long req, void *arg)
 			return fake.ipu_driver ? -EOPNOTSUPP : -EINVAL;
 		memset(fake.slot_addr, 0, sizeof(fake.slot_addr));
 		fake.state = rs->state = IPUXCOM_DEV_STATE_IDLE;
+		return 0;
+	}
+	case IPUXCOM_IOC_CFG_APPLY: {
+		struct ipuxcom_ioc_cfg_apply *ca = arg;
+
+		c->flags = ca->flags;
+		c->bytes = ca->count;
+		c->uaddr = ca->records;
+		if (fake.state != IPUXCOM_DEV_STATE_IDLE)
+			return -EBADFD;
+		ca->applied = ca->count;
 		return 0;
 	}
 	case IPUXCOM_IOC_AUTOLOAD:
@@ -373,7 +393,8 @@ int ioctl(int fd, unsigned long req, ...)
 	va_end(ap);
 	if (fd >= 0 && fd == fake.mod_fd)
 		ret = fake_module(req, arg);
-	else if (fd >= 0 && fd == fake.drv_fd)
+	else if (fd >= 0 && (fd == fake.drv_fd ||
+			     (fake.drv_any && _IOC_TYPE(req) == IPU_DRV_IOC_MAGIC)))
 		ret = fake_ipu_driver(req, arg);
 	else
 		return (int)syscall(SYS_ioctl, fd, req, arg);
@@ -431,6 +452,23 @@ FIXTURE(drv) {
 	int drv_fd;
 };
 
+/*
+ * A file standing for a card's /dev/ipuN: its 512 KiB "config registers"
+ * start with @mark (FAKE_CFG_MARK: this card's).
+ */
+static int fake_node_fd(uint32_t mark)
+{
+	int fd = (int)syscall(SYS_memfd_create, "fake_ipu", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (ftruncate(fd, 0x80000) || pwrite(fd, &mark, sizeof(mark), 0) != sizeof(mark)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* A handle on a fake device held through ipu_driver, attached with the caller's fd. */
 FIXTURE_SETUP(drv)
 {
@@ -438,7 +476,7 @@ FIXTURE_SETUP(drv)
 	fake.mod_fd = fake.drv_fd = fake.ex_fd = -1;
 	fake.ipu_driver = true;
 	fake.icu_reply[0] = 0x40780001;
-	self->drv_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	self->drv_fd = fake_node_fd(FAKE_CFG_MARK);
 	ASSERT_LE(0, self->drv_fd);
 	fake.drv_fd = self->drv_fd;
 	ASSERT_EQ(0, ipuxcom_open("/dev/null", &self->ipu));
@@ -461,17 +499,28 @@ FIXTURE_TEARDOWN(drv)
 TEST_F(drv, attach_passes_the_descriptor)
 {
 	struct ipuxcom *other;
+	int another = fake_node_fd(0);
 
 	/* the fixture's attach */
+	ASSERT_LE(0, another);
 	ASSERT_EQ(0, ipuxcom_open("/dev/null", &other));
 	fake.mod_fd = ipuxcom_fd(other);
 	fake.ncalls = 0;
-	EXPECT_EQ(-EXDEV, ipuxcom_attach_ipu_fd(other, 0, fake.mod_fd));
-	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(other), "not this device's /dev/ipuN"))
+	/* another card's node: its mapping does not reach this device */
+	EXPECT_EQ(-EXDEV, ipuxcom_attach_ipu_fd(other, 0, another));
+	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(other), "does not reach this device's registers"))
 		TH_LOG("%s", ipuxcom_errmsg(other));
 	ASSERT_EQ(1, fake.ncalls);
 	EXPECT_EQ(IPUXCOM_ATTACH_F_IPU_FD, fake.log[0].flags);
+	EXPECT_NE(0, fake.log[0].uaddr);
 	EXPECT_EQ(-ENODEV, ipuxcom_ipu_fd(other));
+	/* one that cannot be mapped is refused before the module is asked */
+	fake.ncalls = 0;
+	EXPECT_EQ(-ENODEV, ipuxcom_attach_ipu_fd(other, 0, fake.mod_fd));
+	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(other), "mmap of the ipu_driver descriptor"))
+		TH_LOG("%s", ipuxcom_errmsg(other));
+	EXPECT_EQ(0, fake.ncalls);
+	close(another);
 	/* a plain attach of such a device is explained */
 	EXPECT_EQ(-EBADF, ipuxcom_attach_ipu_fd(other, 0, -1));
 	ipuxcom_close(other);
@@ -724,6 +773,8 @@ TEST_F(drv, load_counts_its_system_calls)
 	struct ipuxcom_load_params lp = {
 		.size = sizeof(struct ipuxcom_load_params),
 		.bootloader = boot, .bootloader_size = sizeof(boot),
+		/* the load alone: the session's other parts are counted below */
+		.flags = IPUXCOM_LOAD_F_NO_INIT | IPUXCOM_LOAD_F_NO_CFG,
 	};
 	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 
@@ -744,6 +795,190 @@ TEST_F(drv, load_counts_its_system_calls)
 	EXPECT_EQ(29, res.syscalls);
 	EXPECT_EQ(29, fake.ncalls);
 	ipuxcom_image_free((struct ipuxcom_image *)lp.image);
+}
+
+/* ---------------------------------------------- the session of the record */
+
+/* Two records of a capture: CCSR, then the GS1 mark the real one ends with. */
+static const struct ipuxcom_cfg_record two_records[] = {
+	{ 0x2000, 0x402 }, { 0x302c, 1 },
+};
+
+/*
+ * ipuxcom_load() of a small image with @flags and @ncfg of two_records[]
+ * on @ipu, the device left running by an earlier load and the call log
+ * started afresh; 0 or -errno, *@res filled.
+ */
+static int session_load(struct __test_metadata *_metadata, struct ipuxcom *ipu, uint32_t flags,
+			uint32_t ncfg, struct ipuxcom_load_result *res)
+{
+	static const uint8_t boot[1024];
+	struct ipuxcom_load_params lp = {
+		.size = sizeof(struct ipuxcom_load_params),
+		.bootloader = boot, .bootloader_size = sizeof(boot),
+		.cfg = ncfg ? two_records : NULL, .cfg_count = ncfg, .flags = flags,
+	};
+	struct ipuxcom_load_result r = IPUXCOM_LOAD_RESULT_INIT;
+	int err;
+
+	lp.image = small(_metadata);
+	if (!lp.image)
+		return -ENOMEM;
+	fake.state = IPUXCOM_DEV_STATE_RUNNING;
+	fake.ncalls = 0;
+	err = ipuxcom_load(ipu, &lp, &r);
+	*res = r;
+	ipuxcom_image_free((struct ipuxcom_image *)lp.image);
+	return err;
+}
+
+/*
+ * By default a load on a card is the record's session (FACTS.md "The load
+ * as run on a real C600"): step 1's initialisation from driver-idle, the
+ * module's RESET, then the config replay (GS1/GS2 records cleared, the
+ * hardware-proven order), then the autoloader; every call counted.
+ */
+TEST_F(drv, card_load_is_the_recorded_session)
+{
+	static const unsigned long order[] = {
+		IPUXCOM_IOC_DEV_QUERY, IPU_DRV_STOP_MONITORING, IPU_DRV_MAILBOX_WRITE_READ,
+		IPU_DRV_START_MONITORING, IPU_DRV_ACCUMULATE_ERRORS, IPU_DRV_RESET_DEVICE,
+		IPU_DRV_SET_SECONDARY_IPU_ID, IPUXCOM_IOC_RESET, IPUXCOM_IOC_CFG_APPLY,
+		IPUXCOM_IOC_AUTOLOAD,
+	};
+	struct ipuxcom_load_result res;
+
+	ASSERT_EQ(0, session_load(_metadata, self->ipu, 0, 2, &res)) TH_LOG("%s", res.msg);
+	ASSERT_LT((int)(sizeof(order) / sizeof(order[0])), fake.ncalls);
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		EXPECT_EQ(order[k], fake.log[k].req) TH_LOG("call %zu", k);
+	}
+	EXPECT_EQ(IPU_DRV_ICU_RESET_REQUEST, fake.log[2].words[0]);
+	EXPECT_EQ(IPUXCOM_RESET_F_DRIVER_RESET, fake.log[7].flags);
+	EXPECT_EQ(IPUXCOM_CFG_F_CLEAR_HSP, fake.log[8].flags);
+	EXPECT_EQ(2, fake.log[8].bytes);
+	EXPECT_EQ((uintptr_t)two_records, fake.log[8].uaddr);
+	/* 30 for the load (load_counts_its_system_calls), 7 init, 1 config */
+	EXPECT_EQ(38, res.syscalls);
+	EXPECT_EQ(37, fake.ncalls);	/* all but the mmap */
+	EXPECT_EQ(IPUXCOM_DEV_STATE_RUNNING, fake.state);
+}
+
+/*
+ * No config and no opt-out on a card: refused after the device query,
+ * with nothing sent to the card (no ipu_driver call, no module command),
+ * the message naming what is missing and both ways out.
+ */
+TEST_F(drv, card_load_without_cfg_is_refused_before_anything)
+{
+	struct ipuxcom_load_result res;
+
+	EXPECT_EQ(-EINVAL, session_load(_metadata, self->ipu, 0, 0, &res));
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_CHECK, res.step);
+	ASSERT_EQ(1, fake.ncalls);
+	EXPECT_EQ(IPUXCOM_IOC_DEV_QUERY, fake.log[0].req);
+	EXPECT_EQ(0, strncmp(res.msg, "cfg: none given", 15)) TH_LOG("%s", res.msg);
+	EXPECT_NE(NULL, strstr(res.msg, "config capture")) TH_LOG("%s", res.msg);
+	EXPECT_NE(NULL, strstr(res.msg, "IPUXCOM_LOAD_F_NO_CFG")) TH_LOG("%s", res.msg);
+	EXPECT_NE(NULL, strstr(res.msg, "nothing was sent")) TH_LOG("%s", res.msg);
+	/* ... also when the init is skipped: the rule is the config's */
+	EXPECT_EQ(-EINVAL, session_load(_metadata, self->ipu, IPUXCOM_LOAD_F_NO_INIT, 0, &res));
+	EXPECT_EQ(1, fake.ncalls);
+}
+
+/* Each opt-out skips exactly its part of the session, and nothing else. */
+TEST_F(drv, opt_outs_skip_exactly_their_part)
+{
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
+
+	/* no init: the config replay and the load, no ipu_driver step, no RESET */
+	fake.state = IPUXCOM_DEV_STATE_IDLE;
+	{
+		static const uint8_t boot[1024];
+		struct ipuxcom_load_params lp = {
+			.size = sizeof(struct ipuxcom_load_params),
+			.bootloader = boot, .bootloader_size = sizeof(boot),
+			.cfg = two_records, .cfg_count = 2, .flags = IPUXCOM_LOAD_F_NO_INIT,
+		};
+
+		lp.image = small(_metadata);
+		ASSERT_NE(NULL, lp.image);
+		fake.ncalls = 0;
+		res = (struct ipuxcom_load_result)IPUXCOM_LOAD_RESULT_INIT;
+		ASSERT_EQ(0, ipuxcom_load(self->ipu, &lp, &res)) TH_LOG("%s", res.msg);
+		ipuxcom_image_free((struct ipuxcom_image *)lp.image);
+	}
+	EXPECT_EQ(0, count(DRV, IPU_DRV_STOP_MONITORING));
+	EXPECT_EQ(0, count(DRV, IPU_DRV_MAILBOX_WRITE_READ));
+	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_RESET));
+	EXPECT_EQ(1, find(MOD, IPUXCOM_IOC_CFG_APPLY, 0));
+	EXPECT_EQ(31, res.syscalls);
+	/* no init on a running device: the module's state rule stops the config */
+	EXPECT_EQ(-EBADFD, session_load(_metadata, self->ipu, IPUXCOM_LOAD_F_NO_INIT, 2, &res));
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_CFG, res.step);
+
+	/* no config: the initialisation and the load, no CFG_APPLY */
+	ASSERT_EQ(0, session_load(_metadata, self->ipu, IPUXCOM_LOAD_F_NO_CFG, 0, &res))
+		TH_LOG("%s", res.msg);
+	EXPECT_EQ(1, count(DRV, IPU_DRV_MAILBOX_WRITE_READ));
+	EXPECT_EQ(1, count(MOD, IPUXCOM_IOC_RESET));
+	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_CFG_APPLY));
+	EXPECT_LT(find(MOD, IPUXCOM_IOC_RESET, 0), find(MOD, IPUXCOM_IOC_AUTOLOAD, 0));
+	EXPECT_EQ(36, res.syscalls);
+
+	/* both: the load alone */
+	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
+	fake.state = IPUXCOM_DEV_STATE_IDLE;
+	{
+		static const uint8_t boot[1024];
+		struct ipuxcom_load_params lp = {
+			.size = sizeof(struct ipuxcom_load_params),
+			.bootloader = boot, .bootloader_size = sizeof(boot),
+			.flags = IPUXCOM_LOAD_F_NO_INIT | IPUXCOM_LOAD_F_NO_CFG,
+		};
+
+		lp.image = small(_metadata);
+		ASSERT_NE(NULL, lp.image);
+		fake.ncalls = 0;
+		res = (struct ipuxcom_load_result)IPUXCOM_LOAD_RESULT_INIT;
+		ASSERT_EQ(0, ipuxcom_load(self->ipu, &lp, &res)) TH_LOG("%s", res.msg);
+		ipuxcom_image_free((struct ipuxcom_image *)lp.image);
+	}
+	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_RESET));
+	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_CFG_APPLY));
+	EXPECT_EQ(IPUXCOM_IOC_DEV_QUERY, fake.log[0].req);
+	EXPECT_EQ(IPUXCOM_IOC_AUTOLOAD, fake.log[1].req);
+}
+
+/* Unknown flags, and an opt-out that contradicts the config given: refused, nothing sent. */
+TEST_F(drv, bad_load_flags_are_refused_by_name)
+{
+	struct ipuxcom_load_result res;
+
+	EXPECT_EQ(-EINVAL, session_load(_metadata, self->ipu, 1u << 7, 2, &res));
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_CHECK, res.step);
+	EXPECT_EQ(0, fake.ncalls);
+	EXPECT_EQ(0, strncmp(res.msg, "flags 0x80: bits 0x80", 21)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(-EINVAL, session_load(_metadata, self->ipu, IPUXCOM_LOAD_F_NO_CFG, 2, &res));
+	EXPECT_EQ(0, fake.ncalls);
+	EXPECT_NE(NULL, strstr(res.msg, "IPUXCOM_LOAD_F_NO_CFG with a config of 2 records"))
+		TH_LOG("%s", res.msg);
+}
+
+/* A failing initialisation stops the load at STEP_INIT, before the config, with the step. */
+TEST_F(drv, failed_init_stops_the_load_before_the_config)
+{
+	struct ipuxcom_load_result res;
+
+	fake.fail_drv_req = IPU_DRV_ACCUMULATE_ERRORS;
+	fake.fail_drv_req_err = EIO;
+	EXPECT_EQ(-EIO, session_load(_metadata, self->ipu, 0, 2, &res));
+	EXPECT_EQ(IPUXCOM_LOAD_STEP_INIT, res.step);
+	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_CFG_APPLY));
+	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_AUTOLOAD));
+	EXPECT_NE(NULL, strstr(res.msg, "initialisation: step 4 (ACCUMULATE_ERRORS)"))
+		TH_LOG("%s", res.msg);
+	EXPECT_EQ(5, res.syscalls);	/* the query and steps 1-4 */
 }
 
 static const char oracle[] =
@@ -858,6 +1093,140 @@ TEST_F(drv, exchange_window_stores_between_select_and_complete)
 	EXPECT_EQ(0, ipuxcom_exch_write(self->ipu, 5, 0x4c000 + 624 * 1024 - 4, words, 4, 0, NULL));
 }
 
+/* A file of @bytes in @dir whose first word is @mark. */
+static int fake_file(const char *dir, const char *name, size_t bytes, uint32_t mark)
+{
+	char path[PATH_MAX];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	if (ftruncate(fd, (off_t)bytes) || pwrite(fd, &mark, sizeof(mark), 0) != sizeof(mark))
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
+static void rm_dir(const char *dir)
+{
+	static const char *const names[] = { "ipu0", "ipu1", "ipu1_ex", "ipu10", "ipux", "ipu2_mem" };
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/*
+ * ipuxcom_attach() on a card: which /dev/ipuN is the device's is found
+ * by probing each ipu<N> node's mapping with the module, never by sysfs;
+ * only then is ipu_driver's session taken there (USER_ATTACH, SET_IPU_ID
+ * as the record does), /dev/ipuN_ex mapped, and ATTACH given both.
+ */
+TEST(attach_finds_the_node_by_its_mapping)
+{
+	char dir[] = "/tmp/ixt_ipudrv_XXXXXX";
+	struct ipuxcom *ipu;
+	int probes = 0, last;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	/* ipu0: another card; ipu1: this one; ipu10: never reached; the rest are not config nodes */
+	ASSERT_EQ(0, fake_file(dir, "ipu0", 0x80000, 0));
+	ASSERT_EQ(0, fake_file(dir, "ipu1", 0x80000, FAKE_CFG_MARK));
+	ASSERT_EQ(0, fake_file(dir, "ipu1_ex", IXC_IPUDRV_EX_MAP_BYTES, 0));
+	ASSERT_EQ(0, fake_file(dir, "ipu10", 0x80000, FAKE_CFG_MARK));
+	ASSERT_EQ(0, fake_file(dir, "ipux", 0x80000, FAKE_CFG_MARK));
+	ASSERT_EQ(0, fake_file(dir, "ipu2_mem", 0x80000, FAKE_CFG_MARK));
+	memset(&fake, 0, sizeof(fake));
+	fake.drv_fd = fake.ex_fd = -1;
+	fake.ipu_driver = true;
+	fake.drv_any = true;
+	ixc_ipudrv_dev_dir = dir;
+	ASSERT_EQ(0, ipuxcom_open("/dev/null", &ipu));
+	fake.mod_fd = ipuxcom_fd(ipu);
+	ASSERT_EQ(0, ipuxcom_attach(ipu, 0)) TH_LOG("%s", ipuxcom_errmsg(ipu));
+	EXPECT_LE(0, ipuxcom_ipu_fd(ipu));
+	for (int i = 0; i < fake.ncalls; i++)
+		probes += fake.log[i].who == MOD && fake.log[i].req == IPUXCOM_IOC_ATTACH &&
+			  (fake.log[i].flags & IPUXCOM_ATTACH_F_PROBE);
+	/* ipu0 (refused), then ipu1; ipu10 comes after and is never opened */
+	EXPECT_EQ(2, probes);
+	/* the session taken only on the node found, after the probes */
+	EXPECT_EQ(1, count(DRV, IPU_DRV_USER_ATTACH));
+	EXPECT_EQ(1, count(DRV, IPU_DRV_SET_IPU_ID));
+	EXPECT_LT(find(MOD, IPUXCOM_IOC_ATTACH, 2), find(DRV, IPU_DRV_USER_ATTACH, 0));
+	last = find(MOD, IPUXCOM_IOC_ATTACH, 3);
+	ASSERT_LE(0, last);
+	EXPECT_GT(last, find(DRV, IPU_DRV_SET_IPU_ID, 0));
+	EXPECT_EQ(IPUXCOM_ATTACH_F_IPU_FD | IPUXCOM_ATTACH_F_EX_FD, fake.log[last].flags);
+	EXPECT_NE(0, fake.log[last].data);
+	EXPECT_EQ(IXC_IPUDRV_EX_MAP_BYTES, fake.log[last].ubytes);
+	ipuxcom_close(ipu);
+
+	/* ipu_driver says another user holds the card: nothing is attached */
+	fake.ncalls = 0;
+	fake.fail_drv_req = IPU_DRV_USER_ATTACH;
+	fake.fail_drv_req_err = EBUSY;
+	ASSERT_EQ(0, ipuxcom_open("/dev/null", &ipu));
+	fake.mod_fd = ipuxcom_fd(ipu);
+	EXPECT_EQ(-EBUSY, ipuxcom_attach(ipu, 0));
+	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(ipu), "held by another ipu_driver user"))
+		TH_LOG("%s", ipuxcom_errmsg(ipu));
+	EXPECT_EQ(-1, find(MOD, IPUXCOM_IOC_ATTACH, 3));
+	EXPECT_EQ(-ENODEV, ipuxcom_ipu_fd(ipu));
+	ipuxcom_close(ipu);
+	fake.fail_drv_req_err = 0;
+
+	/* no node maps the device's registers: each one named */
+	rm_dir(dir);
+	ASSERT_NE(NULL, mkdtemp(strcpy(dir, "/tmp/ixt_ipudrv_XXXXXX")));
+	ASSERT_EQ(0, fake_file(dir, "ipu0", 0x80000, 0));
+	ASSERT_EQ(0, ipuxcom_open("/dev/null", &ipu));
+	fake.mod_fd = ipuxcom_fd(ipu);
+	EXPECT_EQ(-ENODEV, ipuxcom_attach(ipu, 0));
+	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(ipu), "none of the 1 ipu<N> node(s)"))
+		TH_LOG("%s", ipuxcom_errmsg(ipu));
+	ipuxcom_close(ipu);
+	/* no node at all */
+	rm_dir(dir);
+	ASSERT_NE(NULL, mkdtemp(strcpy(dir, "/tmp/ixt_ipudrv_XXXXXX")));
+	ASSERT_EQ(0, ipuxcom_open("/dev/null", &ipu));
+	fake.mod_fd = ipuxcom_fd(ipu);
+	EXPECT_EQ(-ENODEV, ipuxcom_attach(ipu, 0));
+	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(ipu), "has no ipu<N> node"))
+		TH_LOG("%s", ipuxcom_errmsg(ipu));
+	ipuxcom_close(ipu);
+	rm_dir(dir);
+	ixc_ipudrv_dev_dir = "/dev";
+}
+
+/* A load by default on a device not held through ipu_driver: RESET, no config. */
+static void plain_load(struct __test_metadata *_metadata, struct ipuxcom *ipu)
+{
+	static const uint8_t boot[1024];
+	struct ipuxcom_load_params lp = {
+		.size = sizeof(struct ipuxcom_load_params),
+		.bootloader = boot, .bootloader_size = sizeof(boot),
+	};
+	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
+
+	lp.image = small(_metadata);
+	ASSERT_NE(NULL, lp.image);
+	fake.state = IPUXCOM_DEV_STATE_RUNNING;
+	fake.ncalls = 0;
+	ASSERT_EQ(0, ipuxcom_load(ipu, &lp, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(IPUXCOM_IOC_DEV_QUERY, fake.log[0].req);
+	EXPECT_EQ(IPUXCOM_IOC_RESET, fake.log[1].req);
+	EXPECT_EQ(0, fake.log[1].flags);
+	EXPECT_EQ(IPUXCOM_IOC_AUTOLOAD, fake.log[2].req);
+	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_CFG_APPLY));
+	ipuxcom_image_free((struct ipuxcom_image *)lp.image);
+}
+
 /* A device not held through ipu_driver: init is a plain reset, no ipu_driver call. */
 TEST(init_on_a_plain_device)
 {
@@ -877,10 +1246,16 @@ TEST(init_on_a_plain_device)
 	EXPECT_EQ(0, fake.log[0].flags);
 	EXPECT_EQ(0, rep.ipu_driver);
 	EXPECT_STREQ("", rep.ipu_node);
-	for (uint32_t s = 1; s <= 6; s++)
+	for (uint32_t s = 1; s <= 6; s++) {
 		EXPECT_EQ(IPUXCOM_INIT_NOT_APPLICABLE, rep.status[s]);
+	}
 	EXPECT_EQ(IPUXCOM_INIT_DONE, rep.status[7]);
 	EXPECT_EQ(0, rep.icu_reply_valid);
+	/*
+	 * and a load by default: the initialisation (the RESET) first, and
+	 * no config needed (IPUXCOM_CAP_IPU_DRIVER not reported)
+	 */
+	plain_load(_metadata, ipu);
 	/* and the plain exchange-window write: one ioctl with the data */
 	fake.ncalls = 0;
 	EXPECT_EQ(0, ipuxcom_exch_write(ipu, 1, 0x4c000, &rep, 4, 0, NULL));

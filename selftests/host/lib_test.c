@@ -725,7 +725,9 @@ TEST(not_an_ipuxcom_file)
 	EXPECT_EQ(-ENODEV, ipuxcom_ipu_fd(ipu));
 	EXPECT_EQ(-EBADF, ipuxcom_attach_ipu_fd(ipu, 0, -1));
 	EXPECT_NE(0, ipuxcom_errmsg(ipu)[0]);
-	EXPECT_EQ(-ENOTTY, ipuxcom_attach_ipu_fd(ipu, 0, fd));
+	/* a file that cannot be mapped as a card's registers is refused first */
+	EXPECT_EQ(-ENODEV, ipuxcom_attach_ipu_fd(ipu, 0, fd));
+	EXPECT_NE(NULL, strstr(ipuxcom_errmsg(ipu), "mmap")) TH_LOG("%s", ipuxcom_errmsg(ipu));
 	EXPECT_EQ(-ENODEV, ipuxcom_ipu_fd(ipu));
 	ipuxcom_close(ipu);
 }

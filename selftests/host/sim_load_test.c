@@ -11,6 +11,8 @@
  *    release and the start mark 23;
  *  - the seed's order (seeds/003 "Secondary Loader Frames"): all 16
  *    controls armed, the config's marks replayed;
+ *  - HSP marks written bare (the peer, the capture) or read-modify-write,
+ *    over GS registers whose bits above MARK are set;
  *
  * both load every tile. What both records say fails (secondary controls not
  * armed, no descriptor table) and what the model refuses (a one-frame
@@ -49,6 +51,21 @@ FIXTURE_TEARDOWN(load)
 
 enum order { PEER, SEED };
 
+/*
+ * How a mark is written: the bare mark, the whole register (the peer's
+ * write_sync_mark and the capture's own GS records [RE]), or read-modify-
+ * write of MARK alone. Set per test (each runs in its own process).
+ */
+static bool rmw_marks;
+
+/* GS @off mark @m in the test's form, read back, then wait for MARK 0. */
+static bool post(struct c600_sim *sim, uint32_t off, uint32_t m)
+{
+	wr(sim, off, rmw_marks ? (rd(sim, off) & ~0xffffu) | m : m);
+	rd(sim, off);
+	return wait_clear(sim, off, 0xffff);
+}
+
 /* Steps 4-5: HEXOPT, attach, controls, CCSR. */
 static bool prepare(struct c600_sim *sim, enum order o)
 {
@@ -78,7 +95,7 @@ static int load_batches(struct c600_sim *sim, uint8_t *buf, enum order o, uint32
 		return -1;
 	for (uint32_t b = 0; b < 23; b++) {
 		ixt_write_batch(buf, b, frames);
-		if (!mark(sim, 1))
+		if (!post(sim, REC_GS1, 1))
 			return (int)b + 1;
 	}
 	return 0;
@@ -88,7 +105,8 @@ static int load_batches(struct c600_sim *sim, uint8_t *buf, enum order o, uint32
 static bool release_and_start(struct c600_sim *sim, uint8_t *buf)
 {
 	memset(buf, 0xff, BATCH_BYTES);
-	if (!wait_clear(sim, REC_GS1, 0xffff) || !mark(sim, 1) || !mark(sim, 23))
+	if (!wait_clear(sim, REC_GS1, 0xffff) || !post(sim, REC_GS1, 1) ||
+	    !post(sim, REC_GS1, 23))
 		return false;
 	for (int i = 0; i < 8; i++) {
 		wr(sim, REC_DCXCR_PRI(i), 0x2);
@@ -136,6 +154,49 @@ TEST_F(load, peer_order_loads_every_tile)
 	expect_loaded(_metadata, self->sim, 0);
 	EXPECT_EQ(0, self->sim->stats.rejected_batches);
 	EXPECT_EQ(32, self->sim->stats.autold_max_unflushed);
+}
+
+/*
+ * HSP marks in both forms, over GS registers whose bits above MARK read
+ * non-zero: the whole load, then the host-exchange handoff of [S "Host
+ * Tensor Exchange"] (GS1 mark 1 releases the preloaded GS2 mark, GS2 = 1
+ * posts load completion). MARK is bits 0-15 [S]; the bits above it are not
+ * recorded: the model keeps them as written. Bare writes zero them (the
+ * exact words a card then sees: 0x00000001, 0x00000017), read-modify-write
+ * keeps them; both are answered.
+ */
+TEST_F(load, marks_bare_or_read_modify_write_both_load_and_hand_off)
+{
+	for (int form = 0; form < 2; form++) {
+		const uint32_t hi1 = 0xa5a50000u, hi2 = 0x5a5a0000u;
+
+		rmw_marks = form;
+		if (form) {
+			c600_sim_destroy(self->sim);
+			self->sim = c600_sim_create();
+			ASSERT_NE(NULL, self->sim);
+			ASSERT_EQ(0, c600_sim_host_map(self->sim, BUF_BUS, self->buf,
+						       BATCH_BYTES));
+		}
+		wr(self->sim, REC_GS1, hi1);
+		wr(self->sim, REC_GS2, hi2);
+		ASSERT_EQ(hi1, rd(self->sim, REC_GS1));
+		ASSERT_TRUE(autoload_as_recorded(self->sim));
+		ASSERT_EQ(0, load_batches(self->sim, self->buf, PEER, FRAMES))
+			TH_LOG("form %s", form ? "rmw" : "bare");
+		ASSERT_TRUE(release_and_start(self->sim, self->buf));
+		expect_loaded(_metadata, self->sim, 0);
+		EXPECT_EQ(form ? hi1 : 0, rd(self->sim, REC_GS1));
+		/* the start preloads GS2's mark; GS1 mark 1 releases it */
+		EXPECT_EQ(1, rd(self->sim, REC_GS2) & 0xffff);
+		EXPECT_TRUE(post(self->sim, REC_GS1, 1));
+		EXPECT_TRUE(wait_clear(self->sim, REC_GS2, 0xffff));
+		EXPECT_EQ(hi2, rd(self->sim, REC_GS2));
+		/* the load-completion mark on GS2 is answered too */
+		EXPECT_TRUE(post(self->sim, REC_GS2, 1));
+		EXPECT_EQ(C600_HX_CALLS, self->sim->hostx_stage);
+		EXPECT_EQ(form ? hi2 : 0, rd(self->sim, REC_GS2));
+	}
 }
 
 /* The seed's order: every control armed for the whole load, marks replayed. */

@@ -3,10 +3,19 @@
  * The simulator's TDI registers (sim/c600_sim.c), driven register by
  * register: what the model does that lets a device test prove a TDI read
  * is non-destructive. A run-break stop takes sim->latency reads of
- * CTXT_STS (modelled), an injection before the stop is not-quiescent,
- * TDI_STS errors are sticky until TDI_CLR, a faulting injection raises the
- * context's DBG_ECSR bit and DBG_ECLR clears it (modelled), the inferred
- * put $DBG_DATA,$m1 saves $m1, and the ctx_no_stop / tdi_fail_at faults.
+ * CTXT_STS (modelled), an injection before the stop is not-quiescent
+ * (reported per injection), invalid and double issue are sticky until
+ * TDI_CLR, a faulting injection raises the context's DBG_ECSR bit and
+ * DBG_ECLR clears it (modelled), the inferred put $DBG_DATA,$m1 saves
+ * $m1, and the ctx_no_stop / tdi_fail_at faults.
+ *
+ * Where the records differ or are silent the model takes every form a
+ * record shows working: TDI_CLR = 0x6 (the peer's word [RE]) and 0x7;
+ * DBG_IOWNER written once for several injections and before each (the
+ * peer, and [S] "writes the instruction owner and instruction"); an
+ * inactive worker context on a tile whose supervisor is active (the
+ * peer's hardware-proven SRAM reads), while an inactive context of a
+ * reset-idle tile cannot execute [S].
  */
 #include "kselftest_harness.h"
 
@@ -116,8 +125,15 @@ TEST_F(tdi, zero_latency_stops_at_once)
 	EXPECT_EQ(0, inject(self->sim, SIM_INSN_NOP));
 }
 
-/* A module that does not wait for the stop fails; the error is sticky. */
-TEST_F(tdi, injection_before_stop_is_not_quiescent_and_sticky)
+/*
+ * A module that does not wait for the stop fails. Not-quiescent is that
+ * injection's own (modelled): the next injection, on the stopped context,
+ * reports 0 without a TDI_CLR of bit 0, as the peer's sequence needs (it
+ * clears 0x6 only and reads bit 0 after each injection as a failure [RE]).
+ * Earlier the model kept bit 0 until a TDI_CLR with bit 0, which no
+ * record writes.
+ */
+TEST_F(tdi, not_quiescent_is_reported_per_injection)
 {
 	u32 sts;
 
@@ -126,15 +142,141 @@ TEST_F(tdi, injection_before_stop_is_not_quiescent_and_sticky)
 	sts = inject(self->sim, SIM_INSN_PUT_DBG_DATA_M0);
 	EXPECT_EQ(SIM_TDI_STS_NOT_QUIESCENT, sts);
 	EXPECT_EQ(0, rd(self->sim, SIM_TDI_DBG_DATA));	/* not executed */
+	/* still reported until the next injection */
+	EXPECT_EQ(SIM_TDI_STS_NOT_QUIESCENT, rd(self->sim, SIM_TDI_TDI_STS));
 	/* wait for the stop this time */
 	ASSERT_LT(0, stop_and_wait(self->sim, 0));
-	/* executes, but the stale error is still reported until cleared */
 	sts = inject(self->sim, SIM_INSN_PUT_DBG_DATA_M0);
-	EXPECT_EQ(SIM_TDI_STS_NOT_QUIESCENT, sts);
+	EXPECT_EQ(0, sts);
 	EXPECT_EQ(0x12345678, rd(self->sim, SIM_TDI_DBG_DATA));
-	wr(self->sim, SIM_TDI_TDI_CLR, ERRS);
-	EXPECT_EQ(0, rd(self->sim, SIM_TDI_TDI_STS));
 	EXPECT_EQ(0, inject(self->sim, SIM_INSN_NOP));
+}
+
+/*
+ * TDI_CLR as the peer writes it, 0x6 (invalid | double issue [S bits],
+ * before every injection [RE]), and as 0x7: both clear a sticky invalid,
+ * and with either the next injection reports exactly 0. The word each
+ * sequence writes is the register value a card would see.
+ */
+TEST_F(tdi, tdi_clr_0x6_and_0x7_both_clear_the_sticky_errors)
+{
+	static const u32 words[] = { 0x6, 0x7 };
+
+	ASSERT_LT(0, stop_and_wait(self->sim, 0));
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		/* invalid, sticky */
+		wr(self->sim, SIM_TDI_TDI_CLR, words[i]);
+		wr(self->sim, SIM_TDI_DBG_IOWNER, CTX);
+		EXPECT_EQ(SIM_TDI_STS_INVALID, inject(self->sim, 0xdeadbeef));
+		EXPECT_EQ(SIM_TDI_STS_INVALID, rd(self->sim, SIM_TDI_TDI_STS));
+		wr(self->sim, SIM_TDI_DBG_ECLR, 1u << CTX);	/* the fault's exception */
+		/* the clear word, then the peer's order: owner, instruction */
+		wr(self->sim, SIM_TDI_TDI_CLR, words[i]);
+		EXPECT_EQ(0, rd(self->sim, SIM_TDI_TDI_STS)) TH_LOG("TDI_CLR 0x%x", words[i]);
+		wr(self->sim, SIM_TDI_DBG_IOWNER, CTX);
+		EXPECT_EQ(0, set_m(self->sim, SIM_INSN_GET_M0_DBG_DATA, 0x600d0000 + words[i]));
+		EXPECT_EQ(0x600d0000 + words[i], self->sim->ts[TILE].m[CTX][0]);
+		EXPECT_EQ(0, rd(self->sim, SIM_TDI_TDI_STS));
+		/* a not-quiescent injection, then either word: the next one is clean */
+		wr(self->sim, SIM_TDI_DBG_IOWNER, CTX + 1);	/* made running: not quiescent */
+		self->sim->ts[TILE].ctx[CTX + 1] = C600_CTX_RUNNING;
+		EXPECT_EQ(SIM_TDI_STS_NOT_QUIESCENT, inject(self->sim, SIM_INSN_NOP));
+		self->sim->ts[TILE].ctx[CTX + 1] = C600_CTX_INACTIVE;
+		wr(self->sim, SIM_TDI_TDI_CLR, words[i]);
+		wr(self->sim, SIM_TDI_DBG_IOWNER, CTX);
+		EXPECT_EQ(0, inject(self->sim, SIM_INSN_NOP)) TH_LOG("TDI_CLR 0x%x", words[i]);
+	}
+}
+
+/* One SRAM word read through context @ctx; @owner_each: DBG_IOWNER before each injection. */
+static u32 read_word(struct c600_sim *sim, u32 ctx, u32 addr, bool owner_each)
+{
+	static const u32 insns[] = {
+		SIM_INSN_GET_M1_DBG_DATA, SIM_INSN_LD32_M0_M15_M1, SIM_INSN_PUT_DBG_DATA_M0,
+	};
+
+	wr(sim, SIM_TDI_DBG_IOWNER, ctx);
+	wr(sim, SIM_TDI_DBG_DATA, addr);
+	for (size_t i = 0; i < sizeof(insns) / sizeof(insns[0]); i++) {
+		wr(sim, SIM_TDI_TDI_CLR, 0x6);
+		if (owner_each)
+			wr(sim, SIM_TDI_DBG_IOWNER, ctx);
+		if (inject(sim, insns[i]))
+			return 0xbad0bad0;
+	}
+	return rd(sim, SIM_TDI_DBG_DATA);
+}
+
+/* A word stored at @addr of TILE through the stopped CTX; false if that failed. */
+static bool store_word(struct c600_sim *sim, u32 addr, u32 word)
+{
+	wr(sim, SIM_TDI_DBG_IOWNER, CTX);
+	return !set_m(sim, SIM_INSN_GET_M1_DBG_DATA, addr) &&
+	       !set_m(sim, SIM_INSN_GET_M0_DBG_DATA, word) &&
+	       !inject(sim, SIM_INSN_ST32_M0_AT_M1);
+}
+
+/*
+ * DBG_IOWNER written once for a whole sequence (the module before issue
+ * 31) and before every injection (the peer [RE]; [S] "writes the
+ * instruction owner and instruction"): both read the word. With the
+ * iowner_per_insn knob (the owner does not outlast an injection,
+ * modelled) only the per-injection form does.
+ */
+TEST_F(tdi, iowner_once_or_per_injection_both_read)
+{
+	ASSERT_LT(0, stop_and_wait(self->sim, 0));
+	ASSERT_TRUE(store_word(self->sim, 0x52000, 0xc0ffee01));
+	EXPECT_EQ(0xc0ffee01, read_word(self->sim, CTX, 0x52000, false));
+	EXPECT_EQ(0xc0ffee01, read_word(self->sim, CTX, 0x52000, true));
+	EXPECT_EQ(CTX, rd(self->sim, SIM_TDI_DBG_IOWNER));
+
+	self->sim->faults.iowner_per_insn = true;
+	EXPECT_EQ(0xc0ffee01, read_word(self->sim, CTX, 0x52000, true));
+	EXPECT_EQ(SIM_IOWNER_NONE, rd(self->sim, SIM_TDI_DBG_IOWNER));
+	EXPECT_EQ(0xbad0bad0, read_word(self->sim, CTX, 0x52000, false));
+	EXPECT_EQ(SIM_TDI_STS_NOT_QUIESCENT, rd(self->sim, SIM_TDI_TDI_STS));
+}
+
+/*
+ * The peer reads SRAM through an inactive worker context without a
+ * run-break, on loaded tiles whose supervisor is active [RE,
+ * hardware-proven]: the model executes there, with the supervisor
+ * running or stopped, and leaves the supervisor as it was. The
+ * inactive_no_exec knob reads the seed's sentence for every tile.
+ */
+TEST_F(tdi, inactive_worker_context_of_an_active_tile_executes)
+{
+	const u32 worker = 1;
+
+	ASSERT_LT(0, stop_and_wait(self->sim, 0));
+	ASSERT_TRUE(store_word(self->sim, 0x52004, 0x5eed0001));
+	/* the supervisor's $m0/$m1 as the fixture set them: the read must not touch them */
+	self->sim->ts[TILE].m[CTX][0] = 0x12345678;
+	self->sim->ts[TILE].m[CTX][1] = 0x9abcdef0;
+	wr(self->sim, SIM_TDI_DBG_RBRK, 0);
+	ASSERT_EQ(STS_RUNNING, ctx_field(self->sim, CTX));
+	ASSERT_EQ(0, ctx_field(self->sim, worker));
+
+	/* supervisor running: nothing of DBG_RBRK is written */
+	EXPECT_EQ(0x5eed0001, read_word(self->sim, worker, 0x52004, true));
+	EXPECT_EQ(STS_RUNNING, ctx_field(self->sim, CTX));
+	EXPECT_EQ(0, ctx_field(self->sim, worker));
+	EXPECT_EQ(0, rd(self->sim, SIM_TDI_DBG_RBRK));
+	/* supervisor stopped (the peer's breakpoint case) */
+	ASSERT_LT(0, stop_and_wait(self->sim, 0));
+	EXPECT_EQ(0x5eed0001, read_word(self->sim, worker, 0x52004, true));
+	/* the worker's own $m registers were used, not the supervisor's */
+	EXPECT_EQ(0x12345678, self->sim->ts[TILE].m[CTX][0]);
+	EXPECT_EQ(0x9abcdef0, self->sim->ts[TILE].m[CTX][1]);
+	EXPECT_EQ(0x52004, self->sim->ts[TILE].m[worker][1]);
+	EXPECT_EQ(0x5eed0001, self->sim->ts[TILE].m[worker][0]);
+
+	self->sim->faults.inactive_no_exec = true;
+	EXPECT_EQ(0xbad0bad0, read_word(self->sim, worker, 0x52004, true));
+	EXPECT_EQ(SIM_TDI_STS_NOT_QUIESCENT, rd(self->sim, SIM_TDI_TDI_STS));
+	/* a stopped context still executes */
+	EXPECT_EQ(0x5eed0001, read_word(self->sim, CTX, 0x52004, true));
 }
 
 TEST_F(tdi, tdi_clr_does_not_clear_busy_and_second_issue_is_double)
@@ -216,9 +358,12 @@ TEST_F(tdi, state_3_and_eclr_with_the_context_bit)
 	EXPECT_EQ(STS_STOPPED, ctx_field(self->sim, CTX));
 }
 
+/* A reset-idle tile: all seven contexts inactive, none can execute [S]. */
 TEST_F(tdi, inactive_context_never_stops_nor_executes)
 {
 	self->sim->ts[TILE].ctx[CTX] = C600_CTX_INACTIVE;
+	for (unsigned int c = 0; c < C600_SIM_CONTEXTS; c++)
+		ASSERT_EQ(C600_CTX_INACTIVE, self->sim->ts[TILE].ctx[c]);
 	EXPECT_EQ(1, stop_and_wait(self->sim, 0));
 	EXPECT_EQ(0, ctx_field(self->sim, CTX));
 	wr(self->sim, SIM_TDI_DBG_IOWNER, CTX);

@@ -22,29 +22,52 @@
  * the stand-in is loaded by the tests, never by udev.
  *
  * probe (modelled unless said): enable, bus master, 64-bit DMA mask, one
- * MSI vector with INTx fallback, map BAR 0 (the 512 KiB config BAR: "mmap
- * /dev/ipuN offset 0, 0x80000 maps the config BAR" [RE]; that it is PCI BAR
- * 0 is the datasheet's), BAR 2 (the exchange BAR behind /dev/ipuN_ex [S])
- * and BAR 4 (the stand-in window, datasheet "BAR 4": not C600 hardware);
- * create /dev/ipu<N> and /dev/ipu<N>_ex [S "Below Poplar", FACTS.md].
- * Their sysfs parent is not in any record (FACTS.md: "Not in any record:
- * the parent of /dev/ipuN in sysfs"): by default the PCI function; with
- * node_parent=class an intermediate device of class "ipu_standin" (a child
- * of the PCI function), so that whoever looks for /dev/ipuN must not
- * assume its parent.
+ * MSI vector with INTx fallback; map BAR 4 (the stand-in window, datasheet
+ * "BAR 4": not C600 hardware) and learn from it where the two windows are,
+ * as a real driver knows its own hardware: the 512 KiB config window
+ * ("mmap /dev/ipuN offset 0, 0x80000 maps the config BAR" [RE]) and the
+ * exchange window behind /dev/ipuN_ex [S], each a PCI BAR and an offset in
+ * it (SW_CFG_* and SW_EXCH_*: which BAR and offset is not in any record;
+ * the device's layout= property takes each plausible answer); map the
+ * BARs that hold them; create /dev/ipu<N> and /dev/ipu<N>_ex [S "Below
+ * Poplar", FACTS.md]. Their sysfs parent is not in any record (FACTS.md:
+ * "Not in any record: the parent of /dev/ipuN in sysfs"): node_parent
+ * below.
  *
  * mmap (MAP_SHARED only; MAP_PRIVATE is -EINVAL, modelled):
- *   /dev/ipu<N>     BAR 0: mmap(0, 0x80000) maps the config BAR [RE].
- *   /dev/ipu<N>_ex  BAR 2, the exchange BAR [S]; a tile-window store goes
- *                   at 0x80000 + (tile address - 0x4c000) [S].
- * Pages are inserted on fault; a removed card's mappings are zapped
- * (unmap_mapping_range) and later faults get SIGBUS, so nothing touches a
- * BAR that is gone (modelled).
+ *   /dev/ipu<N>     the config window: mmap(0, 0x80000) maps it [RE];
+ *                   file offset 0 is the window's first register, wherever
+ *                   the window sits in its BAR.
+ *   /dev/ipu<N>_ex  the exchange window [S], from its start; a tile-window
+ *                   store goes at 0x80000 + (tile address - 0x4c000) [S].
+ * How the pages get there is not in the record: mmap= below. A removed
+ * card's mappings are zapped (unmap_mapping_range) and later faults get
+ * SIGBUS, so nothing touches a BAR that is gone (modelled).
+ *
+ * Module parameters for what the record leaves open, each modelled (every
+ * value is a plausible ipu_driver; none is known to be Graphcore's). They
+ * are read when used; all may be written at any time, through
+ * /sys/module/ipu_standin/parameters/ (a name not listed is -EINVAL):
+ *   node_parent=pci|class|virtual  the sysfs parent of /dev/ipu<N> and
+ *                   _ex, read at probe (unbind and bind the PCI function
+ *                   to apply a new value): pci (default) the PCI function;
+ *                   class an intermediate device of class "ipu_standin",
+ *                   a child of the PCI function; virtual none at all (a
+ *                   misc device with no parent: /sys/devices/virtual/misc).
+ *   attach_repeat=ok|ebusy  how USER_ATTACH repeated on the holder's own
+ *                   file is answered, read at each USER_ATTACH: ok (0,
+ *                   default) or ebusy (-EBUSY). Another file gets -EBUSY
+ *                   either way while the card is held.
+ *   mmap=fault|remap  read at each mmap: fault (default) inserts each page
+ *                   when first touched (vmf_insert_pfn); remap maps the
+ *                   whole range at mmap time (io_remap_pfn_range).
+ *   signals=0|1     see "Signals" below.
  *
  * ioctls of /dev/ipu<N> (numbers and argument passing [RE], FACTS.md):
  *   USER_ATTACH        [RE] by value 0. Exclusive per card (modelled):
  *                      another open file gets -EBUSY until the holder's
- *                      file is released; the holder repeating it gets 0.
+ *                      file is released; the holder repeating it gets 0,
+ *                      or -EBUSY with attach_repeat=ebusy.
  *                      The calling process and thread (their struct pids)
  *                      are recorded: they receive the signals below.
  *   everything else    needs the caller's file to hold USER_ATTACH: -EPERM
@@ -132,6 +155,9 @@
  *                 "SIG sent N failed M" line per signal, storms only
  *   stuck_go stuck_mark tdi_busy dma_error ctx_no_stop tdi_fail_at latency
  *                 the device's SW_FAULT_* and SW_LATENCY registers
+ *   touches       the device's SW_TOUCHES: writes to the config and
+ *                 exchange windows' BARs, ICU doorbells and slot commands
+ *                 since it was last written (any value clears it)
  *   inject_exception  any write: SW_EXC_INJECT (an EXCEPTION interrupt)
  *   bad_mailbox   1: the ICU reset request gets an error reply from the
  *                 stand-in itself (0xdead0000 | request >> 16), the
@@ -171,8 +197,6 @@
 #define SC_PCI_VENDOR		0x1d95
 #define SC_PCI_DEVICE		0xc600
 
-#define SC_BAR_CONFIG		0	/* datasheet */
-#define SC_BAR_EXCH		2	/* datasheet */
 #define SC_BAR_WINDOW		4	/* datasheet: NOT C600 hardware */
 /* mmap(/dev/ipuN, 0, 0x80000) maps the config BAR [RE]. */
 #define SC_CONFIG_BYTES		0x80000u
@@ -181,7 +205,7 @@
 
 /* BAR 4, the stand-in window (docs/qemu-c600.md, retyped; modelled). */
 #define SW_ID			0x000
-#define SW_ID_VALUE		0x43360001u	/* "C6", version 1 */
+#define SW_ID_VALUE		0x43360002u	/* "C6", version 2 */
 #define SW_IRQ_STATUS		0x004
 #define SW_IRQ_MASK		0x008
 #define SW_MBOX_OUT		0x010
@@ -211,6 +235,12 @@
 #define SW_WLOG_VALUE		0x80c
 #define SW_WLOG_CLEAR		0x810
 #define SW_WLOG_KEPT		0x814
+/* where the windows are: BAR, offset, size; config then exchange */
+#define SW_CFG_BAR		0x900
+#define SW_EXCH_BAR		0x90c
+#define SW_PLACE_OFFSET		4	/* from SW_*_BAR */
+#define SW_PLACE_SIZE		8
+#define SW_TOUCHES		0x918
 #define SW_WINDOW_BYTES		0x1000u
 
 #define SW_IRQ_MBOX_REPLY	BIT(0)
@@ -306,7 +336,7 @@ struct sc_knob {
 	u32 reg;
 };
 
-#define SC_NKNOBS		7
+#define SC_NKNOBS		8
 
 /*
  * One card. @ref: alive until remove() and the last open file let go.
@@ -321,9 +351,12 @@ struct sc_card {
 	char name[SC_NAME_LEN];
 	char ex_name[SC_NAME_LEN];
 	struct pci_dev *pdev;
-	resource_size_t bar_start[2];	/* BAR 0, BAR 2: physical */
+	/* the config window, then the exchange window: physical, and BAR */
+	resource_size_t bar_start[2];
 	resource_size_t bar_len[2];
-	void __iomem *bar0;
+	unsigned int bar[2];
+	resource_size_t bar_off[2];
+	void __iomem *cfg;	/* the config window */
 	void __iomem *win;
 	struct device *node_parent;	/* node_parent=class: ours */
 	struct miscdevice mdev;
@@ -375,50 +408,67 @@ static bool sc_signals = true;
 module_param_named(signals, sc_signals, bool, 0644);
 MODULE_PARM_DESC(signals, "send the attached process real-time signals 44-49 (default 1)");
 
-/* Whom the signals go to: not in the record, so both (see the top). */
-enum sc_target {
-	SC_TARGET_PROCESS,
-	SC_TARGET_THREAD,
+/*
+ * A parameter that takes one of a list of names (the knobs for what the
+ * record leaves open, see the top): an index, so that a reader never sees
+ * a string being replaced.
+ */
+struct sc_choice {
+	const char *const *names;	/* NULL-terminated */
+	const char *want;		/* the names, for the message */
+	int value;
 };
 
-static const char *const sc_target_names[] = {
-	[SC_TARGET_PROCESS] = "process",
-	[SC_TARGET_THREAD] = "thread",
-};
-
-static int sc_signal_target = SC_TARGET_PROCESS;
-
-static int sc_target_set(const char *val, const struct kernel_param *kp)
+static int sc_choice_set(const char *val, const struct kernel_param *kp)
 {
-	int i;
+	struct sc_choice *c = kp->arg;
+	int i = __sysfs_match_string(c->names, -1, val);
 
-	for (i = 0; i < ARRAY_SIZE(sc_target_names); i++) {
-		if (sysfs_streq(val, sc_target_names[i])) {
-			WRITE_ONCE(*(int *)kp->arg, i);
-			return 0;
-		}
+	if (i < 0) {
+		pr_err("ipu_standin: %s=%.*s: want %s\n", kp->name,
+		       (int)strcspn(val, "\n"), val, c->want);
+		return -EINVAL;
 	}
-	pr_err("ipu_standin: signal_target=%.*s: want \"process\" or \"thread\"\n",
-	       (int)strcspn(val, "\n"), val);
-	return -EINVAL;
+	WRITE_ONCE(c->value, i);
+	return 0;
 }
 
-static int sc_target_get(char *buf, const struct kernel_param *kp)
+static int sc_choice_get(char *buf, const struct kernel_param *kp)
 {
-	return scnprintf(buf, PAGE_SIZE, "%s\n", sc_target_names[READ_ONCE(*(int *)kp->arg)]);
+	const struct sc_choice *c = kp->arg;
+
+	return scnprintf(buf, PAGE_SIZE, "%s\n", c->names[READ_ONCE(c->value)]);
 }
 
-static const struct kernel_param_ops sc_target_ops = {
-	.set = sc_target_set,
-	.get = sc_target_get,
+static const struct kernel_param_ops sc_choice_ops = {
+	.set = sc_choice_set,
+	.get = sc_choice_get,
 };
 
-module_param_cb(signal_target, &sc_target_ops, &sc_signal_target, 0644);
-MODULE_PARM_DESC(signal_target, "whom the signals go to: \"process\" (USER_ATTACH's caller's tgid, process-directed, default) or \"thread\" (the thread that issued USER_ATTACH)");
+enum { SC_PARENT_PCI, SC_PARENT_CLASS, SC_PARENT_VIRTUAL };
+static const char *const sc_parent_names[] = { "pci", "class", "virtual", NULL };
+static struct sc_choice sc_node_parent = { sc_parent_names, "pci, class or virtual" };
+module_param_cb(node_parent, &sc_choice_ops, &sc_node_parent, 0644);
+MODULE_PARM_DESC(node_parent, "sysfs parent of /dev/ipuN, read at probe: pci (the PCI function, default), class (an intermediate class device) or virtual (none)");
 
-static char *sc_node_parent = "pci";
-module_param_named(node_parent, sc_node_parent, charp, 0444);
-MODULE_PARM_DESC(node_parent, "sysfs parent of /dev/ipuN: \"pci\" (the PCI function, default) or \"class\" (an intermediate class device)");
+enum { SC_REPEAT_OK, SC_REPEAT_EBUSY };
+static const char *const sc_repeat_names[] = { "ok", "ebusy", NULL };
+static struct sc_choice sc_attach_repeat = { sc_repeat_names, "ok or ebusy" };
+module_param_cb(attach_repeat, &sc_choice_ops, &sc_attach_repeat, 0644);
+MODULE_PARM_DESC(attach_repeat, "USER_ATTACH repeated on the holder's file: ok (0, default) or ebusy (-EBUSY)");
+
+enum { SC_MMAP_FAULT, SC_MMAP_REMAP };
+static const char *const sc_mmap_names[] = { "fault", "remap", NULL };
+static struct sc_choice sc_mmap_mode = { sc_mmap_names, "fault or remap" };
+module_param_cb(mmap, &sc_choice_ops, &sc_mmap_mode, 0644);
+MODULE_PARM_DESC(mmap, "how /dev/ipuN and _ex mappings get their pages: fault (at first touch, default) or remap (all at mmap time)");
+
+/* Whom the signals go to: not in the record, so both (see the top). */
+enum { SC_TARGET_PROCESS, SC_TARGET_THREAD };
+static const char *const sc_target_names[] = { "process", "thread", NULL };
+static struct sc_choice sc_signal_target = { sc_target_names, "process or thread" };
+module_param_cb(signal_target, &sc_choice_ops, &sc_signal_target, 0644);
+MODULE_PARM_DESC(signal_target, "whom the signals go to, read at each send: process (USER_ATTACH's caller's tgid, process-directed, default) or thread (the thread that issued USER_ATTACH)");
 
 static DEFINE_IDA(sc_ida);
 static struct dentry *sc_debugfs_root;
@@ -925,6 +975,7 @@ static void sc_debugfs_add(struct sc_card *card)
 		{ "tdi_busy", SW_FAULT_TDI_BUSY }, { "dma_error", SW_FAULT_DMA_ERROR },
 		{ "ctx_no_stop", SW_FAULT_CTX_NO_STOP },
 		{ "tdi_fail_at", SW_FAULT_TDI_FAIL_AT }, { "latency", SW_LATENCY },
+		{ "touches", SW_TOUCHES },
 	};
 	unsigned int i;
 
@@ -973,7 +1024,7 @@ static irqreturn_t sc_irq(int irq, void *data)
  */
 static int sc_send(struct sc_card *card, int sig)
 {
-	bool thread = READ_ONCE(sc_signal_target) == SC_TARGET_THREAD;
+	bool thread = READ_ONCE(sc_signal_target.value) == SC_TARGET_THREAD;
 	struct task_struct *task;
 	struct pid *pid;
 	int ret;
@@ -1144,7 +1195,8 @@ static long sc_ioctl_locked(struct sc_card *card, struct file *file, unsigned in
 	if (card->gone)
 		return -ENODEV;
 	if (cmd == IPU_DRV_USER_ATTACH) {
-		if (card->holder && card->holder != file)
+		if (card->holder && (card->holder != file ||
+				     READ_ONCE(sc_attach_repeat.value) == SC_REPEAT_EBUSY))
 			return -EBUSY;
 		card->holder = file;
 		sc_set_pid(card, get_pid(task_tgid(current)), get_pid(task_pid(current)));
@@ -1173,7 +1225,7 @@ static long sc_ioctl_locked(struct sc_card *card, struct file *file, unsigned in
 		return 0;
 	case IPU_DRV_BUFFER_ATTACH:
 		/* what HEXOPT said when the buffer arrived */
-		a->lc = readl(card->bar0 + SC_REG_EXCHWINDOWBASER);
+		a->lc = readl(card->cfg + SC_REG_EXCHWINDOWBASER);
 		if (!a->pages)
 			return sc_buf_check(card, &a->buf);
 		return sc_buf_attach(card, &a->buf, a->pages, a->npages);
@@ -1257,7 +1309,7 @@ static long sc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return ret;
 }
 
-/* Faults insert the BAR's pages one at a time, never after removal. */
+/* Faults insert the window's pages one at a time, never after removal. */
 static vm_fault_t sc_vm_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -1301,6 +1353,18 @@ static int sc_mmap(struct file *file, struct vm_area_struct *vma)
 	vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 	vma->vm_private_data = sf;
 	vma->vm_ops = &sc_vm_ops;
+	if (READ_ONCE(sc_mmap_mode.value) == SC_MMAP_REMAP) {
+		/* every page now; after removal the zap leaves faults, SIGBUS */
+		int ret = -ENODEV;
+
+		mutex_lock(&card->map_lock);
+		if (!card->unmapped)
+			ret = io_remap_pfn_range(vma, vma->vm_start,
+						 (card->bar_start[sf->ex] >> PAGE_SHIFT) +
+						 vma->vm_pgoff, len, vma->vm_page_prot);
+		mutex_unlock(&card->map_lock);
+		return ret;
+	}
 	return 0;
 }
 
@@ -1413,21 +1477,20 @@ static int sc_add_node_parent(struct sc_card *card)
 
 static int sc_add_nodes(struct sc_card *card)
 {
+	int parent = READ_ONCE(sc_node_parent.value);
 	int ret;
 
-	if (!strcmp(sc_node_parent, "class")) {
+	if (parent == SC_PARENT_CLASS) {
 		ret = sc_add_node_parent(card);
 		if (ret)
 			return ret;
-	} else if (strcmp(sc_node_parent, "pci")) {
-		pci_err(card->pdev, "ipu_standin: node_parent=%s: want pci or class\n",
-			sc_node_parent);
-		return -EINVAL;
 	}
 	card->mdev.minor = MISC_DYNAMIC_MINOR;
 	card->mdev.name = card->name;
 	card->mdev.fops = &sc_fops;
-	card->mdev.parent = card->node_parent ? card->node_parent : &card->pdev->dev;
+	/* virtual: no parent at all (the node sits under /sys/devices/virtual) */
+	card->mdev.parent = card->node_parent ? card->node_parent :
+			    parent == SC_PARENT_PCI ? &card->pdev->dev : NULL;
 	card->mdev.mode = 0600;
 	card->mdev_ex = card->mdev;
 	card->mdev_ex.name = card->ex_name;
@@ -1493,31 +1556,67 @@ static void sc_teardown_irq(struct sc_card *card)
 	cancel_work_sync(&card->irq_work);
 }
 
+/*
+ * Where the window of BAR 4's @reg (SW_CFG_BAR, SW_EXCH_BAR) is, at least
+ * @min bytes of a memory BAR other than BAR 4; 0 or -ENODEV.
+ */
+static int sc_window_find(struct pci_dev *pdev, void __iomem *win, u32 reg, const char *what,
+			  u32 min, unsigned int *bar, resource_size_t *off, resource_size_t *len)
+{
+	u32 b = readl(win + reg);
+	u32 o = readl(win + reg + SW_PLACE_OFFSET);
+	u32 n = readl(win + reg + SW_PLACE_SIZE);
+
+	if (b >= PCI_STD_NUM_BARS || b == SC_BAR_WINDOW ||
+	    !(pci_resource_flags(pdev, b) & IORESOURCE_MEM) || n < min ||
+	    !PAGE_ALIGNED(o) || !PAGE_ALIGNED(n) || o > pci_resource_len(pdev, b) ||
+	    n > pci_resource_len(pdev, b) - o) {
+		pci_err(pdev, "ipu_standin: the %s window is not in a memory BAR: BAR %u offset 0x%x size 0x%x (BAR 4 at 0x%x)\n",
+			what, b, o, n, reg);
+		return -ENODEV;
+	}
+	*bar = b;
+	*off = o;
+	*len = n;
+	return 0;
+}
+
 static int sc_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct sc_card *card;
 	void __iomem *const *iomap;
+	unsigned int bar[2];
+	resource_size_t off[2], len[2];
 	int ret, index, i;
 
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return ret;
-	if (pci_resource_len(pdev, SC_BAR_CONFIG) < SC_CONFIG_BYTES ||
-	    pci_resource_len(pdev, SC_BAR_WINDOW) < SW_WINDOW_BYTES ||
-	    !pci_resource_len(pdev, SC_BAR_EXCH)) {
-		pci_err(pdev, "ipu_standin: BARs 0/2/4 are not the datasheet's\n");
+	if (!(pci_resource_flags(pdev, SC_BAR_WINDOW) & IORESOURCE_MEM) ||
+	    pci_resource_len(pdev, SC_BAR_WINDOW) < SW_WINDOW_BYTES) {
+		pci_err(pdev, "ipu_standin: BAR 4 is not the datasheet's stand-in window\n");
 		return -ENODEV;
 	}
-	ret = pcim_iomap_regions(pdev, BIT(SC_BAR_CONFIG) | BIT(SC_BAR_EXCH) |
-				 BIT(SC_BAR_WINDOW), "ipu_driver");
+	ret = pcim_iomap_regions(pdev, BIT(SC_BAR_WINDOW), "ipu_driver");
 	if (ret)
 		return ret;
 	iomap = pcim_iomap_table(pdev);
 	if (readl(iomap[SC_BAR_WINDOW] + SW_ID) != SW_ID_VALUE) {
-		pci_err(pdev, "ipu_standin: BAR 4 is not the stand-in window (SW_ID 0x%08x)\n",
-			readl(iomap[SC_BAR_WINDOW] + SW_ID));
+		pci_err(pdev, "ipu_standin: BAR 4 is not the stand-in window (SW_ID 0x%08x, want 0x%08x)\n",
+			readl(iomap[SC_BAR_WINDOW] + SW_ID), SW_ID_VALUE);
 		return -ENODEV;
 	}
+	/* the device says where its windows are (datasheet "Layouts") */
+	ret = sc_window_find(pdev, iomap[SC_BAR_WINDOW], SW_CFG_BAR, "config", SC_CONFIG_BYTES,
+			     &bar[0], &off[0], &len[0]);
+	if (!ret)
+		ret = sc_window_find(pdev, iomap[SC_BAR_WINDOW], SW_EXCH_BAR, "exchange",
+				     PAGE_SIZE, &bar[1], &off[1], &len[1]);
+	if (ret)
+		return ret;
+	ret = pcim_iomap_regions(pdev, BIT(bar[0]) | BIT(bar[1]), "ipu_driver");
+	if (ret)
+		return ret;
 	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
 	if (ret)
 		return ret;
@@ -1548,12 +1647,16 @@ static int sc_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	card->index = index;
 	card->pdev = pdev;
 	card->irq = -1;
-	card->bar0 = iomap[SC_BAR_CONFIG];
+	card->cfg = iomap[bar[0]] + off[0];
 	card->win = iomap[SC_BAR_WINDOW];
-	card->bar_start[0] = pci_resource_start(pdev, SC_BAR_CONFIG);
+	for (i = 0; i < 2; i++) {
+		card->bar[i] = bar[i];
+		card->bar_off[i] = off[i];
+		card->bar_start[i] = pci_resource_start(pdev, bar[i]) + off[i];
+		card->bar_len[i] = len[i];
+	}
+	/* mmap(/dev/ipuN, 0, 0x80000) [RE]: the config window's first 512 KiB */
 	card->bar_len[0] = SC_CONFIG_BYTES;
-	card->bar_start[1] = pci_resource_start(pdev, SC_BAR_EXCH);
-	card->bar_len[1] = pci_resource_len(pdev, SC_BAR_EXCH);
 	snprintf(card->name, sizeof(card->name), "ipu%d", index);
 	snprintf(card->ex_name, sizeof(card->ex_name), "ipu%d_ex", index);
 	pci_set_drvdata(pdev, card);
@@ -1565,9 +1668,12 @@ static int sc_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = sc_add_nodes(card);
 	if (ret)
 		goto irq;
-	pci_warn(pdev, "ipu_standin: /dev/%s: TEST STAND-IN bound as \"ipu_driver\" (not Graphcore's driver), %s, nodes under %s\n",
+	pci_warn(pdev, "ipu_standin: /dev/%s: TEST STAND-IN bound as \"ipu_driver\" (not Graphcore's driver), %s, config window BAR %u + 0x%llx, exchange window BAR %u + 0x%llx, nodes under %s\n",
 		 card->name, pdev->msi_enabled ? "MSI" : "INTx",
-		 card->node_parent ? dev_name(card->node_parent) : "the PCI function");
+		 card->bar[0], (unsigned long long)card->bar_off[0],
+		 card->bar[1], (unsigned long long)card->bar_off[1],
+		 card->node_parent ? dev_name(card->node_parent) :
+		 card->mdev.parent ? "the PCI function" : "no parent (virtual)");
 	return 0;
 
 irq:

@@ -242,6 +242,7 @@ static inline void ixt_sim_clear_faults(uint32_t dev_id)
 {
 	static const char *const knobs[] = {
 		"stuck_go", "stuck_mark", "tdi_busy", "dma_error", "ctx_no_stop", "tdi_fail_at",
+		"inactive_no_exec", "iowner_per_insn",
 		/* the fault sites' fault_attrs (a kernel with fault injection only) */
 		"fail_go/probability", "fail_mark/probability", "fail_tdi/probability",
 		"fail_dma/probability", "fail_ctx_stop/probability",

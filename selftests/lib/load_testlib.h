@@ -108,17 +108,31 @@ static inline int ixt_reset_device(uint32_t dev)
 /* Bootloader stand-in: the simulator installs, but does not run, it. */
 static const uint8_t boot[1024] = { 0x01, 0x02, 0x03, 0x04 };
 
-/* ipuxcom_load() of @img with @boot as the bootloader; 0 or -errno (@res says). */
-static inline int ixt_load_image(struct ipuxcom *ipu, struct ipuxcom_image *img,
-				 uint64_t timeout_ns, struct ipuxcom_load_result *res)
+/*
+ * ipuxcom_load() of @img with @boot as the bootloader and IPUXCOM_LOAD_F_*
+ * @flags; 0 or -errno (@res says).
+ */
+static inline int ixt_load_image_flags(struct ipuxcom *ipu, struct ipuxcom_image *img,
+				       uint64_t timeout_ns, uint32_t flags,
+				       struct ipuxcom_load_result *res)
 {
 	struct ipuxcom_load_params p = {
 		.size = sizeof(struct ipuxcom_load_params),
 		.image = img, .bootloader = boot, .bootloader_size = sizeof(boot),
-		.timeout_ns = timeout_ns,
+		.timeout_ns = timeout_ns, .flags = flags,
 	};
 
 	return ipuxcom_load(ipu, &p, res);
+}
+
+/*
+ * The same by default: the session (on the simulator, the initialisation
+ * is the module's RESET, and no config is needed).
+ */
+static inline int ixt_load_image(struct ipuxcom *ipu, struct ipuxcom_image *img,
+				 uint64_t timeout_ns, struct ipuxcom_load_result *res)
+{
+	return ixt_load_image_flags(ipu, img, timeout_ns, 0, res);
 }
 
 #endif /* IPUXCOM_LOAD_TESTLIB_H */

@@ -4,12 +4,21 @@
  * seeds, FACTS.md) through the plain-C model of sim/, never ipuxcom's
  * code, and includes nothing of kmod/ or libuser/.
  *
- *   BAR 0  the 512 KiB config BAR: every aligned 32-bit access is an MMIO
+ *   the config window (512 KiB): every aligned 32-bit access is an MMIO
  *          exit into c600_sim_bar_read()/c600_sim_bar_write()
- *   BAR 2  the 2 MiB exchange BAR: stores go to c600_sim_exch_write()
+ *   the exchange window (2 MiB): stores go to c600_sim_exch_write()
  *   BAR 4  the stand-in window (4 KiB, NOT C600 hardware, all modelled):
  *          ICU mailbox transport, buffer slot segment tables, interrupts,
- *          the model's fault knobs, statistics, a log of config-BAR writes
+ *          the model's fault knobs, statistics, a log of config-window
+ *          writes, and where the two windows are
+ *
+ * Which BAR holds each window, and at which offset, is not in the record
+ * (it says only that mmap(/dev/ipuN, 0, 0x80000) maps "the configuration
+ * BAR"): the property layout= takes each plausible answer (datasheet
+ * "Layouts"): bar0 (config = BAR 0, exchange = BAR 2; the default), bar2
+ * (config = BAR 2, exchange = BAR 0), offset (each window at 0x100000 of a
+ * larger BAR: config in a 2 MiB BAR 0, exchange in a 4 MiB BAR 2; the
+ * rest of those BARs reads 0 and ignores writes).
  *
  * The model's reads and writes of host memory go through its DMA port
  * (c600_sim_set_dma_port()) to pci_dma_read()/pci_dma_write() of the
@@ -26,6 +35,7 @@
 #include "qapi/error.h"
 #include "hw/pci/pci.h"
 #include "hw/pci/msi.h"
+#include "hw/qdev-properties.h"
 #include "qom/object.h"
 
 #include "c600_sim.h"
@@ -43,7 +53,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(IpuC600State, IPU_C600)
 
 /* BAR 4, the stand-in window (modelled, docs/qemu-c600.md). */
 #define SW_ID                   0x000
-#define SW_ID_VALUE             0x43360001u     /* "C6", window version 1 */
+#define SW_ID_VALUE             0x43360002u     /* "C6", window version 2 */
 #define SW_IRQ_STATUS           0x004
 #define SW_IRQ_MASK             0x008
 #define SW_MBOX_OUT             0x010           /* 5 words */
@@ -73,6 +83,18 @@ OBJECT_DECLARE_SIMPLE_TYPE(IpuC600State, IPU_C600)
 #define SW_WLOG_VALUE           0x80c
 #define SW_WLOG_CLEAR           0x810
 #define SW_WLOG_KEPT            0x814
+#define SW_CFG_BAR              0x900           /* where the windows are */
+#define SW_CFG_OFFSET           0x904
+#define SW_CFG_SIZE             0x908
+#define SW_EXCH_BAR             0x90c
+#define SW_EXCH_OFFSET          0x910
+#define SW_EXCH_SIZE            0x914
+#define SW_TOUCHES              0x918
+
+/* layout=offset (modelled): each window at this offset of a larger BAR. */
+#define C600_LAYOUT_OFFSET      0x100000
+#define C600_OFFSET_CFG_BAR     (2 * MiB)
+#define C600_OFFSET_EXCH_BAR    (4 * MiB)
 
 #define IRQ_MBOX_REPLY          (1u << 0)
 #define IRQ_GS1_SET             (1u << 1)
@@ -109,12 +131,27 @@ typedef struct C600Slot {
     uint64_t size;
 } C600Slot;
 
+/* One window's place: which BAR, at which offset (BAR 4's SW_CFG_*). */
+typedef struct C600Place {
+    uint32_t bar;
+    uint32_t offset;
+} C600Place;
+
 struct IpuC600State {
     PCIDevice parent_obj;
 
-    MemoryRegion cfg_bar;
-    MemoryRegion exch_bar;
+    char *layout;               /* property: bar0 (NULL), bar2, offset */
+    C600Place cfg_at;
+    C600Place exch_at;
+
+    MemoryRegion cfg_bar;       /* the config window */
+    MemoryRegion exch_bar;      /* the exchange window */
     MemoryRegion sw_bar;
+    /* layout=offset: the BARs that hold the windows, and their holes */
+    MemoryRegion cfg_container;
+    MemoryRegion cfg_hole;
+    MemoryRegion exch_container;
+    MemoryRegion exch_hole;
 
     struct c600_sim *sim;
     C600Slot slot[C600_SIM_BUFFER_SLOTS];
@@ -139,6 +176,7 @@ struct IpuC600State {
     uint32_t *wlog_value;
     uint64_t wlog_total;        /* writes logged since the last clear */
     uint32_t wlog_index;
+    uint32_t touches;           /* SW_TOUCHES */
 };
 
 /* ------------------------------------------------------------ interrupts */
@@ -352,11 +390,19 @@ static int c600_slot_detach(IpuC600State *s)
     return ret;
 }
 
-/* ------------------------------------------------------------ BAR 0 */
+/* ------------------------------------------------------------ config window */
 
 static uint64_t c600_ones(unsigned size)
 {
     return size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+}
+
+/* The guest changed something on the card (SW_TOUCHES, saturating). */
+static void c600_touch(IpuC600State *s)
+{
+    if (s->touches != UINT32_MAX) {
+        s->touches++;
+    }
 }
 
 static void c600_wlog(IpuC600State *s, uint32_t offset, uint32_t value)
@@ -389,6 +435,7 @@ static void c600_cfg_write(void *opaque, hwaddr addr, uint64_t val,
     IpuC600State *s = opaque;
     uint32_t v = val;
 
+    c600_touch(s);
     if (size != 4 || (addr & 3)) {
         return;
     }
@@ -410,7 +457,7 @@ static const MemoryRegionOps c600_cfg_ops = {
     .impl = { .min_access_size = 1, .max_access_size = 8 },
 };
 
-/* ------------------------------------------------------------ BAR 2 */
+/* ------------------------------------------------------------ exchange window */
 
 static uint64_t c600_exch_read(void *opaque, hwaddr addr, unsigned size)
 {
@@ -423,6 +470,7 @@ static void c600_exch_write(void *opaque, hwaddr addr, uint64_t val,
     IpuC600State *s = opaque;
     uint8_t b[8];
 
+    c600_touch(s);
     stq_le_p(b, val);
     c600_sim_exch_write(s->sim, addr, b, size);
 }
@@ -441,6 +489,7 @@ static void c600_mbox_doorbell(IpuC600State *s)
 {
     uint32_t req = s->mbox_out[0];
 
+    c600_touch(s);
     s->mbox_status = 0;
     s->mbox_requests++;
     memset(s->mbox_in, 0, sizeof(s->mbox_in));
@@ -526,6 +575,20 @@ static uint64_t c600_sw_read(void *opaque, hwaddr addr, unsigned size)
         }
     case SW_WLOG_KEPT:
         return kept;
+    case SW_CFG_BAR:
+        return s->cfg_at.bar;
+    case SW_CFG_OFFSET:
+        return s->cfg_at.offset;
+    case SW_CFG_SIZE:
+        return C600_CONFIG_BAR_SIZE;
+    case SW_EXCH_BAR:
+        return s->exch_at.bar;
+    case SW_EXCH_OFFSET:
+        return s->exch_at.offset;
+    case SW_EXCH_SIZE:
+        return C600_EXCH_BAR_SIZE;
+    case SW_TOUCHES:
+        return s->touches;
     default:
         return 0;
     }
@@ -575,6 +638,7 @@ static void c600_sw_write(void *opaque, hwaddr addr, uint64_t val,
         s->slot_nsegs = v;
         break;
     case SW_SLOT_CMD:
+        c600_touch(s);
         if (v == SLOT_CMD_ATTACH) {
             s->slot_status = c600_slot_attach(s);
         } else if (v == SLOT_CMD_DETACH) {
@@ -614,6 +678,9 @@ static void c600_sw_write(void *opaque, hwaddr addr, uint64_t val,
         s->wlog_total = 0;
         s->wlog_index = 0;
         break;
+    case SW_TOUCHES:
+        s->touches = 0;
+        break;
     default:
         break;
     }
@@ -626,6 +693,89 @@ static const MemoryRegionOps c600_sw_ops = {
     .valid = { .min_access_size = 1, .max_access_size = 8 },
     .impl = { .min_access_size = 1, .max_access_size = 8 },
 };
+
+/* ------------------------------------------------------------ layouts */
+
+/* The rest of a BAR that holds a window at an offset (modelled). */
+static uint64_t c600_hole_read(void *opaque, hwaddr addr, unsigned size)
+{
+    return 0;
+}
+
+static void c600_hole_write(void *opaque, hwaddr addr, uint64_t val,
+                            unsigned size)
+{
+    c600_touch(opaque);
+}
+
+static const MemoryRegionOps c600_hole_ops = {
+    .read = c600_hole_read,
+    .write = c600_hole_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 8 },
+    .impl = { .min_access_size = 1, .max_access_size = 8 },
+};
+
+/*
+ * @window at @offset of a BAR of @bar_size bytes: @container, with
+ * @hole behind the window (subregions of a larger priority win).
+ */
+static MemoryRegion *c600_place(IpuC600State *s, MemoryRegion *window,
+                                MemoryRegion *container, MemoryRegion *hole,
+                                const char *name, uint64_t bar_size,
+                                uint32_t offset)
+{
+    g_autofree char *hole_name = g_strdup_printf("%s-hole", name);
+
+    memory_region_init(container, OBJECT(s), name, bar_size);
+    memory_region_init_io(hole, OBJECT(s), &c600_hole_ops, s, hole_name,
+                          bar_size);
+    memory_region_add_subregion_overlap(container, 0, hole, 0);
+    memory_region_add_subregion_overlap(container, offset, window, 1);
+    return container;
+}
+
+/* The places the property names; false (and @errp set) if it names none. */
+static bool c600_layout_parse(IpuC600State *s, Error **errp)
+{
+    const char *l = s->layout ? s->layout : "bar0";
+
+    if (!strcmp(l, "bar0")) {
+        s->cfg_at = (C600Place) { 0, 0 };
+        s->exch_at = (C600Place) { 2, 0 };
+    } else if (!strcmp(l, "bar2")) {
+        s->cfg_at = (C600Place) { 2, 0 };
+        s->exch_at = (C600Place) { 0, 0 };
+    } else if (!strcmp(l, "offset")) {
+        s->cfg_at = (C600Place) { 0, C600_LAYOUT_OFFSET };
+        s->exch_at = (C600Place) { 2, C600_LAYOUT_OFFSET };
+    } else {
+        error_setg(errp, "ipu-c600: layout=%s: want bar0, bar2 or offset", l);
+        return false;
+    }
+    return true;
+}
+
+/* The windows' BARs, as c600_layout_parse() placed them. */
+static void c600_layout_register(IpuC600State *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    MemoryRegion *cfg = &s->cfg_bar, *exch = &s->exch_bar;
+
+    if (s->cfg_at.offset) {
+        cfg = c600_place(s, &s->cfg_bar, &s->cfg_container, &s->cfg_hole,
+                         "ipu-c600-cfg-bar", C600_OFFSET_CFG_BAR,
+                         s->cfg_at.offset);
+    }
+    if (s->exch_at.offset) {
+        exch = c600_place(s, &s->exch_bar, &s->exch_container, &s->exch_hole,
+                          "ipu-c600-exch-bar", C600_OFFSET_EXCH_BAR,
+                          s->exch_at.offset);
+    }
+    pci_register_bar(pdev, s->cfg_at.bar, PCI_BASE_ADDRESS_SPACE_MEMORY, cfg);
+    pci_register_bar(pdev, s->exch_at.bar, PCI_BASE_ADDRESS_SPACE_MEMORY,
+                     exch);
+}
 
 /* ------------------------------------------------------------ device */
 
@@ -640,6 +790,9 @@ static void c600_realize(PCIDevice *pdev, Error **errp)
     Error *err = NULL;
     int ret;
 
+    if (!c600_layout_parse(s, errp)) {
+        return;
+    }
     pci_config_set_interrupt_pin(pdev->config, 1);
     /* one MSI vector; where the machine has no MSI, INTx alone */
     ret = msi_init(pdev, 0, 1, true, false, &err);
@@ -665,8 +818,7 @@ static void c600_realize(PCIDevice *pdev, Error **errp)
                           "ipu-c600-exchange", C600_EXCH_BAR_SIZE);
     memory_region_init_io(&s->sw_bar, OBJECT(s), &c600_sw_ops, s,
                           "ipu-c600-standin", C600_SW_BAR_SIZE);
-    pci_register_bar(pdev, 0, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->cfg_bar);
-    pci_register_bar(pdev, 2, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->exch_bar);
+    c600_layout_register(s);
     pci_register_bar(pdev, 4, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->sw_bar);
 }
 
@@ -705,8 +857,14 @@ static void c600_reset(DeviceState *dev)
     s->slot_table = 0;
     s->wlog_total = 0;
     s->wlog_index = 0;
+    s->touches = 0;
     pci_set_irq(PCI_DEVICE(s), 0);
 }
+
+static Property c600_props[] = {
+    DEFINE_PROP_STRING("layout", IpuC600State, layout),
+    DEFINE_PROP_END_OF_LIST(),
+};
 
 static void c600_class_init(ObjectClass *klass, void *data)
 {
@@ -721,6 +879,7 @@ static void c600_class_init(ObjectClass *klass, void *data)
     k->class_id = 0x1200;       /* processing accelerator (modelled) */
     dc->reset = c600_reset;
     dc->desc = "Graphcore C600 test double (ipuxcom, sim/ model)";
+    device_class_set_props(dc, c600_props);
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
 }
 

@@ -6,6 +6,7 @@
 #       [--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko"] [--tool "build/ipuxcom ..."] \
 #       [--tests "build/tests/device/a_test ..."] [--bench "build/bench/x ..."]
 #       [--final "selftests/debug/kernel-health.sh ..."] [--moddir DIR] [--python DIR]
+#       [--data "FILE ..."]
 #
 #   /init                        selftests/vm/init (busybox sh, PID 1)
 #   /bin/busybox + applet links  busybox-static
@@ -27,6 +28,9 @@
 #                                (modules.builtin*, modules.dep), default
 #                                /lib/modules/V: the debug lane's kernel has
 #                                its own (make check-debug)
+#   /data/*                      --data: test vectors the tests read, as
+#                                they are (the card lane's config capture,
+#                                which is not part of the product)
 #   --python DIR                 a tree copied to the image's root as it is
 #                                (python/vm/vm-files.py: Debian's python3 with
 #                                the modules the Python device tests load,
@@ -45,7 +49,7 @@ die() {
 	exit 1
 }
 
-kver='' out='' modules='' tool='' tests='' benches='' finals='' moddir='' python=''
+kver='' out='' modules='' tool='' tests='' benches='' finals='' moddir='' python='' data=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
@@ -61,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--final) finals=$2 ;;
 	--moddir) moddir=$2 ;;
 	--python) python=$2 ;;
+	--data) data=$2 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 	shift 2
@@ -198,6 +203,17 @@ if [ -n "$finals" ]; then
 		else
 			install -m 755 "$src" "final/$n"
 		fi
+	done
+fi
+
+if [ -n "$data" ]; then
+	mkdir -p data
+	for d in $data; do
+		case $d in /*) src=$d ;; *) src=$orig/$d ;; esac
+		[ -f "$src" ] || die "$d: no such file"
+		[ ! -e "data/${d##*/}" ] || die "two data files named ${d##*/}"
+		cp -L "$src" "data/${d##*/}"
+		chmod 444 "data/${d##*/}"
 	done
 fi
 

@@ -55,8 +55,10 @@
 #                    (docs/qemu-c600.md); edu0 is on a second root port,
 #                    rp2 (q35's root bus takes no hotplug), and a
 #                    "device_add edu,..." or "device_add ipu-c600,..."
-#                    without bus= goes to rp2 or rp1. Without --c600 the
-#                    VM is QEMU's default pc machine, as always.
+#                    without bus= goes to rp2 or rp1 (rp1 reserves 16 MiB
+#                    of memory window, so "device_add ipu-c600,...,
+#                    layout=offset" fits). Without --c600 the VM is QEMU's
+#                    default pc machine, as always.
 #
 # The VM also has QEMU's "edu" PCI device (id edu0, 1234:11e8): a
 # non-Graphcore function that no test driver binds any more (the ipu_driver
@@ -66,9 +68,10 @@
 # Hot removal: the guest cannot reach the QEMU monitor, so this script
 # watches results.log while the VM runs and, for every line
 #   IPUXCOM-QEMU-MONITOR device_del ID     or
-#   IPUXCOM-QEMU-MONITOR device_add DRIVER,id=ID
-# a test prints (ID and DRIVER: letters, digits, "_,=.-" only; nothing else
-# is passed on), sends that command to the monitor (HMP, through a pipe
+#   IPUXCOM-QEMU-MONITOR device_add DRIVER,id=ID[,PROP=VALUE...]
+# a test prints (ID, DRIVER and the properties, e.g. the C600's layout=:
+# letters, digits, "_,=.-" only; nothing else is passed on), sends that
+# command to the monitor (HMP, through a pipe
 # chardev). The test then waits for the guest to see the change. init
 # exports IPUXCOM_QEMU_MONITOR=1 (kernel parameter ipuxcom_vm.monitor=1) so
 # that tests know somebody listens.
@@ -323,8 +326,11 @@ boot_once() {
 		# The IOMMU first: it must exist before the devices it translates
 		# for. q35's root bus takes no hotplug: every device a test may
 		# device_del sits on a root port of its own (ACPI PCI hotplug).
+		# rp1's memory window: 16 MiB reserved (the firmware sizes it
+		# for the card present at boot), so that a card added later in
+		# a layout with larger BARs (layout=offset: 2 + 4 MiB) fits.
 		qemu_args+=(-machine q35 -device intel-iommu
-			-device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1
+			-device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1,mem-reserve=16M
 			-device ipu-c600,id=c600a,bus=rp1
 			-device pcie-root-port,id=rp2,bus=pcie.0,chassis=2,slot=2
 			-device edu,id=edu0,bus=rp2)

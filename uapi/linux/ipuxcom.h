@@ -32,7 +32,7 @@
 #define IPUXCOM_DEVICE_PATH	"/dev/ipuxcom"
 
 /* Bumped whenever a command, struct member or flag is added. */
-#define IPUXCOM_UAPI_VERSION	5
+#define IPUXCOM_UAPI_VERSION	6
 
 #define IPUXCOM_IOC_MAGIC	0xC6
 
@@ -159,10 +159,22 @@ struct ipuxcom_ioc_info {
 /**
  * struct ipuxcom_ioc_attach - bind this open file to one device
  * @size: sizeof(struct ipuxcom_ioc_attach)
- * @flags: 0, or IPUXCOM_ATTACH_F_IPU_FD
+ * @flags: 0, or IPUXCOM_ATTACH_F_IPU_FD with optionally
+ *	IPUXCOM_ATTACH_F_EX_FD and IPUXCOM_ATTACH_F_PROBE
  * @dev_id: in: device id (see netlink DEV_GET or `ipuxcom dev show`)
  * @ipu_fd: in, with IPUXCOM_ATTACH_F_IPU_FD: an open file descriptor of
  *	ipu_driver's /dev/ipuN for this device (uapi version 4); else zero
+ * @cfg_map: in, with IPUXCOM_ATTACH_F_IPU_FD (uapi version 6): the user
+ *	address of the caller's mapping of @ipu_fd at offset 0,
+ *	IPUXCOM_IPU_CFG_MAP_BYTES long, shared, readable and writable: the
+ *	config registers as ipu_driver maps them for its holder; else zero
+ * @ex_map: in, with IPUXCOM_ATTACH_F_EX_FD (uapi version 6): the user
+ *	address of the caller's shared mapping of @ex_fd at offset 0; else zero
+ * @ex_map_len: in, with IPUXCOM_ATTACH_F_EX_FD: its length in bytes, a
+ *	page multiple; else zero
+ * @ex_fd: in, with IPUXCOM_ATTACH_F_EX_FD: an open file descriptor of
+ *	ipu_driver's /dev/ipuN_ex of the same card; else zero
+ * @reserved: must be zero
  *
  * A device is held by at most one open file: -EBUSY if another file holds
  * it, -EALREADY if this file is already attached (to any device), -ENODEV
@@ -177,64 +189,86 @@ struct ipuxcom_ioc_info {
  * file attached to it: tile memory, the program and its state, marks. A
  * file of the same user attaches as before and finds the device as it
  * was left (`ipuxcom load`, then `ipuxcom tdi read` in another process).
- * When a file of another user attaches, the device is put in NEEDS_RESET
- * and, until a RESET of that file succeeds, every command but RESET fails
- * with -EBADFD, whatever the state allows otherwise: TDI_*, REG_READ,
- * HOSTX_*, BUF_ATTACH and BUF_DETACH too (INFO, ATTACH and DEV_QUERY
- * work). Capabilities give no exemption; the first file attached after
- * the device was registered is not restricted (the module knows of no
- * earlier user). What RESET clears is the backend's: the simulator empties
- * its tile memory; a card is reset by its holder through ipu_driver
- * (struct ipuxcom_ioc_reset), which the module cannot observe, and [S]
- * records stale SRAM surviving a card reset: on a card, what the previous
- * user left in tile SRAM outside what the new user loads may still be
- * readable with TDI_READ_SRAM after that RESET (not closed by this rule).
+ * When a file of another user attaches to a simulated device, the device
+ * is put in NEEDS_RESET and, until a RESET of that file succeeds, every
+ * command but RESET fails with -EBADFD, whatever the state allows
+ * otherwise: TDI_*, REG_READ, HOSTX_*, BUF_ATTACH and BUF_DETACH too
+ * (INFO, ATTACH and DEV_QUERY work). Capabilities give no exemption; the
+ * first file attached after the device was registered is not restricted
+ * (the module knows of no earlier user). The simulator's RESET empties
+ * its tile memory.
+ *
+ * A card (IPUXCOM_CAP_IPU_DRIVER) has no such gate: there the isolation
+ * boundary between users is ipu_driver's node permission. Whoever may
+ * open /dev/ipuN read-write and map it can reach every register,
+ * the TDI registers that read any tile's SRAM included, without ipuxcom;
+ * a card's reset does not clear tile SRAM [S: stale SRAM survived a
+ * reset], and no sequence in the record clears all of it. A gate that
+ * nothing can lift honestly would only pretend (docs/hardware.md).
  *
  * Devices held through ipu_driver (IPUXCOM_CAP_IPU_DRIVER): ipuxcom never
- * touches a card its caller does not hold. The caller opens the card's
- * /dev/ipuN (read-write), takes ipu_driver's exclusive USER_ATTACH and
- * SET_IPU_ID on it, and passes the descriptor here (the library does: so
- * the module's own USER_ATTACH below follows SET_IPU_ID, the one call
- * beyond the hardware-proven step 1).
+ * touches a card for a caller that cannot reach it through ipu_driver
+ * itself. The caller opens the card's /dev/ipuN read-write and maps its
+ * config registers (mmap offset 0, IPUXCOM_IPU_CFG_MAP_BYTES, shared),
+ * as the hardware-proven stack does, takes ipu_driver's USER_ATTACH and
+ * SET_IPU_ID there (the library does all of it), and passes the
+ * descriptor and the mapping here (IPUXCOM_ATTACH_F_IPU_FD), and, if it
+ * has one, /dev/ipuN_ex and its mapping (IPUXCOM_ATTACH_F_EX_FD).
  *
- * What the module verifies, in this order, before the device is touched:
- * that @ipu_fd is a char device whose dev_t is that of the node "ipu<N>"
- * below this device's PCI function in the device tree (else -EXDEV), open
- * for reading and writing (else -EBADF); then it issues ipu_driver's
- * USER_ATTACH (by value 0, as the hardware-proven stack does) on that
- * open file itself, through the file's own ioctl entry, in the caller's
- * context, and fails ATTACH with ipu_driver's answer if it is refused
- * (-EBUSY: another open file, of this or another process, holds the
- * card). On success the module keeps a reference to that open file until
- * this file is closed, so the ipu_driver session that holds the card
- * cannot end before the ipuxcom one; removal of the card (ipu_driver
- * unbinding) unregisters the device first, and every command then fails
- * with -ENODEV.
+ * What the module verifies before the device is touched, reading only
+ * the caller's own page tables: @ipu_fd is open for reading and writing
+ * (else -EBADF) and a char device (else -EXDEV); @cfg_map lies in one
+ * mapping of that very open file, at file offset 0, shared, readable and
+ * writable (else -EXDEV, -EACCES for a private or read-only one), whose
+ * pages are device memory (VM_IO | VM_PFNMAP, else -EOPNOTSUPP: a way of
+ * mapping the module cannot resolve) and physically contiguous (else
+ * -EXDEV); the same for @ex_map and @ex_fd. Then it asks the device's
+ * backend whether those physical ranges lie in a memory resource (any
+ * BAR, at any offset) of the device's PCI function: -EXDEV if not (the
+ * descriptor is another card's). The backend maps exactly the config
+ * window found, for this session. No BAR index, no place of the node in
+ * sysfs and no answer of ipu_driver to a repeated call is assumed; the
+ * module never calls into ipu_driver. It keeps a reference to the open
+ * /dev/ipuN until this file is closed, so the ipu_driver session that
+ * maps the card cannot end before the ipuxcom one; removal of the card
+ * (ipu_driver unbinding) unregisters the device first, and every command
+ * then fails with -ENODEV. Holding the mapping proves the caller can
+ * reach the card's registers through ipu_driver; ipuxcom grants nothing
+ * beyond that (whether another process holds the card is ipu_driver's to
+ * say: the library's USER_ATTACH).
  *
- * What it assumes about ipu_driver, which no record states (FACTS.md
- * "ipu_driver as the peer drives it"; the test stand-in models exactly
- * this, labelled modelled): USER_ATTACH is exclusive per card, succeeds
- * again on the file that holds it (or takes a card nobody holds for that
- * file, which then holds it) and fails on any other file while the card
- * is held; a file keeps it until the file is released, and nothing else
- * takes it away; issuing it again from the holder has no effect beyond
- * naming the calling process as the receiver of the driver's signals.
- * The module does not repeat USER_ATTACH before each command (that would
- * move the signals to whichever process issues a command), and ipu_driver
- * offers no query of who holds a card.
+ * With IPUXCOM_ATTACH_F_PROBE the checks above run and nothing else: 0 if
+ * @ipu_fd and its mapping are this device's, -EXDEV if not; nothing is
+ * attached, mapped or touched (how the library finds which /dev/ipuN is
+ * which device without looking at sysfs).
  *
- * Other errors: -EACCES without the flag on such a device; -EBADF if
- * @ipu_fd is not an open descriptor; -EINVAL if the flag is given for a
- * device not held through ipu_driver (the simulator).
+ * Other errors: -EACCES without IPUXCOM_ATTACH_F_IPU_FD on such a device;
+ * -EBADF if a descriptor is not open; -EINVAL if the flag is given for a
+ * device not held through ipu_driver (the simulator), for a missing or
+ * unaligned mapping address or length, or for members set without their
+ * flag.
  */
 struct ipuxcom_ioc_attach {
 	__u32 size;
 	__u32 flags;
 	__u32 dev_id;
 	__s32 ipu_fd;
+	__u64 cfg_map;
+	__u64 ex_map;
+	__u64 ex_map_len;
+	__s32 ex_fd;
+	__u32 reserved;
 };
 
 #define IPUXCOM_ATTACH_F_IPU_FD	_BITUL(0)
+#define IPUXCOM_ATTACH_F_EX_FD	_BITUL(1)	/* uapi version 6 */
+#define IPUXCOM_ATTACH_F_PROBE	_BITUL(2)	/* uapi version 6 */
+
+/*
+ * The config registers as ipu_driver maps them: mmap(/dev/ipuN, offset
+ * 0, 0x80000) [RE] (docs/hardware.md, "Device and driver").
+ */
+#define IPUXCOM_IPU_CFG_MAP_BYTES	0x80000
 
 /* Length of an ipu_driver node name ("ipu0"), including the NUL. */
 #define IPUXCOM_IPU_NODE_LEN	16
@@ -250,8 +284,11 @@ struct ipuxcom_ioc_attach {
  * @backend: out: NUL-terminated backend name ("sim", "hw")
  * @capabilities: out: the IPUXCOM_CAP_* commands this device's backend
  *	supports (uapi version 2); the others fail with -EOPNOTSUPP on it
- * @ipu_node: out: for a device held through ipu_driver, the name of its
- *	/dev node ("ipu0"); else empty (uapi version 4)
+ * @ipu_node: out: for a device held through ipu_driver, the name of the
+ *	/dev node ("ipu0") that the attached session holds it by (uapi
+ *	version 4; since 6 the name of the file ATTACH was given, and empty
+ *	while no file is attached: the module does not look for the node in
+ *	sysfs); else empty
  *
  * -ENOTCONN without ATTACH; -ENODEV once the device was unregistered.
  */
@@ -653,9 +690,11 @@ struct ipuxcom_ioc_tdi_regs {
  *
  * A TDI session (same for TDI_READ_SRAM/TDI_WRITE_SRAM): sets the
  * context's DBG_RBRK bit and polls CTXT_STS until the context is no
- * longer running (bounded by @timeout_ns), clears the sticky TDI_STS
- * error bits before each injection, injects @insn and waits for TDI_STS
- * busy to clear. On every path, success or failure, it then writes back
+ * longer running (bounded by @timeout_ns; a context found stopped, or
+ * inactive on a tile where some context is not, is used as found),
+ * before each injection clears the sticky TDI_STS error bits (TDI_CLR =
+ * 0x6) and names the owner (DBG_IOWNER = @context), injects @insn and
+ * waits for TDI_STS busy to clear. On every path, success or failure, it then writes back
  * what it read at the start: DBG_IOWNER and DBG_RBRK exactly as found
  * (which releases the context), clears a DBG_ECSR debug exception of the
  * context that the session raised (through DBG_ECLR; one found is kept)
@@ -663,8 +702,9 @@ struct ipuxcom_ioc_tdi_regs {
  * nothing is written back. The instruction's own effect ($m registers,
  * DBG_DATA) is the point of TDI_EXEC and is not undone.
  *
- * Errors: -ENOEXEC if the context cannot execute: inactive (seen in
- * CTXT_STS before anything is injected) or TDI_STS context-not-quiescent;
+ * Errors: -ENOEXEC if the context cannot execute: every context of the
+ * tile inactive (seen in CTXT_STS before anything is written) or TDI_STS
+ * context-not-quiescent;
  * -EILSEQ if the instruction or its address was invalid; -ETIMEDOUT if
  * the context did not stop or TDI stayed busy (the device is then
  * NEEDS_RESET, as after every timed-out wait). The first error is
@@ -952,7 +992,7 @@ enum ipuxcom_genl_attr {
 	IPUXCOM_A_REG,			/* u32, config-BAR offset */
 	IPUXCOM_A_VALUE,		/* u32 */
 	IPUXCOM_A_ERROR,		/* s32, negative errno or 0 */
-	IPUXCOM_A_DEV_IPU_NODE,		/* string, ipu_driver node ("ipu0"); uapi 4 */
+	IPUXCOM_A_DEV_IPU_NODE,		/* string, ipu_driver node the session holds */
 	IPUXCOM_A_DEV_ATTACHED,		/* u32, 1 when a file is attached; uapi 4 */
 
 	__IPUXCOM_A_MAX,

@@ -809,8 +809,9 @@ static const struct ipuxcom_cfg_record two_records[] = {
  * on @ipu, the device left running by an earlier load and the call log
  * started afresh; 0 or -errno, *@res filled.
  */
-static int session_load(struct __test_metadata *_metadata, struct ipuxcom *ipu, uint32_t flags,
-			uint32_t ncfg, struct ipuxcom_load_result *res)
+static int session_load_from(struct __test_metadata *_metadata, struct ipuxcom *ipu,
+			     uint32_t state, uint32_t flags, uint32_t ncfg,
+			     struct ipuxcom_load_result *res)
 {
 	static const uint8_t boot[1024];
 	struct ipuxcom_load_params lp = {
@@ -824,12 +825,19 @@ static int session_load(struct __test_metadata *_metadata, struct ipuxcom *ipu, 
 	lp.image = small(_metadata);
 	if (!lp.image)
 		return -ENOMEM;
-	fake.state = IPUXCOM_DEV_STATE_RUNNING;
+	fake.state = state;
 	fake.ncalls = 0;
 	err = ipuxcom_load(ipu, &lp, &r);
 	*res = r;
 	ipuxcom_image_free((struct ipuxcom_image *)lp.image);
 	return err;
+}
+
+/* The same from a running device, which the default initialisation resets. */
+static int session_load(struct __test_metadata *_metadata, struct ipuxcom *ipu, uint32_t flags,
+			uint32_t ncfg, struct ipuxcom_load_result *res)
+{
+	return session_load_from(_metadata, ipu, IPUXCOM_DEV_STATE_RUNNING, flags, ncfg, res);
 }
 
 /*
@@ -892,22 +900,8 @@ TEST_F(drv, opt_outs_skip_exactly_their_part)
 	struct ipuxcom_load_result res = IPUXCOM_LOAD_RESULT_INIT;
 
 	/* no init: the config replay and the load, no ipu_driver step, no RESET */
-	fake.state = IPUXCOM_DEV_STATE_IDLE;
-	{
-		static const uint8_t boot[1024];
-		struct ipuxcom_load_params lp = {
-			.size = sizeof(struct ipuxcom_load_params),
-			.bootloader = boot, .bootloader_size = sizeof(boot),
-			.cfg = two_records, .cfg_count = 2, .flags = IPUXCOM_LOAD_F_NO_INIT,
-		};
-
-		lp.image = small(_metadata);
-		ASSERT_NE(NULL, lp.image);
-		fake.ncalls = 0;
-		res = (struct ipuxcom_load_result)IPUXCOM_LOAD_RESULT_INIT;
-		ASSERT_EQ(0, ipuxcom_load(self->ipu, &lp, &res)) TH_LOG("%s", res.msg);
-		ipuxcom_image_free((struct ipuxcom_image *)lp.image);
-	}
+	ASSERT_EQ(0, session_load_from(_metadata, self->ipu, IPUXCOM_DEV_STATE_IDLE,
+				       IPUXCOM_LOAD_F_NO_INIT, 2, &res)) TH_LOG("%s", res.msg);
 	EXPECT_EQ(0, count(DRV, IPU_DRV_STOP_MONITORING));
 	EXPECT_EQ(0, count(DRV, IPU_DRV_MAILBOX_WRITE_READ));
 	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_RESET));
@@ -928,22 +922,9 @@ TEST_F(drv, opt_outs_skip_exactly_their_part)
 
 	/* both: the load alone */
 	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL));
-	fake.state = IPUXCOM_DEV_STATE_IDLE;
-	{
-		static const uint8_t boot[1024];
-		struct ipuxcom_load_params lp = {
-			.size = sizeof(struct ipuxcom_load_params),
-			.bootloader = boot, .bootloader_size = sizeof(boot),
-			.flags = IPUXCOM_LOAD_F_NO_INIT | IPUXCOM_LOAD_F_NO_CFG,
-		};
-
-		lp.image = small(_metadata);
-		ASSERT_NE(NULL, lp.image);
-		fake.ncalls = 0;
-		res = (struct ipuxcom_load_result)IPUXCOM_LOAD_RESULT_INIT;
-		ASSERT_EQ(0, ipuxcom_load(self->ipu, &lp, &res)) TH_LOG("%s", res.msg);
-		ipuxcom_image_free((struct ipuxcom_image *)lp.image);
-	}
+	ASSERT_EQ(0, session_load_from(_metadata, self->ipu, IPUXCOM_DEV_STATE_IDLE,
+				       IPUXCOM_LOAD_F_NO_INIT | IPUXCOM_LOAD_F_NO_CFG, 0, &res))
+		TH_LOG("%s", res.msg);
 	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_RESET));
 	EXPECT_EQ(0, count(MOD, IPUXCOM_IOC_CFG_APPLY));
 	EXPECT_EQ(IPUXCOM_IOC_DEV_QUERY, fake.log[0].req);

@@ -175,7 +175,9 @@ IPUXCOM_API int ipuxcom_tdi_exec(struct ipuxcom *ipu, uint32_t tile, uint32_t co
  * @count words of tile SRAM at byte address @addr of physical tile @tile,
  * through the supervisor context (0). *done (if not NULL) gets the words
  * transferred, also on failure. Writing needs CAP_SYS_RAWIO. $m0, $m1,
- * DBG_DATA and the run-break state are restored, also on failure.
+ * DBG_DATA and the run-break state are restored, also on failure. Each
+ * wait (the context stopping, each injection) is bounded at 1 s, as it is
+ * for ipuxcom_tdi_exec(): -ETIMEDOUT after that.
  */
 IPUXCOM_API int ipuxcom_tdi_read_sram(struct ipuxcom *ipu, uint32_t tile, uint32_t addr,
 				      uint32_t *words, uint32_t count, uint32_t *done);

@@ -210,13 +210,23 @@ const char *ipuxcom_tdi_reg_name(uint32_t reg)
 	return reg < IPUXCOM_TDI_NREGS ? names[reg] : NULL;
 }
 
+/*
+ * Each wait of a TDI command (a context stopping, an injection
+ * completing): 1 s, where the module's default is the 100 ms the
+ * hardware-proven peer polls for a context to stop [RE]. A card answers
+ * in microseconds; a host that starves a VM for longer than 100 ms must
+ * not turn a read the device would answer into ETIMEDOUT. Still bounded,
+ * and a command's waits still end within the module's cmd_wait_max_ms.
+ */
+#define IXC_TDI_WAIT_NS	1000000000ULL
+
 int ipuxcom_tdi_exec(struct ipuxcom *ipu, uint32_t tile, uint32_t context, uint32_t insn,
 		     const uint32_t *data_in, uint32_t *data_out, uint32_t *tdi_sts)
 {
 	struct ipuxcom_ioc_tdi_exec te = {
 		.size = sizeof(te), .tile = tile, .context = context, .insn = insn,
 		.flags = data_in ? IPUXCOM_TDI_F_SET_DATA : 0,
-		.data_in = data_in ? *data_in : 0,
+		.data_in = data_in ? *data_in : 0, .timeout_ns = IXC_TDI_WAIT_NS,
 	};
 	int ret;
 
@@ -235,7 +245,7 @@ static int ixc_tdi_sram(struct ipuxcom *ipu, unsigned long cmd, uint32_t tile, u
 {
 	struct ipuxcom_ioc_tdi_sram ts = {
 		.size = sizeof(ts), .tile = tile, .addr = addr, .count = count,
-		.data = (uintptr_t)words,
+		.data = (uintptr_t)words, .timeout_ns = IXC_TDI_WAIT_NS,
 	};
 	int ret;
 

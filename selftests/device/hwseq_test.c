@@ -433,6 +433,8 @@ TEST_F_TIMEOUT(lib, marks_are_written_bare, 120)
 		.size = sizeof(struct ipuxcom_load_params),
 		.image = self->img, .bootloader = boot, .bootloader_size = sizeof(boot),
 		.timeout_ns = TIMEOUT_NS,
+		/* the session's RESET would clear the upper bits this plants */
+		.flags = IPUXCOM_LOAD_F_NO_INIT,
 	};
 	const uint32_t hi1 = 0xa5a50000u, hi2 = 0x5a5a0000u;
 	uint32_t m = 0;

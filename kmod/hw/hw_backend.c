@@ -176,24 +176,35 @@ static int hw_window_bar(struct pci_dev *pdev, phys_addr_t start, u64 len, u64 *
 	return -EXDEV;
 }
 
+/*
+ * Where the holder's windows lie in this function's BARs: 0 with each
+ * BAR and offset (ex_bar -1 without an exchange window), or -EXDEV.
+ */
+static int hw_windows_place(struct hw_ipu *ipu, const struct ipuxcom_windows *w,
+			    int *cfg_bar, u64 *cfg_off, int *ex_bar, u64 *ex_off)
+{
+	if (w->cfg_len != HW_CONFIG_BAR_SIZE)
+		return -EXDEV;
+	*cfg_bar = hw_window_bar(ipu->pdev, w->cfg, w->cfg_len, cfg_off);
+	if (*cfg_bar < 0)
+		return *cfg_bar;
+	*ex_bar = -1;
+	*ex_off = 0;
+	if (w->ex_len) {
+		*ex_bar = hw_window_bar(ipu->pdev, w->ex, w->ex_len, ex_off);
+		if (*ex_bar < 0)
+			return *ex_bar;
+	}
+	return 0;
+}
+
 /* Do the holder's windows lie in this function's BARs? 0 or -EXDEV. */
 static int hw_windows_check(void *priv, const struct ipuxcom_windows *w)
 {
-	struct hw_ipu *ipu = priv;
-	u64 off;
-	int bar;
+	int cfg_bar, ex_bar;
+	u64 cfg_off, ex_off;
 
-	if (w->cfg_len != HW_CONFIG_BAR_SIZE)
-		return -EXDEV;
-	bar = hw_window_bar(ipu->pdev, w->cfg, w->cfg_len, &off);
-	if (bar < 0)
-		return bar;
-	if (w->ex_len) {
-		bar = hw_window_bar(ipu->pdev, w->ex, w->ex_len, &off);
-		if (bar < 0)
-			return bar;
-	}
-	return 0;
+	return hw_windows_place(priv, w, &cfg_bar, &cfg_off, &ex_bar, &ex_off);
 }
 
 /*
@@ -205,16 +216,14 @@ static int hw_windows_map(void *priv, const struct ipuxcom_windows *w)
 {
 	struct hw_ipu *ipu = priv;
 	void __iomem *base;
-	u64 cfg_off, ex_off = 0;
-	int cfg_bar, ex_bar = -1;
+	int cfg_bar, ex_bar, ret;
+	u64 cfg_off, ex_off;
 
 	if (WARN_ON_ONCE(ipu->regs.base))
 		return -EBUSY;
-	if (hw_windows_check(priv, w))
-		return -EXDEV;
-	cfg_bar = hw_window_bar(ipu->pdev, w->cfg, w->cfg_len, &cfg_off);
-	if (w->ex_len)
-		ex_bar = hw_window_bar(ipu->pdev, w->ex, w->ex_len, &ex_off);
+	ret = hw_windows_place(ipu, w, &cfg_bar, &cfg_off, &ex_bar, &ex_off);
+	if (ret)
+		return ret;
 	/* No request_mem_region(): ipu_driver holds the region (see top). */
 	base = ioremap(w->cfg, w->cfg_len);
 	if (!base)

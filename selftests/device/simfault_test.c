@@ -10,9 +10,16 @@
  *    sites (the GO of the staging and of the delivery transaction); the
  *    kernel's other fault points (failslab, fail_page_alloc, user copies,
  *    where configured) count too, so the sweep tells the simulator's from
- *    them by its injected_go counter. At a simulator site: -ETIMEDOUT with
- *    stage = that transaction, the device NEEDS_RESET, RESET recovers and
- *    AUTOLOAD works again.
+ *    them by its injected_go counter. Some of those points come and go
+ *    from one call to the next: the debug kernel's own allocations that
+ *    do not reclaim (debugobjects refilling its pool, KASAN's stack depot)
+ *    happen in the calling task now and then. One of them in the run that
+ *    aims at a GO site makes the sweep hit the point before it instead,
+ *    and step over that site (seen in CI: stage 1 at k=3 and k=4, stage 2
+ *    never). So the sweep is repeated, up to SWEEP_TRIES times, until
+ *    both transactions were seen to fail. At a simulator site: -ETIMEDOUT
+ *    with stage = that transaction, the device NEEDS_RESET, RESET
+ *    recovers and AUTOLOAD works again.
  *  - fail_go with probability 100 and times 1: exactly one command fails.
  *  - fail_tdi the same way: TDI_EXEC fails at once with -EILSEQ (the fault
  *    that ends a command fast), no RESET needed, the next one works.
@@ -44,6 +51,8 @@
 #define SHORT_NS	(20ULL * 1000 * 1000)
 #define LONG_NS		(10ULL * 1000 * 1000 * 1000)
 #define SWEEP_MAX	64
+/* sweeps of fail-nth over one AUTOLOAD until both GO sites were hit */
+#define SWEEP_TRIES	4
 /* A whole load's questions to the hook (2 GO + 2 per batch + release + start). */
 #define LOAD_ASKS_MAX	64
 #define NOP		0x44f0f3f1u
@@ -165,14 +174,16 @@ static long injected(uint32_t dev, long *injected0, const char *site)
 	return -1;
 }
 
-/* fail-nth = k before one AUTOLOAD: each of its two GO sites, in order. */
-TEST_F(sf, failnth_fails_each_go_site_of_autoload)
+/*
+ * One sweep of fail-nth = 1, 2, ... over AUTOLOAD: every point the call
+ * passes fails once. Each GO site hit must fail as documented; returns
+ * the set of stages (1 << stage) hit, or 0 with the test failed.
+ */
+static unsigned int go_sweep(struct __test_metadata *_metadata, FIXTURE_DATA(sf) *self)
 {
+	unsigned int stages = 0, k;
 	int go_hits = 0, others = 0;
-	unsigned int k;
 
-	if (_metadata->skip)
-		return;
 	for (k = 1; k <= SWEEP_MAX; k++) {
 		long inj0 = site_stat(self->dev, "injected", "go");
 		long asked0 = site_stat(self->dev, "asked", "go");
@@ -186,19 +197,20 @@ TEST_F(sf, failnth_fails_each_go_site_of_autoload)
 		inj = site_stat(self->dev, "injected", "go") - inj0;
 		if (!fired) {
 			/* the whole ioctl ran past its fault points */
-			ASSERT_EQ(0, ret) TH_LOG("k=%u: no fault, yet %s", k, strerror(-ret));
+			EXPECT_EQ(0, ret) TH_LOG("k=%u: no fault, yet %s", k, strerror(-ret));
 			EXPECT_EQ(0, inj);
 			EXPECT_EQ(2, site_stat(self->dev, "asked", "go") - asked0);
 			EXPECT_EQ(IPUXCOM_DEV_STATE_BOOTLOADER, ixt_state(self->fd));
 			break;
 		}
 		if (inj) {
-			ASSERT_EQ(1, inj) TH_LOG("k=%u", k);
+			EXPECT_EQ(1, inj) TH_LOG("k=%u", k);
 			go_hits++;
-			TH_LOG("k=%u: GO site %d: %s, stage %u", k, go_hits, strerror(-ret), al.stage);
+			TH_LOG("k=%u: a GO site: %s, stage %u", k, strerror(-ret), al.stage);
 			/* the documented errno, and which transaction did not finish */
 			EXPECT_EQ(-ETIMEDOUT, ret);
-			EXPECT_EQ((uint32_t)go_hits, al.stage);
+			EXPECT_TRUE(al.stage == 1 || al.stage == 2) TH_LOG("stage %u", al.stage);
+			stages |= 1u << (al.stage & 31);
 			EXPECT_EQ(0x100u, al.csr & 0x100u) TH_LOG("GO not reported: csr 0x%x", al.csr);
 			EXPECT_EQ(IPUXCOM_DEV_STATE_NEEDS_RESET, ixt_state(self->fd));
 			EXPECT_EQ(-EBADFD, do_autoload(self->fd, self->boot, SHORT_NS, NULL));
@@ -208,17 +220,41 @@ TEST_F(sf, failnth_fails_each_go_site_of_autoload)
 			TH_LOG("k=%u: a kernel fault point, not the simulator's: %s", k,
 			       ret ? strerror(-ret) : "succeeded anyway");
 		}
-		ASSERT_EQ(0, ixt_reset(self->fd));
+		EXPECT_EQ(0, ixt_reset(self->fd));
 		EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, ixt_state(self->fd));
 		if (inj) {
 			/* RESET recovers: the same command works */
-			ASSERT_EQ(0, do_autoload(self->fd, self->boot, 0, NULL));
-			ASSERT_EQ(0, ixt_reset(self->fd));
+			EXPECT_EQ(0, do_autoload(self->fd, self->boot, 0, NULL));
+			EXPECT_EQ(0, ixt_reset(self->fd));
 		}
+		if (!_metadata->passed)
+			return 0;
 	}
-	ASSERT_GE(SWEEP_MAX, k) TH_LOG("AUTOLOAD still faulting at fail-nth %u", k);
-	EXPECT_EQ(2, go_hits);
-	TH_LOG("AUTOLOAD: %u fault points, %d of them the simulator's GO sites", k - 1, go_hits);
+	EXPECT_GE(SWEEP_MAX, k) TH_LOG("AUTOLOAD still faulting at fail-nth %u", k);
+	TH_LOG("AUTOLOAD: %u fault points, %d of them the simulator's GO sites (%d others)",
+	       k - 1, go_hits, others);
+	return _metadata->passed ? stages : 0;
+}
+
+/* fail-nth = k before one AUTOLOAD: each of its two GO sites fails. */
+TEST_F(sf, failnth_fails_each_go_site_of_autoload)
+{
+	/* the staging (stage 1) and the delivery (stage 2) transaction */
+	const unsigned int both = (1u << 1) | (1u << 2);
+	unsigned int seen = 0, stages;
+	int tries;
+
+	if (_metadata->skip)
+		return;
+	for (tries = 1; tries <= SWEEP_TRIES && seen != both; tries++) {
+		stages = go_sweep(_metadata, self);
+		ASSERT_TRUE(_metadata->passed);
+		ASSERT_EQ(0u, stages & ~both) TH_LOG("stages hit: 0x%x", stages);
+		seen |= stages;
+		if (seen != both)
+			TH_LOG("sweep %d: stages hit so far 0x%x: sweeping again", tries, seen);
+	}
+	EXPECT_EQ(both, seen) TH_LOG("after %d sweeps", tries - 1);
 	/* no other site was asked to fail */
 	for (size_t i = 1; i < NSITES; i++) {
 		const char *site = sites[i];

@@ -67,15 +67,16 @@
  * (GENL_MCAST_CAP_SYS_ADMIN): mainline 6.7, and backported to stable
  * kernels before it, Debian's 6.1 among them (6.1.0-57's
  * <net/genetlink.h> has it, and genl_bind() enforces it). So this tests
- * the symbol, a #define in <net/genetlink.h>, never the version: where it
- * is missing nothing can refuse a listener, and our events carry no
- * per-process data.
+ * the symbol, a #define in <net/genetlink.h>, never the version. Where it
+ * is missing nothing could refuse a listener, and every user would see
+ * every device's events (states, timeouts, whose device was reset): the
+ * build refuses rather than leave the group open.
  */
 #include <net/genetlink.h>
 #ifdef GENL_MCAST_CAP_SYS_ADMIN
 #define IPUXCOM_MCGRP_ADMIN_ONLY	.flags = GENL_MCAST_CAP_SYS_ADMIN
 #else
-#define IPUXCOM_MCGRP_ADMIN_ONLY
+#error "ipuxcom: <net/genetlink.h> lacks GENL_MCAST_CAP_SYS_ADMIN: the events group could not be kept to CAP_SYS_ADMIN (a kernel before 6.7 without its backport)"
 #endif
 
 /*

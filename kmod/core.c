@@ -545,6 +545,7 @@ static int ipuxcom_run_dev_handler(struct ipuxcom_file *f,
 	ret = ipuxcom_payload_in(op, arg, &pl);
 	if (ret)
 		goto out;
+	ipuxcom_device_lockdep_prime(dev);
 	/*
 	 * Another command of the device may run for up to its budget: as
 	 * every wait of the module, only a fatal signal ends this one.

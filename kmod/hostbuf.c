@@ -17,35 +17,106 @@
  * no device lock held: faulting in user memory can stall (userfaultfd,
  * FUSE) and must not hold up device removal. What can refuse the attach
  * (state, slot, privilege) is checked before the pin, so a refusal pins
- * nothing, and again under op_lock after it. The pages are charged to the
- * caller's RLIMIT_MEMLOCK (account_locked_vm(), as VFIO does; CAP_IPC_LOCK
- * bypasses it) and released on BUF_DETACH, at the end of LOAD_FINISH (slot
- * 0), at RESET, on close and when the device is removed.
+ * nothing, and again under op_lock after it. The pages are released on
+ * BUF_DETACH, at the end of LOAD_FINISH (slot 0), at RESET, on close and
+ * when the device is removed.
+ *
+ * Accounting (hostbuf_charge()): the pages count against the caller's
+ * user's RLIMIT_MEMLOCK budget, user_struct.locked_vm, as io_uring's
+ * registered buffers do (CAP_IPC_LOCK bypasses it), and show as the
+ * caller's VmPin (mm->pinned_vm). Both are atomic counters: charging and
+ * uncharging take no lock. account_locked_vm() (mm->locked_vm), used
+ * before, takes the owner's mmap_write_lock; the uncharge runs on close,
+ * RESET and device removal with op_lock and ops_lock held, and any thread
+ * of the owner can hold its mmap_lock as long as a page fault lasts (a
+ * FUSE page whose READ is never answered, under a long-term pin): removal
+ * then slept on the user forever. And a per-user budget is the one that
+ * holds: the pins outlive the process that made them (the file can be
+ * passed on, or the process exit with the file open elsewhere), and a
+ * new process gets a fresh mm but not a fresh user.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/mm.h>
 #include <linux/nospec.h>
 #include <linux/pagemap.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/user.h>
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
 #include "ipuxcom_internal.h"
 
-/* Drop the kernel mapping, the pins and the charge of @buf. */
-static void hostbuf_unpin(struct ipuxcom_host_buf *buf, struct mm_struct *mm)
+/*
+ * Charge @n pages to the caller: its user's RLIMIT_MEMLOCK budget (unless
+ * it has CAP_IPC_LOCK: then @ch->user stays NULL), and its VmPin. No lock
+ * is taken (see the top of the file). -ENOMEM over the budget, as mlock()
+ * and account_locked_vm() answer.
+ */
+static int hostbuf_charge(unsigned long n, struct ipuxcom_pin_charge *ch)
+{
+	struct mm_struct *mm = current->mm;
+	struct user_struct *user = NULL;
+	unsigned long limit, cur, want;
+
+	ch->user = NULL;
+	ch->mm = NULL;
+	if (!mm)
+		return -EFAULT;
+	if (!capable(CAP_IPC_LOCK)) {
+		limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+		user = get_uid(current_user());
+		cur = atomic_long_read(&user->locked_vm);
+		do {
+			want = cur + n;
+			if (want < cur || want > limit) {
+				free_uid(user);
+				return -ENOMEM;
+			}
+		} while (!atomic_long_try_cmpxchg(&user->locked_vm, &cur, want));
+	}
+	mmgrab(mm);
+	atomic64_add(n, &mm->pinned_vm);
+	ch->user = user;
+	ch->mm = mm;
+	return 0;
+}
+
+/*
+ * Undo hostbuf_charge() of @n pages. Takes no lock and sleeps on nothing
+ * a user controls: safe under op_lock and ops_lock, in removal.
+ */
+static void hostbuf_uncharge(unsigned long n, struct ipuxcom_pin_charge *ch)
+{
+	if (ch->user) {
+		atomic_long_sub(n, &ch->user->locked_vm);
+		free_uid(ch->user);
+	}
+	if (ch->mm) {
+		atomic64_sub(n, &ch->mm->pinned_vm);
+		mmdrop(ch->mm);
+	}
+	ch->user = NULL;
+	ch->mm = NULL;
+}
+
+/*
+ * Drop the kernel mapping, the pins and the charge of @buf. The pages are
+ * anonymous or shmem (hostbuf_page_ok()): dirtying them takes each page's
+ * lock for a moment, never a file system's.
+ */
+static void hostbuf_unpin(struct ipuxcom_host_buf *buf, struct ipuxcom_pin_charge *ch)
 {
 	if (buf->vaddr)
 		vunmap(buf->vaddr);
 	/* The device and the module wrote them (0xff fill, host exchange). */
 	unpin_user_pages_dirty_lock(buf->pages, buf->npages, true);
 	kvfree(buf->pages);
-	if (mm) {
-		account_locked_vm(mm, buf->npages, false);
-		mmdrop(mm);
-	}
+	hostbuf_uncharge(buf->npages, ch);
 	memset(buf, 0, sizeof(*buf));
 }
 
@@ -83,21 +154,16 @@ static bool hostbuf_page_ok(struct page *page)
  * a page is neither anonymous nor shmem (hostbuf_page_ok()).
  */
 static int hostbuf_pin(u64 uaddr, u64 bytes, struct ipuxcom_host_buf *buf,
-		       struct mm_struct **mmp)
+		       struct ipuxcom_pin_charge *ch)
 {
 	unsigned long n = bytes >> PAGE_SHIFT, i;
-	struct mm_struct *mm = current->mm;
 	long got;
 	int ret;
 
 	memset(buf, 0, sizeof(*buf));
-	*mmp = NULL;
-	if (!mm)
-		return -EFAULT;
-	ret = account_locked_vm(mm, n, true);
+	ret = hostbuf_charge(n, ch);
 	if (ret)
 		return ret;
-	mmgrab(mm);
 	buf->pages = kvmalloc_array(n, sizeof(*buf->pages), GFP_KERNEL_ACCOUNT);
 	if (!buf->pages) {
 		ret = -ENOMEM;
@@ -124,14 +190,12 @@ static int hostbuf_pin(u64 uaddr, u64 bytes, struct ipuxcom_host_buf *buf,
 	buf->size = bytes;
 	buf->vaddr = vmap(buf->pages, n, VM_MAP, PAGE_KERNEL);
 	if (!buf->vaddr) {
-		hostbuf_unpin(buf, mm);
+		hostbuf_unpin(buf, ch);
 		return -ENOMEM;
 	}
-	*mmp = mm;
 	return 0;
 uncharge:
-	account_locked_vm(mm, n, false);
-	mmdrop(mm);
+	hostbuf_uncharge(n, ch);
 	buf->pages = NULL;
 	return ret;
 }
@@ -139,8 +203,8 @@ uncharge:
 /* Detach slot @i from the device and release it. Backend registered. */
 static void hostbuf_release(struct ipuxcom_device *dev, u32 i)
 {
+	struct ipuxcom_pin_charge ch;
 	struct ipuxcom_host_buf buf;
-	struct mm_struct *mm;
 
 	if (!(dev->buf_used & BIT(i)))
 		return;
@@ -148,12 +212,12 @@ static void hostbuf_release(struct ipuxcom_device *dev, u32 i)
 		dev->ops->buffer_detach(dev->priv, i, &dev->buf[i]);
 	mutex_lock(&dev->lock);
 	buf = dev->buf[i];
-	mm = dev->buf_mm[i];
+	ch = dev->buf_charge[i];
 	memset(&dev->buf[i], 0, sizeof(dev->buf[i]));
-	dev->buf_mm[i] = NULL;
+	memset(&dev->buf_charge[i], 0, sizeof(dev->buf_charge[i]));
 	dev->buf_used &= ~BIT(i);
 	mutex_unlock(&dev->lock);
-	hostbuf_unpin(&buf, mm);
+	hostbuf_unpin(&buf, &ch);
 }
 
 void ipuxcom_buf_release(struct ipuxcom_device *dev, u32 slot)
@@ -267,8 +331,8 @@ static void hostbuf_unlock(struct ipuxcom_device *dev)
  */
 int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 {
+	struct ipuxcom_pin_charge ch;
 	struct ipuxcom_host_buf buf;
-	struct mm_struct *mm;
 	u32 i = ba->index;
 	bool loader;
 	int ret;
@@ -288,7 +352,7 @@ int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 	if (ret)
 		return ret;
 
-	ret = hostbuf_pin(ba->addr, ba->bytes, &buf, &mm);
+	ret = hostbuf_pin(ba->addr, ba->bytes, &buf, &ch);
 	if (ret)
 		return ret;
 
@@ -304,7 +368,7 @@ int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 	if (!ret) {
 		mutex_lock(&dev->lock);
 		dev->buf[i] = buf;
-		dev->buf_mm[i] = mm;
+		dev->buf_charge[i] = ch;
 		dev->buf_used |= BIT(i);
 		mutex_unlock(&dev->lock);
 		if (loader)
@@ -316,7 +380,7 @@ int ipuxcom_buf_attach(struct ipuxcom_device *dev, struct ipuxcom_ioc_buf *ba)
 	hostbuf_unlock(dev);
 unpin:
 	if (ret)
-		hostbuf_unpin(&buf, mm);
+		hostbuf_unpin(&buf, &ch);
 	return ret;
 }
 

@@ -2,6 +2,31 @@
 /*
  * State shared by the files of ipuxcom.ko: devices, open files, and the
  * entry points each mechanism file provides to the core.
+ *
+ * Lock order, outermost first (the one place it is written down):
+ *
+ *   a user's mmap_lock (a page fault, GUP, mmap: the caller's own, or
+ *       any other thread's of its process)
+ *     ipuxcom_file.lock (ATTACH, close)
+ *       [removal: the PCI function's device_lock, then ipuxcom_hw's
+ *        hw_lock; the simulator's sim_devices_lock]
+ *       ipuxcom_device.op_lock (one command sequence at a time)
+ *         ipuxcom_device.ops_lock (read: a backend call; write:
+ *             unregister)
+ *           the backend's own lock (the simulator's sim_device.lock)
+ *           ipuxcom_device.lock (the fields it protects, briefly)
+ *   genetlink's cb_lock (around our handlers): ipuxcom_device.lock only
+ *
+ * So nothing under op_lock, ops_lock or the removal locks touches user
+ * memory (commands stage it: struct ipuxcom_payload), takes an mmap_lock
+ * or waits on a page fault: hostbuf.c pins with no lock held and charges
+ * and uncharges with atomic counters, never account_locked_vm(). A user
+ * can stall its mmap_lock for as long as it likes (a FUSE READ never
+ * answered, under a long-term pin), and removal, close and RESET would
+ * sleep on it, with device_lock and hw_lock held, holding up every PCI
+ * bind and unbind of the system. ipuxcom_device_lockdep_prime() tells
+ * lockdep the first edge (mmap_lock before op_lock, ops_lock and lock),
+ * so that any path that inverts it is reported in the debug lane.
  */
 #ifndef IPUXCOM_INTERNAL_H
 #define IPUXCOM_INTERNAL_H
@@ -19,6 +44,7 @@
 
 struct file;
 struct mm_struct;
+struct user_struct;
 struct pid;
 struct ipuxcom_file;
 
@@ -47,6 +73,18 @@ struct ipuxcom_exch_sel {
 };
 
 /**
+ * struct ipuxcom_pin_charge - to whom a pinned host buffer is charged
+ * @user: the user whose RLIMIT_MEMLOCK budget (locked_vm) carries the
+ *	pages, a reference held; NULL where the pinner had CAP_IPC_LOCK
+ * @mm: the address space whose VmPin (pinned_vm) shows them, a reference
+ *	held (mmgrab: the struct only, not the address space)
+ */
+struct ipuxcom_pin_charge {
+	struct user_struct *user;
+	struct mm_struct *mm;
+};
+
+/**
  * struct ipuxcom_device - one registered device
  * @ref: held by the registry until unregistered, and by each attached file
  * @id: registry index, the id userspace names the device by
@@ -62,6 +100,7 @@ struct ipuxcom_exch_sel {
  * @ops: backend operations; NULL once unregistered
  * @priv: backend cookie; NULL once unregistered
  * @dying: set when unregister starts, so bounded waits end at once
+ * @lockdep_primed: ipuxcom_device_lockdep_prime() has run for the device
  * @op_lock: serialises command sequences on the device (taken before
  *	@ops_lock); everything below @state is protected by it
  * @lock: protects @owner, @owner_pid, @ipu_node, @state, @user and
@@ -83,7 +122,7 @@ struct ipuxcom_exch_sel {
  * @buf: pinned host buffers by slot (BUF_ATTACH); slot 0 is the loader's
  *	transport buffer, 1 + i host-exchange page i. Changed under op_lock
  *	and @lock; released by unregister under the write side of @ops_lock
- * @buf_mm: the mm each @buf is charged to (a reference is held)
+ * @buf_charge: to whom each @buf is charged (hostbuf.c)
  * @buf_used: bit i set when @buf[i] is attached
  * @hostx_stage: enum ipuxcom_hostx_stage
  * @hostx_req: the HOSTX_SETUP of BEGIN, which COMMIT must repeat
@@ -111,6 +150,7 @@ struct ipuxcom_device {
 	void *priv;
 
 	bool dying;
+	bool lockdep_primed;
 	struct mutex op_lock; /* command sequences */
 
 	struct mutex lock; /* owner, owner_pid, state, user */
@@ -123,7 +163,7 @@ struct ipuxcom_device {
 	bool user_changed;
 
 	struct ipuxcom_host_buf buf[IPUXCOM_SLOTS];
-	struct mm_struct *buf_mm[IPUXCOM_SLOTS];
+	struct ipuxcom_pin_charge buf_charge[IPUXCOM_SLOTS];
 	u32 buf_used;
 	u32 hostx_stage;
 	struct ipuxcom_ioc_hostx_setup hostx_req;
@@ -173,6 +213,7 @@ bool ipuxcom_registry_empty(void);
  */
 int ipuxcom_device_enter(struct ipuxcom_device *dev);
 void ipuxcom_device_exit(struct ipuxcom_device *dev);
+void ipuxcom_device_lockdep_prime(struct ipuxcom_device *dev);
 
 /**
  * struct ipuxcom_dev_snapshot - a consistent view of a device for reporting

@@ -130,7 +130,8 @@ static const struct genl_small_ops ipuxcom_nl_ops[] = {
  * needs the mutex: the family's tables are read-only, the registry is
  * looked up under its xarray lock and holds a reference
  * (ipuxcom_device_get_by_id/_next), a device's fields are read under its
- * own locks (ipuxcom_device_snapshot(): ops_lock, then dev->lock), a
+ * own lock (ipuxcom_device_snapshot(): dev->lock only, never ops_lock,
+ * which removal holds for writing while it waits for commands), a
  * dump's position lives in its own cb->args (the netlink core runs one
  * socket's dump callbacks one at a time), and events are sent without it.
  */

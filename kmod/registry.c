@@ -16,8 +16,12 @@
 #include <linux/atomic.h>
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/lockdep.h>
+#include <linux/mmap_lock.h>
 #include <linux/module.h>
 #include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/xarray.h>
@@ -108,6 +112,36 @@ int ipuxcom_device_enter(struct ipuxcom_device *dev)
 void ipuxcom_device_exit(struct ipuxcom_device *dev)
 {
 	up_read(&dev->ops_lock);
+}
+
+/**
+ * ipuxcom_device_lockdep_prime() - teach lockdep that a user's mmap_lock
+ *	comes before the device's locks
+ * @dev: the device a command is about to lock
+ *
+ * With CONFIG_PROVE_LOCKING, once per device: takes the caller's
+ * mmap_lock for reading and, inside it, tells lockdep the device's
+ * op_lock, ops_lock and lock may be taken there (might_lock: nothing is
+ * taken). A path that takes an mmap_lock (or faults user memory in, which
+ * might_fault() tells lockdep) under any of them is then a reported
+ * circular dependency, on its first run, whether or not a user actually
+ * stalled it (the order: ipuxcom_internal.h). Without lockdep, nothing.
+ *
+ * Context: process context, no lock of the module held.
+ */
+void ipuxcom_device_lockdep_prime(struct ipuxcom_device *dev)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (!IS_ENABLED(CONFIG_PROVE_LOCKING) || READ_ONCE(dev->lockdep_primed) || !mm)
+		return;
+	if (mmap_read_lock_killable(mm))
+		return;
+	might_lock(&dev->op_lock);
+	might_lock_read(&dev->ops_lock);
+	might_lock(&dev->lock);
+	mmap_read_unlock(mm);
+	WRITE_ONCE(dev->lockdep_primed, true);
 }
 
 void ipuxcom_device_snapshot(struct ipuxcom_device *dev,

@@ -30,16 +30,19 @@
  * ipuxcom_sim/devN/fail_{go,mark,tdi,dma,ctx_stop}/ (probability,
  * interval, times, space, verbose, task-filter:
  * Documentation/fault-injection/fault-injection.rst) make that one event
- * fail as the site's knob would. verbose starts at 1 (one line per fault,
- * no stack dump, which the test lanes would take for a kernel report);
- * times starts at 1 and a fail-nth fault uses it up too. "stats" counts,
- * per site, the events that asked (asked_<site>: each is one fail-nth
- * tick) and the faults injected (injected_<site>). Without
+ * fail as the site's knob would, for a caller with CAP_SYS_ADMIN only
+ * (sim_should_fail()). verbose starts at 1 (one line per fault, no stack
+ * dump, which the test lanes would take for a kernel report; at most
+ * DEFAULT_RATELIMIT_BURST lines per DEFAULT_RATELIMIT_INTERVAL); times
+ * starts at 1 and a fail-nth fault uses it up too. "stats" counts, per
+ * site, the events that asked (asked_<site>: for a privileged caller each
+ * is one fail-nth tick) and the faults injected (injected_<site>). Without
  * CONFIG_FAULT_INJECTION (Debian's 6.1) none of this is built and the
  * model is never asked.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/dcache.h>
 #include <linux/debugfs.h>
 #include <linux/fault-inject.h>
@@ -48,6 +51,9 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/ratelimit.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -176,13 +182,23 @@ static int sim_reset(void *priv)
 #ifdef CONFIG_FAULT_INJECTION
 /*
  * The model's fault hook, called under sd->lock at each site event.
- * should_fail() looks at the thread's fail-nth first: every call counts
- * one of its fault points, whatever the attr says.
+ *
+ * Only a caller with CAP_SYS_ADMIN gets to the fault attr. should_fail()
+ * looks at the thread's fail-nth first, and that branch ignores the attr's
+ * probability, times and task filter; /proc/<tid>/fail-nth belongs to the
+ * task. Without this check any user who may command a device (TDI reads,
+ * marks and buffers of a device its uid loaded) could fail the model's
+ * sites at will, and a fault root armed with a probability would hit
+ * whichever user came next. Events outside a task (none today) are not
+ * asked either. The check is the no-audit one: a denial here is policy,
+ * not an attempt worth an audit record.
  */
 static bool sim_should_fail(void *ctx, enum c600_sim_site site)
 {
 	struct sim_device *sd = ctx;
 
+	if (!in_task() || !has_capability_noaudit(current, CAP_SYS_ADMIN))
+		return false;
 	return should_fail(&sd->fail[site], 1);
 }
 
@@ -193,7 +209,9 @@ static void sim_fault_init(struct sim_device *sd)
 
 	for (i = 0; i < C600_SIM_NSITES; i++) {
 		sd->fail[i] = fresh;
-		ratelimit_state_init(&sd->fail[i].ratelimit_state, 0, DEFAULT_RATELIMIT_BURST);
+		/* one line per fault, at most a burst of them per interval */
+		ratelimit_state_init(&sd->fail[i].ratelimit_state, DEFAULT_RATELIMIT_INTERVAL,
+				     DEFAULT_RATELIMIT_BURST);
 		sd->fail[i].verbose = 1;
 	}
 	sd->model->faults.should_fail_ctx = sd;

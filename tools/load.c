@@ -615,7 +615,7 @@ static const struct cli_cmd load_cmds[] = {
 			"   is optional (there is no card whose capture it would be);\n"
 			"3. the load: install the bootloader with the hardware autoloader, attach\n"
 			"   the transport buffer (this process's memory, pinned by the module and\n"
-			"   charged to its RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK; on a device\n"
+			"   charged to its user's RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK; on a device\n"
 			"   held through ipu_driver also BUFFER_ATTACHed there), write the 23\n"
 			"   batches of 64 tiles' loader frames into it (no copy) and hand each to\n"
 			"   the loaders with a GS1 mark-1 handshake, then the 0xff release\n"

@@ -106,7 +106,7 @@ IPUXCOM_API int ipuxcom_autoload(struct ipuxcom *ipu, const void *image, size_t 
  * (ipuxcom_frames_build() of <ipuxcom_image.h>): no copy.
  *
  * The module pins it for one load (BUF_ATTACH slot 0, charged to this
- * process's RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK; on a device held
+ * user's RLIMIT_MEMLOCK budget unless it has CAP_IPC_LOCK; on a device held
  * through ipu_driver also ipu_driver's BUFFER_ATTACH index 0):
  * ipuxcom_load() attaches it after AUTOLOAD, ipuxcom_load_batch() before
  * batch 0 if nothing did, and LOAD_FINISH (ipuxcom_load_finish(), which
@@ -335,7 +335,7 @@ struct ipuxcom_errmsg;
  * memory) for the attached, running device and run the load-completion
  * transition in its three stages: HOSTX_SETUP BEGIN, each page attached in
  * the manifest's attach order (BUF_ATTACH slot 1 + page, pinned and
- * charged to RLIMIT_MEMLOCK; on a device held through ipu_driver also its
+ * charged to the user's RLIMIT_MEMLOCK; on a device held through ipu_driver also its
  * BUFFER_ATTACH at that index), HOSTX_SETUP COMMIT. On failure the pages
  * are detached (best effort) and freed; after BEGIN the device needs a
  * reset. The pages live until ipuxcom_close() or a reset. @em (may be

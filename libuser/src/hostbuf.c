@@ -3,7 +3,8 @@
  * Host buffers (uapi version 4): the loader transport buffer and the
  * host-exchange pages are the library's own anonymous memory, handed to
  * the module with BUF_ATTACH (which selects HEXOPT and pins them, charged
- * to this process's RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK) and, on a
+ * to this user's RLIMIT_MEMLOCK budget, shared by all its processes,
+ * unless it has CAP_IPC_LOCK) and, on a
  * device held through ipu_driver, to ipu_driver with BUFFER_ATTACH at the
  * same index, address and size [RE, FACTS.md steps 4 and 9].
  */
@@ -50,8 +51,9 @@ static int ixc_buf_attach_fail(struct ipuxcom *ipu, int err, uint32_t index, siz
 
 	switch (err) {
 	case -ENOMEM:
-		why = "cannot pin it: the pin is charged to this process's RLIMIT_MEMLOCK "
-		      "(ulimit -l): raise it, or run with CAP_IPC_LOCK";
+		why = "cannot pin it: pins are charged to this user's RLIMIT_MEMLOCK "
+		      "(ulimit -l; every process of the user together): raise it, free "
+		      "other pins, or run with CAP_IPC_LOCK";
 		break;
 	case -EEXIST:
 		why = "the slot already holds a buffer";

@@ -152,9 +152,9 @@ TEST_F(stage, hostx_pages_attach_between_begin_and_commit_in_order)
 }
 
 /*
- * Pins are charged to the caller's RLIMIT_MEMLOCK: without CAP_IPC_LOCK a
- * buffer above the limit is -ENOMEM and nothing stays pinned; within it,
- * attached.
+ * Pins are charged to the RLIMIT_MEMLOCK of the caller's user: without
+ * CAP_IPC_LOCK a buffer above the limit is -ENOMEM and nothing stays
+ * pinned; within it, attached.
  */
 TEST_F(stage, pins_are_charged_to_rlimit_memlock)
 {

@@ -37,8 +37,12 @@
  */
 #include "kselftest_harness.h"
 
+#include <grp.h>
+#include <linux/capability.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -346,6 +350,162 @@ TEST_F(sf, a_load_asks_few_times)
 	ASSERT_EQ(0, ipuxcom_reset(ipu, NULL));
 	ipuxcom_close(ipu);
 	ipuxcom_image_free(img);
+}
+
+/* ------------------------------------------------------------ who may fail a site */
+/* The unprivileged user: the group the node is given, as udev's rule does. */
+#define UNPRIV_UID	65534
+#define UNPRIV_GID	4242
+#define TDI_SWEEP	32
+
+/* Set the effective and permitted capabilities to @caps (bits of the first word). */
+static int caps_set(uint32_t caps)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { { .effective = caps, .permitted = caps } };
+
+	return (int)syscall(SYS_capset, &hdr, data);
+}
+
+/* The calling process's effective capability set, ~0 if unknown. */
+static uint64_t caps_effective(void)
+{
+	unsigned long long v = ~0ull;
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return v;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/*
+ * fail-nth = 1 .. TDI_SWEEP before one TDI_READ_SRAM each on @fd: how many
+ * came back with the simulator's TDI fault (-EILSEQ), -1 if a read was
+ * never let through all its fault points.
+ */
+static int tdi_read_sweep(int fd, int fnth)
+{
+	uint32_t words[4];
+	struct ipuxcom_ioc_tdi_sram ts = {
+		.size = sizeof(ts), .addr = 0x4c000, .count = 4, .data = (uintptr_t)words,
+	};
+	int k, site_faults = 0, ran_through = 0;
+
+	fnth_fd = fnth;
+	for (k = 1; k <= TDI_SWEEP; k++) {
+		int ret;
+
+		ts.done = 0;
+		ts.tdi_sts = 0;
+		fnth_write((unsigned int)k);
+		ret = ixt_ioctl(fd, IPUXCOM_IOC_TDI_READ_SRAM, &ts);
+		if (!fnth_fired())
+			ran_through++;
+		if (ret == -EILSEQ)
+			site_faults++;
+	}
+	return ran_through ? site_faults : -1;
+}
+
+/*
+ * In the child: become UNPRIV_UID keeping CAP_SYS_RAWIO only, take the
+ * device from root (owner change: RESET), run the bootloader on every
+ * tile (AUTOLOAD: the device is this user's work now), then give up every
+ * capability, arm its own fail-nth and read SRAM through TDI (allowed to
+ * any user of a device its uid loaded). Exit status: 0 no site failed,
+ * 1 a site failed, 10 + step if a step failed.
+ */
+static void unpriv_child(uint32_t dev, const uint8_t *boot)
+{
+	gid_t g = UNPRIV_GID;
+	int fd, fnth, faults;
+
+	if (setgroups(1, &g) || setresgid(UNPRIV_UID, UNPRIV_UID, UNPRIV_UID) ||
+	    prctl(PR_SET_KEEPCAPS, 1) || setresuid(UNPRIV_UID, UNPRIV_UID, UNPRIV_UID) ||
+	    caps_set(1u << CAP_SYS_RAWIO))
+		_exit(10);
+	/* its /proc/<tid> files (fail-nth) are its own again */
+	if (prctl(PR_SET_DUMPABLE, 1))
+		_exit(11);
+	fd = ixt_open();
+	if (fd < 0 || ixt_attach(fd, dev) || ixt_reset(fd))
+		_exit(12);
+	if (do_autoload(fd, boot, LONG_NS, NULL))
+		_exit(13);
+	if (caps_set(0) || caps_effective() != 0)
+		_exit(14);
+	fnth = open(FAILNTH_PATH, O_RDWR | O_CLOEXEC);
+	if (fnth < 0)
+		_exit(15);
+	faults = tdi_read_sweep(fd, fnth);
+	if (faults < 0)
+		_exit(16);
+	printf("# unprivileged: %d TDI reads under fail-nth 1..%d, %d failed at the TDI site\n",
+	       TDI_SWEEP, TDI_SWEEP, faults);
+	fflush(stdout);
+	_exit(faults ? 1 : 0);
+}
+
+/*
+ * A simulator site fails only for a caller with CAP_SYS_ADMIN
+ * (kmod/sim/sim_backend.c): fail-nth is the task's own, and its branch of
+ * should_fail() ignores the attr's probability, times and task filter. So
+ * a user without capabilities, on a device its own uid loaded, arms
+ * fail-nth before each of its TDI reads: the TDI site is asked (the reads
+ * reach it) and never fails. Then root does the same and does fail it:
+ * the site was reachable, only the caller differs.
+ */
+TEST_F(sf, failnth_of_an_unprivileged_caller_fails_no_site)
+{
+	long asked0 = 0, inj0[NSITES];
+	struct stat st0;
+	int status = 0, faults;
+	pid_t pid;
+
+	if (_metadata->skip)
+		return;
+	/* the child takes the device: the fixture's file lets go */
+	close(self->fd);
+	self->fd = -1;
+	for (size_t i = 0; i < NSITES; i++)
+		inj0[i] = site_stat(self->dev, "injected", sites[i]);
+	asked0 = site_stat(self->dev, "asked", "tdi");
+	ASSERT_EQ(0, stat(ixt_dev_path(), &st0));
+	ASSERT_EQ(0, chown(ixt_dev_path(), 0, UNPRIV_GID));
+	ASSERT_EQ(0, chmod(ixt_dev_path(), 0660));
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		unpriv_child(self->dev, self->boot);
+	EXPECT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, chown(ixt_dev_path(), st0.st_uid, st0.st_gid));
+	EXPECT_EQ(0, chmod(ixt_dev_path(), st0.st_mode & 07777));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("the unprivileged child ended with status 0x%x (1: a site failed for it;"
+		       " 10 + step: its set-up failed)", status);
+	EXPECT_LT(asked0, site_stat(self->dev, "asked", "tdi"))
+		TH_LOG("the child's reads never reached the TDI site");
+	for (size_t i = 0; i < NSITES; i++) {
+		const char *site = sites[i];
+
+		EXPECT_EQ(inj0[i], site_stat(self->dev, "injected", site))
+			TH_LOG("injected at %s for the unprivileged child", site);
+	}
+
+	/* the same reads as root (owner change again: RESET, AUTOLOAD) */
+	self->fd = ixt_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, ixt_attach(self->fd, self->dev));
+	ASSERT_EQ(0, ixt_reset(self->fd));
+	ASSERT_EQ(0, do_autoload(self->fd, self->boot, LONG_NS, NULL));
+	faults = tdi_read_sweep(self->fd, fnth_fd);
+	EXPECT_LT(0, faults) TH_LOG("root's fail-nth never failed the TDI site (%d)", faults);
+	EXPECT_LT(inj0[2], site_stat(self->dev, "injected", "tdi"));
 }
 
 /* ------------------------------------------------------------ memcg */

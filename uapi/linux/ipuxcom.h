@@ -471,7 +471,8 @@ struct ipuxcom_ioc_autoload {
  * its file system's writeback: -EMEDIUMTYPE; page-aligned, writable):
  * BUF_ATTACH hands one to the module, which pins
  * it for the session (pin_user_pages(FOLL_LONGTERM), charged to the
- * caller's RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK) and reads and writes
+ * RLIMIT_MEMLOCK of the caller's user, one budget for all its processes,
+ * unless it has CAP_IPC_LOCK) and reads and writes
  * it where the sequences need (batch checks, the 0xff release fill).
  * Slot numbers are ipu_driver's BUFFER_ATTACH indexes: the loader's
  * transport buffer is index 0 [RE, FACTS.md step 4], detached when the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Sourced by the scripts that cache expensive builds outside the work tree
 # (scripts/debug-kernel.sh, scripts/qemu-c600.sh).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Install, through apt-get, the packages of deps/packages.txt that are absent.
 # Usage: scripts/deps.sh [--list]   (--list prints the package names only)
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Documentation and packaging consistency (make check-install, part of
 # make check), as TAP:
 #  - every object and command of the ipuxcom command (from `ipuxcom help`

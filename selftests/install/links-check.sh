@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Documentation links (make check-install, part of make check), as TAP:
 #  - every relative Markdown link of README.md and docs/*.md names a file
 #    or directory of the tree;

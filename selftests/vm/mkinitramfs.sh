@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Build the gzip'ed newc initramfs the ipuxcom test VM boots (no disk image,
 # no root needed, a few seconds):
 #

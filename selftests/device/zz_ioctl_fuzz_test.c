@@ -83,6 +83,7 @@
 #include <stdbool.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -90,6 +91,7 @@
 #include <time.h>
 
 #include <libmnl/libmnl.h>
+#include <linux/capability.h>
 #include <linux/genetlink.h>
 #include <linux/ipuxcom_ipu_driver.h>
 #include <linux/userfaultfd.h>
@@ -244,6 +246,16 @@ struct fz {
 	bool fault_inject;	/* and the simulator's sites' fault_attrs (fail_<site>) */
 	uint32_t knob_ops;	/* a fault knob is set for this many more ops */
 	uint64_t knob_sets;
+	/*
+	 * The thread's own /proc/thread-self/fail-nth (or -1): armed with
+	 * 1..16 before one ioctl in 8, from a generator of its own so the
+	 * mix is the seed's; what failed under it may also be ENOMEM or
+	 * EFAULT (an allocation or a user copy was the point that failed).
+	 */
+	int fnth_fd;
+	struct rng fnth_r;
+	uint64_t fnth_armed, fnth_fired;
+	bool keep_start;	/* fz_run() starts from the device as it is, no RESET */
 	/* results */
 	int failed;
 	char why[512];
@@ -335,15 +347,50 @@ static bool ipudrv_errno_ok(int e)
 	}
 }
 
+/* Arm the thread's fail-nth before one ioctl in 8 (z->fnth_fd set); armed? */
+static bool fz_fnth_arm(struct fz *z)
+{
+	char buf[8];
+	int len;
+
+	if (z->fnth_fd < 0 || rbelow(&z->fnth_r, 8))
+		return false;
+	len = snprintf(buf, sizeof(buf), "%u", 1 + rbelow(&z->fnth_r, 16));
+	if (pwrite(z->fnth_fd, buf, (size_t)len, 0) != len)
+		return false;
+	z->fnth_armed++;
+	return true;
+}
+
+/*
+ * After the ioctl: did the armed point fire in it? Leaves fail-nth 0. A
+ * point still pending may fire in this read-back's own copy (EFAULT):
+ * then it did not fire in the ioctl.
+ */
+static bool fz_fnth_disarm(struct fz *z)
+{
+	char buf[16] = "";
+	ssize_t got = pread(z->fnth_fd, buf, sizeof(buf) - 1, 0);
+	bool fired = got > 0 && atoi(buf) == 0;
+
+	if (!fired && pwrite(z->fnth_fd, "0", 1, 0) != 1 && errno != EFAULT)
+		fz_fail(z, "cannot disarm fail-nth: %s", strerror(errno));
+	z->fnth_fired += fired;
+	return fired;
+}
+
 /* ioctl(2) with the checks; 0 or -errno. @arg is passed as is. */
 static int fz_ioctl(struct fz *z, int fd, unsigned long cmd, const void *arg, const char *what)
 {
 	uint64_t t0 = now_ns(), dt;
+	bool armed, fired;
 	long r;
 	int e;
 
+	armed = fz_fnth_arm(z);
 	r = ioctl(fd, cmd, arg);
 	e = r < 0 ? errno : 0;
+	fired = armed && fz_fnth_disarm(z);
 	dt = now_ns() - t0;
 	z->digest = (z->digest ^ (uint64_t)cmd ^ (uint64_t)(uint32_t)(r < 0 ? -e : (int)r) << 32) *
 		    0x100000001b3ull;
@@ -369,6 +416,9 @@ static int fz_ioctl(struct fz *z, int fd, unsigned long cmd, const void *arg, co
 		z->errs[e]++;
 	if (e == ENOMEM)
 		z->n_enomem++;
+	/* a failed allocation or user copy of the kernel's, at fail-nth's point */
+	if (fired && (e == ENOMEM || e == EFAULT))
+		return -e;
 	if (_IOC_TYPE(cmd) == IPU_DRV_IOC_MAGIC ? !ipudrv_errno_ok(e) :
 	    !ipuxcom_errno_ok(_IOC_NR(cmd), e))
 		fz_fail(z, "ioctl %llu %s (0x%lx) %s: undocumented error %d (%s)",
@@ -1937,6 +1987,7 @@ static int fz_init(struct fz *z, uint64_t seed, bool trace)
 	z->r.s = seed;
 	z->fd = -1;
 	z->ipu_fd = -1;
+	z->fnth_fd = -1;
 	memset(z->odd_fd, 0xff, sizeof(z->odd_fd));
 	z->trace_on = trace;
 	z->trace_from = env_u64("IPUXCOM_FUZZ_TRACE_FROM", 0);
@@ -1950,9 +2001,10 @@ static void fz_run(struct fz *z, uint64_t ioctls)
 	uint64_t t0 = now_ns(), next = every;
 
 	z->digest = 0xcbf29ce484222325ull;
-	/* the same start for the same seed */
+	/* the same start for the same seed (unless the caller set one up) */
 	fz_knobs_clear(z);
-	fz_reset(z);
+	if (!z->keep_start)
+		fz_reset(z);
 
 	while (z->ioctls < ioctls && z->failed < 20) {
 		fz_step(z);
@@ -2018,6 +2070,31 @@ static uint64_t cap_effective(void)
 	return v;
 }
 
+/* Set the effective and permitted capabilities to @caps (bits of the first word). */
+static int caps_set(uint32_t caps)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { { .effective = caps, .permitted = caps } };
+
+	return (int)syscall(SYS_capset, &hdr, data);
+}
+
+/* RESET, then AUTOLOAD of a 1 KiB bootloader: every tile runs it. 0 or -errno. */
+static int fz_load_bootloader(struct fz *z)
+{
+	static uint8_t boot[1024];
+	struct ipuxcom_ioc_reset rs = { .size = sizeof(rs) };
+	struct ipuxcom_ioc_autoload al = {
+		.size = sizeof(al), .image = (uintptr_t)boot, .image_size = sizeof(boot),
+	};
+
+	for (size_t i = 0; i < sizeof(boot); i++)
+		boot[i] = (uint8_t)(i * 131 + 5);
+	if (ioctl(z->fd, IPUXCOM_IOC_RESET, &rs) || ioctl(z->fd, IPUXCOM_IOC_AUTOLOAD, &al))
+		return -errno;
+	return 0;
+}
+
 /* Who the unprivileged run is: the group the node is given, as udev's rule does for ipuxcom. */
 #define UNPRIV_UID	65534
 #define UNPRIV_GID	4242
@@ -2057,14 +2134,18 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 		struct storm storm;
 		struct fz *z = calloc(1, sizeof(*z));
 
+		/* CAP_SYS_RAWIO kept through the uid change, to load the device below */
 		if (!z || setgroups(1, &g) || setresgid(UNPRIV_UID, UNPRIV_UID, UNPRIV_UID) ||
-		    setresuid(UNPRIV_UID, UNPRIV_UID, UNPRIV_UID)) {
+		    prctl(PR_SET_KEEPCAPS, 1) || setresuid(UNPRIV_UID, UNPRIV_UID, UNPRIV_UID) ||
+		    caps_set(1u << CAP_SYS_RAWIO)) {
 			printf("# unprivileged: cannot become uid %d: %s\n", UNPRIV_UID, strerror(errno));
 			fflush(stdout);
 			_exit(2);
 		}
-		/* a uid change clears every capability: check it did */
-		if (cap_effective() != 0)
+		if (cap_effective() != 1u << CAP_SYS_RAWIO)
+			_exit(3);
+		/* its /proc/<tid> files (fail-nth) are its own again */
+		if (prctl(PR_SET_DUMPABLE, 1))
 			_exit(3);
 		if (fz_init(z, fuzz_seed ^ 0x5e7, self->trace))
 			_exit(4);
@@ -2098,6 +2179,22 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 				_exit(8);
 			}
 		}
+		/*
+		 * The device becomes this user's work: RESET, then the
+		 * bootloader on every tile (AUTOLOAD, the last thing
+		 * CAP_SYS_RAWIO is kept for). Then every capability goes, and
+		 * the child arms its own fail-nth in the mix (fz_fnth_arm()):
+		 * the commands any user may run on a device its uid loaded
+		 * (TDI reads, host exchange) reach the simulator's sites, and
+		 * none may fail there for it (kmod/sim/sim_backend.c).
+		 */
+		if (fz_load_bootloader(z))
+			_exit(10);
+		if (caps_set(0) || cap_effective() != 0)
+			_exit(11);
+		z->fnth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+		z->fnth_r.s = fuzz_seed ^ 0xf417;
+		z->keep_start = true;
 #ifndef IXT_COMPAT32
 		/* the events group (register offsets and values) is not for it */
 		{
@@ -2118,9 +2215,14 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 		fz_run(z, n);
 		storm_stop(_metadata, &storm, "unprivileged");
 		fz_report(_metadata, z, "unprivileged", t0);
-		printf("#   as uid %d gid %d, groups {%d}, no capabilities\n", UNPRIV_UID, UNPRIV_UID,
-		       UNPRIV_GID);
+		printf("#   as uid %d gid %d, groups {%d}, no capabilities, from a device it loaded;"
+		       " fail-nth armed by itself before %llu ioctls, fired in %llu%s\n",
+		       UNPRIV_UID, UNPRIV_UID, UNPRIV_GID, (unsigned long long)z->fnth_armed,
+		       (unsigned long long)z->fnth_fired,
+		       z->fnth_fd < 0 ? " (no fail-nth: a kernel without fault injection)" : "");
 		fflush(stdout);
+		if (z->fnth_fd >= 0 && !z->fnth_fired)
+			_exit(12);
 		_exit(_metadata->passed && z->errs[EPERM] ? 0 : 1);
 	}
 	/*
@@ -2170,7 +2272,7 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		TH_LOG("the unprivileged run ended with status 0x%x (1: a failure above or no"
 		       " -EPERM seen; 8: root's work readable after the owner change; 9: the"
-		       " events group joined; 2-7:"
+		       " events group joined; 12: its fail-nth never fired; 2-7, 10, 11:"
 		       " setting it up failed)", status);
 	check_device_sane(_metadata, ixt_dev_id(), -1);
 	check_pins(_metadata, self->pinned0);

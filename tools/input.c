@@ -28,6 +28,11 @@
 /* Whether stdin was read already this run: a pipe has one reader. */
 static bool stdin_used;
 
+bool cli_stdin_taken(void)
+{
+	return stdin_used;
+}
+
 const char *cli_input_name(const char *path)
 {
 	return strcmp(path, "-") ? path : STDIN_NAME;

@@ -15,6 +15,9 @@
 
 #include "cli.h"
 
+/* Whether a FILE '-' has read standard input already this run. */
+bool cli_stdin_taken(void);
+
 /* The name messages give @path: "-" for '-' (as given, and as JSON's "file"). */
 const char *cli_input_name(const char *path);
 

@@ -439,7 +439,7 @@ static int capture_command(struct cli_call *call, int argc, char **argv)
 	if (!out_arg)
 		return cli_usage_err(call, "-o FILE is required");
 	if (dev_arg && !cli_parse_u32(dev_arg, &c.dev_id))
-		return cli_usage_err(call, "invalid device id '%s'", dev_arg);
+		return cli_usage_err(call, "invalid device id '%s': a decimal number", dev_arg);
 
 	/* Fail before running anything if FILE cannot be written. */
 	rc = outfile_check(call, out_arg);
@@ -474,7 +474,7 @@ static int capture_start(struct cli_call *call, int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (dev_arg && !cli_parse_u32(dev_arg, &c.dev_id))
-		return cli_usage_err(call, "invalid device id '%s'", dev_arg);
+		return cli_usage_err(call, "invalid device id '%s': a decimal number", dev_arg);
 	rc = tracefs_find(&c);
 	if (!rc)
 		rc = instance_start(&c, INSTANCE_SPAN);

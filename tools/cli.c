@@ -277,8 +277,8 @@ int cli_check_dev(const struct cli_call *call, const char *id, const char *what)
 	uint32_t v;
 
 	if (!cli_parse_u32(id, &v))
-		return cli_usage_err(call, "invalid device id '%s' (%s: a decimal id, as "
-				     "'" CLI_PROG " dev show' lists)", id, what);
+		return cli_usage_err(call, "invalid device id '%s' (%s): a decimal number, as "
+				     "'" CLI_PROG " dev show' lists", id, what);
 	return CLI_CONTINUE;
 }
 
@@ -469,7 +469,7 @@ int cli_open_attached_id(const struct cli_call *call, const char *dev_arg, struc
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (dev_arg && !cli_parse_u32(dev_arg, &id))
-		return cli_usage_err(call, "invalid device id '%s'", dev_arg);
+		return cli_usage_err(call, "invalid device id '%s': a decimal number", dev_arg);
 	if (!dev_arg)
 		id = cli_default_dev();
 	rc = cli_open_device(call, out);

@@ -104,7 +104,7 @@ static int dev_show_run(struct cli_call *call, int argc, char **argv)
 	npos = dev != NULL;
 	/* Checked before talking to the kernel: a typo is a usage error. */
 	if (dev && !cli_parse_u32(dev, &id))
-		return cli_usage_err(call, "invalid device id '%s'", dev);
+		return cli_usage_err(call, "invalid device id '%s': a decimal number", dev);
 
 	rc = cli_open_netlink(call, &nl);
 	if (rc)

@@ -41,10 +41,10 @@ static int frames_run(struct cli_call *call, int argc, char **argv)
 	if (!out)
 		return cli_usage_err(call, "missing -o FILE");
 	if (!cli_parse_u32(pos[1], &first) || first >= IPUXCOM_IMG_TILES)
-		return cli_usage_err(call, "invalid first tile '%s' (0..%u)", pos[1],
+		return cli_usage_err(call, "invalid first tile '%s': a decimal number 0..%u", pos[1],
 				     IPUXCOM_IMG_TILES - 1);
 	if (!cli_parse_u32(pos[2], &last) || last >= IPUXCOM_IMG_TILES)
-		return cli_usage_err(call, "invalid last tile '%s' (0..%u)", pos[2],
+		return cli_usage_err(call, "invalid last tile '%s': a decimal number 0..%u", pos[2],
 				     IPUXCOM_IMG_TILES - 1);
 	if (first > last)
 		return cli_usage_err(call, "first tile %" PRIu32 " after last tile %" PRIu32,

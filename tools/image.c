@@ -109,7 +109,7 @@ static int image_pack_run(struct cli_call *call, int argc, char **argv)
 				     "those of the --over image");
 	if (tmpl && (!cli_parse_u32(tmpl, &o.template_tile) ||
 		     o.template_tile >= IPUXCOM_IMG_TILES))
-		return cli_usage_err(call, "invalid template tile '%s' (0..%u)", tmpl,
+		return cli_usage_err(call, "invalid template tile '%s': a decimal number 0..%u", tmpl,
 				     IPUXCOM_IMG_TILES - 1);
 	/* Refuse an unwritable -o before the packing work; -o -: the report to stderr. */
 	rc = outfile_check(call, out);
@@ -279,7 +279,7 @@ static int image_extract_run(struct cli_call *call, int argc, char **argv)
 		return cli_usage_err(call, "missing -o FILE");
 	all = !strcmp(pos[1], "all");
 	if (!all && (!cli_parse_u32(pos[1], &tile) || tile >= IPUXCOM_IMG_TILES))
-		return cli_usage_err(call, "invalid tile '%s' (0..%u or 'all')", pos[1],
+		return cli_usage_err(call, "invalid tile '%s': a decimal number 0..%u, or 'all'", pos[1],
 				     IPUXCOM_IMG_TILES - 1);
 	/* A directory of N.bin files has no place on standard output. */
 	if (all && outfile_is_stdout(out))

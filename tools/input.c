@@ -15,7 +15,8 @@
 
 #include "input.h"
 
-#define STDIN_NAME	"(stdin)"
+/* Standard input in messages: '-', as it was given (and as JSON's "file" says). */
+#define STDIN_NAME	"-"
 
 /*
  * Upper bounds of what stdin may hold per kind, above any valid file of
@@ -27,9 +28,82 @@
 /* Whether stdin was read already this run: a pipe has one reader. */
 static bool stdin_used;
 
+bool cli_stdin_taken(void)
+{
+	return stdin_used;
+}
+
 const char *cli_input_name(const char *path)
 {
 	return strcmp(path, "-") ? path : STDIN_NAME;
+}
+
+/* The line number at @s ("12..."), and where it ends; false when @s is no number. */
+static bool line_number(const char *s, unsigned long *n, const char **end)
+{
+	char *e;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*n = strtoul(s, &e, 10);
+	*end = e;
+	return !errno;
+}
+
+void cli_file_msg(const char *name, const char *msg, char *out, size_t len)
+{
+	/* The library's ways of naming a line, and what each becomes after "NAME:N: ". */
+	static const struct {
+		const char *lead;
+		const char *now;
+	} forms[] = {
+		{ "line ", "" },
+		{ "end of file at line ", "end of file: " },
+		{ "end of file after line ", "end of file: " },
+	};
+	size_t nlen = strlen(name);
+	const char *p = msg, *r;
+	unsigned long line, col;
+
+	/* A reader that opened the file itself starts with its name. */
+	if (!strncmp(p, name, nlen) && p[nlen] == ':' && p[nlen + 1] == ' ')
+		p += nlen + 2;
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		size_t l = strlen(forms[i].lead);
+
+		if (strncmp(p, forms[i].lead, l) || !line_number(p + l, &line, &r))
+			continue;
+		/* "line 3: what" */
+		if (!strncmp(r, ": ", 2)) {
+			snprintf(out, len, "%s:%lu: %s%s", name, line, forms[i].now, r + 2);
+			return;
+		}
+		/* "line 3, column 7: what" */
+		if (!strncmp(r, ", column ", 9) && line_number(r + 9, &col, &r) &&
+		    !strncmp(r, ": ", 2)) {
+			snprintf(out, len, "%s:%lu:%lu: %s%s", name, line, col, forms[i].now, r + 2);
+			return;
+		}
+		/* "line 3 (sends row 2): what", "line 3 (sends row 2) column 4: what" */
+		if (!strncmp(r, " (", 2) && strchr(r, ')')) {
+			const char *close = strchr(r, ')');
+
+			snprintf(out, len, "%s:%lu: %s%.*s%s", name, line, forms[i].now,
+				 (int)(close - r - 2), r + 2, close + 1);
+			return;
+		}
+	}
+	snprintf(out, len, "%s: %s", name, p);
+}
+
+/* cli_file_msg() in place, for a reader's @em. */
+static void file_msg_em(const char *name, struct ipuxcom_errmsg *em)
+{
+	char msg[sizeof(em->msg)];
+
+	cli_file_msg(name, em->msg, msg, sizeof(msg));
+	memcpy(em->msg, msg, sizeof(em->msg));
 }
 
 /* Read @fd to EOF (a pipe has no size to check first); 0 or -errno (-EFBIG past @max). */
@@ -93,24 +167,24 @@ static int read_path(const char *path, size_t max, char **data, size_t *len)
 	return err;
 }
 
-/* Stdin's bytes, once per run; 0 or -errno, the message in @em. */
+/* Stdin's bytes, once per run; 0 or -errno, the message (after "-: ") in @em. */
 static int take_stdin(size_t max, const char *what, char **data, size_t *len,
 		      struct ipuxcom_errmsg *em)
 {
 	int err;
 
 	if (stdin_used) {
-		snprintf(em->msg, sizeof(em->msg), STDIN_NAME ": '-' given twice: standard "
-			 "input can be read only once");
+		snprintf(em->msg, sizeof(em->msg), "given twice: standard input can be read only "
+			 "once");
 		return -EINVAL;
 	}
 	stdin_used = true;
 	err = read_fd(STDIN_FILENO, max, data, len);
 	if (err == -EFBIG)
-		snprintf(em->msg, sizeof(em->msg), STDIN_NAME ": more than %zu bytes, larger than "
-			 "any valid %s", max, what);
+		snprintf(em->msg, sizeof(em->msg), "more than %zu bytes, larger than any valid %s",
+			 max, what);
 	else if (err)
-		snprintf(em->msg, sizeof(em->msg), STDIN_NAME ": read error: %s", strerror(-err));
+		snprintf(em->msg, sizeof(em->msg), "read error: %s", strerror(-err));
 	return err;
 }
 
@@ -124,7 +198,7 @@ int cli_read_input(const struct cli_call *call, const char *path, size_t max, ch
 		err = take_stdin(max, "input", data, len, &em);
 		if (!err)
 			return 0;
-		cli_err(call->what, "%s", em.msg);
+		cli_err(call->what, STDIN_NAME ": %s", em.msg);
 		return err == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_ERR;
 	}
 	err = read_path(path, max, data, len);
@@ -137,18 +211,6 @@ int cli_read_input(const struct cli_call *call, const char *path, size_t max, ch
 	return CLI_EXIT_ERR;
 }
 
-/* "NAME: " before the parser's message, as a file's reader puts its path. */
-static int parse_err(int err, const char *name, struct ipuxcom_errmsg *em)
-{
-	char msg[PATH_MAX + sizeof(em->msg)];
-
-	if (err) {
-		snprintf(msg, sizeof(msg), "%s: %s", name, em->msg);
-		memcpy(em->msg, msg, sizeof(em->msg) - 1);
-		em->msg[sizeof(em->msg) - 1] = '\0';
-	}
-	return err;
-}
 
 /* What stdin holds for each of the library's readers. */
 enum input_kind { IN_IMAGE, IN_HSP, IN_CFG, IN_BOOT };
@@ -210,60 +272,70 @@ static int parse_input(enum input_kind kind, const char *path, void *a, void *b,
 		break;
 	}
 	free(data);
-	return parse_err(err, cli_input_name(path), em);
+	return err;
+}
+
+/* A reader's failure @err, its message as cli_file_msg() has it ("NAME:LINE: what"). */
+static int input_err(int err, const char *path, struct ipuxcom_errmsg *em)
+{
+	if (err)
+		file_msg_em(cli_input_name(path), em);
+	return err;
 }
 
 int cli_input_image(const char *path, struct ipuxcom_image **img, struct ipuxcom_errmsg *em)
 {
-	return lib_reads(path) ? ipuxcom_image_open(path, img, em) :
-				 parse_input(IN_IMAGE, path, img, NULL, em);
+	return input_err(lib_reads(path) ? ipuxcom_image_open(path, img, em) :
+					   parse_input(IN_IMAGE, path, img, NULL, em), path, em);
 }
 
 int cli_input_hsp(const char *path, struct ipuxcom_hsp_manifest *m, struct ipuxcom_errmsg *em)
 {
-	return lib_reads(path) ? ipuxcom_hsp_load(path, m, em) :
-				 parse_input(IN_HSP, path, m, NULL, em);
+	return input_err(lib_reads(path) ? ipuxcom_hsp_load(path, m, em) :
+					   parse_input(IN_HSP, path, m, NULL, em), path, em);
 }
 
 int cli_input_cfg(const char *path, struct ipuxcom_cfg_record **recs, uint32_t *count,
 		  struct ipuxcom_errmsg *em)
 {
-	return lib_reads(path) ? ipuxcom_cfg_load(path, recs, count, em) :
-				 parse_input(IN_CFG, path, recs, count, em);
+	return input_err(lib_reads(path) ? ipuxcom_cfg_load(path, recs, count, em) :
+					   parse_input(IN_CFG, path, recs, count, em), path, em);
 }
 
 int cli_input_bootloader(const char *path, struct ipuxcom_bootloader *bl,
 			 struct ipuxcom_errmsg *em)
 {
-	return lib_reads(path) ? ipuxcom_bootloader_load(path, bl, em) :
-				 parse_input(IN_BOOT, path, bl, NULL, em);
+	return input_err(lib_reads(path) ? ipuxcom_bootloader_load(path, bl, em) :
+					   parse_input(IN_BOOT, path, bl, NULL, em), path, em);
 }
 
 int cli_input_timing(const struct cli_call *call, const char *path, struct ipuxcom_timing **tm)
 {
 	struct ipuxcom_plan_error e = { 0 };
 	bool std = !strcmp(path, "-");
-	char msg[sizeof(e.msg) + 16];
+	char msg[sizeof(e.msg) + 16], out[PATH_MAX + sizeof(msg)];
 	const char *at;
 
 	if (std && stdin_used) {
-		cli_err(call->what, STDIN_NAME ": '-' given twice: standard input can be read "
-			"only once");
+		cli_err(call->what, STDIN_NAME ": given twice: standard input can be read only "
+			"once");
 		return CLI_EXIT_USAGE;
 	}
 	if (std)
 		stdin_used = true;
-	/* The library reads a path: standard input is /dev/stdin, named "(stdin)" here. */
+	/* The library reads a path: standard input is /dev/stdin, named "-" here. */
 	if (!ipuxcom_timing_load(std ? "/dev/stdin" : path, tm, &e))
 		return 0;
 	snprintf(msg, sizeof(msg), "%s", e.msg[0] ? e.msg : ipuxcom_strerror(IPUXCOM_ERRC(e.code)));
 	at = std ? strstr(msg, "/dev/stdin") : NULL;
-	if (at)
+	if (at)		/* "cannot read /dev/stdin: ..." */
 		cli_err(call->what, "%.*s" STDIN_NAME "%s", (int)(at - msg), msg,
 			at + strlen("/dev/stdin"));
-	else if (std || !strstr(msg, path))	/* a parse error: "line 1: ..." */
-		cli_err(call->what, "%s: %s", cli_input_name(path), msg);
-	else
+	else if (std || !strstr(msg, path)) {	/* a parse error: "line 1: ..." */
+		cli_file_msg(cli_input_name(path), msg, out, sizeof(out));
+		cli_err(call->what, "%s", out);
+	} else {
 		cli_err(call->what, "%s", msg);
+	}
 	return CLI_EXIT_ERR;
 }

@@ -15,8 +15,22 @@
 
 #include "cli.h"
 
-/* The name messages give @path: "(stdin)" for '-'. */
+/* Whether a FILE '-' has read standard input already this run. */
+bool cli_stdin_taken(void);
+
+/* The name messages give @path: "-" for '-' (as given, and as JSON's "file"). */
 const char *cli_input_name(const char *path);
+
+/*
+ * @msg, a reader's message about file @name, in @out as "NAME:LINE: what"
+ * (as compilers name a line; "NAME:LINE:COLUMN: what" with a column), the
+ * one style of every message about a line of a file the command reads:
+ * the library's text parsers say "line 3: what", "line 3, column 7: what",
+ * "line 3 (sends row 2): what" or "end of file at line 3: what", after
+ * "NAME: " when they opened the file themselves. Any other message is
+ * "NAME: what".
+ */
+void cli_file_msg(const char *name, const char *msg, char *out, size_t len);
 
 /*
  * Read FILE @path ('-': stdin) whole, at most @max bytes, NUL-terminated
@@ -31,7 +45,7 @@ int cli_read_input(const struct cli_call *call, const char *path, size_t max, ch
 /*
  * The library's readers, with '-' (stdin), a FIFO ("<(command)") or a
  * device read here and parsed from memory (the messages still start with
- * the file's name, "(stdin)" for '-').
+ * the file's name, "-" for '-', and name a line as cli_file_msg() does).
  * Return the library's error (or -EINVAL when '-' was used twice), the
  * message in @em.
  */
@@ -45,7 +59,7 @@ int cli_input_bootloader(const char *path, struct ipuxcom_bootloader *bl,
 /*
  * A timing table FILE (-t/--timing): '-' reads standard input (once per
  * run, as every '-'), a FIFO too. Failures are reported naming the file
- * ("(stdin)" for '-'). Returns 0, CLI_EXIT_USAGE or CLI_EXIT_ERR; free
+ * ("-" for '-'), a line as cli_file_msg() does. Returns 0, CLI_EXIT_USAGE or CLI_EXIT_ERR; free
  * *@tm with ipuxcom_timing_free().
  */
 int cli_input_timing(const struct cli_call *call, const char *path, struct ipuxcom_timing **tm);

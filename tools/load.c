@@ -453,7 +453,8 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 		return cli_usage_err(call, "--bootloader FILE is required (the simulator accepts "
 				     "any 1..4096-byte image)");
 	if (timeout_arg && (!cli_parse_u32(timeout_arg, &ms) || !ms))
-		return cli_usage_err(call, "invalid --timeout-ms '%s'", timeout_arg);
+		return cli_usage_err(call, "invalid --timeout-ms '%s': a decimal number of "
+				     "milliseconds, 1 or more", timeout_arg);
 	if (cfg_hsp_arg && ipuxcom_cfg_hsp_parse(cfg_hsp_arg) < 0)
 		return cli_usage_err(call, "invalid --cfg-hsp '%s' (clear, keep-gs2 or replay)",
 				     cfg_hsp_arg);

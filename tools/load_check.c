@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input.h"
 #include "load.h"
 #include "outfile.h"
 
@@ -49,8 +50,12 @@ static void check_input(struct checklist *cl, const char *name, const char *path
 		return;
 	}
 	if (!strcmp(path, "-")) {
-		/* Standard input can be read once. */
-		if (++*nstdin > 1)
+		/* Standard input can be read once: by one in=, and only if no FILE took it. */
+		if (cli_stdin_taken())
+			checklist_add(cl, CHECK_FAIL, name, path, "give the other inputs as files",
+				      "-: standard input is already read (an IMAGE, bootloader, "
+				      "config or manifest '-')");
+		else if (++*nstdin > 1)
 			checklist_add(cl, CHECK_FAIL, name, path, "give the other inputs as files",
 				      "-: standard input is already read by another in=");
 		else

@@ -192,12 +192,14 @@ static int monitor_run(struct cli_call *call, int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (dev_arg && !cli_parse_u32(dev_arg, &dev))
-		return cli_usage_err(call, "invalid device id '%s'", dev_arg);
+		return cli_usage_err(call, "invalid device id '%s': a decimal number", dev_arg);
 	if (count_arg && (!cli_parse_u32(count_arg, &count) || !count))
-		return cli_usage_err(call, "invalid --count '%s' (want 1 or more)", count_arg);
+		return cli_usage_err(call, "invalid --count '%s': a decimal number, 1 or more",
+				     count_arg);
 	if (timeout_arg && (!cli_parse_u32(timeout_arg, &timeout) || !timeout ||
 			    timeout > INT32_MAX))
-		return cli_usage_err(call, "invalid --timeout-ms '%s'", timeout_arg);
+		return cli_usage_err(call, "invalid --timeout-ms '%s': a decimal number of "
+				     "milliseconds, 1..%d", timeout_arg, INT32_MAX);
 
 	err = ipuxcom_monitor_open(&mon);
 	if (err) {

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -96,8 +97,35 @@ static int plan_tiles(const struct cli_call *call, char **args, int n, const cha
 {
 	for (int i = 0; i < n; i++)
 		if (!cli_parse_u32(args[i], &ids[i]) || ids[i] >= IPUXCOM_TILES)
-			return cli_usage_err(call, "invalid %s '%s' (0..%u)", what, args[i],
-					     IPUXCOM_TILES - 1);
+			return cli_usage_err(call, "invalid %s '%s': a decimal number 0..%u",
+					     what, args[i], IPUXCOM_TILES - 1);
+	return 0;
+}
+
+/*
+ * A KEY=VALUE among the positional arguments (a transfer list's src=/dst=,
+ * or a typo of them): named as a key, with the option that means it,
+ * rather than taken for a tile id or a surplus argument.
+ */
+static int plan_key_args(const struct cli_call *call, char **args, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const char *eq = strchr(args[i], '=');
+		int klen = eq ? (int)(eq - args[i]) : 0;
+		const char *opt;
+
+		if (!eq)
+			continue;
+		opt = !strncmp(args[i], "src", 3) ? "--src-addr" :
+		      !strncmp(args[i], "dst", 3) ? "--dst-addr" : NULL;
+		if (opt && klen == 3)
+			return cli_usage_err(call, "'%s': KEY=VALUE is the transfer list's form; "
+					     "here it is %s %s", args[i], opt, eq + 1);
+		return cli_usage_err(call, "unknown key \"%.*s\" in '%s'%s%s%s (the plan "
+				     "commands take --src-addr ADDR and --dst-addr ADDR)",
+				     klen > 40 ? 40 : klen, args[i], args[i],
+				     opt ? ": did you mean " : "", opt ? opt : "", opt ? "?" : "");
+	}
 	return 0;
 }
 
@@ -106,7 +134,7 @@ static int plan_count_max(const struct cli_call *call, const char *arg, uint32_t
 			  uint32_t *count)
 {
 	if (!cli_parse_u32(arg, count) || !*count || *count > max)
-		return cli_usage_err(call, "invalid count '%s' (1..%u)", arg, max);
+		return cli_usage_err(call, "invalid count '%s': a decimal number 1..%u", arg, max);
 	return 0;
 }
 
@@ -265,13 +293,17 @@ static int p2p_run(struct cli_call *call, int argc, char **argv)
 	struct ipuxcom_plan_error e;
 	uint32_t ids[3], src = IPUXCOM_MCAST_DST_BASE, dst = IPUXCOM_MCAST_DST_BASE;
 	uint32_t flags;
-	char *pos[3];
+	char *pos[PLAN_MAX_POS];
 	int npos, rc;
 
-	rc = cli_parse(call, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), true, pos, 3,
-		       &npos);
+	rc = cli_parse(call, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), true, pos,
+		       PLAN_MAX_POS, &npos);
 	if (rc != CLI_CONTINUE)
 		return rc;
+	if ((rc = plan_key_args(call, pos, npos)))
+		return rc;
+	if (npos > 3)
+		return cli_usage_err(call, "unexpected argument '%s' (need SRC DST COUNT)", pos[3]);
 	if (npos != 3)
 		return cli_usage_err(call, "need SRC DST COUNT");
 	if ((o.src_addr || o.dst_addr) && !o.wide)
@@ -363,14 +395,16 @@ static int fanout_args(struct cli_call *call, const struct plan_opts *o, char **
 	uint32_t n;
 	int rc;
 
+	if ((rc = plan_key_args(call, pos, npos)))
+		return rc;
 	if (npos < 3)
 		return cli_usage_err(call, "need SRC COUNT DST...");
 	if ((rc = plan_tiles(call, pos, 1, "tile", &req->sender)))
 		return rc;
 	if (o->wide && (!cli_parse_u32(pos[1], &req->count) || !req->count ||
 			req->count > IPUXCOM_PLAN_MAX_COUNT))
-		return cli_usage_err(call, "invalid count '%s' (1..%u, with --wide too: the "
-				     "32-bit multicast is planned first, and is the answer when "
+		return cli_usage_err(call, "invalid count '%s': a decimal number 1..%u (with "
+				     "--wide too: the 32-bit multicast is planned first, and is the answer when "
 				     "there is no 64-bit route; p2p --wide takes up to %u)",
 				     pos[1], IPUXCOM_PLAN_MAX_COUNT, IPUXCOM_PLAN_MAX_WIDE_COUNT);
 	if ((rc = plan_count(call, pos[1], &req->count)))
@@ -691,6 +725,13 @@ static int decode_words(struct cli_call *call, char **pos, int npos, const char 
 	size_t len;
 	int rc;
 
+	/* "decode -": FILE '-', as every command that reads a file takes it. */
+	if (npos == 1 && !strcmp(pos[0], "-")) {
+		if (file)
+			return cli_usage_err(call, "give '-' or --file FILE, not both");
+		file = pos[0];
+		npos = 0;
+	}
 	if (npos && file)
 		return cli_usage_err(call, "give WORDs or --file FILE, not both");
 	if (npos && binary)
@@ -1223,7 +1264,10 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		goto out;
 	if (ipuxcom_schedule_list_parse(text, len, o.physical ? IPUXCOM_SCHED_LIST_PHYSICAL : 0,
 				     &list, &e)) {
-		cli_err(call->what, "%s: %s", pos[0], e.msg);
+		char msg[PATH_MAX + sizeof(e.msg)];
+
+		cli_file_msg(pos[0], e.msg, msg, sizeof(msg));
+		cli_err(call->what, "%s", msg);
 		rc = CLI_EXIT_ERR;
 		goto out;
 	}
@@ -1310,6 +1354,12 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 				json_uint(&w, x->receivers[r]);
 			json_end_array(&w);
 			json_kv_hex32(&w, "src_addr", x->src_addr);
+			/* each receiver's destination, at the index of "receivers" */
+			json_key(&w, "dst_addrs");
+			json_begin_array(&w);
+			for (uint32_t r = 0; r < x->nrecv; r++)
+				json_hex32(&w, x->dst_addr[r]);
+			json_end_array(&w);
 			/* the route width it got: sctl, items, route, why (null: 64-bit) */
 			wide_json(&w, true, sl.sctl, sl.items, sl.wide);
 			json_kv_int(&w, "start", sl.start);
@@ -1469,14 +1519,14 @@ static const struct cli_cmd plan_cmds[] = {
 	},
 	{
 		.name = "decode",
-		.args = "[WORD...|-f FILE] [-b] [-j]",
+		.args = "[WORD...|-f FILE|-] [-b] [-j]",
 		.summary = "disassemble instruction words",
 		.description =
-			"Disassemble each WORD (0x-prefixed hex or decimal). Words this library does\n"
-			"not know print as '.word 0x...'. Without WORDs, the words are read from\n"
-			"FILE or standard input: little-endian 32-bit words when the input is\n"
-			"binary (or with --binary), else text: words separated by white space or\n"
-			"commas, as 0x hex, exactly 8 hex digits, or decimal; 'ADDR:' labels and\n"
+			"Disassemble each WORD (hexadecimal, 1..8 digits, 0x optional). Words this\n"
+			"library does not know print as '.word 0x...'. Without WORDs (or given '-'),\n"
+			"the words are read from FILE or standard input: little-endian 32-bit words\n"
+			"when the input is binary (or with --binary), else text: words separated by\n"
+			"white space or commas, in the same grammar as WORD; 'ADDR:' labels and\n"
 			"'#' or ';' comments are skipped. So the output of\n"
 			"'" CLI_PROG " tdi read TILE ADDR COUNT' decodes through a pipe.\n"
 			"With --json: [{\"word\",\"word2\" (a two-word sendpicp),\"op\",\"asm\",\n"

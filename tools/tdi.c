@@ -35,7 +35,7 @@ static const struct cli_opt tdi_opts[] = {
 static int parse_tile(const struct cli_call *call, const char *s, uint32_t *tile)
 {
 	if (!cli_parse_u32(s, tile) || *tile >= 1472)
-		return cli_usage_err(call, "invalid physical tile '%s' (0..1471)", s);
+		return cli_usage_err(call, "invalid physical tile '%s': a decimal number 0..1471", s);
 	return CLI_CONTINUE;
 }
 
@@ -246,8 +246,9 @@ static int tdi_read_run(struct cli_call *call, int argc, char **argv)
 	rc = parse_tile(call, pos[0], &tile);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (npos == 3 && (!cli_parse_u32_num(pos[2], &count) || !count || count > TDI_MAX_WORDS))
-		return cli_usage_err(call, "invalid word count '%s' (1..%u)", pos[2], TDI_MAX_WORDS);
+	if (npos == 3 && (!cli_parse_u32(pos[2], &count) || !count || count > TDI_MAX_WORDS))
+		return cli_usage_err(call, "invalid word count '%s': a decimal number 1..%u", pos[2],
+				     TDI_MAX_WORDS);
 	rc = parse_addr(call, pos[1], count, &addr);
 	if (rc != CLI_CONTINUE)
 		return rc;

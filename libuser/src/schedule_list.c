@@ -80,7 +80,9 @@ static int ixc_tile_tok(const char *tok, bool physical, uint32_t line, uint32_t 
 	uint32_t v;
 
 	if (!ixc_num(tok, &v, false))
-		return ixc_lfail(err, line, "invalid tile id", tok);
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FORMAT, "line",
+				     "line %u: invalid tile id '%.40s': a decimal number 0..%u", line,
+				     tok, IPUXCOM_TILES - 1);
 	if (v >= IPUXCOM_TILES)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FORMAT, "line",
 				     "line %u: tile %u out of range 0..%u (%s)", line, v,
@@ -146,6 +148,15 @@ static int ixc_parse_line(struct ixc_slist *l, char **tok, int nt, uint32_t line
 			if (dst_opt)
 				return ixc_lfail(err, line, "dst= given twice", tok[i]);
 			dst_opt = tok[i] + 4;
+		} else if (strchr(tok[i], '=')) {
+			/* "srcaddr=0x60000": name the key (not a missing COUNT), and the near one. */
+			size_t klen = (size_t)(strchr(tok[i], '=') - tok[i]);
+			const char *near = !strncmp(tok[i], "src", 3) ? ": did you mean src=?" :
+					   !strncmp(tok[i], "dst", 3) ? ": did you mean dst=?" : "";
+
+			return ixc_plan_fail(err, IPUXCOM_PLAN_E_FORMAT, "line",
+					     "line %u: unknown key \"%.*s\"%s (the keys are src= "
+					     "and dst=)", line, klen > 40 ? 40 : (int)klen, tok[i], near);
 		} else if (src_opt || dst_opt) {
 			return ixc_lfail(err, line, "options must come last", tok[i]);
 		} else {
@@ -159,7 +170,9 @@ static int ixc_parse_line(struct ixc_slist *l, char **tok, int nt, uint32_t line
 	if ((ret = ixc_tile_tok(tok[1], physical, line, &s, err)))
 		return ret;
 	if (!ixc_num(mcast ? tok[2] : tok[3], &count, false))
-		return ixc_lfail(err, line, "invalid count", mcast ? tok[2] : tok[3]);
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FORMAT, "line",
+				     "line %u: invalid count '%.40s': a decimal number 1..%u", line,
+				     mcast ? tok[2] : tok[3], IPUXCOM_PLAN_MAX_COUNT);
 	if (count < 1 || count > IPUXCOM_PLAN_MAX_COUNT)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FORMAT, "line",
 				     "line %u: count %u out of range 1..%u", line, count,

@@ -12,8 +12,8 @@ from typing import Iterable, List, Optional, Sequence, Union
 import numpy as np
 
 from ._core import Error, _str, check_plan, ffi, fspath, lib, new, numbering, plan_error
-from .plan import (ArrayLike, FanoutPlan, P2PPlan, Row, Timing, _ptr, _tm, _u32,
-                   logical_id)
+from .pictures import Heatmap, Trace
+from .plan import ArrayLike, FanoutPlan, P2PPlan, Row, Timing, _ptr, _tm, _u32
 
 MAX_EVENTS: int = lib.IPUXCOM_XSIM_MAX_EVENTS
 
@@ -109,6 +109,7 @@ class Simulator:
                  all_tiles: bool = False, log_writes: bool = False, max_events: int = 0,
                  max_hazards: int = 0):
         self._timing = timing
+        self._log_writes: Optional[bool] = log_writes
         cfg = new("ipuxcom_xsim_config")
         cfg.timing = _tm(timing)
         cfg.flags = ((lib.IPUXCOM_XSIM_ANY_DIRECTION if any_direction else 0)
@@ -127,6 +128,7 @@ class Simulator:
     def _borrow(cls, handle, timing=None) -> "Simulator":
         s = cls.__new__(cls)
         s._timing = timing
+        s._log_writes = None
         s._h = handle
         s._keep = []
         s.result = None
@@ -229,7 +231,7 @@ class Simulator:
 
     def trace(self, name: str = "phase") -> "Trace":
         """A picture of the last run: the phase timeline (Trace._repr_svg_)."""
-        return Trace._from_sim(self._h, self.result, name)
+        return _trace(self._h, self.result, name, self._log_writes)
 
     def heatmap(self, what: str = "words") -> "Heatmap":
         """The last run on the 23 x 64 physical tile grid (Heatmap._repr_svg_)."""
@@ -504,145 +506,15 @@ def schedule(transfers: Union[Iterable[Transfer], str, bytes, os.PathLike], *,
 
 # ------------------------------------------------------------------ pictures
 
-_SVG_HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-             'viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11">')
 
-
-def _esc(s: str) -> str:
-    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))
-
-
-@dataclass
-class Trace:
-    """One simulated phase as pictures: the actions, writes and each tile's end.
-
-    _repr_svg_() (a notebook shows it) draws the phase timeline: a lane per
-    active tile, sends as bars, mux windows, PIC settings and writes as
-    ticks, the tile's br $m10 as a line. heatmap() puts per-tile counts on
-    the physical grid.
-    """
-    name: str
-    events: int
-    actions: List[Action]
-    writes: np.ndarray
-    ends: dict
-    hazards: List[Hazard]
-
-    @classmethod
-    def _from_sim(cls, h, result: Optional[Result], name: str) -> "Trace":
-        acts = _actions(h)
-        tiles = {a.tile for a in acts}
-        ends = {t: lib.ipuxcom_xsim_tile_end(h, t) for t in tiles}
-        ev = result.events if result else max([e for e in ends.values()] + [0]) + 1
-        return cls(name, ev, acts, _writes(h), ends, _hazards(h))
-
-    def lanes(self) -> List[int]:
-        return sorted({a.tile for a in self.actions})
-
-    def svg(self, max_lanes: int = 64, width: int = 900) -> str:
-        lanes = self.lanes()[:max_lanes]
-        lane_h, left, top = 14, 70, 30
-        h = top + lane_h * len(lanes) + 30
-        scale = (width - left - 10) / max(self.events, 1)
-        y_of = {t: top + i * lane_h for i, t in enumerate(lanes)}
-        out = [_SVG_HEAD.format(w=width, h=h),
-               f'<text x="4" y="16">{_esc(self.name)}: {self.events} events, '
-               f'{len(self.actions)} actions, {len(self.writes)} writes, '
-               f'{sum(1 for z in self.hazards if z.severity == "error")} errors</text>']
-        for t, y in y_of.items():
-            out.append(f'<text x="4" y="{y + 10}">tile {logical_id(t)}</text>')
-        # mux windows: from a mux-on to the next mux action of the tile
-        muxes: dict = {}
-        for a in self.actions:
-            if a.kind == "mux" and a.tile in y_of:
-                muxes.setdefault(a.tile, []).append(a)
-        for t, lst in muxes.items():
-            lst.sort(key=lambda a: a.event)
-            for a, b in zip(lst, lst[1:] + [None]):
-                if a.value is None:
-                    continue
-                end = b.event if b is not None else self.ends.get(t, self.events)
-                out.append(f'<rect x="{left + a.event * scale:.1f}" y="{y_of[t] + 7}" '
-                           f'width="{max((end - a.event) * scale, 1):.1f}" height="5" '
-                           f'fill="#9ecae1"><title>mux on tile {a.value}</title></rect>')
-        for a in self.actions:
-            if a.tile not in y_of:
-                continue
-            x = left + a.event * scale
-            y = y_of[a.tile]
-            if a.kind == "send":
-                out.append(f'<rect x="{x:.1f}" y="{y + 1}" width="{max(a.words * scale, 1):.1f}"'
-                           f' height="5" fill="#e6550d"><title>send {a.words} words from '
-                           f'{a.value:#x}</title></rect>')
-            elif a.kind == "pic":
-                out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y}" y2="{y + 12}" '
-                           f'stroke="#31a354"/>')
-        for t, e in self.ends.items():
-            if t in y_of and e >= 0:
-                x = left + e * scale
-                out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y_of[t]}" '
-                           f'y2="{y_of[t] + 12}" stroke="#000"/>')
-        out.append(f'<text x="{left}" y="{h - 8}">0</text>'
-                   f'<text x="{width - 60}" y="{h - 8}">{self.events} events</text></svg>')
-        return "\n".join(out)
-
-    def _repr_svg_(self) -> str:
-        return self.svg()
-
-    def heatmap(self, what: str = "words") -> "Heatmap":
-        """Per physical tile: "words" sent + written, "sends" or "writes"."""
-        grid = np.zeros((lib.IPUXCOM_PHYS_ROWS, lib.IPUXCOM_PHYS_COLS), dtype=np.int64)
-        cols = lib.IPUXCOM_PHYS_COLS
-        if what in ("words", "sends"):
-            for a in self.actions:
-                if a.kind == "send":   # a 64-bit send moves two words per event
-                    grid[a.tile // cols, a.tile % cols] += a.words * (2 if a.dir & 4 else 1)
-        if what in ("words", "writes") and len(self.writes):
-            np.add.at(grid, (self.writes["tile"] // cols, self.writes["tile"] % cols), 1)
-        if what not in ("words", "sends", "writes"):
-            raise Error(22, f"heatmap {what!r} unknown (words, sends, writes)", "what", None,
-                        "invalid argument", "Trace.heatmap")
-        return Heatmap(f"{self.name}: {what} per tile", grid)
-
-
-@dataclass
-class Heatmap:
-    """A quantity per physical tile on the 23 x 64 grid (values: int array).
-    _repr_svg_() draws it the way the command's heatmaps do."""
-    title: str
-    values: np.ndarray
-
-    _RAMP = [(255, 244, 200), (250, 180, 60), (220, 80, 30), (120, 20, 20)]
-
-    def _colour(self, v: float, vmax: float) -> str:
-        if v <= 0:
-            return "#d9e2ec"
-        f = min(v / vmax, 1.0) * (len(self._RAMP) - 1)
-        i = min(int(f), len(self._RAMP) - 2)
-        t = f - i
-        c = [round(a + (b - a) * t) for a, b in zip(self._RAMP[i], self._RAMP[i + 1])]
-        return "#%02x%02x%02x" % tuple(c)
-
-    def svg(self) -> str:
-        rows, cols = self.values.shape
-        pitch, cell, left, top = 16, 14, 44, 40
-        w, h = left + cols * pitch + 24, top + rows * pitch + 30
-        vmax = float(self.values.max()) if self.values.size and self.values.max() > 0 else 1.0
-        out = [_SVG_HEAD.format(w=w, h=h), f'<text x="4" y="16">{_esc(self.title)} '
-               f'(max {int(vmax)})</text>']
-        for r in range(rows):
-            out.append(f'<text x="4" y="{top + r * pitch + 11}">row {r}</text>')
-            for c in range(cols):
-                v = int(self.values[r, c])
-                out.append(f'<rect x="{left + c * pitch}" y="{top + r * pitch}" width="{cell}" '
-                           f'height="{cell}" fill="{self._colour(v, vmax)}"><title>physical '
-                           f'{r * cols + c}: {v}</title></rect>')
-        out.append("</svg>")
-        return "\n".join(out)
-
-    def _repr_svg_(self) -> str:
-        return self.svg()
+def _trace(h, result: Optional[Result], name: str,
+           writes_logged: Optional[bool] = None) -> Trace:
+    """The last run of simulator @h as a Trace (pictures.py draws it)."""
+    acts = _actions(h)
+    tiles = {a.tile for a in acts}
+    ends = {t: lib.ipuxcom_xsim_tile_end(h, t) for t in tiles}
+    ev = result.events if result else max([e for e in ends.values()] + [0]) + 1
+    return Trace(name, ev, acts, _writes(h), ends, _hazards(h), writes_logged)
 
 
 # ------------------------------------------------------------------ demos
@@ -661,7 +533,7 @@ def _pyx_watch_phase(ctx, sim, res, name):
     rec = ffi.from_handle(ctx)
     r = _result(sim, res)
     nm = _str(name)
-    rec.append(PhaseRecord(nm, r, Trace._from_sim(sim, r, nm) if rec.traces else None))
+    rec.append(PhaseRecord(nm, r, _trace(sim, r, nm, True) if rec.traces else None))
 
 
 class _Recorder(list):

@@ -197,9 +197,9 @@ TEST_F(out, failures_print_one_error_object_with_j)
 {
 	RUN(2, "-j", "plan", "p2p", "0", "1472", "5");
 	JSON_DOCS(1);
-	HAS(out, "{\"error\":{\"command\":\"plan p2p\",\"message\":\"invalid tile '1472' "
-		 "(0..1471)\",\"exit\":2}}\n");
-	HAS(err, "ipuxcom: plan p2p: invalid tile '1472' (0..1471)");
+	HAS(out, "{\"error\":{\"command\":\"plan p2p\",\"message\":\"invalid tile '1472': "
+		 "a decimal number 0..1471\",\"exit\":2}}\n");
+	HAS(err, "ipuxcom: plan p2p: invalid tile '1472': a decimal number 0..1471");
 	/* -j given to the command, a failure (exit 1), the message naming the file */
 	RUN(1, "image", "verify", "/nonexistent/a.ipuimg", "-j");
 	JSON_DOCS(1);
@@ -213,7 +213,7 @@ TEST_F(out, failures_print_one_error_object_with_j)
 	RUN(2, "-j", "plan", "frob");
 	HAS(out, "{\"error\":{\"command\":\"plan\",\"message\":\"unknown command 'frob'\"");
 	RUN(2, "dev", "show", "x", "-j");
-	HAS(out, "{\"error\":{\"command\":\"dev show\",\"message\":\"invalid device id 'x'\"");
+	HAS(out, "{\"error\":{\"command\":\"dev show\",\"message\":\"invalid device id 'x': a decimal number\"");
 	/* Without -j, stdout stays empty. */
 	RUN(2, "plan", "p2p", "0", "1472", "5");
 	EXPECT_STREQ("", self->r->out);
@@ -244,7 +244,7 @@ TEST_F(out, a_failed_report_is_followed_by_the_error_object)
 TEST_F(out, out_of_range_values_are_usage_errors)
 {
 	RUN(2, "tdi", "dump", "1472");
-	HAS(err, "invalid physical tile '1472' (0..1471)");
+	HAS(err, "invalid physical tile '1472': a decimal number 0..1471");
 	RUN(2, "tdi", "read", "0", "0x1000");
 	HAS(err, "invalid address '0x1000' (4-byte aligned tile SRAM address, 0x4c000..0xe7ffc)");
 	RUN(2, "tdi", "read", "0", "0xe7ffc", "2");
@@ -266,11 +266,11 @@ TEST_F(out, out_of_range_values_are_usage_errors)
 TEST_F(out, dash_reads_standard_input)
 {
 	RUN_IN(0, self->img, "image", "verify", "-");
-	HAS(out, "(stdin): ok: header, 1472 records");
+	HAS(out, "-: ok: header, 1472 records");
 	RUN_IN(0, self->img, "image", "inspect", "-", "-j");
 	HAS(out, "\"file\":\"-\"");
 	RUN_IN(0, self->hsp, "hsp", "check", "-");
-	HAS(out, "(stdin): ok: 2 pages, 3 calls");
+	HAS(out, "-: ok: 2 pages, 3 calls");
 	RUN_IN(0, self->cfg, "cfg", "dump", "-");
 	HAS(out, "0x02070 = 0x12345678");
 	RUN_IN(0, self->list, "plan", "schedule", "-");
@@ -294,9 +294,9 @@ TEST_F(out, dash_reads_standard_input)
 	}
 	/* A parse error names standard input where it would name the file. */
 	RUN_IN(1, self->hsp, "image", "verify", "-");
-	HAS(err, "ipuxcom: image verify: (stdin): ");
+	HAS(err, "ipuxcom: image verify: -: ");
 	RUN_IN(1, self->img, "hsp", "check", "-");
-	HAS(err, "ipuxcom: hsp check: (stdin):");
+	HAS(err, "ipuxcom: hsp check: -:");
 }
 
 TEST_F(out, plan_decode_reads_a_pipe_or_a_binary_file)
@@ -333,10 +333,10 @@ TEST_F(out, plan_decode_reads_a_pipe_or_a_binary_file)
 	HAS(err, ":1: invalid word 'GGGG' (1..8 hex digits, 0x optional)");
 	ASSERT_EQ(0, ixt_write_file(self->tmp, "0x1\n0x2 zz\n", 11));
 	RUN_IN(1, self->tmp, "plan", "decode");
-	HAS(err, "(stdin):2: invalid word 'zz'");
+	HAS(err, "-:2: invalid word 'zz'");
 	ASSERT_EQ(0, ixt_write_file(self->tmp, bin, 6));
 	RUN_IN(1, self->tmp, "plan", "decode");
-	HAS(err, "(stdin): 6 bytes, not a whole number of 32-bit words");
+	HAS(err, "-: 6 bytes, not a whole number of 32-bit words");
 	RUN(2, "plan", "decode", "1", "-f", self->tmp);
 	HAS(err, "give WORDs or --file FILE, not both");
 }

@@ -71,7 +71,7 @@ TEST_F(u, a_word_is_hex_as_an_argument_and_in_a_file)
 	HAS(err, "invalid word '123456789' (1..8 hex digits, 0x optional)");
 	INPUT("123456789\n");
 	RUN_IN(1, self->path, "plan", "decode");
-	HAS(err, "(stdin):1: invalid word '123456789' (1..8 hex digits, 0x optional)");
+	HAS(err, "-:1: invalid word '123456789' (1..8 hex digits, 0x optional)");
 	/* tdi write's WORDs and image redirect's marker words: the same grammar */
 	RUN(2, "tdi", "write", "0", "0x4c000", "zz");
 	HAS(err, "invalid word 'zz' (1..8 hex digits, 0x optional)");
@@ -131,9 +131,9 @@ TEST_F(u, wide_count_refusals_say_which_limit_and_why)
 	RUN(2, "plan", "p2p", "0", "5", "8295", "--wide");
 	HAS(err, "no 64-bit route (odd count)");
 	RUN(2, "plan", "p2p", "0", "5", "8297", "--wide");
-	HAS(err, "invalid count '8297' (1..8296)");
+	HAS(err, "invalid count '8297': a decimal number 1..8296");
 	RUN(2, "plan", "multicast", "0", "5000", "1", "2", "--wide");
-	HAS(err, "invalid count '5000' (1..4148, with --wide too: the 32-bit multicast is "
+	HAS(err, "invalid count '5000': a decimal number 1..4148 (with --wide too: the 32-bit multicast is "
 	    "planned first");
 }
 

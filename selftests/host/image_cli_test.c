@@ -360,7 +360,7 @@ TEST_F(cli, usage_and_help)
 		    "--base", "0x4c01g", "-o", "x");
 	TOOL_EXPECT(2, err, "invalid template tile '1472'", "image", "pack", "--raw", "a",
 		    "--template", "1472", "-o", "x");
-	TOOL_EXPECT(2, err, "invalid tile 'x' (0..1471 or 'all')", "image", "extract", "i", "x",
+	TOOL_EXPECT(2, err, "invalid tile 'x': a decimal number 0..1471, or 'all'", "image", "extract", "i", "x",
 		    "-o", "f");
 	TOOL_EXPECT(2, err, "expected IMG and TILE", "image", "extract", "i");
 	TOOL_EXPECT(2, err, "expected IMG", "image", "verify");

@@ -56,15 +56,15 @@ TEST_F(cli, p2p_json)
 TEST_F(cli, argument_rejections_exit_2_naming_the_field)
 {
 	RUN(2, "plan", "p2p", "0", "1", "4149");
-	HAS(err, "ipuxcom: plan p2p: invalid count '4149' (1..4148)");
+	HAS(err, "ipuxcom: plan p2p: invalid count '4149': a decimal number 1..4148");
 	RUN(2, "plan", "p2p", "0", "1", "0");
-	HAS(err, "invalid count '0' (1..4148)");
+	HAS(err, "invalid count '0': a decimal number 1..4148");
 	RUN(2, "plan", "p2p", "5", "5", "3");
 	HAS(err, "receiver 5 is the sender");
 	RUN(2, "plan", "p2p", "1472", "5", "3");
-	HAS(err, "invalid tile '1472' (0..1471)");
+	HAS(err, "invalid tile '1472': a decimal number 0..1471");
 	RUN(2, "plan", "p2p", "0", "1472", "5");
-	HAS(err, "invalid tile '1472' (0..1471)");
+	HAS(err, "invalid tile '1472': a decimal number 0..1471");
 	RUN(2, "plan", "tile", "1472", "--physical");
 	HAS(err, "Try 'ipuxcom plan tile --help'.");
 	RUN(2, "plan", "multicast", "0", "3", "5", "--physical", "--dst-addr", "0x60000");
@@ -74,7 +74,7 @@ TEST_F(cli, argument_rejections_exit_2_naming_the_field)
 	RUN(2, "plan", "fanout", "0", "0", "5");
 	HAS(err, "invalid count '0'");
 	RUN(2, "plan", "tile", "1472");
-	HAS(err, "invalid tile '1472' (0..1471)");
+	HAS(err, "invalid tile '1472': a decimal number 0..1471");
 	RUN(2, "plan", "idle", "1472");
 	RUN(2, "plan", "timing", "0", "1472");
 }
@@ -131,7 +131,7 @@ TEST_F(cli, wide_routes_and_fallbacks)
 	HAS(out, "(no 64-bit route: odd count)");
 	EXPECT_STREQ(plain, strstr(self->r.out, "sender:"));
 	RUN(2, "plan", "p2p", "--physical", "1000", "5", "8298", "--wide");
-	HAS(err, "invalid count '8298' (1..8296)");
+	HAS(err, "invalid count '8298': a decimal number 1..8296");
 	RUN(2, "plan", "p2p", "--physical", "1000", "5", "64", "--src-addr", "0x50000");
 	HAS(err, "--src-addr and --dst-addr need --wide");
 	RUN(2, "plan", "p2p", "--physical", "1000", "5", "64", "--wide", "--src-addr", "0x50002");

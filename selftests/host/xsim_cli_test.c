@@ -222,11 +222,11 @@ TEST_F(cli, plan_schedule_errors)
 
 	ASSERT_TRUE(list_file(path, sizeof(path), "p2p 1 2 3\np2p 1 2 0\n"));
 	RUN(1, "plan", "schedule", path);
-	HAS(err, "line 2: count 0 out of range 1..4148");
+	HAS(err, ":2: count 0 out of range 1..4148");
 	unlink(path);
 	ASSERT_TRUE(list_file(path, sizeof(path), "p2p 1 2 3\np2p 5 5 3\n"));
 	RUN(1, "plan", "schedule", path);
-	HAS(err, "line 2: receiver is the sender '5'");
+	HAS(err, ":2: receiver is the sender '5'");
 	unlink(path);
 	/* an address the scheduler rejects: named by file and line */
 	ASSERT_TRUE(list_file(path, sizeof(path), "p2p 1 2 3\n\np2p 5 6 3 dst=0x60000\n"));

@@ -757,7 +757,14 @@ TEST(transfer_list_errors_name_the_line)
 		{ "\nsend 1 2 3\n", "line 2: unknown keyword (p2p, multicast, physical) 'send'" },
 		{ "p2p 1 2 0\n", "line 1: count 0 out of range 1..4148" },
 		{ "p2p 1 1472 3\n", "line 1: tile 1472 out of range 0..1471 (logical)" },
-		{ "p2p 1 x 3\n", "line 1: invalid tile id 'x'" },
+		{ "p2p 1 x 3\n", "line 1: invalid tile id 'x': a decimal number 0..1471" },
+		/* ids and counts are decimal: 0x is named as the form it is not */
+		{ "p2p 1 2 0x46\n", "line 1: invalid count '0x46': a decimal number 1..4148" },
+		/* a key that is not src= or dst=: named, not "needs SRC DST COUNT" */
+		{ "p2p 0 5 10 srcaddr=0x60000\n",
+		  "line 1: unknown key \"srcaddr\": did you mean src=? (the keys are src= and dst=)" },
+		{ "multicast 0 5 3 4 to=0x50000\n",
+		  "line 1: unknown key \"to\" (the keys are src= and dst=)" },
 		{ "multicast 1 3 2 4 dst=0x50000,1,2\n", "line 1: dst= has more than 2 addresses" },
 		{ "multicast 1 3 2 4 5 dst=0x50000,0x50010\n",
 		  "line 1: dst= has 2 addresses for 3 receivers (give one, or one per receiver)" },

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The fixed scheduler suite (issue 16): transfer sets generated from fixed
  * seeds, so that every run of bench/sched_bench (and sched_suite_test)

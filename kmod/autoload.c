@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * AUTOLOAD: install the tile bootloader on every tile through the hardware
  * autoloader, with the register sequence the design notes traced for the

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * C600 (IPU21) config-BAR registers and loader constants the module's
  * sequences use. Sources: shared/seeds/003 ([S]) and shared/FACTS.md

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Config-BAR access: the documented register set, raw REG_READ and
  * REG_WRITE checked against it, and CFG_APPLY.

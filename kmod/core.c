@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom core: the /dev/ipuxcom misc device, per-open-file state and the
  * ioctl dispatch table.

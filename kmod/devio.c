@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Register access, bounded waits and the device state machine, shared by
  * every mechanism. Callers hold op_lock and are inside

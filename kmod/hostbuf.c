@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host buffers: the caller's own memory, pinned for the session:
  * anonymous or shmem (memfd, tmpfs, shared anonymous) pages only, never a

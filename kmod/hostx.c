@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host tensor exchange [S "Host Tensor Exchange"]: host pages shared with
  * the running device and the GS2 phase handoffs of named calls.

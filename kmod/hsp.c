@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The host's side of the HSP handshakes: marks posted on general-sync
  * group 1 or 2 and waited for until the tiles return them to zero (the

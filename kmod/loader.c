@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Secondary-loader transport [S "Secondary Loader Frames"]: the transport
  * buffer (the caller's memory, pinned by BUF_ATTACH in slot 0: hostbuf.c),

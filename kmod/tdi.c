@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * TDI debug access [S "Debug Readback Pivot"]: register dumps, instruction
  * injection on a stopped context, and tile SRAM read/write through

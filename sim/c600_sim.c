@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The software C600 register model. See c600_sim.h for what is modelled;
  * every behaviour below cites the note it follows or says "modelled".

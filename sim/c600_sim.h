@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The software C600: a register-level model of one Graphcore C600 (IPU21),
  * written from the seed notes and FACTS.md, not from the module's code.

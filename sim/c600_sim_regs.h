@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Config-BAR registers and tile facts as the simulator knows them, written
  * from shared/seeds/003 ([S]) and shared/FACTS.md ([RE]). Deliberately not

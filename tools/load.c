@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom load: the whole session the record runs before every load --
  * the initialisation, on a card the replay of its config capture, then

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom [OPTIONS] OBJECT [COMMAND] [ARGS]: the command-line front end
  * of libipuxcom, in the style of ip(8) and devlink(8).

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom_hw: the hardware backend. Registers one ipuxcom device ("hw")
  * for every Graphcore IPU that ipu_driver drives, next to ipu_driver and

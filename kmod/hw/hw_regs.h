@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Config-BAR access of the hardware backend (ipuxcom_hw.ko): offset
  * checks, posted-write flushes and the "device fell off the bus" check,

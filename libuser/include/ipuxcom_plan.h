@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * libipuxcom exchange plans: the instruction rows that move words between
  * tiles of a C600 (IPU21) without Poplar's exchange compiler.

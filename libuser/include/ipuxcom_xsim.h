@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * libipuxcom exchange verifier: an event-level simulator of one exchange
  * phase, a phase scheduler that packs transfers, and the notes' two demos

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Wrappers for the module's data-path ioctls (see ipuxcom_datapath.h).
  * Structs are zero-initialised with .size set, as in device.c; outputs are

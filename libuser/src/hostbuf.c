@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Host buffers (uapi version 4): the loader transport buffer and the
  * host-exchange pages are the library's own anonymous memory, handed to

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Host tensor exchange through a host-sync manifest [S "Host Tensor
  * Exchange"]: the pages, the callable-id word and the slices come from

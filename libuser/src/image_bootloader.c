@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * The tile bootloader that the hardware autoloader installs on every tile,
  * from the ELF the SDK ships or from its raw bytes.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Entry redirect [S "Compact Physical Image"]: "preserves the initial
  * nop; sync3 rendezvous and replaces the following two words with

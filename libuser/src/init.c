@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * ipuxcom_dev_init(): from a card that ipu_driver holds in driver-idle
  * state to the module's idle state, as the stack whose loads completed on

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * Internals of libipuxcom shared between its source files and the host
  * unit tests (which link the static archive, where hidden symbols are

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Thin wrappers over Graphcore ipu_driver's user ABI on an open /dev/ipuN
  * (uapi/linux/ipuxcom_ipu_driver.h): one ioctl each, passed the way the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * ipuxcom_load(): one image onto one device, in the session the record
  * runs before every load (FACTS.md "The load as run on a real C600"):

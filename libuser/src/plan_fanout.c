@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * One source, many receivers without multicast: serialized fan-out and the
  * relay tree, kept as fallbacks [S "Serialized Fan-Out", "Relay-Tree

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * Internals of the exchange-plan part of libipuxcom (ipuxcom_plan.h),
  * shared by tilemap.c, timing.c, isa.c and plan_*.c, and reachable by the

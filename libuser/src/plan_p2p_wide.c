@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * 64-bit point-to-point plans (issue 16; FACTS.md "Merged send/control
  * instructions and 64-bit exchange" [RE]):

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Phase scheduler: pack point-to-point and multicast transfers into one
  * exchange phase, each as early as its constraints allow, instead of the

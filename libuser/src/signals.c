@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * ipu_driver's real-time signals 44-49 (FACTS.md "Device and driver"),
  * which it sends the process that holds a card; unblocked and unhandled,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Timing models: TimeToMux(s, d) and direction(s, d) behind one interface
  * (struct ixc_timing_ops), so that a measured table can replace the public

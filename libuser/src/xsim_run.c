@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * The event model of one exchange phase, written from shared/FACTS.md
  * ("Event model" [RE]) and the seed notes [S], not from the assembler:

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """ipuxcom - libipuxcom from Python: exchange plans, schedules, the simulator's
 verdict and IPUIMG1 images for a Graphcore C600, as Python objects with
 numpy buffers.

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """IPUCFG1 files: ordered config-BAR writes (ipuxcom_image.h "IPUCFG1",
 libuser/src/ipucfg.c, docs/ipuimg-format.md "IPUCFG1").
 

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """Exchange plans: tiles, timing models, instruction words and the rows of
 point-to-point, multicast, serialized fan-out, relay and idle plans
 (ipuxcom_plan.h). Pure computation: nothing here touches a device."""

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """Device.load() on the card: the session the record runs before every load.
 
 Runs in the card lane's VM (make check-vm-c600: the QEMU C600 held through

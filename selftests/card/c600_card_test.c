@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The card path on the QEMU C600 (docs/qemu-c600.md): ipuxcom.ko ->
  * ipuxcom_hw.ko -> readl/writel -> a C600 PCI device whose model follows

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipu_driver's signals for every thread, on the QEMU C600 (docs/qemu-c600.md)
  * through ipuxcom_hw.ko and the ipu_driver stand-in: a process that

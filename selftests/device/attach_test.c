@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ATTACH: one open file per device, released on close; commands that need
  * a device fail cleanly without one; REG_READ/REG_WRITE/RESET semantics and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The kernel data path on the simulated C600, below a full load: config
  * apply, the autoloader, TDI injection and SRAM access, the transport

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The hardware backend, ipuxcom_hw.ko, where there is no card, and its
  * limits everywhere:

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The module's register sequences against the hardware record, observed
  * where a card would see them: the config-BAR writes of `ipuxcom load`,

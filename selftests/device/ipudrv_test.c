@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Devices held through ipu_driver, against the selftests' stand-in for it
  * (selftests/kmod/ipu_standin.ko, loaded and unloaded here: never on a

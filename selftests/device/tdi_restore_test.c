@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * TDI sessions leave the tile as they found it ([S "Debug Readback Pivot"]:
  * "restore the thread state"; FACTS.md "TDI SRAM access"): a TDI SRAM read

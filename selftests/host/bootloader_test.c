@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The tile bootloader for the autoloader (ipuxcom_bootloader_parse/load):
  * a 32-bit little-endian bootloader ELF built here with the system

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Issue 23's repros of the ipuxcom command, each with its right answer:
  *  - one number grammar: a WORD is hex (0x optional) as an argument and in

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Entry redirect [S "Compact Physical Image"]: "nop; sync3" at the entry
  * stay, the next two words become setzi $m0, target; br $m0 (encodings

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * IPUCFG1 [S "Direct Attach And Autoloader"]: "IPUCFG1\0", u32 count,
  * ordered (offset, value) records. Writer/reader round trip and exact

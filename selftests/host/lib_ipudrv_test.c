@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The library's side of devices held through Graphcore's ipu_driver
  * (uapi version 4), on the build host without a module or a card:

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * `ipuxcom plan ...` (tools/plan.c) run as a program: the rows as hex plus
  * disassembly, --physical, --json, values out of range (exit 2, message

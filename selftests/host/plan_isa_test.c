@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libipuxcom encoders, decoder and disassembler (libuser/src/isa.c): the
  * notes' encodings and fixed words, encode -> decode round trips at every

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Run-time patch helpers, non-participation rows and row disassembly
  * (libuser/src/plan_patch.c, plan_p2p.c): what JDLRecv, JDLSend and the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libipuxcom tile map (libuser/src/tilemap.c): logical <-> physical for all
  * 1472 tiles, rows and columns, the XOR-2 pairing, the notes' fixed points,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libipuxcom timing models (libuser/src/timing.c): the FACTS.md TimeToMux
  * reconstruction over every ordered pair of distinct physical tiles (range

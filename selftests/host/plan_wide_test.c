@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * 64-bit point-to-point plans (libuser/src/plan_p2p_wide.c) against
  * FACTS.md "Merged send/control instructions and 64-bit exchange" [RE]:

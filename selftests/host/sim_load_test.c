@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The simulator as a judge of whole loads, driven at register level with
  * the hardware records' own orders rather than through the module:

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The simulator's TDI registers (sim/c600_sim.c), driven register by
  * register: what the model does that lets a device test prove a TDI read

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The software C600 (sim/c600_sim.c) in userspace: the tile identity map
  * against the notes' formula and fixed points, the config-BAR register file,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The exchange simulator on the merged send/control instructions and the
  * 64-bit exchange (shared/FACTS.md "Merged send/control instructions and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The exchange simulator's event model (libuser/src/xsim_run.c) on
  * hand-written rows, checked against the semantics of shared/FACTS.md

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The trailing-delay question (docs/exchange-plans.md "Short sender rows"):
  * the peer stack adds delay(T - 107 - count) before br $m10 whenever

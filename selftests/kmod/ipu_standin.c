@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipu_standin: a TEST STAND-IN for Graphcore's ipu_driver, a PCI driver
  * named "ipu_driver" for the QEMU C600 device of the ipuxcom test VM

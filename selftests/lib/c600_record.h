@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Config-BAR offsets and words as the hardware record gives them (seeds/003
  * [S], FACTS.md [RE]), for tests that judge the module or the simulator

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The card lane's config capture: the real C600 capture the seed describes
  * ("Direct Attach And Autoloader": IPUCFG1, 2,003 ordered config-BAR

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Every ioctl of uapi/linux/ipuxcom.h as one valid-looking request each, in
  * the uapi's privilege-matrix order: the request, whether it needs

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Bring a simulated device to RUNNING with a small 1472-tile image, for
  * device tests whose subject comes after the load (host exchange, events).

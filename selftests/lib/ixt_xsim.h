@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Small helpers the exchange-verifier tests share: load one tile's
  * program, and the default timing model's TimeToMux and route direction

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The whole-load test image shared by the device tests that load a device
  * (load_test.c, events_test.c): 1472 distinct tile images -- a common body

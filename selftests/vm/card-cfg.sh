@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # The card lane's config capture: check that FILE is the C600 capture the
 # seed describes ("Direct Attach And Autoloader": IPUCFG1, 2,003 ordered
 # config-BAR writes captured from Poplar 3.4 on a C600 with firmware

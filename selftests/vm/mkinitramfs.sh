@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Build the gzip'ed newc initramfs the ipuxcom test VM boots (no disk image,
 # no root needed, a few seconds):
 #

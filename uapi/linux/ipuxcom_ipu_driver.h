@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
 /*
  * The part of Graphcore ipu_driver's user ABI that ipuxcom uses, as the
  * public record has it (FACTS.md "Device and driver"; [RE] is the peer

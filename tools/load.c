@@ -519,7 +519,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	}
 	/*
 	 * Initialise in this same ipu_driver session, as the peer does before
-	 * every load (FACTS.md "ipu_driver as the peer drives it": STOP/START
+	 * every load (HW-DRV-INIT: STOP/START
 	 * monitoring, the ICU mailbox reset, ACCUMULATE_ERRORS, RESET_DEVICE
 	 * 0, SET_SECONDARY_IPU_ID; a module RESET on the simulator). Silent
 	 * when it works; a failure lists the steps on stderr. Here rather

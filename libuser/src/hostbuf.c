@@ -6,7 +6,7 @@
  * to this user's RLIMIT_MEMLOCK budget, shared by all its processes,
  * unless it has CAP_IPC_LOCK) and, on a
  * device held through ipu_driver, to ipu_driver with BUFFER_ATTACH at the
- * same index, address and size [RE, FACTS.md steps 4 and 9].
+ * same index, address and size [RE, HW-LOAD steps 4 and 9].
  */
 #include <errno.h>
 #include <inttypes.h>

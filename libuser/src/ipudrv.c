@@ -2,8 +2,8 @@
 /*
  * Thin wrappers over Graphcore ipu_driver's user ABI on an open /dev/ipuN
  * (uapi/linux/ipuxcom_ipu_driver.h): one ioctl each, passed the way the
- * hardware-proven peer stack [RE] passes it (FACTS.md "Device and
- * driver"). "By value" requests take the integer itself as ioctl(2)'s
+ * hardware-proven peer stack [RE] passes it (HW-IOCTLS). "By value"
+ * requests take the integer itself as ioctl(2)'s
  * third argument; the others a pointer. Each returns 0 or -errno.
  *
  * What the values mean beyond that record is not documented: SET_IPU_ID

@@ -101,7 +101,8 @@ def logical_id(physical: int) -> int:
 class Timing:
     """A timing model: TimeToMux and route direction between physical tiles.
 
-    ``Timing.default()`` is the public reconstruction (FACTS.md [RE]);
+    ``Timing.default()`` is the public reconstruction (HW-TIMETOMUX in
+    docs/hardware-record.md, [RE]);
     ``Timing.load(path)`` reads a table file; ``Timing.from_table(ttm,
     direction, name)`` takes a 1472x1472 int16 array (and optionally uint8
     directions). Every plan function takes ``timing=`` (None: the default).

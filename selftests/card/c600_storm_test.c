@@ -13,7 +13,7 @@
  * /dev/ipu0, ignores those still at their default (libipuxcom(3)
  * "Signals").
  *
- * Whom ipu_driver signals is in no record (FACTS.md "Not in any record"),
+ * Whom ipu_driver signals is in no record (HW-OPEN-SIGNAL-TARGET),
  * so the stand-in's signal_target takes both, and each runs here:
  *  - process: process-directed, any thread not blocking them may take
  *    one; once with nothing blocked anywhere, once with the opening thread

@@ -14,7 +14,7 @@
 
 /*
  * A config-BAR register with no documented function (below the PCI_COMPLEX
- * block at 0x2000, FACTS.md), so raw tests do not arm any mechanism.
+ * block at 0x2000, HW-REGS), so raw tests do not arm any mechanism.
  */
 #define SCRATCH_REG	0x0100
 

@@ -280,7 +280,7 @@ TEST(row_disassembly_annotates)
 }
 
 /*
- * A receiver row with the SDK's two-word sendpicp bundle [RE, FACTS.md]:
+ * A receiver row with the SDK's two-word sendpicp bundle [RE, HW-MERGED]:
  * both words are shown as one instruction, and the second is never read
  * as an instruction of its own, even when it looks like one.
  */

@@ -16,7 +16,7 @@
 
 #include "ipuxcom.h"
 
-/* Smallest image the loader takes in two or more frames (FACTS.md: 0x4134). */
+/* Smallest image the loader takes in two or more frames (HW-LOADER-LIMITS: 0x4134). */
 #define IXT_SMALL_IMAGE_BYTES	0x4140u
 
 static uint8_t ixt_small_image[IXT_SMALL_IMAGE_BYTES];

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #define TILES		1472
-/* Above the loader's minimum payload envelope (0x4134 bytes, FACTS.md). */
+/* Above the loader's minimum payload envelope (0x4134 bytes, HW-LOADER-LIMITS). */
 #define IMG_BYTES	(20 * 1024)
 #define IMG_WORDS	(IMG_BYTES / 4)
 #define PAYLOAD_BASE	0x4c010u

@@ -33,8 +33,7 @@ MAX_RECORDS: int = lib.IPUXCOM_CFG_MAX_RECORDS
 
 def reg_name(offset: int) -> str:
     """The HW-REGS name (docs/hardware-record.md) of the register at config
-    @offset ("AUTOLDCSR",
-    "TDI[17].DBG_DATA"), or "" when it has none."""
+    @offset ("AUTOLDCSR", "TDI[17].DBG_DATA"), or "" when it has none."""
     buf = ffi.new("char[64]")
     return _str(lib.ipuxcom_cfg_reg_name(offset, buf, 64))
 

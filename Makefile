@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 #
 # ipuxcom top-level build. `make help` lists the targets.
 #
@@ -430,8 +430,9 @@ check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom $(EXAMPLE_BINS)
 
 # The card lane's VM: no simulator; the stand-in binds the C600 PCI device.
 # Every load on the card replays the real C600 config capture, as the
-# record's loads do: a test vector read from the hardware record next to
-# the repository (never installed, never copied into the tree), checked
+# record's loads do (HW-CFG-CAPTURE, docs/hardware-record.md): a test
+# vector kept next to the repository, outside the tree (never installed,
+# never copied into the tree), checked
 # against the seed's SHA-256 (selftests/vm/card-cfg.sh), in the image as
 # /data/c600-init.ipucfg (the tests find it as $$IPUXCOM_CARD_CFG).
 CARD_CFG ?= $(CURDIR)/../shared/data/c600-init.ipucfg
@@ -696,12 +697,16 @@ uninstall:
 # object's and command's --help, and modprobe.d/dkms.conf against kmod/;
 # selftests/install/exports-check.sh checks the version script against the
 # public headers and the built library's exports; links-check.sh the
-# Markdown links of README.md and docs/.
+# Markdown links of README.md and docs/; tree-check.sh that the tree
+# stands alone: `reuse lint`, each file's SPDX line against COPYING, no
+# citation of anything outside the tree, every HW- fact id cited defined
+# in docs/hardware-record.md.
 check-install: lib tools
 	@mkdir -p $(B)/results
 	B=$(B) selftests/run-host-tests.sh $(B)/results/install.tap \
 		selftests/install/install-check.sh selftests/install/docs-check.sh \
-		selftests/install/exports-check.sh selftests/install/links-check.sh
+		selftests/install/exports-check.sh selftests/install/links-check.sh \
+		selftests/install/tree-check.sh
 
 # ---------------------------------------------------------------- DKMS
 # The kernel modules through DKMS, rebuilt for every kernel installed later

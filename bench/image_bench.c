@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Tile images (issue 5): IPUIMG1 pack and extract, and loader-frame
  * generation, each against memcpy of the same bytes measured in the same

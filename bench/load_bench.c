@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Full-chip load on the simulated C600 (run inside the test VM by
  * `make bench-vm`; on a machine without /dev/ipuxcom it says so and exits 0).

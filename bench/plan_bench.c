@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Exchange-plan assembly speed (issue 3): point-to-point plans for all
  * 1472 x 1471 ordered pairs at 1024 words, and multicasts to 64 receivers,

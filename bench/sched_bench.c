@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Scheduler benchmark over the fixed suite (issue 16, bench/sched_suite.h):
  * every set is scheduled three ways in the same run,

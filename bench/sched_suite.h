@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The fixed scheduler suite (issue 16): transfer sets generated from fixed
  * seeds, so that every run of bench/sched_bench (and sched_suite_test)
@@ -17,7 +17,7 @@
  *  - large: 64..736 point-to-point transfers over the whole chip (1..64
  *    words) and all-to-all among 8..24 tiles (1..16 words);
  *  - wide: built for 64-bit routes: tiles taken as pairs whose physical ids
- *    differ by XOR 2 [RE, FACTS.md], one sending member per pair, each
+ *    differ by XOR 2 [RE, HW-XOR2-PAIR], one sending member per pair, each
  *    transfer into the member of another pair that owns its 64-bit items,
  *    even word counts 128..2048, source and destination addresses 8-byte
  *    aligned (see suite_wide()), so a 64-bit route exists for every

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Exchange verifier benchmarks (issue 4), one run, ratios printed, nothing
  * asserted about time:

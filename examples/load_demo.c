@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * load_demo: the main job of `make demo`, as an example of libipuxcom.
  *

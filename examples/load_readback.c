@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * load_readback: load an application and read it back on a device, as an
  * example of libipuxcom (libipuxcom(3) EXAMPLES). Needs the ipuxcom

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * plan_demo: the part of libipuxcom that needs no card, as an example
  * (libipuxcom(3) EXAMPLES; `make check-host` runs it through

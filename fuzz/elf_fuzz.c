@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: the per-tile ELF reader (libelf underneath). An
  * accepted ELF gives an image inside tile SRAM, starting at the payload

@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Run one libFuzzer target for a while and report the run as TAP (plan
 # 1..1), so that selftests/run-host-tests.sh and selftests/tap-summary.sh
 # count it like any test binary (a crash, a leak, a sanitizer report or a

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Seed corpus for the fuzz targets, generated at build time so the
  * repository holds no binary files: small valid IPUIMG1, IPUCFG1 and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: the .ipuhsp manifest reader. Whatever it accepts must
  * validate, format canonically, and read back to the same manifest; the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: the IPUCFG1 reader. Whatever it accepts must name
  * and summarise cleanly and serialise back to the very same bytes.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: the IPUIMG1 reader, and everything that consumes an
  * image it accepted (extract, verify, frames, redirect). A file the

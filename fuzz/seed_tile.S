@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A tile ELF seed for elf_fuzz: see seed_tile.ld. */
 	.section .secondaryLower,"aw",@nobits
 	.space 16

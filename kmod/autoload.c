@@ -1,10 +1,10 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * AUTOLOAD: install the tile bootloader on every tile through the hardware
  * autoloader, with the register sequence the design notes traced for the
  * 948-byte IPU2 bootloader padded to 1 KiB [S "Direct Attach And
- * Autoloader"], as the hardware-proven peer also runs it [RE, FACTS.md
- * "The load as run on a real C600" step 3]:
+ * Autoloader"], as the hardware-proven peer also runs it [RE, HW-LOAD
+ * step 3; HW-AUTOLOAD-SEQ]:
  *
  *	AUTOLDCSR   = 0
  *	AUTOLDDATAR = the image padded to 1 KiB, one 32-bit word per write;
@@ -16,8 +16,8 @@
  *	AUTOLDCSR   = 0x000b7f3f; wait for GO to clear
  *
  * Both records pad to a multiple of 1 KiB. The words are built from the
- * peer's named fields for every size [RE `install_bootloader`, FACTS.md
- * "ipu_driver as the peer drives it"]:
+ * peer's named fields for every size [RE `install_bootloader`,
+ * HW-AUTOLOAD-FIELDS]:
  *	TRGTR = zone 32<<20 | address<<10 | KiB in the low bits
  *	CSR   = DATA_PRESENT 1<<20 | GO 1<<8 | load pointer (bytes/4 - 1) & 0x3f
  *	first  TRGTR: address = the image's KiB, low bits 0
@@ -41,10 +41,10 @@
 #define AUTOLOAD_PAD			1024
 /* AUTOLDCSR read back after this many data words [RE]. */
 #define AUTOLOAD_FLUSH_WORDS		32
-/* The peer waits 2 s for GO [RE, FACTS.md step 3]. */
+/* The peer waits 2 s for GO [RE, HW-AUTOLOAD-SEQ]. */
 #define AUTOLOAD_DEFAULT_TIMEOUT_NS	(2ULL * NSEC_PER_SEC)
 
-/* The peer's named fields [RE install_bootloader; FACTS.md]. */
+/* The peer's named fields [RE, HW-AUTOLOAD-FIELDS]. */
 #define AUTOLOAD_TRGTR_ZONE		(32u << 20)
 #define AUTOLOAD_TRGTR_ADDR_SHIFT	10
 /* Tile memory in KiB: the second transaction's address [RE]. */

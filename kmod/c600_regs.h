@@ -1,9 +1,9 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * C600 (IPU21) config-BAR registers and loader constants the module's
- * sequences use. Sources: shared/seeds/003 ([S]) and shared/FACTS.md
- * ([RE], [DW]). The simulator has its own copy written from the same
- * notes, on purpose.
+ * sequences use, cited by the ids of the hardware record
+ * (docs/hardware-record.md: [S], [RE], [DW]). The simulator has its own
+ * copy written from the same record, on purpose.
  */
 #ifndef C600_REGS_H
 #define C600_REGS_H
@@ -26,7 +26,7 @@
 #define C600_HSP_GS1			0x302c
 #define C600_HSP_GS2			0x3030
 #define C600_HSP_MARK			GENMASK(15, 0)
-/* The hardware-proven loader waits 10 s for each handshake [RE, FACTS.md step 6]. */
+/* The hardware-proven loader waits 10 s for each handshake [RE, HW-LOAD step 6]. */
 #define C600_HSP_WAIT_NS		(10ULL * NSEC_PER_SEC)
 
 /* Exchange window: logical tile, HEXOPT bit 11 [S "Experimental Tile SRAM Writes"]. */
@@ -58,7 +58,7 @@
 #define C600_DBG_RBRK_CTX(c)		BIT(c)
 /*
  * CTXT_STS: the state of context c is (CTXT_STS >> 2c) & 3, and 2 or 3
- * means stopped [RE: FACTS.md "ipu_driver as the peer drives it"]. 1 =
+ * means stopped [RE, HW-TDI-CTXT]. 1 =
  * running and 0 = inactive are MODELLED (the record names only 2|3).
  * Inactive, the records differ: [S] "Reset-idle tiles have all seven
  * contexts inactive ...; an inactive context cannot execute an injected
@@ -72,12 +72,12 @@
 #define C600_CTXT_INACTIVE		0
 #define C600_CTXT_RUNNING		1
 #define C600_CTXT_IS_STOPPED(state)	(((state) & 2) != 0)	/* 2 or 3 of 0..3 */
-/* The peer polls up to 100 ms for a stop [RE, FACTS.md]. */
+/* The peer polls up to 100 ms for a stop [RE, HW-TDI-CTXT]. */
 #define C600_CTXT_STOP_WAIT_NS		(100ULL * 1000 * 1000)
 /*
  * DBG_ECSR (5) / DBG_ECLR (6): indices [S]. After restoring DBG_RBRK, the
  * peer writes DBG_ECLR = the context bit (1 << context) if the context
- * was not already broken [RE, FACTS.md]. What DBG_ECSR's bits mean is not
+ * was not already broken [RE, HW-TDI-CTXT]. What DBG_ECSR's bits mean is not
  * recorded.
  */
 #define C600_DBG_ECLR_CTX(c)		BIT(c)
@@ -90,7 +90,7 @@
 #define C600_INSN_PUT_DBG_DATA_M0	0x43008070u
 /*
  * put $DBG_DATA, $m1: INFERRED, not in the record. put $DBG_DATA,$m0 is
- * 0x43008070 and br $mN is 0x43000000 | N<<20 [RE, FACTS.md]: the same
+ * 0x43008070 and br $mN is 0x43000000 | N<<20 [RE, HW-INSN-FIXED]: the same
  * 0x43 opcode with the register field at bit 20 gives 0x43108070. The one
  * unrecorded encoding of the read path; it saves $m1.
  */

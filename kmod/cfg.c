@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Config-BAR access: the documented register set, raw REG_READ and
  * REG_WRITE checked against it, and CFG_APPLY.
@@ -11,8 +11,8 @@
  * The real C600 capture writes the HSP general-sync controls (its last two
  * records set GS2 = 1 and GS1 = 1). The seed replays every record; the
  * hardware-proven peer skips those records and then writes GS1 = 0 and
- * GS2 = 0, each read back as MARK 0 [FACTS.md "The load as run on a real
- * C600" step 2]. IPUXCOM_CFG_F_CLEAR_GS1/GS2 select that per control.
+ * GS2 = 0, each read back as MARK 0 [RE, HW-LOAD step 2].
+ * IPUXCOM_CFG_F_CLEAR_GS1/GS2 select that per control.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,8 +27,8 @@
 #include "c600_regs.h"
 
 /*
- * The documented register set: the config-BAR registers of FACTS.md's
- * table ([S], [RE]): PCI_COMPLEX.CCSR, AUTOLDCSR/TRGTR/DATAR, HSP GS1/GS2,
+ * The documented register set: the config-BAR registers of the record's
+ * table (HW-REGS; [S], [RE]): PCI_COMPLEX.CCSR, AUTOLDCSR/TRGTR/DATAR, HSP GS1/GS2,
  * EXCHWINDOWBASER (0x3044), TILEUPDR (0x3054), the 16 XB.DCXCR
  * instances, and TDI registers 0-12 of each tile [S "Debug Readback
  * Pivot"]. Every mechanism of the module writes only these.
@@ -119,8 +119,8 @@ static bool cfg_skipped(u32 flags, const struct ipuxcom_cfg_record *r)
 
 /*
  * @reg = 0, which must read back MARK 0; else -EBUSY naming it. The bare
- * word, as the peer clears the marks after its replay [RE, FACTS.md "The
- * load as run on a real C600" step 2].
+ * word, as the peer clears the marks after its replay [RE, HW-LOAD
+ * step 2].
  */
 static int cfg_clear_mark(struct ipuxcom_device *dev, struct ipuxcom_ioc_cfg_apply *ca,
 			  u32 reg)

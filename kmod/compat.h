@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Kernel-version compatibility of the ipuxcom modules, in one place.
  *
@@ -76,7 +76,7 @@
 #ifdef GENL_MCAST_CAP_SYS_ADMIN
 #define IPUXCOM_MCGRP_ADMIN_ONLY	.flags = GENL_MCAST_CAP_SYS_ADMIN
 #else
-#error "ipuxcom: <net/genetlink.h> lacks GENL_MCAST_CAP_SYS_ADMIN: the events group could not be kept to CAP_SYS_ADMIN (a kernel before 6.7 without its backport)"
+#error "ipuxcom: no GENL_MCAST_CAP_SYS_ADMIN (6.7, or a backport): events group would be open"
 #endif
 
 /*

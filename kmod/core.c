@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom core: the /dev/ipuxcom misc device, per-open-file state and the
  * ioctl dispatch table.
@@ -28,7 +28,7 @@
 #include "ipuxcom_abi_layout.h"
 #include "ipuxcom_internal.h"
 
-/* Config BAR of a C600: mmap(/dev/ipuN, 0, 0x80000) [RE], FACTS.md. */
+/* Config BAR of a C600: mmap(/dev/ipuN, 0, 0x80000) [RE, HW-CFG-MAP]. */
 #define IPUXCOM_MAX_CONFIG_BAR	0x80000
 
 /**
@@ -332,7 +332,7 @@ static int ipuxcom_ioc_dev_query(struct ipuxcom_device *dev, void *arg)
 
 /*
  * A device held through ipu_driver is reset by its owner there
- * (RESET_DEVICE on /dev/ipuN, FACTS.md); the module then only returns its
+ * (RESET_DEVICE on /dev/ipuN, HW-DRV-INIT); the module then only returns its
  * own state to IDLE, and says so with IPUXCOM_RESET_F_DRIVER_RESET.
  */
 static int ipuxcom_ioc_reset(struct ipuxcom_device *dev, void *arg)

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Register access, bounded waits and the device state machine, shared by
  * every mechanism. Callers hold op_lock and are inside
@@ -135,8 +135,8 @@ static int ipuxcom_poll_once(struct ipuxcom_device *dev, u32 offset, u32 mask, u
 	/*
 	 * Only a fatal signal ends a wait: a sequence half done cannot be
 	 * restarted, and ipu_driver sends the attached process real-time
-	 * signals 44-49 throughout a load (FACTS.md "ipu_driver as the peer
-	 * drives it"), so an unrelated or driver signal must not cost it.
+	 * signals 44-49 throughout a load (HW-SIGNALS), so an unrelated or
+	 * driver signal must not cost it.
 	 */
 	if (fatal_signal_pending(current))
 		return -EINTR;

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * EXPERIMENTAL exchange-window tile writes [S "Experimental Tile SRAM
  * Writes"]: the notes' sequence, checked by TILEUPDR completion. The notes

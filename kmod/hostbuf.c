@@ -1,11 +1,11 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host buffers: the caller's own memory, pinned for the session:
  * anonymous or shmem (memfd, tmpfs, shared anonymous) pages only, never a
  * regular file's shared mapping (hostbuf_page_ok()).
  *
  * On a card the IPU reads host buffers that ipu_driver attached
- * (BUFFER_ATTACH {index, size, address}, FACTS.md), and only userspace can
+ * (BUFFER_ATTACH {index, size, address}, HW-IOCTLS), and only userspace can
  * ask it to: the library allocates the transport buffer and the
  * host-exchange pages, attaches them there, and hands the same memory to
  * the module with BUF_ATTACH, so that the module can check each batch,
@@ -239,7 +239,7 @@ void ipuxcom_buf_release_all(struct ipuxcom_device *dev)
 /*
  * Index 0 is the loader's transport buffer and, once that is detached and
  * a host-exchange setup has begun, host page 0 (ipu_driver's indexes:
- * FACTS.md "ipu_driver as the peer drives it", "Buffer indexes").
+ * HW-BUF-INDEX).
  */
 static bool ipuxcom_slot_is_loader(struct ipuxcom_device *dev, u32 i)
 {
@@ -322,7 +322,7 @@ static void hostbuf_unlock(struct ipuxcom_device *dev)
 /*
  * BUF_ATTACH: check, pin (no lock), check again and, under op_lock, select
  * HEXOPT and make the buffer the device's, in the hardware sequence's order
- * [RE, FACTS.md steps 4 and 9: EXCHWINDOWBASER = HEXOPT, then
+ * [RE, HW-LOAD steps 4 and 9: EXCHWINDOWBASER = HEXOPT, then
  * BUFFER_ATTACH]. The first check makes a refusal cheap: nothing is
  * faulted in or pinned (up to 64 MiB) for an attach the state or the slot
  * refuses. It is a snapshot only, as op_lock is dropped for the pin (user

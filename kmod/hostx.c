@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host tensor exchange [S "Host Tensor Exchange"]: host pages shared with
  * the running device and the GS2 phase handoffs of named calls.
@@ -7,7 +7,7 @@
  * LOAD_FINISH here), selects HEXOPT, detaches the loader buffer (also
  * LOAD_FINISH), posts GS1 mark 1, waits for the preloaded GS2 mark to reach
  * zero, attaches page 1 then page 0 reselecting HEXOPT before each (page i
- * at ipu_driver index i, FACTS.md "ipu_driver as the peer drives it";
+ * at ipu_driver index i, HW-BUF-INDEX;
  * BEGIN refuses while the loader's buffer still holds index 0), and
  * posts one GS2 load-completion mark; the first host call waits for that
  * mark to return to zero. HOSTX_SETUP BEGIN, the caller's BUF_ATTACHes and
@@ -15,7 +15,7 @@
  * host-sync manifest; the pages are the caller's memory (hostbuf.c).
  *
  * "Select HEXOPT" is EXCHWINDOWBASER = 0x800 with a read back
- * (ipuxcom_select_hexopt(), FACTS.md "The load as run on a real C600").
+ * (ipuxcom_select_hexopt(), HW-LOAD step 9).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -86,7 +86,7 @@ static int hostx_begin(struct ipuxcom_device *dev, struct ipuxcom_ioc_hostx_setu
 		return ret;
 	/*
 	 * Host page 0 takes index 0: the loader's buffer must be gone first
-	 * (FACTS.md "The load as run on a real C600" steps 8-9).
+	 * (HW-LOAD steps 8-9).
 	 */
 	if (ipuxcom_buf(dev, IPUXCOM_SLOT_LOADER))
 		return -EBUSY;

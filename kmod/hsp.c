@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The host's side of the HSP handshakes: marks posted on general-sync
  * group 1 or 2 and waited for until the tiles return them to zero (the
@@ -16,8 +16,8 @@
 
 /*
  * Select HEXOPT: EXCHWINDOWBASER = 0x800, the word the hardware-proven
- * loader writes before the transport buffer is attached [RE, FACTS.md
- * "The load as run on a real C600" step 4] and the SDK before each
+ * loader writes before the transport buffer is attached [RE, HW-LOAD
+ * step 4] and the SDK before each
  * host-exchange page [S "Host Tensor Exchange"]; read back, since config
  * writes are posted [S "Experimental Tile SRAM Writes"].
  */

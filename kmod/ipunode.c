@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * A card driven by ipu_driver is reached through what ipu_driver gives
  * its holder, and nothing the records leave open is guessed: the caller

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Frozen layouts of the ipuxcom ioctl structs. Included by the module and
  * by a host test, so a change to uapi/linux/ipuxcom.h that moves a member

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * State shared by the files of ipuxcom.ko: devices, open files, and the
  * entry points each mechanism file provides to the core.

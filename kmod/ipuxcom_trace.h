@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Tracepoints of ipuxcom.ko: every config-BAR access, HSP mark posts and
  * waits, TDI injections and loader batch kicks. With the kernel's tracing

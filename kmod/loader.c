@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Secondary-loader transport [S "Secondary Loader Frames"]: the transport
  * buffer (the caller's memory, pinned by BUF_ATTACH in slot 0: hostbuf.c),
@@ -124,8 +124,8 @@ static void loader_clear_beyond(struct ipuxcom_device *dev, struct ipuxcom_host_
 }
 
 /*
- * Before batch 0, in the hardware-proven order [RE, FACTS.md "The load as
- * run on a real C600" steps 4-5]: HEXOPT was selected and the buffer handed
+ * Before batch 0, in the hardware-proven order [RE, HW-LOAD
+ * steps 4-5]: HEXOPT was selected and the buffer handed
  * to the device by BUF_ATTACH (and, on a card, the caller's BUFFER_ATTACH
  * right after it); now save PCI_COMPLEX.CCSR, arm all 16 XB.DCXCR with
  * request id 63, clear CCSR.NOSNOOP and ELINKECRCEN and read CCSR back. The primaries
@@ -230,7 +230,7 @@ int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg)
 	/*
 	 * The 24th mark-1 transaction: the loaders read 0xffffffff [S]. As
 	 * the hardware-proven loader does, GS1 must be back at MARK 0 first
-	 * [RE, FACTS.md step 7].
+	 * [RE, HW-LOAD step 7].
 	 */
 	memset(xbuf->vaddr, 0xff, xbuf->size);
 	dev->xbuf_dirty = xbuf->size;
@@ -251,7 +251,7 @@ int ipuxcom_cmd_load_finish(struct ipuxcom_device *dev, void *arg)
 	 * After mark 23 reaches zero the SDK restores the operational
 	 * controls (request id 0 primary, 1 secondary) and CCSR, selects
 	 * HEXOPT and detaches the loader buffer [S "Host Tensor Exchange"];
-	 * the peer reads CCSR back [RE, FACTS.md step 8]. The module's pin
+	 * the peer reads CCSR back [RE, HW-LOAD step 8]. The module's pin
 	 * ends here; on a card the caller's BUFFER_DETACH 0 follows.
 	 */
 	ret = dcxcr_program(dev, false);

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Generic netlink family "ipuxcom": device listing (DEV_GET do/dump) and
  * the "events" multicast group (state changes, load progress, timeouts,

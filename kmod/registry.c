@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Device registry: backends register devices here; files and netlink look
  * them up by id. What else a device's arrival and removal mean (its host

@@ -1,13 +1,12 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * TDI debug access [S "Debug Readback Pivot"]: register dumps, instruction
  * injection on a stopped context, and tile SRAM read/write through
  * injected loads and stores.
  *
  * Every command is one session that leaves the tile as it found it
- * ([S]: "restore the thread state"; FACTS.md "TDI SRAM access"), in the
- * way the hardware-proven peer stops and releases a context (FACTS.md
- * "ipu_driver as the peer drives it"):
+ * ([S]: "restore the thread state"; HW-TDI-READ), in the way the
+ * hardware-proven peer stops and releases a context (HW-TDI-CTXT):
  *
  *   begin:  read DBG_RBRK, DBG_IOWNER and CTXT_STS. The context's state is
  *           (CTXT_STS >> 2*context) & 3; 2 or 3 is stopped [RE]. A context
@@ -328,7 +327,7 @@ static int tdi_check_sram(struct ipuxcom_ioc_tdi_sram *ts)
 }
 
 /*
- * One word through the stopped context [S, FACTS.md]: get $m1,$DBG_DATA
+ * One word through the stopped context [S, HW-TDI-READ]: get $m1,$DBG_DATA
  * (address), then ld32 + put $DBG_DATA,$m0 (read) or get $m0,$DBG_DATA +
  * st32 (write). Clobbers $m0/$m1; tdi_end() restores them.
  */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # The Python package's tests (python/tests, pytest) as TAP for
 # selftests/run-host-tests.sh: one "ok N name" line per test, after
 # pytest's own report as "# " comments. Runs Debian's /usr/bin/python3

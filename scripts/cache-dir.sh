@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # Sourced by the scripts that cache expensive builds outside the work tree
 # (scripts/debug-kernel.sh, scripts/qemu-c600.sh).

@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Build (once) the debug kernel of `make check-debug`: Debian's
 # linux-source-6.1 (/usr/src/linux-source-6.1.tar.xz), x86_64 defconfig plus
 # selftests/debug/debug-kernel.config (KASAN, lockdep, kmemleak, fault

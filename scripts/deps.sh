@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Install, through apt-get, the packages of deps/packages.txt that are absent.
 # Usage: scripts/deps.sh [--list]   (--list prints the package names only)
 set -eu

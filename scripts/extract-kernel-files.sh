@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Extract a few files from Debian's linux-source-6.1 tarball (package
 # linux-source-6.1), e.g. the kselftest harness headers or checkpatch.pl.
 # They are used at build time and never copied into the repository.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Print the newest Debian kernel version that has both an image in /boot and
 # headers in /usr/src (the kernel the test VM boots and the modules target).
 set -eu

@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Build the ipuxcom modules against every kernel-headers version and
 # flavour Debian 12 offers, as TAP (make check-kbuild-matrix): one result
 # per kernel, "ok" when ipuxcom.ko, ipuxcom_sim.ko and ipuxcom_hw.ko build

@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Build (once) a QEMU with the C600 test device (docs/qemu-c600.md):
 # Debian's own QEMU source package (the version of the installed
 # qemu-system-x86 if apt can fetch it), with selftests/qemu/ipu_c600.c and

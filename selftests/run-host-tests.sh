@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Run host test binaries (plain and ASan+UBSan builds) and collect their TAP
 # in OUT.tap, each block under a "# binary: <path as given>" line. Output is
 # echoed as it comes. A crash, a timeout, a short plan or a nonzero exit with

@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Sum up TAP files written by selftests/run-host-tests.sh and
 # selftests/vm/run-vm.sh: one status line per test binary (a block starts at
 # a "# binary: NAME" line), then, as the very last line,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Judge one test binary's run from its TAP output and exit status, and print
 # the TAP result lines its own output lacks, so that a crash, a timeout or a
 # binary that never ran is counted as a failure by selftests/tap-summary.sh.

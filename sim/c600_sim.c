@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The software C600 register model. See c600_sim.h for what is modelled;
  * every behaviour below cites the note it follows or says "modelled".
@@ -7,8 +7,8 @@
 
 /*
  * Logical -> physical tile id of IPU21, as the seed notes give it
- * (seeds/000 "No-Blob Replacement Status", seeds/003 "Compact Physical
- * Image"): tiles pair up in serpentine blocks of 23 rows.
+ * ([S "No-Blob Replacement Status"], [S "Compact Physical Image"];
+ * HW-TILE-MAP): tiles pair up in serpentine blocks of 23 rows.
  */
 u16 c600_logical_to_physical(u16 logical)
 {
@@ -368,7 +368,7 @@ static bool sim_autoload_go(struct c600_sim *sim, u32 csr)
 				   sim->autold_image_len))
 			return false;
 		sim_sram_seal(sim);
-		/* The secondary loader's context is active [S "Debug Readback"]. */
+		/* The secondary loader's context is active [S "Debug Readback Pivot"]. */
 		sim->ts[t].ctx[0] = C600_CTX_RUNNING;
 		sim->ts[t].pc[0] = SIM_SRAM_BASE;
 	}
@@ -407,7 +407,7 @@ static void sim_autoldcsr_write(struct c600_sim *sim, u32 value)
  * buffer. Both records arm the eight secondary controls with 0x07fffffa,
  * and omitting them fails [S]. The primaries: the seed's SDK trace arms
  * them too [S]; the hardware-proven peer arms them and then puts them
- * back to request id 0 (0x2) before batch 0 [RE, FACTS.md step 5]. Both
+ * back to request id 0 (0x2) before batch 0 [RE, HW-LOAD step 5]. Both
  * load on hardware, so both are accepted, each primary on its own. Any
  * other primary value is not recorded and is refused (modelled).
  */
@@ -489,7 +489,7 @@ static bool sim_loader_batch(struct c600_sim *sim)
 	for (i = 0; i < SIM_BATCH_TILES; i++) {
 		u32 off = sim_le32(desc + i * 8), n = sim_le32(desc + i * 8 + 4);
 
-		/* A one-frame application is not acknowledged [RE, FACTS.md]. */
+		/* A one-frame application is not acknowledged [RE, HW-LOADER-LIMITS]. */
 		if (n < SIM_MIN_FRAMES || n > SIM_MAX_FRAMES || off < SIM_DESC_AREA)
 			return false;
 		for (k = 0; k < n; k++)
@@ -562,8 +562,8 @@ static bool sim_start_tiles(struct c600_sim *sim)
  * The notes' minimal oracle: 64 bytes in, tile 0 -> tile 1, 64 bytes out,
  * reading the seed's layout: "attached page 1 + 0x00 callable ID",
  * "attached page 0 + 0x40" the payload [S]. A tile program finds a host
- * page by its BUFFER_ATTACH index, which is the page's own number (FACTS.md
- * "ipu_driver as the peer drives it"): slot = page.
+ * page by its BUFFER_ATTACH index, which is the page's own number
+ * (HW-BUF-INDEX): slot = page.
  */
 void c600_sim_hostx_oracle(struct c600_hostx_program *prog)
 {
@@ -710,8 +710,8 @@ static u32 sim_hsp_read(struct c600_sim *sim, unsigned int gs)
 /* -------------------------------------------------------------------- TDI */
 
 /*
- * CTXT_STS, 2 bits per context: 2 or 3 is stopped [RE: FACTS.md
- * "ipu_driver as the peer drives it"]; 3 is reported here for a context
+ * CTXT_STS, 2 bits per context: 2 or 3 is stopped [RE,
+ * HW-TDI-CTXT]; 3 is reported here for a context
  * stopped with its DBG_ECSR bit set, 0 inactive and 1 running (all three
  * modelled). A run-break stop takes
  * effect over time (modelled): the context keeps reporting running for
@@ -775,7 +775,7 @@ static void sim_rbrk_write(struct c600_sim *sim, struct c600_tile_state *ts, u32
 
 /*
  * DBG_ECLR: the peer writes the context bit here after restoring DBG_RBRK,
- * for a context it broke [RE, FACTS.md]; so writes are accepted with any
+ * for a context it broke [RE, HW-TDI-CTXT]; so writes are accepted with any
  * context bits. Modelled: each bit clears that context's DBG_ECSR bit, and
  * a stopped context whose run-break is clear resumes.
  */

@@ -1,7 +1,8 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The software C600: a register-level model of one Graphcore C600 (IPU21),
- * written from the seed notes and FACTS.md, not from the module's code.
+ * written from the hardware record (docs/hardware-record.md), not from
+ * the module's code.
  *
  * Plain C shared by the kernel backend (ipuxcom_sim.ko) and userspace
  * tests. It does no locking: its user serialises calls per instance.
@@ -28,12 +29,12 @@
 /* Also the allocation port, sim_zalloc()/sim_free(), kernel or userspace. */
 #include "c600_sram.h"
 
-/* 1,472 tiles [S: seeds/000, "All-Tile Parallel Sum"]. */
+/* 1,472 tiles [S "All-Tile Parallel Sum"; HW-TILES]. */
 #define C600_TILES		1472
-/* 23 physical rows x 64 physical columns [FACTS.md, Tiles and memory]. */
+/* 23 physical rows x 64 physical columns [HW-TILES]. */
 #define C600_PHYS_ROWS		23
 #define C600_PHYS_COLS		64
-/* mmap(/dev/ipuN, offset 0, 0x80000) maps the config BAR [RE, FACTS.md]. */
+/* mmap(/dev/ipuN, offset 0, 0x80000) maps the config BAR [RE, HW-CFG-MAP]. */
 #define C600_CONFIG_BAR_SIZE	0x80000
 
 #include "c600_sim_regs.h"

@@ -1,7 +1,7 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Config-BAR registers and tile facts as the simulator knows them, written
- * from shared/seeds/003 ([S]) and shared/FACTS.md ([RE]). Deliberately not
+ * from the hardware record (docs/hardware-record.md). Deliberately not
  * shared with the module: the module and the model are written separately
  * from the same notes, so a misread register in one is caught by the other.
  */
@@ -24,7 +24,7 @@
  *   TRGTR = 0x02000400, CSR = 0x0010013f  (stage the 256 data words)
  *   TRGTR = 0x0209c001, CSR = 0x000b7f3f  (deliver to every tile)
  * The peer's named fields, which give those words at 1 KiB [RE
- * install_bootloader; FACTS.md "ipu_driver as the peer drives it";
+ * install_bootloader; HW-AUTOLOAD-FIELDS;
  * hardware-checked only at 1 KiB]: TRGTR = zone 32<<20 | address<<10 |
  * KiB in the low bits; CSR = DATA_PRESENT 1<<20 | GO 1<<8 | load pointer
  * (bytes/4 - 1) & 0x3f; the first transaction has address = KiB and low
@@ -67,7 +67,7 @@
 /*
  * DCXHWM=2 with request id 0: the operational primary value [RE]. The
  * hardware-proven peer puts the eight primaries back to it before batch 0
- * and loads [FACTS.md "The load as run on a real C600" step 5].
+ * and loads [RE, HW-LOAD step 5].
  */
 #define SIM_DCXCR_PRIMARY_OPERATIONAL	0x00000002u
 
@@ -103,7 +103,7 @@ enum sim_tdi_reg {
 #define SIM_RBRK_CTX_MASK		0x7fu
 /*
  * CTXT_STS: 2 bits per context, context c at bits 2c+1..2c; 2 or 3 is
- * stopped [RE: FACTS.md "ipu_driver as the peer drives it"]. 0 inactive,
+ * stopped [RE, HW-TDI-CTXT]. 0 inactive,
  * 1 running, and 3 for a context stopped with its DBG_ECSR bit set are
  * modelled (values 0-2 are enum c600_ctx_state).
  */
@@ -133,7 +133,7 @@ enum sim_tdi_reg {
 #define SIM_INSN_PUT_DBG_DATA_M0	0x43008070u
 /*
  * put $DBG_DATA, $m1: INFERRED, not recorded. From put $DBG_DATA,$m0 =
- * 0x43008070 and br $mN = 0x43000000 | N<<20 [RE, FACTS.md]: same 0x43
+ * 0x43008070 and br $mN = 0x43000000 | N<<20 [RE, HW-INSN-FIXED]: same 0x43
  * opcode, source register field at bit 20. The one unrecorded encoding
  * the read path uses (to save $m1).
  */

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The simulator's tile SRAM page store: 4 KiB pages, shared between tiles
  * (and within a tile) by content, reference-counted, copied on write.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom cfg ...: IPUCFG1 config-BAR write sequences (the notes'
  * c600-init.ipucfg): what they touch, record by record or by block.

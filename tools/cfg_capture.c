@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom cfg capture: turn the config-BAR writes the module makes into an
  * IPUCFG1 file, from the ipuxcom_bar_write tracepoint (this replaces the

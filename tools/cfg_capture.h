@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ipuxcom cfg capture (tools/cfg_capture.c): an IPUCFG1 file from the
  * config-BAR writes the ipuxcom_bar_write tracepoint records. An entry of

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A list of checks with their verdicts, printed as a report: what
  * `ipuxcom load --check` and `ipuxcom doctor` show. Each check has a name

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Command-line plumbing of the ipuxcom command: the object -> command
  * tables, option parsing and error reporting shared by every command.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Exact names, unambiguous prefixes and "did you mean"; see cli_match.h.
  */

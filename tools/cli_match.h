@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Names typed on the command line against the names a table knows:
  * exact names, unambiguous prefixes ("dev sho", "--jso") and, for a name

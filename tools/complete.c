@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * `ipuxcom __complete WORD...`: the candidates the bash completion
  * (tools/completion/ipuxcom.bash) offers for the last WORD. Objects and

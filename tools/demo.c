@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom demo sum|matmul: the notes' two exchange demos run in the
  * library's exchange simulator (ipuxcom_xsim.h), with the tile compute

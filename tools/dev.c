@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom dev ...: the devices the module knows, over generic netlink so
  * that listing needs neither the device node nor an attach (and works

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom doctor: what stands between this user and a working device --
  * the module, its device node and who may open it, the group, the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Explanations of errors (explain.h). The module says only -EBADFD when
  * the state forbids a command (uapi/linux/ipuxcom.h, enum

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Errors in the words a user needs: not just "the state does not allow
  * it" (-EBADFD) but which state the device is in and the command that

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom frames IMG FIRST LAST -o FILE: the secondary loader's transport
  * buffer contents (descriptor area and 1 KiB frames) for a contiguous

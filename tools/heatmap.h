@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The chip's 23 x 64 physical tile grid as an SVG picture, one square per
  * physical tile (row = id / 64, column = id % 64), each with a colour and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom image ...: IPUIMG1 compact physical images (pack, extract,
  * verify, inspect, redirect). Everything here works on files only: no

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The ipuxcom command's image, frames, cfg and hsp objects (tools/image.c,
  * frames.c, cfg.c, hsp.c) and the helpers they share.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom info: what the loaded module is and can do (IPUXCOM_IOC_INFO).
  */

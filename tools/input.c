@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * FILE-or-stdin arguments; see input.h. Regular files go to the library's
  * own readers (their size limits and messages); stdin, FIFOs and devices,

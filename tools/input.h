@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * FILE arguments of the ipuxcom command: a path, or '-' for standard
  * input, for every command that reads a file (image, manifest, config,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The JSON value conventions of the ipuxcom command; see json_fmt.h.
  */

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The conventions of the ipuxcom command's JSON output, on top of the
  * writer (json.h), so that every command spells a value the same way:

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom load: the whole session the record runs before every load --
  * the initialisation, on a card the replay of its config capture, then
@@ -520,7 +520,7 @@ static int load_run(struct cli_call *call, int argc, char **argv)
 	}
 	/*
 	 * Initialise in this same ipu_driver session, as the peer does before
-	 * every load (FACTS.md "ipu_driver as the peer drives it": STOP/START
+	 * every load (HW-DRV-INIT: STOP/START
 	 * monitoring, the ICU mailbox reset, ACCUMULATE_ERRORS, RESET_DEVICE
 	 * 0, SET_SECONDARY_IPU_ID; a module RESET on the simulator). Silent
 	 * when it works; a failure lists the steps on stderr. Here rather

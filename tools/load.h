@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ipuxcom load's host-exchange calls (NAME[:in=FILE]...[:out=FILE]...)
  * and the checks of their files, shared by load.c and load_check.c.

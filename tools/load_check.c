@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The files of `ipuxcom load --hostx` calls, checked before the device is
  * touched: a missing input found after the load would leave the device

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom [OPTIONS] OBJECT [COMMAND] [ARGS]: the command-line front end
  * of libipuxcom, in the style of ip(8) and devlink(8).
@@ -276,8 +276,8 @@ int main(int argc, char **argv)
 
 	/*
 	 * Before anything opens /dev/ipuxcom or /dev/ipuN: ipu_driver's
-	 * real-time signals would kill the process (FACTS.md "ipu_driver as
-	 * the peer drives it"). SIGINT/SIGTERM stay deliverable.
+	 * real-time signals would kill the process (HW-SIGNALS,
+	 * HW-SIGNAL-BLOCK). SIGINT/SIGTERM stay deliverable.
 	 */
 	rc = ipuxcom_block_driver_signals();
 	if (rc) {

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom monitor: print the module's netlink events as they happen, one
  * line each, like `devlink monitor` (or one JSON document per line).

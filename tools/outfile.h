@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The one way the ipuxcom command writes a FILE argument (-o FILE and the
  * like), so that an output never destroys what its name points at:

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom plan ...: exchange plans from libipuxcom (ipuxcom_plan.h), printed
  * as hex words with their disassembly, or as JSON. Pure computation: no

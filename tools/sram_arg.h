@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Tile SRAM addresses given on the command line (tdi read/write, image
  * pack --base/--entry, image redirect --target), checked the same way

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom tdi ...: the debug interface of one tile -- its registers, and
  * its SRAM read and written through injected loads and stores on the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Exchange phases as Chrome trace JSON; see trace_json.h and
  * docs/pictures.md.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Exchange phases as a Chrome trace / Perfetto JSON timeline
  * ({"traceEvents":[...]}, the Trace Event Format), for `plan schedule

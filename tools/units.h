@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Sizes for people in the ipuxcom command's text output; JSON keeps the
  * exact numbers.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * 32-bit words read from a file or a pipe, for `plan decode`: binary
  * (little-endian words, as tile SRAM and image files hold them) or text

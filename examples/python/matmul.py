@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """The notes' 4x4 matrix multiply with the scheduler's packed phase, from Python.
 
 Logical tiles 0..3 own the rows of A, 4..7 the columns of B; tile

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """The notes' all-tile parallel sum, step by step with ipuxcom from Python.
 
 Logical tile t holds t + 1 at 0x50000. Round k (1..11) moves, in one

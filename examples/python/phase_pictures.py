@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """Notebook-style: schedule a few transfers, simulate the phase, draw its
 timeline and a heatmap of the tile grid.
 

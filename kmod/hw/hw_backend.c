@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom_hw: the hardware backend. Registers one ipuxcom device ("hw")
  * for every Graphcore IPU that ipu_driver drives, next to ipu_driver and
@@ -11,7 +11,7 @@
  *
  * What it does:
  *  - looks at every PCI function of Graphcore's vendor id 0x1d95 [RE]
- *    (no public C600 device id exists, FACTS.md), and at the functions
+ *    (no public C600 device id exists, HW-PCI-VENDOR), and at the functions
  *    the "ids" parameter lists, without binding to any: no pci_driver, no
  *    MODULE_DEVICE_TABLE (so udev never loads this module by itself: it is
  *    loaded by hand or not at all);

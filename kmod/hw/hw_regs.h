@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Config-BAR access of the hardware backend (ipuxcom_hw.ko): offset
  * checks, posted-write flushes and the "device fell off the bus" check,
@@ -31,22 +31,22 @@ static inline void hw_mmio_write32(u32 value, void __iomem *addr)
 #include "user/hw_user_port.h"
 #endif
 
-/* Graphcore's PCI vendor id [RE, pci.ids] (FACTS.md "Device and driver"). */
+/* Graphcore's PCI vendor id [HW-PCI-VENDOR]. */
 #define HW_PCI_VENDOR_GRAPHCORE		0x1d95
 /*
  * The config BAR is 512 KiB: mmap(/dev/ipuN, offset 0, 0x80000) maps it
- * [RE] (FACTS.md). Which PCI BAR holds it, and at which offset, is not
- * documented: the backend maps what the holder's own mapping reaches
+ * [RE, HW-CFG-MAP]. Which PCI BAR holds it, and at which offset, is not
+ * documented (HW-OPEN-BAR): the backend maps what the holder's own mapping reaches
  * (see hw_backend.c).
  */
 #define HW_CONFIG_BAR_SIZE		0x80000u
 /*
- * EXCHWINDOWBASER [S "Experimental Tile SRAM Writes"] (FACTS.md register
- * table): selects the logical tile window of exchange-BAR stores. The
+ * EXCHWINDOWBASER [S "Experimental Tile SRAM Writes"] (HW-REG-EXCHWINDOW):
+ * selects the logical tile window of exchange-BAR stores. The
  * notes read it back after writing it "to flush the posted config write".
  */
 #define HW_REG_EXCHWINDOWBASER		0x3044u
-/* C600 tiles [S seeds/000] (FACTS.md "Tiles and memory"). */
+/* C600 tiles [S, HW-TILES]. */
 #define HW_C600_TILES			1472u
 
 /*

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipuxcom_sim: registers software C600s (sim/c600_sim.c) with ipuxcom.
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * libipuxcom: userspace access to the ipuxcom kernel module.
  *
@@ -68,7 +68,7 @@ struct ipuxcom_nl;
 /* ------------------------------------------------------------- device file */
 
 /*
- * ipu_driver's real-time signals (FACTS.md "Device and driver"): 44 on an
+ * ipu_driver's real-time signals (HW-SIGNALS): 44 on an
  * exception, 45 on an ICU mailbox reply, 46-49 when the GS1/GS2 marks
  * change. The driver sends them to the process that holds the card (to
  * the process, so to any thread not blocking them, or to the thread that
@@ -233,9 +233,8 @@ IPUXCOM_API int ipuxcom_reg_write(struct ipuxcom *ipu, uint32_t offset, uint32_t
  * Reset the attached device; *state_out (if not NULL) gets the new state.
  * On a device held through ipu_driver the reset is the whole
  * initialisation, since RESET_DEVICE alone only notifies the driver (the
- * card is reset by the ICU mailbox message, FACTS.md "ipu_driver as the
- * peer drives it"): BUFFER_DETACH_ALL on the /dev/ipuN, then
- * ipuxcom_dev_init()'s steps (the module's RESET with
+ * card is reset by the ICU mailbox message, HW-DRV-INIT): BUFFER_DETACH_ALL
+ * on the /dev/ipuN, then ipuxcom_dev_init()'s steps (the module's RESET with
  * IPUXCOM_RESET_F_DRIVER_RESET last). Either way the module
  * unpins every host buffer; the library then frees the host-exchange
  * pages (ipuxcom_hostx_setup() must run again) and keeps the transport
@@ -248,8 +247,8 @@ IPUXCOM_API int ipuxcom_reset(struct ipuxcom *ipu, uint32_t *state_out);
 /*
  * The steps of ipuxcom_dev_init(), in order. 1..6 are ipu_driver's
  * initialisation of a card it holds in driver-idle state, as the stack
- * whose loads completed on a C600 runs it (FACTS.md "The load as run on a
- * real C600", step 1, after the open, USER_ATTACH and SET_IPU_ID that
+ * whose loads completed on a C600 runs it (HW-LOAD step 1, HW-DRV-INIT,
+ * after the open, USER_ATTACH and SET_IPU_ID that
  * ipuxcom_attach() did); 7 returns the module's state to idle.
  */
 enum ipuxcom_init_step {

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * libipuxcom: the module's data-path commands on an attached device --
  * config apply, autoloader, the loader transport buffer and its batch
@@ -41,7 +41,7 @@ enum ipuxcom_cfg_hsp {
 	/*
 	 * Default: skip the GS1/GS2 records, then write GS1 = 0 and GS2 = 0
 	 * and check both read back MARK 0 -- the order of the stack whose
-	 * loader completed full loads on a C600 (FACTS.md, step 2).
+	 * loader completed full loads on a C600 (HW-LOAD step 2).
 	 */
 	IPUXCOM_CFG_HSP_CLEAR = 0,
 	/*
@@ -229,7 +229,7 @@ struct ipuxcom_load_params {
 
 /*
  * ipuxcom_load_params.flags. A load is the whole session the record runs
- * before every load (FACTS.md "The load as run on a real C600", steps
+ * before every load (HW-LOAD steps
  * 1-2): ipuxcom_dev_init(), then, on a card held through ipu_driver
  * (IPUXCOM_CAP_IPU_DRIVER), the replay of the card's config capture
  * (@cfg). Each flag skips one part; any other bit is -EINVAL (the

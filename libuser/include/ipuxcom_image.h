@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * libipuxcom: what the loader loads, built and checked in userspace.
  *
@@ -13,8 +13,9 @@
  *  - IPUCFG1 ordered config-BAR writes: reader, writer, register naming.
  *  - Host-sync manifests (.ipuhsp): docs/ipuhsp-format.md.
  *
- * Sources: [S] the seed notes (shared/seeds/003_*.txt), [RE] and [DW] as
- * cited by shared/FACTS.md. Every function validates all of its input and
+ * Sources: [S], [RE] and [DW] as the hardware record gives them
+ * (docs/hardware-record.md; facts cited by their ids). Every function
+ * validates all of its input and
  * is safe on any file: sizes taken from a file are checked against the
  * file's real size before anything is allocated from them.
  *
@@ -75,7 +76,7 @@ IPUXCOM_API uint32_t ipuxcom_crc32(uint32_t crc, const void *buf, size_t len);
 
 /* 1,472 tiles on a C600 (IPU21) [S]. */
 #define IPUXCOM_IMG_TILES		1472u
-/* Tile SRAM: 624 KiB from 0x4c000 [RE, FACTS.md "Tiles and memory"]. */
+/* Tile SRAM: 624 KiB from 0x4c000 [RE, HW-SRAM]. */
 #define IPUXCOM_IMG_SRAM_BASE		0x4c000u
 #define IPUXCOM_IMG_SRAM_SIZE		0x9c000u
 #define IPUXCOM_IMG_SRAM_END		(IPUXCOM_IMG_SRAM_BASE + IPUXCOM_IMG_SRAM_SIZE)
@@ -375,8 +376,8 @@ IPUXCOM_API void ipuxcom_tile_elf_release(struct ipuxcom_tile_elf *elf)
 
 /*
  * Where the tile bootloader is linked: the peer loader "takes it from the
- * PT_LOAD at 0x4c000 of the bootloader ELF" [RE, FACTS.md "The load as
- * run on a real C600", step 3]; [S "Direct Attach And Autoloader"]: its
+ * PT_LOAD at 0x4c000 of the bootloader ELF" [RE, HW-BOOTLOADER-ELF];
+ * [S "Direct Attach And Autoloader"]: its
  * loader "parses and checks the ELF" and installs a 1-4 KiB image
  * (IPUXCOM_AUTOLOAD_MAX_BYTES). 0x4c000 is also the start of tile SRAM.
  */
@@ -439,7 +440,7 @@ IPUXCOM_API void ipuxcom_bootloader_release(struct ipuxcom_bootloader *bl)
 
 /* ------------------------------------------------------------- redirect */
 
-/* Instruction words [RE via FACTS.md "Exchange"]. */
+/* Instruction words [RE, HW-INSN-FIXED]. */
 #define IPUXCOM_INSN_SYNC_SUPERVISOR	0x41800003u	/* sync, zone 3 */
 #define IPUXCOM_INSN_SETZI_M0(imm)	(0x19000000u | (0u << 20) | (uint32_t)(imm))
 #define IPUXCOM_INSN_BR_M0		0x43000000u	/* br $m0 */
@@ -522,7 +523,7 @@ IPUXCOM_API int ipuxcom_image_redirect(const struct ipuxcom_image *img,
 #define IPUXCOM_FRAMES_MAX_PER_TILE	643u
 /*
  * [RE] pads every payload to at least 0x4134 bytes; the loader does not
- * acknowledge a one-frame application [FACTS.md].
+ * acknowledge a one-frame application [HW-LOADER-LIMITS].
  */
 #define IPUXCOM_FRAMES_MIN_PAYLOAD	0x4134u
 /*
@@ -570,7 +571,7 @@ IPUXCOM_API int ipuxcom_frames_build(const struct ipuxcom_image *img, uint32_t f
 /* "IPUCFG1\0", u32 count, count x (u32 offset, u32 value), LE [S]. */
 #define IPUXCOM_CFG_MAGIC		"IPUCFG1"
 #define IPUXCOM_CFG_HEADER_SIZE		12u
-/* The config BAR is 512 KiB [RE, FACTS.md]. */
+/* The config BAR is 512 KiB [RE, HW-CFG-MAP]. */
 #define IPUXCOM_CFG_BAR_SIZE		0x80000u
 
 /*
@@ -589,7 +590,7 @@ IPUXCOM_API int ipuxcom_cfg_serialize(const struct ipuxcom_cfg_record *recs, uin
 				      struct ipuxcom_errmsg *em);
 
 /*
- * Name of the register at @offset from the FACTS.md register table, e.g.
+ * Name of the register at @offset from the record's register table (HW-REGS), e.g.
  * "AUTOLDCSR", "XB.DCXCR[9]", "TDI[17].DBG_DATA"; "" when it has none.
  * Returns @buf.
  */
@@ -606,7 +607,7 @@ struct ipuxcom_cfg_block {
 	uint32_t writes;		/* records */
 	uint32_t registers;		/* distinct offsets */
 	uint32_t units;			/* TDI: tiles; XB.DCXCR: instances; else registers */
-	bool named;			/* the block is in the FACTS.md table */
+	bool named;			/* the block is in the HW-REGS table */
 };
 
 /*

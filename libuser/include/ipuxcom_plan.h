@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * libipuxcom exchange plans: the instruction rows that move words between
  * tiles of a C600 (IPU21) without Poplar's exchange compiler.
@@ -7,10 +7,11 @@
  * docs/exchange-plans.md for the plan shapes, the sources of every
  * constant and what is inferred rather than documented.
  *
- * Sources, cited next to every hardware constant:
- *   [S]  the JDL exchange note (shared/seeds/000_*)
- *   [RE] osmarks/ipu-stack, via shared/FACTS.md
- *   [DW] DWARF of Graphcore's xcom.hpp constants, via shared/FACTS.md
+ * Sources, cited next to every hardware constant (docs/hardware-record.md
+ * gives each, and the facts by their ids):
+ *   [S]  the JDL exchange note
+ *   [RE] osmarks/ipu-stack
+ *   [DW] DWARF of Graphcore's xcom.hpp constants
  * Anything marked "modelled" or "inferred" is this library's reading of
  * the notes, not a documented fact.
  *
@@ -102,7 +103,7 @@ extern "C" {
 /* Words of every plan row: the notes' "fixed nine-word sender row" [S]. */
 #define IPUXCOM_ROW_WORDS		9
 
-/* Fixed words [RE, via FACTS.md "Exchange"; S for the nonparticipation pair]. */
+/* Fixed words [RE, HW-INSN-FIXED; S for the nonparticipation pair, HW-NOBLOB]. */
 #define IPUXCOM_WORD_SANS		0x40c00000u	/* sans (non-participation sync) */
 #define IPUXCOM_WORD_SYNC_SUPERVISOR	0x41800003u	/* sync 3 */
 #define IPUXCOM_WORD_SYNC_IDLE		0x41800001u	/* sync 1, second nonparticipation word [S] */
@@ -219,7 +220,7 @@ IPUXCOM_API int ipuxcom_tile_info(uint32_t id, uint32_t flags, struct ipuxcom_ti
  * TimeToMux(s, d): signed events from a send on physical tile s to the
  * word at the incoming mux of physical tile d; direction(s, d): the send
  * direction, 1 or 2. A model is one of:
- *  - the public reconstruction of FACTS.md [RE] (ipuxcom_timing_default());
+ *  - the public reconstruction HW-TIMETOMUX [RE] (ipuxcom_timing_default());
  *    its range over all ordered pairs is exactly [-78, 112];
  *  - a table of measured values, from a file (ipuxcom_timing_load(), format
  *    in docs/exchange-plans.md) or from memory (ipuxcom_timing_from_table()).
@@ -229,7 +230,7 @@ IPUXCOM_API int ipuxcom_tile_info(uint32_t id, uint32_t flags, struct ipuxcom_ti
 struct ipuxcom_timing;
 
 enum ipuxcom_timing_kind {
-	IPUXCOM_TIMING_RECONSTRUCTION = 1,	/* FACTS.md formula [RE] */
+	IPUXCOM_TIMING_RECONSTRUCTION = 1,	/* HW-TIMETOMUX [RE] */
 	IPUXCOM_TIMING_TABLE = 2,		/* measured table */
 };
 
@@ -306,7 +307,7 @@ IPUXCOM_API int ipuxcom_route_direction(const struct ipuxcom_timing *tm, uint32_
  *   sendpicp    (two words; see struct ipuxcom_decoded)  0xf0000000 | picsel<<27 | a<<21
  *                                                        | src<<3 | sctl;  xpic<<18 | pic
  * Delay fields hold "events - 1" [RE]. The low 3 bits of send, sendoff and
- * sendpicp are `sctl` [RE, FACTS.md "Merged send/control instructions"]:
+ * sendpicp are `sctl` [RE, HW-MERGED]:
  * bits 0-1 enable the two directions (0: advance the outgoing stream
  * without transmitting), bit 2 selects 64-bit items.
  */
@@ -383,7 +384,7 @@ IPUXCOM_API const char *ipuxcom_op_name(uint32_t op);
 /* ------------------------------------- merged send/control instructions */
 
 /*
- * FACTS.md "Merged send/control instructions and 64-bit exchange" [RE],
+ * HW-MERGED and HW-WIDE [RE],
  * checked there against the SDK's own encoder and SDK-generated rows:
  *
  *   sendpic(count-1, sel, value)

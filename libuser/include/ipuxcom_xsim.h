@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * libipuxcom exchange verifier: an event-level simulator of one exchange
  * phase, a phase scheduler that packs transfers, and the notes' two demos
@@ -6,7 +6,7 @@
  *
  * Pure computation: nothing here touches a device, and nothing here has
  * run against a C600. The simulator is written from the event semantics of
- * shared/FACTS.md ("Event model" [RE]) and the seed notes [S]; everything
+ * the hardware record (HW-EVENT-MODEL [RE]) and the seed notes [S]; everything
  * it adds is labelled "modelled" or "inferred" here and in
  * docs/exchange-verifier.md, which lists every assumption.
  *
@@ -113,7 +113,7 @@ enum ipuxcom_xsim_kind {
 	/* A mux window stayed open with nothing arriving before its first or
 	 * after its last captured word. At counts >= 52 on physical rows > 0
 	 * the notes' rows keep the mux open 2 * row events after the stream
-	 * (FACTS.md open question); the model says that is harmless unless
+	 * (HW-OPEN-MUX-WINDOW); the model says that is harmless unless
 	 * the source sends again within those events. */
 	IPUXCOM_XSIM_N_IDLE_WINDOW,
 	/* A PIC set before the first write that uses it (count 52: one event

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * CRC-32 (zlib's: reflected polynomial 0xedb88320, inverted in and out),
  * the checksum of IPUIMG1, slicing-by-8, plus the GF(2) algebra that

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Wrappers for the module's data-path ioctls (see ipuxcom_datapath.h).
  * Structs are zero-initialised with .size set, as in device.c; outputs are
@@ -314,7 +314,7 @@ static int ixc_exch_write_ipu_driver(struct ipuxcom *ipu, struct ipuxcom_ioc_exc
 	/*
 	 * ipu_driver's SET_HEXOPT_IDENTITY_TABLE on the caller's /dev/ipuN is
 	 * the first step of the notes' tile SRAM writes [S "Experimental Tile
-	 * SRAM Writes"; FACTS.md "ipu_driver as the peer drives it"].
+	 * SRAM Writes"; HW-EXCHWIN-WRITE].
 	 */
 	err = ixc_ipudrv_set_hexopt_identity_table(ipu->ipu_fd);
 	if (err)

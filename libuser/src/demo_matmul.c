@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Demo: the notes' 4x4 signed integer matrix multiply on 24 active tiles
  * [S "One-Codelet Matrix Multiply"], run in the exchange simulator with the

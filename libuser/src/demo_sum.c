@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Demo: the notes' all-tile parallel sum [S "All-Tile Parallel Sum"], run
  * in the exchange simulator with the tile compute modelled in C.

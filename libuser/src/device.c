@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * The /dev/ipuxcom file and its ioctls.
  *
@@ -497,8 +497,7 @@ int ipuxcom_reset(struct ipuxcom *ipu, uint32_t *state_out)
 		/*
 		 * RESET_DEVICE alone is what the peer calls a notify: the card
 		 * is reset by the ICU mailbox message. A reset is therefore the
-		 * whole initialisation (FACTS.md "ipu_driver as the peer drives
-		 * it"), after the buffers are detached.
+		 * whole initialisation (HW-DRV-INIT), after the buffers are detached.
 		 */
 		err = ixc_ipudrv_buffer_detach_all(ipu->ipu_fd);
 		if (err)

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * The event monitor: a generic netlink socket of its own (not the
  * struct ipuxcom_nl one, whose replies must not interleave with events),

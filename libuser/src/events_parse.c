@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Pure decoders for the monitor: the controller's family description
  * (family id and multicast group ids) and the "events" group's messages.

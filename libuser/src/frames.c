@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Secondary-loader frames [S "Secondary Loader Frames"]:
  *
@@ -17,7 +17,7 @@
  * Known check [S]: a 212,980-byte image is 215 frames, 220,160 bytes.
  * Limits: at most 643 frames per tile [S, RE]; [RE] pads every payload to
  * at least 0x4134 bytes since the loader does not acknowledge a one-frame
- * application [FACTS.md]; padding is zero. Every tile so has 17..643
+ * application [HW-LOADER-LIMITS]; padding is zero. Every tile so has 17..643
  * frames (IPUXCOM_FRAMES_MIN_PER_TILE ..), the range the module accepts.
  * Payload lands at 0x4c010 [S, RE], so only images with that load base
  * can be framed.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Host buffers (uapi version 4): the loader transport buffer and the
  * host-exchange pages are the library's own anonymous memory, handed to
@@ -6,7 +6,7 @@
  * to this user's RLIMIT_MEMLOCK budget, shared by all its processes,
  * unless it has CAP_IPC_LOCK) and, on a
  * device held through ipu_driver, to ipu_driver with BUFFER_ATTACH at the
- * same index, address and size [RE, FACTS.md steps 4 and 9].
+ * same index, address and size [RE, HW-LOAD steps 4 and 9].
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Host tensor exchange through a host-sync manifest [S "Host Tensor
  * Exchange"]: the pages, the callable-id word and the slices come from
@@ -82,7 +82,7 @@ int ipuxcom_hostx_setup(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *
 	}
 	/*
 	 * Host page 0 takes ipu_driver's index 0: the loader's buffer must be
-	 * detached there first (FACTS.md "The load as run on a real C600"
+	 * detached there first (HW-LOAD
 	 * steps 8-9); LOAD_FINISH normally did it. The module's BEGIN refuses
 	 * while its own slot 0 is still the loader's.
 	 */
@@ -104,8 +104,8 @@ int ipuxcom_hostx_setup(struct ipuxcom *ipu, const struct ipuxcom_hsp_manifest *
 	}
 	/*
 	 * 2: the pages in the manifest's attach order, page i at index i, as
-	 * the peer and the notes attach them (FACTS.md "ipu_driver as the peer
-	 * drives it"): a tile program finds a host page by that index.
+	 * the peer and the notes attach them (HW-BUF-INDEX): a tile program
+	 * finds a host page by that index.
 	 */
 	for (uint32_t k = 0; k < m->npages; k++) {
 		uint32_t pg = m->attach_order[k];

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * The tile bootloader that the hardware autoloader installs on every tile,
  * from the ELF the SDK ships or from its raw bytes.
@@ -6,7 +6,7 @@
  * [S "Direct Attach And Autoloader"]: "direct_ipu_loader bootloader
  * TILE_BOOTLOADER_ELF parses and checks the ELF, derives the corresponding
  * range fields for a 1-4 KiB image"; the IPU2 bootloader is 948 bytes,
- * padded to 1 KiB. [RE, FACTS.md "The load as run on a real C600", step 3]:
+ * padded to 1 KiB. [RE, HW-BOOTLOADER-ELF]:
  * the peer "takes it from the PT_LOAD at 0x4c000 of the bootloader ELF"
  * and pads every bootloader to a multiple of 1 KiB (the module pads: the
  * image given to ipuxcom_autoload() is unpadded).

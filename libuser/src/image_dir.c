@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Pack an IPUIMG1 from a directory of per-physical-tile files: raw images
  * N.bin or ELF files t_N.elf [S "Compact Physical Image"]. The directory

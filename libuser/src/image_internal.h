@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * Internals of the image, frames, IPUCFG1 and manifest code of
  * libipuxcom (ixc_ names: never exported, see libipuxcom.map).

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Entry redirect [S "Compact Physical Image"]: "preserves the initial
  * nop; sync3 rendezvous and replaces the following two words with
@@ -8,7 +8,7 @@
  *
  * This project's reading (docs/ipuimg-format.md, "Redirect"):
  *  - the "initial" words are the two at the image's entry point; the
- *    second must be sync3 (0x41800000 | zone 3 [RE, FACTS.md]). The first
+ *    second must be sync3 (0x41800000 | zone 3 [RE, HW-INSN-FIXED]). The first
  *    is not checked: the compiler's ordinary nop encoding is not in the
  *    notes (0x44f0f3f1 is the debugger's injectable no-op, not it [S]);
  *  - the marker is the two given words, searched at 4-aligned addresses;
@@ -17,7 +17,7 @@
  *    is the word after it (marker address + 12). A marker not followed by
  *    sync3 is refused, since the target would then be a guess.
  * Encodings: setzi $m0, imm = 0x19000000 | 0 << 20 | imm (imm < 2^20),
- * br $m0 = 0x43000000 [RE, FACTS.md].
+ * br $m0 = 0x43000000 [RE, HW-INSN-FIXED].
  */
 #include <errno.h>
 #include <inttypes.h>

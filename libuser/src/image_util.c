@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Helpers of the image, frames, IPUCFG1 and manifest code: error
  * messages, bounded whole-file reads, tile file names.

@@ -1,8 +1,8 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * ipuxcom_dev_init(): from a card that ipu_driver holds in driver-idle
  * state to the module's idle state, as the stack whose loads completed on
- * a C600 does it (FACTS.md "The load as run on a real C600", step 1). The
+ * a C600 does it (HW-LOAD step 1, HW-DRV-INIT). The
  * open, USER_ATTACH and SET_IPU_ID of that step are ipuxcom_attach()'s;
  * the rest are the steps below, in this order, then the module's RESET
  * after ipu_driver's RESET_DEVICE (uapi IPUXCOM_RESET_F_DRIVER_RESET).

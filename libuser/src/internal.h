@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * Internals of libipuxcom shared between its source files and the host
  * unit tests (which link the static archive, where hidden symbols are
@@ -241,7 +241,7 @@ int ixc_trace_parse_line(const char *line, size_t len, uint32_t *dev_id,
 
 /* Mapping of /dev/ipuN_ex: the window at 0x80000 and one tile's 624 KiB of SRAM. */
 #define IXC_IPUDRV_EX_MAP_BYTES	(0x80000u + 624u * 1024u)
-/* First tile SRAM address (FACTS.md "Tiles and memory"). */
+/* First tile SRAM address (HW-SRAM). */
 #define IXC_TILE_SRAM_BASE	0x4c000u
 #define IXC_TILE_SRAM_BYTES	(624u * 1024u)
 

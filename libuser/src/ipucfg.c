@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * IPUCFG1: ordered config-BAR writes [S "Direct Attach And Autoloader"]:
  *
@@ -10,7 +10,7 @@
  * Offsets are byte offsets into the 512 KiB config BAR [S, RE] and must
  * be 4-byte aligned (32-bit registers). The reader also enforces what
  * IPUXCOM_IOC_CFG_APPLY accepts: 1 .. IPUXCOM_CFG_MAX_RECORDS records.
- * Register names come from the table in FACTS.md.
+ * Register names come from the record's register table (HW-REGS).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -166,7 +166,7 @@ int ipuxcom_cfg_serialize(const struct ipuxcom_cfg_record *recs, uint32_t count,
 
 /* ------------------------------------------------------- register names */
 
-/* Config-BAR register blocks of FACTS.md's table, in BAR order. */
+/* Config-BAR register blocks of the HW-REGS table, in BAR order. */
 enum ixc_cfg_blk {
 	IXC_BLK_PCI,		/* PCI_COMPLEX.CCSR 0x2000 [RE] */
 	IXC_BLK_AUTOLD,		/* AUTOLDCSR/TRGTR/DATAR 0x2068/0x206c/0x2070 [S] */

@@ -1,9 +1,9 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Thin wrappers over Graphcore ipu_driver's user ABI on an open /dev/ipuN
  * (uapi/linux/ipuxcom_ipu_driver.h): one ioctl each, passed the way the
- * hardware-proven peer stack [RE] passes it (FACTS.md "Device and
- * driver"). "By value" requests take the integer itself as ioctl(2)'s
+ * hardware-proven peer stack [RE] passes it (HW-IOCTLS). "By value"
+ * requests take the integer itself as ioctl(2)'s
  * third argument; the others a pointer. Each returns 0 or -errno.
  *
  * What the values mean beyond that record is not documented: SET_IPU_ID

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Encoders, decoder and disassembler for the instruction words exchange
  * plans use.
@@ -16,17 +16,16 @@
  * The masks give the field widths; unlike the notes' C++ these encoders
  * reject a value that does not fit instead of masking it.
  *
- * Fixed words [RE, via FACTS.md "Exchange"]: sync = 0x41800000 | zone
+ * Fixed words [RE, HW-INSN-FIXED]: sync = 0x41800000 | zone
  * (3 supervisor, 7 all, 15 host; the 4-bit zone width is modelled from 15
  * being the largest documented zone), sans = 0x40c00000, br $mN =
  * 0x43000000 | N << 20, setzi $mN, imm = 0x19000000 | N << 20 | imm
  * (imm < 2^20), put $CSR = 0x43008000 | csr. The source register of put is
  * inferred as $m0 from put $DBG_DATA,$m0 = 0x43008070 [RE]; the 8-bit CSR
  * width is modelled (every documented CSR is below 0x100). The debug
- * injectables of FACTS.md decode as themselves.
+ * injectables (HW-TDI-INSNS) decode as themselves.
  *
- * Merged send/control instructions [RE, FACTS.md "Merged send/control
- * instructions and 64-bit exchange"], checked there against the SDK's
+ * Merged send/control instructions [RE, HW-MERGED, HW-WIDE], checked there against the SDK's
  * encoder and SDK-generated rows:
  *   sendpic(a, sel, v) = 0x70100000 | ((a << 21) & 0x07e00000) | ((sel << 18) & 0x000c0000)
  *                        | (v & 0x3ffff)        v: 13 bits for sel 0-1 (XPIC), 18 for 2-3 (PIC)
@@ -46,7 +45,7 @@ struct ixc_fixed {
 	const char *text;
 };
 
-/* FACTS.md "Tiles and memory", injectable debug instructions [RE, S]. */
+/* Injectable debug instructions [RE, S, HW-TDI-INSNS]. */
 static const struct ixc_fixed ixc_fixed_words[] = {
 	{ 0x41000000u, "get $m0, $PC" },
 	{ 0x41000070u, "get $m0, $DBG_DATA" },
@@ -58,7 +57,7 @@ static const struct ixc_fixed ixc_fixed_words[] = {
 
 #define NFIXED (sizeof(ixc_fixed_words) / sizeof(ixc_fixed_words[0]))
 
-/* CSR names [RE, via FACTS.md]. */
+/* CSR names [RE, HW-EXCH-CSR]. */
 static const char *ixc_csr_name(uint32_t csr)
 {
 	switch (csr) {

@@ -1,7 +1,7 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * ipuxcom_load(): one image onto one device, in the session the record
- * runs before every load (FACTS.md "The load as run on a real C600"):
+ * runs before every load (HW-LOAD):
  * the initialisation from driver-idle (ipuxcom_dev_init(), step 1), the
  * replay of the card's config capture (step 2), then the load in the
  * order of the design notes ("Direct Attach And Autoloader", "Secondary
@@ -109,7 +109,7 @@ static int load_check_flags(const struct ipuxcom_load_params *p, struct ipuxcom_
 
 /*
  * On a card, every load in the record replays the card's config capture
- * after the initialisation (FACTS.md step 2; [S] "applies the ordered
+ * after the initialisation (HW-LOAD step 2; [S] "applies the ordered
  * 2,003 MMIO writes"): a load without one is what no record says a card
  * accepts, so it is refused unless the caller opts out.
  */

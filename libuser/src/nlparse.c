@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Pure decoders for netlink messages received from the kernel: no socket,
  * no allocation, so the host unit tests can feed them crafted (and broken)

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Errors of the exchange-plan API: one code per rejection, each with its
  * errno and a description; messages name the offending field and value.

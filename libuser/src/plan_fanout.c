@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * One source, many receivers without multicast: serialized fan-out and the
  * relay tree, kept as fallbacks [S "Serialized Fan-Out", "Relay-Tree
@@ -20,7 +20,7 @@
  * Gap after a receiver on a physical row r > 0 at count >= 52 (fix found
  * by the exchange verifier, docs/exchange-verifier.md): the notes' receive
  * row keeps that receiver's mux open 2r events after its count words
- * (FACTS.md open question), and under the event model [RE] it would take
+ * (HW-OPEN-MUX-WINDOW), and under the event model [RE] it would take
  * the first 2r words of the next back-to-back send and write them past its
  * buffer. The sender therefore waits 2r events (one delay word) before the
  * next send: right under either reading of the open question. Every

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * Internals of the exchange-plan part of libipuxcom (ipuxcom_plan.h),
  * shared by tilemap.c, timing.c, isa.c and plan_*.c, and reachable by the
@@ -147,11 +147,11 @@ static inline int ixc_tile_resolve(uint32_t id, bool logical, uint32_t *physical
 /* ------------------------------------------- TimeToMux reconstruction [RE] */
 
 /*
- * FACTS.md "TimeToMux and direction", transcribed verbatim: the public
+ * HW-TIMETOMUX of the hardware record, transcribed verbatim: the public
  * reconstruction from osmarks/ipu-stack [RE]. Over all ordered pairs of
  * distinct physical tiles its range is exactly [-78, 112] [DW].
  *
- * FACTS.md [RE]: c(x) = (x >> 2) & 15; fold(v) = v ^ 15 when v > 7, else v;
+ * HW-TIMETOMUX [RE]: c(x) = (x >> 2) & 15; fold(v) = v ^ 15 when v > 7, else v;
  * edge(v) = (4v) ^ 60 when v > 7, else 4v;
  * disp(s, d) = 6*(fold(c(d)) - fold(c(s)) - ((c(s) >> 3) ^ (s & 1))) + k,
  *   lane = d & 3, half = c(d) >> 3:
@@ -183,7 +183,7 @@ static inline unsigned int ixc_dir_of_disp(int disp)
  *   b(d)    = -c(d) - edge(c(d)) - 2*row(d)
  * where row(t) = (t >> 6) & 31. Every term fits an int8. The table
  * ixc_tile_terms[] is a compile-time constant (timing.c); plan_timing_test
- * checks every ordered pair against its own transcription of FACTS.md.
+ * checks every ordered pair against its own transcription of HW-TIMETOMUX.
  */
 #define IXC_C(x)		((int)(((x) >> 2) & 15))
 #define IXC_FOLD(v)		((v) > 7 ? (v) ^ 15 : (v))
@@ -287,7 +287,7 @@ static inline int ixc_table_pair_inline(const struct ipuxcom_timing *tm, uint32_
 	return tm->tmux[i];
 }
 
-/* The FACTS.md reconstruction [RE], for physical s != d. */
+/* The HW-TIMETOMUX reconstruction [RE], for physical s != d. */
 int ixc_ttm_reconstruction(uint32_t s, uint32_t d);
 unsigned int ixc_dir_reconstruction(uint32_t s, uint32_t d);
 
@@ -376,8 +376,8 @@ static inline uint32_t ixc_sendoff(uint32_t a, uint32_t b, uint32_t dir, uint32_
 }
 
 /*
- * sendpic and the two words of sendpicp [RE, FACTS.md "Merged send/control
- * instructions"], same contract. sendpic's value is 13 bits for the XPIC
+ * sendpic and the two words of sendpicp [RE, HW-MERGED], same contract.
+ * sendpic's value is 13 bits for the XPIC
  * selectors 0-1: the excess bits of a PIC-width value go to *@bad then.
  */
 static inline uint32_t ixc_sendpic(uint32_t a, uint32_t sel, uint32_t value, uint32_t *bad)
@@ -499,7 +499,7 @@ static inline void ixc_row_init(struct ipuxcom_plan_row *row, uint32_t tile, uin
 
 /*
  * The member of the pair {@r, @r ^ 2} that owns its XPIC stream for 64-bit
- * items from @s [RE, FACTS.md "64-bit exchange"]: the smaller TimeToMux
+ * items from @s [RE, HW-WIDE]: the smaller TimeToMux
  * (@t to @r, @tp to the partner); a tie goes to the lower id (modelled,
  * the verifier's rule, xsim_run.c); @r when the partner is @s itself.
  */

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Proper multicast [S "Proper Multicast", assembleMulticast]: one mode-3
  * (BROADCAST [DW]) source stream and one receive row per destination.

@@ -1,7 +1,6 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
- * 64-bit multicast (issue 16; FACTS.md "Merged send/control instructions
- * and 64-bit exchange" [RE]): ipuxcom_plan_multicast() with
+ * 64-bit multicast (issue 16; HW-MERGED, HW-WIDE [RE]): ipuxcom_plan_multicast() with
  * IPUXCOM_PLAN_WIDE. A BROADCAST send with sctl 3 | 4 moves 64-bit items,
  * two words per event; each receiver's pair {r, r ^ 2} is reached at
  * max(TimeToMux(s, r), TimeToMux(s, r ^ 2)) and only the member with the

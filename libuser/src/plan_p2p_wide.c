@@ -1,7 +1,6 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
- * 64-bit point-to-point plans (issue 16; FACTS.md "Merged send/control
- * instructions and 64-bit exchange" [RE]):
+ * 64-bit point-to-point plans (issue 16; HW-MERGED, HW-WIDE [RE]):
  *  - tiles whose physical ids differ by XOR 2 share 64-bit exchange
  *    resources; sctl bit 2 (IPUXCOM_SCTL_WIDE) selects 64-bit items, so a
  *    send moves two words per event;

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Run-time patch helpers: what the notes' vertices do to plan words just
  * before branching into them [S "Runtime Vertex Behavior", "Proper

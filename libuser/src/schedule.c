@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Phase scheduler: pack point-to-point and multicast transfers into one
  * exchange phase, each as early as its constraints allow, instead of the
@@ -22,7 +22,7 @@
  *  - a_i >= 0; every event, including the br $m10 seven events after the
  *    last write (the notes' rows' margin), below the phase bound.
  * pad_i = 2 * row(d_i) at n >= 52 (the notes' receive window, kept by
- * default because it is what hardware ran [S]; FACTS.md open question),
+ * default because it is what hardware ran [S]; HW-OPEN-MUX-WINDOW),
  * 0 with IPUXCOM_SCHEDULE_EXACT_WINDOW. pad(X) = max_i pad_i.
  *
  * Transfers are placed in the order given (list scheduling): candidate
@@ -37,8 +37,8 @@
  *  - a tile's mux and PIC actions may fall inside its own send, except at
  *    the send's first event: the send is cut there and the piece from the
  *    action on is a sendpic carrying it, which continues the stream and
- *    applies its control at its first send event (FACTS.md "Merged
- *    send/control instructions" [RE]); one control per event as before;
+ *    applies its control at its first send event (HW-MERGED
+ *    [RE]); one control per event as before;
  *  - a transfer may take a 64-bit paired route (ixc_sched_wide_ok():
  *    count / 2 events, each receiver at its pair's time [RE]) when its
  *    last write comes earlier; the pair resources and the different
@@ -160,7 +160,7 @@ static int ixc_sched_check(const struct ipuxcom_schedule_opts *o, const struct i
 }
 
 /*
- * May @x take a 64-bit route? FACTS.md "64-bit exchange" [RE]: the pair
+ * May @x take a 64-bit route? HW-WIDE [RE]: the pair
  * {d, d ^ 2} is reached at max(TimeToMux(s, d), TimeToMux(s, d ^ 2)) and
  * only its owner (the smaller TimeToMux; a tie: the lower id, modelled as
  * in the verifier) takes the items through its XPIC stream, two
@@ -309,7 +309,7 @@ static bool ixc_busy_action(const struct ixc_stile *t, int32_t e, bool open_ok_i
  * The send of @t that keeps a control action off event @e, or NULL. Legacy:
  * any send running at @e. Default: only a send starting at @e; inside a
  * send a control rides on a sendpic that continues the stream from @e on
- * (FACTS.md "Merged send/control instructions" [RE]: applied at its first
+ * (HW-MERGED [RE]: applied at its first
  * send event).
  */
 static const struct ixc_ssend *ixc_sending(const struct ipuxcom_schedule *s,

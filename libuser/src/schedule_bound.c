@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * A lower bound on the phase length of a set of transfers (issue 25),
  * argued from the verifier's own event model (xsim_run.c; the terms and

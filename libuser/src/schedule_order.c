@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Placement orders for the default scheduler (issue 25). List scheduling
  * places transfers one by one, each as early as it can; the order decides

@@ -1,6 +1,6 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
- * ipu_driver's real-time signals 44-49 (FACTS.md "Device and driver"),
+ * ipu_driver's real-time signals 44-49 (HW-SIGNALS),
  * which it sends the process that holds a card; unblocked and unhandled,
  * their default action kills it. Which thread the driver signals (the
  * process, so any thread not blocking them, or the thread that attached)
@@ -30,8 +30,8 @@
  * library can prevent that (sigaction(2) has no compare-and-swap).
  *
  * ipuxcom_block_driver_signals(): the peer stack blocks every signal in
- * the calling thread before it opens the device (FACTS.md "ipu_driver as
- * the peer drives it": ipu-driver block_device_interrupt_signals) and
+ * the calling thread before it opens the device (HW-SIGNAL-BLOCK:
+ * ipu-driver block_device_interrupt_signals) and
  * seed 003's loader "blocks the driver's real-time interrupt signals".
  * This function blocks exactly the driver's, for a program that follows
  * the peer (the ipuxcom command does): a library must not take SIGINT/

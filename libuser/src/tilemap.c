@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * The C600 (IPU21) tile map: logical <-> physical ids, physical row and
  * column, and the XOR-2 lane pairing.

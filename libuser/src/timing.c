@@ -1,10 +1,10 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Timing models: TimeToMux(s, d) and direction(s, d) behind one interface
  * (struct ixc_timing_ops), so that a measured table can replace the public
  * reconstruction.
  *
- * The reconstruction is FACTS.md "TimeToMux and direction" [RE], verbatim
+ * The reconstruction is HW-TIMETOMUX [RE], verbatim
  * (plan_internal.h, inline so the assemblers can skip the indirect call).
  * Its range over all ordered pairs of distinct physical tiles is exactly
  * [-78, 112] = [-WORSTSENDDELAY, WORSTRECVDELAY] [DW] (plan_timing_test

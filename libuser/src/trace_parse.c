@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Config capture: the ipuxcom_bar_write tracepoint's lines in tracefs
  * output, as IPUCFG1 records. Pure text parsing, bounded by the given

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * The library's version at run time. IPUXCOM_LIB_VERSION is what a program
  * was compiled against; a program linked with libipuxcom.so may run with a

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Exchange verifier: the simulator object, its sparse tile SRAM, programs,
  * transfer declarations, the hazard list and the public entry points. The

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Showing a phase (ipuxcom_xsim.h): the last run's actions, read-only
  * views of the send, mux and PIC lists the event model builds for itself,

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause */
 /*
  * Internals of the exchange verifier (ipuxcom_xsim.h): the simulator
  * object shared by xsim.c (API, SRAM, hazards), xsim_run.c (the event

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
  * Loading the plans of ipuxcom_plan.h into the simulator the way the
  * notes' vertices run them [S "Runtime Vertex Behavior", "Proper

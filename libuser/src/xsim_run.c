@@ -1,7 +1,7 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 /*
- * The event model of one exchange phase, written from shared/FACTS.md
- * ("Event model" [RE]) and the seed notes [S], not from the assembler:
+ * The event model of one exchange phase, written from the hardware record
+ * (HW-EVENT-MODEL [RE]) and the seed notes [S], not from the assembler:
  *
  *  - Events count per tile from the one after its sync. A delay, delaypic
  *    or delayxpic whose field holds n takes n + 1 events; a delaypic or
@@ -34,7 +34,7 @@
  *    phase must be written before it (in-flight-at-sync), whichever tile's
  *    row is the last; words no tile takes are dropped and not checked.
  *
- * Merged send/control instructions and 64-bit items (FACTS.md [RE];
+ * Merged send/control instructions and 64-bit items (HW-MERGED, HW-WIDE [RE];
  * docs/exchange-verifier.md lists what is modelled): sendpic/sendpicp
  * controls act at their first send event; sendpic continues the stream
  * under its current sctl (modelled); a transmitting sendpicp restarts it
@@ -183,7 +183,7 @@ static void ixc_xmux_push(struct ixc_xparse *x, uint32_t v, int32_t at, int32_t 
 }
 
 /*
- * sendpic and sendpicp [RE, FACTS.md "Merged send/control instructions"]:
+ * sendpic and sendpicp [RE, HW-MERGED]:
  * their controls apply at the first send event, the instruction's first
  * event. Returns false when the row cannot go on (a misaligned sendpicp).
  */
@@ -575,8 +575,8 @@ static void ixc_xcapture(struct ixc_xrx *rx, uint32_t s, int32_t event, int32_t 
 }
 
 /*
- * The paired route of 64-bit items from @s to receiver @d [RE, FACTS.md
- * "64-bit exchange"]: tiles whose physical ids differ by XOR 2 share the
+ * The paired route of 64-bit items from @s to receiver @d [RE,
+ * HW-WIDE]: tiles whose physical ids differ by XOR 2 share the
  * double-width resources; the pair {d, d^2} is reached at
  * max(TimeToMux(s, d), TimeToMux(s, d^2)), and the member with the smaller
  * TimeToMux owns the pair's XPIC stream. Modelled: on a tie the lower id

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """The Python overhead of planning 10^5 point-to-point plans (issue 24).
 
 The same N transfers (random logical sender and receiver, counts 1..4148,

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """ipuxcom - libipuxcom from Python: exchange plans, schedules, the simulator's
 verdict and IPUIMG1 images for a Graphcore C600, as Python objects with
 numpy buffers.
@@ -67,7 +67,8 @@ IPUCFG1 (ipuxcom.cfg; docs/ipuimg-format.md "IPUCFG1")
     Config.parse(data), Config.load(path), Config([(offset, value), ...]):
         records (CfgRecord: offset, value, register), to_bytes(), save(path),
         blocks() -> [CfgBlock] (`ipuxcom cfg inspect`), as_array()
-    reg_name(offset): the FACTS.md register name
+    reg_name(offset): the register's name in the hardware record's table
+        (docs/hardware-record.md HW-REGS)
 
 DEVICE (ipuxcom.device; needs the kernel module)
     devices() -> the devices the module registered (netlink)

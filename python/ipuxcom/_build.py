@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """Build ipuxcom._ipuxcom: libipuxcom through CFFI in API (out-of-line) mode.
 
 The C compiler compiles the declarations below against the library's real

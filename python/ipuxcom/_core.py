@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """The pieces every part of the package shares: the C library handle, the
 one exception class, struct allocation and the tile-numbering flag."""
 from __future__ import annotations

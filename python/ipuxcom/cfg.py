@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """IPUCFG1 files: ordered config-BAR writes (ipuxcom_image.h "IPUCFG1",
 libuser/src/ipucfg.c, docs/ipuimg-format.md "IPUCFG1").
 
@@ -9,7 +9,8 @@ libuser/src/ipucfg.c, docs/ipuimg-format.md "IPUCFG1").
 
 Offsets are 4-aligned byte offsets into the 512 KiB config BAR. The
 library reads, checks and writes the files; register names and the block
-summary come from its FACTS.md register table (``ipuxcom cfg dump`` and
+summary come from its copy of the hardware record's register table
+(docs/hardware-record.md HW-REGS; ``ipuxcom cfg dump`` and
 ``ipuxcom cfg inspect``).
 """
 from __future__ import annotations
@@ -31,8 +32,8 @@ MAX_RECORDS: int = lib.IPUXCOM_CFG_MAX_RECORDS
 
 
 def reg_name(offset: int) -> str:
-    """The FACTS.md name of the register at config @offset ("AUTOLDCSR",
-    "TDI[17].DBG_DATA"), or "" when it has none."""
+    """The HW-REGS name (docs/hardware-record.md) of the register at config
+    @offset ("AUTOLDCSR", "TDI[17].DBG_DATA"), or "" when it has none."""
     buf = ffi.new("char[64]")
     return _str(lib.ipuxcom_cfg_reg_name(offset, buf, 64))
 
@@ -57,7 +58,7 @@ class Block:
     writes: int          # records
     registers: int       # distinct offsets
     units: int           # TDI: tiles; XB.DCXCR: instances; else registers
-    named: bool          # the block is in the FACTS.md register table
+    named: bool          # the block is in the HW-REGS register table
 
 
 # The library's messages name the record ("record 3 (file offset 0x24): ...");

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """The device: /dev/ipuxcom through libipuxcom (ipuxcom.h,
 ipuxcom_datapath.h, ipuxcom_events.h). Needs the kernel module; the test
 VM has it, with the simulated C600.

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """Secondary-loader frames (ipuxcom_image.h "loader frames", libuser/src/frames.c):
 what the loaders read from the transport buffer, built from an IPUIMG1
 image by the library, and decoded back into Python objects.

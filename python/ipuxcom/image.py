@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """IPUIMG1 images (ipuxcom_image.h, docs/ipuimg-format.md): pack per-tile
 raw images or a directory of tile ELFs, open, extract, verify, redirect;
 host-sync manifests (.ipuhsp, docs/ipuhsp-format.md)."""

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """Exchange plans: tiles, timing models, instruction words and the rows of
 point-to-point, multicast, serialized fan-out, relay and idle plans
 (ipuxcom_plan.h). Pure computation: nothing here touches a device."""
@@ -101,7 +101,8 @@ def logical_id(physical: int) -> int:
 class Timing:
     """A timing model: TimeToMux and route direction between physical tiles.
 
-    ``Timing.default()`` is the public reconstruction (FACTS.md [RE]);
+    ``Timing.default()`` is the public reconstruction (HW-TIMETOMUX in
+    docs/hardware-record.md, [RE]);
     ``Timing.load(path)`` reads a table file; ``Timing.from_table(ttm,
     direction, name)`` takes a 1472x1472 int16 array (and optionally uint8
     directions). Every plan function takes ``timing=`` (None: the default).

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """The exchange verifier (an event-level simulator of one phase), the phase
 scheduler and the notes' two demos (ipuxcom_xsim.h). Nothing here touches
 a device or has run against a C600: the simulator's model is

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """Test setup for the ipuxcom package, and a small TAP reporter.
 
 With IPUXCOM_TAP=FILE (python/run-tests.sh sets it) every test's outcome

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """Device.load() on the card: the session the record runs before every load.
 
 Runs in the card lane's VM (make check-vm-c600: the QEMU C600 held through
@@ -125,7 +125,7 @@ def _capture_then_autoloader(writes, cfg):
     """Where the capture's records (but its GS1/GS2 ones) arrived, in order, before
     the autoloader's first word: the index of that word; asserts on the way."""
     want = [(r.offset, r.value) for r in cfg if r.offset not in (GS1, GS2)]
-    assert len(want) == 2003 - 8       # records 28, 29, 50, 51, 523-526 [FACTS.md step 2]
+    assert len(want) == 2003 - 8       # records 28, 29, 50, 51, 523-526 [HW-CFG-CAPTURE]
     starts = [i for i, w in enumerate(writes) if w == want[0]
               and writes[i:i + len(want)] == want]
     assert starts, "the capture's records do not arrive in order"

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """IPUCFG1 from Python: exact bytes, round trip, `ipuxcom cfg dump|inspect`,
 the selftest's register names and block summary, every rejection."""
 import errno

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """The device from Python: on the simulated C600 (the test VM: make
 check-vm) and on the QEMU C600 through ipuxcom_hw.ko and the ipu_driver
 stand-in (the card lane: make check-vm-c600, IPUXCOM_CARD=c600).

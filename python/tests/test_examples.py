@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """Each examples/python/*.py runs to PASS with Debian's /usr/bin/python3."""
 import os
 import subprocess

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """Loader frames from Python: the notes' known sizes, the bytes equal to
 `ipuxcom frames`, build -> decode round trip, and every frame error."""
 import errno

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """The simulator's verdict, the scheduler and the demos from Python."""
 import json
 import xml.etree.ElementTree as ET

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """Build the Python part of the test VM's initramfs: Debian's python3 with
 only the modules the device tests load, as a directory tree to copy in.
 

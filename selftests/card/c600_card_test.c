@@ -1,9 +1,9 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The card path on the QEMU C600 (docs/qemu-c600.md): ipuxcom.ko ->
  * ipuxcom_hw.ko -> readl/writel -> a C600 PCI device whose model follows
  * the hardware record, held through the ipu_driver stand-in
- * (selftests/kmod/ipu_standin.c, written from FACTS.md alone), which sends
+ * (selftests/kmod/ipu_standin.c, written from the record alone), which sends
  * the attached process the driver's real-time signals 44-49 as the record
  * says ipu_driver does. Run by `make check-vm-c600` in a VM of its own.
  *
@@ -20,7 +20,7 @@
  *    (IPUXCOM_LOAD_F_NO_INIT / _NO_CFG) skip exactly their part; without a
  *    config and without the opt-out both refuse before anything reaches
  *    the card (no config-BAR write at the device, no ipu_driver call);
- *  - the capture in both HSP orders (FACTS.md step 2): the peer's (its
+ *  - the capture in both HSP orders (HW-LOAD step 2): the peer's (its
  *    GS1/GS2 records skipped, both marks cleared) and the seed's reading
  *    (GS2's replayed) load; all replayed, batch 0 finds GS1 pending;
  *  - a load in progress survives SIGCHLD and SIGURG (handlers installed):
@@ -211,7 +211,7 @@ static void expect_record(struct __test_metadata *_metadata, const char *where,
 	EXPECT_EQ(-1, ixt_find_write(r, n, (uint32_t)start + 1, REC_GS1, 23))
 		TH_LOG("%s: a second start mark", where);
 	/*
-	 * XB.DCXCR [FACTS.md step 5, 8]: all 16 armed with the loading value
+	 * XB.DCXCR [HW-LOAD steps 5, 8]: all 16 armed with the loading value
 	 * before the first batch mark (the seed's and the peer's orders both
 	 * do), and after the start mark the operational values: request id 0
 	 * (0x2) on the 8 primaries, 1 (0x0020820a) on the 8 secondaries.
@@ -236,7 +236,7 @@ static void expect_record(struct __test_metadata *_metadata, const char *where,
 	}
 }
 
-/* ipu_driver's initialisation steps from driver-idle [FACTS.md step 1]. */
+/* ipu_driver's initialisation steps from driver-idle [HW-DRV-INIT]. */
 static const char *const init_steps[] = {
 	"STOP_MONITORING", "MAILBOX_WRITE_READ", "START_MONITORING", "ACCUMULATE_ERRORS",
 	"RESET_DEVICE", "SET_SECONDARY_IPU_ID",

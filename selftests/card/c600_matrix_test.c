@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The main job on the QEMU C600 in every cell of what the record leaves
  * open (issue 31): the judges take each plausible value, and the card path

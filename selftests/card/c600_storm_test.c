@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipu_driver's signals for every thread, on the QEMU C600 (docs/qemu-c600.md)
  * through ipuxcom_hw.ko and the ipu_driver stand-in: a process that
@@ -13,7 +13,7 @@
  * /dev/ipu0, ignores those still at their default (libipuxcom(3)
  * "Signals").
  *
- * Whom ipu_driver signals is in no record (FACTS.md "Not in any record"),
+ * Whom ipu_driver signals is in no record (HW-OPEN-SIGNAL-TARGET),
  * so the stand-in's signal_target takes both, and each runs here:
  *  - process: process-directed, any thread not blocking them may take
  *    one; once with nothing blocked anywhere, once with the opening thread

@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # `make check-debug`: the device tests on a debug kernel (issue 14, part 4).
 #   1. scripts/debug-kernel.sh: Debian's linux-source-6.1 with KASAN,
 #      lockdep, kmemleak, fault injection, ... (built once, cached outside

@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # The debug lane's last check in the VM (make check-debug; init runs it
 # after every test binary, mkinitramfs --final): did the debug kernel see
 # anything wrong while the tests ran? TAP, busybox sh.

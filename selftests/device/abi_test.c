@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ioctl ABI rules of uapi/linux/ipuxcom.h, each with a negative test:
  * size handling (too small, larger with zero / non-zero tail), unknown

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ATTACH: one open file per device, released on close; commands that need
  * a device fail cleanly without one; REG_READ/REG_WRITE/RESET semantics and
@@ -14,7 +14,7 @@
 
 /*
  * A config-BAR register with no documented function (below the PCI_COMPLEX
- * block at 0x2000, FACTS.md), so raw tests do not arm any mechanism.
+ * block at 0x2000, HW-REGS), so raw tests do not arm any mechanism.
  */
 #define SCRATCH_REG	0x0100
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The command line's device naming against the running module: the bash
  * completion's device ids (`ipuxcom __complete ... --dev ""`) are exactly

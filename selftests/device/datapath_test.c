@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The kernel data path on the simulated C600, below a full load: config
  * apply, the autoloader, TDI injection and SRAM access, the transport
@@ -415,7 +415,7 @@ TEST_F(dp, host_buffer_attach_rules)
 	EXPECT_EQ(-EEXIST, ixt_buf_attach(self->fd, 0, buf, bytes));
 	if (pinned0 >= 0)
 		EXPECT_EQ(pinned0 + (long)(bytes / 4096), ixt_pinned_pages());
-	/* the module selected HEXOPT before attaching [FACTS.md step 4] */
+	/* the module selected HEXOPT before attaching [HW-LOAD step 4] */
 	EXPECT_EQ(0x800, ixt_sim_stat(self->dev, "loader_attach_window"));
 	b.reserved = 0;
 	b.addr = 1;

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Initialisation from driver-idle on a device not held through ipu_driver
  * (the simulator): ipuxcom_dev_init() is a plain module reset there and

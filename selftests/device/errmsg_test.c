@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The command explains device errors by the device's state: a load on a
  * running device names the state and the way out ("device N is running:

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Watching and tracing a device (docs/tracing.md):
  *  - a monitor process (libipuxcom's struct ipuxcom_monitor) receives every

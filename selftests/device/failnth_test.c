@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Allocation-failure sweep in the style of iommufd's fail_nth selftests,
  * for the debug-kernel lane (make check-debug; skips on a kernel without

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The module's rules for caller-owned host buffers, at the ioctl level
  * (uapi version 4), on a simulated device:

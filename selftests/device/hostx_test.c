@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host tensor exchange on the simulated C600, with the notes' oracle
  * manifest and device program: 64 random bytes written, copied from tile

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The hardware backend, ipuxcom_hw.ko, where there is no card, and its
  * limits everywhere:
@@ -60,7 +60,7 @@ static char sysfs_char(const char *path)
 	return c;
 }
 
-/* Is there any PCI function of Graphcore's vendor id (0x1d95, FACTS.md)? */
+/* Is there any PCI function of Graphcore's vendor id (0x1d95, HW-PCI-VENDOR)? */
 static int graphcore_present(void)
 {
 	return ixt_pci_find(HW_PCI_VENDOR_GRAPHCORE, -1, NULL, 0);
@@ -439,7 +439,7 @@ TEST_F(hwcaps, declared_commands_work)
 /* ------------------------------------------------ raw-write audit log */
 
 /*
- * Offsets the core logs (outside FACTS.md's register table) and does not
+ * Offsets the core logs (outside the HW-REGS table) and does not
  * log (inside it), on a simulated device.
  */
 #define UNDOC_REG	0x0100u
@@ -510,7 +510,7 @@ TEST(raw_writes_outside_the_documented_set_are_logged)
 /* ------------------------------------------------------ on a real card */
 
 /*
- * Registers the notes or [RE] show being read on a C600 (FACTS.md table):
+ * Registers the notes or [RE] show being read on a C600 (HW-REGS):
  * polled (AUTOLDCSR, GS1, GS2, TILEUPDR), read back (EXCHWINDOWBASER),
  * saved before loading (XB.DCXCR, CCSR). AUTOLDDATAR is a data port and
  * is not read.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The module's register sequences against the hardware record, observed
  * where a card would see them: the config-BAR writes of `ipuxcom load`,
@@ -9,8 +9,7 @@
  *    AUTOLDCSR read back after every 32 data words [RE];
  *  - HEXOPT selected before the transport buffer and batch 0's mark, the
  *    16 controls armed, 24 mark-1 transactions and the start mark 23, the
- *    operational controls restored [S, FACTS.md "The load as run on a real
- *    C600"];
+ *    operational controls restored [S, HW-LOAD];
  *  - the config's GS1/GS2 records: cleared, kept for GS2, or replayed, a
  *    pending GS1 mark refused before batch 0, not posted over;
  *  - every batch finds the buffer zero beyond its frames, also on a second
@@ -125,8 +124,8 @@ static void capture_load(struct __test_metadata *_metadata, FIXTURE_DATA(seq) *s
 }
 
 /*
- * The bootloader as an ELF32 with its PT_LOAD at 0x4c000 [RE, FACTS.md
- * step 3] holding the same 948 bytes, written by hand (no toolchain in the
+ * The bootloader as an ELF32 with its PT_LOAD at 0x4c000 [RE,
+ * HW-BOOTLOADER-ELF] holding the same 948 bytes, written by hand (no toolchain in the
  * VM): header, one program header, the segment.
  */
 static int write_boot_elf(const char *path)
@@ -182,8 +181,8 @@ TEST_F_TIMEOUT(seq, autoloader_words_are_the_seeds, 120)
 
 /* `-b` with the SDK's form of the same bootloader: the same words. */
 /*
- * Above 1 KiB the words follow the peer's named fields [RE, FACTS.md
- * "ipu_driver as the peer drives it"; hardware-checked only at 1 KiB]:
+ * Above 1 KiB the words follow the peer's named fields [RE,
+ * HW-AUTOLOAD-FIELDS; hardware-checked only at 1 KiB]:
  * a 2000-byte bootloader is padded to 2 KiB, TRGTR 0x02000000 | 2<<10
  * then 0x02000000 | 624<<10 | 2, CSR with load pointer (2048/4-1) & 0x3f.
  */

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Devices held through ipu_driver, against the selftests' stand-in for it
  * (selftests/kmod/ipu_standin.ko, loaded and unloaded here: never on a
@@ -16,8 +16,8 @@
  *    the load;
  *  - a full 1472-tile load, an exchange-window store through
  *    /dev/ipu0_ex and host exchange, with ipu_driver's calls in the order
- *    of the hardware-proven stack (FACTS.md "The load as run on a real
- *    C600": step 1's initialisation, HEXOPT selected whenever a buffer
+ *    of the hardware-proven stack (HW-LOAD:
+ *    step 1's initialisation, HEXOPT selected whenever a buffer
  *    arrives, BUFFER_DETACH 0 after the start, host pages 1 then 0);
  *  - ATTACH refused without the /dev/ipuN (-EACCES), with a wrong one or
  *    a wrong mapping (-EXDEV: /dev/null, another file's mapping, offset
@@ -66,7 +66,7 @@
 /* this binary's stand-in: as loaded by default, signals on */
 #define STANDIN_PARAMS	""
 #define TIMEOUT_NS	(5ULL * 1000 * 1000 * 1000)
-/* The loader's transport buffer [RE, FACTS.md step 4], in pages. */
+/* The loader's transport buffer [RE, HW-LOAD step 4], in pages. */
 #define XBUF_PAGES	(0x2842000u / 4096)
 
 /* ------------------------------------------------------------ helpers */
@@ -356,7 +356,7 @@ TEST_F(standin, load_and_host_exchange_in_the_recorded_order)
 	EXPECT_NE(0, info.capabilities & IPUXCOM_CAP_IPU_DRIVER);
 	EXPECT_LE(0, ipuxcom_ipu_fd(ipu));
 
-	/* FACTS.md step 1, from driver-idle */
+	/* HW-LOAD step 1, from driver-idle */
 	ASSERT_EQ(0, ipuxcom_dev_init(ipu, &rep)) TH_LOG("%s", rep.msg);
 	EXPECT_EQ(1, rep.ipu_driver);
 	EXPECT_STREQ("ipu0", rep.ipu_node);
@@ -684,7 +684,7 @@ TEST_F(standin, no_pins_after_close_reset_or_removal)
 	/*
 	 * and the card loads again, initialised first (the load's session):
 	 * RESET_DEVICE only notifies ipu_driver, the card is reset by the ICU
-	 * mailbox message (FACTS.md "ipu_driver as the peer drives it")
+	 * mailbox message (HW-DRV-INIT)
 	 */
 	ASSERT_EQ(0, card_load(ipu, img, TIMEOUT_NS, &res)) TH_LOG("%s", res.msg);
 	ipuxcom_close(ipu);
@@ -751,7 +751,7 @@ TEST_F(standin, sigkill_mid_load_leaves_no_pins)
 
 /*
  * The real capture replayed through the stand-in, its GS1/GS2 records
- * handled as the modes say: it ends with GS2 = 1, GS1 = 1 (FACTS.md step
+ * handled as the modes say: it ends with GS2 = 1, GS1 = 1 (HW-LOAD step
  * 2); cleared, the load runs; replayed, batch 0 finds GS1 pending.
  */
 TEST_F(standin, cfg_gs_modes)

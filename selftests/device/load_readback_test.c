@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * examples/load_readback runs on the simulated device as libipuxcom(3)
  * shows it: it lists the devices, loads a 1472-tile image (every tile's

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Whole loads through libipuxcom: 1472 distinct tile images packed into
  * an IPUIMG1 image, loaded in 23 batches, then read back through TDI on

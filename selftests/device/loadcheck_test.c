@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * `ipuxcom load` checks every file before it touches the device: a load
  * whose host-exchange input is missing leaves an idle simulated device

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Load and reset the simulated device many times in one boot: slab and
  * vmalloc use must not grow.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Generic netlink family "ipuxcom": DEV_GET dump and do agree with the
  * ioctls, report the attached process, and fail with extended-ack messages

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Owner changes (uapi/linux/ipuxcom.h, struct ipuxcom_ioc_attach): what one
  * user left on a device is never readable or drivable by another. On a

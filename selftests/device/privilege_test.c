@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The privilege matrix of uapi/linux/ipuxcom.h, row by row and both ways,
  * on a simulated device: a process without CAP_SYS_RAWIO gets -EPERM for

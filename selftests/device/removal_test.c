@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * A device disappearing under an open, attached file: every later call
  * gets -ENODEV, nothing crashes or leaks, and the module core cannot be

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The simulator's fault sites driven by the kernel's fault injection
  * (enum c600_sim_site in sim/c600_sim.h, the hook in

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The ipu_driver stand-in (selftests/kmod/ipu_standin.ko) on the QEMU
  * C600 device (docs/qemu-c600.md; the VM gets it from run-vm.sh --c600),
@@ -41,8 +41,8 @@
 
 #define DBG(f)			IXT_STANDIN_DBG "/ipu0/" f
 #define CONFIG_BYTES		0x80000u
-#define EXCHWINDOWBASER		0x3044u	/* FACTS.md "Config BAR registers" */
-#define XBUF_BYTES		0x2842000u	/* FACTS.md "The load" step 4 */
+#define EXCHWINDOWBASER		0x3044u	/* HW-REG-EXCHWINDOW */
+#define XBUF_BYTES		0x2842000u	/* HW-LOAD step 4 */
 #define SIG_EXCEPTION		44	/* [RE docs] */
 #define SIG_DOORBELL		45
 
@@ -221,7 +221,7 @@ TEST_F(c600, mmap_config_bar)
 	bar = mmap(NULL, CONFIG_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
 	ASSERT_NE(MAP_FAILED, bar);
 	ASSERT_EQ(0, ixt_write_sysfs(DBG("bar_writes"), "1\n"));
-	/* HEXOPT as the peer writes it, then read back [RE, FACTS.md step 4] */
+	/* HEXOPT as the peer writes it, then read back [RE, HW-LOAD step 4] */
 	bar[EXCHWINDOWBASER / 4] = 0x800;
 	EXPECT_EQ(0x800u, bar[EXCHWINDOWBASER / 4]);
 	ASSERT_LT(0, ixt_read_sysfs(DBG("bar_writes"), log, sizeof(log)));

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * `ipuxcom tdi dump --all --heatmap FILE` against the simulated device:
  * after a reset every tile is idle, after a load every tile's supervisor

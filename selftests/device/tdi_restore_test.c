@@ -1,7 +1,7 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * TDI sessions leave the tile as they found it ([S "Debug Readback Pivot"]:
- * "restore the thread state"; FACTS.md "TDI SRAM access"): a TDI SRAM read
+ * "restore the thread state"; HW-TDI-READ): a TDI SRAM read
  * or write keeps $m0, $m1, DBG_RBRK, CTXT_STS, DBG_DATA, DBG_IOWNER,
  * DBG_ECSR and TDI_STS as found, and so does every failure path the
  * simulator's fault knobs reach (a context that never stops, an injection
@@ -30,7 +30,7 @@
 /* TDI register r of physical tile t [S "Debug Readback Pivot"]. */
 #define TDI_REG(t, r)	(0x30000u + (t) * 0x40u + (r) * 4u)
 
-/* Injectable instructions [S, FACTS.md]. */
+/* Injectable instructions [S, HW-TDI-INSNS]. */
 #define GET_M0_DBG_DATA	0x41000070u
 #define GET_M1_DBG_DATA	0x41010070u
 #define PUT_DBG_DATA_M0	0x43008070u

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * What a command may wait for, and what it may not (issue 14), on a
  * simulated device of the test's own (added, then removed under it):

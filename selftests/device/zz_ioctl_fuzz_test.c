@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Seeded, reproducible ioctl fuzzer for /dev/ipuxcom (issue 14 section 3).
  * Named zz_ so that the test VM runs it after every other device test:

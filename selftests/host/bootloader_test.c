@@ -1,9 +1,9 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The tile bootloader for the autoloader (ipuxcom_bootloader_parse/load):
  * a 32-bit little-endian bootloader ELF built here with the system
  * toolchain (gcc -m32 -c, ld -m elf_i386 -T), its PT_LOAD at 0x4c000
- * [RE, FACTS.md step 3] holding 948 file bytes [S: "the 948-byte IPU2
+ * [RE, HW-BOOTLOADER-ELF] holding 948 file bytes [S: "the 948-byte IPU2
  * bootloader"] and zero-fill up to 1 KiB, plus an unrelated segment. The
  * extracted image must equal the segment's bytes as read by independent
  * readers (objcopy -O binary of the section, and the program header

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The ipuxcom command line's grammar (tools/cli.c, tools/main.c), run as
  * a program: bundled short options, --opt=val, unambiguous prefixes of

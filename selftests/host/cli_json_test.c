@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The ipuxcom command's output contract (issue 15, section 4), on the
  * commands that need no device:

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Issue 23's repros of the ipuxcom command, each with its right answer:
  *  - one number grammar: a WORD is hex (0x optional) as an argument and in
@@ -7,7 +7,7 @@
  *  - every usage error exits 2, out-of-range values the library finds
  *    included, and blames the option given;
  *  - messages stand alone: why --wide was refused, method names, no file
- *    users do not have (FACTS.md), write errors with their cause and the
+ *    users do not have (the project's private notes), write errors with their cause and the
  *    command's name, plurals;
  *  - help --help, the default command given a file, plan schedule's
  *    labelled ids and routes, completion of option values, JSON "file"
@@ -147,7 +147,7 @@ TEST_F(u, fanout_names_methods)
 	HASNT(out, "methods 0x");
 }
 
-/* Every help text stands alone: no FACTS.md, which users do not have. */
+/* Every help text stands alone: no private notes, which users do not have. */
 TEST_F(u, help_texts_cite_no_file_users_lack)
 {
 	static char *const cmds[][2] = {
@@ -171,7 +171,7 @@ TEST_F(u, help_texts_cite_no_file_users_lack)
  */
 static int cites_a_file_users_lack(const char *path, char *hit, size_t len)
 {
-	static const char *const words[] = { "FACTS", "ARCHITECTURE.md", "shared/seeds" };
+	static const char *const words[] = { "FACTS", "ARCHITECTURE", "seeds/" };
 	size_t n = 0;
 	uint8_t *data = ixt_read_file(path, &n);
 

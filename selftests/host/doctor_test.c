@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * `ipuxcom doctor` on a machine without the module (the build host):
  * every missing piece reported as a failure with the command that fixes

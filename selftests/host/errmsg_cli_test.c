@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The command's error messages name a file once ("load: x.ipuimg:
  * truncated", not "load: x.ipuimg: x.ipuimg: truncated") and explain file

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Events and config capture on the build host, without the module: the
  * monitor's decoders (controller family/group reply, every event type)

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The examples that need no card (examples/, libipuxcom(3) EXAMPLES), run
  * as built: `make check-host` builds every example first. Their directory

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Secondary-loader frames [S "Secondary Loader Frames"]: the notes' known
  * check (212,980-byte image: 215 frames, 220,160 bytes per tile), the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host-sync manifests (.ipuhsp, docs/ipuhsp-format.md): the notes' minimal
  * oracle (two 4 KiB pages attached 1 then 0, callable id at page 1 + 0,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The hardware backend's register plumbing (kmod/hw/hw_regs.c, compiled
  * unchanged) against a fake config BAR: the MMIO read/write primitives

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The command contract of issue 5, exactly as scripts call it:
  *   ipuxcom image pack --raw DIR -o OUT

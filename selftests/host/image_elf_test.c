@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Per-tile ELF input: real ELF executables built here with the system
  * toolchain (gcc -c, ld -T) with segments at tile addresses, including

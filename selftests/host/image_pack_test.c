@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * IPUIMG1 packing and reading: the CRC-32 and the algebra behind the
  * per-tile checksums, round trips (pack -> extract reproduces every byte

@@ -1,8 +1,8 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Entry redirect [S "Compact Physical Image"]: "nop; sync3" at the entry
  * stay, the next two words become setzi $m0, target; br $m0 (encodings
- * from FACTS.md), the target is the word after the unique marker and its
+ * HW-INSN-FIXED), the target is the word after the unique marker and its
  * sync3; a missing, repeated or malformed marker is refused. Then the
  * same over a whole IPUIMG1, tile by tile.
  */
@@ -37,7 +37,7 @@ static const struct ipuxcom_redirect_spec by_marker = {
 
 TEST(encodings_from_facts)
 {
-	/* FACTS.md: setzi $mN, imm = 0x19000000 | N << 20 | imm; br $mN = 0x43000000 | N << 20 */
+	/* HW-INSN-FIXED: setzi $mN, imm = 0x19000000 | N << 20 | imm; br $mN = ... | N << 20 */
 	EXPECT_EQ(0x1904c11cu, IPUXCOM_INSN_SETZI_M0(0x4c11c));
 	EXPECT_EQ(0x43000000u, IPUXCOM_INSN_BR_M0);
 	EXPECT_EQ(0x41800003u, IPUXCOM_INSN_SYNC_SUPERVISOR);

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Every way the IPUIMG1 reader refuses a file, with the message that says
  * what failed and where: header fields, truncation, trailing data, record

@@ -1,9 +1,9 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * IPUCFG1 [S "Direct Attach And Autoloader"]: "IPUCFG1\0", u32 count,
  * ordered (offset, value) records. Writer/reader round trip and exact
  * bytes, every rejection with its message, register names from the
- * FACTS.md table, the block summary, and `ipuxcom cfg inspect|dump`.
+ * HW-REGS table, the block summary, and `ipuxcom cfg inspect|dump`.
  */
 #include "kselftest_harness.h"
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The library's own ABI rules, on the build host without the module: the
  * run-time version calls, and the caller-allocated structs that carry

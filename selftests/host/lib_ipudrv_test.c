@@ -1,9 +1,9 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The library's side of devices held through Graphcore's ipu_driver
  * (uapi version 4), on the build host without a module or a card:
  *  - ipu_driver's request numbers and argument layouts are what the
- *    public record implies (FACTS.md "Device and driver");
+ *    public record implies (HW-IOCTLS);
  *  - ipuxcom_dev_init()'s step table;
  *  - the library's sequences, against a fake: this program defines
  *    ioctl() and open(), which the library's calls (linked statically)
@@ -36,7 +36,7 @@
 /* ------------------------------------------------ the ABI's numbers */
 
 /*
- * FACTS.md: magic 0xed; USER_ATTACH _IOWR(10, 8 bytes), BUFFER_ATTACH
+ * HW-IOCTLS: magic 0xed; USER_ATTACH _IOWR(10, 8 bytes), BUFFER_ATTACH
  * _IOWR(11, 8), BUFFER_DETACH _IOWR(12, 8), BUFFER_DETACH_ALL _IO(18),
  * SET_IPU_ID _IOWR(14, 8), MAILBOX_WRITE_READ _IOWR(31, 8),
  * STOP/START_MONITORING _IO(34/35), ACCUMULATE_ERRORS _IO(36),
@@ -841,10 +841,10 @@ static int session_load(struct __test_metadata *_metadata, struct ipuxcom *ipu, 
 }
 
 /*
- * By default a load on a card is the record's session (FACTS.md "The load
- * as run on a real C600"): step 1's initialisation from driver-idle, the
- * module's RESET, then the config replay (GS1/GS2 records cleared, the
- * hardware-proven order), then the autoloader; every call counted.
+ * By default a load on a card is the record's session (HW-LOAD): step 1's
+ * initialisation from driver-idle, the module's RESET, then the config
+ * replay (GS1/GS2 records cleared, the hardware-proven order), then the
+ * autoloader; every call counted.
  */
 TEST_F(drv, card_load_is_the_recorded_session)
 {

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The library's guard against ipu_driver's real-time signals 44-49
  * (libuser/src/signals.c, libipuxcom(3) "Signals"), on the build host:

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The device and file structs that carry their size since 1.0 (issue 23;
  * man libipuxcom(3) "Structs that grow"), on the build host without the

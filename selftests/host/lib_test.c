@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libipuxcom and the ipuxcom command on the build host, without the
  * module: netlink reply decoding fed crafted (and broken) messages,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * `ipuxcom load` checks every input and output before it touches a
  * device, and `load --check` does only that: every problem listed (not

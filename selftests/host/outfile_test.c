@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * -o FILE never destroys what it points at (tools/outfile.c), through the
  * command as users run it: `ipuxcom hsp format M -o OUT` writes a known

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The one output rule (issue 23, ipuxcom(8) OUTPUT FILES): a command's
  * main output goes where -o, --trace, --heatmap or --export says; when

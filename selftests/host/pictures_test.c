@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The command's pictures (docs/pictures.md), checked by strict parsers
  * (selftests/lib/ixt_pictures.h):

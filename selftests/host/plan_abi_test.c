@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The 1.0 ABI of the plan and scheduler calls (issue 23):
  *  - tile ids given with flags are logical by default; IPUXCOM_PLAN_PHYSICAL

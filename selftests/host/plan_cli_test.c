@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * `ipuxcom plan ...` (tools/plan.c) run as a program: the rows as hex plus
  * disassembly, --physical, --json, values out of range (exit 2, message
@@ -178,7 +178,7 @@ TEST_F(cli, decode_words)
 	HAS(out, "[{\"word\":\"0x61814048\",\"op\":\"delaypic\",\"asm\":\"delaypic 48, 0, 0x14048\","
 		 "\"comment\":null,\"nwords\":1,\"args\":[48,0,81992],\"a\":48,\"b\":0,"
 		 "\"c\":81992}]");
-	/* the SDK's two-word sendpicp [RE, FACTS.md] is one instruction; alone, half is a word */
+	/* the SDK's two-word sendpicp [RE, HW-MERGED] is one instruction; alone, half is a word */
 	RUN(0, "plan", "decode", "0x41800003", "0xf6600000", "0x03014048", "0x70182000");
 	HAS(out, "0xf6600000 0x03014048  sendpicp 0, 51, 0x0, 0, 192, 0x14048\n");
 	HAS(out, "0x70182000  sendpic 0, 2, 0x2000\n");

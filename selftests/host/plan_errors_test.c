@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The plan API's error contract (ipuxcom_plan.h "errors"): every
  * rejection code a caller can provoke is reached by at least one public

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Fallback fan-outs and the dispatcher (libuser/src/plan_fanout.c):
  * serialized fan-out (nine-word sender row, 6 / 3 receiver limits, the

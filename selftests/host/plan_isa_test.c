@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libipuxcom encoders, decoder and disassembler (libuser/src/isa.c): the
  * notes' encodings and fixed words, encode -> decode round trips at every
@@ -51,7 +51,7 @@ static uint32_t ref(uint32_t op, uint32_t a, uint32_t b, uint32_t c)
 		return 0x19000000 | a << 20 | b;
 	case IPUXCOM_OP_PUT:
 		return 0x43008000 | a;
-	/* FACTS.md "Merged send/control instructions" [RE], with its masks */
+	/* HW-MERGED [RE], with its masks */
 	case IPUXCOM_OP_SENDPIC:
 		return 0x70100000 | ((a << 21) & 0x07e00000) | ((b << 18) & 0x000c0000) |
 		       (c & 0x3ffff);
@@ -77,7 +77,7 @@ TEST(golden_words)
 	EXPECT_EQ(0x41800007u, enc(IPUXCOM_OP_SYNC, 7, 0, 0));
 	EXPECT_EQ(0x4180000fu, enc(IPUXCOM_OP_SYNC, 15, 0, 0));
 	EXPECT_EQ(0x40c00000u, enc(IPUXCOM_OP_SANS, 0, 0, 0));
-	/* put $DBG_DATA, $m0 is the FACTS.md injectable 0x43008070 [RE] */
+	/* put $DBG_DATA, $m0 is the HW-TDI-INSNS injectable 0x43008070 [RE] */
 	EXPECT_EQ(0x43008070u, enc(IPUXCOM_OP_PUT, 0x70, 0, 0));
 	EXPECT_EQ(0x1904c010u, enc(IPUXCOM_OP_SETZI, 0, 0x4c010, 0));
 	EXPECT_EQ(0x40a00000u, enc(IPUXCOM_OP_DELAY, 0, 0, 0));
@@ -380,7 +380,7 @@ TEST(old_plan_strerror_still_answers)
 #pragma GCC diagnostic pop
 /* ------------------------------------------- merged send/control instructions */
 
-/* FACTS.md's formulas with their masks [RE]: the reference for in-range fields. */
+/* HW-MERGED's formulas with their masks [RE]: the reference for in-range fields. */
 static uint32_t ref_sendpic(uint32_t a, uint32_t sel, uint32_t v)
 {
 	return 0x70100000 | ((a << 21) & 0x07e00000) | ((sel << 18) & 0x000c0000) | (v & 0x3ffff);
@@ -393,7 +393,7 @@ static void ref_sendpicp(const uint32_t f[6], uint32_t out[2])
 	out[1] = (f[4] << 18) | f[5];
 }
 
-/* The SDK's receiver-only bundle of FACTS.md decodes to what FACTS.md says. */
+/* The SDK's receiver-only bundle of HW-MERGED decodes to what HW-MERGED says. */
 TEST(sdk_sendpicp_receiver_bundle)
 {
 	static const uint32_t sdk[2] = { 0xf6600000, 0x03014048 };
@@ -487,7 +487,7 @@ TEST(sdk_rows_decode_word_by_word)
 
 /*
  * sendpic over every value of every field (the others at 0 and at their
- * largest): the word is FACTS.md's formula and decodes back; the XPIC
+ * largest): the word is HW-MERGED's formula and decodes back; the XPIC
  * selectors take 13-bit values, the PIC ones 18.
  */
 TEST(sendpic_round_trip_over_every_field)

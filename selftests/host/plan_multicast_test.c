@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Proper multicast (libuser/src/plan_multicast.c) against the seed notes'
  * "Proper Multicast": the placement-differential golden words (a moved

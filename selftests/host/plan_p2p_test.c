@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Point-to-point plans (libuser/src/plan_p2p.c) against the seed notes'
  * "Recovered Plan Shape": the golden delaypic delays 50/70/72 for one-word

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Run-time patch helpers, non-participation rows and row disassembly
  * (libuser/src/plan_patch.c, plan_p2p.c): what JDLRecv, JDLSend and the
@@ -280,7 +280,7 @@ TEST(row_disassembly_annotates)
 }
 
 /*
- * A receiver row with the SDK's two-word sendpicp bundle [RE, FACTS.md]:
+ * A receiver row with the SDK's two-word sendpicp bundle [RE, HW-MERGED]:
  * both words are shown as one instruction, and the second is never read
  * as an instruction of its own, even when it looks like one.
  */

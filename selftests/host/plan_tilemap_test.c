@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libipuxcom tile map (libuser/src/tilemap.c): logical <-> physical for all
  * 1472 tiles, rows and columns, the XOR-2 pairing, the notes' fixed points,
@@ -47,12 +47,12 @@ TEST(physical_to_logical_inverts_it)
 	}
 }
 
-/* Points fixed by the seed notes and FACTS.md. */
+/* Points fixed by the seed notes and the record (HW-TILE-MAP). */
 TEST(fixed_points)
 {
 	static const struct { uint32_t l, p; } pts[] = {
 		{ 0, 0 }, { 1, 2 }, { 2, 64 },
-		/* FACTS.md: the formula gives logical 21 -> 642 and 20 -> 640 (row 10),
+		/* HW-TILE-MAP-EXAMPLE: the formula gives logical 21 -> 642 and 20 -> 640 (row 10),
 		 * not the seed's "682 -> 680"; the formula stands. */
 		{ 20, 640 }, { 21, 642 },
 		{ 46, 22 * 64 + 1 },	/* block 1 runs bottom-up in column 1 */

@@ -1,6 +1,6 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
- * libipuxcom timing models (libuser/src/timing.c): the FACTS.md TimeToMux
+ * libipuxcom timing models (libuser/src/timing.c): the HW-TIMETOMUX
  * reconstruction over every ordered pair of distinct physical tiles (range
  * exactly [-78, 112], Graphcore's WORSTSENDDELAY / WORSTRECVDELAY), its
  * directions, and measured tables from memory and from files: the model a
@@ -20,7 +20,7 @@
 #define N IPUXCOM_TILES
 
 /*
- * A second transcription of FACTS.md "TimeToMux and direction", written
+ * A second transcription of HW-TIMETOMUX (docs/hardware-record.md), written
  * from the text independently of timing.c, to catch a typo in either.
  */
 static int c_of(int x) { return (x >> 2) & 15; }

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * 64-bit plans (issue 16) run in the exchange verifier: what the rows of
  * ipuxcom_plan_p2p_wide() and of ipuxcom_plan_multicast() with

@@ -1,7 +1,7 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * 64-bit point-to-point plans (libuser/src/plan_p2p_wide.c) against
- * FACTS.md "Merged send/control instructions and 64-bit exchange" [RE]:
+ * HW-MERGED and HW-WIDE [RE]:
  * sctl = direction(s, d) | 4, the pair's timing max(TimeToMux(s, d),
  * TimeToMux(s, d ^ 2)), the XPIC owner the member with the smaller time,
  * two words per event; the rows are the p2p shapes with items for words

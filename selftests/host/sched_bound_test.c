@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The lower bound on a phase (ipuxcom_schedule_bound(), issue 25,
  * docs/exchange-verifier.md "A lower bound on the phase"):

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The fixed scheduler suite (bench/sched_suite.h) and the legacy option
  * (IPUXCOM_SCHEDULE_LEGACY) the benchmark compares against:

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The simulator's DMA port (c600_sim_set_dma_port()): with a port set,
  * every read and write of host memory the model does goes to the port's

@@ -1,15 +1,15 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The simulator as a judge of whole loads, driven at register level with
  * the hardware records' own orders rather than through the module:
  *
  *  - the order of the stack whose loader completed full 1472-tile loads on
- *    a C600 (FACTS.md "The load as run on a real C600", steps 2-8): HSP
+ *    a C600 (HW-LOAD steps 2-8): HSP
  *    marks cleared, autoloader with a read-back every 32 words, HEXOPT
  *    before the buffer is attached, all 16 DCXCR armed then the 8
  *    primaries back to 0x2, 23 batches each on a zeroed buffer, the 0xff
  *    release and the start mark 23;
- *  - the seed's order (seeds/003 "Secondary Loader Frames"): all 16
+ *  - the seed's order ([S "Secondary Loader Frames"]): all 16
  *    controls armed, the config's marks replayed;
  *  - HSP marks written bare (the peer, the capture) or read-modify-write,
  *    over GS registers whose bits above MARK are set;
@@ -137,7 +137,7 @@ static void expect_loaded(struct __test_metadata *_metadata, struct c600_sim *si
 	}
 }
 
-/* FACTS.md "The load as run on a real C600", steps 2-8, end to end. */
+/* HW-LOAD steps 2-8, end to end. */
 TEST_F(load, peer_order_loads_every_tile)
 {
 	/* step 2: the capture without its HSP records, then both marks cleared */
@@ -202,7 +202,7 @@ TEST_F(load, marks_bare_or_read_modify_write_both_load_and_hand_off)
 /* The seed's order: every control armed for the whole load, marks replayed. */
 TEST_F(load, seed_order_loads_every_tile)
 {
-	/* the capture's last two records [FACTS.md step 2] */
+	/* the capture's last two records [HW-CFG-CAPTURE] */
 	wr(self->sim, REC_GS2, 1);
 	wr(self->sim, REC_GS1, 1);
 	ASSERT_TRUE(autoload_as_recorded(self->sim));

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The simulator's tile SRAM page store (sim/c600_sram.c): contents against
  * a shadow copy under random writes across page boundaries, sharing and

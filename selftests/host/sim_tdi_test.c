@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The simulator's TDI registers (sim/c600_sim.c), driven register by
  * register: what the model does that lets a device test prove a TDI read
@@ -399,7 +399,7 @@ TEST_F(tdi, tdi_fail_at_fails_the_nth_injection_once)
 }
 
 /*
- * The read sequence of FACTS.md "TDI SRAM access" against the model: wait
+ * The read sequence of HW-TDI-READ against the model: wait
  * for the stop, save $m0/$m1, read a word, restore. The word is read and
  * $m0, $m1, DBG_RBRK and CTXT_STS end as they were. Without the restore
  * the read is destructive, which is what the device tests guard against.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The software C600 (sim/c600_sim.c) in userspace: the tile identity map
  * against the notes' formula and fixed points, the config-BAR register file,
@@ -23,13 +23,13 @@ TEST(tile_map_is_a_permutation)
 	}
 }
 
-/* Fixed points from the seed notes and FACTS.md. */
+/* Fixed points from the seed notes and the record (HW-TILE-MAP). */
 TEST(tile_map_fixed_points)
 {
 	EXPECT_EQ(0, c600_logical_to_physical(0));
 	EXPECT_EQ(2, c600_logical_to_physical(1));	/* lane 1: +2 */
 	EXPECT_EQ(64, c600_logical_to_physical(2));	/* next row */
-	/* FACTS.md: the formula gives logical 21 -> 642 and 20 -> 640, row 10 */
+	/* HW-TILE-MAP-EXAMPLE: the formula gives logical 21 -> 642 and 20 -> 640, row 10 */
 	EXPECT_EQ(642, c600_logical_to_physical(21));
 	EXPECT_EQ(640, c600_logical_to_physical(20));
 	/* block 1 runs bottom-up in column 1 */

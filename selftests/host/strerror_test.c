@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The one error explainer (issue 23): every class of failing call, device,
  * netlink, file format, plan and timing table, recorded in the calling

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The exchange simulator's action list (ipuxcom_xsim_nactions(),
  * ipuxcom_xsim_action(), ipuxcom_xsim_tile_end()): what a run of a p2p

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * `ipuxcom demo sum|matmul` and `ipuxcom plan schedule` (tools/demo.c,
  * tools/plan.c) run as a program: the demos' PASS lines and results, JSON,

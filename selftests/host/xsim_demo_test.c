@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The notes' two demos in the exchange simulator (libuser/src/demo_*.c):
  * the all-tile parallel sum's exact result, 1084128 after 11 rounds with

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Negative tests of the exchange simulator: hand-broken rows must each be
  * reported as the right hazard. A shifted XPIC (in time: missed and

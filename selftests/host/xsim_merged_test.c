@@ -1,8 +1,7 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The exchange simulator on the merged send/control instructions and the
- * 64-bit exchange (shared/FACTS.md "Merged send/control instructions and
- * 64-bit exchange" [RE]), on hand-written rows:
+ * 64-bit exchange (HW-MERGED, HW-WIDE [RE]), on hand-written rows:
  *  - sendpic applies its control at its first send event and continues
  *    the outgoing stream; sendpicp applies both, restarts the stream at
  *    its absolute source address, or (sctl 0) only lets events pass; it
@@ -23,7 +22,7 @@
 
 #include <ipuxcom_xsim.h>
 
-/* Reference encoders: the notes' formulas [S] and FACTS.md's [RE]. */
+/* Reference encoders: the notes' formulas [S] and HW-MERGED's [RE]. */
 #define DELAY(n)		(0x40a00000u | (n))
 #define DELAYPIC(a, c)		(0x60000000u | (uint32_t)(a) << 19 | (c))
 #define DELAYXPIC(a, c)		(0x64000000u | (uint32_t)(a) << 14 | (c))
@@ -120,7 +119,7 @@ static size_t nactions_of(const struct ipuxcom_xsim *sim, uint32_t kind, uint32_
 /* --------------------------------------------------------------- sendpicp */
 
 /*
- * The SDK receiver row of FACTS.md: f6600000 03014048 = 52 events, XPIC
+ * The SDK receiver row of HW-MERGED: f6600000 03014048 = 52 events, XPIC
  * 192, PIC 0x14048 (both flag bits: absolute 0x50120), sctl 0: nothing
  * leaves. Both controls at its first event; 192's 52 words arriving from
  * that event on are written from 0x50120.
@@ -194,7 +193,7 @@ TEST(transmitting_sendpicp_restarts_the_stream)
 	ASSERT_NE(NULL, sim);
 	ASSERT_GE(1 + ixt_ttm(s, d), 0);
 	ASSERT_EQ(0, ipuxcom_enc_sendpicp(0, 1, 0x70000 / 4, dir, OFF, 0, &sw[4], NULL));
-	/* the library's encoder and FACTS.md's formula agree */
+	/* the library's encoder and HW-MERGED's formula agree */
 	EXPECT_EQ(SENDPICP0(0, 1, 0x70000 / 4, dir), sw[4]);
 	EXPECT_EQ(SENDPICP1(OFF, 0), sw[5]);
 	ipuxcom_xsim_sram_write(sim, s, 0x60000, a0, 2, NULL);

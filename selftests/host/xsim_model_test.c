@@ -1,8 +1,8 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The exchange simulator's event model (libuser/src/xsim_run.c) on
- * hand-written rows, checked against the semantics of shared/FACTS.md
- * ("Event model" [RE]) rather than against the assembler: fields hold
+ * hand-written rows, checked against the semantics of HW-EVENT-MODEL
+ * ([RE]) rather than against the assembler: fields hold
  * events - 1, effects at the last event, one outgoing word per event,
  * arrival at send + TimeToMux, write 52 + 2 * row later through the
  * auto-incrementing PIC pointer; plus the modelled parts (direction reach,
@@ -71,7 +71,7 @@ static struct ipuxcom_xsim_result one(struct ipuxcom_xsim *sim, uint32_t s, uint
 /* ------------------------------------------------------- event semantics */
 
 /*
- * FACTS.md [RE]: "each delay/count field holds events - 1"; "a send takes
+ * HW-EVENT-MODEL [RE]: "each delay/count field holds events - 1"; "a send takes
  * one event per word"; the word is at the mux TimeToMux later; "written
  * 52 + 2*row(receiver) events later".
  */

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Plan proofs for one source and many receivers in the exchange simulator:
  * proper multicast (ipuxcom_plan_multicast()) as in the notes' hardware

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Plan proofs for point-to-point plans (ipuxcom_plan_p2p()) in the
  * exchange simulator: each plan runs as the notes' vertices run it, and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The phase scheduler (libuser/src/schedule*.c): every schedule is checked
  * by the exchange simulator (no error, every declared delivery complete,

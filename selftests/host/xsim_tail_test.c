@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The trailing-delay question (docs/exchange-plans.md "Short sender rows"):
  * the peer stack adds delay(T - 107 - count) before br $m10 whenever
@@ -35,7 +35,7 @@
 #define SRC		0x60000u
 #define DST		0x70000u
 
-/* The peer's rule, as the issue states it (not recorded in the seed or FACTS.md). */
+/* The peer's rule, as the issue states it (not in the hardware record). */
 static bool peer_tail(int t, uint32_t count)
 {
 	return t >= 107 + (int)count;

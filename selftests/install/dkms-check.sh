@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # DKMS test (make check-dkms, part of make check), as TAP. As root:
 #   1. `make dkms-install` for KVER: the module sources to
 #      /usr/src/ipuxcom-VERSION, dkms add, build (against Debian's headers

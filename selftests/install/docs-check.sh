@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Documentation and packaging consistency (make check-install, part of
 # make check), as TAP:
 #  - every object and command of the ipuxcom command (from `ipuxcom help`

@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Exported-symbol check (make check-install, part of make check), as TAP:
 # the public headers, the version script and the built library agree, so
 # that a new public function cannot ship without a version-script entry:

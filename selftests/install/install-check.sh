@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Install test (make check-install, part of make check), as TAP:
 #   make install into a temporary DESTDIR with PREFIX=/usr, check the file
 #   list (headers under INCLUDEDIR/ipuxcom, docs/*.md under

@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Documentation links (make check-install, part of make check), as TAP:
 #  - every relative Markdown link of README.md and docs/*.md names a file
 #    or directory of the tree;

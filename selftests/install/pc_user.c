@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * A program outside the tree, built by selftests/install/install-check.sh
  * against an installed libipuxcom with nothing but

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # TAP helpers shared by the documentation and export checks (sourced).
 n=0 nfail=0

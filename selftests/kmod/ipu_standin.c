@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipu_standin: a TEST STAND-IN for Graphcore's ipu_driver, a PCI driver
  * named "ipu_driver" for the QEMU C600 device of the ipuxcom test VM
@@ -6,10 +6,10 @@
  * Graphcore hardware, is never installed (not in Kbuild, `make install` or
  * DKMS) and is built only for the test VM.
  *
- * It is a judge: written from the hardware record (FACTS.md "Device and
- * driver" and "ipu_driver as the peer drives it") and the datasheet, and
+ * It is a judge: written from the hardware record (docs/hardware-record.md:
+ * HW-DRIVER ... HW-BUF-INDEX, and the open entries) and the datasheet, and
  * from nothing of ipuxcom: it includes no ipuxcom header but ipu_driver's
- * user ABI (uapi/linux/ipuxcom_ipu_driver.h, itself retyped from FACTS.md),
+ * user ABI (uapi/linux/ipuxcom_ipu_driver.h, itself retyped from HW-IOCTLS),
  * nothing of sim/, and registers no ipuxcom backend. ipuxcom_hw.ko finds
  * the card because this pci_driver is named "ipu_driver" (kmod/hw).
  * Graphcore publishes neither ipu_driver's source nor its headers: every
@@ -17,7 +17,7 @@
  * choice, which proves nothing about the real driver.
  *
  * Binding: PCI 1d95:c600. Vendor 0x1d95 is Graphcore's [RE, pci.ids,
- * FACTS.md "Device and driver"]; device 0xc600 is the QEMU device's
+ * HW-PCI-VENDOR]; device 0xc600 is the QEMU device's
  * (modelled: no public C600 device id exists). No MODULE_DEVICE_TABLE:
  * the stand-in is loaded by the tests, never by udev.
  *
@@ -30,8 +30,8 @@
  * it (SW_CFG_* and SW_EXCH_*: which BAR and offset is not in any record;
  * the device's layout= property takes each plausible answer); map the
  * BARs that hold them; create /dev/ipu<N> and /dev/ipu<N>_ex [S "Below
- * Poplar", FACTS.md]. Their sysfs parent is not in any record (FACTS.md:
- * "Not in any record: the parent of /dev/ipuN in sysfs"): node_parent
+ * Poplar", HW-DRIVER]. Their sysfs parent is not in any record
+ * (HW-OPEN-NODE): node_parent
  * below.
  *
  * mmap (MAP_SHARED only; MAP_PRIVATE is -EINVAL, modelled):
@@ -63,7 +63,7 @@
  *                   whole range at mmap time (io_remap_pfn_range).
  *   signals=0|1     see "Signals" below.
  *
- * ioctls of /dev/ipu<N> (numbers and argument passing [RE], FACTS.md):
+ * ioctls of /dev/ipu<N> (numbers and argument passing [RE], HW-IOCTLS):
  *   USER_ATTACH        [RE] by value 0. Exclusive per card (modelled):
  *                      another open file gets -EBUSY until the holder's
  *                      file is released; the holder repeating it gets 0,
@@ -80,8 +80,8 @@
  *                      datasheet's slots 0..16), address page aligned,
  *                      size a non-zero page multiple (both modelled), at
  *                      most 0x2842000 bytes: the largest buffer of the
- *                      record, the loader's transport buffer [RE, FACTS.md
- *                      "The load" step 4] (host-exchange pages are
+ *                      record, the loader's transport buffer [RE, HW-LOAD
+ *                      step 4] (host-exchange pages are
  *                      smaller). Pins the pages (FOLL_LONGTERM |
  *                      FOLL_WRITE), maps them for the device
  *                      (dma_map_sgtable: with an IOMMU a wrong mapping
@@ -97,7 +97,7 @@
  *   BUFFER_DETACH_ALL  [RE] every buffer.
  *   RESET_DEVICE       [RE] by value 0: the peer names it "notify reset"
  *                      and resets the card with the mailbox message
- *                      (FACTS.md "ipu_driver as the peer drives it"):
+ *                      (HW-DRV-INIT):
  *                      recorded, no effect on the card or its buffers.
  *   MAILBOX_WRITE_READ [RE] struct ipu_drv_mailbox *: five words out
  *                      through SW_MBOX_OUT, SW_MBOX_DOORBELL, a bounded
@@ -109,7 +109,7 @@
  *   unknown            -ENOTTY. After the card is removed: -ENODEV.
  * /dev/ipu<N>_ex has no ioctls (-ENOTTY).
  *
- * Signals [RE docs, FACTS.md]: the driver sends real-time signals 44
+ * Signals [RE docs, HW-SIGNALS]: the driver sends real-time signals 44
  * (exception), 45 (ICU doorbell), 46-49 (HSP GS1/GS2) to the attached
  * process. The interrupt handler reads and acknowledges SW_IRQ_STATUS
  * and a work item sends: 45 for MBOX_REPLY, 44 for EXCEPTION, and
@@ -117,7 +117,7 @@
  * signals onto the two registers' mark going non-zero/zero is modelled:
  * the record says only "46-49 (HSP GS1/GS2)". Module parameter signals=0
  * sends none (they are still counted as interrupts).
- * Whom they go to is in no record (FACTS.md "Not in any record": the
+ * Whom they go to is in no record (HW-OPEN-SIGNAL-TARGET: the
  * process, so any thread not blocking them, or the attaching thread), so
  * module parameter signal_target (0644, read at each send) takes both:
  *   process  (default) kill_pid() on the tgid of USER_ATTACH's caller: a
@@ -200,7 +200,7 @@
 #define SC_BAR_WINDOW		4	/* datasheet: NOT C600 hardware */
 /* mmap(/dev/ipuN, 0, 0x80000) maps the config BAR [RE]. */
 #define SC_CONFIG_BYTES		0x80000u
-/* EXCHWINDOWBASER (HEXOPT) [RE, FACTS.md "Config BAR registers"]. */
+/* EXCHWINDOWBASER (HEXOPT) [RE, HW-REG-EXCHWINDOW]. */
 #define SC_REG_EXCHWINDOWBASER	0x3044u
 
 /* BAR 4, the stand-in window (docs/qemu-c600.md, retyped; modelled). */
@@ -258,7 +258,7 @@
 #define SW_MBOX_READY		BIT(0)
 
 #define SC_SLOTS		17	/* datasheet: slots 0..16 */
-/* The loader's transport buffer [RE, FACTS.md "The load" step 4]. */
+/* The loader's transport buffer [RE, HW-LOAD step 4]. */
 #define SC_MAX_BUF_BYTES	0x2842000u
 #define SC_MBOX_TIMEOUT_US	100000	/* modelled */
 #define SC_LOG_LEN		1024

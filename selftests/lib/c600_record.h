@@ -1,7 +1,7 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Config-BAR offsets and words as the hardware record gives them (seeds/003
- * [S], FACTS.md [RE]), for tests that judge the module or the simulator
+ * Config-BAR offsets and words as the hardware record gives them
+ * (docs/hardware-record.md: [S], [RE]), for tests that judge the module or the simulator
  * against the record. Written from the record, not from kmod/ or sim/.
  */
 #ifndef IXT_C600_RECORD_H

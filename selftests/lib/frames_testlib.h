@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A loader batch written straight from the seed's layout [S "Secondary
  * Loader Frames"], not through libipuxcom, so tests can judge the module

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Helpers shared by the host tests of tile images, frames, IPUCFG1 and
  * host-sync manifests (selftests/host/image_*_test.c and friends).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Force-included into every device test binary (the Makefile's -include):
  * the kselftest harness bounds each test case with alarm(timeout), 30 s by

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The card lane's config capture: the real C600 capture the seed describes
  * ("Direct Attach And Autoloader": IPUCFG1, 2,003 ordered config-BAR
@@ -9,7 +9,7 @@
  * And what every load on the card must show at the device (the stand-in's
  * "bar_writes") or at the tracepoint: the capture's records, in order,
  * before the autoloader's first word, its GS1/GS2 records handled as the
- * mode says (FACTS.md "The load as run on a real C600", step 2).
+ * mode says (HW-LOAD step 2).
  * Include after kselftest_harness.h and ipuxcom.h.
  */
 #ifndef IXT_CARD_CFG_H

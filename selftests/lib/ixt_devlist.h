@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The registered ipuxcom devices, listed through the "ipuxcom" generic
  * netlink family's DEV_GET dump with plain socket calls: the ids are not

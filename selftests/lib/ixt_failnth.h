@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * /proc/thread-self/fail-nth for the fault-injection tests (failnth_test,
  * simfault_test): fnth_fd is the calling thread's file, opened by the test

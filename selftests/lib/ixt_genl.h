@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Raw generic netlink for the tests that bypass libipuxcom's own netlink
  * code on purpose (netlink_test checks the family by hand, the ioctl

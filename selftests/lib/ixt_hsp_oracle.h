@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The notes' sdk_host_tensor oracle [S "Host Tensor Exchange"] as a
  * host-sync manifest (docs/ipuhsp-format.md): two 4 KiB pages attached

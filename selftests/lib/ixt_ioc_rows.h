@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Every ioctl of uapi/linux/ipuxcom.h as one valid-looking request each, in
  * the uapi's privilege-matrix order: the request, whether it needs
@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <linux/ipuxcom.h>
 
-#define UNDOC_REG	0x0100u		/* outside FACTS.md's register table */
+#define UNDOC_REG	0x0100u		/* outside the HW-REGS table */
 #define GS1_REG		0x302cu		/* HSP GS1: documented */
 
 static uint32_t image[256] __attribute__((unused));		/* an AUTOLOAD image: 1 KiB */

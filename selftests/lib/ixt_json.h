@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A strict JSON checker (RFC 8259) for the tests of the ipuxcom command's
  * --json output, with no dependency the test VM lacks: the documents are

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Bring a simulated device to RUNNING with a small 1472-tile image, for
  * device tests whose subject comes after the load (host exchange, events).
@@ -16,7 +16,7 @@
 
 #include "ipuxcom.h"
 
-/* Smallest image the loader takes in two or more frames (FACTS.md: 0x4134). */
+/* Smallest image the loader takes in two or more frames (HW-LOADER-LIMITS: 0x4134). */
 #define IXT_SMALL_IMAGE_BYTES	0x4140u
 
 static uint8_t ixt_small_image[IXT_SMALL_IMAGE_BYTES];

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The files an `ipuxcom load --hostx` needs, written into a directory for
  * the tests of the command's checks (host: load_check_test, device:

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Kernel modules, small sysfs/debugfs files and PCI functions, for the
  * device tests that load and unload modules themselves (hw_backend_test,

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Checks of the command's pictures by strict parsers (Python's json and
  * xml.etree, python3 in deps/packages.txt): a Chrome trace (--trace) and

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The test VM's slowness factor: IPUXCOM_TEST_TIMEOUT_SCALE, exported by
  * the VM's init from ipuxcom_vm.harness_scale=N (make check-debug sets

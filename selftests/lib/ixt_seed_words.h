@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The seed's recorded autoloader words as a test vector [S "Direct Attach
  * And Autoloader"]: its 948-byte bootloader padded to 1 KiB gives

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A simulated device of the test's own, added through ipuxcom_sim's
  * "devices" parameter and removed again (the newest one goes first), for

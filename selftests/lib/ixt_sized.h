@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The size rules of the library's device and file structs that carry
  * their size (man libipuxcom(3) "Structs that grow"), for any call: the

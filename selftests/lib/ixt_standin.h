@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The ipu_driver stand-in (selftests/kmod/ipu_standin.ko) on the test
  * VM's QEMU C600 device (docs/qemu-c600.md, run-vm.sh --c600): finding

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Run the built `ipuxcom` command from a host test and capture its exit
  * status, stdout and stderr. Include after kselftest_harness.h.

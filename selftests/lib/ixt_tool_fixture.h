@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * FIXTURE(cli) for tests of the ipuxcom command: skips when the command is
  * not built; its tests use RUN(status, args...) and HAS(out|err, text).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Running the ipuxcom command from a kselftest fixture that has
  * `char tool[]` (the command, ixt_find_tool()) and `struct ixt_run *r`

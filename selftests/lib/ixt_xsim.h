@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Small helpers the exchange-verifier tests share: load one tile's
  * program, and the default timing model's TimeToMux and route direction
@@ -33,7 +33,7 @@ static inline int ixt_ttm(uint32_t s, uint32_t d)
 
 /*
  * The member of the pair {@d, @d ^ 2} that takes 64-bit items from @s
- * (FACTS.md "64-bit exchange" [RE]): the smaller TimeToMux; a tie goes to
+ * (HW-WIDE [RE]): the smaller TimeToMux; a tie goes to
  * the lower id (modelled, the verifier's rule). Both members must differ
  * from @s. The tests' own statement of the rule, not the library's.
  */

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The whole-load test image shared by the device tests that load a device
  * (load_test.c, events_test.c): 1472 distinct tile images -- a common body
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #define TILES		1472
-/* Above the loader's minimum payload envelope (0x4134 bytes, FACTS.md). */
+/* Above the loader's minimum payload envelope (0x4134 bytes, HW-LOADER-LIMITS). */
 #define IMG_BYTES	(20 * 1024)
 #define IMG_WORDS	(IMG_BYTES / 4)
 #define PAYLOAD_BASE	0x4c010u

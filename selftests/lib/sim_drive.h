@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Host tests that drive the software C600 (sim/c600_sim.c) directly, by
  * its config-BAR registers, as the hardware record does: register access,

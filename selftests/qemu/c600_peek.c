@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * c600_peek: 32-bit reads and writes of a QEMU ipu-c600's BARs from the
  * guest, through /sys/bus/pci/devices/BDF/resourceN (no driver needed),

@@ -1,7 +1,7 @@
 /*
  * QEMU "ipu-c600": a PCI C600 for ipuxcom's tests (docs/qemu-c600.md is
  * its datasheet). A TEST DOUBLE: it follows the hardware record (the
- * seeds, FACTS.md) through the plain-C model of sim/, never ipuxcom's
+ * docs/hardware-record.md) through the plain-C model of sim/, never ipuxcom's
  * code, and includes nothing of kmod/ or libuser/.
  *
  *   the config window (512 KiB): every aligned 32-bit access is an MMIO
@@ -43,7 +43,7 @@
 #define TYPE_IPU_C600 "ipu-c600"
 OBJECT_DECLARE_SIMPLE_TYPE(IpuC600State, IPU_C600)
 
-/* Graphcore's PCI vendor id [RE, pci.ids] (FACTS.md "Device and driver"). */
+/* Graphcore's PCI vendor id [HW-PCI-VENDOR]. */
 #define C600_VENDOR_ID          0x1d95
 /* Modelled: no public C600 device id exists. */
 #define C600_DEVICE_ID          0xc600

@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # The main job of `make demo`, run by the VM's init in demo mode: pack
 # 1472 tile images, load them onto the C600 (the QEMU C600 through
 # ipuxcom_hw.ko and the ipu_driver stand-in, or the simulator), read them

@@ -1,12 +1,12 @@
 #!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Build the gzip'ed newc initramfs the ipuxcom test VM boots (no disk image,
 # no root needed, a few seconds):
 #
 #   selftests/vm/mkinitramfs.sh --kver V --out FILE.cpio.gz \
 #       [--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko"] [--tool "build/ipuxcom ..."] \
 #       [--tests "build/tests/device/a_test ..."] [--bench "build/bench/x ..."]
-#       [--final "selftests/debug/kernel-health.sh ..."] [--moddir DIR] [--python DIR]
+#       [--final "selftests/debug/kernel_health.sh ..."] [--moddir DIR] [--python DIR]
 #       [--data "FILE ..."]
 #
 #   /init                        selftests/vm/init (busybox sh, PID 1)

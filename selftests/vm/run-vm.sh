@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # Boot the ipuxcom test VM (QEMU, TCG: no KVM needed) on an initramfs made by
 # selftests/vm/mkinitramfs.sh and judge the run from what selftests/vm/init
 # printed on the second serial port.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # TAP test of `make vm-shell` (selftests/vm/run-vm.sh --mode shell): boot
 # the test VM with its shell on a pipe instead of a terminal, wait for the
 # prompt, type `ipuxcom dev` and `exit`, and check that the shell came up,

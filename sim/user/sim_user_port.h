@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Userspace stand-ins for the few kernel facilities the simulator uses, so
  * the C files of sim/ compile unchanged into library tests and into the

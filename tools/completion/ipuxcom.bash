@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only
 # bash completion for ipuxcom(8): objects, commands, options, device
 # ids and option values (--method, --cfg-hsp). The candidates come from
 # the command itself (`ipuxcom __complete WORD...`, from its own tables

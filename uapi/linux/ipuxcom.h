@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
 /*
  * ipuxcom: direct control of Graphcore C600 (IPU21) devices.
  *
@@ -45,7 +45,7 @@
  *   command                  needs            why
  *   INFO, ATTACH, DEV_QUERY  -                queries; one attached file
  *                                             per device
- *   REG_READ                 - / RAWIO        documented registers (FACTS.md
+ *   REG_READ                 - / RAWIO        documented registers (HW-REGS
  *                                             table) free; any other offset
  *                                             RAWIO (reads can have side
  *                                             effects on hardware)
@@ -381,7 +381,7 @@ struct ipuxcom_cfg_record {
  * CFG_APPLY flags (uapi version 3): what to do with the records of a
  * captured configuration that write the HSP general-sync controls GS1
  * (0x302c) and GS2 (0x3030). The real C600 capture's last two records set
- * GS2 = 1 and GS1 = 1 [S, FACTS.md "The load as run on a real C600"].
+ * GS2 = 1 and GS1 = 1 [S, HW-LOAD step 2].
  * With IPUXCOM_CFG_F_CLEAR_GS1 the records writing GS1 are not written;
  * after the others GS1 is written 0 and must read back MARK 0. The same
  * for GS2 with IPUXCOM_CFG_F_CLEAR_GS2. Both flags: the hardware-proven
@@ -475,10 +475,10 @@ struct ipuxcom_ioc_autoload {
  * unless it has CAP_IPC_LOCK) and reads and writes
  * it where the sequences need (batch checks, the 0xff release fill).
  * Slot numbers are ipu_driver's BUFFER_ATTACH indexes: the loader's
- * transport buffer is index 0 [RE, FACTS.md step 4], detached when the
+ * transport buffer is index 0 [RE, HW-LOAD step 4], detached when the
  * load finishes; host-exchange page i is index i (uapi version 5; 1 + i
- * before), as the peer and the notes attach them [RE, S: FACTS.md
- * "ipu_driver as the peer drives it"]: a tile program finds a host page by
+ * before), as the peer and the notes attach them [RE, S:
+ * HW-BUF-INDEX]: a tile program finds a host page by
  * that index. Index 0 is the loader's buffer except between HOSTX_SETUP
  * BEGIN (which needs it detached) and the end of that host session.
  */
@@ -499,7 +499,7 @@ struct ipuxcom_ioc_autoload {
  *
  * BUF_ATTACH selects HEXOPT (EXCHWINDOWBASER = 0x800, read back), pins the
  * pages and makes them the device's buffer @index, in that order, as the
- * hardware-proven sequence does before each attach [RE, FACTS.md steps 4
+ * hardware-proven sequence does before each attach [RE, HW-LOAD steps 4
  * and 9]. On a device held through ipu_driver the module cannot reach
  * ipu_driver's BUFFER_ATTACH: the caller issues it on its /dev/ipuN with
  * the same index, address and size right after BUF_ATTACH returns.

@@ -1,14 +1,14 @@
-/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
 /*
  * The part of Graphcore ipu_driver's user ABI that ipuxcom uses, as the
- * public record has it (FACTS.md "Device and driver"; [RE] is the peer
+ * public record has it (HW-IOCTLS in docs/hardware-record.md; [RE] is the peer
  * stack that loaded full applications on a C600 through exactly these
  * calls). This is not ipuxcom's ABI: it is ipu_driver's, retyped here
  * because Graphcore publishes no header. The library issues these on the
  * caller's /dev/ipuN; the test stand-in for ipu_driver
  * (selftests/kmod/ipu_standin.c) implements them.
  *
- * Numbers and sizes are [RE] (FACTS.md). How each argument is passed is
+ * Numbers and sizes are [RE] (HW-IOCTLS). How each argument is passed is
  * how [RE] passes it: "by value" ioctls take the integer as the third
  * argument of ioctl(2), the others a pointer to the struct named. What
  * the values mean beyond that record is not documented (e.g. which id
@@ -40,7 +40,7 @@ struct ipu_drv_mailbox {
 
 /*
  * The ICU reset request of the initialisation sequence, and the check of
- * its reply: word 0 carries 0x4078 in bits 31:16 [RE, FACTS.md step 1].
+ * its reply: word 0 carries 0x4078 in bits 31:16 [RE, HW-DRV-INIT].
  */
 #define IPU_DRV_ICU_RESET_REQUEST	0x4078020eu
 #define IPU_DRV_ICU_REPLY_MASK		0xffff0000u

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Userspace stand-ins for what kmod/hw/hw_regs.c uses from the kernel, so
  * that file compiles unchanged into selftests/host/hw_regs_test.c. The

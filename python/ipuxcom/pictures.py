@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """Pictures of a simulated exchange phase, as the command draws them
 (docs/pictures.md): the phase timeline (Trace) and the 23 x 64 physical
 tile grid (Heatmap), both SVG that a notebook shows (_repr_svg_).

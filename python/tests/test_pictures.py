@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """The Python pictures at the command's level (issue 33), rendered and
 parsed with xml.etree as the command's host tests parse its pictures:
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Issue 33's leftovers of the ipuxcom command, each repro with its answer:
  *  - tile ids, device ids and counts are decimal (the README said "decimal

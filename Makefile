@@ -161,6 +161,8 @@ $(B)/libipuxcom.pc: libuser/libipuxcom.pc.in Makefile
 # (libipuxcom-pic.a), so it needs no libipuxcom.so at run time.
 PYTHON := /usr/bin/python3
 PY_SRCS := $(wildcard python/ipuxcom/*.py)
+# PEP 561: the package's annotations (py.typed) and the extension's stub
+PY_DATA := python/ipuxcom/py.typed python/ipuxcom/_ipuxcom.pyi
 PY_PKG := $(B)/python/ipuxcom
 PY_STAMP := $(PY_PKG)/.built
 
@@ -168,12 +170,12 @@ $(B)/libipuxcom-pic.a: $(LIB_PIC_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(PY_STAMP): $(PY_SRCS) $(B)/libipuxcom-pic.a $(LIB_HDRS)
+$(PY_STAMP): $(PY_SRCS) $(PY_DATA) python/ipuxcom_build.py $(B)/libipuxcom-pic.a $(LIB_HDRS)
 	@mkdir -p $(PY_PKG)
 	rm -f $(PY_PKG)/*.py $(PY_PKG)/_ipuxcom*
-	$(PYTHON) python/ipuxcom/_build.py $(B)/python . $(B)/libipuxcom-pic.a
-	cp $(PY_SRCS) $(PY_PKG)/
-	rm -f $(PY_PKG)/_build.py $(PY_PKG)/_ipuxcom.c $(PY_PKG)/_ipuxcom.o
+	$(PYTHON) python/ipuxcom_build.py $(B)/python . $(B)/libipuxcom-pic.a
+	cp $(PY_SRCS) $(PY_DATA) $(PY_PKG)/
+	rm -f $(PY_PKG)/_ipuxcom.c $(PY_PKG)/_ipuxcom.o
 	touch $@
 
 python: $(PY_STAMP)
@@ -607,7 +609,7 @@ PUBLIC_HDRS = $(wildcard libuser/include/*.h)
 PY_VERSION = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 PY_EXT = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$(PREFIX)/lib/python$(PY_VERSION)/dist-packages)
-PY_INSTALL = $(notdir $(filter-out %/_build.py,$(PY_SRCS))) _ipuxcom$(PY_EXT)
+PY_INSTALL = $(notdir $(PY_SRCS) $(PY_DATA)) _ipuxcom$(PY_EXT)
 # Our headers in a directory of their own (libipuxcom.pc points -I at it),
 # the uapi header beside them as <linux/ipuxcom.h> for ipuxcom.h to find.
 PKG_INCLUDEDIR = $(INCLUDEDIR)/ipuxcom

@@ -307,7 +307,8 @@ def uint_array(value: object, name: str, function: str, *, bits: int = 32,
                              f"{dtype.name})", where(idx), function)
     if shape is not None and a.shape != shape:
         raise value_error(f"{name} has shape {a.shape}, not {shape}", name, function)
-    return np.ascontiguousarray(a)
+    # (np.ascontiguousarray() would make a 0-d array 1-d)
+    return a if a.flags.c_contiguous else a.copy(order="C")
 
 
 def u32_array(value: object, name: str, function: str,

@@ -761,9 +761,11 @@ class Trace:
         return cls(name, ev, acts, _writes(h), ends, _hazards(h))
 
     def lanes(self) -> List[int]:
+        """The physical tiles with an action, in order: the picture's lanes."""
         return sorted({a.tile for a in self.actions})
 
     def svg(self, max_lanes: int = 64, width: int = 900) -> str:
+        """The phase timeline as SVG text (what _repr_svg_() shows)."""
         lanes = self.lanes()[:max_lanes]
         lane_h, left, top = 14, 70, 30
         h = top + lane_h * len(lanes) + 30
@@ -848,6 +850,7 @@ class Heatmap:
         return "#%02x%02x%02x" % tuple(c)
 
     def svg(self) -> str:
+        """The grid as SVG text (what _repr_svg_() shows)."""
         rows, cols = self.values.shape
         pitch, cell, left, top = 16, 14, 44, 40
         w, h = left + cols * pitch + 24, top + rows * pitch + 30

@@ -256,7 +256,7 @@ def _tm(timing: Optional[Timing]) -> CData:
         return lib.ipuxcom_timing_default()
     if not isinstance(timing, Timing):
         raise type_error(f"timing is a {type(timing).__name__}, not an ipuxcom.Timing",
-                         "timing", "")
+                         "timing", "plan")
     return timing._h
 
 

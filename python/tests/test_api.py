@@ -8,12 +8,10 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import types
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 import ipuxcom
 from ipuxcom import cfg, device, frames, image, plan, xsim

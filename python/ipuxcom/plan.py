@@ -521,6 +521,9 @@ def plan_p2p_batch(senders: ArrayLike, receivers: ArrayLike, counts: ArrayLike,
                 raise value_error(f"out[{i}] is {a.dtype} of shape {a.shape}; out arrays must "
                                   f"be writable C-contiguous uint32 of shape {oshape}",
                                   f"out[{i}]", fn)
+        if np.shares_memory(send, recv):
+            raise value_error("out[0] and out[1] share memory: the send and receive rows "
+                              "would overwrite each other", "out", fn)
     failed = ffi.new("size_t *")
     err = plan_error()
     rc = lib.pyx_plan_p2p_batch(_tm(timing), _ptr(flat[0]), _ptr(flat[1]), _ptr(flat[2]), n,

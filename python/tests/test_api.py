@@ -12,6 +12,7 @@ import types
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import ipuxcom
 from ipuxcom import cfg, device, frames, image, plan, xsim
@@ -107,6 +108,9 @@ def test_out_returns_out():
     rows = (np.zeros((2, 9), np.uint32), np.zeros((2, 9), np.uint32))
     got = ipuxcom.plan_p2p_batch([0, 1], [5, 6], 10, out=rows)
     assert got[0] is rows[0] and got[1] is rows[1]
+    with pytest.raises(ipuxcom.InvalidValueError) as e:
+        ipuxcom.plan_p2p_batch([0, 1], [5, 6], 10, out=(rows[0], rows[0]))
+    assert e.value.field == "out"
     img = ipuxcom.Image.from_bytes(ipuxcom.pack([np.arange(20000, dtype=np.uint8)] * 3))
     u32 = np.zeros(ipuxcom.frames.size(img, 0, 2) // 4, np.uint32)
     assert ipuxcom.build_frames(img, 0, 2, out=u32) is u32          # issue: a uint8 view

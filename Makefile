@@ -92,7 +92,8 @@ help:
 	@echo "               (scripts/qemu-c600.sh, docs/qemu-c600.md); prints QEMU=path"
 	@echo "  bench        build and run the benchmarks (bench/*.c, python/bench/*.py) on the host"
 	@echo "  python       the Python package ipuxcom (python/) in build/python, for /usr/bin/python3"
-	@echo "  check-python its pytest suite and examples/python/ with /usr/bin/python3, as TAP; part of check"
+	@echo "  check-python its pytest suite and examples/python/ with /usr/bin/python3, as TAP, with"
+	@echo "               mypy --strict on the package and an offline pip install into a venv; part of check"
 	@echo "  bench-vm     run the device benchmarks (full load, TDI) in the test VM"
 	@echo "  fuzz         run each libFuzzer target (fuzz/*_fuzz.c) for FUZZ_SECONDS (60)"
 	@echo "  check-fuzz   the same briefly (FUZZ_CHECK_SECONDS, 4), as TAP; part of check"
@@ -161,6 +162,8 @@ $(B)/libipuxcom.pc: libuser/libipuxcom.pc.in Makefile
 # (libipuxcom-pic.a), so it needs no libipuxcom.so at run time.
 PYTHON := /usr/bin/python3
 PY_SRCS := $(wildcard python/ipuxcom/*.py)
+# PEP 561: the package's annotations (py.typed) and the extension's stub
+PY_DATA := python/ipuxcom/py.typed python/ipuxcom/_ipuxcom.pyi
 PY_PKG := $(B)/python/ipuxcom
 PY_STAMP := $(PY_PKG)/.built
 
@@ -168,12 +171,12 @@ $(B)/libipuxcom-pic.a: $(LIB_PIC_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(PY_STAMP): $(PY_SRCS) $(B)/libipuxcom-pic.a $(LIB_HDRS)
+$(PY_STAMP): $(PY_SRCS) $(PY_DATA) python/ipuxcom_build.py $(B)/libipuxcom-pic.a $(LIB_HDRS)
 	@mkdir -p $(PY_PKG)
 	rm -f $(PY_PKG)/*.py $(PY_PKG)/_ipuxcom*
-	$(PYTHON) python/ipuxcom/_build.py $(B)/python . $(B)/libipuxcom-pic.a
-	cp $(PY_SRCS) $(PY_PKG)/
-	rm -f $(PY_PKG)/_build.py $(PY_PKG)/_ipuxcom.c $(PY_PKG)/_ipuxcom.o
+	$(PYTHON) python/ipuxcom_build.py $(B)/python . $(B)/libipuxcom-pic.a
+	cp $(PY_SRCS) $(PY_DATA) $(PY_PKG)/
+	rm -f $(PY_PKG)/_ipuxcom.c $(PY_PKG)/_ipuxcom.o
 	touch $@
 
 python: $(PY_STAMP)
@@ -608,7 +611,7 @@ PUBLIC_HDRS = $(wildcard libuser/include/*.h)
 PY_VERSION = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 PY_EXT = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$(PREFIX)/lib/python$(PY_VERSION)/dist-packages)
-PY_INSTALL = $(notdir $(filter-out %/_build.py,$(PY_SRCS))) _ipuxcom$(PY_EXT)
+PY_INSTALL = $(notdir $(PY_SRCS) $(PY_DATA)) _ipuxcom$(PY_EXT)
 # Our headers in a directory of their own (libipuxcom.pc points -I at it),
 # the uapi header beside them as <linux/ipuxcom.h> for ipuxcom.h to find.
 PKG_INCLUDEDIR = $(INCLUDEDIR)/ipuxcom

@@ -11,6 +11,7 @@ SYNOPSIS
     print(plan)                                  # both rows, disassembled
 
     s = ipuxcom.schedule([ipuxcom.Transfer(0, 5, 10), ipuxcom.Transfer(1, [6, 7], 20)])
+    s.as_array()                                 # a structured array, a row per receiver
     result, mismatches, sim = s.verify()         # the simulator's verdict
     result.hazards                               # [ipuxcom.Hazard, ...]
     sim.trace(), sim.heatmap()                   # SVG pictures (_repr_svg_)
@@ -21,10 +22,18 @@ SYNOPSIS
 DESCRIPTION
     The package is a thin layer over libipuxcom (libipuxcom(3)) built with
     CFFI in API mode: the C compiler checked every declaration against the
-    library's headers. Every call that fails raises ipuxcom.Error, an
-    OSError carrying errno, the library's message naming the bad field and
-    value (.message, .field), the plan error code (.code) and the one
-    error explainer's text (.explanation, ipuxcom_strerror()).
+    library's headers. Every call that fails raises ipuxcom.Error carrying
+    errno, the message naming the bad argument and value (.message,
+    .field: the argument's Python name, e.g. "senders[3]"), the plan error
+    code (.code) and the one error explainer's text (.explanation,
+    ipuxcom_strerror()). Each Error is also a ValueError, TypeError or
+    OSError (InvalidValueError, InvalidTypeError, OperationError).
+
+    Integer arguments are cast as numpy's same_kind rule with range
+    checks: integers that fit the C type are taken, floats (even 70.0),
+    strings and other objects refused; arrays keep their shape and
+    broadcast as numpy broadcasts. The package is typed (py.typed,
+    mypy --strict clean).
 
     Tile ids are logical by default, as in the ipuxcom command; pass
     physical=True for physical ids. Plan rows always carry physical ids.
@@ -33,8 +42,8 @@ PLANS (ipuxcom.plan; docs/exchange-plans.md)
     tile(id), tile_map(), physical_id(), logical_id()     the tile numbering
     Timing.default(), Timing.load(path), Timing.from_table(ttm, dirs)
     plan_p2p(sender, receiver, count, wide=False)          -> P2PPlan
-    plan_p2p_batch(senders, receivers, counts)             -> (send, recv) (n, 9) arrays
-    plan_multicast(sender, receivers, count, src_addr=, dst_addrs=)
+    plan_p2p_batch(senders, receivers, counts)             -> (send, recv) S + (9,) arrays
+    plan_multicast(sender, receivers, count, src_addr=0x50000, dst_addrs=0x50000)
     plan_serialized(...), plan_relay(...), plan_fanout(...), plan_idle(tile)
     disasm(words), decode(words), encode(op, *fields)
     patch_recv(), patch_recv_restore(), patch_mcast_src(), patch_mcast_dst(),
@@ -44,8 +53,8 @@ VERIFIER AND SCHEDULER (ipuxcom.xsim; docs/exchange-verifier.md)
     Simulator(...)   add_program / add_row / add_p2p / add_multicast / fill_idle,
                      declare, sram_write / sram_read, run() -> Result (hazards),
                      actions(), writes(), trace(), heatmap()
-    schedule(transfers | list text | path) -> Schedule (events, transfers,
-                     programs(), load(sim), verify(), stagger(step))
+    schedule(transfers | pathlib.Path), schedule_text(text) -> Schedule (events,
+                     transfers, as_array(), programs(), load(sim), verify(), stagger(step))
     Transfer(sender, receivers, count, src_addr=None, dst_addrs=None)
     demo_sum(), demo_matmul(packed=True)      the notes' two demos, simulated
     Trace, Heatmap   pictures of a phase; notebooks show them as SVG
@@ -82,13 +91,18 @@ DEVICE (ipuxcom.device; needs the kernel module)
     survives them (libipuxcom(3) "Signals"; block_driver_signals()).
 
 ERRORS
-    ipuxcom.Error(OSError): errno, message, field, code, explanation, function.
-    strerror(rc) is the library's one error explainer.
+    ipuxcom.Error: errno, message, field, code, explanation, function; raised
+    as InvalidValueError (a ValueError), InvalidTypeError (a TypeError) or
+    OperationError (an OSError). strerror(rc) is the library's one error
+    explainer.
 
 SEE ALSO
     ipuxcom(8), libipuxcom(3), docs/python.md
 """
-from ._core import Error, lib, _str
+import numpy as _np
+
+from ._core import Error, InvalidTypeError, InvalidValueError, OperationError
+from ._core import _str, lib as _lib, type_error as _type_error, uint as _uint
 from .plan import (ROW_WORDS, TILES, Dispatch, FanoutPlan, Insn, P2PPlan, RelayStep, Row,
                    Tile, Timing, decode, disasm, encode, logical_id, patch_index,
                    patch_mcast_dst, patch_mcast_src, patch_recv, patch_recv_restore,
@@ -96,7 +110,7 @@ from .plan import (ROW_WORDS, TILES, Dispatch, FanoutPlan, Insn, P2PPlan, RelayS
                    plan_p2p, plan_p2p_batch, plan_relay, plan_serialized, tile, tile_map)
 from .xsim import (Action, DemoMatmul, DemoSum, Hazard, Heatmap, Result, Schedule,
                    ScheduledTransfer, Simulator, Trace, Transfer, demo_matmul, demo_sum,
-                   parse_list, schedule, transfer_list)
+                   parse_list, schedule, schedule_text, transfer_list)
 from .image import HspCall, Image, ImageInfo, Manifest, RedirectReport, crc32, pack, pack_dir
 from . import cfg, frames
 from .cfg import Block as CfgBlock, Config, Record as CfgRecord, reg_name
@@ -105,21 +119,28 @@ from .frames import build as build_frames, decode as decode_frames
 from .device import (Device, DeviceInfo, Event, LoadProgress, Monitor, block_driver_signals,
                      devices, events, open)  # noqa: A001 (ipuxcom.open, as the issue asks)
 
-__version__: str = _str(lib.ipuxcom_version())
+__version__: str = _str(_lib.ipuxcom_version())
 
 
 def version() -> str:
     """The C library's version ("0.2.0")."""
-    return _str(lib.ipuxcom_version())
+    return _str(_lib.ipuxcom_version())
+
+
+def _check_rc(rc: object) -> int:
+    """|@rc| of an int argument that C's int holds (either sign)."""
+    if isinstance(rc, (int, _np.integer)) and not isinstance(rc, bool):
+        return _uint(abs(int(rc)), "rc", "strerror", 31)
+    raise _type_error(f"rc is a {type(rc).__name__}, not an integer", "rc", "strerror")
 
 
 def strerror(rc: int) -> str:
     """The library's one error explainer (ipuxcom_strerror): -E or +E alike."""
-    return _str(lib.ipuxcom_strerror(rc))
+    return _str(_lib.ipuxcom_strerror(-_check_rc(rc)))
 
 
 __all__ = [
-    "Error", "strerror", "version",
+    "Error", "InvalidValueError", "InvalidTypeError", "OperationError", "strerror", "version",
     # plans
     "TILES", "ROW_WORDS", "Tile", "tile", "tile_map", "physical_id", "logical_id", "Timing",
     "Row", "P2PPlan", "FanoutPlan", "RelayStep", "Dispatch", "Insn", "plan_p2p",
@@ -128,7 +149,7 @@ __all__ = [
     "patch_recv_restore", "patch_mcast_src", "patch_mcast_dst", "patch_send_base",
     # verifier, scheduler, demos, pictures
     "Simulator", "Result", "Hazard", "Action", "Trace", "Heatmap", "Transfer", "Schedule",
-    "ScheduledTransfer", "schedule", "parse_list", "transfer_list", "demo_sum",
+    "ScheduledTransfer", "schedule", "schedule_text", "parse_list", "transfer_list", "demo_sum",
     "demo_matmul", "DemoSum", "DemoMatmul",
     # images
     "Image", "ImageInfo", "RedirectReport", "pack", "pack_dir", "crc32", "Manifest", "HspCall",

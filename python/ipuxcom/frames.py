@@ -20,25 +20,28 @@ from __future__ import annotations
 
 import errno as _errno
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
+from numpy.typing import NDArray
 
-from ._core import Error, _str, check_file, ffi, lib, new
-from .image import Buffer, Image
+from ._core import (U8Array, _str, check_file, ffi, lib, new, read_file, type_error, uint,
+                    value_error)
+from ._core import Error as Error
+from .image import Buffer, Image, PathArg, _bytes_view
 
-DESC_AREA: int = lib.IPUXCOM_FRAMES_DESC_AREA
-DESC_ENTRIES: int = lib.IPUXCOM_FRAMES_DESC_ENTRIES
-FRAME_SIZE: int = lib.IPUXCOM_FRAME_SIZE
-FRAME_HEADER: int = lib.IPUXCOM_FRAME_HEADER
-FRAME_PAYLOAD: int = lib.IPUXCOM_FRAME_PAYLOAD
-FRAME_TRAILER: int = lib.IPUXCOM_FRAME_TRAILER
-FLAGS_FINAL: int = lib.IPUXCOM_FRAME_FLAGS_FINAL
-MIN_PER_TILE: int = lib.IPUXCOM_FRAMES_MIN_PER_TILE
-MAX_PER_TILE: int = lib.IPUXCOM_FRAMES_MAX_PER_TILE
-MIN_PAYLOAD: int = lib.IPUXCOM_FRAMES_MIN_PAYLOAD
+DESC_AREA: int = int(lib.IPUXCOM_FRAMES_DESC_AREA)
+DESC_ENTRIES: int = int(lib.IPUXCOM_FRAMES_DESC_ENTRIES)
+FRAME_SIZE: int = int(lib.IPUXCOM_FRAME_SIZE)
+FRAME_HEADER: int = int(lib.IPUXCOM_FRAME_HEADER)
+FRAME_PAYLOAD: int = int(lib.IPUXCOM_FRAME_PAYLOAD)
+FRAME_TRAILER: int = int(lib.IPUXCOM_FRAME_TRAILER)
+FLAGS_FINAL: int = int(lib.IPUXCOM_FRAME_FLAGS_FINAL)
+MIN_PER_TILE: int = int(lib.IPUXCOM_FRAMES_MIN_PER_TILE)
+MAX_PER_TILE: int = int(lib.IPUXCOM_FRAMES_MAX_PER_TILE)
+MIN_PAYLOAD: int = int(lib.IPUXCOM_FRAMES_MIN_PAYLOAD)
 
-_REASONS = {getattr(lib, n): n for n in dir(lib) if n.startswith("IPUXCOM_FRAME_ERR_")}
+_REASONS = {int(getattr(lib, n)): n for n in dir(lib) if n.startswith("IPUXCOM_FRAME_ERR_")}
 
 
 def error_name(reason: int) -> str:
@@ -50,14 +53,12 @@ def frames_per_tile(image_size: int) -> int:
     """Frames of each tile for an image of @image_size bytes (17..643)."""
     n = ffi.new("uint32_t *")
     em = new("ipuxcom_errmsg")
-    rc = lib.ipuxcom_frames_per_tile(image_size, n, em)
-    if rc < 0:
-        raise Error(-rc, _str(em.msg), "image_size", None, _str(lib.ipuxcom_strerror(rc)),
-                    "ipuxcom_frames_per_tile")
-    return n[0]
+    rc = lib.ipuxcom_frames_per_tile(uint(image_size, "image_size", "frames_per_tile"), n, em)
+    check_file(rc, em, "ipuxcom_frames_per_tile", "image_size")
+    return int(n[0])
 
 
-def _batches(first: int, last: int):
+def _batches(first: int, last: int) -> Iterator[Tuple[int, int]]:
     """(first, last) of each 64-tile batch the range touches, as `ipuxcom frames`."""
     b = first
     while True:
@@ -68,52 +69,58 @@ def _batches(first: int, last: int):
         b = e + 1
 
 
-def _range_error(img: Image, first: int, last: int) -> None:
+def _range_error(img: Image, first: object, last: object, fn: str) -> Tuple[int, int]:
+    if not isinstance(img, Image):
+        raise type_error(f"img is a {type(img).__name__}, not an ipuxcom.Image", "img", fn)
+    f, la = uint(first, "first", fn), uint(last, "last", fn)
     n = img.info.tile_count
-    for name, v in (("first", first), ("last", last)):
+    for name, v in (("first", f), ("last", la)):
         if not 0 <= v < n:
-            raise Error(_errno.EINVAL, f"{name} tile {v} outside the image's tiles 0..{n - 1}",
-                        name, None, "invalid argument", "ipuxcom.frames.build")
-    if first > last:
-        raise Error(_errno.EINVAL, f"first tile {first} after last tile {last}", "first",
-                    None, "invalid argument", "ipuxcom.frames.build")
+            raise value_error(f"{name} tile {v} outside the image's tiles 0..{n - 1}", name,
+                              fn)
+    if f > la:
+        raise value_error(f"first tile {f} after last tile {la}", "first", fn)
+    return f, la
 
 
 def size(img: Image, first: int, last: int) -> int:
     """Bytes of the frames of physical tiles @first..@last (one buffer per batch)."""
-    _range_error(img, first, last)
+    first, last = _range_error(img, first, last, "ipuxcom.frames.size")
     total = 0
     n = ffi.new("size_t *")
     for b, e in _batches(first, last):
         em = new("ipuxcom_errmsg")
         check_file(lib.ipuxcom_frames_batch_size(img._h, b, e, n, em), em,
                    "ipuxcom_frames_batch_size")
-        total += n[0]
+        total += int(n[0])
     return total
 
 
-def build(img: Image, first: int, last: int, out: Optional[np.ndarray] = None) -> np.ndarray:
+def build(img: Image, first: int, last: int, out: Optional[NDArray[Any]] = None
+          ) -> NDArray[Any]:
     """The loader frames of physical tiles @first..@last of @img.
 
     Returns a uint8 array of size(img, first, last) bytes, byte for byte
     what ``ipuxcom frames IMG FIRST LAST -o FILE`` writes. With @out (a
     writable C-contiguous numpy array of any dtype, e.g. uint8 or uint32,
-    of at least that many bytes) the frames are built straight into it and
-    the returned array is a uint8 view of its first bytes; bytes beyond are
-    not touched.
+    of at least that many bytes) the frames are built straight into it
+    and @out itself is returned (as numpy's out= does); bytes beyond the
+    frames are not touched (``out.view(np.uint8)[:size(...)]`` are the
+    frames).
     """
+    fn = "ipuxcom.frames.build"
+    first, last = _range_error(img, first, last, fn)
     total = size(img, first, last)
     if out is None:
         buf = np.empty(total, dtype=np.uint8)
     else:
-        if not isinstance(out, np.ndarray) or not out.flags.c_contiguous \
-                or not out.flags.writeable:
-            raise Error(_errno.EINVAL, "out must be a writable C-contiguous numpy array",
-                        "out", None, "invalid argument", "ipuxcom.frames.build")
+        if not isinstance(out, np.ndarray):
+            raise type_error(f"out is a {type(out).__name__}, not a numpy array", "out", fn)
+        if not out.flags.c_contiguous or not out.flags.writeable:
+            raise value_error("out must be a writable C-contiguous numpy array", "out", fn)
         if out.nbytes < total:
-            raise Error(_errno.EINVAL, f"out has {out.nbytes} bytes; tiles {first}..{last} "
-                        f"need {total}", "out", None, "invalid argument",
-                        "ipuxcom.frames.build")
+            raise value_error(f"out has {out.nbytes} bytes; tiles {first}..{last} need {total}",
+                              "out", fn)
         buf = out.reshape(-1).view(np.uint8)[:total]
     pos = 0
     n = ffi.new("size_t *")
@@ -124,8 +131,8 @@ def build(img: Image, first: int, last: int, out: Optional[np.ndarray] = None) -
         part = buf[pos:pos + n[0]]
         check_file(lib.ipuxcom_frames_build(img._h, b, e, ffi.from_buffer(part), part.size, em),
                    em, "ipuxcom_frames_build")
-        pos += n[0]
-    return buf
+        pos += int(n[0])
+    return buf if out is None else out
 
 
 @dataclass(frozen=True)
@@ -135,10 +142,11 @@ class Frame:
     tile: int
     flags: int
     reserved: int
-    payload: np.ndarray = field(repr=False, compare=False)
+    payload: U8Array = field(repr=False, compare=False)
 
     @property
     def final(self) -> bool:
+        """The tile's last frame (flags 0x08000000)."""
         return self.flags == FLAGS_FINAL
 
 
@@ -152,16 +160,17 @@ class TileFrames:
 
     @property
     def count(self) -> int:
+        """The tile's frames in this batch."""
         return len(self.frames)
 
     @property
-    def payload(self) -> np.ndarray:
+    def payload(self) -> U8Array:
         """The frames' payloads, concatenated (count x 992 bytes, uint8)."""
         if not self.frames:
             return np.empty(0, dtype=np.uint8)
         return np.concatenate([f.payload for f in self.frames])
 
-    def image(self, image_size: int) -> np.ndarray:
+    def image(self, image_size: int) -> U8Array:
         """The tile's raw image: the first @image_size payload bytes."""
         return self.payload[:image_size]
 
@@ -176,10 +185,12 @@ class Batch:
 
     @property
     def first(self) -> int:
+        """The lowest physical tile the batch carries."""
         return min(self.tiles)
 
     @property
     def last(self) -> int:
+        """The highest physical tile the batch carries."""
         return max(self.tiles)
 
 
@@ -190,6 +201,7 @@ class FrameStream:
 
     @property
     def tiles(self) -> Dict[int, TileFrames]:
+        """Physical tile -> its frames, over every batch."""
         out: Dict[int, TileFrames] = {}
         for b in self.batches:
             out.update(b.tiles)
@@ -203,9 +215,10 @@ class FrameStream:
 
     @property
     def size(self) -> int:
+        """The stream's bytes: every batch's buffer."""
         return sum(b.size for b in self.batches)
 
-    def images(self, image_size: int) -> Dict[int, np.ndarray]:
+    def images(self, image_size: int) -> Dict[int, U8Array]:
         """Physical tile -> its raw image (the first @image_size payload bytes)."""
         return {t: tf.image(image_size) for t, tf in self.tiles.items()}
 
@@ -213,11 +226,11 @@ class FrameStream:
 def _reject(reason: int, where: str, what: str, offset: int) -> Error:
     name = _REASONS.get(reason)
     return Error(_errno.EBADMSG, f"{where}: {error_name(reason)} ({what}, stream offset "
-                 f"{offset:#x})", where, name, _str(lib.ipuxcom_strerror(-_errno.EBADMSG)),
+                 f"{offset:#x})", where, name, "",
                  "ipuxcom.frames.decode")
 
 
-def _decode_batch(d: np.ndarray, pos: int, k: int) -> Batch:
+def _decode_batch(d: U8Array, pos: int, k: int) -> Batch:
     words = d[pos:pos + DESC_AREA].view("<u4")
     tail = d[pos + DESC_ENTRIES * 8:pos + DESC_AREA]
     bad = np.flatnonzero(tail)
@@ -267,7 +280,8 @@ def _decode_batch(d: np.ndarray, pos: int, k: int) -> Batch:
                               "trailer bytes not all 0xff", fo + FRAME_SIZE - FRAME_TRAILER)
             frames.append(Frame(chunk, tile, flags, reserved,
                                 fr[FRAME_HEADER:FRAME_HEADER + FRAME_PAYLOAD]))
-        tiles[base + i] = TileFrames(base + i, i, off, frames)
+        if base is not None:        # n >= MIN_PER_TILE frames: always set
+            tiles[base + i] = TileFrames(base + i, i, off, frames)
         extent = max(extent, off + n * FRAME_SIZE)
     if not tiles:
         raise _reject(lib.IPUXCOM_FRAME_ERR_DESC_COUNT, f"batches[{k}].descriptor",
@@ -284,10 +298,8 @@ def decode(data: Buffer) -> FrameStream:
     frame (``"batches[0].tiles[5].frames[3].flags"``) and whose .code is
     the IPUXCOM_FRAME_ERR_* name. Frames' payloads are views of @data.
     """
-    if isinstance(data, np.ndarray):
-        d = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
-    else:
-        d = np.frombuffer(memoryview(data).cast("B"), dtype=np.uint8)
+    d: U8Array = np.frombuffer(_bytes_view(data, "data", "ipuxcom.frames.decode"),
+                               dtype=np.uint8)
     batches: List[Batch] = []
     pos = 0
     while pos < d.size:
@@ -295,20 +307,19 @@ def decode(data: Buffer) -> FrameStream:
             raise Error(_errno.EBADMSG, f"batches[{len(batches)}]: {d.size - pos} bytes, "
                         f"shorter than the {DESC_AREA}-byte descriptor area",
                         f"batches[{len(batches)}].descriptor", None,
-                        _str(lib.ipuxcom_strerror(-_errno.EBADMSG)), "ipuxcom.frames.decode")
+                        "", "ipuxcom.frames.decode")
         b = _decode_batch(d, pos, len(batches))
         batches.append(b)
         pos += b.size
     if not batches:
         raise Error(_errno.EBADMSG, "empty frame stream", "data", None,
-                    _str(lib.ipuxcom_strerror(-_errno.EBADMSG)), "ipuxcom.frames.decode")
+                    "", "ipuxcom.frames.decode")
     return FrameStream(batches)
 
 
-def decode_file(path) -> FrameStream:
+def decode_file(path: PathArg) -> FrameStream:
     """decode() of a file's contents (what ``ipuxcom frames ... -o FILE`` wrote)."""
-    with open(path, "rb") as f:
-        return decode(f.read())
+    return decode(read_file(path, "path", "ipuxcom.frames.decode_file"))
 
 
 __all__ = ["Frame", "TileFrames", "Batch", "FrameStream", "frames_per_tile", "size",

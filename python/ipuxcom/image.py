@@ -6,37 +6,65 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Dict, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
+from numpy.typing import NDArray
 
-from ._core import Error, _str, check_file, ffi, fspath, lib, new
+from ._core import (CData, U8Array, _str, check_file, dcrepr, ffi, fspath, lib, new,
+                    type_error, u32_array, uint, value_error)
 
-TILES: int = lib.IPUXCOM_IMG_TILES
-PAYLOAD_BASE: int = lib.IPUXCOM_IMG_PAYLOAD_BASE
+__all__ = ["TILES", "PAYLOAD_BASE", "Buffer", "crc32", "ImageInfo", "TileRecord",
+           "RedirectReport", "Image", "pack", "pack_dir", "HspCall", "Manifest"]
 
-Buffer = Union[bytes, bytearray, memoryview, np.ndarray]
+TILES: int = int(lib.IPUXCOM_IMG_TILES)
+PAYLOAD_BASE: int = int(lib.IPUXCOM_IMG_PAYLOAD_BASE)
+
+Buffer = Union[bytes, bytearray, memoryview, NDArray[Any]]
+"""Bytes, or anything with the buffer protocol (a numpy array's bytes)."""
+
+PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+
+def _bytes_view(data: object, name: str, function: str) -> memoryview:
+    """@data's bytes as a flat memoryview (numpy arrays C-contiguous first)."""
+    if isinstance(data, np.ndarray):
+        data = np.ascontiguousarray(data)
+    try:
+        return memoryview(data).cast("B")   # type: ignore[arg-type]
+    except TypeError:
+        raise type_error(f"{name} is a {type(data).__name__}, not bytes nor a buffer", name,
+                         function) from None
 
 
 def crc32(data: Buffer, crc: int = 0) -> int:
     """CRC-32 as zlib's (the CRC of IPUIMG1); chain with @crc."""
-    b = memoryview(np.ascontiguousarray(data) if isinstance(data, np.ndarray) else data)
-    return lib.ipuxcom_crc32(crc, ffi.from_buffer(b.cast("B")), b.nbytes)
+    b = _bytes_view(data, "data", "crc32")
+    return int(lib.ipuxcom_crc32(uint(crc, "crc", "crc32"), ffi.from_buffer(b), b.nbytes))
 
 
-def _em():
+def _em() -> CData:
     return new("ipuxcom_errmsg")
 
 
-def _take(out, out_len) -> bytes:
+def _marker(marker: object, fn: str) -> Tuple[int, int]:
+    """The two marker words of Image.redirect(marker=...)."""
+    m = u32_array(marker, "marker", fn)
+    if m.size != 2:
+        raise value_error(f"marker has {m.size} words, not 2", "marker", fn)
+    return int(m[0]), int(m[1])
+
+
+def _take(out: CData, out_len: CData) -> bytes:
     try:
         return bytes(ffi.buffer(out[0], out_len[0]))
     finally:
         lib.free(out[0])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ImageInfo:
+    """An image's header (struct ipuxcom_image_info): addresses and CRCs shown in hex."""
     load_base: int
     image_size: int
     entry: int
@@ -51,14 +79,21 @@ class ImageInfo:
     unpatched_tiles: int
     max_tile_patch_size: int
 
+    def __repr__(self) -> str:
+        return dcrepr(self, ("load_base", "entry", "template_crc32", "meta_crc32"))
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, repr=False)
 class TileRecord:
+    """A tile's record in the image (struct ipuxcom_image_tile)."""
     patch_offset: int
     patch_size: int
     crc32: int
     patch_count: int
     patch_data: int
+
+    def __repr__(self) -> str:
+        return dcrepr(self, ("crc32",))
 
 
 class RedirectReport(NamedTuple):
@@ -66,6 +101,10 @@ class RedirectReport(NamedTuple):
     tiles: int
     target_min: int
     target_max: int
+
+    def __repr__(self) -> str:
+        return (f"RedirectReport(tiles={self.tiles}, target_min={self.target_min:#x}, "
+                f"target_max={self.target_max:#x})")
 
 
 class Image:
@@ -76,19 +115,22 @@ class Image:
     .verify() / .verify_tile(t); .redirect(...) a redirected copy (bytes).
     """
 
-    def __init__(self, handle):
+    def __init__(self, handle: CData):
         self._h = ffi.gc(handle, lib.ipuxcom_image_free)
 
     @classmethod
-    def open(cls, path: Union[str, os.PathLike]) -> "Image":
+    def open(cls, path: PathArg) -> "Image":
+        """Read and check the IPUIMG1 file at @path."""
         out = ffi.new("struct ipuxcom_image **")
         em = _em()
-        check_file(lib.ipuxcom_image_open(fspath(path), out, em), em, "ipuxcom_image_open")
+        check_file(lib.ipuxcom_image_open(fspath(path, "path", "Image.open"), out, em), em,
+                   "ipuxcom_image_open")
         return cls(out[0])
 
     @classmethod
     def from_bytes(cls, data: Buffer) -> "Image":
-        b = ffi.from_buffer(data)
+        """Check an IPUIMG1 file's bytes (copied: @data may change afterwards)."""
+        b = ffi.from_buffer(_bytes_view(data, "data", "Image.from_bytes"))
         out = ffi.new("struct ipuxcom_image **")
         em = _em()
         check_file(lib.ipuxcom_image_from_buffer(b, len(b), out, em), em,
@@ -97,28 +139,32 @@ class Image:
 
     @property
     def info(self) -> ImageInfo:
+        """The image's header: load base, image size, entry, tiles, template, CRCs."""
         i = new("ipuxcom_image_info")
         check_file(lib.ipuxcom_image_get_info(self._h, i), None, "ipuxcom_image_get_info")
-        return ImageInfo(*(getattr(i, f) for f in ImageInfo.__dataclass_fields__))
+        return ImageInfo(*(int(getattr(i, f)) for f in ImageInfo.__dataclass_fields__))
 
     def tile(self, t: int) -> TileRecord:
+        """Physical tile @t's record (its patch and CRC32)."""
         r = new("ipuxcom_image_tile")
-        rc = lib.ipuxcom_image_get_tile(self._h, t, r)
-        check_file(rc, None, "ipuxcom_image_get_tile")
-        return TileRecord(*(getattr(r, f) for f in TileRecord.__dataclass_fields__))
+        rc = lib.ipuxcom_image_get_tile(self._h, uint(t, "t", "Image.tile"), r)
+        check_file(rc, None, "ipuxcom_image_get_tile", "t")
+        return TileRecord(*(int(getattr(r, f)) for f in TileRecord.__dataclass_fields__))
 
-    def extract(self, t: int) -> np.ndarray:
+    def extract(self, t: int) -> U8Array:
         """Physical tile @t's raw image (image_size bytes), its CRC32 checked."""
+        tile = uint(t, "t", "Image.extract")
         buf = np.empty(self.info.image_size, dtype=np.uint8)
         em = _em()
-        check_file(lib.ipuxcom_image_extract(self._h, t, ffi.from_buffer(buf), buf.size, em), em,
-                   "ipuxcom_image_extract")
+        check_file(lib.ipuxcom_image_extract(self._h, tile, ffi.from_buffer(buf), buf.size, em),
+                   em, "ipuxcom_image_extract")
         return buf
 
     def verify_tile(self, t: int) -> None:
+        """Check physical tile @t's image against its CRC32 (raises Error if not)."""
         em = _em()
-        check_file(lib.ipuxcom_image_verify_tile(self._h, t, em), em,
-                   "ipuxcom_image_verify_tile")
+        check_file(lib.ipuxcom_image_verify_tile(self._h, uint(t, "t", "Image.verify_tile"),
+                                                 em), em, "ipuxcom_image_verify_tile")
 
     def verify(self) -> None:
         """Check every tile (raises Error at the first failure)."""
@@ -134,15 +180,16 @@ class Image:
         tiles were redirected and the lowest and highest target address
         (the library's struct ipuxcom_redirect_report, as the command prints it).
         """
+        fn = "Image.redirect"
         spec = new("ipuxcom_redirect_spec")
         if marker is not None:
+            m = _marker(marker, fn)
             spec.by_marker = True
-            spec.marker[0], spec.marker[1] = marker
+            spec.marker[0], spec.marker[1] = m
         elif target is not None:
-            spec.target = target
+            spec.target = uint(target, "target", fn)
         else:
-            raise Error(22, "redirect needs marker or target", "marker", None,
-                        "invalid argument", "Image.redirect")
+            raise value_error("redirect needs marker or target", "marker", fn)
         out = ffi.new("void **")
         n = ffi.new("size_t *")
         rep = new("ipuxcom_redirect_report")
@@ -172,28 +219,34 @@ def pack(images: Union[Mapping[int, Buffer], Sequence[Buffer]], *,
     order; all the same size. Tiles missing from a dict are zero images.
     @entry defaults to @load_base; @template None lets the packer choose.
     """
+    fn = "pack"
     if isinstance(images, Mapping):
-        n = tile_count if tile_count is not None else max(images) + 1
-        items: Dict[int, bytes] = {t: bytes(memoryview(np.ascontiguousarray(v)
-                                                       if isinstance(v, np.ndarray) else v))
-                                   for t, v in images.items()}
+        keys = [uint(t, f"images key {t!r}", fn) for t in images]
+        n = uint(tile_count, "tile_count", fn) if tile_count is not None else \
+            (max(keys) + 1 if keys else 0)
+        items: Dict[int, bytes] = {k: bytes(_bytes_view(v, f"images[{k}]", fn))
+                                   for k, v in zip(keys, images.values())}
         sizes = {len(v) for v in items.values()}
-        zero = bytes(sizes.pop()) if len(sizes) == 1 else None
-        if zero is None:
-            raise Error(22, "images differ in size", "images", None, "invalid argument", "pack")
+        if len(sizes) != 1:
+            raise value_error(f"images differ in size ({sorted(sizes)} bytes)" if sizes
+                              else "no image", "images", fn)
+        zero = bytes(sizes.pop())
         bufs = [items.get(t, zero) for t in range(n)]
     else:
-        bufs = [bytes(memoryview(np.ascontiguousarray(v)) if isinstance(v, np.ndarray) else v)
-                for v in images]
+        if isinstance(images, (str, bytes, bytearray, memoryview, np.ndarray)):
+            raise type_error(f"images is a {type(images).__name__}; give a sequence of "
+                             "per-tile images or a dict tile -> image", "images", fn)
+        bufs = [bytes(_bytes_view(v, f"images[{i}]", fn)) for i, v in enumerate(images)]
         n = len(bufs)
         if len({len(b) for b in bufs}) != 1:
-            raise Error(22, "images differ in size", "images", None, "invalid argument", "pack")
+            raise value_error("images differ in size" if bufs else "no image", "images", fn)
     p = new("ipuxcom_image_pack_params")
     p.tile_count = n
-    p.image_size = len(bufs[0])
-    p.load_base = load_base
-    p.entry = load_base if entry is None else entry
-    p.template_tile = lib.IPUXCOM_IMG_TEMPLATE_AUTO if template is None else template
+    p.image_size = len(bufs[0]) if bufs else 0
+    p.load_base = uint(load_base, "load_base", fn)
+    p.entry = p.load_base if entry is None else uint(entry, "entry", fn)
+    p.template_tile = lib.IPUXCOM_IMG_TEMPLATE_AUTO if template is None else \
+        uint(template, "template", fn)
     keep = [ffi.from_buffer(b) for b in bufs]
     ptrs = ffi.new("void *[]", keep)
     out = ffi.new("void **")
@@ -204,21 +257,22 @@ def pack(images: Union[Mapping[int, Buffer], Sequence[Buffer]], *,
     return _take(out, length)
 
 
-def pack_dir(path: Union[str, os.PathLike], *, elf: bool = False,
+def pack_dir(path: PathArg, *, elf: bool = False,
              tile_count: int = TILES, template: Optional[int] = None,
              load_base: int = PAYLOAD_BASE, entry: int = PAYLOAD_BASE) -> bytes:
     """Pack a directory of N.bin raw images, or with elf=True of t_N.elf tile ELFs."""
+    fn = "pack_dir"
     o = new("ipuxcom_image_dir_opts")
     check_file(lib.ipuxcom_image_dir_opts_init(o), None, "ipuxcom_image_dir_opts_init")
-    o.tile_count = tile_count
+    o.tile_count = uint(tile_count, "tile_count", fn)
     if template is not None:
-        o.template_tile = template
-    o.load_base, o.entry = load_base, entry
+        o.template_tile = uint(template, "template", fn)
+    o.load_base, o.entry = uint(load_base, "load_base", fn), uint(entry, "entry", fn)
     out = ffi.new("void **")
     length = ffi.new("size_t *")
     em = _em()
-    fn = lib.ipuxcom_image_pack_elf_dir if elf else lib.ipuxcom_image_pack_raw_dir
-    check_file(fn(fspath(path), o, out, length, em), em,
+    pack_fn = lib.ipuxcom_image_pack_elf_dir if elf else lib.ipuxcom_image_pack_raw_dir
+    check_file(pack_fn(fspath(path, "path", fn), o, out, length, em), em,
                "ipuxcom_image_pack_elf_dir" if elf else "ipuxcom_image_pack_raw_dir")
     return _take(out, length)
 
@@ -228,11 +282,13 @@ def pack_dir(path: Union[str, os.PathLike], *, elf: bool = False,
 
 @dataclass(frozen=True)
 class HspCall:
+    """A host-sync call of a manifest: its id, phases and slice sizes (bytes,
+    in manifest order)."""
     name: str
     id: int
     phases: int
-    inputs: tuple     # slice sizes in bytes, in manifest order
-    outputs: tuple
+    inputs: Tuple[int, ...]
+    outputs: Tuple[int, ...]
 
 
 class Manifest:
@@ -243,38 +299,49 @@ class Manifest:
     Device.hostx_call() take it.
     """
 
-    def __init__(self, m):
+    def __init__(self, m: CData):
         self._m = m
 
     @classmethod
-    def parse(cls, text) -> "Manifest":
-        b = text.encode() if isinstance(text, str) else bytes(text)
+    def parse(cls, text: Union[str, bytes]) -> "Manifest":
+        """Parse and validate a manifest's text."""
+        if isinstance(text, str):
+            b = text.encode()
+        elif isinstance(text, (bytes, bytearray, memoryview)):
+            b = bytes(text)
+        else:
+            raise type_error(f"text is a {type(text).__name__}, not str or bytes", "text",
+                             "Manifest.parse")
         m = new("ipuxcom_hsp_manifest")
         em = _em()
         check_file(lib.ipuxcom_hsp_parse(b, len(b), m, em), em, "ipuxcom_hsp_parse")
         return cls(m)
 
     @classmethod
-    def load(cls, path: Union[str, os.PathLike]) -> "Manifest":
+    def load(cls, path: PathArg) -> "Manifest":
+        """Read, parse and validate the manifest file at @path."""
         m = new("ipuxcom_hsp_manifest")
         em = _em()
-        check_file(lib.ipuxcom_hsp_load(fspath(path), m, em), em, "ipuxcom_hsp_load")
+        check_file(lib.ipuxcom_hsp_load(fspath(path, "path", "Manifest.load"), m, em), em,
+                   "ipuxcom_hsp_load")
         return cls(m)
 
     @property
-    def pages(self) -> list:
-        return [self._m.page_size[i] for i in range(self._m.npages)]
+    def pages(self) -> List[int]:
+        """The host pages' sizes in bytes."""
+        return [int(self._m.page_size[i]) for i in range(self._m.npages)]
 
     @property
     def calls(self) -> Dict[str, HspCall]:
+        """The calls by name."""
         out = {}
         for i in range(self._m.ncalls):
             c = self._m.calls[i]
             sl = [self._m.slices[j] for j in range(self._m.nslices)
                   if self._m.slices[j].call == i]
-            out[_str(c.name)] = HspCall(_str(c.name), c.id, c.phases,
-                                        tuple(x.size for x in sl if x.dir == 0),
-                                        tuple(x.size for x in sl if x.dir == 1))
+            out[_str(c.name)] = HspCall(_str(c.name), int(c.id), int(c.phases),
+                                        tuple(int(x.size) for x in sl if x.dir == 0),
+                                        tuple(int(x.size) for x in sl if x.dir == 1))
         return out
 
     def format(self) -> str:
@@ -284,7 +351,7 @@ class Manifest:
         em = _em()
         check_file(lib.ipuxcom_hsp_format(self._m, text, n, em), em, "ipuxcom_hsp_format")
         try:
-            return ffi.string(text[0], n[0]).decode()
+            return bytes(ffi.string(text[0], n[0])).decode()
         finally:
             lib.free(text[0])
 

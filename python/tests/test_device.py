@@ -152,6 +152,18 @@ def test_load_with_progress_reads_back(dev):
         assert np.array_equal(got, imgs[t][:32].view(np.uint32)), t
 
 
+def test_load_from_paths(dev, tmp_path):
+    # issue 33: Device.load(img, "boot.bin") raised TypeError (device.py's open()
+    # shadowed Python's); the image and the bootloader by their paths, str and Path
+    imgs = _images()
+    (tmp_path / "app.ipuimg").write_bytes(ipuxcom.pack(imgs, template=0))
+    (tmp_path / "boot.bin").write_bytes(BOOT)
+    dev.load(str(tmp_path / "app.ipuimg"), str(tmp_path / "boot.bin"), **LOAD)
+    dev.load(tmp_path / "app.ipuimg", tmp_path / "boot.bin", **LOAD)
+    got = dev.tdi_read(700, ipuxcom.image.PAYLOAD_BASE, 8)
+    assert np.array_equal(got, imgs[700][:32].view(np.uint32))
+
+
 # The real capture's last three records (selftests/lib/c600_record.h):
 # CCSR 0x402, then GS2 = 1 and GS1 = 1.
 CAPTURE_TAIL = [(0x2000, 0x402), (0x3030, 1), (0x302C, 1)]

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
-"""Errors raise ipuxcom.Error with errno, the library's message, the bad field."""
+"""Errors raise ipuxcom.Error with errno, the library's message, the bad field,
+as Python's ValueError or OSError by kind."""
 import errno
 
 import pytest
@@ -20,10 +21,11 @@ CASES = [
     (lambda: ipuxcom.plan_multicast(0, [3], 4, src_addr=0x60002, dst_addrs=[0x50000]),
      errno.EINVAL, "IPUXCOM_PLAN_E_ALIGN", "src_addr", "0x60002"),
     (lambda: ipuxcom.tile(5000), errno.ERANGE, "IPUXCOM_PLAN_E_TILE", None, "5000"),
-    (lambda: ipuxcom.schedule("p2p 0 0 5\n"), errno.EBADMSG, "IPUXCOM_PLAN_E_FORMAT", None,
-     "line 1"),
-    (lambda: ipuxcom.schedule([ipuxcom.Transfer(0, 5, 5000)]), errno.EBADMSG,
-     "IPUXCOM_PLAN_E_FORMAT", None, "line 1"),
+    (lambda: ipuxcom.schedule_text("p2p 0 0 5\n"), errno.EBADMSG, "IPUXCOM_PLAN_E_FORMAT",
+     None, "line 1"),
+    # Transfer objects: no line of a list the caller never wrote
+    (lambda: ipuxcom.schedule([ipuxcom.Transfer(0, 5, 5000)]), errno.ERANGE,
+     "IPUXCOM_PLAN_E_COUNT", "transfers[0].count", "5000"),
 ]
 
 
@@ -33,7 +35,9 @@ def test_error_maps(i):
     with pytest.raises(ipuxcom.Error) as e:
         call()
     x = e.value
-    assert isinstance(x, OSError)
+    # a value the library refuses: a ValueError (Python's class for it), not an OSError
+    assert isinstance(x, ValueError) and isinstance(x, ipuxcom.InvalidValueError)
+    assert not isinstance(x, OSError)
     assert x.errno == err and x.code == code
     if fld is not None:
         assert x.field == fld
@@ -54,6 +58,8 @@ def test_file_errors():
     with pytest.raises(ipuxcom.Error) as e:
         ipuxcom.Image.open("/nonexistent/x.ipuimg")
     assert e.value.errno == errno.ENOENT and "/nonexistent/x.ipuimg" in e.value.message
+    assert isinstance(e.value, OSError)
+    assert isinstance(e.value, ipuxcom.OperationError)
     with pytest.raises(ipuxcom.Error) as e:
         ipuxcom.Timing.load("/nonexistent/t.tbl")
     assert e.value.errno == errno.ENOENT and e.value.code == "IPUXCOM_PLAN_E_IO"

@@ -72,14 +72,15 @@ def test_p2p_batch_into_out_arrays():
     assert np.array_equal(rows[1][2], ipuxcom.plan_p2p(700, 701, 70).recv.words)
     with pytest.raises(ipuxcom.Error) as e:
         ipuxcom.plan_p2p_batch(s, d, 1, out=(rows[0][:2], rows[1]))
-    assert e.value.field == "out"
+    assert e.value.field == "out[0]" and isinstance(e.value, ValueError)
 
 
 def test_p2p_batch_error_names_the_transfer():
     with pytest.raises(ipuxcom.Error) as e:
         ipuxcom.plan_p2p_batch([0, 1, 2], [5, 6, 2], 10)
     assert e.value.errno == errno.EINVAL and e.value.code == "IPUXCOM_PLAN_E_SELF"
-    assert e.value.message.startswith("transfers[2]: ")
+    # named by the Python argument and its element
+    assert e.value.field == "receivers[2]" and e.value.message.startswith("receivers[2]: ")
 
 
 def test_seed_p2p_words():

@@ -65,8 +65,9 @@ expected_files() {
 		echo "/lib/udev/rules.d/60-ipuxcom.rules"
 		echo "/etc/modprobe.d/ipuxcom.conf"
 		echo "/usr/lib/sysusers.d/ipuxcom.conf"
-		for h in "$top"/python/ipuxcom/*.py; do
-			[ "${h##*/}" = _build.py ] || echo "$(pydir "$p")/ipuxcom/${h##*/}"
+		for h in "$top"/python/ipuxcom/*.py "$top"/python/ipuxcom/py.typed \
+			"$top"/python/ipuxcom/_ipuxcom.pyi; do
+			echo "$(pydir "$p")/ipuxcom/${h##*/}"
 		done
 		echo "$(pydir "$p")/ipuxcom/_ipuxcom$("$python" -c \
 			'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"

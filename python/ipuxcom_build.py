@@ -9,10 +9,16 @@ structs whose layout is the compiler's business are declared partial
 time; it links libmnl and libelf like the library does.
 
 Usage (the Makefile's `make python` runs it with /usr/bin/python3):
-    /usr/bin/python3 python/ipuxcom/_build.py OUTDIR SRCDIR PICARCHIVE
+    /usr/bin/python3 python/ipuxcom_build.py OUTDIR SRCDIR PICARCHIVE
+
+pip (python/pyproject.toml, python/setup.py) uses pip_builder() instead: the
+library's sources from the tree compiled into the extension.
 """
+import glob
 import os
+import re
 import sys
+from typing import List
 
 import cffi
 
@@ -26,6 +32,7 @@ CDEF = r"""
 #define IPUXCOM_PLAN_MAX_COUNT ...
 #define IPUXCOM_PLAN_MAX_WIDE_COUNT ...
 #define IPUXCOM_ROW_WORDS ...
+#define IPUXCOM_MCAST_DST_BASE ...
 #define IPUXCOM_PLAN_LOGICAL ...
 #define IPUXCOM_PLAN_PHYSICAL ...
 #define IPUXCOM_PLAN_WIDE ...
@@ -730,8 +737,12 @@ static int pyx_plan_p2p_loop(const struct ipuxcom_timing *tm, const uint32_t *se
 """
 
 
+_CFLAGS = ["-std=gnu11", "-Wall", "-Werror", "-Wno-unused-parameter", "-Wno-unused-function"]
+
+
 def builder(srcdir: str, archive: str) -> cffi.FFI:
-    """The FFI builder: declarations above, compiled against @srcdir's headers."""
+    """The FFI builder: declarations above, compiled against @srcdir's headers,
+    linked with the library's PIC objects in @archive (make python)."""
     ffi = cffi.FFI()
     ffi.cdef(CDEF)
     ffi.set_source(
@@ -740,13 +751,56 @@ def builder(srcdir: str, archive: str) -> cffi.FFI:
         include_dirs=[srcdir + "/libuser/include", srcdir + "/uapi"],
         extra_objects=[archive],
         libraries=["mnl", "elf"],
-        extra_compile_args=["-std=gnu11", "-Wall", "-Werror", "-Wno-unused-parameter",
-                            "-Wno-unused-function"],
+        extra_compile_args=_CFLAGS,
     )
     return ffi
 
 
-def main(argv: list) -> int:
+def source_tree() -> str:
+    """The ipuxcom source tree this file sits in (python/..), or $IPUXCOM_SRCDIR."""
+    top = os.environ.get("IPUXCOM_SRCDIR") or \
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if not os.path.isfile(os.path.join(top, "libuser", "include", "ipuxcom.h")):
+        raise SystemExit(f"ipuxcom_build.py: no libipuxcom sources in {top} (libuser/): "
+                         "pip builds the package from the ipuxcom source tree "
+                         "(pip install ./python), or set IPUXCOM_SRCDIR")
+    return top
+
+
+def pip_builder() -> cffi.FFI:
+    """The FFI builder for pip (setup.py's cffi_modules): the library's own
+    sources (libuser/src/*.c) compiled into the extension, as the archive
+    of `make python` is, with the library's hidden visibility; only
+    libmnl and libelf are needed besides."""
+    top = source_tree()
+    # setuptools takes sources relative to setup.py's directory (the cwd) only
+    lib_srcs = sorted(os.path.relpath(p) for p in
+                      glob.glob(os.path.join(top, "libuser", "src", "*.c")))
+    ffi = cffi.FFI()
+    ffi.cdef(CDEF)
+    ffi.set_source(
+        "ipuxcom._ipuxcom",
+        SOURCE,
+        sources=lib_srcs,
+        include_dirs=[os.path.join(top, "libuser", "include"), os.path.join(top, "uapi")],
+        define_macros=[("_GNU_SOURCE", None)],
+        libraries=["mnl", "elf"],
+        extra_compile_args=_CFLAGS + ["-fvisibility=hidden"],
+    )
+    return ffi
+
+
+def lib_version() -> str:
+    """IPUXCOM_LIB_VERSION of the source tree's ipuxcom.h (the package's version)."""
+    with open(os.path.join(source_tree(), "libuser", "include", "ipuxcom.h")) as f:
+        m = re.search(r'^#define IPUXCOM_LIB_VERSION\s+"([^"]+)"', f.read(), re.M)
+    if not m:
+        raise SystemExit("ipuxcom_build.py: IPUXCOM_LIB_VERSION not found in ipuxcom.h")
+    return m.group(1)
+
+
+def main(argv: List[str]) -> int:
+    """make python: OUTDIR SRCDIR PICARCHIVE."""
     if len(argv) != 4:
         print(__doc__, file=sys.stderr)
         return 2

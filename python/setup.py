@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """setuptools' half of python/pyproject.toml: the CFFI extension (built by
 ipuxcom_build.py:pip_builder from the source tree's libuser/) and the
 version, the library's (IPUXCOM_LIB_VERSION in libuser/include/ipuxcom.h)."""

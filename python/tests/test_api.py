@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """The package's surface (issue 33): every public name documented, typed
 (py.typed, mypy --strict clean), arrays where objects are arrays, out=
 returning out, addresses in hex, schedules as structured arrays, the raw

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """Arguments as numpy users expect them (issue 33): integers cast as numpy's
 same_kind rule with range checks, shapes kept, numpy's broadcasting, every
 error an ipuxcom.Error that is also Python's ValueError/TypeError/OSError,

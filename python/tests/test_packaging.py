@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# SPDX-License-Identifier: LGPL-2.1-only OR BSD-2-Clause
 """`pip install ./python` from the source tree (python/pyproject.toml),
 offline, into a venv that sees Debian's numpy and cffi (issue 33).
 

@@ -45,7 +45,7 @@ def title(e):
 
 @pytest.fixture(scope="module")
 def hazard_phase():
-    res, _, sim = ipuxcom.schedule(HAZARD_LIST).stagger(1)
+    res, _, sim = ipuxcom.schedule_text(HAZARD_LIST).stagger(1)
     return res, sim, ET.fromstring(sim.trace("stagger").svg())
 
 
@@ -92,7 +92,7 @@ def test_conflicting_sends_are_both_visible(hazard_phase):
 
 
 def test_writes_are_drawn():
-    s = ipuxcom.schedule("p2p 0 5 10\nmulticast 1 20 6 7\np2p 9 10 64 src=0x60000 dst=0x70000\n")
+    s = ipuxcom.schedule_text("p2p 0 5 10\nmulticast 1 20 6 7\np2p 9 10 64 src=0x60000 dst=0x70000\n")
     res, bad, sim = s.verify()
     assert res.ok and bad == 0
     w = sim.writes()
@@ -254,7 +254,7 @@ def test_heatmap_is_the_commands(tool, tmp_path):
 
 
 def test_phase_heatmap_labels_and_hover_ids():
-    s = ipuxcom.schedule("p2p 0 5 10\nmulticast 1 20 6 7\n")
+    s = ipuxcom.schedule_text("p2p 0 5 10\nmulticast 1 20 6 7\n")
     res, bad, sim = s.verify()
     hm = sim.heatmap("words")
     root = ET.fromstring(hm.svg())

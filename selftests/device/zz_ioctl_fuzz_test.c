@@ -1633,6 +1633,8 @@ static void fz_fork_op(struct fz *z)
 		z->shared = true;
 		z->knobs = false;
 		z->failed = 0;
+		/* the inherited file is the parent thread's fail-nth, not this one's */
+		z->fnth_fd = -1;
 		for (unsigned int i = 0; i < 32; i++)
 			fz_random_ioctl(z);
 		if (z->failed) {
@@ -1769,7 +1771,13 @@ static int kmsg_scan(int fd)
 		 * (mm/userfaultfd.c "FAULT_FLAG_ALLOW_RETRY missing"); its
 		 * "Call Trace:" follows within a few records.
 		 */
-		if (strstr(text, "FAULT_FLAG_ALLOW_RETRY missing"))
+		/*
+		 * Nor is a fault the kernel's fault injection forced (the
+		 * unprivileged run arms its own fail-nth): fail_dump() follows
+		 * its line with a stack dump where the attr's verbose is 2.
+		 */
+		if (strstr(text, "FAULT_FLAG_ALLOW_RETRY missing") ||
+		    strstr(text, "FAULT_INJECTION: forcing a failure"))
 			uffd_dump = 4;
 		else if (uffd_dump)
 			uffd_dump--;
@@ -2133,6 +2141,7 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 		pthread_t me = pthread_self();
 		struct storm storm;
 		struct fz *z = calloc(1, sizeof(*z));
+		int lret;
 
 		/* CAP_SYS_RAWIO kept through the uid change, to load the device below */
 		if (!z || setgroups(1, &g) || setresgid(UNPRIV_UID, UNPRIV_UID, UNPRIV_UID) ||
@@ -2188,10 +2197,18 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 		 * (TDI reads, host exchange) reach the simulator's sites, and
 		 * none may fail there for it (kmod/sim/sim_backend.c).
 		 */
-		if (fz_load_bootloader(z))
+		lret = fz_load_bootloader(z);
+		if (lret) {
+			printf("# unprivileged: loading the bootloader: %s\n", strerror(-lret));
+			fflush(stdout);
 			_exit(10);
-		if (caps_set(0) || cap_effective() != 0)
+		}
+		if (caps_set(0) || cap_effective() != 0) {
+			printf("# unprivileged: dropping every capability: %s, CapEff %llx\n",
+			       strerror(errno), (unsigned long long)cap_effective());
+			fflush(stdout);
 			_exit(11);
+		}
 		z->fnth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
 		z->fnth_r.s = fuzz_seed ^ 0xf417;
 		z->keep_start = true;

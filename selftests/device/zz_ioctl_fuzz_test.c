@@ -347,17 +347,27 @@ static bool ipudrv_errno_ok(int e)
 	}
 }
 
-/* Arm the thread's fail-nth before one ioctl in 8 (z->fnth_fd set); armed? */
-static bool fz_fnth_arm(struct fz *z)
+/*
+ * Arm the thread's fail-nth before one ioctl in 8 (z->fnth_fd set); armed?
+ * Signals stay blocked while it is armed (@old: the mask to restore): the
+ * kernel writes a signal's frame with a user copy, a fault point too, and
+ * a frame it failed to write is a SIGSEGV (the storm's SIGUSR1 did that).
+ */
+static bool fz_fnth_arm(struct fz *z, sigset_t *old)
 {
+	sigset_t all;
 	char buf[8];
 	int len;
 
 	if (z->fnth_fd < 0 || rbelow(&z->fnth_r, 8))
 		return false;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, old);
 	len = snprintf(buf, sizeof(buf), "%u", 1 + rbelow(&z->fnth_r, 16));
-	if (pwrite(z->fnth_fd, buf, (size_t)len, 0) != len)
+	if (pwrite(z->fnth_fd, buf, (size_t)len, 0) != len) {
+		pthread_sigmask(SIG_SETMASK, old, NULL);
 		return false;
+	}
 	z->fnth_armed++;
 	return true;
 }
@@ -379,18 +389,27 @@ static bool fz_fnth_disarm(struct fz *z)
 	return fired;
 }
 
+/* After fz_fnth_disarm(): the signals blocked for the armed ioctl come in. */
+static void fz_fnth_unblock(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 /* ioctl(2) with the checks; 0 or -errno. @arg is passed as is. */
 static int fz_ioctl(struct fz *z, int fd, unsigned long cmd, const void *arg, const char *what)
 {
 	uint64_t t0 = now_ns(), dt;
 	bool armed, fired;
+	sigset_t old;
 	long r;
 	int e;
 
-	armed = fz_fnth_arm(z);
+	armed = fz_fnth_arm(z, &old);
 	r = ioctl(fd, cmd, arg);
 	e = r < 0 ? errno : 0;
 	fired = armed && fz_fnth_disarm(z);
+	if (armed)
+		fz_fnth_unblock(&old);
 	dt = now_ns() - t0;
 	z->digest = (z->digest ^ (uint64_t)cmd ^ (uint64_t)(uint32_t)(r < 0 ? -e : (int)r) << 32) *
 		    0x100000001b3ull;

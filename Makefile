@@ -404,6 +404,9 @@ examples: $(EXAMPLE_BINS)
 # Benchmarks that need the device run in the VM (make bench-vm).
 VM_BENCH_BINS := $(B)/bench/load_bench
 VM_INPUTS := modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(DEVICE_TEST_BINS) $(VM_BENCH_BINS)
+# In-tree modules of the guest kernel the device tests load themselves
+# (mkinitramfs.sh --kmods): stall_test's FUSE file system.
+VM_KMODS := fuse
 
 # The Python device tests (python/tests/test_device.py) run in this VM too,
 # as /tests/python_test: the image carries Debian's python3 with only the
@@ -419,7 +422,8 @@ vm-python: $(VM_PYTHON).done
 
 initramfs: kver-check $(VM_INPUTS) $(VM_PYTHON).done
 	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(B)/vm/initramfs.cpio.gz \
-		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
+		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --kmods "$(VM_KMODS)" \
+		--tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
 		--tests "$(DEVICE_TEST_BINS) python/vm/python_test" --bench "$(VM_BENCH_BINS)" \
 		--python $(VM_PYTHON)
 
@@ -534,7 +538,7 @@ check: deps
 # `make ci-summary`.
 check-debug: deps
 	$(MAKE) $(DEBUG_BUILD)
-	B=$(B) DEVICE_TESTS="$(DEVICE_TESTS)" DEVICE_TEST_BINS="$(DEVICE_TEST_BINS)" \
+	B=$(B) DEVICE_TESTS="$(DEVICE_TESTS)" DEVICE_TEST_BINS="$(DEVICE_TEST_BINS)" VM_KMODS="$(VM_KMODS)" \
 	TOOL_BINS="$(B)/ipuxcom $(EXAMPLE_BINS)" selftests/debug/check-debug.sh
 
 # Both lanes' results summed up (the last line: N passed, N failed, N skipped).

@@ -293,8 +293,9 @@ $(B)/tests/device/%_compat32: selftests/device/%.c $(TEST_DEPS)
 CARD_TESTS := $(patsubst selftests/card/%.c,%,$(wildcard selftests/card/*_test.c))
 CARD_TEST_BINS := $(addprefix $(B)/tests/card/,$(CARD_TESTS))
 # Device tests whose subject is the stand-in on the C600 (they skip in the
-# simulator's VM, where there is no C600): they run in the card lane too.
-C600_DEVICE_TESTS := standin_test ipudrv_test hw_backend_test
+# simulator's VM, where there is no C600): they run in the card lane too
+# (stall_test: its card cases; its simulator cases skip there).
+C600_DEVICE_TESTS := standin_test ipudrv_test hw_backend_test stall_test
 # Device.load()'s session on the card (python/tests/test_card.py) and the
 # Python device tests under the driver's signals (python/tests/test_device.py),
 # in the card VM's Python (the same tree as the simulator VM's, make vm-python).
@@ -444,7 +445,7 @@ initramfs-c600: kver-check modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(C600_L
 		$(VM_PYTHON).done
 	selftests/vm/card-cfg.sh "$(CARD_CFG)"
 	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(C600_INITRAMFS) \
-		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" \
+		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --kmods "$(VM_KMODS)" \
 		--tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
 		--tests "$(C600_LANE_BINS) $(C600_LANE_SCRIPTS)" \
 		--data "$(CARD_CFG)" --python $(VM_PYTHON)

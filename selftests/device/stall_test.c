@@ -6,9 +6,11 @@
  * holds mmap_read_lock through its page fault, and the fault on a FUSE
  * file whose READ is never answered never ends.
  *
- * Each case attaches a host buffer (slot 0) on a simulated device of its
- * own, then stalls a second thread of the same process registering the
- * first page of such a file as an io_uring buffer. The file system is the
+ * Each case attaches a host buffer (slot 0) on a device: a simulated one
+ * of its own (removal, close, RESET, DEV_GET, rmmod), or the QEMU C600
+ * through ipuxcom_hw in the card lane (PCI unbind, QEMU device_del); then
+ * it stalls a second thread of the same process registering the first
+ * page of such a file as an io_uring buffer. The file system is the
  * test's: a child process speaking /dev/fuse that answers INIT, LOOKUP,
  * GETATTR and OPEN, and never READ. That the lock is held is proven, not
  * assumed: the READ reached the server, the thread has not returned, and
@@ -55,6 +57,7 @@
 #include "ipuxcom_test.h"
 #include "ixt_modules.h"
 #include "ixt_simdev.h"
+#include "ixt_standin.h"
 
 #define PAGE			4096u
 #define BUF_PAGES		16u
@@ -503,12 +506,15 @@ enum stall_op {
 	OP_DEV_GET,		/* netlink DEV_GET of the device */
 	OP_DEV_GET_UNTIL_GONE,	/* DEV_GET until -ENODEV (the bound ends it too) */
 	OP_RMMOD,		/* ipuxcom_sim */
+	OP_UNBIND,		/* the C600 from ipu_driver, through sysfs */
+	OP_PCI_GONE,		/* the C600's PCI function gone (QEMU device_del) */
 };
 
 static const char *const op_names[] = {
 	[OP_QUIT] = "quit", [OP_REMOVE] = "device removal", [OP_CLOSE] = "close",
 	[OP_RESET] = "RESET", [OP_DEV_GET] = "DEV_GET",
 	[OP_DEV_GET_UNTIL_GONE] = "DEV_GET during removal", [OP_RMMOD] = "rmmod ipuxcom_sim",
+	[OP_UNBIND] = "PCI unbind", [OP_PCI_GONE] = "QEMU device_del",
 };
 
 struct worker {
@@ -526,6 +532,7 @@ struct worker {
 	uint32_t dev;
 	int sim_devices;	/* OP_REMOVE's target count */
 	struct ipuxcom_nl *nl;
+	const char *pci;	/* the C600's sysfs directory */
 	uint64_t bound_ns;
 };
 
@@ -552,6 +559,13 @@ static int worker_op(struct worker *w)
 		return ret;
 	case OP_RMMOD:
 		return ixt_unload_module("ipuxcom_sim");
+	case OP_UNBIND:
+		return ixt_write_sysfs("/sys/bus/pci/drivers/ipu_driver/unbind",
+				       strrchr(w->pci, '/') + 1);
+	case OP_PCI_GONE:
+		while (access(w->pci, F_OK) == 0 && now_ns() < end)
+			usleep(20 * 1000);
+		return access(w->pci, F_OK) ? 0 : -ETIMEDOUT;
 	case OP_QUIT:
 		break;
 	}
@@ -578,7 +592,6 @@ static int worker_start(struct worker *w)
 {
 	int ret;
 
-	w->go[0] = w->go[1] = w->done[0] = w->done[1] = -1;
 	if (pipe2(w->go, O_CLOEXEC) || pipe2(w->done, O_CLOEXEC))
 		return -errno;
 	ret = -pthread_create(&w->th, NULL, worker_main, w);
@@ -657,227 +670,282 @@ static void set_up_malloc(void)
 	free(malloc(64));
 }
 
-/* ------------------------------------------------------------- fixture */
+/* ----------------------------------------------------------------- rig */
 
-FIXTURE(stall) {
-	int before;	/* simulated devices before the test; -1: none added */
-	unsigned char ids[IXT_MAX_IDS];
-	uint32_t dev;
-	int fd;		/* attached to dev: the buffer in slot 0 */
-	void *buf;
-	long vmpin0, pinned0;
-	struct ipuxcom_nl *nl;
+/*
+ * What every case sets up around its device: the FUSE file and its
+ * server, the lock probes, the thread to stall and the operation threads,
+ * and the buffer the device holds with what was pinned before it.
+ */
+struct rig {
 	struct fuse_srv srv;
 	struct prober probe[2];
 	int file;	/* the FUSE file */
 	struct staller st;
 	struct worker w[2];
-	bool rmmod_asked;
+	int fd;		/* the ipuxcom file holding the buffer in slot 0 */
+	void *buf;
+	long vmpin0, pinned0;
 	unsigned int bound_s;
 };
 
-/* Nothing to undo yet: what the teardown looks at, before a SKIP or ASSERT can return. */
-static void stall_init(FIXTURE_DATA(stall) *self)
+/* Nothing to undo yet: before a SKIP or ASSERT can return. */
+static void rig_init(struct rig *r)
 {
-	self->before = -1;
-	self->fd = self->file = self->st.ring = -1;
-	self->vmpin0 = self->pinned0 = -1;
-	self->srv.pid = self->srv.ctl = self->srv.events = -1;
+	memset(r, 0, sizeof(*r));
+	r->file = r->st.ring = r->fd = -1;
+	r->vmpin0 = r->pinned0 = -1;
+	r->srv.pid = r->srv.ctl = r->srv.events = -1;
 	for (int i = 0; i < 2; i++) {
-		self->probe[i].pid = self->probe[i].go = self->probe[i].done = -1;
-		self->st.go[i] = self->st.done[i] = -1;
-		self->w[i].go[0] = self->w[i].go[1] = self->w[i].done[0] = self->w[i].done[1] = -1;
+		r->probe[i].pid = r->probe[i].go = r->probe[i].done = -1;
+		r->st.go[i] = r->st.done[i] = -1;
+		r->w[i].go[0] = r->w[i].go[1] = r->w[i].done[0] = r->w[i].done[1] = -1;
 	}
-	self->bound_s = OP_BOUND_S * (unsigned int)ixt_timeout_scale();
+	r->bound_s = OP_BOUND_S * (unsigned int)ixt_timeout_scale();
 }
 
-FIXTURE_SETUP(stall)
+/* Why this kernel cannot stall a pin on a FUSE page, or NULL. */
+static const char *rig_unsupported(struct rig *r)
 {
 	struct io_uring_params up;
+
+	if (!fuse_available())
+		return "no FUSE in this kernel (CONFIG_FUSE_FS; the VM image carries fuse.ko "
+		       "where the kernel has it): the stall needs a READ nobody answers";
+	memset(&up, 0, sizeof(up));
+	r->st.ring = (int)syscall(__NR_io_uring_setup, 4, &up);
+	if (r->st.ring < 0)
+		return "no io_uring (io_uring_setup failed): the stall pins through it";
+	return NULL;
+}
+
+/* The server and the probes (forked before the device's file is opened), the FUSE file mapped. */
+static void rig_processes(struct __test_metadata *_metadata, struct rig *r)
+{
 	char path[128];
 	int ret;
 
-	stall_init(self);
-	if (!ixt_have_device())
-		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
-	IXT_REQUIRE_SIM();
-	if (!fuse_available())
-		SKIP(return, "no FUSE in this kernel (CONFIG_FUSE_FS; the VM image carries fuse.ko "
-		     "where the kernel has it): the stall needs a READ nobody answers");
-	memset(&up, 0, sizeof(up));
-	self->st.ring = (int)syscall(__NR_io_uring_setup, 4, &up);
-	if (self->st.ring < 0)
-		SKIP(return, "io_uring_setup: %s (the stall pins through io_uring)", strerror(errno));
 	set_up_malloc();
-
-	/* the device of this test: the newest, which a smaller count removes */
-	self->before = ixt_sim_devices();
-	ixt_sim_device_ids(self->ids);
-	ASSERT_EQ(0, ixt_set_sim_devices(self->before + 1));
-	ret = ixt_added_sim_device(self->ids);
-	ASSERT_LE(0, ret);
-	self->dev = (uint32_t)ret;
-
-	/* the processes first: forks copy nothing of the device's */
-	ret = fuse_start(&self->srv, SERVER_DEADLINE_S * (unsigned int)ixt_timeout_scale());
+	ret = fuse_start(&r->srv, SERVER_DEADLINE_S * (unsigned int)ixt_timeout_scale());
 	ASSERT_EQ(0, ret) TH_LOG("FUSE server: %s", strerror(-ret));
 	for (int i = 0; i < 2; i++)
-		ASSERT_EQ(0, prober_start(&self->probe[i], getpid()));
+		ASSERT_EQ(0, prober_start(&r->probe[i], getpid()));
+	snprintf(path, sizeof(path), "%s/" FUSE_FILE, r->srv.mnt);
+	r->file = open(path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, r->file) TH_LOG("open %s: %s", path, strerror(errno));
+	r->st.page = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, r->file, 0);
+	ASSERT_NE(MAP_FAILED, r->st.page);
+}
 
-	snprintf(path, sizeof(path), "%s/" FUSE_FILE, self->srv.mnt);
-	self->file = open(path, O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, self->file) TH_LOG("open %s: %s", path, strerror(errno));
-	self->st.page = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, self->file, 0);
-	ASSERT_NE(MAP_FAILED, self->st.page);
+/* BUF_ATTACH of the buffer in slot 0 of @r->fd (an idle device), its pins counted. */
+static void rig_attach(struct __test_metadata *_metadata, struct rig *r)
+{
+	r->buf = ixt_buf_alloc(BUF_PAGES * PAGE);
+	ASSERT_NE(NULL, r->buf);
+	memset(r->buf, 0x5a, BUF_PAGES * PAGE);
+	r->vmpin0 = vmpin_kb();
+	r->pinned0 = ixt_pinned_pages();
+	ASSERT_LE(0, r->vmpin0) TH_LOG("no VmPin in /proc/self/status");
+	ASSERT_EQ(0, ixt_buf_attach(r->fd, IPUXCOM_BUF_SLOT_LOADER, r->buf, BUF_PAGES * PAGE));
+	ASSERT_EQ(r->vmpin0 + BUF_PAGES * PAGE / 1024, vmpin_kb());
+	if (r->pinned0 >= 0)
+		ASSERT_EQ(r->pinned0 + BUF_PAGES, ixt_pinned_pages());
+}
 
-	self->fd = ixt_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, ixt_attach(self->fd, self->dev));
-	ixt_sim_clear_faults(self->dev);
-	ASSERT_EQ(0, ixt_reset(self->fd));	/* slot 0 wants an idle device */
-	self->buf = ixt_buf_alloc(BUF_PAGES * PAGE);
-	ASSERT_NE(NULL, self->buf);
-	memset(self->buf, 0x5a, BUF_PAGES * PAGE);
-	self->vmpin0 = vmpin_kb();
-	self->pinned0 = ixt_pinned_pages();
-	ASSERT_LE(0, self->vmpin0) TH_LOG("no VmPin in /proc/self/status");
-	ASSERT_EQ(0, ixt_buf_attach(self->fd, IPUXCOM_BUF_SLOT_LOADER, self->buf, BUF_PAGES * PAGE));
-	ASSERT_EQ(self->vmpin0 + BUF_PAGES * PAGE / 1024, vmpin_kb());
-	if (self->pinned0 >= 0)
-		ASSERT_EQ(self->pinned0 + BUF_PAGES, ixt_pinned_pages());
-	ASSERT_EQ(0, ipuxcom_nl_open(&self->nl));
-
-	/* the threads, while making them cannot queue behind the stall */
-	ASSERT_EQ(0, pipe2(self->st.go, O_CLOEXEC));
-	ASSERT_EQ(0, pipe2(self->st.done, O_CLOEXEC));
-	ASSERT_EQ(0, pthread_create(&self->st.th, NULL, staller_main, &self->st));
-	self->st.started = true;
+/* The threads, while making them cannot queue behind the stall. */
+static void rig_threads(struct __test_metadata *_metadata, struct rig *r, uint32_t dev,
+			struct ipuxcom_nl *nl, int sim_devices, const char *pci)
+{
+	ASSERT_EQ(0, pipe2(r->st.go, O_CLOEXEC));
+	ASSERT_EQ(0, pipe2(r->st.done, O_CLOEXEC));
+	ASSERT_EQ(0, pthread_create(&r->st.th, NULL, staller_main, &r->st));
+	r->st.started = true;
 	for (int i = 0; i < 2; i++) {
-		self->w[i].fd = &self->fd;
-		self->w[i].dev = self->dev;
-		self->w[i].sim_devices = self->before;
-		self->w[i].nl = self->nl;
-		self->w[i].bound_ns = self->bound_s * 1000000000ull;
-		ASSERT_EQ(0, worker_start(&self->w[i]));
+		r->w[i].fd = &r->fd;
+		r->w[i].dev = dev;
+		r->w[i].nl = nl;
+		r->w[i].sim_devices = sim_devices;
+		r->w[i].pci = pci;
+		r->w[i].bound_ns = r->bound_s * 1000000000ull;
+		ASSERT_EQ(0, worker_start(&r->w[i]));
 	}
 }
 
 /*
  * Release the stall (the server's exit aborts its connection), let what
- * waited behind it end, and check that nothing stayed pinned or charged.
+ * waited behind it end, and undo the rest but the device.
  */
-FIXTURE_TEARDOWN(stall)
+static void rig_release(struct __test_metadata *_metadata, struct rig *r)
 {
-	int bound_ms = (int)self->bound_s * 1000;
+	int bound_ms = (int)r->bound_s * 1000;
 	uint64_t t0 = now_ns();
 	bool ended;
 
-	fuse_stop(&self->srv, bound_ms);
-	if (self->st.started) {
-		close(self->st.go[1]);	/* a staller never asked returns at once */
-		self->st.go[1] = -1;
-		ended = !self->st.asked || wait_byte(self->st.done[0], bound_ms, NULL) == 1;
+	fuse_stop(&r->srv, bound_ms);
+	if (r->st.started) {
+		close(r->st.go[1]);	/* a staller never asked returns at once */
+		r->st.go[1] = -1;
+		ended = !r->st.asked || wait_byte(r->st.done[0], bound_ms, NULL) == 1;
 		EXPECT_TRUE(ended) TH_LOG("the stalled thread did not return after the abort");
-		if (self->st.asked && ended)
+		if (r->st.asked && ended)
 			TH_LOG("the stalled registration returned %d (%s) once released",
-			       self->st.ret, strerror(-self->st.ret));
+			       r->st.ret, strerror(-r->st.ret));
 		if (ended)
-			pthread_join(self->st.th, NULL);
+			pthread_join(r->st.th, NULL);
 		else
-			pthread_detach(self->st.th);
+			pthread_detach(r->st.th);
+		r->st.started = false;
 	}
 	for (int i = 0; i < 2; i++) {
-		bool busy = self->w[i].busy;
+		bool busy = r->w[i].busy;
 
-		ended = worker_stop(&self->w[i], bound_ms);
+		ended = worker_stop(&r->w[i], bound_ms);
 		EXPECT_TRUE(ended) TH_LOG("%s still blocked %u s after the stall was released",
-					  op_names[self->w[i].op], self->bound_s);
+					  op_names[r->w[i].op], r->bound_s);
 		if (busy && ended)
 			TH_LOG("%s ended %llu ms after the stall was released (ret %d)",
-			       op_names[self->w[i].op],
-			       (unsigned long long)((now_ns() - t0) / 1000000), self->w[i].ret);
+			       op_names[r->w[i].op],
+			       (unsigned long long)((now_ns() - t0) / 1000000), r->w[i].ret);
 	}
 	for (int i = 0; i < 2; i++)
-		prober_reap(&self->probe[i]);
-	if (self->st.page && self->st.page != MAP_FAILED)
-		munmap(self->st.page, PAGE);
-	if (self->file >= 0)
-		close(self->file);
-	if (self->st.ring >= 0)
-		close(self->st.ring);
+		prober_reap(&r->probe[i]);
+	if (r->st.page && r->st.page != MAP_FAILED)
+		munmap(r->st.page, PAGE);
+	r->st.page = NULL;
+	if (r->file >= 0)
+		close(r->file);
+	if (r->st.ring >= 0)
+		close(r->st.ring);
+	r->file = r->st.ring = -1;
 	for (int i = 0; i < 2; i++) {
-		if (self->st.go[i] >= 0)
-			close(self->st.go[i]);
-		if (self->st.done[i] >= 0)
-			close(self->st.done[i]);
+		if (r->st.go[i] >= 0)
+			close(r->st.go[i]);
+		if (r->st.done[i] >= 0)
+			close(r->st.done[i]);
+		r->st.go[i] = r->st.done[i] = -1;
 	}
-	ipuxcom_nl_close(self->nl);
-	if (self->fd >= 0)
-		close(self->fd);
-	if (self->rmmod_asked && !ixt_module_loaded("ipuxcom_sim")) {
-		const char *ko = getenv("IPUXCOM_SIM_KO");
-		char params[32];
+}
 
-		snprintf(params, sizeof(params), "devices=%d", self->before);
-		EXPECT_EQ(0, ixt_load_module(ko, params));
-		EXPECT_EQ(self->before, ixt_sim_devices());
-	} else if (self->before >= 0 && ixt_sim_devices() != self->before) {
-		EXPECT_EQ(0, ixt_set_sim_devices(self->before));
-	}
-	/* nothing stayed pinned or charged */
-	if (self->vmpin0 >= 0)
-		EXPECT_EQ(self->vmpin0, vmpin_kb());
-	if (self->pinned0 >= 0)
-		EXPECT_EQ(self->pinned0, ixt_pinned_pages());
-	if (self->buf)
-		munmap(self->buf, BUF_PAGES * PAGE);
+/* Nothing stayed pinned or charged (after the device's file is closed). */
+static void rig_no_leak(struct __test_metadata *_metadata, struct rig *r)
+{
+	if (r->vmpin0 >= 0)
+		EXPECT_EQ(r->vmpin0, vmpin_kb());
+	if (r->pinned0 >= 0)
+		EXPECT_EQ(r->pinned0, ixt_pinned_pages());
+	if (r->buf)
+		munmap(r->buf, BUF_PAGES * PAGE);
+	r->buf = NULL;
 }
 
 /*
  * Stall the thread and prove it holds the lock: its READ reached the
  * server, it has not returned, and a writer of the mm waits.
  */
-static void stall_begin(struct __test_metadata *_metadata, FIXTURE_DATA(stall) *self)
+static void stall_begin(struct __test_metadata *_metadata, struct rig *r)
 {
 	char c = 0, state, wchan[64];
 	pid_t tid;
 
-	ASSERT_EQ(1, write(self->st.go[1], "g", 1));
-	self->st.asked = true;
-	ASSERT_EQ(1, wait_byte(self->srv.events, 10000, &c)) TH_LOG("no READ reached the server");
+	ASSERT_EQ(1, write(r->st.go[1], "g", 1));
+	r->st.asked = true;
+	ASSERT_EQ(1, wait_byte(r->srv.events, 10000, &c))
+		TH_LOG("no READ reached the server (registration: %d)", r->st.ret);
 	ASSERT_EQ('R', c);
 	usleep(100 * 1000);
-	ASSERT_EQ(0, wait_byte(self->st.done[0], 0, NULL))
-		TH_LOG("the io_uring registration returned: %d", self->st.ret);
-	tid = __atomic_load_n(&self->st.tid, __ATOMIC_ACQUIRE);
+	ASSERT_EQ(0, wait_byte(r->st.done[0], 0, NULL))
+		TH_LOG("the io_uring registration returned: %d", r->st.ret);
+	tid = __atomic_load_n(&r->st.tid, __ATOMIC_ACQUIRE);
 	staller_state(tid, &state, wchan, sizeof(wchan));
 	TH_LOG("stalled thread %d: state %c, wchan %s", (int)tid, state, wchan);
-	ASSERT_EQ(1, lock_held(&self->probe[0]))
+	ASSERT_EQ(1, lock_held(&r->probe[0]))
 		TH_LOG("a writer got the mmap_lock: nothing holds it, nothing is tested");
 }
 
 /* Run @op on worker @i and check that it ends within the bound, with @want. */
-static void op_within_bound(struct __test_metadata *_metadata, FIXTURE_DATA(stall) *self,
+static void op_within_bound(struct __test_metadata *_metadata, struct rig *r,
 			    int i, enum stall_op op, int want)
 {
-	struct worker *w = &self->w[i];
+	struct worker *w = &r->w[i];
 
 	ASSERT_EQ(0, worker_ask(w, op));
-	ASSERT_TRUE(worker_wait(w, (int)self->bound_s * 1000))
+	ASSERT_TRUE(worker_wait(w, (int)r->bound_s * 1000))
 		TH_LOG("%s still blocked after %u s behind the stalled mmap_lock",
-		       op_names[op], self->bound_s);
+		       op_names[op], r->bound_s);
 	TH_LOG("%s: %d in %llu ms", op_names[op], w->ret,
 	       (unsigned long long)(w->took_ns / 1000000));
 	EXPECT_EQ(want, w->ret);
 }
 
 /* The buffer is gone at once, the lock still held: nothing waited for it. */
-static void released_under_stall(struct __test_metadata *_metadata, FIXTURE_DATA(stall) *self)
+static void released_under_stall(struct __test_metadata *_metadata, struct rig *r)
 {
-	EXPECT_EQ(self->vmpin0, vmpin_kb());
-	if (self->pinned0 >= 0)
-		EXPECT_EQ(self->pinned0, ixt_pinned_pages());
-	EXPECT_EQ(1, lock_held(&self->probe[1])) TH_LOG("the stall ended early");
+	EXPECT_EQ(r->vmpin0, vmpin_kb());
+	if (r->pinned0 >= 0)
+		EXPECT_EQ(r->pinned0, ixt_pinned_pages());
+	EXPECT_EQ(1, lock_held(&r->probe[1])) TH_LOG("the stall ended early");
+}
+
+/* ---------------------------------------------------- simulated device */
+
+FIXTURE(stall) {
+	struct rig r;
+	int before;	/* simulated devices before the test; -1: none added */
+	uint32_t dev;
+	struct ipuxcom_nl *nl;
+	bool rmmod_asked;
+};
+
+FIXTURE_SETUP(stall)
+{
+	unsigned char ids[IXT_MAX_IDS];
+	const char *why;
+	int id;
+
+	rig_init(&self->r);
+	self->before = -1;
+	if (!ixt_have_device())
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
+	IXT_REQUIRE_SIM();
+	why = rig_unsupported(&self->r);
+	if (why)
+		SKIP(return, "%s", why);
+
+	/* the device of this test: the newest, which a smaller count removes */
+	self->before = ixt_sim_devices();
+	ixt_sim_device_ids(ids);
+	ASSERT_EQ(0, ixt_set_sim_devices(self->before + 1));
+	id = ixt_added_sim_device(ids);
+	ASSERT_LE(0, id);
+	self->dev = (uint32_t)id;
+
+	rig_processes(_metadata, &self->r);
+	self->r.fd = ixt_open();
+	ASSERT_LE(0, self->r.fd);
+	ASSERT_EQ(0, ixt_attach(self->r.fd, self->dev));
+	ixt_sim_clear_faults(self->dev);
+	ASSERT_EQ(0, ixt_reset(self->r.fd));	/* slot 0 wants an idle device */
+	rig_attach(_metadata, &self->r);
+	ASSERT_EQ(0, ipuxcom_nl_open(&self->nl));
+	rig_threads(_metadata, &self->r, self->dev, self->nl, self->before, NULL);
+}
+
+FIXTURE_TEARDOWN(stall)
+{
+	rig_release(_metadata, &self->r);
+	ipuxcom_nl_close(self->nl);
+	if (self->r.fd >= 0)
+		close(self->r.fd);
+	if (self->rmmod_asked && !ixt_module_loaded("ipuxcom_sim")) {
+		char params[32];
+
+		snprintf(params, sizeof(params), "devices=%d", self->before);
+		EXPECT_EQ(0, ixt_load_module(getenv("IPUXCOM_SIM_KO"), params));
+		EXPECT_EQ(self->before, ixt_sim_devices());
+	} else if (self->before >= 0 && ixt_sim_devices() != self->before) {
+		EXPECT_EQ(0, ixt_set_sim_devices(self->before));
+	}
+	rig_no_leak(_metadata, &self->r);
 }
 
 /* (a) the device goes: the sim "devices" parameter written smaller */
@@ -887,10 +955,10 @@ TEST_F_TIMEOUT(stall, device_removal_within_bound, 60)
 
 	if (_metadata->skip)
 		return;
-	stall_begin(_metadata, self);
-	op_within_bound(_metadata, self, 0, OP_REMOVE, 0);
-	EXPECT_EQ(-ENODEV, ixt_query(self->fd, &q));
-	released_under_stall(_metadata, self);
+	stall_begin(_metadata, &self->r);
+	op_within_bound(_metadata, &self->r, 0, OP_REMOVE, 0);
+	EXPECT_EQ(-ENODEV, ixt_query(self->r.fd, &q));
+	released_under_stall(_metadata, &self->r);
 }
 
 /* (b) close of the file that holds the buffer */
@@ -898,10 +966,10 @@ TEST_F_TIMEOUT(stall, close_within_bound, 60)
 {
 	if (_metadata->skip)
 		return;
-	stall_begin(_metadata, self);
-	op_within_bound(_metadata, self, 0, OP_CLOSE, 0);
-	self->fd = -1;
-	released_under_stall(_metadata, self);
+	stall_begin(_metadata, &self->r);
+	op_within_bound(_metadata, &self->r, 0, OP_CLOSE, 0);
+	self->r.fd = -1;
+	released_under_stall(_metadata, &self->r);
 }
 
 /* (c) RESET drops the pins */
@@ -909,11 +977,11 @@ TEST_F_TIMEOUT(stall, reset_within_bound, 60)
 {
 	if (_metadata->skip)
 		return;
-	stall_begin(_metadata, self);
-	op_within_bound(_metadata, self, 0, OP_RESET, 0);
-	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, ixt_state(self->fd));
-	EXPECT_EQ(-ENOENT, ixt_buf_detach(self->fd, IPUXCOM_BUF_SLOT_LOADER));
-	released_under_stall(_metadata, self);
+	stall_begin(_metadata, &self->r);
+	op_within_bound(_metadata, &self->r, 0, OP_RESET, 0);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, ixt_state(self->r.fd));
+	EXPECT_EQ(-ENOENT, ixt_buf_detach(self->r.fd, IPUXCOM_BUF_SLOT_LOADER));
+	released_under_stall(_metadata, &self->r);
 }
 
 /*
@@ -923,19 +991,21 @@ TEST_F_TIMEOUT(stall, reset_within_bound, 60)
  */
 TEST_F_TIMEOUT(stall, dev_get_within_bound, 60)
 {
+	struct worker *w = self->r.w;
+
 	if (_metadata->skip)
 		return;
-	stall_begin(_metadata, self);
-	op_within_bound(_metadata, self, 0, OP_DEV_GET, 0);
-	EXPECT_EQ(self->dev, self->w[0].info.dev_id);
-	EXPECT_STREQ("sim", self->w[0].info.backend);
-	ASSERT_EQ(0, worker_ask(&self->w[1], OP_REMOVE));
-	op_within_bound(_metadata, self, 0, OP_DEV_GET_UNTIL_GONE, -ENODEV);
-	ASSERT_TRUE(worker_wait(&self->w[1], (int)self->bound_s * 1000))
-		TH_LOG("device removal still blocked after %u s", self->bound_s);
-	EXPECT_EQ(0, self->w[1].ret);
-	TH_LOG("%ld DEV_GETs while the device went", self->w[0].calls - 1);
-	released_under_stall(_metadata, self);
+	stall_begin(_metadata, &self->r);
+	op_within_bound(_metadata, &self->r, 0, OP_DEV_GET, 0);
+	EXPECT_EQ(self->dev, w[0].info.dev_id);
+	EXPECT_STREQ("sim", w[0].info.backend);
+	ASSERT_EQ(0, worker_ask(&w[1], OP_REMOVE));
+	op_within_bound(_metadata, &self->r, 0, OP_DEV_GET_UNTIL_GONE, -ENODEV);
+	ASSERT_TRUE(worker_wait(&w[1], (int)self->r.bound_s * 1000))
+		TH_LOG("device removal still blocked after %u s", self->r.bound_s);
+	EXPECT_EQ(0, w[1].ret);
+	TH_LOG("%ld DEV_GETs while the device went", w[0].calls - 1);
+	released_under_stall(_metadata, &self->r);
 }
 
 /* (e) rmmod ipuxcom_sim (reloaded with as many devices at the end) */
@@ -947,11 +1017,118 @@ TEST_F_TIMEOUT(stall, rmmod_within_bound, 60)
 		return;
 	if (!ko || access(ko, R_OK))
 		SKIP(return, "IPUXCOM_SIM_KO not set or unreadable: no reload after rmmod");
-	stall_begin(_metadata, self);
+	stall_begin(_metadata, &self->r);
 	self->rmmod_asked = true;
-	op_within_bound(_metadata, self, 0, OP_RMMOD, 0);
+	op_within_bound(_metadata, &self->r, 0, OP_RMMOD, 0);
 	EXPECT_FALSE(ixt_module_loaded("ipuxcom_sim"));
-	released_under_stall(_metadata, self);
+	released_under_stall(_metadata, &self->r);
+}
+
+/* ------------------------------------------------------ the QEMU C600 */
+
+/*
+ * The card lane (make check-vm-c600): the C600 bound by the ipu_driver
+ * stand-in and served by ipuxcom_hw, the buffer attached in a session of
+ * the library. Removal goes through the PCI function's device_lock and
+ * ipuxcom_hw's hw_lock before ops_lock: a removal that slept on the user
+ * would hold up every PCI bind and unbind of the system.
+ */
+FIXTURE(card_stall) {
+	struct rig r;
+	struct ipuxcom *ipu;
+	char pci[300];
+	bool unbound, deleted;
+};
+
+FIXTURE_SETUP(card_stall)
+{
+	struct ipuxcom_device_info info;
+	const char *why;
+	long id;
+
+	rig_init(&self->r);
+	self->ipu = NULL;
+	if (!ixt_have_device())
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
+	if (!getenv("IPUXCOM_STANDIN_KO") || !getenv("IPUXCOM_HW_KO"))
+		SKIP(return, "IPUXCOM_STANDIN_KO/IPUXCOM_HW_KO not set: test VM only");
+	if (!ixt_c600_find(self->pci, sizeof(self->pci)))
+		SKIP(return, "no QEMU C600 (1d95:c600): the card lane's VM (make check-vm-c600)");
+	why = rig_unsupported(&self->r);
+	if (why)
+		SKIP(return, "%s", why);
+	/* ipu_driver signals the holder of a card: blocked, in every thread made after */
+	ASSERT_EQ(0, ipuxcom_block_driver_signals());
+	if (access("/dev/ipu0", F_OK))
+		ASSERT_EQ(0, ixt_standin_load(""));
+	ASSERT_EQ(0, ixt_standin_hw_load());
+	id = ixt_hw_dev_id();
+	ASSERT_LE(0, id) TH_LOG("ipuxcom_hw registered no device for the C600");
+
+	rig_processes(_metadata, &self->r);
+	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &self->ipu));
+	ASSERT_EQ(0, ipuxcom_attach(self->ipu, (uint32_t)id)) TH_LOG("%s", ipuxcom_errmsg(self->ipu));
+	ASSERT_EQ(0, ipuxcom_dev_query(self->ipu, &info));
+	ASSERT_STREQ("hw", info.backend);
+	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(self->ipu));
+	self->r.fd = ipuxcom_fd(self->ipu);
+	rig_attach(_metadata, &self->r);
+	rig_threads(_metadata, &self->r, (uint32_t)id, NULL, -1, self->pci);
+}
+
+FIXTURE_TEARDOWN(card_stall)
+{
+	char drv[400];
+
+	rig_release(_metadata, &self->r);
+	if (self->ipu)
+		ipuxcom_close(self->ipu);
+	self->r.fd = -1;
+	/* the card back for the tests after this one */
+	snprintf(drv, sizeof(drv), "%s/driver", self->pci);
+	if (self->deleted) {
+		ixt_qemu_monitor(IXT_C600_QEMU_ADD);
+		EXPECT_EQ(0, ixt_wait_path(self->pci, true, 300)) TH_LOG("C600 not back");
+	} else if (self->unbound && access(drv, F_OK)) {
+		EXPECT_EQ(0, ixt_write_sysfs("/sys/bus/pci/drivers/ipu_driver/bind",
+					     strrchr(self->pci, '/') + 1));
+	}
+	if (self->deleted || self->unbound) {
+		EXPECT_EQ(0, ixt_wait_path(drv, true, 100));
+		EXPECT_EQ(0, ixt_card_wait(true, 10000));
+	}
+	rig_no_leak(_metadata, &self->r);
+}
+
+/* (f) the C600 unbound from ipu_driver (ipuxcom_hw follows through its notifier) */
+TEST_F_TIMEOUT(card_stall, pci_unbind_within_bound, 60)
+{
+	uint32_t v;
+
+	if (_metadata->skip)
+		return;
+	stall_begin(_metadata, &self->r);
+	self->unbound = true;
+	op_within_bound(_metadata, &self->r, 0, OP_UNBIND, 0);
+	EXPECT_EQ(-ENODEV, ipuxcom_reg_read(self->ipu, 0, &v));
+	released_under_stall(_metadata, &self->r);
+}
+
+/* (g) QEMU's device_del of the C600 (ACPI hot removal), through run-vm.sh's relay */
+TEST_F_TIMEOUT(card_stall, qemu_device_del_within_bound, 90)
+{
+	uint32_t v;
+
+	if (_metadata->skip)
+		return;
+	if (!getenv("IPUXCOM_QEMU_MONITOR"))
+		SKIP(return, "no QEMU monitor relay (IPUXCOM_QEMU_MONITOR): run-vm.sh only");
+	stall_begin(_metadata, &self->r);
+	self->deleted = true;
+	ixt_qemu_monitor("device_del " IXT_C600_QEMU_ID);
+	op_within_bound(_metadata, &self->r, 0, OP_PCI_GONE, 0);
+	EXPECT_EQ(-ENODEV, ipuxcom_reg_read(self->ipu, 0, &v));
+	released_under_stall(_metadata, &self->r);
 }
 
 TEST_HARNESS_MAIN

@@ -162,7 +162,7 @@ for m in $modules; do
 	*.ko.xz) unpack="xz -dc" ;;
 	*.ko.zst) unpack="zstd -dc" ;;
 	*.ko.gz) unpack="gzip -dc" ;;
-	*.ko) unpack=cat ;;
+	*.ko) unpack="cat" ;;
 	*) die "$src: not a kernel module (NAME.ko, NAME.ko.xz, .ko.zst or .ko.gz)" ;;
 	esac
 	$unpack "$src" >"lib/modules/$kver/extra/$(modname "$m")" || die "$src: cannot unpack"
@@ -208,7 +208,7 @@ for k in $kmods; do
 		*.ko.xz) unpack="xz -dc" ;;
 		*.ko.zst) unpack="zstd -dc" ;;
 		*.ko.gz) unpack="gzip -dc" ;;
-		*) unpack=cat ;;
+		*) unpack="cat" ;;
 		esac
 		mkdir -p "lib/modules/$kver/${p%/*}"
 		$unpack "$hostmods/$p" >"lib/modules/$kver/${p%.ko*}.ko" || die "$hostmods/$p: cannot unpack"

@@ -296,8 +296,9 @@ $(B)/tests/device/%_compat32: selftests/device/%.c $(TEST_DEPS)
 CARD_TESTS := $(patsubst selftests/card/%.c,%,$(wildcard selftests/card/*_test.c))
 CARD_TEST_BINS := $(addprefix $(B)/tests/card/,$(CARD_TESTS))
 # Device tests whose subject is the stand-in on the C600 (they skip in the
-# simulator's VM, where there is no C600): they run in the card lane too.
-C600_DEVICE_TESTS := standin_test ipudrv_test hw_backend_test
+# simulator's VM, where there is no C600): they run in the card lane too
+# (stall_test: its card cases; its simulator cases skip there).
+C600_DEVICE_TESTS := standin_test ipudrv_test hw_backend_test stall_test
 # Device.load()'s session on the card (python/tests/test_card.py) and the
 # Python device tests under the driver's signals (python/tests/test_device.py),
 # in the card VM's Python (the same tree as the simulator VM's, make vm-python).
@@ -407,6 +408,9 @@ examples: $(EXAMPLE_BINS)
 # Benchmarks that need the device run in the VM (make bench-vm).
 VM_BENCH_BINS := $(B)/bench/load_bench
 VM_INPUTS := modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(DEVICE_TEST_BINS) $(VM_BENCH_BINS)
+# In-tree modules of the guest kernel the device tests load themselves
+# (mkinitramfs.sh --kmods): stall_test's FUSE file system.
+VM_KMODS := fuse
 
 # The Python device tests (python/tests/test_device.py) run in this VM too,
 # as /tests/python_test: the image carries Debian's python3 with only the
@@ -422,7 +426,8 @@ vm-python: $(VM_PYTHON).done
 
 initramfs: kver-check $(VM_INPUTS) $(VM_PYTHON).done
 	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(B)/vm/initramfs.cpio.gz \
-		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
+		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --kmods "$(VM_KMODS)" \
+		--tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
 		--tests "$(DEVICE_TEST_BINS) python/vm/python_test" --bench "$(VM_BENCH_BINS)" \
 		--python $(VM_PYTHON)
 
@@ -444,7 +449,7 @@ initramfs-c600: kver-check modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(C600_L
 		$(VM_PYTHON).done
 	selftests/vm/card-cfg.sh "$(CARD_CFG)"
 	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(C600_INITRAMFS) \
-		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" \
+		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --kmods "$(VM_KMODS)" \
 		--tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
 		--tests "$(C600_LANE_BINS) $(C600_LANE_SCRIPTS)" \
 		--data "$(CARD_CFG)" --python $(VM_PYTHON)
@@ -538,7 +543,7 @@ check: deps
 # `make ci-summary`.
 check-debug: deps
 	$(MAKE) $(DEBUG_BUILD)
-	B=$(B) DEVICE_TESTS="$(DEVICE_TESTS)" DEVICE_TEST_BINS="$(DEVICE_TEST_BINS)" \
+	B=$(B) DEVICE_TESTS="$(DEVICE_TESTS)" DEVICE_TEST_BINS="$(DEVICE_TEST_BINS)" VM_KMODS="$(VM_KMODS)" \
 	TOOL_BINS="$(B)/ipuxcom $(EXAMPLE_BINS)" selftests/debug/check-debug.sh
 
 # Both lanes' results summed up (the last line: N passed, N failed, N skipped).

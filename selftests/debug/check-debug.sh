@@ -13,9 +13,11 @@
 #      results in $B/results/debug (run-vm.sh: one directory per run)
 #
 # Environment (the Makefile sets them): B, DEVICE_TESTS (names),
-# DEVICE_TEST_BINS, TOOL_BINS; DEBUG_VM_TIMEOUT (whole VM run) and
-# DEBUG_TEST_TIMEOUT (each test binary; defaults from the amounts below), both
-# scaled by run-vm.sh's slowness factor; DEBUG_HARNESS_SCALE (default 10):
+# DEVICE_TEST_BINS, TOOL_BINS, VM_KMODS (in-tree modules the tests load
+# themselves: mkinitramfs.sh --kmods; the debug kernel may lack them);
+# DEBUG_VM_TIMEOUT (whole VM run) and DEBUG_TEST_TIMEOUT (each test
+# binary; defaults from the amounts below), both scaled by run-vm.sh's
+# slowness factor; DEBUG_HARNESS_SCALE (default 10):
 # each kselftest case's own limit (30 s by default) is multiplied by it
 # (the tests run 5 to 20 times slower under KASAN in TCG);
 # DEBUG_SOAK_ITERATIONS (default 5): loadreset_test's measured rounds;
@@ -125,6 +127,7 @@ done <<<"$order"
 for ((i = 0; i < shards; i++)); do
 	selftests/vm/mkinitramfs.sh --kver "$KVER" --moddir "$KMODDIR" --out "$B/debug/initramfs.$i.cpio.gz" \
 		--modules "$src/ipuxcom.ko $src/ipuxcom_sim.ko $src/ipuxcom_hw.ko $src/selftests/kmod/ipu_standin.ko" \
+		--kmods "${VM_KMODS:-}" \
 		--tool "$TOOL_BINS" --tests "${shard_bins[i]# }" --final selftests/debug/kernel_health.sh
 done
 t_build=$(date +%s)

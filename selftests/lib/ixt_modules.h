@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 /* Is module @name loaded (its /sys/module/NAME/initstate exists)? */
@@ -35,6 +36,50 @@ static inline int ixt_load_module(const char *path, const char *params)
 		return -errno;
 	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
 	close(fd);
+	return ret;
+}
+
+/*
+ * Load the running kernel's in-tree module @name and the modules it
+ * depends on, as modprobe would, from the paths modules.dep gives
+ * (mkinitramfs.sh --kmods puts them in the test VM, unpacked). 0 if
+ * loaded now or before, -ENOENT if the kernel has no such module file,
+ * else -errno of the load.
+ */
+static inline int ixt_load_kmod(const char *name)
+{
+	char dir[160], line[1024], want[64], *tok, *paths[16];
+	struct utsname un;
+	int n = 0, ret = -ENOENT;
+	FILE *f;
+
+	if (uname(&un))
+		return -errno;
+	snprintf(dir, sizeof(dir), "/lib/modules/%s", un.release);
+	snprintf(line, sizeof(line), "%s/modules.dep", dir);
+	snprintf(want, sizeof(want), "/%s.ko:", name);
+	f = fopen(line, "re");
+	if (!f)
+		return -ENOENT;
+	while (fgets(line, sizeof(line), f)) {
+		/* the module's own path ends in ':', its dependencies' do not */
+		if (!strstr(line, want))
+			continue;
+		/* "kernel/fs/fuse/fuse.ko: dep1.ko dep2.ko": load the dependencies last first */
+		for (tok = strtok(line, ": \n"); tok && n < 16; tok = strtok(NULL, " \n"))
+			paths[n++] = tok;
+		ret = 0;
+		break;
+	}
+	fclose(f);
+	while (!ret && n-- > 0) {
+		char path[400];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, paths[n]);
+		ret = ixt_load_module(path, "");
+		if (ret == -EEXIST)
+			ret = 0;
+	}
 	return ret;
 }
 

@@ -7,7 +7,7 @@
 #       [--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko"] [--tool "build/ipuxcom ..."] \
 #       [--tests "build/tests/device/a_test ..."] [--bench "build/bench/x ..."]
 #       [--final "selftests/debug/kernel_health.sh ..."] [--moddir DIR] [--python DIR]
-#       [--data "FILE ..."]
+#       [--data "FILE ..."] [--kmods "NAME ..."]
 #
 #   /init                        selftests/vm/init (busybox sh, PID 1)
 #   /bin/busybox + applet links  busybox-static
@@ -19,6 +19,13 @@
 #                                to NAME.ko), plus modules.dep & co from
 #                                depmod, so that busybox
 #                                `modprobe ipuxcom_sim` pulls ipuxcom
+#   /lib/modules/V/kernel/...    --kmods: in-tree modules of the target
+#                                kernel that tests load themselves (by
+#                                name, through modules.dep: stall_test's
+#                                fuse), with their dependencies, unpacked;
+#                                a module the kernel has built in needs
+#                                nothing, one it lacks is noted (the test
+#                                that needs it skips)
 #   /bin/NAME                    each program of --tool
 #   /demo.sh                     selftests/vm/demo.sh
 #   /tests/*                     --tests
@@ -50,7 +57,7 @@ die() {
 	exit 1
 }
 
-kver='' out='' modules='' tool='' tests='' benches='' finals='' moddir='' python='' data=''
+kver='' out='' modules='' kmods='' tool='' tests='' benches='' finals='' moddir='' python='' data=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
@@ -60,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--kver) kver=$2 ;;
 	--out) out=$2 ;;
 	--modules) modules=$2 ;;
+	--kmods) kmods=$2 ;;
 	--tool) tool=$2 ;;
 	--tests) tests=$2 ;;
 	--bench) benches=$2 ;;
@@ -155,26 +163,56 @@ for m in $modules; do
 	*.ko.xz) unpack="xz -dc" ;;
 	*.ko.zst) unpack="zstd -dc" ;;
 	*.ko.gz) unpack="gzip -dc" ;;
-	*.ko) unpack=cat ;;
+	*.ko) unpack="cat" ;;
 	*) die "$src: not a kernel module (NAME.ko, NAME.ko.xz, .ko.zst or .ko.gz)" ;;
 	esac
 	$unpack "$src" >"lib/modules/$kver/extra/$(modname "$m")" || die "$src: cannot unpack"
 	ours="$ours $(basename "$(modname "$m")" .ko | tr - _)"
 done
+# kmod_paths NAME: the target kernel's in-tree module NAME and the modules
+# it depends on (its modules.dep line, paths relative to the module
+# directory); nothing if the kernel has no such loadable module.
+kmod_paths() {
+	awk -v want="$1" '{ n = $1; sub(/:$/, "", n); sub(/.*\//, "", n);
+		sub(/\.ko.*/, "", n); gsub(/-/, "_", n)
+		if (n == want) { sub(/:/, ""); print; exit } }' "$hostmods/modules.dep"
+}
 # Our modules may need in-tree modules that are not built in (say a crypto
 # helper): copy them, with their own dependencies, from the host's tree.
 for m in $modules; do
 	deps=$(modinfo -F depends "lib/modules/$kver/extra/$(modname "$m")" | tr , ' ')
 	for d in $deps; do
 		case " $ours " in *" $d "*) continue ;; esac
-		paths=$(awk -v want="$d" '{ n = $1; sub(/:$/, "", n); sub(/.*\//, "", n);
-			sub(/\.ko.*/, "", n); gsub(/-/, "_", n)
-			if (n == want) { sub(/:/, ""); print; exit } }' "$hostmods/modules.dep")
+		paths=$(kmod_paths "$d")
 		[ -n "$paths" ] || die "$m needs module $d, not found in $hostmods"
 		for p in $paths; do
 			mkdir -p "lib/modules/$kver/${p%/*}"
 			cp "$hostmods/$p" "lib/modules/$kver/$p"
 		done
+	done
+done
+# Modules the tests load themselves (--kmods), unpacked: the tests call
+# finit_module() on the file modules.dep names, as /init's insmod does.
+for k in $kmods; do
+	k=$(echo "$k" | tr - _)
+	if [ -f "$hostmods/modules.builtin" ] &&
+		tr - _ <"$hostmods/modules.builtin" | grep -q "/$k\.ko\$"; then
+		continue
+	fi
+	paths=$(kmod_paths "$k")
+	if [ -z "$paths" ]; then
+		echo "mkinitramfs: note: kernel $kver has no module $k (the tests that need it skip)" >&2
+		continue
+	fi
+	for p in $paths; do
+		case $p in
+		*.ko.xz) unpack="xz -dc" ;;
+		*.ko.zst) unpack="zstd -dc" ;;
+		*.ko.gz) unpack="gzip -dc" ;;
+		*) unpack="cat" ;;
+		esac
+		mkdir -p "lib/modules/$kver/${p%/*}"
+		$unpack "$hostmods/$p" >"lib/modules/$kver/${p%.ko*}.ko" || die "$hostmods/$p: cannot unpack"
 	done
 done
 "$depmod" -b "$root" "$kver"

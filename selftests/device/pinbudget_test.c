@@ -81,62 +81,6 @@ static void *pages(unsigned int n)
 	return p;
 }
 
-/* VmPin of this process in kB, or -1. */
-static long vmpin_kb(void)
-{
-	char buf[8192], *p;
-
-	if (ixt_read_sysfs("/proc/self/status", buf, sizeof(buf)) <= 0)
-		return -1;
-	p = strstr(buf, "\nVmPin:");
-	return p ? strtol(p + 7, NULL, 10) : -1;
-}
-
-static int send_fd(int sock, int fd)
-{
-	char byte = 'f';
-	struct iovec iov = { &byte, 1 };
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} c;
-	struct msghdr m = {
-		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.buf, .msg_controllen = sizeof(c.buf),
-	};
-	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
-
-	memset(c.buf, 0, sizeof(c.buf));
-	h->cmsg_level = SOL_SOCKET;
-	h->cmsg_type = SCM_RIGHTS;
-	h->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(h), &fd, sizeof(int));
-	return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
-}
-
-/* The descriptor sent over @sock, or -1 (nothing within the socket's timeout). */
-static int recv_fd(int sock)
-{
-	char byte;
-	struct iovec iov = { &byte, 1 };
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} c;
-	struct msghdr m = {
-		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.buf, .msg_controllen = sizeof(c.buf),
-	};
-	struct cmsghdr *h;
-	int fd;
-
-	if (recvmsg(sock, &m, MSG_CMSG_CLOEXEC) != 1)
-		return -1;
-	h = CMSG_FIRSTHDR(&m);
-	if (!h || h->cmsg_type != SCM_RIGHTS || h->cmsg_len != CMSG_LEN(sizeof(int)))
-		return -1;
-	memcpy(&fd, CMSG_DATA(h), sizeof(int));
-	return fd;
-}
-
 /*
  * The charged process after its exec (a new mm, the same user, the same
  * files): @held still holds the pins of the old image in slot 0 of its
@@ -200,9 +144,9 @@ static int charged_process(uid_t uid, uint32_t dev, uint32_t probe_dev, int sock
 		return 41;
 	if (ixt_buf_attach(held, IPUXCOM_BUF_SLOT_LOADER, buf, HELD_PAGES * PAGE))
 		return 42;
-	if (vmpin_kb() != HELD_PAGES * PAGE / 1024)
+	if (ixt_vmpin_kb() != HELD_PAGES * PAGE / 1024)
 		return 43;
-	if (send_fd(sock, held))
+	if (ixt_send_fd(sock, held))
 		return 44;
 	snprintf(env, sizeof(env), "%d,%u,%d", held, dev, probe);
 	if (setenv(EXEC_ENV, env, 1))
@@ -222,7 +166,7 @@ static int same_user_process(uid_t uid, int probe, unsigned int over, unsigned i
 		return 51;
 	if (ixt_buf_attach(probe, IPUXCOM_BUF_SLOT_LOADER, p, within * PAGE))
 		return 52;
-	if (vmpin_kb() != within * PAGE / 1024)
+	if (ixt_vmpin_kb() != within * PAGE / 1024)
 		return 53;
 	if (ixt_buf_detach(probe, IPUXCOM_BUF_SLOT_LOADER))
 		return 54;
@@ -302,7 +246,7 @@ TEST_F_TIMEOUT(budget, holds_across_exec_exit_and_passing, 60)
 	}
 	close(sv[1]);
 	close(self_exe);
-	held = recv_fd(sv[0]);
+	held = ixt_recv_fd(sv[0]);
 	st = child_status(pid);
 	close(sv[0]);
 	ASSERT_EQ(0, st) TH_LOG("charged process: step %d (40s: before its exec, 60s: after)", st);

@@ -358,31 +358,6 @@ TEST_F(sf, a_load_asks_few_times)
 #define UNPRIV_GID	4242
 #define TDI_SWEEP	32
 
-/* Set the effective and permitted capabilities to @caps (bits of the first word). */
-static int caps_set(uint32_t caps)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = { { .effective = caps, .permitted = caps } };
-
-	return (int)syscall(SYS_capset, &hdr, data);
-}
-
-/* The calling process's effective capability set, ~0 if unknown. */
-static uint64_t caps_effective(void)
-{
-	unsigned long long v = ~0ull;
-	char line[128];
-	FILE *f = fopen("/proc/self/status", "re");
-
-	if (!f)
-		return v;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
 /*
  * fail-nth = 1 .. TDI_SWEEP before one TDI_READ_SRAM each on @fd: how many
  * came back with the simulator's TDI fault (-EILSEQ), -1 if a read was
@@ -427,7 +402,7 @@ static void unpriv_child(uint32_t dev, const uint8_t *boot)
 
 	if (setgroups(1, &g) || setresgid(UNPRIV_UID, UNPRIV_UID, UNPRIV_UID) ||
 	    prctl(PR_SET_KEEPCAPS, 1) || setresuid(UNPRIV_UID, UNPRIV_UID, UNPRIV_UID) ||
-	    caps_set(1u << CAP_SYS_RAWIO))
+	    ixt_caps_set(1u << CAP_SYS_RAWIO))
 		_exit(10);
 	/* its /proc/<tid> files (fail-nth) are its own again */
 	if (prctl(PR_SET_DUMPABLE, 1))
@@ -437,7 +412,7 @@ static void unpriv_child(uint32_t dev, const uint8_t *boot)
 		_exit(12);
 	if (do_autoload(fd, boot, LONG_NS, NULL))
 		_exit(13);
-	if (caps_set(0) || caps_effective() != 0)
+	if (ixt_caps_set(0) || ixt_cap_effective() != 0)
 		_exit(14);
 	fnth = open(FAILNTH_PATH, O_RDWR | O_CLOEXEC);
 	if (fnth < 0)

@@ -661,17 +661,6 @@ static bool worker_stop(struct worker *w, int ms)
 
 /* ------------------------------------------------------------- helpers */
 
-/* VmPin of this process, in kB; -1 if unreadable. Reads into the stack only. */
-static long vmpin_kb(void)
-{
-	char buf[8192], *p;
-
-	if (ixt_read_sysfs("/proc/self/status", buf, sizeof(buf)) <= 0)
-		return -1;
-	p = strstr(buf, "\nVmPin:");
-	return p ? strtol(p + 7, NULL, 10) : -1;
-}
-
 /*
  * Grow the heap now and never give it back, and keep every thread's
  * allocations in it: under the stall, a new arena (mmap) or a heap that
@@ -762,11 +751,11 @@ static void rig_attach(struct __test_metadata *_metadata, struct rig *r)
 	r->buf = ixt_buf_alloc(BUF_PAGES * PAGE);
 	ASSERT_NE(NULL, r->buf);
 	memset(r->buf, 0x5a, BUF_PAGES * PAGE);
-	r->vmpin0 = vmpin_kb();
+	r->vmpin0 = ixt_vmpin_kb();
 	r->pinned0 = ixt_pinned_pages();
 	ASSERT_LE(0, r->vmpin0) TH_LOG("no VmPin in /proc/self/status");
 	ASSERT_EQ(0, ixt_buf_attach(r->fd, IPUXCOM_BUF_SLOT_LOADER, r->buf, BUF_PAGES * PAGE));
-	ASSERT_EQ(r->vmpin0 + BUF_PAGES * PAGE / 1024, vmpin_kb());
+	ASSERT_EQ(r->vmpin0 + BUF_PAGES * PAGE / 1024, ixt_vmpin_kb());
 	if (r->pinned0 >= 0)
 		ASSERT_EQ(r->pinned0 + BUF_PAGES, ixt_pinned_pages());
 }
@@ -856,7 +845,7 @@ static void rig_release(struct __test_metadata *_metadata, struct rig *r)
 static void rig_no_leak(struct __test_metadata *_metadata, struct rig *r)
 {
 	if (r->vmpin0 >= 0)
-		EXPECT_EQ(r->vmpin0, vmpin_kb());
+		EXPECT_EQ(r->vmpin0, ixt_vmpin_kb());
 	if (r->pinned0 >= 0)
 		EXPECT_EQ(r->pinned0, ixt_pinned_pages());
 	if (r->buf)
@@ -923,7 +912,7 @@ static void op_within_bound(struct __test_metadata *_metadata, struct rig *r,
 /* The buffer is gone at once, the lock still held: nothing waited for it. */
 static void released_under_stall(struct __test_metadata *_metadata, struct rig *r)
 {
-	EXPECT_EQ(r->vmpin0, vmpin_kb());
+	EXPECT_EQ(r->vmpin0, ixt_vmpin_kb());
 	if (r->pinned0 >= 0)
 		EXPECT_EQ(r->pinned0, ixt_pinned_pages());
 	EXPECT_EQ(1, lock_held(&r->probe[1])) TH_LOG("the stall ended early");

@@ -1585,43 +1585,6 @@ static void fz_knob(struct fz *z)
 
 /* ------------------------------------------------------------ other processes */
 
-static int send_fd(int sock, int fd)
-{
-	char c = 'f', cbuf[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	struct msghdr mh = {
-		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cm;
-
-	memset(cbuf, 0, sizeof(cbuf));
-	cm = CMSG_FIRSTHDR(&mh);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	return sendmsg(sock, &mh, 0) == 1 ? 0 : -errno;
-}
-
-static int recv_fd(int sock)
-{
-	char c, cbuf[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	struct msghdr mh = {
-		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cm;
-	int fd;
-
-	if (recvmsg(sock, &mh, MSG_CMSG_CLOEXEC) != 1)
-		return -1;
-	cm = CMSG_FIRSTHDR(&mh);
-	if (!cm || cm->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-	return fd;
-}
-
 /*
  * The attached file in another process: a child made by fork() (the file
  * inherited; fork gives it its own copies of pinned pages) or one handed
@@ -1644,7 +1607,7 @@ static void fz_fork_op(struct fz *z)
 	if (pid == 0) {
 		if (pass) {
 			close(z->fd);	/* the one fork gave it: use the one passed */
-			z->fd = recv_fd(sv[1]);
+			z->fd = ixt_recv_fd(sv[1]);
 			if (z->fd < 0)
 				_exit(2);
 		}
@@ -1662,7 +1625,7 @@ static void fz_fork_op(struct fz *z)
 		}
 		_exit(z->failed ? 1 : 0);
 	}
-	if (pid > 0 && pass && send_fd(sv[0], z->fd))
+	if (pid > 0 && pass && ixt_send_fd(sv[0], z->fd))
 		kill(pid, SIGKILL);
 	if (sv[0] >= 0) {
 		close(sv[0]);
@@ -2081,31 +2044,6 @@ TEST_F_TIMEOUT(fuzz, single_thread_sim, 7200)
 
 /* ------------------------------------------------------------ unprivileged */
 
-/* The effective capability set (/proc/self/status CapEff), ~0 if unknown. */
-static uint64_t cap_effective(void)
-{
-	FILE *f = fopen("/proc/self/status", "re");
-	unsigned long long v = ~0ull;
-	char line[128];
-
-	if (!f)
-		return v;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
-/* Set the effective and permitted capabilities to @caps (bits of the first word). */
-static int caps_set(uint32_t caps)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = { { .effective = caps, .permitted = caps } };
-
-	return (int)syscall(SYS_capset, &hdr, data);
-}
-
 /* RESET, then AUTOLOAD of a 1 KiB bootloader: every tile runs it. 0 or -errno. */
 static int fz_load_bootloader(struct fz *z)
 {
@@ -2165,12 +2103,12 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 		/* CAP_SYS_RAWIO kept through the uid change, to load the device below */
 		if (!z || setgroups(1, &g) || setresgid(UNPRIV_UID, UNPRIV_UID, UNPRIV_UID) ||
 		    prctl(PR_SET_KEEPCAPS, 1) || setresuid(UNPRIV_UID, UNPRIV_UID, UNPRIV_UID) ||
-		    caps_set(1u << CAP_SYS_RAWIO)) {
+		    ixt_caps_set(1u << CAP_SYS_RAWIO)) {
 			printf("# unprivileged: cannot become uid %d: %s\n", UNPRIV_UID, strerror(errno));
 			fflush(stdout);
 			_exit(2);
 		}
-		if (cap_effective() != 1u << CAP_SYS_RAWIO)
+		if (ixt_cap_effective() != 1u << CAP_SYS_RAWIO)
 			_exit(3);
 		/* its /proc/<tid> files (fail-nth) are its own again */
 		if (prctl(PR_SET_DUMPABLE, 1))
@@ -2222,9 +2160,9 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 			fflush(stdout);
 			_exit(10);
 		}
-		if (caps_set(0) || cap_effective() != 0) {
+		if (ixt_caps_set(0) || ixt_cap_effective() != 0) {
 			printf("# unprivileged: dropping every capability: %s, CapEff %llx\n",
-			       strerror(errno), (unsigned long long)cap_effective());
+			       strerror(errno), (unsigned long long)ixt_cap_effective());
 			fflush(stdout);
 			_exit(11);
 		}

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
@@ -208,6 +209,94 @@ static inline int ixt_drop_cap(int cap)
 static inline int ixt_drop_cap_sys_rawio(void)
 {
 	return ixt_drop_cap(CAP_SYS_RAWIO);
+}
+
+/*
+ * Set the calling thread's effective and permitted capabilities to @caps
+ * (bits of the first word, CAP_* < 32); the inheritable set to none. 0 or -1.
+ */
+static inline int ixt_caps_set(uint32_t caps)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { { .effective = caps, .permitted = caps } };
+
+	return syscall(SYS_capset, &hdr, data) ? -1 : 0;
+}
+
+/* The process's effective capability set (/proc/self/status CapEff), ~0 if unknown. */
+static inline uint64_t ixt_cap_effective(void)
+{
+	unsigned long long v = ~0ull;
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return v;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* Send @fd over the unix socket @sock (SCM_RIGHTS, one byte); 0 or -errno. */
+static inline int ixt_send_fd(int sock, int fd)
+{
+	char byte = 'f';
+	struct iovec iov = { &byte, 1 };
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} c;
+	struct msghdr m = {
+		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.buf, .msg_controllen = sizeof(c.buf),
+	};
+	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+
+	memset(c.buf, 0, sizeof(c.buf));
+	h->cmsg_level = SOL_SOCKET;
+	h->cmsg_type = SCM_RIGHTS;
+	h->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(h), &fd, sizeof(int));
+	return sendmsg(sock, &m, 0) == 1 ? 0 : -errno;
+}
+
+/* The descriptor sent over @sock, or -1 (nothing within the socket's timeout). */
+static inline int ixt_recv_fd(int sock)
+{
+	char byte;
+	struct iovec iov = { &byte, 1 };
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} c;
+	struct msghdr m = {
+		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.buf, .msg_controllen = sizeof(c.buf),
+	};
+	struct cmsghdr *h;
+	int fd;
+
+	if (recvmsg(sock, &m, MSG_CMSG_CLOEXEC) != 1)
+		return -1;
+	h = CMSG_FIRSTHDR(&m);
+	if (!h || h->cmsg_type != SCM_RIGHTS || h->cmsg_len != CMSG_LEN(sizeof(int)))
+		return -1;
+	memcpy(&fd, CMSG_DATA(h), sizeof(int));
+	return fd;
+}
+
+/*
+ * VmPin of this process in kB, or -1 if unreadable. Reads into the stack
+ * only, no allocation: stall_test calls it while its mmap_lock is stalled.
+ */
+static inline long ixt_vmpin_kb(void)
+{
+	char buf[8192], *p;
+
+	if (ixt_read_sysfs("/proc/self/status", buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, "\nVmPin:");
+	return p ? strtol(p + 7, NULL, 10) : -1;
 }
 
 #define SIM_DEBUGFS "/sys/kernel/debug/ipuxcom_sim"

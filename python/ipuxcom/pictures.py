@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from ._core import Error, ffi, lib
+from ._core import Error, lib
+from .plan import _logical_of as _logical
 
 if TYPE_CHECKING:
     from .xsim import Action, Hazard
@@ -28,19 +29,6 @@ TILES: int = lib.IPUXCOM_TILES
 PHYS_ROWS: int = lib.IPUXCOM_PHYS_ROWS
 PHYS_COLS: int = lib.IPUXCOM_PHYS_COLS
 _SCTL_WIDE = 4       # IPUXCOM_SCTL_WIDE: sctl bit 2, a send of 64-bit items
-
-_LOGICAL: List[int] = []
-
-
-def _logical(physical: int) -> int:
-    """The logical id of physical tile @physical (a table made once)."""
-    if not _LOGICAL:
-        p = ffi.new("uint32_t *")
-        for i in range(TILES):
-            lib.ipuxcom_tile_logical(i, p)
-            _LOGICAL.append(int(p[0]))
-    return _LOGICAL[physical]
-
 
 def tile_name(physical: int) -> str:
     """A tile as every picture's hover text names it: "physical 260 (logical 100, row 4)"."""

@@ -525,16 +525,19 @@ CHECK_TAPS := $(B)/results/host.tap $(B)/results/python.tap $(B)/results/fuzz.ta
 	$(B)/results/vm-c600/tests.tap
 DEBUG_TAP := $(B)/results/debug/tests.tap
 
+# Each part's wall time is printed ("check: check-vm took 312 s") and, at
+# the end, all of them on one line: where a slow run spent its time.
 check: deps
 	$(MAKE) all tests python
-	@rc=0; \
-	$(MAKE) check-host || rc=1; \
-	$(MAKE) check-python || rc=1; \
-	$(MAKE) check-fuzz || rc=1; \
-	$(MAKE) check-install || rc=1; \
-	$(MAKE) check-vm || rc=1; \
-	$(MAKE) check-dkms || rc=1; \
-	$(MAKE) check-vm-c600 || rc=1; \
+	@rc=0; times=''; \
+	for part in check-host check-python check-fuzz check-install check-vm check-dkms \
+		check-vm-c600; do \
+		t0=$$(date +%s); \
+		$(MAKE) $$part || rc=1; \
+		t=$$(( $$(date +%s) - t0 )); times="$$times $$part=$${t}s"; \
+		echo "check: $$part took $$t s"; \
+	done; \
+	echo "check: parts:$$times"; \
 	selftests/tap-summary.sh $(CHECK_TAPS) || rc=1; \
 	exit $$rc
 

@@ -53,6 +53,8 @@
 #include "ixt_load.h"
 #include "ixt_ioc_rows.h"
 #include "ixt_failnth.h"
+#include "ixt_fuse_stall.h"
+#include "ixt_simdev.h"
 
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 #define TIMEOUT_NS	(10ULL * 1000 * 1000 * 1000)
@@ -716,12 +718,98 @@ static int undo_sim_remove(void *ctx)
 }
 
 /*
+ * close(2), RESET and a simulated device's removal while the pins belong
+ * to another process whose mmap_lock is stalled (ixt_fuse_stall.h): each
+ * N gets a fresh device state and a fresh stalled owner, which must end
+ * once released, its pages unpinned (check_after counts them).
+ */
+struct owner_ctx {
+	int fd;
+	int sim0;	/* simulated devices before; the step adds one */
+	bool own_device;
+	struct ixt_stalled_owner o;
+	bool stalled;
+	char why[200];
+};
+
+static int prepare_stalled_owner(void *ctx)
+{
+	struct owner_ctx *c = ctx;
+	struct ixt_stall_how how = { .slot = 0, .bytes = 16 * 4096 };
+	unsigned char ids[IXT_MAX_IDS];
+	struct ipuxcom_ioc_reset rs = { .size = sizeof(rs) };
+	int dev = (int)ixt_dev_id(), err;
+
+	if (c->own_device) {
+		ixt_sim_device_ids(ids);
+		err = ixt_set_sim_devices(c->sim0 + 1);
+		dev = err ? err : ixt_added_sim_device(ids);
+		if (dev < 0)
+			return dev;
+	}
+	c->fd = ixt_open();
+	if (c->fd < 0)
+		return -errno;
+	err = ixt_attach(c->fd, (uint32_t)dev);
+	if (!err)
+		err = ixt_ioctl(c->fd, IPUXCOM_IOC_RESET, &rs);
+	if (err)
+		return err;
+	how.fd = c->fd;
+	how.deadline_s = 60 * (unsigned int)ixt_timeout_scale();
+	c->stalled = true;
+	err = ixt_stalled_owner_start(&c->o, &how, c->why, sizeof(c->why));
+	if (err)
+		fprintf(stderr, "# stalled owner: %s\n", c->why);
+	return err;
+}
+
+static int step_owner_close(void *ctx)
+{
+	struct owner_ctx *c = ctx;
+	int fd = c->fd;
+
+	c->fd = -1;
+	return close(fd) ? -errno : 0;
+}
+
+static int step_owner_reset(void *ctx)
+{
+	struct ipuxcom_ioc_reset rs = { .size = sizeof(rs) };
+
+	return ixt_ioctl(((struct owner_ctx *)ctx)->fd, IPUXCOM_IOC_RESET, &rs);
+}
+
+static int step_owner_device_gone(void *ctx)
+{
+	return ixt_set_sim_devices(((struct owner_ctx *)ctx)->sim0);
+}
+
+/* Release the owner (it must end by itself), close, put the device count back. */
+static int undo_stalled_owner(void *ctx)
+{
+	struct owner_ctx *c = ctx;
+	int err = 0;
+
+	if (c->stalled)
+		err = ixt_stalled_owner_end(&c->o, 20000 * (int)ixt_timeout_scale());
+	c->stalled = false;
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	if (c->own_device && ixt_sim_devices() != c->sim0 && !err)
+		err = ixt_set_sim_devices(c->sim0);
+	return err;
+}
+
+/*
  * What the load sweep does not visit: generic netlink (DEV_GET dump and
  * the events group's join), close(2) of an attached file with pages
  * pinned, and a simulated device's arrival and removal, each under
  * fail-nth from N = 1 until it runs through (sweep_step, with skip_n's
  * strides past IPUXCOM_FAILNTH_DENSE; measured: 67, 45, 0, 62 and 15
- * points, so every N).
+ * points, so every N); then close, RESET and removal again with the pins
+ * another process's, whose mmap_lock a FUSE read holds (issue 32).
  */
 TEST_F_TIMEOUT(failnth, netlink_close_and_removal, 36000)
 {
@@ -736,6 +824,17 @@ TEST_F_TIMEOUT(failnth, netlink_close_and_removal, 36000)
 		{ "close with pages pinned", prepare_attached, step_close, NULL, &cc, false },
 		{ "simulated device removed", step_sim_add, step_sim_remove, undo_sim_remove,
 		  &sim0, false },
+	};
+	struct owner_ctx oc[3] = {
+		{ .fd = -1 }, { .fd = -1 }, { .fd = -1, .sim0 = sim0, .own_device = true },
+	};
+	const struct nth_step stalled[] = {
+		{ "close, the pins' owner stalled", prepare_stalled_owner, step_owner_close,
+		  undo_stalled_owner, &oc[0], false },
+		{ "RESET, the pins' owner stalled", prepare_stalled_owner, step_owner_reset,
+		  undo_stalled_owner, &oc[1], false },
+		{ "device removed, the pins' owner stalled", prepare_stalled_owner,
+		  step_owner_device_gone, undo_stalled_owner, &oc[2], false },
 	};
 	unsigned int runs = 0, ticks;
 	char why[300];
@@ -752,6 +851,12 @@ TEST_F_TIMEOUT(failnth, netlink_close_and_removal, 36000)
 	ASSERT_NE(MAP_FAILED, cc.buf);
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
 		runs += sweep_step(_metadata, &steps[i], dense, pinned0, &ticks);
+	if (ixt_fuse_available()) {
+		for (size_t i = 0; i < sizeof(stalled) / sizeof(stalled[0]); i++)
+			runs += sweep_step(_metadata, &stalled[i], dense, pinned0, &ticks);
+	} else {
+		TH_LOG("no FUSE in this kernel: the steps under a stalled owner were not run");
+	}
 	EXPECT_EQ(sim0, ixt_sim_devices());
 	munmap(cc.buf, 16 * 4096);
 	TH_LOG("%u runs in %.1f s", runs, now_s() - t0);

@@ -38,432 +38,35 @@
  * (SERVER_DEADLINE_S) and its parent-death signal end the stall whatever
  * happens to the test.
  *
- * Needs FUSE in the guest kernel: the plain VM loads fuse.ko
- * (mkinitramfs.sh --kmods); a kernel without it (the debug lane's:
- * CONFIG_FUSE_FS is not set) skips.
+ * The server, the lock probe and the stalled owner process are
+ * ixt_fuse_stall.h's (the fail-nth sweep and the fuzzer stall with them
+ * too). Needs FUSE in the guest kernel: the plain VM loads fuse.ko
+ * (mkinitramfs.sh --kmods), the debug kernel has CONFIG_FUSE_FS=y; a
+ * kernel without it skips.
  */
 #include "kselftest_harness.h"
 
-#include <linux/fuse.h>
-#include <linux/io_uring.h>
 #include <malloc.h>
-#include <poll.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdbool.h>
-#include <sys/mount.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/uio.h>
-#include <sys/wait.h>
-#include <time.h>
 
 #include "ipuxcom.h"
 #include "ipuxcom_test.h"
+#include "ixt_fuse_stall.h"
+#include "ixt_load.h"
 #include "ixt_modules.h"
 #include "ixt_simdev.h"
 #include "ixt_standin.h"
 
 #define PAGE			4096u
 #define BUF_PAGES		16u
-#define FUSE_FILE		"stall"
-#define FUSE_FILE_BYTES		(1u << 20)
-#define FUSE_FILE_NODE		2
 /* an operation under the stall must end within this (x the lane's scale) */
 #define OP_BOUND_S		10
-/* a writer of the mm that waits this long: a reader holds the lock */
-#define LOCK_PROBE_MS		1000
 /* the server aborts its connection by itself then: the stall always ends */
 #define SERVER_DEADLINE_S	60
 /* ... and this long after the stall began (the probes, the bound, slack) */
 #define STALL_LIMIT_S		(OP_BOUND_S + 5)
-/* the kernel reads /dev/fuse requests into at least this much */
-#define SERVER_BUF_BYTES	(FUSE_MIN_READ_BUFFER + 2 * PAGE)
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* One byte from @fd within @ms: 1 (into *@c), 0 on timeout, -errno (-EPIPE at EOF). */
-static int wait_byte(int fd, int ms, char *c)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
-	int64_t left;
-	ssize_t n;
-	char dummy;
-
-	for (;;) {
-		left = (int64_t)(end - now_ns()) / 1000000;
-		n = poll(&p, 1, left > 0 ? (int)left : 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return 0;
-		n = read(fd, c ? c : &dummy, 1);
-		if (n == 1)
-			return 1;
-		if (n == 0)
-			return -EPIPE;
-		if (errno != EINTR)
-			return -errno;
-	}
-}
-
-/* In a child: close every descriptor but @keep_a and @keep_b (and 0-2). */
-static void close_others(int keep_a, int keep_b)
-{
-	for (int fd = 3; fd < 1024; fd++)
-		if (fd != keep_a && fd != keep_b)
-			close(fd);
-}
-
-/* ---------------------------------------------------------- FUSE server */
-
-struct fuse_srv {
-	pid_t pid;
-	int ctl;	/* write end: a byte, or EOF, ends the server */
-	int events;	/* read end: 'M' mounted, 'R' a READ came (never answered), 'E' failed */
-	char mnt[64];
-	bool mounted;
-};
-
-static void fuse_answer(int dev, const struct fuse_in_header *in, int error,
-			const void *arg, size_t len)
-{
-	struct fuse_out_header out = {
-		.len = (uint32_t)(sizeof(out) + (error ? 0 : len)), .error = error,
-		.unique = in->unique,
-	};
-	struct iovec iov[2] = { { &out, sizeof(out) }, { (void *)arg, len } };
-
-	if (writev(dev, iov, error || !len ? 1 : 2) < 0)
-		return;	/* the request was interrupted or the connection aborted */
-}
-
-static void fuse_attr_of(uint64_t node, struct fuse_attr *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->ino = node;
-	a->blksize = PAGE;
-	if (node == FUSE_ROOT_ID) {
-		a->mode = S_IFDIR | 0755;
-		a->nlink = 2;
-	} else {
-		a->mode = S_IFREG | 0666;
-		a->nlink = 1;
-		a->size = FUSE_FILE_BYTES;
-		a->blocks = FUSE_FILE_BYTES / 512;
-	}
-}
-
-/* Answer one request of @len bytes in @req; READ gets no answer, ever. */
-static void fuse_serve_one(int dev, const char *req, size_t len, int events)
-{
-	const struct fuse_in_header *in = (const void *)req;
-	const void *arg = req + sizeof(*in);
-	union {
-		struct fuse_init_out init;
-		struct fuse_entry_out entry;
-		struct fuse_attr_out attr;
-		struct fuse_open_out open;
-	} out;
-
-	if (len < sizeof(*in))
-		return;
-	memset(&out, 0, sizeof(out));
-	switch (in->opcode) {
-	case FUSE_INIT: {
-		const struct fuse_init_in *ii = arg;
-
-		/* 7.31 and no flags: synchronous reads, nothing optional */
-		out.init.major = FUSE_KERNEL_VERSION;
-		out.init.minor = 31;
-		out.init.max_readahead = ii->max_readahead;
-		out.init.max_background = 16;
-		out.init.congestion_threshold = 12;
-		out.init.max_write = PAGE;
-		out.init.time_gran = 1;
-		fuse_answer(dev, in, 0, &out.init, sizeof(out.init));
-		break;
-	}
-	case FUSE_LOOKUP:
-		if (in->nodeid != FUSE_ROOT_ID || strcmp(arg, FUSE_FILE)) {
-			fuse_answer(dev, in, -ENOENT, NULL, 0);
-			break;
-		}
-		out.entry.nodeid = FUSE_FILE_NODE;
-		out.entry.generation = 1;
-		out.entry.entry_valid = 3600;
-		out.entry.attr_valid = 3600;
-		fuse_attr_of(FUSE_FILE_NODE, &out.entry.attr);
-		fuse_answer(dev, in, 0, &out.entry, sizeof(out.entry));
-		break;
-	case FUSE_GETATTR:
-		out.attr.attr_valid = 3600;
-		fuse_attr_of(in->nodeid, &out.attr.attr);
-		fuse_answer(dev, in, 0, &out.attr, sizeof(out.attr));
-		break;
-	case FUSE_OPEN:
-	case FUSE_OPENDIR:
-		out.open.fh = 1;
-		fuse_answer(dev, in, 0, &out.open, sizeof(out.open));
-		break;
-	case FUSE_RELEASE:
-	case FUSE_RELEASEDIR:
-		fuse_answer(dev, in, 0, NULL, 0);
-		break;
-	case FUSE_READ:
-		/* the stall: the faulting thread waits for this answer forever */
-		if (write(events, "R", 1) != 1)
-			_exit(3);
-		break;
-	case FUSE_FORGET:
-	case FUSE_BATCH_FORGET:
-	case FUSE_INTERRUPT:
-		break;	/* no answer expected (an interrupted READ stays unanswered) */
-	default:
-		fuse_answer(dev, in, -ENOSYS, NULL, 0);
-		break;
-	}
-}
-
-/*
- * The server, in a child process: mount @mnt on a fresh /dev/fuse, answer
- * until the test says stop (a byte but 'S', or EOF, on @ctl), @deadline_s
- * pass, @stall_s pass after an 'S' (the stall began), or the test's main
- * thread dies. Its exit closes /dev/fuse, which aborts the connection: the
- * stalled READ ends with an error.
- */
-static void __attribute__((noreturn)) fuse_server(const char *mnt, int ctl, int events,
-						  pid_t parent, unsigned int deadline_s,
-						  unsigned int stall_s)
-{
-	static char req[SERVER_BUF_BYTES];
-	uint64_t deadline = now_ns() + deadline_s * 1000000000ull, t;
-	char c;
-	char opts[128];
-	struct pollfd p[2];
-	ssize_t n;
-	int dev;
-
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
-		_exit(1);
-	dev = open("/dev/fuse", O_RDWR | O_CLOEXEC);
-	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=0,group_id=0", dev);
-	if (dev < 0 || mount("ixt_stall", mnt, "fuse", MS_NOSUID | MS_NODEV, opts)) {
-		if (write(events, "E", 1) != 1)
-			_exit(3);
-		_exit(2);
-	}
-	if (write(events, "M", 1) != 1)
-		_exit(3);
-	p[0] = (struct pollfd){ .fd = dev, .events = POLLIN };
-	p[1] = (struct pollfd){ .fd = ctl, .events = POLLIN };
-	while (now_ns() < deadline) {
-		if (poll(p, 2, 100) < 0 && errno != EINTR)
-			break;
-		if (p[1].revents) {
-			if (read(ctl, &c, 1) != 1 || c != 'S')
-				break;
-			t = now_ns() + stall_s * 1000000000ull;
-			if (t < deadline)
-				deadline = t;
-			continue;
-		}
-		if (!(p[0].revents & POLLIN)) {
-			if (p[0].revents)
-				break;	/* aborted or unmounted */
-			continue;
-		}
-		n = read(dev, req, sizeof(req));
-		if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == ENOENT))
-			continue;	/* ENOENT: a request interrupted before we read it */
-		if (n < 0)
-			break;
-		fuse_serve_one(dev, req, (size_t)n, events);
-	}
-	_exit(0);
-}
-
-static int fuse_start(struct fuse_srv *s, unsigned int deadline_s, unsigned int stall_s)
-{
-	int ctl[2], ev[2];
-	pid_t parent = getpid();
-	char c;
-	int ret;
-
-	s->pid = -1;
-	s->ctl = s->events = -1;
-	snprintf(s->mnt, sizeof(s->mnt), "/tmp/ixt-stall-XXXXXX");
-	if (!mkdtemp(s->mnt)) {
-		s->mnt[0] = '\0';
-		return -errno;
-	}
-	if (pipe2(ctl, O_CLOEXEC))
-		return -errno;
-	if (pipe2(ev, O_CLOEXEC)) {
-		ret = -errno;
-		close(ctl[0]);
-		close(ctl[1]);
-		return ret;
-	}
-	s->pid = fork();
-	if (s->pid == 0) {
-		close_others(ctl[0], ev[1]);
-		fuse_server(s->mnt, ctl[0], ev[1], parent, deadline_s, stall_s);
-	}
-	close(ctl[0]);
-	close(ev[1]);
-	s->ctl = ctl[1];
-	s->events = ev[0];
-	if (s->pid < 0)
-		return -errno;
-	ret = wait_byte(s->events, 10000, &c);
-	if (ret == 1 && c == 'M') {
-		s->mounted = true;
-		return 0;
-	}
-	return ret < 0 ? ret : -EIO;
-}
-
-/* End the server (its exit aborts the connection) and reap it, within @ms. */
-static int fuse_stop(struct fuse_srv *s, int ms)
-{
-	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
-	int status;
-
-	if (s->ctl >= 0) {
-		if (write(s->ctl, "A", 1) != 1)
-			kill(s->pid, SIGKILL);
-		close(s->ctl);
-		s->ctl = -1;
-	}
-	while (s->pid > 0) {
-		pid_t r = waitpid(s->pid, &status, WNOHANG);
-
-		if (r == s->pid || (r < 0 && errno != EINTR)) {
-			s->pid = -1;
-			break;
-		}
-		if (now_ns() > end) {
-			kill(s->pid, SIGKILL);
-			end = now_ns() + 5000000000ull;
-		}
-		usleep(10000);
-	}
-	if (s->events >= 0)
-		close(s->events);
-	s->events = -1;
-	if (s->mounted)
-		umount2(s->mnt, MNT_DETACH);
-	s->mounted = false;
-	if (s->mnt[0])
-		rmdir(s->mnt);
-	s->mnt[0] = '\0';
-	return 0;
-}
-
-/* Is FUSE there, loading fuse.ko if need be? */
-static bool fuse_available(void)
-{
-	if (access("/dev/fuse", F_OK))
-		ixt_load_kmod("fuse");
-	return access("/dev/fuse", F_OK) == 0;
-}
-
-/* ------------------------------------------------------------ lock probe */
-
-/*
- * A helper process, forked before the stall, that takes the test
- * process's mmap_lock for writing once asked: writing "5" to
- * /proc/PID/clear_refs (reset the peak RSS) takes it with
- * mmap_write_lock_killable() and changes nothing else. If it has not
- * answered within LOCK_PROBE_MS, a reader holds the lock: the helper is
- * killed, which takes its queued write request back, so the test's own
- * threads do not stay behind it.
- */
-struct prober {
-	pid_t pid;
-	int go;		/* write end */
-	int done;	/* read end: 'w' once the write went through, 'E' failed */
-};
-
-static int prober_start(struct prober *p, pid_t target)
-{
-	int go[2], done[2];
-	char path[64];
-
-	p->pid = -1;
-	p->go = p->done = -1;
-	if (pipe2(go, O_CLOEXEC))
-		return -errno;
-	if (pipe2(done, O_CLOEXEC)) {
-		close(go[0]);
-		close(go[1]);
-		return -errno;
-	}
-	p->pid = fork();
-	if (p->pid == 0) {
-		char c;
-		int fd;
-
-		close_others(go[0], done[1]);
-		snprintf(path, sizeof(path), "/proc/%d/clear_refs", (int)target);
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (read(go[0], &c, 1) != 1)
-			_exit(0);
-		c = fd >= 0 && write(fd, "5", 1) == 1 ? 'w' : 'E';
-		_exit(write(done[1], &c, 1) == 1 ? 0 : 1);
-	}
-	close(go[0]);
-	close(done[1]);
-	p->go = go[1];
-	p->done = done[0];
-	return p->pid < 0 ? -errno : 0;
-}
-
-static void prober_reap(struct prober *p)
-{
-	uint64_t end = now_ns() + 5000000000ull;
-	int status;
-
-	if (p->pid > 0) {
-		kill(p->pid, SIGKILL);
-		while (waitpid(p->pid, &status, WNOHANG) == 0 && now_ns() < end)
-			usleep(10000);
-	}
-	p->pid = -1;
-	if (p->go >= 0)
-		close(p->go);
-	if (p->done >= 0)
-		close(p->done);
-	p->go = p->done = -1;
-}
-
-/* 1: the mm's lock is held (a writer waited LOCK_PROBE_MS), 0: it was free, -errno. */
-static int lock_held(struct prober *p)
-{
-	char c = 0;
-	int ret;
-
-	if (p->pid <= 0 || write(p->go, "g", 1) != 1)
-		return -EIO;
-	ret = wait_byte(p->done, LOCK_PROBE_MS, &c);
-	prober_reap(p);
-	if (ret == 0)
-		return 1;
-	if (ret == 1)
-		return c == 'w' ? 0 : -EIO;
-	return ret;
-}
 
 /* ------------------------------------------------- the stalled thread */
 
@@ -555,7 +158,7 @@ struct worker {
 
 static int worker_op(struct worker *w)
 {
-	uint64_t end = now_ns() + w->bound_ns;
+	uint64_t end = ixt_mono_ns() + w->bound_ns;
 	int ret;
 
 	switch (w->op) {
@@ -572,7 +175,7 @@ static int worker_op(struct worker *w)
 		do {
 			w->calls++;
 			ret = ipuxcom_nl_dev_get(w->nl, w->dev, &w->info);
-		} while (ret == 0 && now_ns() < end);
+		} while (ret == 0 && ixt_mono_ns() < end);
 		return ret;
 	case OP_RMMOD:
 		return ixt_unload_module("ipuxcom_sim");
@@ -580,7 +183,7 @@ static int worker_op(struct worker *w)
 		return ixt_write_sysfs("/sys/bus/pci/drivers/ipu_driver/unbind",
 				       strrchr(w->pci, '/') + 1);
 	case OP_PCI_GONE:
-		while (access(w->pci, F_OK) == 0 && now_ns() < end)
+		while (access(w->pci, F_OK) == 0 && ixt_mono_ns() < end)
 			usleep(20 * 1000);
 		return access(w->pci, F_OK) ? 0 : -ETIMEDOUT;
 	case OP_QUIT:
@@ -596,7 +199,7 @@ static void *worker_main(void *arg)
 
 	while (read(w->go[0], &c, 1) == 1 && w->op != OP_QUIT) {
 		w->ret = worker_op(w);
-		w->ended_ns = now_ns();
+		w->ended_ns = ixt_mono_ns();
 		if (write(w->done[1], "d", 1) != 1)
 			break;
 	}
@@ -619,7 +222,7 @@ static int worker_ask(struct worker *w, enum stall_op op)
 	w->op = op;
 	w->ret = -EINPROGRESS;
 	w->busy = true;
-	w->asked_ns = now_ns();
+	w->asked_ns = ixt_mono_ns();
 	return write(w->go[1], "g", 1) == 1 ? 0 : -EIO;
 }
 
@@ -628,7 +231,7 @@ static bool worker_wait(struct worker *w, int ms)
 {
 	if (!w->busy)
 		return true;
-	if (wait_byte(w->done[0], ms, NULL) != 1)
+	if (ixt_wait_byte(w->done[0], ms, NULL) != 1)
 		return false;
 	w->busy = false;
 	return true;
@@ -683,8 +286,8 @@ static void set_up_malloc(void)
  * and the buffer the device holds with what was pinned before it.
  */
 struct rig {
-	struct fuse_srv srv;
-	struct prober probe[2];
+	struct ixt_fuse_srv srv;
+	struct ixt_prober probe[2];
 	int file;	/* the FUSE file */
 	struct staller st;
 	struct worker w[2];
@@ -714,7 +317,7 @@ static const char *rig_unsupported(struct rig *r)
 {
 	struct io_uring_params up;
 
-	if (!fuse_available())
+	if (!ixt_fuse_available())
 		return "no FUSE in this kernel (CONFIG_FUSE_FS; the VM image carries fuse.ko "
 		       "where the kernel has it): the stall needs a READ nobody answers";
 	memset(&up, 0, sizeof(up));
@@ -733,12 +336,12 @@ static void rig_processes(struct __test_metadata *_metadata, struct rig *r)
 	set_up_malloc();
 	/* a server gone early must not kill the test with SIGPIPE */
 	signal(SIGPIPE, SIG_IGN);
-	ret = fuse_start(&r->srv, SERVER_DEADLINE_S * (unsigned int)ixt_timeout_scale(),
+	ret = ixt_fuse_start(&r->srv, SERVER_DEADLINE_S * (unsigned int)ixt_timeout_scale(),
 			 STALL_LIMIT_S * (unsigned int)ixt_timeout_scale());
 	ASSERT_EQ(0, ret) TH_LOG("FUSE server: %s", strerror(-ret));
 	for (int i = 0; i < 2; i++)
-		ASSERT_EQ(0, prober_start(&r->probe[i], getpid()));
-	snprintf(path, sizeof(path), "%s/" FUSE_FILE, r->srv.mnt);
+		ASSERT_EQ(0, ixt_prober_start(&r->probe[i], getpid()));
+	snprintf(path, sizeof(path), "%s/" IXT_FUSE_FILE, r->srv.mnt);
 	r->file = open(path, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, r->file) TH_LOG("open %s: %s", path, strerror(errno));
 	r->st.page = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, r->file, 0);
@@ -786,7 +389,7 @@ static void rig_threads(struct __test_metadata *_metadata, struct rig *r, uint32
 static void rig_release(struct __test_metadata *_metadata, struct rig *r)
 {
 	int bound_ms = (int)r->bound_s * 1000;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = ixt_mono_ns();
 	bool ended;
 
 	/*
@@ -795,11 +398,11 @@ static void rig_release(struct __test_metadata *_metadata, struct rig *r)
 	 * its own message though it passed.
 	 */
 	_metadata->trigger = 0;
-	fuse_stop(&r->srv, bound_ms);
+	ixt_fuse_stop(&r->srv, bound_ms);
 	if (r->st.started) {
 		close(r->st.go[1]);	/* a staller never asked returns at once */
 		r->st.go[1] = -1;
-		ended = !r->st.asked || wait_byte(r->st.done[0], bound_ms, NULL) == 1;
+		ended = !r->st.asked || ixt_wait_byte(r->st.done[0], bound_ms, NULL) == 1;
 		EXPECT_TRUE(ended) TH_LOG("the stalled thread did not return after the abort");
 		if (r->st.asked && ended)
 			TH_LOG("the stalled registration returned %d (%s) once released",
@@ -819,11 +422,11 @@ static void rig_release(struct __test_metadata *_metadata, struct rig *r)
 					  op_names[op], r->bound_s);
 		if (busy && ended)
 			TH_LOG("%s ended %llu ms after the stall was released (ret %d)",
-			       op_names[op], (unsigned long long)((now_ns() - t0) / 1000000),
+			       op_names[op], (unsigned long long)((ixt_mono_ns() - t0) / 1000000),
 			       r->w[i].ret);
 	}
 	for (int i = 0; i < 2; i++)
-		prober_reap(&r->probe[i]);
+		ixt_prober_reap(&r->probe[i]);
 	if (r->st.page && r->st.page != MAP_FAILED)
 		munmap(r->st.page, PAGE);
 	r->st.page = NULL;
@@ -866,16 +469,16 @@ static void stall_begin(struct __test_metadata *_metadata, struct rig *r)
 	ASSERT_EQ(1, write(r->srv.ctl, "S", 1));
 	ASSERT_EQ(1, write(r->st.go[1], "g", 1));
 	r->st.asked = true;
-	ASSERT_EQ(1, wait_byte(r->srv.events, 10000, &c))
+	ASSERT_EQ(1, ixt_wait_byte(r->srv.events, 10000, &c))
 		TH_LOG("no READ reached the server (registration: %d)", r->st.ret);
 	ASSERT_EQ('R', c);
 	usleep(100 * 1000);
-	ASSERT_EQ(0, wait_byte(r->st.done[0], 0, NULL))
+	ASSERT_EQ(0, ixt_wait_byte(r->st.done[0], 0, NULL))
 		TH_LOG("the io_uring registration returned: %d", r->st.ret);
 	tid = __atomic_load_n(&r->st.tid, __ATOMIC_ACQUIRE);
 	staller_state(tid, &state, wchan, sizeof(wchan));
 	TH_LOG("stalled thread %d: state %c, wchan %s", (int)tid, state, wchan);
-	ASSERT_EQ(1, lock_held(&r->probe[0]))
+	ASSERT_EQ(1, ixt_mm_lock_held(&r->probe[0]))
 		TH_LOG("a writer got the mmap_lock: nothing holds it, nothing is tested");
 }
 
@@ -887,7 +490,7 @@ static void stall_begin(struct __test_metadata *_metadata, struct rig *r)
 static void ended_within_bound(struct __test_metadata *_metadata, struct rig *r,
 			       struct worker *w)
 {
-	uint64_t bound_ns = r->bound_s * 1000000000ull, waited = now_ns() - w->asked_ns;
+	uint64_t bound_ns = r->bound_s * 1000000000ull, waited = ixt_mono_ns() - w->asked_ns;
 	uint64_t took;
 
 	ASSERT_TRUE(worker_wait(w, waited < bound_ns ? (int)((bound_ns - waited) / 1000000) : 0))
@@ -915,7 +518,7 @@ static void released_under_stall(struct __test_metadata *_metadata, struct rig *
 	EXPECT_EQ(r->vmpin0, ixt_vmpin_kb());
 	if (r->pinned0 >= 0)
 		EXPECT_EQ(r->pinned0, ixt_pinned_pages());
-	EXPECT_EQ(1, lock_held(&r->probe[1])) TH_LOG("the stall ended early");
+	EXPECT_EQ(1, ixt_mm_lock_held(&r->probe[1])) TH_LOG("the stall ended early");
 }
 
 /* ---------------------------------------------------- simulated device */
@@ -1055,6 +658,168 @@ TEST_F_TIMEOUT(stall, rmmod_within_bound, 60)
 	op_within_bound(_metadata, &self->r, 0, OP_RMMOD, 0);
 	EXPECT_FALSE(ixt_module_loaded("ipuxcom_sim"));
 	released_under_stall(_metadata, &self->r);
+}
+
+/* ------------------------------------------- another process stalled */
+
+/*
+ * The pins belong to another process whose mm is stalled, and that
+ * process is, in one variant, a user without any capability: uid 65534
+ * attaches host page 0 of a host exchange root began (no privilege needed
+ * for that), through the attached file it inherited, then closes its copy
+ * and stalls (ixt_fuse_stall.h's stalled owner). The test's own mm is
+ * free, so each operation runs in the test's thread, timed from the
+ * request to its end; the server ends the stall by itself after the
+ * bound, so an operation that waited for the owner ends too, late.
+ */
+FIXTURE(owner_stall) {
+	struct ixt_stalled_owner o;
+	bool started;
+	int before;	/* simulated devices before the test; -1: none added */
+	uint32_t dev;
+	struct ipuxcom *ipu;
+	int fd;
+	long pinned0;
+	unsigned int bound_s;
+};
+
+FIXTURE_VARIANT(owner_stall) {
+	bool unprivileged;
+};
+
+/* root's own buffer: the transport buffer (slot 0) of an idle device */
+FIXTURE_VARIANT_ADD(owner_stall, root_loader_buffer) {
+	.unprivileged = false,
+};
+
+/* no capability at all: host page 0 of a host exchange root began */
+FIXTURE_VARIANT_ADD(owner_stall, unprivileged_host_page) {
+	.unprivileged = true,
+};
+
+FIXTURE_SETUP(owner_stall)
+{
+	struct ipuxcom_ioc_hostx_setup hs = {
+		.size = sizeof(hs), .flags = IPUXCOM_HOSTX_F_BEGIN, .npages = 1,
+		.page_bytes = { BUF_PAGES * PAGE }, .attach_order = { 0 },
+	};
+	struct ixt_stall_how how = { .slot = 0, .bytes = BUF_PAGES * PAGE };
+	unsigned char ids[IXT_MAX_IDS];
+	char why[320];
+	int id, ret;
+
+	self->before = -1;
+	self->fd = -1;
+	self->ipu = NULL;
+	self->bound_s = OP_BOUND_S * (unsigned int)ixt_timeout_scale();
+	if (!ixt_have_device())
+		SKIP(return, "%s absent (ipuxcom.ko not loaded)", ixt_dev_path());
+	IXT_REQUIRE_SIM();
+	if (!ixt_fuse_available())
+		SKIP(return, "no FUSE in this kernel (CONFIG_FUSE_FS): the stall needs a READ "
+		     "nobody answers");
+	self->before = ixt_sim_devices();
+	ixt_sim_device_ids(ids);
+	ASSERT_EQ(0, ixt_set_sim_devices(self->before + 1));
+	id = ixt_added_sim_device(ids);
+	ASSERT_LE(0, id);
+	self->dev = (uint32_t)id;
+	ASSERT_EQ(0, ipuxcom_open(ixt_dev_path(), &self->ipu));
+	ASSERT_EQ(0, ipuxcom_attach(self->ipu, self->dev)) TH_LOG("%s", ipuxcom_errmsg(self->ipu));
+	ixt_sim_clear_faults(self->dev);
+	ASSERT_EQ(0, ipuxcom_reset(self->ipu, NULL)) TH_LOG("%s", ipuxcom_errmsg(self->ipu));
+	self->fd = ipuxcom_fd(self->ipu);
+	if (variant->unprivileged) {
+		ASSERT_EQ(0, ixt_load_small(self->ipu, why, sizeof(why))) TH_LOG("%s", why);
+		hs.timeout_ns = ixt_scaled_ns(10ull * 1000000000ull);
+		ASSERT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_HOSTX_SETUP, &hs));
+	}
+	self->pinned0 = ixt_pinned_pages();
+	how.fd = self->fd;
+	how.unprivileged = variant->unprivileged;
+	how.deadline_s = self->bound_s + 5;
+	self->started = true;
+	ret = ixt_stalled_owner_start(&self->o, &how, why, sizeof(why));
+	ASSERT_EQ(0, ret) TH_LOG("%s", why);
+	ASSERT_EQ(BUF_PAGES * PAGE / 1024, ixt_vmpin_kb_of(self->o.pid));
+	if (self->pinned0 >= 0)
+		ASSERT_EQ(self->pinned0 + BUF_PAGES, ixt_pinned_pages());
+	TH_LOG("owner %d (%s) stalled with %u pages pinned in slot 0", (int)self->o.pid,
+	       variant->unprivileged ? "uid 65534, no capabilities" : "root", BUF_PAGES);
+}
+
+FIXTURE_TEARDOWN(owner_stall)
+{
+	_metadata->trigger = 0;
+	if (self->started)
+		EXPECT_EQ(0, ixt_stalled_owner_end(&self->o, (int)self->bound_s * 1000))
+			TH_LOG("the stalled owner did not end once released");
+	if (self->ipu)
+		ipuxcom_close(self->ipu);
+	if (self->before >= 0 && ixt_sim_devices() != self->before)
+		EXPECT_EQ(0, ixt_set_sim_devices(self->before));
+	if (self->pinned0 >= 0)
+		EXPECT_EQ(self->pinned0, ixt_pinned_pages());
+}
+
+/*
+ * @what ran from @t0 to now within the bound, the owner's pages let go
+ * while its mm is still stalled.
+ */
+static void owner_released(struct __test_metadata *_metadata, FIXTURE_DATA(owner_stall) *self,
+			   const char *what, uint64_t t0)
+{
+	uint64_t took = ixt_mono_ns() - t0;
+
+	TH_LOG("%s: %llu ms", what, (unsigned long long)(took / 1000000));
+	EXPECT_GE(self->bound_s * 1000000000ull, took)
+		TH_LOG("%s waited %llu ms: for the stalled owner", what,
+		       (unsigned long long)(took / 1000000));
+	EXPECT_EQ(0, ixt_vmpin_kb_of(self->o.pid));
+	if (self->pinned0 >= 0)
+		EXPECT_EQ(self->pinned0, ixt_pinned_pages());
+	EXPECT_EQ(1, ixt_stalled_owner_holds_lock(&self->o)) TH_LOG("the stall ended early");
+}
+
+/* (h) the device goes, its pins a stalled process's */
+TEST_F_TIMEOUT(owner_stall, device_removal_within_bound, 90)
+{
+	struct ipuxcom_device_info info;
+	uint64_t t0;
+
+	if (_metadata->skip)
+		return;
+	t0 = ixt_mono_ns();
+	EXPECT_EQ(0, ixt_set_sim_devices(self->before));
+	owner_released(_metadata, self, "device removal", t0);
+	EXPECT_EQ(-ENODEV, ipuxcom_dev_query(self->ipu, &info));
+}
+
+/* (i) the last close of the file (the owner closed its copy) */
+TEST_F_TIMEOUT(owner_stall, close_within_bound, 90)
+{
+	uint64_t t0;
+
+	if (_metadata->skip)
+		return;
+	t0 = ixt_mono_ns();
+	ipuxcom_close(self->ipu);
+	self->ipu = NULL;
+	owner_released(_metadata, self, "close", t0);
+}
+
+/* (j) RESET by the file's holder */
+TEST_F_TIMEOUT(owner_stall, reset_within_bound, 90)
+{
+	uint64_t t0;
+
+	if (_metadata->skip)
+		return;
+	t0 = ixt_mono_ns();
+	EXPECT_EQ(0, ixt_reset(self->fd));
+	owner_released(_metadata, self, "RESET", t0);
+	EXPECT_EQ(IPUXCOM_DEV_STATE_IDLE, ixt_state(self->fd));
+	EXPECT_EQ(-ENOENT, ixt_buf_detach(self->fd, 0));
 }
 
 /* ------------------------------------------------------ the QEMU C600 */

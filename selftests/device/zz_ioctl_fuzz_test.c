@@ -100,6 +100,7 @@
 #include "ipuxcom_events.h"
 #include "ipuxcom_test.h"
 #include "frames_testlib.h"
+#include "ixt_fuse_stall.h"
 #include "ixt_genl.h"
 #include "ixt_modules.h"
 #include "ixt_standin.h"
@@ -261,6 +262,9 @@ struct fz {
 	char why[512];
 	struct trace_ent ring[TRACE_RING];
 	uint64_t n_ok, n_err, n_enomem, seq_started, seq_done, mmaps, forks;
+	uint64_t stalls;	/* episodes under a stalled owner (fz_stall_op()) */
+	bool stalling;		/* in one: no fork, no second stall */
+	bool may_stall;		/* root, simulator, FUSE there: fz_stall_op() allowed */
 	uint64_t slow_ns;
 	char slow_what[64];
 	uint64_t cmd_ns[NCMDS + 1];
@@ -1642,6 +1646,86 @@ static void fz_fork_op(struct fz *z)
 			status);
 }
 
+/* ------------------------------------------------------------ a stalled owner */
+
+/* Episodes per run (each costs a FUSE mount and a one-second lock probe). */
+#define STALL_EPISODES	3
+/* RESET or close must let a stalled owner's pages go within this (x scale) */
+#define STALL_BOUND_S	10
+
+static void fz_step(struct fz *z);
+
+/*
+ * Another process pins a buffer of its own through this file (@slot, or a
+ * random one when @slot is -1; the device in whatever state the mix left
+ * it, so the attach may be refused) and stalls on a FUSE page, its
+ * mmap_lock held (ixt_fuse_stall.h). The mix goes on for a few dozen ops;
+ * then RESET, or close and re-attach, must let the owner's pages go
+ * within STALL_BOUND_S while it is still stalled, and once released the
+ * owner must end by itself. Root on the simulator only: mounting FUSE
+ * needs CAP_SYS_ADMIN, and the card's pins go through ipu_driver too.
+ * Returns whether the stall happened.
+ */
+static bool fz_stall_op(struct fz *z, int slot)
+{
+	struct rng *r = &z->r;
+	unsigned int scale = (unsigned int)ixt_timeout_scale();
+	struct ixt_stall_how how = {
+		.fd = z->fd, .bytes = PAGE * (1 + rbelow(r, 16)), .deadline_s = 60 * scale,
+	};
+	uint32_t ops = 8 + rbelow(r, 40), by_close = rbelow(r, 2);
+	struct ixt_stalled_owner o;
+	uint64_t t0, took;
+	char why[200];
+	long vmpin;
+	int ret, held;
+
+	how.slot = slot >= 0 ? (uint32_t)slot : rbelow(r, IPUXCOM_BUF_SLOTS);
+	if (z->trace_on)
+		printf("# stalled owner: slot %u, %u bytes, %u ops, then %s\n", how.slot, how.bytes,
+		       ops, by_close ? "close" : "RESET");
+	ret = ixt_stalled_owner_start(&o, &how, why, sizeof(why));
+	if (ret && o.attach_ret != 0 && o.attach_ret != -EINPROGRESS) {
+		/* the state or the slot refused the owner's attach: no stall */
+		if (o.attach_ret >= 0 || o.attach_ret == -ENOMEM)
+			fz_fail(z, "a stalled owner's BUF_ATTACH of slot %u: %d", how.slot,
+				o.attach_ret);
+		ixt_stalled_owner_end(&o, 5000 * (int)scale);
+		return false;
+	}
+	if (ret) {
+		fz_fail(z, "stalled owner: %s", why);
+		ixt_stalled_owner_end(&o, 5000 * (int)scale);
+		return false;
+	}
+	z->stalls++;
+	z->stalling = true;
+	for (uint32_t i = 0; i < ops && !z->failed; i++)
+		fz_step(z);
+	z->stalling = false;
+	t0 = now_ns();
+	if (by_close)
+		fz_reattach(z);
+	else
+		fz_reset(z);
+	took = now_ns() - t0;
+	vmpin = ixt_vmpin_kb_of(o.pid);
+	held = ixt_stalled_owner_holds_lock(&o);
+	if (took > STALL_BOUND_S * scale * 1000 * MS)
+		fz_fail(z, "%s took %llu ms: it waited for the stalled owner",
+			by_close ? "close" : "RESET", (unsigned long long)(took / MS));
+	else if (vmpin != 0)
+		fz_fail(z, "the stalled owner still has %ld kB pinned after %s", vmpin,
+			by_close ? "close" : "RESET");
+	else if (held != 1)
+		fz_fail(z, "the owner's stall ended before %s was checked (probe %d)",
+			by_close ? "close" : "RESET", held);
+	ret = ixt_stalled_owner_end(&o, STALL_BOUND_S * 1000 * (int)scale);
+	if (ret)
+		fz_fail(z, "the stalled owner did not end once released: %s", strerror(-ret));
+	return true;
+}
+
 /* ------------------------------------------------------------ the mix */
 
 static void fz_step(struct fz *z)
@@ -1660,8 +1744,10 @@ static void fz_step(struct fz *z)
 		fz_sequence(z);
 	else if (k < 2)
 		fz_reattach(z);
-	else if (k < 3 && !z->shared)
+	else if (k < 3 && !z->shared && !z->stalling)
 		fz_fork_op(z);
+	else if (k < 5 && z->may_stall && !z->stalling && z->stalls < STALL_EPISODES)
+		fz_stall_op(z, -1);
 	else if (k < 15)
 		fz_mmap_op(z);
 	else if (k < 90 && z->card)
@@ -2027,14 +2113,22 @@ TEST_F_TIMEOUT(fuzz, single_thread_sim, 7200)
 	z->fd = ixt_open();
 	ASSERT_LE(0, z->fd);
 	ASSERT_EQ(0, fz_attach(z));
+	z->may_stall = geteuid() == 0 && ixt_fuse_available();
 	ASSERT_EQ(0, storm_start(&storm, &me, 1));
 	fz_run(z, self->ioctls);
+	/* at least one stalled owner whose attach cannot be refused: an idle device, slot 0 */
+	if (z->may_stall && !z->stalls && !z->failed && !fz_reset(z))
+		fz_stall_op(z, IPUXCOM_BUF_SLOT_LOADER);
 	storm_stop(_metadata, &storm, "single_thread_sim");
 	fz_knobs_clear(z);
 	fz_report(_metadata, z, "single_thread_sim", t0);
 	if (z->fault_inject)
 		printf("#   %ld faults injected at the simulator's sites (fail_<site>)\n",
 		       fi_injected(z->dev) - injected0);
+	printf("#   %llu episodes under a stalled owner%s\n", (unsigned long long)z->stalls,
+	       z->may_stall ? "" : " (no FUSE in this kernel)");
+	if (z->may_stall)
+		EXPECT_LE(1, z->stalls) TH_LOG("no stalled owner: its attach was refused each time");
 	close(z->fd);
 	fz_mem_free(z);
 	check_device_sane(_metadata, z->dev, -1);

@@ -286,17 +286,28 @@ static inline int ixt_recv_fd(int sock)
 }
 
 /*
- * VmPin of this process in kB, or -1 if unreadable. Reads into the stack
- * only, no allocation: stall_test calls it while its mmap_lock is stalled.
+ * VmPin of process @pid (0: this one) in kB, or -1 if unreadable. Reads
+ * into the stack only, no allocation: stall_test calls it while its
+ * mmap_lock is stalled.
  */
-static inline long ixt_vmpin_kb(void)
+static inline long ixt_vmpin_kb_of(pid_t pid)
 {
-	char buf[8192], *p;
+	char buf[8192], path[32], *p;
 
-	if (ixt_read_sysfs("/proc/self/status", buf, sizeof(buf)) <= 0)
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/status");
+	if (ixt_read_sysfs(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	p = strstr(buf, "\nVmPin:");
 	return p ? strtol(p + 7, NULL, 10) : -1;
+}
+
+/* VmPin of this process in kB, or -1 if unreadable. */
+static inline long ixt_vmpin_kb(void)
+{
+	return ixt_vmpin_kb_of(0);
 }
 
 #define SIM_DEBUGFS "/sys/kernel/debug/ipuxcom_sim"

@@ -184,8 +184,16 @@ python: $(PY_STAMP)
 # ---------------------------------------------------------------- command
 tools: $(B)/ipuxcom
 
-$(B)/ipuxcom: $(TOOL_SRCS) $(TOOL_HDRS) $(B)/libipuxcom.a
-	$(CC) $(BASE_CFLAGS) -Itools -o $@ $(TOOL_SRCS) $(B)/libipuxcom.a $(DEP_LIBS)
+# One object per source, linked apart: a compiler cache (ccache, as .ci/run
+# uses) caches compilations, never a compile-and-link in one call.
+TOOL_OBJS := $(patsubst tools/%.c,$(B)/tools/%.o,$(TOOL_SRCS))
+
+$(B)/tools/%.o: tools/%.c $(TOOL_HDRS) $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -Itools -c -o $@ $<
+
+$(B)/ipuxcom: $(TOOL_OBJS) $(B)/libipuxcom.a
+	$(CC) $(BASE_CFLAGS) -o $@ $(TOOL_OBJS) $(B)/libipuxcom.a $(DEP_LIBS)
 
 # ---------------------------------------------------------------- modules
 modules: kver-check
@@ -246,17 +254,24 @@ $(B)/sim/san/%.o: sim/%.c $(SIM_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -Isim -c $< -o $@
 
+# Test programs are compiled to an object under $(B)/obj/ first and then
+# linked (OBJ_OF: the object of the program being made), so that a compiler
+# cache can keep the compilations (it never caches a compile-and-link).
+OBJ_OF = $(B)/obj/$(patsubst $(B)/%,%,$@).o
+
 TEST_DEPS := $(KSFT_HDRS) $(LIB_HDRS) $(SIM_HDRS) $(wildcard selftests/lib/*.h bench/*.h) \
 	$(wildcard kmod/*.h kmod/hw/*.h kmod/hw/user/*.h)
 
 # Host tests: run on the build machine, plain and under ASan+UBSan.
 $(B)/tests/host/%: selftests/host/%.c $(TEST_DEPS) $(B)/libipuxcom.a $(SIM_OBJS)
-	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(SIM_OBJS) $(B)/libipuxcom.a $(DEP_LIBS)
+	@mkdir -p $(@D) $(dir $(OBJ_OF))
+	$(CC) $(TEST_CFLAGS) -c -o $(OBJ_OF) $<
+	$(CC) $(TEST_CFLAGS) -o $@ $(OBJ_OF) $(SIM_OBJS) $(B)/libipuxcom.a $(DEP_LIBS)
 
 $(B)/tests/host-san/%: selftests/host/%.c $(TEST_DEPS) $(B)/libipuxcom-san.a $(SIM_SAN_OBJS)
-	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) $(SAN_FLAGS) -o $@ $< $(SIM_SAN_OBJS) \
+	@mkdir -p $(@D) $(dir $(OBJ_OF))
+	$(CC) $(TEST_CFLAGS) $(SAN_FLAGS) -c -o $(OBJ_OF) $<
+	$(CC) $(TEST_CFLAGS) $(SAN_FLAGS) -o $@ $(OBJ_OF) $(SIM_SAN_OBJS) \
 		$(B)/libipuxcom-san.a $(DEP_LIBS)
 
 # The hardware backend's register accessors (kmod/hw/hw_regs.c, plain C
@@ -283,12 +298,14 @@ $(B)/tests/host-san/hw_regs_test: selftests/host/hw_regs_test.c $(HW_REGS_DEPS) 
 DEVICE_TEST_CFLAGS = $(TEST_CFLAGS) -include selftests/lib/ixt_alarm.h
 
 $(B)/tests/device/%: selftests/device/%.c $(TEST_DEPS) $(B)/libipuxcom.a
-	@mkdir -p $(@D)
-	$(CC) $(DEVICE_TEST_CFLAGS) -pthread -o $@ $< $(B)/libipuxcom.a $(DEP_LIBS)
+	@mkdir -p $(@D) $(dir $(OBJ_OF))
+	$(CC) $(DEVICE_TEST_CFLAGS) -pthread -c -o $(OBJ_OF) $<
+	$(CC) $(DEVICE_TEST_CFLAGS) -pthread -o $@ $(OBJ_OF) $(B)/libipuxcom.a $(DEP_LIBS)
 
 $(B)/tests/device/%_compat32: selftests/device/%.c $(TEST_DEPS)
-	@mkdir -p $(@D)
-	$(CC) $(DEVICE_TEST_CFLAGS) -DIXT_COMPAT32 -Wno-pointer-to-int-cast -m32 -static -o $@ $<
+	@mkdir -p $(@D) $(dir $(OBJ_OF))
+	$(CC) $(DEVICE_TEST_CFLAGS) -DIXT_COMPAT32 -Wno-pointer-to-int-cast -m32 -c -o $(OBJ_OF) $<
+	$(CC) -m32 -static -pthread -o $@ $(OBJ_OF)
 
 # Card tests (selftests/card/): the hardware path on the QEMU C600
 # (docs/qemu-c600.md): ipuxcom_hw.ko and the ipu_driver stand-in, in a VM
@@ -307,8 +324,9 @@ C600_LANE_TESTS := $(CARD_TESTS) $(C600_DEVICE_TESTS) python_card_test python_te
 C600_LANE_BINS := $(CARD_TEST_BINS) $(addprefix $(B)/tests/device/,$(C600_DEVICE_TESTS))
 
 $(B)/tests/card/%: selftests/card/%.c $(TEST_DEPS) $(B)/libipuxcom.a
-	@mkdir -p $(@D)
-	$(CC) $(DEVICE_TEST_CFLAGS) -pthread -o $@ $< $(B)/libipuxcom.a $(DEP_LIBS)
+	@mkdir -p $(@D) $(dir $(OBJ_OF))
+	$(CC) $(DEVICE_TEST_CFLAGS) -pthread -c -o $(OBJ_OF) $<
+	$(CC) $(DEVICE_TEST_CFLAGS) -pthread -o $@ $(OBJ_OF) $(B)/libipuxcom.a $(DEP_LIBS)
 
 HOST_TEST_BINS := $(addprefix $(B)/tests/host/,$(HOST_TESTS))
 HOST_SAN_BINS := $(addprefix $(B)/tests/host-san/,$(HOST_TESTS))
@@ -399,8 +417,9 @@ check-fuzz: $(FUZZ_BINS) $(FUZZ_RUNNERS)
 EXAMPLE_BINS := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 
 $(B)/examples/%: examples/%.c $(LIB_HDRS) $(B)/libipuxcom.a
-	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) -o $@ $< $(B)/libipuxcom.a $(DEP_LIBS)
+	@mkdir -p $(@D) $(dir $(OBJ_OF))
+	$(CC) $(BASE_CFLAGS) -c -o $(OBJ_OF) $<
+	$(CC) $(BASE_CFLAGS) -o $@ $(OBJ_OF) $(B)/libipuxcom.a $(DEP_LIBS)
 
 examples: $(EXAMPLE_BINS)
 

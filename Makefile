@@ -3,13 +3,19 @@
 # ipuxcom top-level build. `make help` lists the targets.
 #
 # The kernel modules are built by kbuild (see Kbuild) against KDIR, which
-# defaults to the newest Debian kernel that has both its image in /boot and
-# its headers in /usr/src: the test VM boots that very kernel. The host's
-# running kernel is not Debian's, so `uname -r` is never used.
+# defaults to the newest Debian kernel headers installed in /usr/src
+# (linux-headers-amd64: scripts/find-kver.sh). The test VM boots that very
+# kernel: Debian's linux-image-KVER of the headers' version, unpacked (never
+# installed: the host's /boot and /lib/modules stay as they are) into a
+# cache outside the work tree by `make vm-kernel` (scripts/vm-kernel.sh):
+# KIMAGE its vmlinuz, KMODDIR its modules (--moddir of mkinitramfs.sh). The
+# host's running kernel is not Debian's, so `uname -r` is never used.
 
 KVER ?= $(shell scripts/find-kver.sh 2>/dev/null)
 KDIR ?= /usr/src/linux-headers-$(KVER)
-KIMAGE ?= /boot/vmlinuz-$(KVER)
+VM_KERNEL_DIR = $(shell scripts/vm-kernel.sh --dir $(KVER) 2>/dev/null)
+KIMAGE ?= $(VM_KERNEL_DIR)/root/boot/vmlinuz-$(KVER)
+KMODDIR ?= $(VM_KERNEL_DIR)/root/lib/modules/$(KVER)
 
 B := build
 CC := gcc
@@ -58,7 +64,7 @@ LIB_SAN_OBJS := $(patsubst libuser/src/%.c,$(B)/lib/san/%.o,$(LIB_SRCS))
 
 .PHONY: python check-python vm-python examples bench bench-vm fuzz check-fuzz fuzz-kernel all ci-build debug-build help lib tools modules standin tests host-tests device-tests initramfs \
 	check check-host check-vm check-vm-c600 initramfs-c600 qemu-c600 card-tests check-debug ci-summary demo vm-shell deps sparse checkpatch kernel-doc lint clean \
-	kver-check
+	kver-check vm-kernel
 
 all: lib tools modules examples
 
@@ -68,6 +74,8 @@ help:
 	@echo "  lib          build/libipuxcom.{a,so} and libipuxcom.pc only;  tools: the ipuxcom"
 	@echo "               command (and lib). Both are userspace only: no kernel headers needed"
 	@echo "  modules      the kernel modules, against KDIR (needs the kernel's headers)"
+	@echo "  vm-kernel    Debian's linux-image-KVER for the test VM, unpacked into a cache"
+	@echo "               outside the tree (scripts/vm-kernel.sh; never installed into /boot)"
 	@echo "  deps         apt-get install whatever of deps/packages.txt is missing"
 	@echo "  demo         deps + build + boot the test VM and run the main job (on the QEMU C600"
 	@echo "               through ipuxcom_hw when make qemu-c600 has built it, else the simulator)"
@@ -109,17 +117,21 @@ help:
 	@echo "  dkms-remove  dkms remove --all, delete /usr/src/ipuxcom-$(DKMS_VERSION)"
 	@echo "  check-install  make install into a temporary DESTDIR, build a program with"
 	@echo "               pkg-config against it, uninstall; man pages vs --help; part of check"
-	@echo "  check-dkms   dkms add/build/install for KVER, device tests in the VM with those"
-	@echo "               modules, dkms remove (root); part of check"
+	@echo "  check-dkms   dkms add/build/install for KVER in private trees (not the host's),"
+	@echo "               device tests in the VM with those modules, dkms remove; part of check"
 	@echo "  check-kbuild-matrix  build the modules against every Debian 12 kernel-headers"
 	@echo "               version and flavour (fetched with apt-get download); not in check"
 	@echo "variables: KVER=$(KVER) KDIR=$(KDIR)"
+	@echo "           KIMAGE=$(KIMAGE)"
 
 deps:
 	@scripts/deps.sh
 
 kver-check:
 	@test -n "$(KVER)" || { echo "no Debian kernel with headers found: run 'make deps'" >&2; exit 1; }
+
+vm-kernel: kver-check
+	scripts/vm-kernel.sh $(KVER)
 
 # ---------------------------------------------------------------- library
 lib: $(B)/libipuxcom.a $(B)/libipuxcom.so.$(LIB_VERSION) $(B)/libipuxcom.pc
@@ -443,8 +455,8 @@ $(VM_PYTHON).done: $(PY_STAMP) python/vm/vm-files.py $(wildcard python/tests/*.p
 
 vm-python: $(VM_PYTHON).done
 
-initramfs: kver-check $(VM_INPUTS) $(VM_PYTHON).done
-	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(B)/vm/initramfs.cpio.gz \
+initramfs: vm-kernel $(VM_INPUTS) $(VM_PYTHON).done
+	selftests/vm/mkinitramfs.sh --kver $(KVER) --moddir $(KMODDIR) --out $(B)/vm/initramfs.cpio.gz \
 		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --kmods "$(VM_KMODS)" \
 		--tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
 		--tests "$(DEVICE_TEST_BINS) python/vm/python_test" --bench "$(VM_BENCH_BINS)" \
@@ -464,10 +476,10 @@ check-host: $(HOST_TEST_BINS) $(HOST_SAN_BINS) $(B)/ipuxcom $(EXAMPLE_BINS)
 # /data/c600-init.ipucfg (the tests find it as $$IPUXCOM_CARD_CFG).
 CARD_CFG ?= $(CURDIR)/../shared/data/c600-init.ipucfg
 C600_INITRAMFS := $(B)/vm/c600-initramfs.cpio.gz
-initramfs-c600: kver-check modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(C600_LANE_BINS) \
+initramfs-c600: vm-kernel modules standin $(B)/ipuxcom $(EXAMPLE_BINS) $(C600_LANE_BINS) \
 		$(VM_PYTHON).done
 	selftests/vm/card-cfg.sh "$(CARD_CFG)"
-	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(C600_INITRAMFS) \
+	selftests/vm/mkinitramfs.sh --kver $(KVER) --moddir $(KMODDIR) --out $(C600_INITRAMFS) \
 		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --kmods "$(VM_KMODS)" \
 		--tool "$(B)/ipuxcom $(EXAMPLE_BINS)" \
 		--tests "$(C600_LANE_BINS) $(C600_LANE_SCRIPTS)" \
@@ -518,8 +530,8 @@ FUZZ_KERNEL_LIMIT = $$(( $(FUZZ_KERNEL_IOCTLS) * 5 / 4 / 2000 + $(FUZZ_KERNEL_SE
 
 # With the QEMU C600 built (make qemu-c600), the VM gets the card too and
 # the fuzzer's standin_card case runs on it through ipuxcom_hw; else it skips.
-fuzz-kernel: kver-check modules standin $(FUZZ_TEST_BIN)
-	selftests/vm/mkinitramfs.sh --kver $(KVER) --out $(B)/vm/fuzz-initramfs.cpio.gz \
+fuzz-kernel: vm-kernel modules standin $(FUZZ_TEST_BIN)
+	selftests/vm/mkinitramfs.sh --kver $(KVER) --moddir $(KMODDIR) --out $(B)/vm/fuzz-initramfs.cpio.gz \
 		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --tests "$(FUZZ_TEST_BIN)"
 	@mkdir -p $(B)/results
 	@d=$$(scripts/qemu-c600.sh --dir 2>/dev/null || true); card=''; \
@@ -537,16 +549,25 @@ fuzz-kernel: kver-check modules standin $(FUZZ_TEST_BIN)
 # never build in the same files at the same time.
 DEBUG_BUILD := lib tools examples device-tests
 debug-build: $(DEBUG_BUILD)
-ci-build: all tests python $(VM_PYTHON).done standin $(VM_BENCH_BINS) $(FUZZ_BINS) $(FUZZ_RUNNERS)
+ci-build: all tests python $(VM_PYTHON).done standin vm-kernel $(VM_BENCH_BINS) $(FUZZ_BINS) $(FUZZ_RUNNERS)
 
 CHECK_TAPS := $(B)/results/host.tap $(B)/results/python.tap $(B)/results/fuzz.tap $(B)/results/install.tap \
 	$(B)/results/vm/tests.tap $(B)/results/vm-shell.tap $(B)/results/dkms.tap \
-	$(B)/results/vm-c600/tests.tap
+	$(B)/results/vm-c600/tests.tap $(B)/results/host-state.tap
 DEBUG_TAP := $(B)/results/debug/tests.tap
 
+# make check leaves the host's /boot, /lib/modules and DKMS tree as it found
+# them (only Debian packages that make deps installs add to them): a
+# manifest taken first, before make deps, compared last
+# (selftests/install/host-state.sh). HOST_STATE_BEFORE: a manifest taken
+# earlier instead (.ci/run takes one before it installs anything).
 # Each part's wall time is printed ("check: check-vm took 312 s") and, at
 # the end, all of them on one line: where a slow run spent its time.
-check: deps
+HOST_STATE_BEFORE ?=
+HOST_STATE := $(or $(HOST_STATE_BEFORE),$(B)/host-state.before)
+check:
+	$(if $(HOST_STATE_BEFORE),,selftests/install/host-state.sh snapshot $(HOST_STATE))
+	$(MAKE) deps
 	$(MAKE) all tests python
 	@rc=0; times=''; \
 	for part in check-host check-python check-fuzz check-install check-vm check-dkms \
@@ -557,6 +578,8 @@ check: deps
 		echo "check: $$part took $$t s"; \
 	done; \
 	echo "check: parts:$$times"; \
+	HOST_STATE_BEFORE=$(HOST_STATE) selftests/run-host-tests.sh $(B)/results/host-state.tap \
+		selftests/install/host-state.sh || rc=1; \
 	selftests/tap-summary.sh $(CHECK_TAPS) || rc=1; \
 	exit $$rc
 
@@ -730,13 +753,14 @@ uninstall:
 # Markdown links of README.md and docs/; tree-check.sh that the tree
 # stands alone: `reuse lint`, each file's SPDX line against COPYING, no
 # citation of anything outside the tree, every HW- fact id cited defined
-# in docs/hardware-record.md.
+# in docs/hardware-record.md; host-state-test.sh tests host-state.sh
+# (make check's last check, above).
 check-install: lib tools
 	@mkdir -p $(B)/results
 	B=$(B) selftests/run-host-tests.sh $(B)/results/install.tap \
 		selftests/install/install-check.sh selftests/install/docs-check.sh \
 		selftests/install/exports-check.sh selftests/install/links-check.sh \
-		selftests/install/tree-check.sh
+		selftests/install/tree-check.sh selftests/install/host-state-test.sh
 
 # ---------------------------------------------------------------- DKMS
 # The kernel modules through DKMS, rebuilt for every kernel installed later
@@ -778,12 +802,13 @@ dkms-remove:
 		$(DKMS) remove $(DKMS_M) --all; fi
 	rm -rf $(DKMS_SRCDIR)
 
-# DKMS test, part of `make check` (root; skipped otherwise): make
-# dkms-install for KVER, the VM booted with the modules DKMS installed in
-# /lib/modules/KVER/updates/dkms/ running DKMS_CHECK_TESTS, make dkms-remove.
-check-dkms: kver-check $(B)/ipuxcom $(addprefix $(B)/tests/device/,$(DKMS_CHECK_TESTS))
+# DKMS test, part of `make check`: dkms add, build and (root) install for
+# KVER in trees of its own under $(B)/dkms-check (never the host's /usr/src,
+# /var/lib/dkms or /lib/modules), the VM booted with the modules DKMS
+# installed running DKMS_CHECK_TESTS, dkms remove (selftests/install/dkms-check.sh).
+check-dkms: vm-kernel $(B)/ipuxcom $(addprefix $(B)/tests/device/,$(DKMS_CHECK_TESTS))
 	@mkdir -p $(B)/results
-	KVER=$(KVER) KIMAGE=$(KIMAGE) B=$(B) DKMS_VERSION=$(DKMS_VERSION) \
+	KVER=$(KVER) KDIR=$(KDIR) KIMAGE=$(KIMAGE) KMODDIR=$(KMODDIR) B=$(B) DKMS_VERSION=$(DKMS_VERSION) \
 	DKMS_CHECK_TESTS="$(DKMS_CHECK_TESTS)" TEST_TIMEOUT=1500 \
 		selftests/run-host-tests.sh $(B)/results/dkms.tap selftests/install/dkms-check.sh
 
@@ -795,8 +820,8 @@ check-dkms: kver-check $(B)/ipuxcom $(addprefix $(B)/tests/device/,$(DKMS_CHECK_
 # for each kernel series apt knows (6.1, 6.12), its newest ABI in the three
 # flavours; "all": every ABI apt knows. Headers that are not installed are
 # fetched with apt-get download and unpacked under $(B)/kheaders (nothing is
-# installed: installing 6.12's would pull in its kernel image, and the VM
-# boots the newest Debian kernel found in /boot). Not part of `make check`
+# installed: installing 6.12's would pull in its kernel image, and the
+# newest headers installed choose the kernel the VM boots). Not part of `make check`
 # (downloads ~17 MB and builds ~40 s per kernel).
 KBUILD_MATRIX ?=
 

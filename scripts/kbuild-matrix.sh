@@ -13,7 +13,8 @@
 # $B/kheaders/ (reused by later runs), with the one absolute path of the
 # flavour's Makefile pointed there. Nothing is installed: 6.12's header
 # packages depend on their kernel image, and installing one would change
-# the kernel the test VM boots (the newest in /boot with headers).
+# the kernel the test VM boots (that of the newest headers installed,
+# scripts/find-kver.sh).
 #
 # Usage: scripts/kbuild-matrix.sh [KVER...]
 # Environment:

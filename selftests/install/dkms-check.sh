@@ -1,25 +1,33 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# DKMS test (make check-dkms, part of make check), as TAP. As root:
-#   1. `make dkms-install` for KVER: the module sources to
-#      /usr/src/ipuxcom-VERSION, dkms add, build (against Debian's headers
-#      of KVER, /lib/modules/KVER/build) and install;
-#   2. modinfo -k KVER resolves ipuxcom, ipuxcom_sim and ipuxcom_hw to
-#      DKMS's copies in /lib/modules/KVER/updates/dkms/, built for KVER;
-#   3. the test VM boots KVER with exactly those files (not the tree's
-#      build: selftests/vm/mkinitramfs.sh --modules takes their paths) and
-#      runs DKMS_CHECK_TESTS;
-#   4. `make dkms-remove`, after which nothing of ipuxcom is left in DKMS's
-#      tree, /usr/src or /lib/modules/KVER.
-# Not root: skipped. A DKMS installation of ipuxcom that this test did not
-# make is never touched: the test fails and says so. One run at a time
-# (a lock: a second run waits up to 15 minutes); a run that was interrupted
-# is cleaned up by the next.
+# DKMS test (make check-dkms, part of make check), as TAP. DKMS works in
+# trees of its own under $B/dkms-check, never in the host's /usr/src,
+# /var/lib/dkms or /lib/modules (dkms --sourcetree, --dkmstree,
+# --installtree, --no-depmod, --kernelsourcedir KDIR; its module signing key
+# and certificate too, which it would otherwise make in /var/lib/dkms):
+#   1. `make dkms-source` into the private source tree, then dkms add and
+#      build against Debian's headers of KVER (KDIR);
+#   2. as root, dkms install into the private install tree (lib/modules/
+#      KVER/updates/dkms/), depmod -b there, and modinfo -b resolves
+#      ipuxcom, ipuxcom_sim and ipuxcom_hw to those files, built for KVER
+#      (dkms install refuses to run as another user, even into a private
+#      tree: then these two steps skip and the VM takes the modules dkms
+#      built);
+#   3. the test VM boots KVER (KIMAGE, its modules KMODDIR: scripts/
+#      vm-kernel.sh) with exactly those files (not the tree's build:
+#      selftests/vm/mkinitramfs.sh --modules takes their paths) and runs
+#      DKMS_CHECK_TESTS;
+#   4. dkms remove --all, after which nothing of ipuxcom is left in the
+#      private trees, and the host's DKMS tree, /usr/src and /lib/modules
+#      have nothing of ipuxcom either.
+# selftests/install/host-state.sh checks, for the whole of make check, that
+# the host's /boot, /lib/modules and DKMS tree end as they began.
 #
 # Usage: selftests/install/dkms-check.sh   (make check-dkms sets the environment)
-# Environment: KVER, KIMAGE (/boot/vmlinuz-KVER), DKMS_VERSION, B (build
-#   directory with ipuxcom and tests/device/*), DKMS_CHECK_TESTS (device
-#   test names), DKMS_VM_TIMEOUT (seconds for the VM, default 300), MAKE
+# Environment: KVER, KDIR (its headers), KIMAGE and KMODDIR (the VM's
+#   kernel and its module directory), DKMS_VERSION, B (build directory with
+#   ipuxcom and tests/device/*), DKMS_CHECK_TESTS (device test names),
+#   DKMS_VM_TIMEOUT (seconds for the VM, default 300), MAKE
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,12 +36,33 @@ make=${MAKE:-make}
 B=${B:-build}
 tests=${DKMS_CHECK_TESTS:-abi_test attach_test}
 kver=${KVER:-}
-kimage=${KIMAGE:-/boot/vmlinuz-$kver}
+kdir=${KDIR:-/usr/src/linux-headers-$kver}
+kimage=${KIMAGE:-}
+kmoddir=${KMODDIR:-}
 version=${DKMS_VERSION:-}
 modules="ipuxcom ipuxcom_sim ipuxcom_hw"
-state=/var/tmp/ipuxcom-dkms-check.state
-out=$B/dkms-check
+out=$top/$B/dkms-check
+case $B in /*) out=$B/dkms-check ;; esac
+# DKMS's trees, all under $out: the sources (make dkms-source's DESTDIR),
+# DKMS's own tree (added and built versions), the install tree (a
+# lib/modules of its own, so that depmod -b and modinfo -b can read it)
+srctree=$out/src/usr/src
+dkmstree=$out/dkms
+root=$out/root
+insttree=$root/lib/modules
 ntests=$(echo "$tests" | wc -w)
+# dkms run with the private trees. Signing: sign_file, mok_signing_key and
+# mok_certificate are read from /etc/dkms/framework.conf when set there,
+# else from the environment; unset, dkms makes its key pair in
+# /var/lib/dkms. Here they name files in the private tree (dkms makes the
+# pair there: the modules are signed as a user's would be).
+pdkms() {
+	mok_signing_key=$dkmstree/mok.key mok_certificate=$dkmstree/mok.pub \
+		dkms --sourcetree "$srctree" --dkmstree "$dkmstree" --installtree "$insttree" \
+		--no-depmod "$@"
+}
+asroot=no
+[ "$(id -u)" != 0 ] || asroot=yes
 
 n=0 nfail=0
 ok() { n=$((n + 1)); echo "ok $n $*"; }
@@ -42,44 +71,22 @@ skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
 show() { [ -f "$1" ] && tail -n "${2:-30}" "$1" | sed 's/^/# /'; }
 
 # Steps: preconditions, add, build, install, modinfo, VM, one per test,
-# dkms-remove, nothing left.
+# dkms remove, nothing left.
 echo "1..$((8 + ntests))"
-
-if [ "$(id -u)" != 0 ]; then
-	echo "# dkms add/build/install write /usr/src, /var/lib/dkms and /lib/modules: needs root"
-	for _ in $(seq $((8 + ntests))); do n=$((n + 1)); echo "ok $n dkms # SKIP not root"; done
-	exit 0
-fi
 
 # ------------------------------------------------------------ preconditions
 problems=
 [ -n "$kver" ] || problems+="KVER is not set (run make check-dkms)"$'\n'
 [ -n "$version" ] || problems+="DKMS_VERSION is not set (run make check-dkms)"$'\n'
 command -v dkms >/dev/null || problems+="no dkms: apt-get install dkms (deps/packages.txt)"$'\n'
-[ -z "$kver" ] || [ -e "/lib/modules/$kver/build/Makefile" ] ||
-	problems+="no /lib/modules/$kver/build: install linux-headers-$kver"$'\n'
-[ -r "$kimage" ] || problems+="cannot read the kernel image $kimage"$'\n'
+[ -z "$kver" ] || [ -e "$kdir/Makefile" ] ||
+	problems+="no $kdir/Makefile: install linux-headers-$kver"$'\n'
+[ -r "$kimage" ] || problems+="cannot read the VM's kernel image '$kimage' (make vm-kernel)"$'\n'
+[ -r "$kmoddir/modules.dep" ] || problems+="no modules.dep in the VM's module directory '$kmoddir' (make vm-kernel)"$'\n'
 for t in $tests; do
 	[ -x "$B/tests/device/$t" ] || problems+="$B/tests/device/$t not built"$'\n'
 done
 [ -x "$B/ipuxcom" ] || problems+="$B/ipuxcom not built"$'\n'
-mkdir -p /run/lock && exec 9>/run/lock/ipuxcom-dkms-check.lock
-flock -w 900 9 || problems+="another dkms-check held /run/lock/ipuxcom-dkms-check.lock for 15 minutes"$'\n'
-if [ -z "$problems" ]; then
-	existing=$(dkms status -m ipuxcom 2>/dev/null)
-	if [ -n "$existing" ] || [ -e "/usr/src/ipuxcom-$version" ]; then
-		if [ -f "$state" ]; then
-			echo "# cleaning up after an interrupted run ($(cat "$state"))"
-			"$make" -C "$top" --no-print-directory dkms-remove >/dev/null 2>&1
-			existing=$(dkms status -m ipuxcom 2>/dev/null)
-		fi
-		if [ -n "$existing" ] || [ -e "/usr/src/ipuxcom-$version" ]; then
-			problems+="DKMS already has ipuxcom, not installed by this test (dkms status:"
-			problems+=" ${existing:-none}; /usr/src/ipuxcom-$version): remove it first"
-			problems+=" (make dkms-remove), then rerun"$'\n'
-		fi
-	fi
-fi
 if [ -n "$problems" ]; then
 	notok "dkms-check preconditions"
 	printf '%s' "$problems" | sed 's/^/# /'
@@ -87,67 +94,80 @@ if [ -n "$problems" ]; then
 		skip "$what" "preconditions failed"
 	done
 	for t in $tests; do skip "VM: $t with the DKMS modules" "preconditions failed"; done
-	skip "make dkms-remove" "preconditions failed"
+	skip "dkms remove" "preconditions failed"
 	skip "nothing left" "preconditions failed"
 	exit 1
 fi
-ok "dkms-check preconditions: dkms $(dkms --version 2>/dev/null | sed 's/^dkms-//'), headers of $kver, ipuxcom $version not in DKMS"
+ok "dkms-check preconditions: dkms $(dkms --version 2>/dev/null | sed 's/^dkms-//'), headers of $kver in $kdir, the VM's kernel $kimage"
+
+# The host's DKMS state, to show at the end that this test left it alone.
+host_status() {
+	dkms status -m ipuxcom 2>/dev/null
+	ls -d /var/lib/dkms/ipuxcom /usr/src/ipuxcom-* 2>/dev/null
+	find "/lib/modules/$kver" -name 'ipuxcom*.ko*' 2>/dev/null
+}
+host_before=$(host_status)
 
 rm -rf "$out"
-mkdir -p "$out"
-echo "started $(date -u +%FT%TZ) from $top" >"$state"
-# Whatever happens from here, DKMS is left as it was found.
-cleanup() {
-	[ -f "$state" ] || return 0
-	"$make" -C "$top" --no-print-directory dkms-remove >>"$out/cleanup.log" 2>&1
-	rm -f "$state"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+mkdir -p "$out" "$dkmstree" "$insttree/$kver"
 
-# ------------------------------------------------------------ add, build, install
+# ------------------------------------------------------------ add, build
 t0=$(date +%s)
-"$make" -C "$top" --no-print-directory dkms-install KVER="$kver" >"$out/dkms-install.log" 2>&1
+"$make" -C "$top" --no-print-directory dkms-source DESTDIR="$out/src" >"$out/dkms-source.log" 2>&1
 rc=$?
-t1=$(date +%s)
-st=$(dkms status -m ipuxcom -v "$version" 2>/dev/null)
-echo "# make dkms-install: exit status $rc after $((t1 - t0))s; dkms status: ${st:-nothing}"
-built=no installed=no
-case $st in *"$kver"*": installed"*) built=yes installed=yes ;; *"$kver"*": built"*) built=yes ;; esac
-if [ -n "$st" ]; then
-	ok "dkms add ipuxcom/$version (from /usr/src/ipuxcom-$version)"
+if [ "$rc" -eq 0 ] && pdkms add -m ipuxcom -v "$version" >"$out/dkms-add.log" 2>&1; then
+	ok "dkms add ipuxcom/$version (from $srctree/ipuxcom-$version)"
+	added=yes
 else
-	notok "dkms add ipuxcom/$version"
-	show "$out/dkms-install.log"
+	notok "dkms add ipuxcom/$version (make dkms-source: exit status $rc)"
+	show "$out/dkms-source.log" 10
+	show "$out/dkms-add.log"
+	added=no
 fi
-if [ "$built" = yes ]; then
-	ok "dkms build ipuxcom/$version for $kver"
-elif [ -n "$st" ]; then
-	notok "dkms build ipuxcom/$version for $kver"
-	show "$out/dkms-install.log" 15
-	echo "# --- /var/lib/dkms/ipuxcom/$version/build/make.log"
-	show "/var/lib/dkms/ipuxcom/$version/build/make.log" 40
+built=no
+if [ "$added" = yes ]; then
+	if pdkms build -m ipuxcom -v "$version" -k "$kver" --kernelsourcedir "$kdir" \
+		>"$out/dkms-build.log" 2>&1; then
+		built=yes
+		ok "dkms build ipuxcom/$version for $kver ($(($(date +%s) - t0))s)"
+	else
+		notok "dkms build ipuxcom/$version for $kver"
+		show "$out/dkms-build.log" 15
+		echo "# --- $dkmstree/ipuxcom/$version/build/make.log"
+		show "$dkmstree/ipuxcom/$version/build/make.log" 40
+	fi
 else
 	skip "dkms build" "dkms add failed"
 fi
-if [ "$installed" = yes ] && [ "$rc" -eq 0 ]; then
-	ok "dkms install ipuxcom/$version for $kver"
-elif [ "$built" = yes ]; then
-	notok "dkms install ipuxcom/$version for $kver (make dkms-install: exit status $rc)"
-	show "$out/dkms-install.log"
-else
+
+# ------------------------------------------------------------ install
+installed=no
+if [ "$built" = no ]; then
 	skip "dkms install" "dkms build failed"
+elif [ "$asroot" = no ]; then
+	skip "dkms install" "not root: dkms install needs root even into a private tree"
+elif pdkms install -m ipuxcom -v "$version" -k "$kver" --kernelsourcedir "$kdir" \
+	>"$out/dkms-install.log" 2>&1; then
+	installed=yes
+	ok "dkms install ipuxcom/$version for $kver into $insttree"
+else
+	notok "dkms install ipuxcom/$version for $kver"
+	show "$out/dkms-install.log"
 fi
 
-# ------------------------------------------------------------ the installed files
+# ------------------------------------------------------------ the modules
+# Installed: what modinfo finds in the private tree after depmod; else
+# (not root) the modules dkms built, in its tree.
 paths=
 if [ "$installed" = yes ]; then
 	problems=
+	depmod=$(command -v depmod || echo /sbin/depmod)
+	"$depmod" -b "$root" "$kver" 2>"$out/depmod.log" || problems+="depmod -b $root $kver failed: $(head -n 3 "$out/depmod.log")"$'\n'
 	for m in $modules; do
-		p=$(modinfo -k "$kver" -n "$m" 2>/dev/null)
+		p=$(modinfo -b "$root" -k "$kver" -n "$m" 2>/dev/null)
 		case $p in
-		"/lib/modules/$kver/updates/dkms/$m.ko"*) ;;
-		*) problems+="modinfo -k $kver -n $m: '${p:-not found}', not in /lib/modules/$kver/updates/dkms/"$'\n' ;;
+		"$insttree/$kver/updates/dkms/$m.ko"*) ;;
+		*) problems+="modinfo -b $root -k $kver -n $m: '${p:-not found}', not in $insttree/$kver/updates/dkms/"$'\n' ;;
 		esac
 		[ -f "$p" ] || continue
 		vm=$(modinfo -F vermagic "$p")
@@ -155,11 +175,17 @@ if [ "$installed" = yes ]; then
 		paths="$paths $p"
 	done
 	if [ -z "$problems" ]; then
-		ok "modinfo -k $kver resolves $modules to updates/dkms/, vermagic $kver"
+		ok "modinfo -b (private tree) -k $kver resolves $modules to updates/dkms/, vermagic $kver"
 	else
-		notok "the DKMS modules in /lib/modules/$kver"
+		notok "the DKMS modules in $insttree/$kver"
 		printf '%s' "$problems" | sed 's/^/# /'
 	fi
+elif [ "$built" = yes ]; then
+	skip "modinfo" "dkms install skipped (not root): the VM takes the modules dkms built"
+	for m in $modules; do
+		p=$(find "$dkmstree/ipuxcom/$version/$kver" -path "*/module/$m.ko*" 2>/dev/null | head -n 1)
+		[ -z "$p" ] || paths="$paths $p"
+	done
 else
 	skip "modinfo" "dkms install failed"
 fi
@@ -170,7 +196,7 @@ if [ "$(echo "$paths" | wc -w)" -eq 3 ]; then
 	test_bins=
 	for t in $tests; do test_bins="$test_bins $B/tests/device/$t"; done
 	vmrc=0
-	selftests/vm/mkinitramfs.sh --kver "$kver" --out "$out/initramfs.cpio.gz" \
+	selftests/vm/mkinitramfs.sh --kver "$kver" --moddir "$kmoddir" --out "$out/initramfs.cpio.gz" \
 		--modules "${paths# }" --tool "$B/ipuxcom" --tests "${test_bins# }" \
 		>"$out/mkinitramfs.log" 2>&1 || vmrc=$?
 	if [ "$vmrc" -eq 0 ]; then
@@ -222,31 +248,30 @@ if [ "$(echo "$paths" | wc -w)" -eq 3 ]; then
 		done
 	fi
 else
-	skip "VM boot" "the DKMS modules are not installed"
+	skip "VM boot" "no DKMS-built modules"
 	for t in $tests; do skip "VM: $t with the DKMS modules" "no DKMS modules"; done
 fi
 
 # ------------------------------------------------------------ remove
-if "$make" -C "$top" --no-print-directory dkms-remove >"$out/dkms-remove.log" 2>&1; then
-	ok "make dkms-remove (dkms remove ipuxcom/$version --all)"
+if pdkms remove -m ipuxcom -v "$version" --all >"$out/dkms-remove.log" 2>&1; then
+	ok "dkms remove ipuxcom/$version --all"
 else
-	notok "make dkms-remove"
+	notok "dkms remove ipuxcom/$version --all"
 	show "$out/dkms-remove.log"
 fi
 problems=
-[ -z "$(dkms status -m ipuxcom 2>/dev/null)" ] || problems+="dkms status: $(dkms status -m ipuxcom)"$'\n'
-[ ! -e "/var/lib/dkms/ipuxcom" ] || problems+="/var/lib/dkms/ipuxcom exists"$'\n'
-[ ! -e "/usr/src/ipuxcom-$version" ] || problems+="/usr/src/ipuxcom-$version exists"$'\n'
-left=$(find "/lib/modules/$kver" -name 'ipuxcom*.ko*' 2>/dev/null)
-[ -z "$left" ] || problems+="left in /lib/modules/$kver: $left"$'\n'
-for m in $modules; do
-	! modinfo -k "$kver" -n "$m" >/dev/null 2>&1 || problems+="modinfo -k $kver still finds $m"$'\n'
-done
+st=$(pdkms status -m ipuxcom 2>/dev/null)
+[ -z "$st" ] || problems+="dkms status (private tree): $st"$'\n'
+[ ! -e "$dkmstree/ipuxcom" ] || problems+="$dkmstree/ipuxcom exists"$'\n'
+left=$(find "$insttree" -name 'ipuxcom*.ko*' 2>/dev/null)
+[ -z "$left" ] || problems+="left in $insttree: $left"$'\n'
+host_after=$(host_status)
+[ "$host_after" = "$host_before" ] ||
+	problems+="the host's DKMS state changed: before '${host_before:-nothing}', after '${host_after:-nothing}'"$'\n'
 if [ -z "$problems" ]; then
-	ok "nothing of ipuxcom left in DKMS, /usr/src or /lib/modules/$kver"
-	rm -f "$state"
+	ok "nothing of ipuxcom left in the private trees; the host's DKMS tree, /usr/src and /lib/modules/$kver untouched (${host_after:-no ipuxcom there})"
 else
-	notok "leftovers after make dkms-remove"
+	notok "leftovers after dkms remove"
 	printf '%s' "$problems" | sed 's/^/# /'
 fi
 echo "# logs in $out"

@@ -61,6 +61,11 @@ pdkms() {
 		dkms --sourcetree "$srctree" --dkmstree "$dkmstree" --installtree "$insttree" \
 		--no-depmod "$@"
 }
+# pdkms_kver ACTION: dkms ACTION (build, install) of ipuxcom for KVER
+# against KDIR, its output in $out/dkms-ACTION.log.
+pdkms_kver() {
+	pdkms "$1" -m ipuxcom -v "$version" -k "$kver" --kernelsourcedir "$kdir" >"$out/dkms-$1.log" 2>&1
+}
 asroot=no
 [ "$(id -u)" != 0 ] || asroot=yes
 
@@ -126,8 +131,7 @@ else
 fi
 built=no
 if [ "$added" = yes ]; then
-	if pdkms build -m ipuxcom -v "$version" -k "$kver" --kernelsourcedir "$kdir" \
-		>"$out/dkms-build.log" 2>&1; then
+	if pdkms_kver build; then
 		built=yes
 		ok "dkms build ipuxcom/$version for $kver ($(($(date +%s) - t0))s)"
 	else
@@ -146,8 +150,7 @@ if [ "$built" = no ]; then
 	skip "dkms install" "dkms build failed"
 elif [ "$asroot" = no ]; then
 	skip "dkms install" "not root: dkms install needs root even into a private tree"
-elif pdkms install -m ipuxcom -v "$version" -k "$kver" --kernelsourcedir "$kdir" \
-	>"$out/dkms-install.log" 2>&1; then
+elif pdkms_kver install; then
 	installed=yes
 	ok "dkms install ipuxcom/$version for $kver into $insttree"
 else

@@ -34,8 +34,9 @@
 #                                are copied as they are; busybox runs them)
 #   --moddir DIR                 the target kernel's module directory
 #                                (modules.builtin*, modules.dep), default
-#                                /lib/modules/V: the debug lane's kernel has
-#                                its own (make check-debug)
+#                                /lib/modules/V; the Makefile passes that of
+#                                the kernel scripts/vm-kernel.sh unpacked,
+#                                the debug lane its own (make check-debug)
 #   /data/*                      --data: test vectors the tests read, as
 #                                they are (the card lane's config capture,
 #                                which is not part of the product)

@@ -88,11 +88,15 @@ if [ ! -f "$deb" ]; then
 	# (as root, apt warns that it downloads unsandboxed: the directory is
 	# root's, not its _apt user's)
 	(cd "$cache/debs" && apt-get download "$pkg=$version") >&2 ||
-		die "apt-get download $pkg=$version failed: the mirror no longer has it? (apt-get update && make deps installs the newest headers, whose image is fetched then; or put $debname into $cache/debs)"
+		die "apt-get download $pkg=$version failed: offline, or the mirror has a newer version by now (apt-get update && apt-get install linux-headers-amd64 linux-headers-$kver: the image of the headers installed is fetched then), or put $debname into $cache/debs"
 	[ -f "$deb" ] || die "apt-get download left no $deb"
 fi
-got=$(dpkg-deb -f "$deb" Package Version | awk '{ print $2 }' | paste -sd' ')
-[ "$got" = "$pkg $version" ] || die "$deb: holds '$got', not '$pkg $version'"
+got=$(dpkg-deb -f "$deb" Package Version 2>/dev/null | awk '{ print $2 }' | paste -sd' ') || got=
+if [ "$got" != "$pkg $version" ]; then
+	# (a download cut short: ours goes, so that the next run fetches it again)
+	[ "$deb" != "$cache/debs/$debname" ] || rm -f "$deb"
+	die "$deb: holds '$got', not '$pkg $version'"
+fi
 
 rm -rf "$dir" "$dir.tmp"
 mkdir -p "$dir.tmp/root"

@@ -363,11 +363,12 @@ bench: $(BENCH_BINS) python
 	@echo "== python/bench/p2p_bench.py"; PYTHONPATH=$(B)/python $(PYTHON) python/bench/p2p_bench.py
 
 # The Python suite (python/tests, pytest; the examples in examples/python
-# run from there too) as TAP: python/run-tests.sh.
+# run from there too) as TAP: python/run-tests.sh. 28 s alone; its limit
+# (900 s) leaves room for a host busy with the debug lane's VMs.
 check-python: python $(B)/ipuxcom
 	@mkdir -p $(B)/results
 	B=$(B) PYTHON=$(PYTHON) PYTEST_ARGS=--ignore=python/tests/test_device.py \
-		selftests/run-host-tests.sh $(B)/results/python.tap python/run-tests.sh
+		TEST_TIMEOUT=900 selftests/run-host-tests.sh $(B)/results/python.tap python/run-tests.sh
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer targets (clang) for the IPUIMG1, IPUCFG1, .ipuhsp and tile-ELF

@@ -6,6 +6,9 @@
 # no failing result (a sanitizer report at exit) becomes a "not ok" line, see
 # selftests/tap-verdict.sh.
 #
+# Each binary's wall time is printed after it ("# time: 12.3 s") and the
+# slowest five at the end: where a slow run spent its time.
+#
 # Usage: selftests/run-host-tests.sh OUT.tap BIN...
 # Environment: TEST_TIMEOUT  seconds per binary (default 300)
 # Exit status: 1 if any binary failed (or there was none), else 0.
@@ -36,9 +39,11 @@ mkdir -p "$(dirname "$out")"
 : >"$out"
 
 failed=0
+: >"$tmp/times"
 for bin in "$@"; do
 	echo "# binary: $bin"
 	rc=0
+	t0=$(date +%s.%N)
 	if [ -x "$bin" ]; then
 		# stdin from /dev/null: a test must never wait for a terminal.
 		timeout -k 10 "$timeout_s" "$bin" </dev/null 2>&1 |
@@ -52,6 +57,9 @@ for bin in "$@"; do
 	verdict=$("$here/tap-verdict.sh" "$bin" "$status" "$tmp/output") || failed=1
 	[ -z "$verdict" ] || echo "$verdict"
 	echo "# exit status: $status"
+	t=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.1f", a - b }')
+	echo "# time: $t s"
+	echo "$t $bin" >>"$tmp/times"
 	{
 		echo "# binary: $bin"
 		cat "$tmp/output"
@@ -59,6 +67,7 @@ for bin in "$@"; do
 	} >>"$out"
 done
 
+echo "# slowest: $(sort -rn "$tmp/times" | head -n 5 | awk '{ printf "%s%s %ss", (NR > 1 ? ", " : ""), $2, $1 }')"
 echo "# results in $out"
 "$here/tap-summary.sh" "$out" || failed=1
 exit "$failed"

@@ -47,7 +47,7 @@ static int sram_io(int fd, unsigned long cmd, uint32_t tile, uint32_t addr,
 {
 	struct ipuxcom_ioc_tdi_sram ts = {
 		.size = sizeof(ts), .tile = tile, .addr = addr, .count = count,
-		.data = (uintptr_t)words, .timeout_ns = SHORT_NS * 5,
+		.data = (uintptr_t)words, .timeout_ns = ixt_scaled_ns(SHORT_NS * 5),
 	};
 	int ret = ixt_ioctl(fd, cmd, &ts);
 

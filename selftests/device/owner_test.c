@@ -115,7 +115,7 @@ static int tdi_sram(int fd, uint32_t *word)
 {
 	struct ipuxcom_ioc_tdi_sram ts = {
 		.size = sizeof(ts), .tile = TILE, .addr = ADDR, .count = 1,
-		.data = (uintptr_t)word, .timeout_ns = 100ULL * 1000 * 1000,
+		.data = (uintptr_t)word, .timeout_ns = ixt_scaled_ns(100ULL * 1000 * 1000),
 	};
 
 	return ixt_ioctl(fd, IPUXCOM_IOC_TDI_READ_SRAM, &ts);

@@ -114,7 +114,7 @@ static void *hammer_thread(void *arg)
 
 		h->calls++;
 		if (r == 0) {
-			h->ok++;
+			__atomic_add_fetch(&h->ok, 1, __ATOMIC_RELAXED);
 		} else if (r == -ENODEV) {
 			if (++h->enodev > 100)
 				break;
@@ -129,19 +129,28 @@ static void *hammer_thread(void *arg)
 	return NULL;
 }
 
-/* Calls in flight while the device goes: each returns 0 or -ENODEV. */
+/*
+ * Calls in flight while the device goes: each returns 0 or -ENODEV. The
+ * device goes once both threads have had a call answered (not after a
+ * fixed pause: in a VM on a loaded host a thread may not have run yet).
+ */
 TEST_F(removal, removal_races_with_calls)
 {
 	struct hammer h[2] = { { .fd = -1 }, { .fd = -1 } };
 	pthread_t th[2];
-	struct timespec pause = { .tv_nsec = 50 * 1000 * 1000 };
-	int fd = ixt_open();
+	struct timespec pause = { .tv_nsec = 5 * 1000 * 1000 };
+	int fd = ixt_open(), waited_ms = 0;
 
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ixt_attach(fd, (uint32_t)self->dev_id));
 	for (int i = 0; i < 2; i++) {
 		h[i].fd = fd;
 		ASSERT_EQ(0, pthread_create(&th[i], NULL, hammer_thread, &h[i]));
+	}
+	while ((!__atomic_load_n(&h[0].ok, __ATOMIC_RELAXED) ||
+		!__atomic_load_n(&h[1].ok, __ATOMIC_RELAXED)) && waited_ms < 15000) {
+		nanosleep(&pause, NULL);
+		waited_ms += 5;
 	}
 	nanosleep(&pause, NULL);
 	EXPECT_EQ(0, ixt_set_sim_devices(self->before));

@@ -203,6 +203,20 @@ static void ixc_sched_wide_ok(const struct ipuxcom_schedule *s, struct ixc_sx *x
 }
 
 /*
+ * The field name "xfers[i].NAME" (or "xfers[i].NAME[k]", @k >= 0) into
+ * @buf: formatted only when a check fails, since a build checks every
+ * transfer and the scheduler's passes build many times.
+ */
+static const char *ixc_sched_field(char *buf, size_t len, size_t i, const char *name, int k)
+{
+	if (k < 0)
+		snprintf(buf, len, "xfers[%u].%s", (unsigned int)i, name);
+	else
+		snprintf(buf, len, "xfers[%u].%s[%d]", (unsigned int)i, name, k);
+	return buf;
+}
+
+/*
  * Validate transfer @i like ipuxcom_plan_multicast() does, with field
  * names "xfers[i]...", and resolve ids into @x.
  */
@@ -211,56 +225,63 @@ static int ixc_sched_xfer(struct ipuxcom_schedule *s, size_t i, const struct ipu
 {
 	uint32_t seen[(IPUXCOM_TILES + 31) / 32] = { 0 };
 	bool logical = !(s->flags & IPUXCOM_SCHEDULE_PHYSICAL);
-	char field[64];
+	char f[64];
 	unsigned int dir = 0;
-	int ret, t = 0;
+	int t = 0;
 
 	if (in->count < 1 || in->count > IPUXCOM_PLAN_MAX_COUNT) {
-		snprintf(field, sizeof(field), "xfers[%u].count", (unsigned int)i);
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_COUNT, field, "%s %u out of range 1..%u",
-				     field, in->count, IPUXCOM_PLAN_MAX_COUNT);
+		ixc_sched_field(f, sizeof(f), i, "count", -1);
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_COUNT, f, "%s %u out of range 1..%u",
+				     f, in->count, IPUXCOM_PLAN_MAX_COUNT);
 	}
 	if (in->nrecv < 1 || in->nrecv > IPUXCOM_TILES - 1) {
-		snprintf(field, sizeof(field), "xfers[%u].nrecv", (unsigned int)i);
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NRECV, field, "%s %u out of range 1..%u",
-				     field, in->nrecv, IPUXCOM_TILES - 1);
+		ixc_sched_field(f, sizeof(f), i, "nrecv", -1);
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NRECV, f, "%s %u out of range 1..%u",
+				     f, in->nrecv, IPUXCOM_TILES - 1);
 	}
 	if (!in->receivers || !in->dst_addr) {
-		snprintf(field, sizeof(field), "xfers[%u].%s", (unsigned int)i,
-			 in->receivers ? "dst_addr" : "receivers");
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, field, "%s is NULL", field);
+		ixc_sched_field(f, sizeof(f), i, in->receivers ? "dst_addr" : "receivers", -1);
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, f, "%s is NULL", f);
 	}
-	snprintf(field, sizeof(field), "xfers[%u].sender", (unsigned int)i);
-	if ((ret = ixc_tile_resolve(in->sender, logical, &x->sender, err, field)))
-		return ret;
-	snprintf(field, sizeof(field), "xfers[%u].src_addr", (unsigned int)i);
-	if ((ret = ixc_check_sram(in->src_addr, in->count, false, err, field)))
-		return ret;
-	if (in->src_addr / 4 > 0x3ffff)
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FIELD, field,
-				     "%s 0x%x: word address does not fit send's 18 bits", field,
+	if (ixc_tile_resolve(in->sender, logical, &x->sender, NULL, ""))
+		return ixc_tile_resolve(in->sender, logical, &x->sender, err,
+					ixc_sched_field(f, sizeof(f), i, "sender", -1));
+	if (ixc_check_sram(in->src_addr, in->count, false, NULL, ""))
+		return ixc_check_sram(in->src_addr, in->count, false, err,
+				      ixc_sched_field(f, sizeof(f), i, "src_addr", -1));
+	if (in->src_addr / 4 > 0x3ffff) {
+		ixc_sched_field(f, sizeof(f), i, "src_addr", -1);
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FIELD, f,
+				     "%s 0x%x: word address does not fit send's 18 bits", f,
 				     in->src_addr);
+	}
 	x->count = in->count;
 	x->nrecv = in->nrecv;
 	x->src = in->src_addr;
 	for (uint32_t k = 0; k < in->nrecv; k++) {
 		uint32_t r = 0;
 
-		snprintf(field, sizeof(field), "xfers[%u].receivers[%u]", (unsigned int)i, k);
-		if ((ret = ixc_tile_resolve(in->receivers[k], logical, &r, err, field)))
-			return ret;
-		if (r == x->sender)
-			return ixc_plan_fail(err, IPUXCOM_PLAN_E_SELF, field, "%s %u is the sender",
-					     field, in->receivers[k]);
-		if (seen[r / 32] >> (r % 32) & 1)
-			return ixc_plan_fail(err, IPUXCOM_PLAN_E_DUP, field, "%s %u is listed twice",
-					     field, in->receivers[k]);
+		if (ixc_tile_resolve(in->receivers[k], logical, &r, NULL, ""))
+			return ixc_tile_resolve(in->receivers[k], logical, &r, err,
+						ixc_sched_field(f, sizeof(f), i, "receivers",
+								(int)k));
+		if (r == x->sender || (seen[r / 32] >> (r % 32) & 1)) {
+			ixc_sched_field(f, sizeof(f), i, "receivers", (int)k);
+			return r == x->sender ?
+				ixc_plan_fail(err, IPUXCOM_PLAN_E_SELF, f, "%s %u is the sender",
+					      f, in->receivers[k]) :
+				ixc_plan_fail(err, IPUXCOM_PLAN_E_DUP, f, "%s %u is listed twice",
+					      f, in->receivers[k]);
+		}
 		seen[r / 32] |= 1u << (r % 32);
-		if ((ret = ixc_timing_pair(s->tm, x->sender, r, &t, &dir, err, field)))
-			return ret;
-		snprintf(field, sizeof(field), "xfers[%u].dst_addr[%u]", (unsigned int)i, k);
-		if ((ret = ixc_check_sram(in->dst_addr[k], in->count, true, err, field)))
-			return ret;
+		if (ixc_timing_pair(s->tm, x->sender, r, &t, &dir, NULL, ""))
+			return ixc_timing_pair(s->tm, x->sender, r, &t, &dir, err,
+					       ixc_sched_field(f, sizeof(f), i, "receivers",
+							       (int)k));
+		if (ixc_check_sram(in->dst_addr[k], in->count, true, NULL, ""))
+			return ixc_check_sram(in->dst_addr[k], in->count, true, err,
+					      ixc_sched_field(f, sizeof(f), i, "dst_addr",
+							      (int)k));
 		x->recv[k] = r;
 		x->dst[k] = in->dst_addr[k];
 		x->t[k] = t;
@@ -644,6 +665,133 @@ static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_
 	return 0;
 }
 
+static int ixc_sched_new(const struct ipuxcom_schedule_opts *opts,
+			 const struct ipuxcom_schedule_xfer *xfers, size_t n, bool place,
+			 struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err);
+
+/* Take transfer @xi's send and windows out of @s again (the reverse of ixc_place()). */
+static void ixc_unplace(struct ipuxcom_schedule *s, size_t xi)
+{
+	const struct ixc_sx *x = &s->x[xi];
+	struct ixc_stile *t = &s->tiles[x->sender];
+
+	for (size_t k = 0; k < t->nsnd; k++) {
+		if (t->snd[k].xfer != xi)
+			continue;
+		memmove(&t->snd[k], &t->snd[k + 1], (t->nsnd - k - 1) * sizeof(*t->snd));
+		t->nsnd--;
+		break;
+	}
+	for (uint32_t i = 0; i < x->nrecv; i++) {
+		t = &s->tiles[x->recv[i]];
+		for (size_t k = 0; k < t->nwin; k++) {
+			if (t->win[k].xfer != xi)
+				continue;
+			memmove(&t->win[k], &t->win[k + 1], (t->nwin - k - 1) * sizeof(*t->win));
+			t->nwin--;
+			break;
+		}
+	}
+}
+
+/*
+ * The phase a placed transfer @xi asks for: its tiles' programs end after
+ * its last send and IXC_SCHED_END_MARGIN events after its last write
+ * (ixc_build_program(): every action of a window comes before its last
+ * write), and the phase is the last event + 1.
+ */
+static uint32_t ixc_placed_phase(const struct ipuxcom_schedule *s, size_t xi)
+{
+	const struct ixc_sx *x = &s->x[xi];
+	int32_t end = x->start + ixc_events(x), lw = s->slots[xi].last_write;
+
+	if (lw + IXC_SCHED_END_MARGIN > end)
+		end = lw + IXC_SCHED_END_MARGIN;
+	return (uint32_t)end + 1;
+}
+
+/*
+ * Issue 34: the scheduler's passes (placement orders, splits, the owner
+ * split per multicast) try many placements of closely related sets. A
+ * trial context holds every piece any of them uses, checked and resolved
+ * once (the pool), and the sequence of pool entries placed now; a trial
+ * is a sequence, placed without programs: what the last trial placed
+ * with the same first entries stays, only the rest is taken out and
+ * placed again, and a trial stops as soon as its phase reaches the one it
+ * must beat. The kept trial is built in full once at the end.
+ */
+struct ixc_sctx {
+	struct ipuxcom_schedule *s;	/* the pool, placed as seq says */
+	uint32_t *seq;			/* pool entries placed, in order */
+	uint32_t *ph;			/* ph[k]: the phase of seq[0..k] */
+	size_t nseq, cap;
+	bool broken;			/* out of memory while placing: state unknown */
+};
+
+static void ixc_sctx_free(struct ixc_sctx *c)
+{
+	ipuxcom_schedule_free(c->s);
+	free(c->seq);
+	free(c->ph);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The pool of @n transfers, none placed; false if they do not check or out of memory. */
+static bool ixc_sctx_init(struct ixc_sctx *c, const struct ipuxcom_schedule_opts *opts,
+			  const struct ipuxcom_schedule_xfer *xfers, size_t n)
+{
+	memset(c, 0, sizeof(*c));
+	if (ixc_sched_new(opts, xfers, n, false, &c->s, NULL))
+		return false;
+	c->cap = n ? n : 1;
+	c->seq = malloc(c->cap * sizeof(*c->seq));
+	c->ph = malloc(c->cap * sizeof(*c->ph));
+	if (!c->seq || !c->ph) {
+		ixc_sctx_free(c);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Place pool entries @seq[0..n) (each at most once) in that order. The
+ * phase, if every entry fits and the phase stays below @cutoff; else
+ * UINT32_MAX (the entries placed so far stay, for the next trial).
+ */
+static uint32_t ixc_sctx_eval(struct ixc_sctx *c, const uint32_t *seq, size_t n,
+			      uint32_t cutoff)
+{
+	size_t k = 0;
+
+	if (c->broken || n > c->cap)
+		return UINT32_MAX;
+	while (k < c->nseq && k < n && c->seq[k] == seq[k] && c->ph[k] < cutoff)
+		k++;
+	if (k && c->ph[k - 1] >= cutoff)
+		return UINT32_MAX;
+	while (c->nseq > k)
+		ixc_unplace(c->s, c->seq[--c->nseq]);
+	for (; k < n; k++) {
+		uint32_t p;
+		int ret = ixc_place(c->s, seq[k], NULL);
+
+		if (ret) {
+			/* no room places nothing; out of memory may leave a part */
+			c->broken = ret == -ENOMEM;
+			return UINT32_MAX;
+		}
+		p = ixc_placed_phase(c->s, seq[k]);
+		if (k && c->ph[k - 1] > p)
+			p = c->ph[k - 1];
+		c->seq[k] = seq[k];
+		c->ph[k] = p;
+		c->nseq = k + 1;
+		if (p >= cutoff)
+			return UINT32_MAX;
+	}
+	return n ? c->ph[n - 1] : 0;
+}
+
 /* -------------------------------------------------------------- programs */
 
 enum { IXC_A_SEND = 1, IXC_A_XPIC, IXC_A_PIC };
@@ -839,46 +987,87 @@ static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
  * longer than the caller's order gave. Then, from the best order, move
  * each of the IXC_SCHED_CRITICAL transfers that write last to the front
  * (it waited for others; placed first it waits for none) and keep the
- * move while the phase shortens, at most IXC_SCHED_MOVES builds.
+ * move while the phase shortens, at most IXC_SCHED_MOVES trials.
+ * Issue 34: each order is a trial of a context (struct ixc_sctx), not a
+ * build.
  */
 #define IXC_SCHED_CRITICAL	4
 #define IXC_SCHED_MOVES		8
 
-static bool ixc_sched_try(const struct ipuxcom_schedule_opts *opts,
-			  const struct ipuxcom_schedule_xfer *xfers, size_t n, const uint32_t *order,
-			  struct ipuxcom_schedule **best)
-{
-	struct ipuxcom_schedule *s = NULL;
+/* A set of pool entries whose best order is searched. */
+struct ixc_sset {
+	const struct ipuxcom_schedule_xfer *xf;	/* its transfers, for ixc_sched_order() */
+	const uint32_t *map;	/* set index -> pool entry; NULL: the same index */
+	size_t n;
+	uint32_t phase;		/* the phase in hand (order, lw); UINT32_MAX: none yet */
+	uint32_t *order;	/* the order in hand (set indices) */
+	int32_t *lw;		/* per set index: its last write in the phase in hand */
+	uint32_t *seq, *cur;	/* scratch */
+};
 
-	if (ixc_schedule_build(opts, xfers, n, order, &s, NULL))
-		return false;
-	if (s->events < (*best)->events) {
-		ipuxcom_schedule_free(*best);
-		*best = s;
-		return true;
-	}
-	ipuxcom_schedule_free(s);
-	return false;
+static bool ixc_sset_alloc(struct ixc_sset *st, size_t n)
+{
+	size_t k = n ? n : 1;
+
+	memset(st, 0, sizeof(*st));
+	st->order = malloc(k * sizeof(*st->order));
+	st->lw = malloc(k * sizeof(*st->lw));
+	st->seq = malloc(k * sizeof(*st->seq));
+	st->cur = malloc(k * sizeof(*st->cur));
+	st->phase = UINT32_MAX;
+	return st->order && st->lw && st->seq && st->cur;
 }
 
-static void ixc_sched_reorder(const struct ipuxcom_schedule_opts *opts,
-			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
-			      struct ipuxcom_schedule **best)
+static void ixc_sset_free(struct ixc_sset *st)
 {
-	bool logical = !(opts && (opts->flags & IPUXCOM_SCHEDULE_PHYSICAL));
-	uint32_t *order, *cur;
+	free(st->order);
+	free(st->lw);
+	free(st->seq);
+	free(st->cur);
+	memset(st, 0, sizeof(*st));
+}
+
+/* Place @st in @order (set indices); it becomes the one in hand if its phase is shorter. */
+static bool ixc_sset_try(struct ixc_sctx *c, struct ixc_sset *st, const uint32_t *order)
+{
+	uint32_t p;
+
+	for (size_t i = 0; i < st->n; i++)
+		st->seq[i] = st->map ? st->map[order[i]] : order[i];
+	p = ixc_sctx_eval(c, st->seq, st->n, st->phase);
+	if (p == UINT32_MAX)
+		return false;
+	st->phase = p;
+	if (order != st->order)
+		memcpy(st->order, order, st->n * sizeof(*order));
+	for (size_t i = 0; i < st->n; i++)
+		st->lw[i] = c->s->slots[st->map ? st->map[i] : i].last_write;
+	return true;
+}
+
+/*
+ * The best order of @st: the one in hand (placed in the given order first
+ * when there is none), the orders of ixc_sched_order() when @orders, then
+ * the moves of the transfers that write last.
+ */
+static void ixc_sset_search(struct ixc_sctx *c, struct ixc_sset *st, bool logical, bool orders)
+{
+	uint32_t *order = st->order, *cur = st->cur;
+	size_t n = st->n;
 	unsigned int moves = 0;
 	bool again = true;
 
-	if (n < 2 || !(order = malloc(2 * n * sizeof(*order))))
+	if (st->phase == UINT32_MAX) {
+		for (size_t i = 0; i < n; i++)
+			order[i] = (uint32_t)i;
+		if (!ixc_sset_try(c, st, order))
+			return;
+	}
+	if (!orders || n < 2)
 		return;
-	cur = order + n;
-	for (size_t i = 0; i < n; i++)
-		order[i] = (uint32_t)i;
 	for (unsigned int k = 1; k <= IXC_SCHED_ORDERS; k++)
-		if (ixc_sched_order(xfers, n, logical, k, cur) &&
-		    ixc_sched_try(opts, xfers, n, cur, best))
-			memcpy(order, cur, n * sizeof(*order));
+		if (ixc_sched_order(st->xf, n, logical, k, cur))
+			ixc_sset_try(c, st, cur);
 	while (again && moves < IXC_SCHED_MOVES) {
 		uint32_t crit[IXC_SCHED_CRITICAL];
 		size_t nc = 0;
@@ -887,8 +1076,7 @@ static void ixc_sched_reorder(const struct ipuxcom_schedule_opts *opts,
 		for (size_t i = 0; i < n; i++) {
 			size_t j = nc < IXC_SCHED_CRITICAL ? nc++ : IXC_SCHED_CRITICAL;
 
-			while (j > 0 && (*best)->slots[crit[j - 1]].last_write <
-					(*best)->slots[i].last_write) {
+			while (j > 0 && st->lw[crit[j - 1]] < st->lw[i]) {
 				if (j < IXC_SCHED_CRITICAL)
 					crit[j] = crit[j - 1];
 				j--;
@@ -897,25 +1085,60 @@ static void ixc_sched_reorder(const struct ipuxcom_schedule_opts *opts,
 				crit[j] = (uint32_t)i;
 		}
 		again = false;
-		for (size_t c = 0; c < nc && moves < IXC_SCHED_MOVES; c++) {
+		for (size_t k = 0; k < nc && moves < IXC_SCHED_MOVES; k++) {
 			size_t at = 0;
 
-			while (order[at] != crit[c])
+			while (order[at] != crit[k])
 				at++;
 			if (at == 0)
 				continue;
-			cur[0] = crit[c];
+			cur[0] = crit[k];
 			memcpy(cur + 1, order, at * sizeof(*order));
 			memcpy(cur + at + 1, order + at + 1, (n - at - 1) * sizeof(*order));
 			moves++;
-			if (ixc_sched_try(opts, xfers, n, cur, best)) {
-				memcpy(order, cur, n * sizeof(*order));
+			if (ixc_sset_try(c, st, cur)) {
 				again = true;
 				break;
 			}
 		}
 	}
-	free(order);
+}
+
+/*
+ * The caller's set in other orders (issue 25), from its schedule *@best
+ * (the default's or the legacy packing's): *@best becomes the build of a
+ * shorter order.
+ */
+static void ixc_sched_reorder(const struct ipuxcom_schedule_opts *opts,
+			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
+			      struct ipuxcom_schedule **best)
+{
+	bool logical = !(opts && (opts->flags & IPUXCOM_SCHEDULE_PHYSICAL));
+	struct ixc_sctx c;
+	struct ixc_sset st;
+	struct ipuxcom_schedule *s = NULL;
+
+	if (n < 2)
+		return;
+	if (!ixc_sset_alloc(&st, n) || !ixc_sctx_init(&c, opts, xfers, n)) {
+		ixc_sset_free(&st);
+		return;
+	}
+	st.xf = xfers;
+	st.n = n;
+	st.phase = (*best)->events;
+	for (size_t i = 0; i < n; i++) {
+		st.order[i] = (uint32_t)i;
+		st.lw[i] = (*best)->slots[i].last_write;
+	}
+	ixc_sset_search(&c, &st, logical, true);
+	if (st.phase < (*best)->events &&
+	    !ixc_schedule_build(opts, xfers, n, st.order, &s, NULL)) {
+		ipuxcom_schedule_free(*best);
+		*best = s;
+	}
+	ixc_sctx_free(&c);
+	ixc_sset_free(&st);
 }
 
 /*
@@ -1198,20 +1421,6 @@ static bool ixc_sched_expand(const struct ipuxcom_schedule_opts *opts,
 	return true;
 }
 
-/* Keep the split set's schedule @s in *@best if shorter (it takes @e's first[]). */
-static void ixc_sched_keep(struct ipuxcom_schedule **s, struct ixc_sexp *e, size_t n,
-			   struct ipuxcom_schedule **best)
-{
-	if ((*s)->events < (*best)->events) {
-		(*s)->ufirst = e->first;
-		(*s)->nuser = n;
-		e->first = NULL;
-		ipuxcom_schedule_free(*best);
-		*best = *s;
-		*s = NULL;
-	}
-}
-
 /*
  * Schedule the split set (its orders included) and keep it in *@best when
  * its phase is shorter. Then choose the owner split per multicast
@@ -1220,9 +1429,12 @@ static void ixc_sched_keep(struct ipuxcom_schedule **s, struct ixc_sexp *e, size
  * multicast that took it goes whole (its head/tail words and pieces
  * stay) in the split set, scheduled the same way, and the choice is
  * kept only if that set's phase gets strictly shorter; *@best takes any
- * phase shorter than its own. One pass, a build and its orders per
- * multicast. False only when @pieces cuts no transfer (the set without
- * pieces is the caller's to try) or out of memory for the counts.
+ * phase shorter than its own. One pass, a trial and its orders per
+ * multicast: issue 34, each a trial of one context holding the pieces of
+ * both splits, so the pass places again only what follows the multicast
+ * it changes and stops a trial at the phase it must beat. False only
+ * when @pieces cuts no transfer (the set without pieces is the caller's
+ * to try) or out of memory for the counts.
  */
 /*
  * The per-multicast owner-split pass costs a build and its orders per
@@ -1244,74 +1456,139 @@ static bool ixc_sched_owner_pass_pays(const struct ipuxcom_schedule_opts *opts,
 	return (uint64_t)phase * 100 > (uint64_t)b.events * IXC_SCHED_OWNER_PASS_PCT;
 }
 
+/*
+ * The pieces of the split set whose caller transfers @own says take the
+ * owner split (@a: every one that can, @b: none) into @st's map and
+ * @xf, as ixc_sched_expand() with @own would cut them; @b's entries
+ * follow @a's in the pool.
+ */
+static void ixc_sched_gather(const struct ixc_sexp *a, const struct ixc_sexp *b,
+			     const uint8_t *own, size_t n, struct ipuxcom_schedule_xfer *xf,
+			     uint32_t *map, size_t *m)
+{
+	*m = 0;
+	for (size_t j = 0; j < n; j++) {
+		const struct ixc_sexp *e = own[j] || !a->owned[j] ? a : b;
+		uint32_t base = e == a ? 0 : (uint32_t)a->m;
+
+		for (uint32_t k = e->first[j]; k < e->first[j + 1]; k++) {
+			xf[*m] = e->ex[k];
+			map[(*m)++] = base + k;
+		}
+	}
+}
+
 static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 			    const struct ipuxcom_schedule_xfer *xfers, size_t n,
 			    struct ipuxcom_schedule **best, bool pieces)
 {
-	struct ixc_sexp e = { 0 };
+	bool logical = !(opts && (opts->flags & IPUXCOM_SCHEDULE_PHYSICAL));
+	struct ixc_sexp e = { 0 }, f = { 0 }, g = { 0 };
+	struct ipuxcom_schedule_xfer *pool = NULL, *xf = NULL;
 	struct ipuxcom_schedule *s = NULL;
-	uint32_t *np = NULL, cur;
-	uint8_t *own = NULL;
-	bool cut = false;
+	struct ixc_sctx c = { 0 };
+	struct ixc_sset st = { 0 };
+	uint32_t *np = NULL, *map = NULL, *kept = NULL, cur, won = UINT32_MAX;
+	uint8_t *own = NULL, *kept_own = NULL;
+	bool cut = false, any = false;
+	size_t mp, m;
 
 	np = malloc((n ? n : 1) * sizeof(*np));
-	if (!np)
-		return false;
+	own = calloc(n ? n : 1, sizeof(*own));
+	kept_own = calloc(n ? n : 1, sizeof(*kept_own));
+	if (!np || !own || !kept_own)
+		goto out;
 	for (size_t i = 0; i < n; i++) {
 		np[i] = pieces ? ixc_sched_npieces(opts, &xfers[i]) : 1;
 		cut |= np[i] > 1;
 	}
 	if (pieces && !cut) {
 		free(np);
+		free(own);
+		free(kept_own);
 		return false;	/* nothing to cut: the same set as without pieces */
 	}
-	if (!ixc_sched_expand(opts, xfers, n, np, NULL, &e))
+	if (!ixc_sched_expand(opts, xfers, n, np, NULL, &e) || e.m == n)
 		goto out;
-	if (e.m == n || ixc_schedule_build(opts, e.ex, e.m, NULL, &s, NULL))
+	for (size_t i = 0; i < n; i++)
+		any |= e.owned[i];
+	/* The pool: the set's pieces, then those of no owner split (own is all 0 here). */
+	if (any && !ixc_sched_expand(opts, xfers, n, np, own, &f))
 		goto out;
-	/* The orders cost a build each: only where a build is cheap (time budget, issue 25). */
-	if (e.m <= IXC_SCHED_SPLIT_ORDERS_MAX)
-		ixc_sched_reorder(opts, e.ex, e.m, &s);
-	cur = s->events;
-	ixc_sched_keep(&s, &e, n, best);
-	ipuxcom_schedule_free(s);
-	s = NULL;
-	if (!ixc_sched_owner_pass_pays(opts, xfers, n, (*best)->events))
+	mp = e.m + f.m;
+	pool = malloc(mp * sizeof(*pool));
+	xf = malloc(mp * sizeof(*xf));
+	map = malloc(mp * sizeof(*map));
+	kept = malloc(mp * sizeof(*kept));
+	if (!pool || !xf || !map || !kept || !ixc_sset_alloc(&st, mp))
 		goto out;
-	own = malloc((n ? n : 1) * sizeof(*own));
-	if (!own)
+	memcpy(pool, e.ex, e.m * sizeof(*pool));
+	if (f.m)
+		memcpy(pool + e.m, f.ex, f.m * sizeof(*pool));
+	if (!ixc_sctx_init(&c, opts, pool, mp))
 		goto out;
 	memcpy(own, e.owned, n);
+	ixc_sched_gather(&e, &f, own, n, xf, map, &m);
+	st.xf = xf;
+	st.map = map;
+	st.n = m;
+	/* The orders cost a trial each: only where one is cheap (time budget, issue 25). */
+	ixc_sset_search(&c, &st, logical, m <= IXC_SCHED_SPLIT_ORDERS_MAX);
+	if (st.phase == UINT32_MAX)
+		goto out;
+	cur = st.phase;
+	if (cur < (*best)->events) {
+		won = cur;
+		memcpy(kept, st.order, m * sizeof(*kept));
+		memcpy(kept_own, own, n);
+	}
+	if (!any || !ixc_sched_owner_pass_pays(opts, xfers, n, won < (*best)->events ? won :
+						 (*best)->events))
+		goto keep;
 	for (size_t i = 0; i < n; i++) {
-		struct ixc_sexp f;
-
 		if (!own[i])
 			continue;
 		own[i] = 0;
-		if (!ixc_sched_expand(opts, xfers, n, np, own, &f))
-			break;
-		if (ixc_schedule_build(opts, f.ex, f.m, NULL, &s, NULL)) {
-			ixc_sexp_free(&f);
+		ixc_sched_gather(&e, &f, own, n, xf, map, &m);
+		st.n = m;
+		st.phase = UINT32_MAX;
+		ixc_sset_search(&c, &st, logical, m <= IXC_SCHED_SPLIT_ORDERS_MAX);
+		if (st.phase >= cur) {
 			own[i] = 1;
 			continue;
 		}
-		if (f.m <= IXC_SCHED_SPLIT_ORDERS_MAX)
-			ixc_sched_reorder(opts, f.ex, f.m, &s);
-		if (s->events < cur) {
-			cur = s->events;
-			ixc_sched_keep(&s, &f, n, best);
-		} else {
-			own[i] = 1;
+		cur = st.phase;
+		if (cur < won && cur < (*best)->events) {
+			won = cur;
+			memcpy(kept, st.order, m * sizeof(*kept));
+			memcpy(kept_own, own, n);
 		}
-		ipuxcom_schedule_free(s);
+	}
+keep:
+	/* The best trial built in full: the same placements, so the same phase. */
+	if (won != UINT32_MAX && ixc_sched_expand(opts, xfers, n, np, kept_own, &g) &&
+	    !ixc_schedule_build(opts, g.ex, g.m, kept, &s, NULL) && s->events < (*best)->events) {
+		s->ufirst = g.first;
+		s->nuser = n;
+		g.first = NULL;
+		ipuxcom_schedule_free(*best);
+		*best = s;
 		s = NULL;
-		ixc_sexp_free(&f);
 	}
 out:
 	ipuxcom_schedule_free(s);
+	ixc_sctx_free(&c);
+	ixc_sset_free(&st);
 	ixc_sexp_free(&e);
+	ixc_sexp_free(&f);
+	ixc_sexp_free(&g);
+	free(pool);
+	free(xf);
+	free(map);
+	free(kept);
 	free(np);
 	free(own);
+	free(kept_own);
 	return true;
 }
 
@@ -1391,14 +1668,18 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 	return 0;
 }
 
-static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
-			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
-			      const uint32_t *order, struct ipuxcom_schedule **out,
-			      struct ipuxcom_plan_error *err)
+/*
+ * A schedule of @n transfers, each checked and resolved, none placed
+ * unless @place (then each is placed in the caller's order as it is
+ * checked, so a transfer that does not fit is reported before a later
+ * one that is invalid). No programs yet.
+ */
+static int ixc_sched_new(const struct ipuxcom_schedule_opts *opts,
+			 const struct ipuxcom_schedule_xfer *xfers, size_t n, bool place,
+			 struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_schedule *s;
-	struct ixc_saction *act = NULL;
-	size_t nids = 0, maxact = 1, done;
+	size_t nids = 0;
 	int ret;
 
 	if (!out)
@@ -1446,12 +1727,57 @@ static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
 		x->pic_save = &s->ints[4 * nids + 3 * xfers[i].nrecv];
 		nids += xfers[i].nrecv;
 		if ((ret = ixc_sched_xfer(s, i, &xfers[i], x, err)) ||
-		    (!order && (ret = ixc_place(s, i, err)))) {
+		    (place && (ret = ixc_place(s, i, err)))) {
 			ipuxcom_schedule_free(s);
 			return ret;
 		}
-		s->departs |= x->wide;
+		s->departs |= place && x->wide;
 	}
+	*out = s;
+	return 0;
+}
+
+/* Every tile's program from the placed transfers of @s; the phase length in s->events. */
+static int ixc_sched_programs(struct ipuxcom_schedule *s, struct ipuxcom_plan_error *err)
+{
+	struct ixc_saction *act;
+	size_t maxact = 1, done;
+	int ret;
+
+	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
+		size_t k = s->tiles[t].nsnd + 3 * s->tiles[t].nwin;
+
+		if (k > maxact)
+			maxact = k;
+	}
+	act = malloc(maxact * sizeof(*act));
+	if (!act)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "out", "out of memory");
+	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
+		if (!s->tiles[t].nsnd && !s->tiles[t].nwin)
+			continue;
+		if ((ret = ixc_build_program(s, t, act, &done, err))) {
+			free(act);
+			return ret;
+		}
+	}
+	free(act);
+	return 0;
+}
+
+static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
+			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
+			      const uint32_t *order, struct ipuxcom_schedule **out,
+			      struct ipuxcom_plan_error *err)
+{
+	struct ipuxcom_schedule *s;
+	int ret;
+
+	if (!out)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NULL, "out", "out is NULL");
+	*out = NULL;
+	if ((ret = ixc_sched_new(opts, xfers, n, !order, &s, err)))
+		return ret;
 	/* Another placement order (issue 25): every transfer checked first. */
 	for (size_t k = 0; order && k < n; k++) {
 		if ((ret = ixc_place(s, order[k], err))) {
@@ -1460,27 +1786,10 @@ static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
 		}
 		s->departs |= s->x[order[k]].wide;
 	}
-	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
-		size_t k = s->tiles[t].nsnd + 3 * s->tiles[t].nwin;
-
-		if (k > maxact)
-			maxact = k;
-	}
-	act = malloc(maxact * sizeof(*act));
-	if (!act) {
+	if ((ret = ixc_sched_programs(s, err))) {
 		ipuxcom_schedule_free(s);
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "out", "out of memory");
+		return ret;
 	}
-	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
-		if (!s->tiles[t].nsnd && !s->tiles[t].nwin)
-			continue;
-		if ((ret = ixc_build_program(s, t, act, &done, err))) {
-			free(act);
-			ipuxcom_schedule_free(s);
-			return ret;
-		}
-	}
-	free(act);
 	*out = s;
 	ixc_plan_ok(err);
 	return 0;

@@ -725,6 +725,7 @@ struct ixc_sctx {
 	uint32_t *seq;			/* pool entries placed, in order */
 	uint32_t *ph;			/* ph[k]: the phase of seq[0..k] */
 	size_t nseq, cap;
+	size_t *budget;			/* placements left to every trial of the build */
 	bool broken;			/* out of memory while placing: state unknown */
 };
 
@@ -738,9 +739,10 @@ static void ixc_sctx_free(struct ixc_sctx *c)
 
 /* The pool of @n transfers, none placed; false if they do not check or out of memory. */
 static bool ixc_sctx_init(struct ixc_sctx *c, const struct ipuxcom_schedule_opts *opts,
-			  const struct ipuxcom_schedule_xfer *xfers, size_t n)
+			  const struct ipuxcom_schedule_xfer *xfers, size_t n, size_t *budget)
 {
 	memset(c, 0, sizeof(*c));
+	c->budget = budget;
 	if (ixc_sched_new(opts, xfers, n, false, &c->s, NULL))
 		return false;
 	c->cap = n ? n : 1;
@@ -773,7 +775,12 @@ static uint32_t ixc_sctx_eval(struct ixc_sctx *c, const uint32_t *seq, size_t n,
 		ixc_unplace(c->s, c->seq[--c->nseq]);
 	for (; k < n; k++) {
 		uint32_t p;
-		int ret = ixc_place(c->s, seq[k], NULL);
+		int ret;
+
+		if (!*c->budget)
+			return UINT32_MAX;
+		--*c->budget;
+		ret = ixc_place(c->s, seq[k], NULL);
 
 		if (ret) {
 			/* no room places nothing; out of memory may leave a part */
@@ -1046,8 +1053,8 @@ static bool ixc_sset_try(struct ixc_sctx *c, struct ixc_sset *st, const uint32_t
 }
 
 /*
- * The best order of @st: the one in hand (placed in the given order first
- * when there is none), the orders of ixc_sched_order() when @orders, then
+ * The best order of @st: the one in hand (st->order placed first when
+ * there is no phase in hand), the orders of ixc_sched_order() when @orders, then
  * the moves of the transfers that write last.
  */
 static void ixc_sset_search(struct ixc_sctx *c, struct ixc_sset *st, bool logical, bool orders)
@@ -1057,12 +1064,8 @@ static void ixc_sset_search(struct ixc_sctx *c, struct ixc_sset *st, bool logica
 	unsigned int moves = 0;
 	bool again = true;
 
-	if (st->phase == UINT32_MAX) {
-		for (size_t i = 0; i < n; i++)
-			order[i] = (uint32_t)i;
-		if (!ixc_sset_try(c, st, order))
-			return;
-	}
+	if (st->phase == UINT32_MAX && !ixc_sset_try(c, st, order))
+		return;
 	if (!orders || n < 2)
 		return;
 	for (unsigned int k = 1; k <= IXC_SCHED_ORDERS; k++)
@@ -1111,7 +1114,7 @@ static void ixc_sset_search(struct ixc_sctx *c, struct ixc_sset *st, bool logica
  */
 static void ixc_sched_reorder(const struct ipuxcom_schedule_opts *opts,
 			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
-			      struct ipuxcom_schedule **best)
+			      struct ipuxcom_schedule **best, size_t *budget)
 {
 	bool logical = !(opts && (opts->flags & IPUXCOM_SCHEDULE_PHYSICAL));
 	struct ixc_sctx c;
@@ -1120,7 +1123,7 @@ static void ixc_sched_reorder(const struct ipuxcom_schedule_opts *opts,
 
 	if (n < 2)
 		return;
-	if (!ixc_sset_alloc(&st, n) || !ixc_sctx_init(&c, opts, xfers, n)) {
+	if (!ixc_sset_alloc(&st, n) || !ixc_sctx_init(&c, opts, xfers, n, budget)) {
 		ixc_sset_free(&st);
 		return;
 	}
@@ -1437,26 +1440,6 @@ static bool ixc_sched_expand(const struct ipuxcom_schedule_opts *opts,
  * to try) or out of memory for the counts.
  */
 /*
- * The per-multicast owner-split pass costs a build and its orders per
- * multicast (the multicast family's median went from 0.6 to 3 ms), so it
- * runs only for a phase more than IXC_SCHED_OWNER_PASS_PCT percent of its
- * lower bound (ipuxcom_schedule_bound()): what it is for are the sets
- * far from their bound (sched_bench, issue 25: its < 1 ms median).
- */
-#define IXC_SCHED_OWNER_PASS_PCT	140
-
-static bool ixc_sched_owner_pass_pays(const struct ipuxcom_schedule_opts *opts,
-				      const struct ipuxcom_schedule_xfer *xfers, size_t n,
-				      uint32_t phase)
-{
-	struct ipuxcom_schedule_bound b = IPUXCOM_SCHEDULE_BOUND_INIT;
-
-	if (ipuxcom_schedule_bound(opts, xfers, n, &b, NULL) || !b.events)
-		return true;
-	return (uint64_t)phase * 100 > (uint64_t)b.events * IXC_SCHED_OWNER_PASS_PCT;
-}
-
-/*
  * The pieces of the split set whose caller transfers @own says take the
  * owner split (@a: every one that can, @b: none) into @st's map and
  * @xf, as ixc_sched_expand() with @own would cut them; @b's entries
@@ -1478,9 +1461,16 @@ static void ixc_sched_gather(const struct ixc_sexp *a, const struct ixc_sexp *b,
 	}
 }
 
+/*
+ * Issue 34: sets of at most this many pieces search the orders of every
+ * multicast's trial in the owner pass (issue 25's pass, a few
+ * microseconds per trial there); larger ones take the incremental pass.
+ */
+#define IXC_SCHED_OWNER_FULL_MAX	48
+
 static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 			    const struct ipuxcom_schedule_xfer *xfers, size_t n,
-			    struct ipuxcom_schedule **best, bool pieces)
+			    struct ipuxcom_schedule **best, bool pieces, size_t *budget)
 {
 	bool logical = !(opts && (opts->flags & IPUXCOM_SCHEDULE_PHYSICAL));
 	struct ixc_sexp e = { 0 }, f = { 0 }, g = { 0 };
@@ -1489,9 +1479,10 @@ static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 	struct ixc_sctx c = { 0 };
 	struct ixc_sset st = { 0 };
 	uint32_t *np = NULL, *map = NULL, *kept = NULL, cur, won = UINT32_MAX;
+	uint32_t *pseq = NULL, *tseq = NULL, *inv = NULL;
 	uint8_t *own = NULL, *kept_own = NULL;
-	bool cut = false, any = false;
-	size_t mp, m;
+	bool cut = false, any = false, changed = false;
+	size_t mp, m, plen;
 
 	np = malloc((n ? n : 1) * sizeof(*np));
 	own = calloc(n ? n : 1, sizeof(*own));
@@ -1520,18 +1511,23 @@ static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 	xf = malloc(mp * sizeof(*xf));
 	map = malloc(mp * sizeof(*map));
 	kept = malloc(mp * sizeof(*kept));
-	if (!pool || !xf || !map || !kept || !ixc_sset_alloc(&st, mp))
+	pseq = malloc(3 * mp * sizeof(*pseq));
+	tseq = pseq + mp;
+	inv = tseq + mp;
+	if (!pool || !xf || !map || !kept || !pseq || !ixc_sset_alloc(&st, mp))
 		goto out;
 	memcpy(pool, e.ex, e.m * sizeof(*pool));
 	if (f.m)
 		memcpy(pool + e.m, f.ex, f.m * sizeof(*pool));
-	if (!ixc_sctx_init(&c, opts, pool, mp))
+	if (!ixc_sctx_init(&c, opts, pool, mp, budget))
 		goto out;
 	memcpy(own, e.owned, n);
 	ixc_sched_gather(&e, &f, own, n, xf, map, &m);
 	st.xf = xf;
 	st.map = map;
 	st.n = m;
+	for (size_t k = 0; k < m; k++)
+		st.order[k] = (uint32_t)k;
 	/* The orders cost a trial each: only where one is cheap (time budget, issue 25). */
 	ixc_sset_search(&c, &st, logical, m <= IXC_SCHED_SPLIT_ORDERS_MAX);
 	if (st.phase == UINT32_MAX)
@@ -1542,27 +1538,82 @@ static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 		memcpy(kept, st.order, m * sizeof(*kept));
 		memcpy(kept_own, own, n);
 	}
-	if (!any || !ixc_sched_owner_pass_pays(opts, xfers, n, won < (*best)->events ? won :
-						 (*best)->events))
+	if (!any)
 		goto keep;
+	if (m <= IXC_SCHED_OWNER_FULL_MAX) {
+		/* A small set: each multicast's trial with its own orders. */
+		for (size_t i = 0; i < n; i++) {
+			if (!own[i])
+				continue;
+			own[i] = 0;
+			ixc_sched_gather(&e, &f, own, n, xf, map, &m);
+			st.n = m;
+			st.phase = UINT32_MAX;
+			for (size_t k = 0; k < m; k++)
+				st.order[k] = (uint32_t)k;
+			ixc_sset_search(&c, &st, logical, true);
+			if (st.phase >= cur) {
+				own[i] = 1;
+				continue;
+			}
+			cur = st.phase;
+			if (cur < won && cur < (*best)->events) {
+				won = cur;
+				memcpy(kept, st.order, m * sizeof(*kept));
+				memcpy(kept_own, own, n);
+			}
+		}
+		goto keep;
+	}
+	/*
+	 * Issue 34: in a larger set, each multicast's trial is the order in
+	 * hand with its owner groups' pieces replaced, where its first one
+	 * stood, by its pieces without the split: the entries before it stay
+	 * placed. The orders are searched again once, for the split chosen.
+	 */
+	for (size_t k = 0; k < m; k++)
+		pseq[k] = map[st.order[k]];
+	plen = m;
 	for (size_t i = 0; i < n; i++) {
+		size_t q = 0;
+		bool put = false;
+		uint32_t p;
+
 		if (!own[i])
 			continue;
-		own[i] = 0;
-		ixc_sched_gather(&e, &f, own, n, xf, map, &m);
-		st.n = m;
-		st.phase = UINT32_MAX;
-		ixc_sset_search(&c, &st, logical, m <= IXC_SCHED_SPLIT_ORDERS_MAX);
-		if (st.phase >= cur) {
-			own[i] = 1;
+		for (size_t k = 0; k < plen; k++) {
+			if (pseq[k] < e.first[i] || pseq[k] >= e.first[i + 1]) {
+				tseq[q++] = pseq[k];
+				continue;
+			}
+			for (uint32_t b = f.first[i]; !put && b < f.first[i + 1]; b++)
+				tseq[q++] = (uint32_t)e.m + b;
+			put = true;
+		}
+		p = ixc_sctx_eval(&c, tseq, q, cur);
+		if (p == UINT32_MAX)
 			continue;
-		}
-		cur = st.phase;
-		if (cur < won && cur < (*best)->events) {
-			won = cur;
-			memcpy(kept, st.order, m * sizeof(*kept));
-			memcpy(kept_own, own, n);
-		}
+		own[i] = 0;
+		changed = true;
+		cur = p;
+		memcpy(pseq, tseq, q * sizeof(*tseq));
+		plen = q;
+	}
+	if (!changed)
+		goto keep;
+	/* The split chosen, in the order in hand (set indices), then its other orders. */
+	ixc_sched_gather(&e, &f, own, n, xf, map, &m);
+	for (size_t k = 0; k < m; k++)
+		inv[map[k]] = (uint32_t)k;
+	for (size_t k = 0; k < m; k++)
+		st.order[k] = inv[pseq[k]];
+	st.n = m;
+	st.phase = UINT32_MAX;
+	ixc_sset_search(&c, &st, logical, m <= IXC_SCHED_SPLIT_ORDERS_MAX);
+	if (st.phase < won && st.phase < (*best)->events) {
+		won = st.phase;
+		memcpy(kept, st.order, m * sizeof(*kept));
+		memcpy(kept_own, own, n);
 	}
 keep:
 	/* The best trial built in full: the same placements, so the same phase. */
@@ -1586,6 +1637,7 @@ out:
 	free(xf);
 	free(map);
 	free(kept);
+	free(pseq);
 	free(np);
 	free(own);
 	free(kept_own);
@@ -1619,12 +1671,25 @@ static int ixc_sched_opts_in(const struct ipuxcom_schedule_opts *opts,
 	return ret;
 }
 
+/*
+ * Issue 34: the placements all the passes' trials of one build may make
+ * (ixc_sctx_eval()), so that a build costs a bounded number of legacy
+ * packings' worth of work however the passes would branch: at least
+ * IXC_SCHED_BUDGET_MIN (more than any set of the suite uses, so its
+ * sets get every trial), IXC_SCHED_BUDGET_PER_XFER per caller transfer.
+ * A pass out of budget keeps what it found.
+ */
+#define IXC_SCHED_BUDGET_MIN		4096
+#define IXC_SCHED_BUDGET_PER_XFER	16
+
 int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 			   const struct ipuxcom_schedule_xfer *xfers, size_t n,
 			   struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_schedule_opts o = IPUXCOM_SCHEDULE_OPTS_INIT, lo;
 	struct ipuxcom_schedule *legacy = NULL;
+	size_t budget = n * IXC_SCHED_BUDGET_PER_XFER > IXC_SCHED_BUDGET_MIN ?
+				n * IXC_SCHED_BUDGET_PER_XFER : IXC_SCHED_BUDGET_MIN;
 	struct ipuxcom_plan_error e0 = { 0 };
 	int ret;
 
@@ -1656,14 +1721,14 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 			ipuxcom_schedule_free(legacy);
 		}
 	}
-	ixc_sched_reorder(opts, xfers, n, out);
+	ixc_sched_reorder(opts, xfers, n, out, &budget);
 	/*
 	 * The pieces' set holds the other splits too; without pieces, those
 	 * alone (measured: with pieces, the set without them rarely wins and
 	 * its builds cost a third of the time budget).
 	 */
-	if (!ixc_sched_split(opts, xfers, n, out, true))
-		ixc_sched_split(opts, xfers, n, out, false);
+	if (!ixc_sched_split(opts, xfers, n, out, true, &budget))
+		ixc_sched_split(opts, xfers, n, out, false, &budget);
 	ixc_plan_ok(err);
 	return 0;
 }

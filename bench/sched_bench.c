@@ -20,6 +20,9 @@
  *   sched_bench              run the suite
  *   sched_bench --write DIR  write every set as DIR/NNN-FAMILY.txt (the
  *                            transfer lists `ipuxcom plan schedule` reads)
+ *   sched_bench --phases     print each set's default phase and bound, one
+ *                            line per set (bench/sched_suite_phases.txt
+ *                            holds these of issue 25's scheduler)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,6 +33,7 @@
 #include <ipuxcom_xsim.h>
 
 #include "sched_suite.h"
+#include "sched_util.h"
 
 /* Options of transfers given with physical ids. */
 static const struct ipuxcom_schedule_opts phys_opts = {
@@ -37,21 +41,6 @@ static const struct ipuxcom_schedule_opts phys_opts = {
 };
 
 #define REPS	3
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* Mean, median, min and max of @n values (sorts @v). */
 struct stats {
@@ -64,7 +53,7 @@ static struct stats stats_of(double *v, size_t n)
 
 	if (!n)
 		return s;
-	qsort(v, n, sizeof(*v), cmp_double);
+	qsort(v, n, sizeof(*v), bench_cmp_double);
 	for (size_t i = 0; i < n; i++)
 		s.mean += v[i];
 	s.mean /= (double)n;
@@ -106,7 +95,7 @@ static long packed(const struct ipuxcom_schedule_list *l, uint32_t flags, double
 
 	*ns = 1e30;
 	for (int r = 0; r < REPS; r++) {
-		double t0 = now_ns();
+		double t0 = bench_now_ns();
 
 		ipuxcom_schedule_free(s);
 		s = NULL;
@@ -114,7 +103,7 @@ static long packed(const struct ipuxcom_schedule_list *l, uint32_t flags, double
 			fprintf(stderr, "sched_bench: set %u: %s: %s\n", set, what, e.msg);
 			return -1;
 		}
-		t0 = now_ns() - t0;
+		t0 = bench_now_ns() - t0;
 		if (t0 < *ns)
 			*ns = t0;
 	}
@@ -169,26 +158,6 @@ struct fam {
 	double worst_bound;	/* largest default / bound, at set worst_set */
 	uint32_t worst_set;
 };
-
-static void cpu_model(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[512];
-
-	snprintf(buf, len, "unknown CPU");
-	while (f && fgets(line, sizeof(line), f)) {
-		char *c = strchr(line, ':');
-
-		if (!strncmp(line, "model name", 10) && c) {
-			c += 1 + strspn(c + 1, " \t");
-			c[strcspn(c, "\n")] = 0;
-			snprintf(buf, len, "%s", c);
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-}
 
 static uint32_t bound_of(const struct ipuxcom_schedule_xfer *x, size_t n, uint32_t flags)
 {
@@ -275,11 +244,59 @@ static int demos(void)
 	return 0;
 }
 
+static int print_phases(char *text)
+{
+	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
+		struct ipuxcom_schedule_list *l = NULL;
+		struct ipuxcom_plan_error e;
+		int f = suite_set(i, text, SUITE_TEXT_MAX);
+		double ns;
+		long ph;
+
+		if (f < 0 || ipuxcom_schedule_list_parse(text, strlen(text), 0, &l, &e)) {
+			fprintf(stderr, "sched_bench: set %u does not generate\n", i);
+			return 1;
+		}
+		ph = packed(l, 0, &ns, "default", i);
+		printf("%u %s %ld %u\n", i, suite_family_name[f], ph,
+		       bound_of(l->xfers, l->n, IPUXCOM_SCHEDULE_PHYSICAL));
+		ipuxcom_schedule_list_free(l);
+		if (ph < 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Each set's phase by issue 25's scheduler (sched_bench --phases of that
+ * scheduler: "set family phase bound" lines) into @base; how many were
+ * read (0 when run elsewhere than the source tree).
+ */
+static size_t load_baseline(uint32_t *base)
+{
+	FILE *f = fopen("bench/sched_suite_phases.txt", "r");
+	char line[256], fam[64];
+	uint32_t i, ph, bd;
+	size_t n = 0;
+
+	while (f && base && fgets(line, sizeof(line), f))
+		if (line[0] != '#' && sscanf(line, "%u %63s %u %u", &i, fam, &ph, &bd) == 4 &&
+		    i < SUITE_NSETS) {
+			base[i] = ph;
+			n++;
+		}
+	if (f)
+		fclose(f);
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	static char text[SUITE_TEXT_MAX];
 	struct fam fam[SUITE_NFAMILIES] = { 0 };
-	double *all_vs_legacy, *all_us, *all_bound, all_sum = 0;
+	double *all_vs_legacy, *all_us, *all_bound, *all_xleg, all_sum = 0, max_us = 0;
+	uint32_t *base = calloc(SUITE_NSETS, sizeof(uint32_t)), max_set = 0;
+	size_t nbase = load_baseline(base), vs_base[3] = { 0 };
 	char cpu[256];
 	size_t nall = 0, longer = 0;
 	long matmul = -1, matmul_legacy = -1;
@@ -287,13 +304,16 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--write"))
 		return write_sets(argv[2], text);
+	if (argc == 2 && !strcmp(argv[1], "--phases"))
+		return print_phases(text);
 	if (argc != 1) {
-		fprintf(stderr, "usage: sched_bench [--write DIR]\n");
+		fprintf(stderr, "usage: sched_bench [--write DIR | --phases]\n");
 		return 2;
 	}
 	all_vs_legacy = calloc(SUITE_NSETS, sizeof(double));
 	all_us = calloc(SUITE_NSETS, sizeof(double));
 	all_bound = calloc(SUITE_NSETS, sizeof(double));
+	all_xleg = calloc(SUITE_NSETS, sizeof(double));
 	for (int f = 0; f < SUITE_NFAMILIES; f++) {
 		fam[f].len = calloc(SUITE_NSETS, sizeof(double));
 		fam[f].vs_stagger = calloc(SUITE_NSETS, sizeof(double));
@@ -306,9 +326,9 @@ int main(int argc, char **argv)
 		    !fam[f].vs_bound || !fam[f].legacy_bound || !fam[f].stagger_bound)
 			return 1;
 	}
-	if (!all_vs_legacy || !all_us || !all_bound)
+	if (!all_vs_legacy || !all_us || !all_bound || !all_xleg || !base)
 		return 1;
-	cpu_model(cpu, sizeof(cpu));
+	bench_cpu_model(cpu, sizeof(cpu));
 
 	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
 		struct ipuxcom_schedule_list *l = NULL;
@@ -336,7 +356,13 @@ int main(int argc, char **argv)
 			rc = 1;
 			continue;
 		}
-		(void)ns_legacy;
+		all_xleg[nall] = ns_new / ns_legacy;
+		if (ns_new / 1e3 > max_us) {
+			max_us = ns_new / 1e3;
+			max_set = i;
+		}
+		if (base[i])
+			vs_base[ln < base[i] ? 0 : ln == base[i] ? 1 : 2]++;
 		bd = bound_of(l->xfers, l->n, IPUXCOM_SCHEDULE_PHYSICAL);
 		if (!bd || ln < (long)bd || lp < (long)bd) {
 			fprintf(stderr, "sched_bench: set %u: bound %u, phases %ld/%ld\n", i, bd, ln,
@@ -422,6 +448,20 @@ int main(int argc, char **argv)
 		       "budget < 1 ms: %s)\n", us.median, us.median < 100 ? "met" : "NOT met",
 		       us.median < 1000 ? "met" : "NOT met");
 	}
+	{
+		double mx = bench_max(all_xleg, nall), md = bench_median(all_xleg, nall);
+
+		printf("issue 34 goals (build time, same run):\n");
+		printf("  slowest set %.1f us (set %u; goal <= 10 ms): %s\n", max_us, max_set,
+		       max_us <= 10000 ? "met" : "NOT met");
+		printf("  build time / legacy packing's: median %.2fx, max %.2fx (goal <= 5x on "
+		       "every set): %s\n", md, mx, mx <= 5 ? "met" : "NOT met");
+		if (nbase)
+			printf("  phases against issue 25's scheduler (bench/sched_suite_phases.txt, "
+			       "%zu sets): %zu shorter, %zu the same, %zu longer (goal 0): %s\n",
+			       nbase, vs_base[0], vs_base[1], vs_base[2],
+			       vs_base[2] ? "NOT met" : "met");
+	}
 	printf("phase / bound (ipuxcom_schedule_bound(): no schedule the verifier accepts is "
 	       "shorter):\n");
 	printf("%-10s %4s  %-32s %-17s  %-12s %-15s\n", "family", "sets",
@@ -455,6 +495,10 @@ int main(int argc, char **argv)
 		       nall && sum / nall <= 1.15 ? "met" : "NOT met");
 		printf("  sets above 1.5: %zu of %zu, max %.3f (goal 0): %s\n", over, nall, all.max,
 		       over ? "NOT met (docs/exchange-verifier.md says why)" : "met");
+		printf("issue 34 goals (default / bound): mean %.3f (goal <= 1.08): %s; max %.3f "
+		       "(goal <= 1.35): %s\n", nall ? sum / nall : 0,
+		       nall && sum / nall <= 1.08 ? "met" : "NOT met", all.max,
+		       all.max <= 1.35 ? "met" : "NOT met");
 	}
 	if (demos())
 		rc = 1;
@@ -468,6 +512,8 @@ int main(int argc, char **argv)
 		free(fam[f].stagger_bound);
 	}
 	free(all_bound);
+	free(all_xleg);
+	free(base);
 	free(all_vs_legacy);
 	free(all_us);
 	return rc;

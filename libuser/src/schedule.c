@@ -2058,3 +2058,84 @@ int ipuxcom_schedule_stagger(const struct ipuxcom_schedule_opts *opts,
 	ixc_plan_ok(err);
 	return 0;
 }
+
+/* ------------------------------------------- exact reference (issue 34) */
+
+struct ixc_sexact {
+	struct ixc_sctx c;
+	uint32_t seq[16];
+	size_t n;
+	uint32_t best;
+	uint64_t left;
+	bool cut;	/* the placement limit stopped the search */
+};
+
+/* Every order of the entries not in @used after seq[0..k), below x->best. */
+static void ixc_sexact_dfs(struct ixc_sexact *x, size_t k, uint32_t used)
+{
+	for (uint32_t j = 0; j < x->n; j++) {
+		uint32_t p;
+
+		if (used >> j & 1)
+			continue;
+		if (!x->left) {
+			x->cut = true;
+			return;
+		}
+		x->left--;
+		x->seq[k] = j;
+		p = ixc_sctx_eval(&x->c, x->seq, k + 1, x->best);
+		if (p == UINT32_MAX)
+			continue;
+		if (k + 1 == x->n)
+			x->best = p;
+		else
+			ixc_sexact_dfs(x, k + 1, used | 1u << j);
+	}
+}
+
+int ixc_sched_exact(const struct ipuxcom_schedule_opts *opts,
+		    const struct ipuxcom_schedule_xfer *xfers, size_t n,
+		    const struct ipuxcom_schedule *s, bool pieces, uint32_t cutoff,
+		    uint64_t limit, uint32_t *phase, bool *proven)
+{
+	struct ipuxcom_schedule_opts o = opts ? *opts : (struct ipuxcom_schedule_opts)
+		IPUXCOM_SCHEDULE_OPTS_INIT;
+	struct ipuxcom_schedule_xfer px[16];
+	struct ixc_sexact *x;
+	size_t budget = SIZE_MAX;
+
+	if (pieces) {
+		if (!s || s->n > 16)
+			return -EINVAL;
+		/* The pieces as resolved: physical ids, their own addresses. */
+		o.flags = (o.flags & ~IXC_NUMBERING) | IPUXCOM_SCHEDULE_PHYSICAL;
+		for (size_t i = 0; i < s->n; i++)
+			px[i] = (struct ipuxcom_schedule_xfer){
+				.sender = s->x[i].sender, .count = s->x[i].count,
+				.nrecv = s->x[i].nrecv, .receivers = s->x[i].recv,
+				.src_addr = s->x[i].src, .dst_addr = s->x[i].dst,
+			};
+		xfers = px;
+		n = s->n;
+	}
+	if (n > 16)
+		return -EINVAL;
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	o.flags &= ~IPUXCOM_SCHEDULE_LEGACY;
+	if (!ixc_sctx_init(&x->c, &o, xfers, n, &budget)) {
+		free(x);
+		return -EINVAL;
+	}
+	x->n = n;
+	x->best = cutoff;
+	x->left = limit;
+	ixc_sexact_dfs(x, 0, 0);
+	*phase = x->best == cutoff ? UINT32_MAX : x->best;
+	*proven = !x->cut && !x->c.broken;
+	ixc_sctx_free(&x->c);
+	free(x);
+	return 0;
+}

@@ -204,4 +204,19 @@ int ixc_demo_watch_in(const struct ipuxcom_demo_watch *watch, struct ipuxcom_dem
 bool ixc_sched_order(const struct ipuxcom_schedule_xfer *xfers, size_t n, bool logical,
 		     unsigned int which, uint32_t *order);
 
+/*
+ * For the benchmarks' exact reference (issue 34, bench/sched_exact_bench.c):
+ * the shortest phase over every placement order of @n transfers (each
+ * placed as early as it fits, 64-bit where that writes earlier, as the
+ * default scheduler places), by depth-first branch and bound on one
+ * trial context, or of the pieces @s was built from when @pieces. Below
+ * @cutoff only (UINT32_MAX if none is); *@proven false when @limit
+ * placements ran out first. -ENOMEM, or -EINVAL (the set does not check,
+ * or more than 16 entries).
+ */
+int ixc_sched_exact(const struct ipuxcom_schedule_opts *opts,
+		    const struct ipuxcom_schedule_xfer *xfers, size_t n,
+		    const struct ipuxcom_schedule *s, bool pieces, uint32_t cutoff,
+		    uint64_t limit, uint32_t *phase, bool *proven);
+
 #endif /* IPUXCOM_XSIM_INTERNAL_H */

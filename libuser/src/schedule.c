@@ -87,6 +87,9 @@ struct ixc_ssend {
 };
 
 struct ixc_stile {
+	uint32_t id;		/* physical tile */
+	int32_t rem, rem_from;	/* a trial's windows still to come here (ixc_sctx_eval()) */
+	int32_t rem_min;	/* the shortest of them */
 	struct ixc_swin *win;	/* sorted by a */
 	size_t nwin, cap_win;
 	struct ixc_ssend *snd;	/* sorted by s0 */
@@ -119,7 +122,15 @@ struct ipuxcom_schedule {
 	size_t n;
 	uint32_t *ids;		/* receivers and destinations of every transfer */
 	int32_t *ints;		/* T, PIC, pair time, saved PIC of every transfer's receivers */
-	struct ixc_stile *tiles;	/* IPUXCOM_TILES */
+	/*
+	 * The tiles the transfers send from or write to, in a dense array
+	 * (issue 34: a build and every trial context allocated, cleared and
+	 * walked all IPUXCOM_TILES): tix[t] is t's index, 0 for a tile no
+	 * transfer touches (tiles[0] stays empty).
+	 */
+	uint16_t *tix;			/* IPUXCOM_TILES */
+	struct ixc_stile *tiles;	/* ntiles */
+	size_t ntiles, cap_tiles;
 	struct ipuxcom_schedule_slot *slots;
 	struct ixc_sprog *progs;
 	size_t nprogs;
@@ -130,7 +141,21 @@ struct ipuxcom_schedule {
 	/* Split transfers (issue 25): caller's transfer u is x[ufirst[u] .. ufirst[u + 1]). */
 	uint32_t *ufirst;
 	size_t nuser;
+	struct ixc_scross *cross;	/* the search's scratch: ixc_cross() */
+	size_t ncross, cap_cross;
 };
+
+/* Tile @t (< IPUXCOM_TILES)'s sends and windows: none when no transfer of @s touches it. */
+static inline const struct ixc_stile *ixc_tile(const struct ipuxcom_schedule *s, uint32_t t)
+{
+	return &s->tiles[s->tix[t]];
+}
+
+/* The same, writable: only for a tile some transfer of @s touches. */
+static inline struct ixc_stile *ixc_tile_w(struct ipuxcom_schedule *s, uint32_t t)
+{
+	return &s->tiles[s->tix[t]];
+}
 
 /* ---------------------------------------------------------------- checks */
 
@@ -372,15 +397,16 @@ static int32_t ixc_wide_t(const struct ipuxcom_schedule *s, uint32_t snd, uint32
 	return t2 > t ? t2 : t;
 }
 
-/* When transfer @y's stream reaches its receiver tile @r (its k-th), or any other tile @r. */
+/*
+ * When transfer @y's stream reaches tile @r. For one of its receivers
+ * this is ixc_t() (t and tpair come from the same lookups), so no search
+ * of its receivers: issue 34 measured that search at a sixth of a build.
+ */
 static int32_t ixc_arrive(const struct ipuxcom_schedule *s, const struct ixc_sx *y, uint32_t r)
 {
 	unsigned int dir = 0;
 	int t = 0;
 
-	for (uint32_t k = 0; k < y->nrecv; k++)
-		if (y->recv[k] == r)
-			return ixc_t(y, k);
 	if (ixc_timing_pair(s->tm, y->sender, r, &t, &dir, NULL, ""))
 		return 0;
 	return y->wide ? ixc_wide_t(s, y->sender, r, t) : t;
@@ -389,59 +415,175 @@ static int32_t ixc_arrive(const struct ipuxcom_schedule *s, const struct ixc_sx 
 /*
  * A sender's 32-bit streams reach each tile at one offset, so disjoint
  * sends never meet in a receiver's window; a 64-bit stream reaches it at
- * the pair's time instead. With one of them wide: @x's stream at @sigma
- * stays out of the windows of the sender's other transfers, and theirs
- * out of @x's. 0, or the next start worth trying.
+ * the pair's time instead. With one of them wide: @x's stream stays out
+ * of the windows of the sender's other transfers, and theirs out of
+ * @x's. Each such pair of stream and window rules out the starts
+ * [lo, hi) of @x, whatever else is placed, so a search computes them once
+ * per send into s->cross (issue 34: they were recomputed, with their
+ * timing lookups, at every start tried), and only for the sends near
+ * the starts it tries: arrival offsets lie in
+ * [-IPUXCOM_WORST_SEND_DELAY, IPUXCOM_WORST_RECV_DELAY] (ixc_timing_pair()
+ * checks every model's), so a send further than that from a start rules
+ * it out through no receiver.
  */
-static int64_t ixc_cross(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32_t sigma,
-			 int32_t n)
+#define IXC_SCHED_REACH	(IPUXCOM_WORST_SEND_DELAY + IPUXCOM_WORST_RECV_DELAY)
+
+struct ixc_scross {
+	int32_t lo, hi;		/* no start in [lo, hi): hi is the next worth trying */
+};
+
+/* One search's state (ixc_search(), ixc_try()). */
+struct ixc_ssearch {
+	uint32_t hot;		/* the receiver that ruled out the last start tried */
+	size_t next_snd;	/* the sender's sends before it are in s->cross (or too early) */
+};
+
+static bool ixc_cross_add(struct ipuxcom_schedule *s, int64_t lo, int64_t hi)
 {
-	const struct ixc_stile *st = &s->tiles[x->sender];
+	if (lo >= hi)
+		return true;
+	if (s->ncross == s->cap_cross &&
+	    !ixc_xgrow((void **)&s->cross, &s->cap_cross, s->ncross + 1, sizeof(*s->cross)))
+		return false;
+	s->cross[s->ncross++] = (struct ixc_scross){
+		(int32_t)(lo < INT32_MIN ? INT32_MIN : lo), (int32_t)hi };
+	return true;
+}
 
-	for (size_t k = 0; k < st->nsnd; k++) {
-		const struct ixc_ssend *o = &st->snd[k];
-		const struct ixc_sx *y = &s->x[o->xfer];
+/* The starts send @o of @x's sender rules out, into s->cross; false: out of memory. */
+static bool ixc_cross_send(struct ipuxcom_schedule *s, const struct ixc_sx *x,
+			   const struct ixc_ssend *o)
+{
+	const struct ixc_sx *y = &s->x[o->xfer];
+	int32_t n = ixc_events(x), len = o->s1 - o->s0;
 
-		if (!x->wide && !o->wide)
-			continue;
-		for (uint32_t j = 0; j < y->nrecv; j++) {
-			int32_t ya = o->s0 + ixc_t(y, j);
-			int32_t yc = ya + (o->s1 - o->s0) + ixc_pad(s, (uint32_t)(o->s1 - o->s0),
-								  y->recv[j]);
-			int32_t tx = ixc_arrive(s, x, y->recv[j]);
+	/* x's stream at y's receiver j during [sigma + tx, + n) against y's window [ya, yc) */
+	for (uint32_t j = 0; j < y->nrecv; j++) {
+		int32_t ya = o->s0 + ixc_t(y, j);
+		int32_t yc = ya + len + ixc_pad(s, (uint32_t)len, y->recv[j]);
+		int32_t tx = ixc_arrive(s, x, y->recv[j]);
 
-			if (sigma + tx < yc && ya < sigma + tx + n)
-				return (int64_t)yc - tx;
-		}
-		for (uint32_t i = 0; i < x->nrecv; i++) {
-			int32_t ty = ixc_arrive(s, y, x->recv[i]), ti = ixc_t(x, i);
-			int32_t a = sigma + ti;
-			int32_t c = a + n + ixc_pad(s, (uint32_t)n, x->recv[i]);
-
-			if (o->s0 + ty < c && a < o->s0 + ty + (o->s1 - o->s0))
-				return (int64_t)o->s0 + ty + (o->s1 - o->s0) - ti;
-		}
+		if (!ixc_cross_add(s, (int64_t)ya - tx - n + 1, (int64_t)yc - tx))
+			return false;
 	}
+	/* y's stream at x's receiver i during [s0 + ty, + len) against x's window */
+	for (uint32_t i = 0; i < x->nrecv; i++) {
+		int32_t ty = ixc_arrive(s, y, x->recv[i]), ti = ixc_t(x, i);
+		int32_t pad = ixc_pad(s, (uint32_t)n, x->recv[i]);
+
+		if (!ixc_cross_add(s, (int64_t)o->s0 + ty - ti - n - pad + 1,
+				   (int64_t)o->s0 + ty + len - ti))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * 0, or the next start worth trying after @sigma by the sender's other
+ * streams; -ENOMEM. The sends that start before @sigma's reach join
+ * s->cross first (starts only rise during a search).
+ */
+static int64_t ixc_cross(struct ipuxcom_schedule *s, const struct ixc_sx *x, int32_t sigma,
+			 struct ixc_ssearch *q)
+{
+	const struct ixc_stile *st = ixc_tile(s, x->sender);
+	int64_t reach = (int64_t)sigma + ixc_events(x) + x->pad + IXC_SCHED_REACH;
+
+	for (; q->next_snd < st->nsnd && st->snd[q->next_snd].s0 < reach; q->next_snd++) {
+		const struct ixc_ssend *o = &st->snd[q->next_snd];
+
+		if ((!x->wide && !o->wide) ||
+		    (int64_t)sigma >= (int64_t)o->s1 + o->pad + IXC_SCHED_REACH)
+			continue;
+		if (!ixc_cross_send(s, x, o))
+			return -ENOMEM;
+	}
+	for (size_t k = 0; k < s->ncross; k++)
+		if (sigma >= s->cross[k].lo && sigma < s->cross[k].hi)
+			return s->cross[k].hi;
 	return 0;
 }
 
 /*
- * Can @x start at @sigma? 0: yes, PIC events in x->pic. > 0: the next
- * start worth trying. < 0: never (the phase bound).
+ * The events a receiver's PIC might take, the 64 below and at @top (bit b:
+ * event top - b), marked where an action of the tile or the new window
+ * already is (issue 34: one pass over the tile's windows and sends
+ * instead of a pass per event tried; below those 64, event by event).
  */
-static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32_t sigma)
+struct ixc_spic {
+	uint64_t used;
+	int32_t top;
+};
+
+/* Mark event @e. */
+static inline void ixc_pic_mark1(struct ixc_spic *m, int32_t e)
 {
-	const struct ixc_stile *st = &s->tiles[x->sender];
+	uint32_t b = (uint32_t)(m->top - e);
+
+	if (b < 64)
+		m->used |= 1ull << b;
+}
+
+/* Mark events @e0..@e1. */
+static inline void ixc_pic_mark(struct ixc_spic *m, int32_t e0, int32_t e1)
+{
+	int64_t b0 = (int64_t)m->top - e1, b1 = (int64_t)m->top - e0;
+
+	if (b1 < 0 || b0 > 63)
+		return;
+	b0 = b0 < 0 ? 0 : b0;
+	b1 = b1 > 63 ? 63 : b1;
+	m->used |= (~0ull >> (63 - (b1 - b0))) << b0;
+}
+
+/*
+ * The latest event in (@floor, top] not marked: INT32_MAX if there is
+ * none (the latest unmarked one is at or below @floor), INT32_MIN if all
+ * 64 are marked (look below them).
+ */
+static inline int32_t ixc_pic_free(const struct ixc_spic *m, int32_t floor)
+{
+	int32_t e;
+
+	if (!~m->used)
+		return INT32_MIN;
+	e = m->top - __builtin_ctzll(~m->used);
+	return e > floor ? e : INT32_MAX;
+}
+
+/*
+ * Can @x start at @sigma? 0: yes, PIC events in x->pic. > 0: the next
+ * start worth trying. -1: never (the phase bound); -ENOMEM. The
+ * receivers are checked from q->hot on, and q->hot becomes the one that
+ * ruled @sigma out: the next start tried is likely ruled out by the same
+ * one (issue 34; any receiver's conflict says how far to jump, so the
+ * start found is the same).
+ */
+static int64_t ixc_try(struct ipuxcom_schedule *s, struct ixc_sx *x, int32_t sigma,
+		       struct ixc_ssearch *q)
+{
+	const struct ixc_stile *st = ixc_tile(s, x->sender);
 	bool merge = !(s->flags & IPUXCOM_SCHEDULE_LEGACY);
 	int32_t n = ixc_events(x);
 
 	if ((int64_t)sigma + n > (int64_t)s->max_events)
 		return -1;
-	for (size_t k = 0; k < st->nsnd; k++) {
-		const struct ixc_ssend *o = &st->snd[k];
+	/*
+	 * The sender's sends with their silences are disjoint and sorted, so
+	 * one pass finds the first start at or after @sigma clear of all of
+	 * them (issue 34: a try per send it ran into before).
+	 */
+	{
+		int64_t at = sigma;
 
-		if (!(sigma + n + x->pad <= o->s0 || sigma >= o->s1 + o->pad))
-			return (int64_t)o->s1 + o->pad;
+		for (size_t k = 0; k < st->nsnd; k++) {
+			const struct ixc_ssend *o = &st->snd[k];
+
+			if (!(at + n + x->pad <= o->s0 || at >= o->s1 + o->pad))
+				at = (int64_t)o->s1 + o->pad;
+		}
+		if (at != sigma)
+			return at;
 	}
 	/*
 	 * The pair's double-width outgoing resources carry one stream at a
@@ -449,7 +591,7 @@ static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32
 	 * partner during a 64-bit send, and the reverse.
 	 */
 	if ((x->sender ^ 2) < IPUXCOM_TILES) {
-		const struct ixc_stile *sp = &s->tiles[x->sender ^ 2];
+		const struct ixc_stile *sp = ixc_tile(s, x->sender ^ 2);
 
 		for (size_t k = 0; k < sp->nsnd; k++) {
 			const struct ixc_ssend *o = &sp->snd[k];
@@ -459,7 +601,7 @@ static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32
 		}
 	}
 	{
-		int64_t r = ixc_cross(s, x, sigma, n);
+		int64_t r = ixc_cross(s, x, sigma, q);
 
 		if (r)
 			return r;
@@ -476,13 +618,16 @@ static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32
 			if (merge ? ev[j] == sigma : (ev[j] >= sigma && ev[j] < sigma + n))
 				return (int64_t)ev[j] + 1;
 	}
-	for (uint32_t i = 0; i < x->nrecv; i++) {
-		const struct ixc_stile *rt = &s->tiles[x->recv[i]];
+	for (uint32_t j = 0, i = q->hot; j < x->nrecv; j++, i = i + 1 < x->nrecv ? i + 1 : 0) {
+		const struct ixc_stile *rt = ixc_tile(s, x->recv[i]);
 		int32_t ti = ixc_t(x, i), a = sigma + ti, pad = ixc_pad(s, (uint32_t)n, x->recv[i]);
 		int32_t c = a + n + pad, L = ixc_latency(x->recv[i]);
 		int32_t lw = a + n - 1 + L, prev_lw = -1, p;
-		const struct ixc_ssend *busy;
+		const struct ixc_ssend *busy_a = NULL, *busy_c = NULL;
+		struct ixc_spic m = { .top = a + L };
+		bool act_a = false, act_c = false;
 
+		q->hot = i;
 		if (a < 0)
 			return (int64_t)sigma - a;
 		if ((int64_t)lw + IXC_SCHED_END_MARGIN >= (int64_t)s->max_events)
@@ -490,13 +635,25 @@ static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32
 		for (size_t k = 0; k < rt->nwin; k++) {
 			const struct ixc_swin *w = &rt->win[k];
 
-			if (!(c <= w->a || a >= w->c))
-				return (int64_t)w->c - ti;
+			if (!(c <= w->a || a >= w->c)) {
+				/* the tile's windows are disjoint and sorted: the next gap @x fits */
+				int64_t na = w->c;
+
+				while (++k < rt->nwin && na + (c - a) > rt->win[k].a)
+					na = rt->win[k].c;
+				return na - ti;
+			}
 			if (w->c <= a && w->last_write > prev_lw)
 				prev_lw = w->last_write;
 			/* A later window's PIC must come after this window's writes. */
 			if (w->a >= c && w->pic <= lw)
 				return (int64_t)w->c - ti;
+			/* an open at a may share its event with a close, and a close at c with an open */
+			act_a |= w->pic == a || w->a == a;
+			act_c |= w->pic == c || w->c == c;
+			ixc_pic_mark1(&m, w->a);
+			ixc_pic_mark1(&m, w->c);
+			ixc_pic_mark1(&m, w->pic);
 		}
 		/*
 		 * A pair owner's 64-bit reception and its partner taking words
@@ -504,7 +661,7 @@ static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32
 		 * verifier's pair-conflict): their windows stay disjoint.
 		 */
 		if ((x->recv[i] ^ 2) < IPUXCOM_TILES) {
-			const struct ixc_stile *rp = &s->tiles[x->recv[i] ^ 2];
+			const struct ixc_stile *rp = ixc_tile(s, x->recv[i] ^ 2);
 
 			for (size_t k = 0; k < rp->nwin; k++) {
 				const struct ixc_swin *w = &rp->win[k];
@@ -513,19 +670,44 @@ static int64_t ixc_try(const struct ipuxcom_schedule *s, struct ixc_sx *x, int32
 					return (int64_t)w->c - ti;
 			}
 		}
-		if ((busy = ixc_sending(s, rt, a)))
-			return merge ? (int64_t)sigma + 1 : (int64_t)busy->s1 - ti;
-		if ((busy = ixc_sending(s, rt, c)))
-			return merge ? (int64_t)sigma + 1 : (int64_t)sigma + (busy->s1 - c);
-		if (ixc_busy_action(rt, a, true, false) || ixc_busy_action(rt, c, false, true))
+		/*
+		 * The tile's sends keep a control off an event (ixc_sending()):
+		 * legacy, any event a send runs at; default, a send's first.
+		 */
+		for (size_t k = 0; k < rt->nsnd; k++) {
+			const struct ixc_ssend *o = &rt->snd[k];
+			int32_t e1 = merge ? o->s0 : o->s1 - 1;
+
+			if (!busy_a && a >= o->s0 && a <= e1)
+				busy_a = o;
+			if (!busy_c && c >= o->s0 && c <= e1)
+				busy_c = o;
+			if (e1 == o->s0)
+				ixc_pic_mark1(&m, e1);
+			else
+				ixc_pic_mark(&m, o->s0, e1);
+		}
+		if (busy_a)
+			return merge ? (int64_t)sigma + 1 : (int64_t)busy_a->s1 - ti;
+		if (busy_c)
+			return merge ? (int64_t)sigma + 1 : (int64_t)sigma + (busy_c->s1 - c);
+		if (act_a || act_c)
 			return (int64_t)sigma + 1;
 		/* The latest free PIC event in (prev_lw, a + L]. */
-		for (p = a + L; p > prev_lw && p >= 0; p--)
-			if (p != a && p != c && !ixc_busy_action(rt, p, false, false) &&
-			    !ixc_sending(s, rt, p))
-				break;
-		if (p <= prev_lw || p < 0)
+		ixc_pic_mark1(&m, a);
+		ixc_pic_mark1(&m, c);
+		p = ixc_pic_free(&m, prev_lw < 0 ? -1 : prev_lw);
+		if (p == INT32_MIN) {
+			/* the whole span taken: on below it, event by event */
+			for (p = m.top - 64; p > prev_lw && p >= 0; p--)
+				if (p != a && p != c && !ixc_busy_action(rt, p, false, false) &&
+				    !ixc_sending(s, rt, p))
+					break;
+			if (p <= prev_lw || p < 0)
+				return (int64_t)sigma + 1;
+		} else if (p == INT32_MAX) {
 			return (int64_t)sigma + 1;
+		}
 		x->pic[i] = p;
 	}
 	return 0;
@@ -535,7 +717,8 @@ static bool ixc_win_insert(struct ixc_stile *t, const struct ixc_swin *w)
 {
 	size_t k;
 
-	if (!ixc_xgrow((void **)&t->win, &t->cap_win, t->nwin + 1, sizeof(*t->win)))
+	if (t->nwin == t->cap_win &&
+	    !ixc_xgrow((void **)&t->win, &t->cap_win, t->nwin + 1, sizeof(*t->win)))
 		return false;
 	for (k = t->nwin; k > 0 && t->win[k - 1].a > w->a; k--)
 		t->win[k] = t->win[k - 1];
@@ -548,7 +731,8 @@ static bool ixc_send_insert(struct ixc_stile *t, const struct ixc_ssend *sd)
 {
 	size_t k;
 
-	if (!ixc_xgrow((void **)&t->snd, &t->cap_snd, t->nsnd + 1, sizeof(*t->snd)))
+	if (t->nsnd == t->cap_snd &&
+	    !ixc_xgrow((void **)&t->snd, &t->cap_snd, t->nsnd + 1, sizeof(*t->snd)))
 		return false;
 	for (k = t->nsnd; k > 0 && t->snd[k - 1].s0 > sd->s0; k--)
 		t->snd[k] = t->snd[k - 1];
@@ -557,32 +741,15 @@ static bool ixc_send_insert(struct ixc_stile *t, const struct ixc_ssend *sd)
 	return true;
 }
 
-/*
- * The earliest start of @x in its current width (x->wide), PIC events in
- * x->pic; -1 if it does not fit the phase bound.
- */
-static int32_t ixc_search(const struct ipuxcom_schedule *s, struct ixc_sx *x)
+/* The first start of @x in its current width: max(0, -min t[i]) [S]. */
+static int32_t ixc_first_start(const struct ixc_sx *x)
 {
-	int32_t sigma = 0, n = ixc_events(x);
-	int64_t r;
+	int32_t sigma = 0;
 
-	x->pad = 0;
-	for (uint32_t i = 0; i < x->nrecv; i++) {
-		int32_t pad = ixc_pad(s, (uint32_t)n, x->recv[i]);
-
-		if (pad > x->pad)
-			x->pad = pad;
+	for (uint32_t i = 0; i < x->nrecv; i++)
 		if (-ixc_t(x, i) > sigma)
-			sigma = -ixc_t(x, i);	/* start = max(0, -min t[i]) [S] */
-	}
-	for (;;) {
-		r = ixc_try(s, x, sigma);
-		if (r == 0)
-			return sigma;
-		if (r < 0 || r > (int64_t)s->max_events)
-			return -1;
-		sigma = r > sigma ? (int32_t)r : sigma + 1;
-	}
+			sigma = -ixc_t(x, i);
+	return sigma;
 }
 
 /* Last write of @x started at @sigma, over its receivers. */
@@ -599,14 +766,56 @@ static int32_t ixc_last_write(const struct ixc_sx *x, int32_t sigma)
 	return lw;
 }
 
+/* x->pad: the longest of its receivers' pads in its current width. */
+static void ixc_set_pad(const struct ipuxcom_schedule *s, struct ixc_sx *x)
+{
+	int32_t n = ixc_events(x);
+
+	x->pad = 0;
+	for (uint32_t i = 0; i < x->nrecv; i++) {
+		int32_t pad = ixc_pad(s, (uint32_t)n, x->recv[i]);
+
+		if (pad > x->pad)
+			x->pad = pad;
+	}
+}
+
+/*
+ * The earliest start of @x in its current width (x->wide), PIC events in
+ * x->pic; -1 if it does not fit the phase bound, INT32_MIN out of memory.
+ */
+static int32_t ixc_search(struct ipuxcom_schedule *s, struct ixc_sx *x)
+{
+	int32_t sigma = ixc_first_start(x);
+	struct ixc_ssearch q = { 0, 0 };
+	int64_t r;
+
+	ixc_set_pad(s, x);
+	s->ncross = 0;
+	for (;;) {
+		r = ixc_try(s, x, sigma, &q);
+		if (r == 0)
+			return sigma;
+		if (r == -ENOMEM)
+			return INT32_MIN;
+		if (r < 0 || r > (int64_t)s->max_events)
+			return -1;
+		sigma = r > sigma ? (int32_t)r : sigma + 1;
+	}
+}
+
+static int ixc_commit(struct ipuxcom_schedule *s, size_t xi, int32_t sigma,
+		      struct ipuxcom_plan_error *err);
+
 static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_error *err)
 {
 	struct ixc_sx *x = &s->x[xi];
-	struct ipuxcom_schedule_slot *slot = &s->slots[xi];
-	int32_t sigma, n;
+	int32_t sigma;
 
 	x->wide = false;
 	sigma = ixc_search(s, x);
+	if (sigma == INT32_MIN)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "xfers", "out of memory");
 	/*
 	 * Default scheduler: a transfer that may take a 64-bit route takes it
 	 * when its last write comes earlier than the 32-bit placement's (the
@@ -619,7 +828,10 @@ static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_
 
 		memcpy(x->pic_save, x->pic, x->nrecv * sizeof(*x->pic));
 		x->wide = true;
-		sw = ixc_search(s, x);
+		/* its earliest start writes no earlier: no search (issue 34) */
+		sw = ixc_last_write(x, ixc_first_start(x)) >= lw32 ? -1 : ixc_search(s, x);
+		if (sw == INT32_MIN)
+			return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "xfers", "out of memory");
 		if (sw < 0 || ixc_last_write(x, sw) >= lw32) {
 			x->wide = false;
 			x->why = IPUXCOM_WIDE_NOT_EARLIER;
@@ -635,7 +847,20 @@ static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_
 				     "receiver%s) does not fit the phase bound of %u events "
 				     "after the transfers before it", xi, x->count, x->sender,
 				     x->nrecv, x->nrecv == 1 ? "" : "s", s->max_events);
-	n = ixc_events(x);
+	return ixc_commit(s, xi, sigma, err);
+}
+
+/*
+ * Transfer @xi placed at @sigma in its width (x->wide, x->pad, x->pic
+ * chosen): its slot, send and windows.
+ */
+static int ixc_commit(struct ipuxcom_schedule *s, size_t xi, int32_t sigma,
+		      struct ipuxcom_plan_error *err)
+{
+	struct ixc_sx *x = &s->x[xi];
+	struct ipuxcom_schedule_slot *slot = &s->slots[xi];
+	int32_t n = ixc_events(x);
+
 	x->start = sigma;
 	*slot = (struct ipuxcom_schedule_slot){
 		.size = sizeof(*slot), .start = sigma, .first_arrival = INT32_MAX,
@@ -643,7 +868,7 @@ static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_
 		.sctl = x->dir | (x->wide ? IPUXCOM_SCTL_WIDE : 0), .items = (uint32_t)n,
 		.wide = x->wide ? IPUXCOM_WIDE_USED : x->why,
 	};
-	if (!ixc_send_insert(&s->tiles[x->sender], &(struct ixc_ssend){
+	if (!ixc_send_insert(ixc_tile_w(s, x->sender), &(struct ixc_ssend){
 		    sigma, sigma + n, x->pad, (uint32_t)xi, x->wide }))
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "xfers", "out of memory");
 	for (uint32_t i = 0; i < x->nrecv; i++) {
@@ -655,7 +880,7 @@ static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_
 			.src = x->sender, .xfer = (uint32_t)xi, .recv = i, .wide = x->wide,
 		};
 
-		if (!ixc_win_insert(&s->tiles[x->recv[i]], &w))
+		if (!ixc_win_insert(ixc_tile_w(s, x->recv[i]), &w))
 			return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "xfers", "out of memory");
 		if (a < slot->first_arrival)
 			slot->first_arrival = a;
@@ -673,7 +898,7 @@ static int ixc_sched_new(const struct ipuxcom_schedule_opts *opts,
 static void ixc_unplace(struct ipuxcom_schedule *s, size_t xi)
 {
 	const struct ixc_sx *x = &s->x[xi];
-	struct ixc_stile *t = &s->tiles[x->sender];
+	struct ixc_stile *t = ixc_tile_w(s, x->sender);
 
 	for (size_t k = 0; k < t->nsnd; k++) {
 		if (t->snd[k].xfer != xi)
@@ -683,7 +908,7 @@ static void ixc_unplace(struct ipuxcom_schedule *s, size_t xi)
 		break;
 	}
 	for (uint32_t i = 0; i < x->nrecv; i++) {
-		t = &s->tiles[x->recv[i]];
+		t = ixc_tile_w(s, x->recv[i]);
 		for (size_t k = 0; k < t->nwin; k++) {
 			if (t->win[k].xfer != xi)
 				continue;
@@ -720,6 +945,17 @@ static uint32_t ixc_placed_phase(const struct ipuxcom_schedule *s, size_t xi)
  * placed again, and a trial stops as soon as its phase reaches the one it
  * must beat. The kept trial is built in full once at the end.
  */
+/*
+ * Where a trial placed each pool entry (start, width, PIC events at the
+ * entry's place in the pool's ints), so that the kept trial is built
+ * without searching its placements again (issue 34).
+ */
+struct ixc_ssnap {
+	int32_t *start;
+	uint8_t *wide;
+	int32_t *ints;
+};
+
 struct ixc_sctx {
 	struct ipuxcom_schedule *s;	/* the pool, placed as seq says */
 	uint32_t *seq;			/* pool entries placed, in order */
@@ -727,10 +963,43 @@ struct ixc_sctx {
 	size_t nseq, cap;
 	size_t *budget;			/* placements left to every trial of the build */
 	bool broken;			/* out of memory while placing: state unknown */
+	struct ixc_ssnap won;		/* the last trial an order search kept (ixc_sset_try()) */
+	struct ixc_ssnap kept;		/* the one a pass keeps (ixc_sctx_keep()) */
+	size_t nints;
 };
+
+static void ixc_ssnap_free(struct ixc_ssnap *p)
+{
+	free(p->start);
+	free(p->wide);
+	free(p->ints);
+}
+
+static bool ixc_ssnap_alloc(struct ixc_ssnap *p, size_t n, size_t nints)
+{
+	p->start = malloc((n ? n : 1) * sizeof(*p->start));
+	p->wide = malloc(n ? n : 1);
+	p->ints = malloc(nints * sizeof(*p->ints));
+	return p->start && p->wide && p->ints;
+}
+
+/* Pool entries @seq[0..n) as placed now into @p. */
+static void ixc_ssnap_take(struct ixc_ssnap *p, const struct ipuxcom_schedule *s,
+			   const uint32_t *seq, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		const struct ixc_sx *x = &s->x[seq[k]];
+
+		p->start[seq[k]] = x->start;
+		p->wide[seq[k]] = x->wide;
+		memcpy(p->ints + (x->pic - s->ints), x->pic, x->nrecv * sizeof(*x->pic));
+	}
+}
 
 static void ixc_sctx_free(struct ixc_sctx *c)
 {
+	ixc_ssnap_free(&c->won);
+	ixc_ssnap_free(&c->kept);
 	ipuxcom_schedule_free(c->s);
 	free(c->seq);
 	free(c->ph);
@@ -748,7 +1017,11 @@ static bool ixc_sctx_init(struct ixc_sctx *c, const struct ipuxcom_schedule_opts
 	c->cap = n ? n : 1;
 	c->seq = malloc(c->cap * sizeof(*c->seq));
 	c->ph = malloc(c->cap * sizeof(*c->ph));
-	if (!c->seq || !c->ph) {
+	c->nints = 1;
+	for (size_t k = 0; k < n; k++)
+		c->nints += 4 * c->s->x[k].nrecv;
+	if (!c->seq || !c->ph || !ixc_ssnap_alloc(&c->won, n, c->nints) ||
+	    !ixc_ssnap_alloc(&c->kept, n, c->nints)) {
 		ixc_sctx_free(c);
 		return false;
 	}
@@ -756,9 +1029,82 @@ static bool ixc_sctx_init(struct ixc_sctx *c, const struct ipuxcom_schedule_opts
 }
 
 /*
+ * A lower bound on the phase of a trial once its entries still to come
+ * are placed too (issue 34): on tile @t their windows, t->rem events at
+ * least (count / 2 where a 64-bit route may serve it, count otherwise),
+ * none before t->rem_from (a window opens at max(0, TimeToMux) or
+ * later), stay out of the windows placed and of each other, so the last
+ * of them still takes its last word at or after the event where the
+ * free events from rem_from on first add up to rem; its write follows
+ * ixc_latency() later and the phase ends at least IXC_SCHED_END_MARGIN
+ * + 1 after that (ixc_placed_phase()).
+ */
+static int64_t ixc_tile_bound(const struct ixc_stile *t)
+{
+	int64_t need = t->rem, at = t->rem_from;
+
+	for (size_t k = 0; k < t->nwin; k++) {
+		const struct ixc_swin *w = &t->win[k];
+
+		if (w->c <= at)
+			continue;
+		/* a gap shorter than every window to come takes none */
+		if (w->a - at >= t->rem_min) {
+			if (w->a - at >= need)
+				break;
+			need -= w->a - at;
+		}
+		at = w->c;
+	}
+	return at + need - 1 + ixc_latency(t->id) + IXC_SCHED_END_MARGIN + 1;
+}
+
+/* The fewest events transfer @x's stream takes: a 64-bit route's where it may take one. */
+static int32_t ixc_min_events(const struct ixc_sx *x)
+{
+	return (int32_t)(x->wide_ok ? x->count / 2 : x->count);
+}
+
+/*
+ * The windows of @seq[0..n) to come on every tile, into rem and
+ * rem_from; true if some tile's bound already reaches @cutoff.
+ */
+static bool ixc_sctx_ahead(struct ixc_sctx *c, const uint32_t *seq, size_t n, uint32_t cutoff)
+{
+	struct ipuxcom_schedule *s = c->s;
+
+	for (size_t k = 1; k < s->ntiles; k++) {
+		s->tiles[k].rem = 0;
+		s->tiles[k].rem_from = INT32_MAX;
+		s->tiles[k].rem_min = INT32_MAX;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct ixc_sx *x = &s->x[seq[k]];
+
+		for (uint32_t i = 0; i < x->nrecv; i++) {
+			struct ixc_stile *t = ixc_tile_w(s, x->recv[i]);
+
+			t->rem += ixc_min_events(x);
+			if (ixc_min_events(x) < t->rem_min)
+				t->rem_min = ixc_min_events(x);
+			if ((x->t[i] > 0 ? x->t[i] : 0) < t->rem_from)
+				t->rem_from = x->t[i] > 0 ? x->t[i] : 0;
+		}
+	}
+	for (size_t k = 1; k < s->ntiles; k++)
+		if (s->tiles[k].rem && ixc_tile_bound(&s->tiles[k]) >= cutoff)
+			return true;
+	return false;
+}
+
+/*
  * Place pool entries @seq[0..n) (each at most once) in that order. The
  * phase, if every entry fits and the phase stays below @cutoff; else
- * UINT32_MAX (the entries placed so far stay, for the next trial).
+ * UINT32_MAX (the entries placed so far stay, for the next trial). A
+ * trial stops as soon as its phase must reach @cutoff: the phase of the
+ * entries placed, or a tile's bound on the windows still to come
+ * (ixc_tile_bound(); issue 34: a trial that loses used to run to the
+ * entry that made it lose, near its end).
  */
 static uint32_t ixc_sctx_eval(struct ixc_sctx *c, const uint32_t *seq, size_t n,
 			      uint32_t cutoff)
@@ -773,7 +1119,10 @@ static uint32_t ixc_sctx_eval(struct ixc_sctx *c, const uint32_t *seq, size_t n,
 		return UINT32_MAX;
 	while (c->nseq > k)
 		ixc_unplace(c->s, c->seq[--c->nseq]);
+	if (cutoff != UINT32_MAX && k < n && ixc_sctx_ahead(c, seq + k, n - k, cutoff))
+		return UINT32_MAX;
 	for (; k < n; k++) {
+		const struct ixc_sx *x = &c->s->x[seq[k]];
 		uint32_t p;
 		int ret;
 
@@ -795,6 +1144,13 @@ static uint32_t ixc_sctx_eval(struct ixc_sctx *c, const uint32_t *seq, size_t n,
 		c->nseq = k + 1;
 		if (p >= cutoff)
 			return UINT32_MAX;
+		for (uint32_t i = 0; cutoff != UINT32_MAX && i < x->nrecv; i++) {
+			struct ixc_stile *t = ixc_tile_w(c->s, x->recv[i]);
+
+			t->rem -= ixc_min_events(x);
+			if (t->rem && ixc_tile_bound(t) >= cutoff)
+				return UINT32_MAX;
+		}
 	}
 	return n ? c->ph[n - 1] : 0;
 }
@@ -809,11 +1165,22 @@ struct ixc_saction {
 	uint32_t a, b, c;	/* send: n, src, dir; xpic: mux; pic: field */
 };
 
-static int ixc_saction_cmp(const void *p, const void *q)
+/*
+ * @act[0..n) by event. An insertion sort: a tile's actions come as its
+ * sends and its windows' opens, closes and PICs, each nearly in event
+ * order already (issue 34: qsort's merge sort, with its allocation, was
+ * a sixth of a point-to-point set's build).
+ */
+static void ixc_saction_sort(struct ixc_saction *act, size_t n)
 {
-	const struct ixc_saction *x = p, *y = q;
+	for (size_t i = 1; i < n; i++) {
+		struct ixc_saction v = act[i];
+		size_t j = i;
 
-	return x->event < y->event ? -1 : x->event > y->event;
+		for (; j > 0 && act[j - 1].event > v.event; j--)
+			act[j] = act[j - 1];
+		act[j] = v;
+	}
 }
 
 static bool ixc_emit(struct ipuxcom_schedule *s, uint32_t w)
@@ -840,7 +1207,7 @@ static bool ixc_emit_wait(struct ipuxcom_schedule *s, int32_t gap, uint32_t *bad
 static int ixc_build_program(struct ipuxcom_schedule *s, uint32_t tile, struct ixc_saction *act,
 			     size_t *nact_out, struct ipuxcom_plan_error *err)
 {
-	const struct ixc_stile *t = &s->tiles[tile];
+	const struct ixc_stile *t = ixc_tile(s, tile);
 	size_t na = 0;
 	int32_t cur = 0, end = 0;
 	uint32_t bad = 0;
@@ -870,7 +1237,7 @@ static int ixc_build_program(struct ipuxcom_schedule *s, uint32_t tile, struct i
 		if (w->last_write + IXC_SCHED_END_MARGIN > end)
 			end = w->last_write + IXC_SCHED_END_MARGIN;
 	}
-	qsort(act, na, sizeof(*act), ixc_saction_cmp);
+	ixc_saction_sort(act, na);
 	pr->tile = tile;
 	pr->off = s->nwords;
 	if (!ixc_emit(s, IXC_SYNC3))
@@ -966,13 +1333,12 @@ void ipuxcom_schedule_free(struct ipuxcom_schedule *s)
 {
 	if (!s)
 		return;
-	if (s->tiles) {
-		for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
-			free(s->tiles[t].win);
-			free(s->tiles[t].snd);
-		}
+	for (size_t k = 1; s->tiles && k < s->ntiles; k++) {
+		free(s->tiles[k].win);
+		free(s->tiles[k].snd);
 	}
 	free(s->tiles);
+	free(s->tix);
 	free(s->x);
 	free(s->ids);
 	free(s->ints);
@@ -980,6 +1346,7 @@ void ipuxcom_schedule_free(struct ipuxcom_schedule *s)
 	free(s->progs);
 	free(s->words);
 	free(s->ufirst);
+	free(s->cross);
 	free(s);
 }
 
@@ -987,6 +1354,65 @@ static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
 			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
 			      const uint32_t *order, struct ipuxcom_schedule **out,
 			      struct ipuxcom_plan_error *err);
+
+/* The trial an order search kept last (c->won) becomes the one the pass keeps. */
+static void ixc_sctx_keep(struct ixc_sctx *c)
+{
+	size_t n = c->s->n;
+
+	memcpy(c->kept.start, c->won.start, n * sizeof(*c->won.start));
+	memcpy(c->kept.wide, c->won.wide, n);
+	memcpy(c->kept.ints, c->won.ints, c->nints * sizeof(*c->won.ints));
+}
+
+static int ixc_sched_programs(struct ipuxcom_schedule *s, struct ipuxcom_plan_error *err);
+
+/*
+ * A trial of @c built in full without searching again: @xfers[0..n) are
+ * its pool entries map[k] (NULL: k), placed in @order where @p says
+ * (issue 34: the kept trial's placements were searched a second time).
+ * -EINVAL if a transfer is not its pool entry; then build it the long way.
+ */
+static int ixc_schedule_rebuild(const struct ipuxcom_schedule_opts *opts,
+				const struct ipuxcom_schedule_xfer *xfers, size_t n,
+				const uint32_t *order, const struct ixc_sctx *c,
+				const struct ixc_ssnap *p, const uint32_t *map,
+				struct ipuxcom_schedule **out)
+{
+	struct ipuxcom_schedule *s;
+	int ret;
+
+	*out = NULL;
+	if ((ret = ixc_sched_new(opts, xfers, n, false, &s, NULL)))
+		return ret;
+	for (size_t k = 0; k < n; k++) {
+		size_t xi = order[k], e = map ? map[xi] : xi;
+		struct ixc_sx *x = &s->x[xi];
+		const struct ixc_sx *px = &c->s->x[e];
+
+		if (e >= c->s->n || px->sender != x->sender || px->nrecv != x->nrecv ||
+		    px->count != x->count || px->src != x->src) {
+			ipuxcom_schedule_free(s);
+			return -EINVAL;
+		}
+		x->wide = p->wide[e];
+		if (x->wide_ok && !x->wide)
+			x->why = IPUXCOM_WIDE_NOT_EARLIER;
+		ixc_set_pad(s, x);
+		memcpy(x->pic, p->ints + (px->pic - c->s->ints), x->nrecv * sizeof(*x->pic));
+		if ((ret = ixc_commit(s, xi, p->start[e], NULL))) {
+			ipuxcom_schedule_free(s);
+			return ret;
+		}
+		s->departs |= x->wide;
+	}
+	if ((ret = ixc_sched_programs(s, NULL))) {
+		ipuxcom_schedule_free(s);
+		return ret;
+	}
+	*out = s;
+	return 0;
+}
 
 /*
  * Issue 25: place the set again in each order of ixc_sched_order() and
@@ -1045,6 +1471,7 @@ static bool ixc_sset_try(struct ixc_sctx *c, struct ixc_sset *st, const uint32_t
 	if (p == UINT32_MAX)
 		return false;
 	st->phase = p;
+	ixc_ssnap_take(&c->won, c->s, st->seq, st->n);
 	if (order != st->order)
 		memcpy(st->order, order, st->n * sizeof(*order));
 	for (size_t i = 0; i < st->n; i++)
@@ -1136,7 +1563,8 @@ static void ixc_sched_reorder(const struct ipuxcom_schedule_opts *opts,
 	}
 	ixc_sset_search(&c, &st, logical, true);
 	if (st.phase < (*best)->events &&
-	    !ixc_schedule_build(opts, xfers, n, st.order, &s, NULL)) {
+	    (!ixc_schedule_rebuild(opts, xfers, n, st.order, &c, &c.won, NULL, &s) ||
+	     !ixc_schedule_build(opts, xfers, n, st.order, &s, NULL))) {
 		ipuxcom_schedule_free(*best);
 		*best = s;
 	}
@@ -1537,6 +1965,7 @@ static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 		won = cur;
 		memcpy(kept, st.order, m * sizeof(*kept));
 		memcpy(kept_own, own, n);
+		ixc_sctx_keep(&c);
 	}
 	if (!any)
 		goto keep;
@@ -1561,6 +1990,7 @@ static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 				won = cur;
 				memcpy(kept, st.order, m * sizeof(*kept));
 				memcpy(kept_own, own, n);
+				ixc_sctx_keep(&c);
 			}
 		}
 		goto keep;
@@ -1614,11 +2044,21 @@ static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 		won = st.phase;
 		memcpy(kept, st.order, m * sizeof(*kept));
 		memcpy(kept_own, own, n);
+		ixc_sctx_keep(&c);
 	}
 keep:
-	/* The best trial built in full: the same placements, so the same phase. */
+	/*
+	 * The best trial built in full: the same placements, so the same
+	 * phase. Its pieces are the pool entries the gather of kept_own maps
+	 * them to.
+	 */
+	if (won != UINT32_MAX)
+		ixc_sched_gather(&e, &f, kept_own, n, xf, map, &m);
 	if (won != UINT32_MAX && ixc_sched_expand(opts, xfers, n, np, kept_own, &g) &&
-	    !ixc_schedule_build(opts, g.ex, g.m, kept, &s, NULL) && s->events < (*best)->events) {
+	    (g.m == m ? !ixc_schedule_rebuild(opts, g.ex, g.m, kept, &c, &c.kept, map, &s) ||
+			!ixc_schedule_build(opts, g.ex, g.m, kept, &s, NULL) :
+			!ixc_schedule_build(opts, g.ex, g.m, kept, &s, NULL)) &&
+	    s->events < (*best)->events) {
 		s->ufirst = g.first;
 		s->nuser = n;
 		g.first = NULL;
@@ -1733,6 +2173,24 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 	return 0;
 }
 
+/* Transfer @x's sender and receivers get their entries in s->tiles. */
+static int ixc_sched_tiles(struct ipuxcom_schedule *s, const struct ixc_sx *x,
+			   struct ipuxcom_plan_error *err)
+{
+	for (uint32_t i = 0; i <= x->nrecv; i++) {
+		uint32_t t = i < x->nrecv ? x->recv[i] : x->sender;
+
+		if (s->tix[t])
+			continue;
+		if (!ixc_xgrow((void **)&s->tiles, &s->cap_tiles, s->ntiles + 1, sizeof(*s->tiles)))
+			return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "out", "out of memory");
+		memset(&s->tiles[s->ntiles], 0, sizeof(*s->tiles));
+		s->tiles[s->ntiles].id = t;
+		s->tix[t] = (uint16_t)s->ntiles++;
+	}
+	return 0;
+}
+
 /*
  * A schedule of @n transfers, each checked and resolved, none placed
  * unless @place (then each is placed in the caller's order as it is
@@ -1774,9 +2232,10 @@ static int ixc_sched_new(const struct ipuxcom_schedule_opts *opts,
 	s->ids = calloc(2 * nids + 1, sizeof(*s->ids));
 	s->ints = calloc(4 * nids + 1, sizeof(*s->ints));
 	s->slots = calloc(n ? n : 1, sizeof(*s->slots));
-	s->tiles = calloc(IPUXCOM_TILES, sizeof(*s->tiles));
-	s->progs = calloc(IPUXCOM_TILES, sizeof(*s->progs));
-	if (!s->x || !s->ids || !s->ints || !s->slots || !s->tiles || !s->progs) {
+	s->tix = calloc(IPUXCOM_TILES, sizeof(*s->tix));
+	s->tiles = calloc(1, sizeof(*s->tiles));	/* tiles[0]: none */
+	s->ntiles = s->cap_tiles = 1;
+	if (!s->x || !s->ids || !s->ints || !s->slots || !s->tix || !s->tiles) {
 		ipuxcom_schedule_free(s);
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "out", "out of memory");
 	}
@@ -1792,6 +2251,7 @@ static int ixc_sched_new(const struct ipuxcom_schedule_opts *opts,
 		x->pic_save = &s->ints[4 * nids + 3 * xfers[i].nrecv];
 		nids += xfers[i].nrecv;
 		if ((ret = ixc_sched_xfer(s, i, &xfers[i], x, err)) ||
+		    (ret = ixc_sched_tiles(s, x, err)) ||
 		    (place && (ret = ixc_place(s, i, err)))) {
 			ipuxcom_schedule_free(s);
 			return ret;
@@ -1809,17 +2269,23 @@ static int ixc_sched_programs(struct ipuxcom_schedule *s, struct ipuxcom_plan_er
 	size_t maxact = 1, done;
 	int ret;
 
-	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
-		size_t k = s->tiles[t].nsnd + 3 * s->tiles[t].nwin;
+	for (size_t k = 1; k < s->ntiles; k++) {
+		size_t na = s->tiles[k].nsnd + 3 * s->tiles[k].nwin;
 
-		if (k > maxact)
-			maxact = k;
+		if (na > maxact)
+			maxact = na;
 	}
 	act = malloc(maxact * sizeof(*act));
-	if (!act)
+	s->progs = calloc(s->ntiles ? s->ntiles : 1, sizeof(*s->progs));
+	if (!act || !s->progs) {
+		free(act);
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "out", "out of memory");
+	}
+	/* In tile order, as the programs always came. */
 	for (uint32_t t = 0; t < IPUXCOM_TILES; t++) {
-		if (!s->tiles[t].nsnd && !s->tiles[t].nwin)
+		const struct ixc_stile *st = ixc_tile(s, t);
+
+		if (!st->nsnd && !st->nwin)
 			continue;
 		if ((ret = ixc_build_program(s, t, act, &done, err))) {
 			free(act);

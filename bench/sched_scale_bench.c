@@ -6,8 +6,9 @@
  * baseline measured in the same run), every phase run in the exchange
  * verifier (an error or an undelivered transfer fails the run). Printed
  * per family and size: transfers, receivers (transfer x receiver pairs),
- * the median build time, its ratio to legacy's (worst set too), phase /
- * bound; the CPU model. Nothing is asserted about time.
+ * the median build time (the thread's CPU time, bench_cpu_ns()), its
+ * ratio to legacy's (worst set too), phase / bound; the CPU model.
+ * Nothing is asserted about time.
  *
  *   sched_scale_bench                 the whole table
  *   sched_scale_bench FAMILY SIZE I   build set I of FAMILY at SIZE x once
@@ -72,8 +73,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: sched_scale_bench [FAMILY SIZE INDEX]\n");
 		return 2;
 	}
-	printf("scheduler build time by size (bench/sched_scale.h, fixed seeds), every phase "
-	       "verified by the simulator; CPU: %s\n", cpu);
+	printf("scheduler build time by size (bench/sched_scale.h, fixed seeds; the thread's CPU "
+	       "time), every phase verified by the simulator; CPU: %s\n", cpu);
 	printf("%-6s %4s %4s %9s %9s  %10s %10s  %-16s  %-12s\n", "family", "size", "sets",
 	       "transfers", "receivers", "build us", "legacy us", "x legacy med/max",
 	       "phase/bound");

@@ -41,7 +41,7 @@ static int one(int f, uint32_t m, uint32_t i, struct bench_set *r)
 			e.msg);
 		return -1;
 	}
-	ret = bench_measure(l, m >= 16 ? 1 : 3, r);
+	ret = bench_measure(l, 3, r);
 	ipuxcom_schedule_list_free(l);
 	return ret;
 }

@@ -4,13 +4,15 @@
  * (issue 34): for every set of the suite (bench/sched_suite.h) with at
  * most MAXN transfers, a reference found by exhaustive search,
  * ixc_sched_exact(): depth-first branch and bound over every placement
- * order of the transfers (each placed as early as the scheduler's event
- * model allows, the model the simulator verifies), and over every order
- * of the pieces the scheduler's own schedule is made of when it split
- * transfers (at most 16). The reference is the shortest of those and of
- * the scheduler's phase: an upper bound on the optimum, exact over
- * placement orders of those two piece sets (not over other splits, nor
- * over starts later than the earliest), so ours / reference understates
+ * order of the transfers, each in every width it may take (placed as
+ * early as the scheduler's event model allows, the model the simulator
+ * verifies), and the same over the pieces the scheduler's own schedule
+ * is made of when it split transfers (at most 16). Every reference
+ * schedule is built and run in the simulator (an error fails the run).
+ * The reference is the shortest of those and of the scheduler's phase:
+ * an upper bound on the optimum, exact over placement orders and widths
+ * of those two piece sets (not over other splits, other PIC events, nor
+ * starts later than the earliest), so ours / reference understates
  * the scheduler's loss and reference / bound overstates the bound's
  * looseness. A search that runs out of its LIMIT placements counts as not
  * proven. Printed per family: sets, proven, phase / bound, reference /
@@ -28,12 +30,26 @@
 #include "../libuser/src/xsim_internal.h"
 
 #define MAXN	12
-#define LIMIT	400000u	/* placements per search */
+#define LIMIT	2000000u	/* placements per search */
 
 struct efam {
 	size_t n, proven, beaten;
 	double pb, rb, pr, pr_max, rb_max;
 };
+
+/*
+ * The reference schedule @rs of phase @ph (none: UINT32_MAX and NULL) runs
+ * in the verifier with every transfer delivered and the same length.
+ */
+static bool reference_ok(const struct ipuxcom_schedule *rs, uint32_t ph, uint32_t set)
+{
+	char what[64];
+
+	if (ph == UINT32_MAX)
+		return !rs;
+	snprintf(what, sizeof(what), "set %u: reference", set);
+	return rs && ipuxcom_schedule_events(rs) == ph && bench_verified(rs, what);
+}
 
 int main(void)
 {
@@ -48,7 +64,7 @@ int main(void)
 	bench_cpu_model(cpu, sizeof(cpu));
 	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
 		struct ipuxcom_schedule_list *l = NULL;
-		struct ipuxcom_schedule *s;
+		struct ipuxcom_schedule *s, *rs = NULL;
 		uint32_t ph, bd, ex = UINT32_MAX, ep = UINT32_MAX, ref;
 		bool pr1 = true, pr2 = true;
 		int f = suite_set(i, text, sizeof(text));
@@ -71,11 +87,20 @@ int main(void)
 			continue;
 		}
 		ph = ipuxcom_schedule_events(s);
-		if (ixc_sched_exact(&o, l->xfers, l->n, NULL, false, UINT32_MAX, LIMIT, &ex, &pr1))
+		if (ixc_sched_exact(&o, l->xfers, l->n, NULL, false, UINT32_MAX, LIMIT, &ex, &pr1,
+				    &rs) || !reference_ok(rs, ex, i)) {
 			pr1 = false;
+			ex = UINT32_MAX;
+			rc |= rs != NULL;
+		}
+		ipuxcom_schedule_free(rs);
 		/* ours' pieces, if it split (at most 16: else -EINVAL, not searched) */
-		if (ixc_sched_exact(&o, NULL, 0, s, true, UINT32_MAX, LIMIT, &ep, &pr2))
+		if (ixc_sched_exact(&o, NULL, 0, s, true, UINT32_MAX, LIMIT, &ep, &pr2, &rs) ||
+		    !reference_ok(rs, ep, i)) {
 			ep = UINT32_MAX;
+			rc |= rs != NULL;
+		}
+		ipuxcom_schedule_free(rs);
 		ref = ph < ex ? ph : ex;
 		ref = ep < ref ? ep : ref;
 		if (ref < bd) {
@@ -100,8 +125,8 @@ int main(void)
 		ipuxcom_schedule_list_free(l);
 	}
 	printf("gap to the bound, split (suite sets of <= %d transfers; reference: the "
-	       "shortest over every placement order, branch and bound, %u placements per "
-	       "search); CPU: %s\n", MAXN, LIMIT, cpu);
+	       "shortest over every placement order and width, branch and bound, %u placements "
+	       "per search, each verified); CPU: %s\n", MAXN, LIMIT, cpu);
 	printf("%-10s %4s %6s  %-13s %-18s %-18s %s\n", "family", "sets", "proven",
 	       "phase/bound", "reference/bound", "phase/reference", "order beat ours");
 	for (int f = 0; f <= SUITE_NFAMILIES; f++) {

@@ -107,7 +107,11 @@ struct ixc_sx {
 	bool wide_ok;		/* even count, 8-byte aligned, every receiver owns its pair */
 	uint32_t why;		/* enum ipuxcom_wide_why: why not wide_ok (USED if it is) */
 	bool wide;		/* placed as 64-bit items: count / 2 events at tpair[i] */
+	uint8_t width;		/* IXC_WIDTH_*: the exact reference's forced width */
 };
+
+/* How ixc_place() picks a width: the one that writes earlier, or forced (ixc_sched_exact()). */
+enum { IXC_WIDTH_EARLIER, IXC_WIDTH_32, IXC_WIDTH_64 };
 
 struct ixc_sprog {
 	uint32_t tile;
@@ -839,7 +843,7 @@ static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_
 	int32_t sigma;
 
 	x->wide = false;
-	sigma = ixc_search(s, x);
+	sigma = x->width == IXC_WIDTH_64 && x->wide_ok ? -1 : ixc_search(s, x);
 	if (sigma == INT32_MIN)
 		return ixc_plan_fail(err, IPUXCOM_PLAN_E_NOMEM, "xfers", "out of memory");
 	/*
@@ -848,7 +852,9 @@ static int ixc_place(struct ipuxcom_schedule *s, size_t xi, struct ipuxcom_plan_
 	 * pair resources it then holds are the price; ipuxcom_schedule_build()
 	 * keeps the legacy packing when the phase comes out longer).
 	 */
-	if (x->wide_ok) {
+	if (x->wide_ok && x->width == IXC_WIDTH_32) {
+		x->why = IPUXCOM_WIDE_NOT_EARLIER;
+	} else if (x->wide_ok) {
 		int32_t pad32 = x->pad, sw;
 		int32_t lw32 = sigma >= 0 ? ixc_last_write(x, sigma) : INT32_MAX;
 
@@ -2558,49 +2564,74 @@ int ipuxcom_schedule_stagger(const struct ipuxcom_schedule_opts *opts,
 /* ------------------------------------------- exact reference (issue 34) */
 
 struct ixc_sexact {
+	/*
+	 * The pool: the transfers (j: the width that writes earlier, as
+	 * the scheduler places), then each forced 32-bit (n + j), then
+	 * forced 64-bit (2n + j).
+	 */
 	struct ixc_sctx c;
 	uint32_t seq[16];
 	size_t n;
-	uint32_t best;
+	bool two[16];		/* transfer j may take a 64-bit route */
+	uint32_t best, best_seq[16];
 	uint64_t left;
 	bool cut;	/* the placement limit stopped the search */
 };
 
-/* Every order of the entries not in @used after seq[0..k), below x->best. */
+/*
+ * Every order of the transfers not in @used after seq[0..k), each in
+ * every width it may take, below x->best; the best one's placements in
+ * x->c.won. The width that writes earlier first (the scheduler's
+ * choice, so the search meets its schedules first), then the other.
+ */
 static void ixc_sexact_dfs(struct ixc_sexact *x, size_t k, uint32_t used)
 {
 	for (uint32_t j = 0; j < x->n; j++) {
-		uint32_t p;
+		bool wide_first = false;
 
 		if (used >> j & 1)
 			continue;
-		if (!x->left) {
-			x->cut = true;
-			return;
-		}
-		x->left--;
-		x->seq[k] = j;
-		p = ixc_sctx_eval(&x->c, x->seq, k + 1, x->best);
-		if (p == UINT32_MAX)
-			continue;
-		if (k + 1 == x->n)
+		for (uint32_t v = 0; v <= (uint32_t)x->two[j]; v++) {
+			uint32_t p;
+
+			if (!x->left) {
+				x->cut = true;
+				return;
+			}
+			x->left--;
+			/* the other width: forced, the one the first did not take */
+			x->seq[k] = !v ? j : (uint32_t)((wide_first ? 1 : 2) * x->n) + j;
+			p = ixc_sctx_eval(&x->c, x->seq, k + 1, x->best);
+			if (!v)
+				wide_first = x->c.nseq > k && x->c.seq[k] == j && x->c.s->x[j].wide;
+			if (p == UINT32_MAX)
+				continue;
+			if (k + 1 < x->n) {
+				ixc_sexact_dfs(x, k + 1, used | 1u << j);
+				continue;
+			}
 			x->best = p;
-		else
-			ixc_sexact_dfs(x, k + 1, used | 1u << j);
+			memcpy(x->best_seq, x->seq, x->n * sizeof(*x->seq));
+			ixc_ssnap_take(&x->c.won, x->c.s, x->seq, x->n);
+		}
 	}
 }
 
 int ixc_sched_exact(const struct ipuxcom_schedule_opts *opts,
 		    const struct ipuxcom_schedule_xfer *xfers, size_t n,
 		    const struct ipuxcom_schedule *s, bool pieces, uint32_t cutoff,
-		    uint64_t limit, uint32_t *phase, bool *proven)
+		    uint64_t limit, uint32_t *phase, bool *proven,
+		    struct ipuxcom_schedule **out)
 {
 	struct ipuxcom_schedule_opts o = opts ? *opts : (struct ipuxcom_schedule_opts)
 		IPUXCOM_SCHEDULE_OPTS_INIT;
-	struct ipuxcom_schedule_xfer px[16];
+	struct ipuxcom_schedule_xfer px[48];
 	struct ixc_sexact *x;
 	size_t budget = SIZE_MAX;
+	int ret = 0;
 
+	if (out)
+		*out = NULL;
 	if (pieces) {
 		if (!s || s->n > 16)
 			return -EINVAL;
@@ -2612,18 +2643,29 @@ int ixc_sched_exact(const struct ipuxcom_schedule_opts *opts,
 				.nrecv = s->x[i].nrecv, .receivers = s->x[i].recv,
 				.src_addr = s->x[i].src, .dst_addr = s->x[i].dst,
 			};
-		xfers = px;
 		n = s->n;
+	} else {
+		if (n > 16)
+			return -EINVAL;
+		memcpy(px, xfers, n * sizeof(*px));
 	}
 	if (n > 16)
 		return -EINVAL;
+	/* each transfer three times: either width, forced 32-bit, forced 64-bit */
+	memcpy(px + n, px, n * sizeof(*px));
+	memcpy(px + 2 * n, px, n * sizeof(*px));
 	x = calloc(1, sizeof(*x));
 	if (!x)
 		return -ENOMEM;
 	o.flags &= ~IPUXCOM_SCHEDULE_LEGACY;
-	if (!ixc_sctx_init(&x->c, &o, xfers, n, &budget)) {
+	if (!ixc_sctx_init(&x->c, &o, px, 3 * n, &budget)) {
 		free(x);
 		return -EINVAL;
+	}
+	for (size_t j = 0; j < n; j++) {
+		x->two[j] = x->c.s->x[j].wide_ok;
+		x->c.s->x[n + j].width = IXC_WIDTH_32;
+		x->c.s->x[2 * n + j].width = IXC_WIDTH_64;
 	}
 	x->n = n;
 	x->best = cutoff;
@@ -2631,7 +2673,19 @@ int ixc_sched_exact(const struct ipuxcom_schedule_opts *opts,
 	ixc_sexact_dfs(x, 0, 0);
 	*phase = x->best == cutoff ? UINT32_MAX : x->best;
 	*proven = !x->cut && !x->c.broken;
+	/* The best one built in full from its placements, for the verifier. */
+	if (out && *phase != UINT32_MAX) {
+		uint32_t order[16], map[16];
+
+		for (size_t k = 0; k < n; k++) {
+			uint32_t e = x->best_seq[k], j = e % (uint32_t)n;
+
+			order[k] = j;
+			map[j] = e;
+		}
+		ret = ixc_schedule_rebuild(&o, px, n, order, &x->c, &x->c.won, map, out);
+	}
 	ixc_sctx_free(&x->c);
 	free(x);
-	return 0;
+	return ret;
 }

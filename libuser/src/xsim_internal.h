@@ -206,17 +206,20 @@ bool ixc_sched_order(const struct ipuxcom_schedule_xfer *xfers, size_t n, bool l
 
 /*
  * For the benchmarks' exact reference (issue 34, bench/sched_exact_bench.c):
- * the shortest phase over every placement order of @n transfers (each
- * placed as early as it fits, 64-bit where that writes earlier, as the
- * default scheduler places), by depth-first branch and bound on one
- * trial context, or of the pieces @s was built from when @pieces. Below
- * @cutoff only (UINT32_MAX if none is); *@proven false when @limit
- * placements ran out first. -ENOMEM, or -EINVAL (the set does not check,
- * or more than 16 entries).
+ * the shortest phase over every placement order of @n transfers, each
+ * placed as early as it fits in each width it may take (32-bit, and
+ * 64-bit where ixc_sched_wide_ok() allows), by depth-first branch and
+ * bound on one trial context, or of the pieces @s was built from when
+ * @pieces. Below @cutoff only (UINT32_MAX if none is); *@proven false
+ * when @limit placements ran out first. The shortest found built in
+ * full into *@out (if @out; NULL when none is below @cutoff), for the
+ * verifier. -ENOMEM, or -EINVAL (the set does not check, or more than
+ * 16 entries).
  */
 int ixc_sched_exact(const struct ipuxcom_schedule_opts *opts,
 		    const struct ipuxcom_schedule_xfer *xfers, size_t n,
 		    const struct ipuxcom_schedule *s, bool pieces, uint32_t cutoff,
-		    uint64_t limit, uint32_t *phase, bool *proven);
+		    uint64_t limit, uint32_t *phase, bool *proven,
+		    struct ipuxcom_schedule **out);
 
 #endif /* IPUXCOM_XSIM_INTERNAL_H */

@@ -665,6 +665,9 @@ static int64_t ixc_try(struct ipuxcom_schedule *s, struct ixc_sx *x, int32_t sig
 		for (size_t k = k0; k < rt->nwin; k++) {
 			const struct ixc_swin *w = &rt->win[k];
 
+			/* opens and PICs rise along the tile: none from here on is at or before lw */
+			if (w->a > lw && w->pic > lw)
+				break;
 			if (!(c <= w->a || a >= w->c)) {
 				/* the tile's windows are disjoint and sorted: the next gap @x fits */
 				int64_t na = w->c;

@@ -327,15 +327,40 @@ static uint32_t first_untouched_end(const uint32_t *words, uint32_t from)
 	return TDI_WORDS;
 }
 
+/*
+ * Removal must come in the middle of the read. Where the simulator counts
+ * its TDI events (a kernel with fault injection: "asked_tdi" in its stats,
+ * the debug lane), wait until the read injected 64 words, bounded by 20 s:
+ * in a starved VM a fixed pause once ended before the first word (done 0).
+ * Elsewhere nothing counts: 300 ms, the read's 65536 words taking longer.
+ */
+static void wait_until_reading(int dev, long asked0)
+{
+	char path[128];
+	int waited_ms = 0;
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/dev%d/fail_tdi/probability", dev);
+	if (asked0 < 0 || access(path, F_OK)) {
+		usleep(300 * 1000);
+		return;
+	}
+	while (ixt_sim_stat((uint32_t)dev, "asked_tdi") < asked0 + 64 && waited_ms < 20000) {
+		usleep(10 * 1000);
+		waited_ms += 10;
+	}
+}
+
 TEST_F(uw, tdi_read_ended_by_removal_reports_its_progress)
 {
 	uint32_t *words = calloc(TDI_WORDS, 4);
 	struct reader rd = { .fd = self->fd };
+	long asked0;
 	pthread_t t;
 
 	ASSERT_NE(NULL, words);
 	memset(words, 0xa5, TDI_WORDS * 4);
 	ASSERT_EQ(0, do_autoload(self->fd));
+	asked0 = ixt_sim_stat((uint32_t)self->dev, "asked_tdi");
 	/* slow enough that removal comes in the middle */
 	ASSERT_EQ(0, ixt_sim_knob((uint32_t)self->dev, "latency", 40));
 	rd.ts = (struct ipuxcom_ioc_tdi_sram){
@@ -349,7 +374,7 @@ TEST_F(uw, tdi_read_ended_by_removal_reports_its_progress)
 		.timeout_ns = 20ULL * 1000 * 1000 * 1000,
 	};
 	ASSERT_EQ(0, pthread_create(&t, NULL, reader_thread, &rd));
-	usleep(300 * 1000);
+	wait_until_reading(self->dev, asked0);
 	EXPECT_FALSE(__atomic_load_n(&rd.done, __ATOMIC_ACQUIRE)) TH_LOG("read finished too fast");
 	ASSERT_EQ(0, ixt_set_sim_devices(self->before));
 	self->removed = true;

@@ -2168,7 +2168,7 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 {
 	uint64_t n = self->ioctls / 4, t0 = now_ns();
 	struct stat st0;
-	int status = 0;
+	int status = 0, ready[2] = { -1, -1 };
 	pid_t pid;
 
 	if (!self->ready)
@@ -2185,6 +2185,8 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 	ASSERT_EQ(0, stat(ixt_dev_path(), &st0));
 	ASSERT_EQ(0, chown(ixt_dev_path(), 0, UNPRIV_GID));
 	ASSERT_EQ(0, chmod(ixt_dev_path(), 0660));
+	/* the child says when its set-up (a load of its own) is done */
+	ASSERT_EQ(0, pipe2(ready, O_CLOEXEC));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
@@ -2280,6 +2282,8 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 #endif
 		if (storm_start(&storm, &me, 1))
 			_exit(7);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(7);
 		fz_run(z, n);
 		storm_stop(_metadata, &storm, "unprivileged");
 		fz_report(_metadata, z, "unprivileged", t0);
@@ -2304,10 +2308,20 @@ TEST_F_TIMEOUT(fuzz, unprivileged, 7200)
 		uint32_t dev = ixt_dev_id();
 		bool fi = sim_has_fault_inject(dev);
 		long inj0 = fi_injected(dev);
+		struct pollfd rp = { .fd = ready[0], .events = POLLIN };
 		uint64_t armed = 0;
 		pid_t w;
 
-		while ((w = waitpid(pid, &status, WNOHANG)) == 0) {
+		/*
+		 * Not while the child sets itself up: its own AUTOLOAD under a
+		 * stuck GO timed out (exit 10) in the card lane's fuzz run of
+		 * 2026-12-06. It writes a byte once set up; EOF: it died first.
+		 */
+		close(ready[1]);
+		while ((w = waitpid(pid, &status, WNOHANG)) == 0 && poll(&rp, 1, 100) == 0)
+			;
+		close(ready[0]);
+		while (w == 0 && (w = waitpid(pid, &status, WNOHANG)) == 0) {
 			char what[48];
 
 			if (!sim_fault_arm(&fr, dev, fi, what, sizeof(what)))

@@ -533,7 +533,8 @@ FUZZ_KERNEL_LIMIT = $$(( $(FUZZ_KERNEL_IOCTLS) * 5 / 4 / 2000 + $(FUZZ_KERNEL_SE
 # the fuzzer's standin_card case runs on it through ipuxcom_hw; else it skips.
 fuzz-kernel: vm-kernel modules standin $(FUZZ_TEST_BIN)
 	selftests/vm/mkinitramfs.sh --kver $(KVER) --moddir $(KMODDIR) --out $(B)/vm/fuzz-initramfs.cpio.gz \
-		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --tests "$(FUZZ_TEST_BIN)"
+		--modules "ipuxcom.ko ipuxcom_sim.ko ipuxcom_hw.ko $(STANDIN_KO)" --kmods "$(VM_KMODS)" \
+		--tests "$(FUZZ_TEST_BIN)"
 	@mkdir -p $(B)/results
 	@d=$$(scripts/qemu-c600.sh --dir 2>/dev/null || true); card=''; \
 	if [ -n "$$d" ] && [ -f "$$d/.done" ]; then card="--qemu $$d/qemu-system-x86_64 --c600"; \

@@ -689,13 +689,18 @@ static int prepare_attached(void *ctx)
 	return err;
 }
 
+/* close(2) of *@fdp, which is -1 afterwards: the undo must not close it again */
+static int close_once(int *fdp)
+{
+	int fd = *fdp;
+
+	*fdp = -1;
+	return close(fd) ? -errno : 0;
+}
+
 static int step_close(void *ctx)
 {
-	struct close_ctx *c = ctx;
-	int fd = c->fd;
-
-	c->fd = -1;
-	return close(fd) ? -errno : 0;
+	return close_once(&((struct close_ctx *)ctx)->fd);
 }
 
 /*
@@ -766,11 +771,7 @@ static int prepare_stalled_owner(void *ctx)
 
 static int step_owner_close(void *ctx)
 {
-	struct owner_ctx *c = ctx;
-	int fd = c->fd;
-
-	c->fd = -1;
-	return close(fd) ? -errno : 0;
+	return close_once(&((struct owner_ctx *)ctx)->fd);
 }
 
 static int step_owner_reset(void *ctx)

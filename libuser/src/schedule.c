@@ -2120,6 +2120,236 @@ out:
 }
 
 /*
+ * Issue 34: a multicast's sender may send the same words again, at
+ * another time, for another group of its receivers (the verifier takes a
+ * word from whichever send its tile selects), and one send to every
+ * receiver waits for the latest of them: a crowded receiver holds back
+ * the others. bench/sched_split_bench found receiver splits removing
+ * about half the multicast family's gap to the bound. So, on the schedule
+ * the passes kept: its pieces placed again in the order of their starts
+ * (one trial), then each piece with two or more receivers in turn tries
+ * IXC_SCHED_RSPLIT_WAYS halvings of its receivers, the two halves where
+ * the piece stood (the entries before it stay placed), each trial cut at
+ * the phase in hand and by the tiles' bounds (ixc_sctx_eval()); the
+ * shortest halving is kept when the phase shortens, and the result only
+ * when shorter than the schedule in hand. Ways: receivers alternating;
+ * the nearer half (TimeToMux) and the farther; the first half and the
+ * second in the piece's order.
+ */
+#define IXC_SCHED_RSPLIT_WAYS		3
+/* Its own placements: max(MIN, PER_PIECE x pieces), besides the passes' budget. */
+#define IXC_SCHED_RSPLIT_BUDGET_MIN	1024
+#define IXC_SCHED_RSPLIT_BUDGET_PER	8
+
+/* Receiver index lists of way @w for @x into @ix (first half, then second); the first's size. */
+static uint32_t ixc_rsplit_way(const struct ixc_sx *x, int w, uint32_t *ix)
+{
+	uint32_t n = x->nrecv, h = n / 2, q = 0;
+
+	if (w == 0) {
+		for (uint32_t j = 0; j < n; j += 2)
+			ix[q++] = j;
+		for (uint32_t j = 1; j < n; j += 2)
+			ix[q++] = j;
+		return (n + 1) / 2;
+	}
+	for (uint32_t j = 0; j < n; j++)
+		ix[j] = j;
+	if (w == 1) {
+		/* insertion sort by TimeToMux: a multicast has few receivers */
+		for (uint32_t j = 1; j < n; j++) {
+			uint32_t v = ix[j], k = j;
+
+			while (k && x->t[ix[k - 1]] > x->t[v]) {
+				ix[k] = ix[k - 1];
+				k--;
+			}
+			ix[k] = v;
+		}
+	}
+	return h;
+}
+
+static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
+			     struct ipuxcom_schedule **best)
+{
+	const struct ipuxcom_schedule *s = *best;
+	struct ipuxcom_schedule_opts po = *opts;
+	struct ipuxcom_schedule_xfer *pool = NULL, *g = NULL;
+	struct ipuxcom_schedule *ns = NULL;
+	struct ixc_sctx c = { 0 };
+	uint32_t *user = NULL, *ids = NULL, *seq = NULL, *tseq = NULL, *bseq = NULL;
+	uint32_t *order = NULL, *map = NULL, *ufirst = NULL, *ix = NULL, *fin = NULL, *hb = NULL;
+	size_t m = s->n, nm = 0, nids = 0, mp, len = m, nuser = s->ufirst ? s->nuser : s->n;
+	size_t budget, k, q;
+	uint32_t cur;
+	bool changed = false;
+
+	for (k = 0; k < m; k++) {
+		if (s->x[k].nrecv > 1) {
+			nm++;
+			nids += s->x[k].nrecv;
+		}
+	}
+	if (!nm || (s->flags & IPUXCOM_SCHEDULE_LEGACY))
+		return;
+	po.flags = (po.flags & ~IPUXCOM_SCHEDULE_LOGICAL) | IPUXCOM_SCHEDULE_PHYSICAL;
+	mp = m + 2 * IXC_SCHED_RSPLIT_WAYS * nm;
+	budget = m * IXC_SCHED_RSPLIT_BUDGET_PER > IXC_SCHED_RSPLIT_BUDGET_MIN ?
+			 m * IXC_SCHED_RSPLIT_BUDGET_PER : IXC_SCHED_RSPLIT_BUDGET_MIN;
+	pool = malloc(mp * sizeof(*pool));
+	g = malloc(mp * sizeof(*g));
+	user = malloc(mp * sizeof(*user));
+	ids = malloc(2 * IXC_SCHED_RSPLIT_WAYS * nids * sizeof(*ids) + 1);
+	seq = malloc(6 * mp * sizeof(*seq));
+	hb = malloc(m * sizeof(*hb));
+	ufirst = malloc((nuser + 1) * sizeof(*ufirst));
+	ix = malloc(IPUXCOM_TILES * sizeof(*ix));
+	if (!pool || !g || !user || !ids || !seq || !ufirst || !ix || !hb)
+		goto out;
+	tseq = seq + mp;
+	bseq = tseq + mp;
+	order = bseq + mp;
+	map = order + mp;
+	fin = map + mp;
+	/* The pieces in hand, then per multicast piece its halvings (pairs of entries). */
+	for (k = 0; k < nuser; k++)
+		for (size_t j = s->ufirst ? s->ufirst[k] : k; j < (s->ufirst ? s->ufirst[k + 1] : k + 1); j++)
+			user[j] = (uint32_t)k;
+	for (k = 0; k < m; k++) {
+		const struct ixc_sx *x = &s->x[k];
+
+		pool[k] = (struct ipuxcom_schedule_xfer){
+			.sender = x->sender, .count = x->count, .nrecv = x->nrecv,
+			.receivers = x->recv, .src_addr = x->src, .dst_addr = x->dst,
+		};
+	}
+	for (k = 0, q = m, nids = 0; k < m; k++) {
+		const struct ixc_sx *x = &s->x[k];
+
+		if (x->nrecv < 2)
+			continue;
+		hb[k] = (uint32_t)q;
+		for (int w = 0; w < IXC_SCHED_RSPLIT_WAYS; w++) {
+			uint32_t h = ixc_rsplit_way(x, w, ix);
+			uint32_t *r = &ids[nids], *d = r + x->nrecv;
+
+			for (uint32_t j = 0; j < x->nrecv; j++) {
+				r[j] = x->recv[ix[j]];
+				d[j] = x->dst[ix[j]];
+			}
+			nids += 2 * x->nrecv;
+			pool[q] = pool[k];
+			pool[q].nrecv = h;
+			pool[q].receivers = r;
+			pool[q].dst_addr = d;
+			pool[q + 1] = pool[q];
+			pool[q + 1].nrecv = x->nrecv - h;
+			pool[q + 1].receivers = r + h;
+			pool[q + 1].dst_addr = d + h;
+			user[q] = user[q + 1] = user[k];
+			q += 2;
+		}
+	}
+	if (!ixc_sctx_init(&c, &po, pool, mp, &budget))
+		goto out;
+	/* The pieces in the order of their starts (ties: index). */
+	for (k = 0; k < m; k++) {
+		uint32_t v = (uint32_t)k;
+
+		q = k;
+		while (q && (s->x[seq[q - 1]].start > s->x[v].start))
+			seq[q] = seq[q - 1], q--;
+		seq[q] = v;
+	}
+	cur = ixc_sctx_eval(&c, seq, m, UINT32_MAX);
+	if (cur == UINT32_MAX)
+		goto out;
+	ixc_ssnap_take(&c.kept, c.s, seq, len);
+	changed = cur < s->events;
+	for (k = 0, q = m; k < m; k++) {
+		size_t at = 0, best_len = 0;
+		uint32_t won = cur;
+
+		if (s->x[k].nrecv < 2)
+			continue;
+		while (at < len && seq[at] != k)
+			at++;
+		for (int w = 0; w < IXC_SCHED_RSPLIT_WAYS; w++, q += 2) {
+			uint32_t p;
+
+			memcpy(tseq, seq, at * sizeof(*seq));
+			tseq[at] = (uint32_t)q;
+			tseq[at + 1] = (uint32_t)q + 1;
+			memcpy(tseq + at + 2, seq + at + 1, (len - at - 1) * sizeof(*seq));
+			p = ixc_sctx_eval(&c, tseq, len + 1, won);
+			if (p == UINT32_MAX)
+				continue;
+			won = p;
+			best_len = len + 1;
+			memcpy(bseq, tseq, best_len * sizeof(*seq));
+			ixc_ssnap_take(&c.kept, c.s, tseq, best_len);
+		}
+		if (!best_len)
+			continue;
+		cur = won;
+		len = best_len;
+		memcpy(seq, bseq, len * sizeof(*seq));
+		changed = true;
+	}
+	if (!changed || cur >= s->events)
+		goto out;
+	/*
+	 * The kept trial's pieces grouped by caller transfer (ufirst): each
+	 * piece in hand, or the halves that replaced it.
+	 */
+	for (k = 0; k < mp; k++)
+		fin[k] = UINT32_MAX;
+	for (k = 0; k < len; k++)
+		fin[seq[k]] = 0;
+	for (k = 0, q = 0; k < m; k++) {
+		size_t u = user[k];
+
+		if (!s->ufirst || s->ufirst[u] == k)
+			ufirst[u] = (uint32_t)q;
+		for (size_t w = 0; w <= 2 * IXC_SCHED_RSPLIT_WAYS; w++) {
+			size_t j = w ? hb[k] + w - 1 : k;
+
+			if (w && s->x[k].nrecv < 2)
+				break;
+			if (fin[j] == UINT32_MAX)
+				continue;
+			fin[j] = (uint32_t)q;
+			g[q] = pool[j];
+			map[q++] = (uint32_t)j;
+		}
+	}
+	ufirst[nuser] = (uint32_t)q;
+	for (k = 0; k < len; k++)
+		order[k] = fin[seq[k]];
+	if (ixc_schedule_rebuild(&po, g, len, order, &c, &c.kept, map, &ns) || !ns ||
+	    ns->events >= s->events) {
+		ipuxcom_schedule_free(ns);
+		goto out;
+	}
+	ns->ufirst = ufirst;
+	ns->nuser = nuser;
+	ufirst = NULL;
+	ipuxcom_schedule_free(*best);
+	*best = ns;
+out:
+	ixc_sctx_free(&c);
+	free(pool);
+	free(g);
+	free(user);
+	free(ids);
+	free(seq);
+	free(ufirst);
+	free(ix);
+	free(hb);
+}
+
+/*
  * The default scheduler never returns a phase longer than today's packing
  * (issue 16): when it placed a 64-bit route or merged a control into a
  * send, or found no room, the legacy packing of the same transfers is
@@ -2208,6 +2438,7 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 	 */
 	if (!ixc_sched_split(opts, xfers, n, out, true, &budget))
 		ixc_sched_split(opts, xfers, n, out, false, &budget);
+	ixc_sched_rsplit(opts, out);
 	ixc_plan_ok(err);
 	return 0;
 }

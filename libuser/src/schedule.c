@@ -2178,6 +2178,7 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 	struct ipuxcom_schedule_xfer *pool = NULL, *g = NULL;
 	struct ipuxcom_schedule *ns = NULL;
 	struct ixc_sctx c = { 0 };
+	struct ixc_sset st = { 0 };
 	uint32_t *user = NULL, *ids = NULL, *seq = NULL, *tseq = NULL, *bseq = NULL;
 	uint32_t *order = NULL, *map = NULL, *ufirst = NULL, *ix = NULL, *fin = NULL, *hb = NULL;
 	size_t m = s->n, nm = 0, nids = 0, mp, len = m, nuser = s->ufirst ? s->nuser : s->n;
@@ -2327,6 +2328,19 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 	ufirst[nuser] = (uint32_t)q;
 	for (k = 0; k < len; k++)
 		order[k] = fin[seq[k]];
+	/* The split chosen in the placement orders of the other passes too. */
+	if (len <= IXC_SCHED_SPLIT_ORDERS_MAX && ixc_sset_alloc(&st, len)) {
+		st.xf = g;
+		st.map = map;
+		st.n = len;
+		memcpy(st.order, order, len * sizeof(*order));
+		ixc_sset_search(&c, &st, false, true);
+		if (st.phase < cur) {
+			cur = st.phase;
+			memcpy(order, st.order, len * sizeof(*order));
+			ixc_sctx_keep(&c);
+		}
+	}
 	if (ixc_schedule_rebuild(&po, g, len, order, &c, &c.kept, map, &ns) || !ns ||
 	    ns->events >= s->events) {
 		ipuxcom_schedule_free(ns);
@@ -2339,6 +2353,7 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 	*best = ns;
 out:
 	ixc_sctx_free(&c);
+	ixc_sset_free(&st);
 	free(pool);
 	free(g);
 	free(user);

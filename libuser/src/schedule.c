@@ -2136,9 +2136,11 @@ out:
  * the nearer half (TimeToMux) and the farther; the first half and the
  * second in the piece's order.
  */
-#define IXC_SCHED_RSPLIT_WAYS		3
+#define IXC_SCHED_RSPLIT_WAYS		7
+#define IXC_SCHED_RSPLIT_ROUNDS		1
+#define IXC_SCHED_RSPLIT_LATE		2
 /* Its own placements: max(MIN, PER_PIECE x pieces), besides the passes' budget. */
-#define IXC_SCHED_RSPLIT_BUDGET_MIN	1024
+#define IXC_SCHED_RSPLIT_BUDGET_MIN	8192
 #define IXC_SCHED_RSPLIT_BUDGET_PER	8
 
 /* Receiver index lists of way @w for @x into @ix (first half, then second); the first's size. */
@@ -2155,6 +2157,22 @@ static uint32_t ixc_rsplit_way(const struct ixc_sx *x, int w, uint32_t *ix)
 	}
 	for (uint32_t j = 0; j < n; j++)
 		ix[j] = j;
+	if (w >= 3) {
+		/* a shuffle (xorshift32, fixed seeds: the same schedule every build) */
+		uint32_t st = 0x9e3779b9u * (uint32_t)w ^ n;
+
+		for (uint32_t j = n - 1; j > 0; j--) {
+			uint32_t r, v;
+
+			st ^= st << 13;
+			st ^= st >> 17;
+			st ^= st << 5;
+			r = st % (j + 1);
+			v = ix[j];
+			ix[j] = ix[r];
+			ix[r] = v;
+		}
+	}
 	if (w == 1) {
 		/* insertion sort by TimeToMux: a multicast has few receivers */
 		for (uint32_t j = 1; j < n; j++) {
@@ -2268,35 +2286,50 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 		goto out;
 	ixc_ssnap_take(&c.kept, c.s, seq, len);
 	changed = cur < s->events;
-	for (k = 0, q = m; k < m; k++) {
-		size_t at = 0, best_len = 0;
-		uint32_t won = cur;
+	for (int round = 0, more = 1; round < IXC_SCHED_RSPLIT_ROUNDS && more; round++) {
+		more = 0;
+		for (k = 0; k < m; k++) {
+			size_t at = 0, best_len = 0;
+			uint32_t won = cur;
 
-		if (s->x[k].nrecv < 2)
-			continue;
-		while (at < len && seq[at] != k)
-			at++;
-		for (int w = 0; w < IXC_SCHED_RSPLIT_WAYS; w++, q += 2) {
-			uint32_t p;
-
-			memcpy(tseq, seq, at * sizeof(*seq));
-			tseq[at] = (uint32_t)q;
-			tseq[at + 1] = (uint32_t)q + 1;
-			memcpy(tseq + at + 2, seq + at + 1, (len - at - 1) * sizeof(*seq));
-			p = ixc_sctx_eval(&c, tseq, len + 1, won);
-			if (p == UINT32_MAX)
+			if (s->x[k].nrecv < 2)
 				continue;
-			won = p;
-			best_len = len + 1;
-			memcpy(bseq, tseq, best_len * sizeof(*seq));
-			ixc_ssnap_take(&c.kept, c.s, tseq, best_len);
+			while (at < len && seq[at] != k)
+				at++;
+			/* split already, or a round that kept nothing since this piece's try */
+			if (at == len)
+				continue;
+			for (int w = 0; w < IXC_SCHED_RSPLIT_WAYS * IXC_SCHED_RSPLIT_LATE; w++) {
+				uint32_t p, e = hb[k] + 2 * (uint32_t)(w % IXC_SCHED_RSPLIT_WAYS);
+
+				memcpy(tseq, seq, at * sizeof(*seq));
+				tseq[at] = e;
+				if (w < IXC_SCHED_RSPLIT_WAYS) {
+					tseq[at + 1] = e + 1;
+					memcpy(tseq + at + 2, seq + at + 1,
+					       (len - at - 1) * sizeof(*seq));
+				} else {
+					/* the second group sent after every other piece */
+					memcpy(tseq + at + 1, seq + at + 1,
+					       (len - at - 1) * sizeof(*seq));
+					tseq[len] = e + 1;
+				}
+				p = ixc_sctx_eval(&c, tseq, len + 1, won);
+				if (p == UINT32_MAX)
+					continue;
+				won = p;
+				best_len = len + 1;
+				memcpy(bseq, tseq, best_len * sizeof(*seq));
+				ixc_ssnap_take(&c.kept, c.s, tseq, best_len);
+			}
+			if (!best_len)
+				continue;
+			cur = won;
+			len = best_len;
+			memcpy(seq, bseq, len * sizeof(*seq));
+			changed = true;
+			more = 1;
 		}
-		if (!best_len)
-			continue;
-		cur = won;
-		len = best_len;
-		memcpy(seq, bseq, len * sizeof(*seq));
-		changed = true;
 	}
 	if (!changed || cur >= s->events)
 		goto out;

@@ -2140,7 +2140,7 @@ out:
 #define IXC_SCHED_RSPLIT_ROUNDS		1
 #define IXC_SCHED_RSPLIT_LATE		2
 /* Its own placements: max(MIN, PER_PIECE x pieces), besides the passes' budget. */
-#define IXC_SCHED_RSPLIT_BUDGET_MIN	8192
+#define IXC_SCHED_RSPLIT_BUDGET_MIN	4096
 #define IXC_SCHED_RSPLIT_BUDGET_PER	8
 
 /* Receiver index lists of way @w for @x into @ix (first half, then second); the first's size. */
@@ -2199,6 +2199,7 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 	struct ixc_sset st = { 0 };
 	uint32_t *user = NULL, *ids = NULL, *seq = NULL, *tseq = NULL, *bseq = NULL;
 	uint32_t *order = NULL, *map = NULL, *ufirst = NULL, *ix = NULL, *fin = NULL, *hb = NULL;
+	uint32_t *cand;
 	size_t m = s->n, nm = 0, nids = 0, mp, len = m, nuser = s->ufirst ? s->nuser : s->n;
 	size_t budget, k, q;
 	uint32_t cur;
@@ -2220,7 +2221,7 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 	g = malloc(mp * sizeof(*g));
 	user = malloc(mp * sizeof(*user));
 	ids = malloc(2 * IXC_SCHED_RSPLIT_WAYS * nids * sizeof(*ids) + 1);
-	seq = malloc(6 * mp * sizeof(*seq));
+	seq = malloc(7 * mp * sizeof(*seq));
 	hb = malloc(m * sizeof(*hb));
 	ufirst = malloc((nuser + 1) * sizeof(*ufirst));
 	ix = malloc(IPUXCOM_TILES * sizeof(*ix));
@@ -2231,6 +2232,7 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 	order = bseq + mp;
 	map = order + mp;
 	fin = map + mp;
+	cand = fin + mp;
 	/* The pieces in hand, then per multicast piece its halvings (pairs of entries). */
 	for (k = 0; k < nuser; k++)
 		for (size_t j = s->ufirst ? s->ufirst[k] : k; j < (s->ufirst ? s->ufirst[k + 1] : k + 1); j++)
@@ -2281,6 +2283,7 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 			seq[q] = seq[q - 1], q--;
 		seq[q] = v;
 	}
+	memcpy(cand, seq, m * sizeof(*seq));
 	cur = ixc_sctx_eval(&c, seq, m, UINT32_MAX);
 	if (cur == UINT32_MAX)
 		goto out;
@@ -2288,10 +2291,11 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 	changed = cur < s->events;
 	for (int round = 0, more = 1; round < IXC_SCHED_RSPLIT_ROUNDS && more; round++) {
 		more = 0;
-		for (k = 0; k < m; k++) {
+		for (size_t ci = m; ci-- > 0;) {
 			size_t at = 0, best_len = 0;
 			uint32_t won = cur;
 
+			k = cand[ci];
 			if (s->x[k].nrecv < 2)
 				continue;
 			while (at < len && seq[at] != k)

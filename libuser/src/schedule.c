@@ -55,7 +55,10 @@
  *    into 64-bit owner and 32-bit groups; keeping a strictly shorter
  *    phase; then each multicast's owner split undone in turn, kept
  *    undone where the phase shortens (the split chosen per multicast);
- *    ufirst maps pieces to the caller's transfers.
+ *    ufirst maps pieces to the caller's transfers;
+ *  - issue 34: then each multicast piece's receivers halved, the same
+ *    words sent once per group, kept where the phase shortens
+ *    (ixc_sched_rsplit()).
  * The objective is the phase length (the last event of any tile); each
  * transfer still goes as early as it can, in the order given.
  */

@@ -150,6 +150,14 @@ struct ipuxcom_schedule {
 	size_t nuser;
 	struct ixc_scross *cross;	/* the search's scratch: ixc_cross() */
 	size_t ncross, cap_cross;
+	/*
+	 * Search effort so far, the unit of a build's budget (issue 34): a
+	 * start tried, a receiver checked there (ixc_try()), a receiver of
+	 * either side of a send the sender's other sends rule starts out by
+	 * (ixc_cross_send()), a piece's tiles taken out again
+	 * (ixc_unplace()).
+	 */
+	size_t work;
 };
 
 /* Tile @t (< IPUXCOM_TILES)'s sends and windows: none when no transfer of @s touches it. */
@@ -464,6 +472,8 @@ static bool ixc_cross_send(struct ipuxcom_schedule *s, const struct ixc_sx *x,
 	const struct ixc_sx *y = &s->x[o->xfer];
 	int32_t n = ixc_events(x), len = o->s1 - o->s0;
 
+	s->work += x->nrecv + y->nrecv;
+
 	/* x's stream at y's receiver j during [sigma + tx, + n) against y's window [ya, yc) */
 	for (uint32_t j = 0; j < y->nrecv; j++) {
 		int32_t ya = o->s0 + ixc_t(y, j);
@@ -589,6 +599,7 @@ static int64_t ixc_try(struct ipuxcom_schedule *s, struct ixc_sx *x, int32_t sig
 	bool merge = !(s->flags & IPUXCOM_SCHEDULE_LEGACY);
 	int32_t n = ixc_events(x);
 
+	s->work++;
 	if ((int64_t)sigma + n > (int64_t)s->max_events)
 		return -1;
 	/*
@@ -652,6 +663,7 @@ static int64_t ixc_try(struct ipuxcom_schedule *s, struct ixc_sx *x, int32_t sig
 		size_t k0;
 
 		q->hot = i;
+		s->work++;
 		if (a < 0)
 			return (int64_t)sigma - a;
 		if ((int64_t)lw + IXC_SCHED_END_MARGIN >= (int64_t)s->max_events)
@@ -945,6 +957,7 @@ static void ixc_unplace(struct ipuxcom_schedule *s, size_t xi)
 		t->nsnd--;
 		break;
 	}
+	s->work += 1 + x->nrecv;
 	for (uint32_t i = 0; i < x->nrecv; i++) {
 		t = ixc_tile_w(s, x->recv[i]);
 		for (size_t k = 0; k < t->nwin; k++) {
@@ -999,7 +1012,8 @@ struct ixc_sctx {
 	uint32_t *seq;			/* pool entries placed, in order */
 	uint32_t *ph;			/* ph[k]: the phase of seq[0..k] */
 	size_t nseq, cap;
-	size_t *budget;			/* placements left to every trial of the build */
+	size_t *budget;			/* work (s->work) left to every trial of the build */
+	size_t w0;			/* s->work already charged to it */
 	bool broken;			/* out of memory while placing: state unknown */
 	struct ixc_ssnap won;		/* the last trial an order search kept (ixc_sset_try()) */
 	struct ixc_ssnap kept;		/* the one a pass keeps (ixc_sctx_keep()) */
@@ -1052,6 +1066,7 @@ static bool ixc_sctx_init(struct ixc_sctx *c, const struct ipuxcom_schedule_opts
 	c->budget = budget;
 	if (ixc_sched_new(opts, xfers, n, false, &c->s, NULL))
 		return false;
+	c->w0 = c->s->work;
 	c->cap = n ? n : 1;
 	c->seq = malloc(c->cap * sizeof(*c->seq));
 	c->ph = malloc(c->cap * sizeof(*c->ph));
@@ -1135,6 +1150,16 @@ static bool ixc_sctx_ahead(struct ixc_sctx *c, const uint32_t *seq, size_t n, ui
 	return false;
 }
 
+/* The search work done since the last charge taken from the budget; false once it is spent. */
+static bool ixc_sctx_charge(struct ixc_sctx *c)
+{
+	size_t d = c->s->work - c->w0;
+
+	*c->budget = d >= *c->budget ? 0 : *c->budget - d;
+	c->w0 = c->s->work;
+	return *c->budget != 0;
+}
+
 /*
  * Place pool entries @seq[0..n) (each at most once) in that order. The
  * phase, if every entry fits and the phase stays below @cutoff; else
@@ -1151,6 +1176,7 @@ static uint32_t ixc_sctx_eval(struct ixc_sctx *c, const uint32_t *seq, size_t n,
 
 	if (c->broken || n > c->cap)
 		return UINT32_MAX;
+	ixc_sctx_charge(c);
 	while (k < c->nseq && k < n && c->seq[k] == seq[k] && c->ph[k] < cutoff)
 		k++;
 	if (k && c->ph[k - 1] >= cutoff)
@@ -1164,9 +1190,8 @@ static uint32_t ixc_sctx_eval(struct ixc_sctx *c, const uint32_t *seq, size_t n,
 		uint32_t p;
 		int ret;
 
-		if (!*c->budget)
+		if (!ixc_sctx_charge(c))
 			return UINT32_MAX;
-		--*c->budget;
 		ret = ixc_place(c->s, seq[k], NULL);
 
 		if (ret) {
@@ -2129,27 +2154,92 @@ out:
  * receiver waits for the latest of them: a crowded receiver holds back
  * the others. bench/sched_split_bench found receiver splits removing
  * about half the multicast family's gap to the bound. So, on the schedule
- * the passes kept: its pieces placed again in the order of their starts
- * (one trial), then each piece with two or more receivers in turn tries
- * IXC_SCHED_RSPLIT_WAYS halvings of its receivers, the two halves where
- * the piece stood (the entries before it stay placed), each trial cut at
- * the phase in hand and by the tiles' bounds (ixc_sctx_eval()); the
- * shortest halving is kept when the phase shortens, and the result only
- * when shorter than the schedule in hand. Ways: receivers alternating;
- * the nearer half (TimeToMux) and the farther; the first half and the
- * second in the piece's order.
+ * the passes kept, two stages, each a share of the build's budget:
+ *  - trials: its pieces placed again in the order of their starts, then
+ *    each piece with two or more receivers, latest first, tries its
+ *    halvings (IXC_SCHED_RSPLIT_WAYS) as two pieces where it stood, the
+ *    entries before it staying placed and the ones after placed again
+ *    (also with the second half sent after every other piece); each
+ *    trial is cut at the phase in hand and by the tiles' bounds
+ *    (ixc_sctx_eval()), and the shortest halving is kept when the phase
+ *    shortens;
+ *  - rip-up (ixc_rsplit_rip()): with every piece where the trials left
+ *    it, a piece that ends the phase is taken out and each halving placed
+ *    into the room the others leave; the shortest is kept when that piece
+ *    then ends earlier. Nothing else moves, so a try costs two placements
+ *    instead of the rest of the order (on 64 multicasts to 587 receivers
+ *    the trials' cost grows with the square of the pieces, the rip-up's
+ *    does not).
+ * The result is kept only when shorter than the schedule in hand.
+ * Halvings: receivers alternating; the nearer half by TimeToMux and the
+ * farther; the first half and the second in the piece's order; four
+ * fixed shuffles; and three by where each receiver could take the words
+ * alone with the other pieces where they are (ixc_rsplit_free()): split
+ * at the widest gap between those starts, the latest receiver alone, and
+ * the earlier half and the later.
  */
-#define IXC_SCHED_RSPLIT_WAYS		7
-#define IXC_SCHED_RSPLIT_ROUNDS		1
-#define IXC_SCHED_RSPLIT_LATE		2
-/* Its own placements: max(MIN, PER_PIECE x pieces), besides the passes' budget. */
-#define IXC_SCHED_RSPLIT_BUDGET_MIN	4096
-#define IXC_SCHED_RSPLIT_BUDGET_PER	8
+#define IXC_SCHED_RSPLIT_WAYS		10
+#define IXC_SCHED_RSPLIT_SHUFFLES	4	/* ways 3..6 */
+#define IXC_SCHED_RSPLIT_LATE		2	/* each way also with its second half last */
+/* The rip-up's share of what the pass has, in percent (the trials take the rest first). */
+#define IXC_SCHED_RSPLIT_RIP_SHARE	30
 
-/* Receiver index lists of way @w for @x into @ix (first half, then second); the first's size. */
-static uint32_t ixc_rsplit_way(const struct ixc_sx *x, int w, uint32_t *ix)
+/* The pass's scratch. */
+struct ixc_rsplit {
+	const struct ipuxcom_schedule *s;	/* the schedule in hand */
+	uint32_t *hb;		/* per piece of s with two or more receivers: its first halving's pool entry */
+	int32_t *free_at;	/* per receiver of one piece: ixc_rsplit_free() */
+	int32_t *pic;		/* per receiver of one piece: its PIC events, to put it back */
+	uint8_t *tried;		/* per piece of s: ripped up already */
+};
+
+/*
+ * The earliest start of piece @k of @s at which its receiver @i could
+ * take its words alone, the other pieces where @s has them (their
+ * windows only: a guide for grouping, not a placement).
+ */
+static int32_t ixc_rsplit_free(const struct ipuxcom_schedule *s, uint32_t k, uint32_t i)
 {
+	const struct ixc_sx *x = &s->x[k];
+	const struct ixc_stile *t = ixc_tile(s, x->recv[i]);
+	int32_t len = (int32_t)x->count + ixc_pad(s, x->count, x->recv[i]);
+	int32_t at = ixc_first_start(x) + x->t[i];
+
+	for (size_t j = 0; j < t->nwin; j++) {
+		const struct ixc_swin *w = &t->win[j];
+
+		if (w->xfer == k || w->c <= at)
+			continue;
+		if (w->a >= at + len)
+			break;
+		at = w->c;
+	}
+	return at - x->t[i];
+}
+
+/* Insertion sort of receiver indices @ix[0..n) by @key (a multicast has few receivers). */
+static void ixc_rsplit_sort(uint32_t *ix, uint32_t n, const int32_t *key)
+{
+	for (uint32_t j = 1; j < n; j++) {
+		uint32_t v = ix[j], q = j;
+
+		while (q && key[ix[q - 1]] > key[v]) {
+			ix[q] = ix[q - 1];
+			q--;
+		}
+		ix[q] = v;
+	}
+}
+
+/*
+ * Receiver index lists of way @w for piece @k of r->s into @ix (first
+ * group, then second); the first group's size.
+ */
+static uint32_t ixc_rsplit_way(struct ixc_rsplit *r, uint32_t k, int w, uint32_t *ix)
+{
+	const struct ixc_sx *x = &r->s->x[k];
 	uint32_t n = x->nrecv, h = n / 2, q = 0;
+	int32_t gap = -1;
 
 	if (w == 0) {
 		for (uint32_t j = 0; j < n; j += 2)
@@ -2160,75 +2250,179 @@ static uint32_t ixc_rsplit_way(const struct ixc_sx *x, int w, uint32_t *ix)
 	}
 	for (uint32_t j = 0; j < n; j++)
 		ix[j] = j;
-	if (w >= 3) {
-		/* a shuffle (xorshift32, fixed seeds: the same schedule every build) */
+	if (w == 1) {
+		ixc_rsplit_sort(ix, n, x->t);
+	} else if (w >= 3 && w < 3 + IXC_SCHED_RSPLIT_SHUFFLES) {
+		/* xorshift32 with fixed seeds: the same schedule every build */
 		uint32_t st = 0x9e3779b9u * (uint32_t)w ^ n;
 
 		for (uint32_t j = n - 1; j > 0; j--) {
-			uint32_t r, v;
+			uint32_t v, p;
 
 			st ^= st << 13;
 			st ^= st >> 17;
 			st ^= st << 5;
-			r = st % (j + 1);
+			p = st % (j + 1);
 			v = ix[j];
-			ix[j] = ix[r];
-			ix[r] = v;
+			ix[j] = ix[p];
+			ix[p] = v;
 		}
-	}
-	if (w == 1) {
-		/* insertion sort by TimeToMux: a multicast has few receivers */
-		for (uint32_t j = 1; j < n; j++) {
-			uint32_t v = ix[j], k = j;
+	} else if (w >= 3 + IXC_SCHED_RSPLIT_SHUFFLES) {
+		int v = w - (3 + IXC_SCHED_RSPLIT_SHUFFLES);
 
-			while (k && x->t[ix[k - 1]] > x->t[v]) {
-				ix[k] = ix[k - 1];
-				k--;
+		for (uint32_t j = 0; j < n; j++)
+			r->free_at[j] = ixc_rsplit_free(r->s, k, j);
+		ixc_rsplit_sort(ix, n, r->free_at);
+		if (v == 1)
+			return n - 1;
+		if (v == 2)
+			return h;
+		for (uint32_t j = 1; j < n; j++) {
+			if (r->free_at[ix[j]] - r->free_at[ix[j - 1]] > gap) {
+				gap = r->free_at[ix[j]] - r->free_at[ix[j - 1]];
+				h = j;
 			}
-			ix[k] = v;
 		}
 	}
 	return h;
 }
 
+/* Pool entry @e of @c placed at @start, @wide, PIC events @pic: 0, or -errno. */
+static int ixc_sctx_put(struct ixc_sctx *c, size_t e, int32_t start, bool wide,
+			const int32_t *pic)
+{
+	struct ixc_sx *x = &c->s->x[e];
+
+	x->wide = wide;
+	ixc_set_pad(c->s, x);
+	memcpy(x->pic, pic, x->nrecv * sizeof(*x->pic));
+	return ixc_commit(c->s, e, start, NULL);
+}
+
+/* The phase of the pool entries @in[0..n) as placed. */
+static uint32_t ixc_rsplit_phase(const struct ipuxcom_schedule *s, const uint32_t *in, size_t n)
+{
+	uint32_t p = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		uint32_t q = ixc_placed_phase(s, in[k]);
+
+		p = q > p ? q : p;
+	}
+	return p;
+}
+
+/*
+ * The rip-up stage: @in[0..*@len) placed in @c; a piece of r->s that
+ * ends the phase is taken out and its halvings tried in the room left,
+ * the best kept (its two halves join @in) when it then ends earlier, and
+ * so on while the budget lasts. The phase; UINT32_MAX if a piece could
+ * not be put back (out of memory).
+ */
+static uint32_t ixc_rsplit_rip(struct ixc_rsplit *r, struct ixc_sctx *c, uint32_t *in,
+			       size_t *len)
+{
+	size_t n = *len;
+	uint32_t cur = ixc_rsplit_phase(c->s, in, n);
+
+	memset(r->tried, 0, r->s->n);
+	c->w0 = c->s->work;
+	for (;;) {
+		size_t at = n;
+		uint32_t best = UINT32_MAX, bw = 0, e;
+		struct ixc_sx *x;
+		int32_t start;
+		bool wide;
+
+		for (size_t k = 0; k < n && at == n; k++)
+			if (in[k] < r->s->n && r->s->x[in[k]].nrecv > 1 && !r->tried[in[k]] &&
+			    ixc_placed_phase(c->s, in[k]) == cur)
+				at = k;
+		if (at == n || !ixc_sctx_charge(c))
+			break;
+		e = in[at];
+		x = &c->s->x[e];
+		r->tried[e] = 1;
+		start = x->start;
+		wide = x->wide;
+		memcpy(r->pic, x->pic, x->nrecv * sizeof(*x->pic));
+		ixc_unplace(c->s, e);
+		for (int w = 0; w < IXC_SCHED_RSPLIT_WAYS && ixc_sctx_charge(c); w++) {
+			uint32_t a = r->hb[e] + 2 * (uint32_t)w, p;
+
+			if (ixc_place(c->s, a, NULL))
+				continue;
+			if (ixc_place(c->s, a + 1, NULL)) {
+				ixc_unplace(c->s, a);
+				continue;
+			}
+			p = ixc_placed_phase(c->s, a);
+			if (ixc_placed_phase(c->s, a + 1) > p)
+				p = ixc_placed_phase(c->s, a + 1);
+			if (p < best) {
+				best = p;
+				bw = a;
+			}
+			ixc_unplace(c->s, a + 1);
+			ixc_unplace(c->s, a);
+		}
+		/* the same state, so the same placements as in the try */
+		if (best < cur && !ixc_place(c->s, bw, NULL)) {
+			if (!ixc_place(c->s, bw + 1, NULL)) {
+				in[at] = bw;
+				in[n++] = bw + 1;
+				cur = ixc_rsplit_phase(c->s, in, n);
+				continue;
+			}
+			ixc_unplace(c->s, bw);
+		}
+		if (ixc_sctx_put(c, e, start, wide, r->pic))
+			return UINT32_MAX;
+	}
+	*len = n;
+	return cur;
+}
+
 static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
-			     struct ipuxcom_schedule **best)
+			     struct ipuxcom_schedule **best, size_t *budget)
 {
 	const struct ipuxcom_schedule *s = *best;
 	struct ipuxcom_schedule_opts po = *opts;
 	struct ipuxcom_schedule_xfer *pool = NULL, *g = NULL;
 	struct ipuxcom_schedule *ns = NULL;
 	struct ixc_sctx c = { 0 };
-	struct ixc_sset st = { 0 };
+	struct ixc_rsplit r = { .s = s };
 	uint32_t *user = NULL, *ids = NULL, *seq = NULL, *tseq = NULL, *bseq = NULL;
-	uint32_t *order = NULL, *map = NULL, *ufirst = NULL, *ix = NULL, *fin = NULL, *hb = NULL;
+	uint32_t *order = NULL, *map = NULL, *ufirst = NULL, *ix = NULL, *fin = NULL;
 	uint32_t *cand;
 	size_t m = s->n, nm = 0, nids = 0, mp, len = m, nuser = s->ufirst ? s->nuser : s->n;
-	size_t budget, k, q;
-	uint32_t cur;
-	bool changed = false;
+	size_t hold, k, q;
+	uint32_t cur, maxr = 0;
 
 	for (k = 0; k < m; k++) {
 		if (s->x[k].nrecv > 1) {
 			nm++;
 			nids += s->x[k].nrecv;
 		}
+		maxr = s->x[k].nrecv > maxr ? s->x[k].nrecv : maxr;
 	}
 	if (!nm || (s->flags & IPUXCOM_SCHEDULE_LEGACY))
 		return;
 	po.flags = (po.flags & ~IPUXCOM_SCHEDULE_LOGICAL) | IPUXCOM_SCHEDULE_PHYSICAL;
 	mp = m + 2 * IXC_SCHED_RSPLIT_WAYS * nm;
-	budget = m * IXC_SCHED_RSPLIT_BUDGET_PER > IXC_SCHED_RSPLIT_BUDGET_MIN ?
-			 m * IXC_SCHED_RSPLIT_BUDGET_PER : IXC_SCHED_RSPLIT_BUDGET_MIN;
 	pool = malloc(mp * sizeof(*pool));
 	g = malloc(mp * sizeof(*g));
 	user = malloc(mp * sizeof(*user));
 	ids = malloc(2 * IXC_SCHED_RSPLIT_WAYS * nids * sizeof(*ids) + 1);
 	seq = malloc(7 * mp * sizeof(*seq));
-	hb = malloc(m * sizeof(*hb));
+	r.hb = malloc(m * sizeof(*r.hb));
+	r.free_at = malloc(maxr * sizeof(*r.free_at));
+	r.pic = malloc(maxr * sizeof(*r.pic));
+	r.tried = malloc(m);
 	ufirst = malloc((nuser + 1) * sizeof(*ufirst));
-	ix = malloc(IPUXCOM_TILES * sizeof(*ix));
-	if (!pool || !g || !user || !ids || !seq || !ufirst || !ix || !hb)
+	ix = malloc(maxr * sizeof(*ix));
+	if (!pool || !g || !user || !ids || !seq || !ufirst || !ix || !r.hb || !r.free_at ||
+	    !r.pic || !r.tried)
 		goto out;
 	tseq = seq + mp;
 	bseq = tseq + mp;
@@ -2253,30 +2447,35 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 
 		if (x->nrecv < 2)
 			continue;
-		hb[k] = (uint32_t)q;
+		r.hb[k] = (uint32_t)q;
 		for (int w = 0; w < IXC_SCHED_RSPLIT_WAYS; w++) {
-			uint32_t h = ixc_rsplit_way(x, w, ix);
-			uint32_t *r = &ids[nids], *d = r + x->nrecv;
+			uint32_t h = ixc_rsplit_way(&r, (uint32_t)k, w, ix);
+			uint32_t *rv = &ids[nids], *d = rv + x->nrecv;
 
 			for (uint32_t j = 0; j < x->nrecv; j++) {
-				r[j] = x->recv[ix[j]];
+				rv[j] = x->recv[ix[j]];
 				d[j] = x->dst[ix[j]];
 			}
 			nids += 2 * x->nrecv;
 			pool[q] = pool[k];
 			pool[q].nrecv = h;
-			pool[q].receivers = r;
+			pool[q].receivers = rv;
 			pool[q].dst_addr = d;
 			pool[q + 1] = pool[q];
 			pool[q + 1].nrecv = x->nrecv - h;
-			pool[q + 1].receivers = r + h;
+			pool[q + 1].receivers = rv + h;
 			pool[q + 1].dst_addr = d + h;
 			user[q] = user[q + 1] = user[k];
 			q += 2;
 		}
 	}
-	if (!ixc_sctx_init(&c, &po, pool, mp, &budget))
+	/* The trials take what the rip-up leaves them first. */
+	hold = *budget / 100 * IXC_SCHED_RSPLIT_RIP_SHARE;
+	*budget -= hold;
+	if (!ixc_sctx_init(&c, &po, pool, mp, budget)) {
+		*budget += hold;
 		goto out;
+	}
 	/* The pieces in the order of their starts (ties: index). */
 	for (k = 0; k < m; k++) {
 		uint32_t v = (uint32_t)k;
@@ -2288,61 +2487,66 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 	}
 	memcpy(cand, seq, m * sizeof(*seq));
 	cur = ixc_sctx_eval(&c, seq, m, UINT32_MAX);
+	if (cur != UINT32_MAX)
+		ixc_ssnap_take(&c.kept, c.s, seq, len);
+	for (size_t ci = m; cur != UINT32_MAX && ci-- > 0 && *budget;) {
+		size_t at = 0, best_len = 0;
+		uint32_t won = cur;
+
+		k = cand[ci];
+		if (s->x[k].nrecv < 2)
+			continue;
+		while (at < len && seq[at] != k)
+			at++;
+		if (at == len)
+			continue;	/* split already */
+		for (int w = 0; w < IXC_SCHED_RSPLIT_WAYS * IXC_SCHED_RSPLIT_LATE; w++) {
+			uint32_t p, e = r.hb[k] + 2 * (uint32_t)(w % IXC_SCHED_RSPLIT_WAYS);
+
+			memcpy(tseq, seq, at * sizeof(*seq));
+			tseq[at] = e;
+			if (w < IXC_SCHED_RSPLIT_WAYS) {
+				tseq[at + 1] = e + 1;
+				memcpy(tseq + at + 2, seq + at + 1, (len - at - 1) * sizeof(*seq));
+			} else {
+				/* the second group sent after every other piece */
+				memcpy(tseq + at + 1, seq + at + 1, (len - at - 1) * sizeof(*seq));
+				tseq[len] = e + 1;
+			}
+			p = ixc_sctx_eval(&c, tseq, len + 1, won);
+			if (p == UINT32_MAX)
+				continue;
+			won = p;
+			best_len = len + 1;
+			memcpy(bseq, tseq, best_len * sizeof(*seq));
+			ixc_ssnap_take(&c.kept, c.s, tseq, best_len);
+		}
+		if (!best_len)
+			continue;
+		cur = won;
+		len = best_len;
+		memcpy(seq, bseq, len * sizeof(*seq));
+	}
+	*budget += hold;
 	if (cur == UINT32_MAX)
 		goto out;
-	ixc_ssnap_take(&c.kept, c.s, seq, len);
-	changed = cur < s->events;
-	for (int round = 0, more = 1; round < IXC_SCHED_RSPLIT_ROUNDS && more; round++) {
-		more = 0;
-		for (size_t ci = m; ci-- > 0;) {
-			size_t at = 0, best_len = 0;
-			uint32_t won = cur;
+	/* The kept trial where it was placed, then the rip-up from there. */
+	while (c.nseq)
+		ixc_unplace(c.s, c.seq[--c.nseq]);
+	for (k = 0; k < len; k++) {
+		const struct ixc_sx *x = &c.s->x[seq[k]];
 
-			k = cand[ci];
-			if (s->x[k].nrecv < 2)
-				continue;
-			while (at < len && seq[at] != k)
-				at++;
-			/* split already, or a round that kept nothing since this piece's try */
-			if (at == len)
-				continue;
-			for (int w = 0; w < IXC_SCHED_RSPLIT_WAYS * IXC_SCHED_RSPLIT_LATE; w++) {
-				uint32_t p, e = hb[k] + 2 * (uint32_t)(w % IXC_SCHED_RSPLIT_WAYS);
-
-				memcpy(tseq, seq, at * sizeof(*seq));
-				tseq[at] = e;
-				if (w < IXC_SCHED_RSPLIT_WAYS) {
-					tseq[at + 1] = e + 1;
-					memcpy(tseq + at + 2, seq + at + 1,
-					       (len - at - 1) * sizeof(*seq));
-				} else {
-					/* the second group sent after every other piece */
-					memcpy(tseq + at + 1, seq + at + 1,
-					       (len - at - 1) * sizeof(*seq));
-					tseq[len] = e + 1;
-				}
-				p = ixc_sctx_eval(&c, tseq, len + 1, won);
-				if (p == UINT32_MAX)
-					continue;
-				won = p;
-				best_len = len + 1;
-				memcpy(bseq, tseq, best_len * sizeof(*seq));
-				ixc_ssnap_take(&c.kept, c.s, tseq, best_len);
-			}
-			if (!best_len)
-				continue;
-			cur = won;
-			len = best_len;
-			memcpy(seq, bseq, len * sizeof(*seq));
-			changed = true;
-			more = 1;
-		}
+		if (ixc_sctx_put(&c, seq[k], c.kept.start[seq[k]], c.kept.wide[seq[k]],
+				 c.kept.ints + (x->pic - c.s->ints)))
+			goto out;
 	}
-	if (!changed || cur >= s->events)
+	cur = ixc_rsplit_rip(&r, &c, seq, &len);
+	if (cur == UINT32_MAX || cur >= s->events)
 		goto out;
+	ixc_ssnap_take(&c.kept, c.s, seq, len);
 	/*
-	 * The kept trial's pieces grouped by caller transfer (ufirst): each
-	 * piece in hand, or the halves that replaced it.
+	 * The kept pieces grouped by caller transfer (ufirst): each piece in
+	 * hand, or the halves that replaced it.
 	 */
 	for (k = 0; k < mp; k++)
 		fin[k] = UINT32_MAX;
@@ -2354,7 +2558,7 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 		if (!s->ufirst || s->ufirst[u] == k)
 			ufirst[u] = (uint32_t)q;
 		for (size_t w = 0; w <= 2 * IXC_SCHED_RSPLIT_WAYS; w++) {
-			size_t j = w ? hb[k] + w - 1 : k;
+			size_t j = w ? r.hb[k] + w - 1 : k;
 
 			if (w && s->x[k].nrecv < 2)
 				break;
@@ -2368,19 +2572,6 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 	ufirst[nuser] = (uint32_t)q;
 	for (k = 0; k < len; k++)
 		order[k] = fin[seq[k]];
-	/* The split chosen in the placement orders of the other passes too. */
-	if (len <= IXC_SCHED_SPLIT_ORDERS_MAX && ixc_sset_alloc(&st, len)) {
-		st.xf = g;
-		st.map = map;
-		st.n = len;
-		memcpy(st.order, order, len * sizeof(*order));
-		ixc_sset_search(&c, &st, false, true);
-		if (st.phase < cur) {
-			cur = st.phase;
-			memcpy(order, st.order, len * sizeof(*order));
-			ixc_sctx_keep(&c);
-		}
-	}
 	if (ixc_schedule_rebuild(&po, g, len, order, &c, &c.kept, map, &ns) || !ns ||
 	    ns->events >= s->events) {
 		ipuxcom_schedule_free(ns);
@@ -2392,8 +2583,8 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 	ipuxcom_schedule_free(*best);
 	*best = ns;
 out:
+	/* what the rip-up placed by hand is not in c.seq: ixc_sctx_free() takes all */
 	ixc_sctx_free(&c);
-	ixc_sset_free(&st);
 	free(pool);
 	free(g);
 	free(user);
@@ -2401,7 +2592,10 @@ out:
 	free(seq);
 	free(ufirst);
 	free(ix);
-	free(hb);
+	free(r.hb);
+	free(r.free_at);
+	free(r.pic);
+	free(r.tried);
 }
 
 /*
@@ -2432,19 +2626,36 @@ static int ixc_sched_opts_in(const struct ipuxcom_schedule_opts *opts,
 }
 
 /*
- * Issue 34: the placements all the passes' trials of one build may make
- * (ixc_sctx_eval()), so that a build costs a bounded number of legacy
- * packings' worth of work however the passes would branch: at least
- * IXC_SCHED_BUDGET_MIN (more than any set of the suite uses, so its
- * sets get every trial), IXC_SCHED_BUDGET_PER_XFER per caller transfer.
- * A pass out of budget keeps what it found. 3072 since trials stop at a
- * tile's bound (ixc_tile_bound()): the suite's sets of at most 192
- * transfers use at most 2743, the larger ones at most 4622 of their
- * 16 x transfers; the 64-multicast sets of bench/sched_scale.h reach it
- * with the same phase as at 4096.
+ * Issue 34: the search work (the schedule's work count, charged by
+ * ixc_sctx_charge()) all the passes' trials of one build may do, so that
+ * a build's cost is bounded however the passes would branch:
+ * IXC_SCHED_BUDGET_PER per transfer and per receiver, at least
+ * IXC_SCHED_BUDGET_MIN. A pass out of budget keeps what it found; the
+ * receiver-split pass has IXC_SCHED_RSPLIT_SHARE percent set aside, and
+ * what the others leave. It counts work, not placements: a multicast's
+ * placement checks each receiver at each start it tries, so placements
+ * cost very different amounts (callgrind: about 9000 instructions each
+ * on the 64-multicast sets of bench/sched_scale.h, whose builds a budget
+ * of 3072 placements let run to 35 M instructions). The figures were
+ * chosen on bench/sched_suite.h (docs/exchange-verifier.md "Build
+ * time"): with them no suite set's phase is longer than issue 25's
+ * (bench/sched_suite_phases.txt), which a minimum of 98304 broke for 3
+ * multicast sets, or a share of 35 for 2.
  */
-#define IXC_SCHED_BUDGET_MIN		3072
-#define IXC_SCHED_BUDGET_PER_XFER	16
+#define IXC_SCHED_BUDGET_MIN		131072
+#define IXC_SCHED_BUDGET_PER		64
+#define IXC_SCHED_RSPLIT_SHARE		20
+
+/* The budget of a build of @xfers[0..n). */
+static size_t ixc_sched_budget(const struct ipuxcom_schedule_xfer *xfers, size_t n)
+{
+	size_t u = n;
+
+	for (size_t i = 0; i < n; i++)
+		u += xfers[i].nrecv;
+	u *= IXC_SCHED_BUDGET_PER;
+	return u > IXC_SCHED_BUDGET_MIN ? u : IXC_SCHED_BUDGET_MIN;
+}
 
 int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 			   const struct ipuxcom_schedule_xfer *xfers, size_t n,
@@ -2452,8 +2663,7 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 {
 	struct ipuxcom_schedule_opts o = IPUXCOM_SCHEDULE_OPTS_INIT, lo;
 	struct ipuxcom_schedule *legacy = NULL;
-	size_t budget = n * IXC_SCHED_BUDGET_PER_XFER > IXC_SCHED_BUDGET_MIN ?
-				n * IXC_SCHED_BUDGET_PER_XFER : IXC_SCHED_BUDGET_MIN;
+	size_t budget = ixc_sched_budget(xfers, n), held;
 	struct ipuxcom_plan_error e0 = { 0 };
 	int ret;
 
@@ -2485,6 +2695,8 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 			ipuxcom_schedule_free(legacy);
 		}
 	}
+	held = budget / 100 * IXC_SCHED_RSPLIT_SHARE;
+	budget -= held;
 	ixc_sched_reorder(opts, xfers, n, out, &budget);
 	/*
 	 * The pieces' set holds the other splits too; without pieces, those
@@ -2493,7 +2705,8 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 	 */
 	if (!ixc_sched_split(opts, xfers, n, out, true, &budget))
 		ixc_sched_split(opts, xfers, n, out, false, &budget);
-	ixc_sched_rsplit(opts, out);
+	budget += held;
+	ixc_sched_rsplit(opts, out, &budget);
 	ixc_plan_ok(err);
 	return 0;
 }

@@ -394,6 +394,12 @@ $(B)/fuzz/%_fuzz: fuzz/%_fuzz.c $(FUZZ_LIB_SRCS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS) $(DEP_LIBS)
 
+# The scheduler's target takes the whole library (the schedule, the verifier, the ISA, the timing).
+FUZZ_SCHED_SRCS := $(wildcard libuser/src/*.c)
+$(B)/fuzz/sched_fuzz: fuzz/sched_fuzz.c $(FUZZ_SCHED_SRCS) $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SCHED_SRCS) $(DEP_LIBS)
+
 $(B)/fuzz/gen_seeds: fuzz/gen_seeds.c $(FUZZ_LIB_SRCS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS) $(DEP_LIBS)

@@ -135,6 +135,26 @@ static const char multi[] =
 	"output step page 0 offset 0x100 size 0x100\n"
 	"end\n";
 
+/* Transfer lists for sched_fuzz: point-to-point, multicasts, 64-bit routes. */
+static const char sched_p2p[] =
+	"p2p 0 5 70\n"
+	"p2p 5 0 33 src=0x80004 dst=0x50004\n"
+	"p2p 1 5 12\n";
+
+static const char sched_mcast[] =
+	"physical\n"
+	"# P to A then B; S to A and B\n"
+	"p2p 100 300 49 src=0x80000 dst=0x50004\n"
+	"p2p 100 400 49 src=0x80400 dst=0x50004\n"
+	"multicast 200 49 300 400 src=0x80000 dst=0x50404\n"
+	"multicast 7 64 12 20 33 41 src=0x80800\n";
+
+static const char sched_wide[] =
+	"physical\n"
+	"p2p 0 64 100 src=0x80000 dst=0x50000\n"
+	"p2p 0 1 100\n"
+	"p2p 2 9 3\n";
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -148,7 +168,10 @@ int main(int argc, char **argv)
 	if (image(argv[1], "four.ipuimg", 4, 96, 1) || image(argv[1], "one.ipuimg", 1, 64, 0) ||
 	    image(argv[1], "eight.ipuimg", 8, 200, IPUXCOM_IMG_TEMPLATE_AUTO) || cfg(argv[1]) ||
 	    write_file(argv[1], "hsp", "oracle.ipuhsp", oracle, strlen(oracle)) ||
-	    write_file(argv[1], "hsp", "multi.ipuhsp", multi, strlen(multi)))
+	    write_file(argv[1], "hsp", "multi.ipuhsp", multi, strlen(multi)) ||
+	    write_file(argv[1], "sched", "p2p.txt", sched_p2p, strlen(sched_p2p)) ||
+	    write_file(argv[1], "sched", "mcast.txt", sched_mcast, strlen(sched_mcast)) ||
+	    write_file(argv[1], "sched", "wide.txt", sched_wide, strlen(sched_wide)))
 		return 1;
 	return 0;
 }

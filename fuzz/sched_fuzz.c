@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer target: transfer lists (ipuxcom_schedule_list_parse(), what
+ * `ipuxcom plan schedule FILE` reads) and the phase scheduler. A list the
+ * reader accepts is built by the default scheduler and by the legacy
+ * packing; every schedule built must run clean in the exchange verifier
+ * (no error, every transfer delivered, the length the schedule says),
+ * be no shorter than the lower bound, and the default's phase no longer
+ * than legacy's. A refusal must say why. Lists of more than
+ * FUZZ_MAX_XFERS transfers or FUZZ_MAX_RECV receivers are only read: a
+ * build of those takes milliseconds, and the fuzzer wants many inputs.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ipuxcom_xsim.h>
+
+#define FUZZ_MAX_XFERS	24
+#define FUZZ_MAX_RECV	96
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * Do two transfers of one sender send overlapping source words to the
+ * same receiver? The verifier matches a word arriving at a tile to a
+ * declaration by its sender and source address, so it takes the second
+ * transfer's words for the first's and reports them misplaced, whatever
+ * the schedule (legacy's too; found by this target): such lists are only
+ * read.
+ */
+static bool same_words_twice(const struct ipuxcom_schedule_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct ipuxcom_schedule_xfer *a = &l->xfers[i];
+
+		for (size_t j = i + 1; j < l->n; j++) {
+			const struct ipuxcom_schedule_xfer *b = &l->xfers[j];
+
+			if (a->sender != b->sender || a->src_addr >= b->src_addr + 4 * b->count ||
+			    b->src_addr >= a->src_addr + 4 * a->count)
+				continue;
+			for (uint32_t r = 0; r < a->nrecv; r++)
+				for (uint32_t q = 0; q < b->nrecv; q++)
+					if (a->receivers[r] == b->receivers[q])
+						return true;
+		}
+	}
+	return false;
+}
+
+/* The verifier's run of @s: clean and as long as @s says, or abort(). */
+static void run_clean(const struct ipuxcom_schedule *s)
+{
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
+	struct ipuxcom_plan_error e;
+	struct ipuxcom_xsim *sim;
+
+	if (ipuxcom_xsim_create(NULL, &sim, &e))
+		abort();
+	if (ipuxcom_schedule_load(s, sim, 0, &e) || ipuxcom_xsim_run(sim, &res, &e))
+		abort();
+	if (res.errors || res.delivered != res.declared ||
+	    res.events != ipuxcom_schedule_events(s))
+		abort();
+	ipuxcom_xsim_free(sim);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ipuxcom_schedule_opts def = IPUXCOM_SCHEDULE_OPTS_INIT, leg;
+	struct ipuxcom_schedule_bound b = IPUXCOM_SCHEDULE_BOUND_INIT;
+	struct ipuxcom_schedule *s = NULL, *l = NULL;
+	struct ipuxcom_schedule_list *list;
+	struct ipuxcom_plan_error e;
+	size_t nrecv = 0;
+	int rd, rl;
+
+	if (ipuxcom_schedule_list_parse((const char *)data, size, 0, &list, &e)) {
+		if (!e.msg[0])
+			abort();
+		return 0;
+	}
+	for (size_t i = 0; i < list->n; i++)
+		nrecv += list->xfers[i].nrecv;
+	if (list->n > FUZZ_MAX_XFERS || nrecv > FUZZ_MAX_RECV || same_words_twice(list)) {
+		ipuxcom_schedule_list_free(list);
+		return 0;
+	}
+	def.flags = IPUXCOM_SCHEDULE_PHYSICAL;	/* the list holds physical ids */
+	leg = def;
+	leg.flags |= IPUXCOM_SCHEDULE_LEGACY;
+	rd = ipuxcom_schedule_build(&def, list->xfers, list->n, &s, &e);
+	if (rd && !e.msg[0])
+		abort();
+	rl = ipuxcom_schedule_build(&leg, list->xfers, list->n, &l, &e);
+	if (rl && !e.msg[0])
+		abort();
+	/* the default falls back on legacy where only legacy fits */
+	if (rd && !rl)
+		abort();
+	if (!rd) {
+		run_clean(s);
+		if (ipuxcom_schedule_bound(&def, list->xfers, list->n, &b, &e) ? !e.msg[0] :
+		    ipuxcom_schedule_events(s) < b.events)
+			abort();
+	}
+	if (!rl) {
+		run_clean(l);
+		if (ipuxcom_schedule_events(s) > ipuxcom_schedule_events(l))
+			abort();
+	}
+	ipuxcom_schedule_free(s);
+	ipuxcom_schedule_free(l);
+	ipuxcom_schedule_list_free(list);
+	return 0;
+}

@@ -448,10 +448,19 @@ TEST_F_TIMEOUT(c600, zy_layouts, 300)
 		close(self->fd);
 		self->fd = -1;
 		ixt_qemu_monitor("device_del " IXT_C600_QEMU_ID);
+		/*
+		 * The stand-in registers /dev/ipu0, then /dev/ipu0_ex (and
+		 * removes them in turn): wait for both, or check_windows() may
+		 * open the exchange node before it exists (it did, once, under
+		 * load).
+		 */
 		ASSERT_EQ(0, ixt_wait_path("/dev/ipu0", false, 600)) TH_LOG("C600 not removed");
+		ASSERT_EQ(0, ixt_wait_path("/dev/ipu0_ex", false, 600)) TH_LOG("C600 not removed");
 		snprintf(cmd, sizeof(cmd), IXT_C600_QEMU_ADD ",layout=%s", layouts[i]);
 		ixt_qemu_monitor(cmd);
 		ASSERT_EQ(0, ixt_wait_path("/dev/ipu0", true, 600)) TH_LOG("%s: no /dev/ipu0", cmd);
+		ASSERT_EQ(0, ixt_wait_path("/dev/ipu0_ex", true, 600))
+			TH_LOG("%s: no /dev/ipu0_ex", cmd);
 		snprintf(res, sizeof(res), "%s/resource", self->pci);
 		f = fopen(res, "re");
 		ASSERT_NE(NULL, f) TH_LOG("%s", res);

@@ -24,6 +24,9 @@
  *   sched_bench --phases     print each set's default phase and bound, one
  *                            line per set (bench/sched_suite_phases.txt
  *                            holds these of issue 25's scheduler)
+ *   sched_bench --once FIRST LAST
+ *                            build sets FIRST..LAST-1 once each, for
+ *                            callgrind (build_once())
  */
 #include <errno.h>
 #include <stdio.h>
@@ -269,6 +272,54 @@ static int print_phases(char *text)
 }
 
 /*
+ * --once FIRST LAST: sets FIRST..LAST-1 built once each by the default
+ * scheduler, nothing else inside ipuxcom_schedule_build(), so that
+ * `valgrind --tool=callgrind --toggle-collect=ipuxcom_schedule_build`
+ * counts the builds' instructions alone (they do not vary between runs,
+ * times here do). Then, per family: phase / bound mean and max, and the
+ * sets longer than @base (issue 25's phases; 0: none read).
+ */
+static int build_once(char *text, uint32_t first, uint32_t last, const uint32_t *base)
+{
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_PHYSICAL };
+	double sum[SUITE_NFAMILIES] = { 0 }, max[SUITE_NFAMILIES] = { 0 };
+	unsigned int n[SUITE_NFAMILIES] = { 0 }, longer[SUITE_NFAMILIES] = { 0 };
+
+	for (uint32_t i = first; i < last && i < SUITE_NSETS; i++) {
+		struct ipuxcom_schedule_list *l = NULL;
+		struct ipuxcom_schedule *s = NULL;
+		struct ipuxcom_plan_error e;
+		int f = suite_set(i, text, SUITE_TEXT_MAX);
+		uint32_t ph, bd;
+
+		if (f < 0 || ipuxcom_schedule_list_parse(text, strlen(text), 0, &l, &e) ||
+		    ipuxcom_schedule_build(&o, l->xfers, l->n, &s, &e)) {
+			fprintf(stderr, "sched_bench: set %u: %s\n", i, f < 0 ? "no set" : e.msg);
+			ipuxcom_schedule_list_free(l);
+			return 1;
+		}
+		ph = ipuxcom_schedule_events(s);
+		bd = bound_of(l->xfers, l->n, IPUXCOM_SCHEDULE_PHYSICAL);
+		ipuxcom_schedule_free(s);
+		ipuxcom_schedule_list_free(l);
+		if (!bd)
+			return 1;
+		sum[f] += (double)ph / bd;
+		max[f] = (double)ph / bd > max[f] ? (double)ph / bd : max[f];
+		n[f]++;
+		longer[f] += base[i] && ph > base[i];
+	}
+	printf("%-10s %5s  %-16s  %s\n", "family", "sets", "phase/bound mean max",
+	       "longer than bench/sched_suite_phases.txt");
+	for (int f = 0; f < SUITE_NFAMILIES; f++)
+		if (n[f])
+			printf("%-10s %5u  %.4f %.3f      %u\n", suite_family_name[f], n[f],
+			       sum[f] / n[f], max[f], longer[f]);
+	return 0;
+}
+
+/*
  * Each set's phase by issue 25's scheduler (sched_bench --phases of that
  * scheduler: "set family phase bound" lines) into @base; how many were
  * read (0 when run elsewhere than the source tree).
@@ -307,8 +358,10 @@ int main(int argc, char **argv)
 		return write_sets(argv[2], text);
 	if (argc == 2 && !strcmp(argv[1], "--phases"))
 		return print_phases(text);
+	if (argc == 4 && !strcmp(argv[1], "--once"))
+		return build_once(text, (uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]), base);
 	if (argc != 1) {
-		fprintf(stderr, "usage: sched_bench [--write DIR | --phases]\n");
+		fprintf(stderr, "usage: sched_bench [--write DIR | --phases | --once FIRST LAST]\n");
 		return 2;
 	}
 	all_vs_legacy = calloc(SUITE_NSETS, sizeof(double));

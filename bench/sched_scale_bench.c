@@ -13,6 +13,9 @@
  *   sched_scale_bench                 the whole table
  *   sched_scale_bench FAMILY SIZE I   build set I of FAMILY at SIZE x once
  *                                     (for a profiler), print its figures
+ *   sched_scale_bench --once FAMILY SIZE
+ *                                     build its sets once each, nothing
+ *                                     else (for callgrind: build_once())
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,10 +49,58 @@ static int one(int f, uint32_t m, uint32_t i, struct bench_set *r)
 	return ret;
 }
 
+/*
+ * --once FAMILY SIZE: that family's sets at that size built once each by
+ * the default scheduler, nothing else inside ipuxcom_schedule_build() (for
+ * `valgrind --tool=callgrind --toggle-collect=ipuxcom_schedule_build`);
+ * their mean phase / bound.
+ */
+static int build_once(const char *family, uint32_t m)
+{
+	static char text[SCALE_TEXT_MAX];
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_PHYSICAL };
+	double pb = 0;
+	int f = 0, z = 0;
+
+	while (f < SCALE_NFAMILIES && strcmp(family, scale_family_name[f]))
+		f++;
+	while (z < SCALE_NSIZES && scale_size[z] != m)
+		z++;
+	if (f == SCALE_NFAMILIES || z == SCALE_NSIZES)
+		return 2;
+	for (uint32_t i = 0; i < scale_nsets[z]; i++) {
+		struct ipuxcom_schedule_list *l = NULL;
+		struct ipuxcom_schedule *s = NULL;
+		struct ipuxcom_plan_error e;
+		uint32_t bd;
+
+		if (!scale_set(f, m, i, text, sizeof(text)) ||
+		    ipuxcom_schedule_list_parse(text, strlen(text), 0, &l, &e) ||
+		    ipuxcom_schedule_build(&o, l->xfers, l->n, &s, &e)) {
+			fprintf(stderr, "sched_scale_bench: %s %ux %u fails\n", family, m, i);
+			ipuxcom_schedule_list_free(l);
+			return 1;
+		}
+		bd = bench_bound(l->xfers, l->n);
+		if (!bd)
+			return 1;
+		pb += (double)ipuxcom_schedule_events(s) / bd;
+		ipuxcom_schedule_free(s);
+		ipuxcom_schedule_list_free(l);
+	}
+	printf("%s %ux: %u sets built once, phase/bound mean %.4f\n", family, m, scale_nsets[z],
+	       pb / scale_nsets[z]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char cpu[256];
 	int rc = 0;
+
+	if (argc == 4 && !strcmp(argv[1], "--once"))
+		return build_once(argv[2], (uint32_t)atoi(argv[3]));
 
 	bench_cpu_model(cpu, sizeof(cpu));
 	if (argc == 4) {
@@ -70,7 +121,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 1) {
-		fprintf(stderr, "usage: sched_scale_bench [FAMILY SIZE INDEX]\n");
+		fprintf(stderr, "usage: sched_scale_bench [FAMILY SIZE INDEX | --once FAMILY SIZE]\n");
 		return 2;
 	}
 	printf("scheduler build time by size (bench/sched_scale.h, fixed seeds; the thread's CPU "

@@ -2349,10 +2349,17 @@ static uint32_t ixc_rsplit_rip(struct ixc_rsplit *r, struct ixc_sctx *c, uint32_
 		ixc_unplace(c->s, e);
 		for (int w = 0; w < IXC_SCHED_RSPLIT_WAYS && ixc_sctx_charge(c); w++) {
 			uint32_t a = r->hb[e] + 2 * (uint32_t)w, p;
+			int ret = ixc_place(c->s, a, NULL);
 
-			if (ixc_place(c->s, a, NULL))
+			/* out of memory may leave a part placed: the caller drops it all */
+			if (ret == -ENOMEM)
+				return UINT32_MAX;
+			if (ret)
 				continue;
-			if (ixc_place(c->s, a + 1, NULL)) {
+			ret = ixc_place(c->s, a + 1, NULL);
+			if (ret == -ENOMEM)
+				return UINT32_MAX;
+			if (ret) {
 				ixc_unplace(c->s, a);
 				continue;
 			}
@@ -2367,14 +2374,17 @@ static uint32_t ixc_rsplit_rip(struct ixc_rsplit *r, struct ixc_sctx *c, uint32_
 			ixc_unplace(c->s, a);
 		}
 		/* the same state, so the same placements as in the try */
-		if (best < cur && !ixc_place(c->s, bw, NULL)) {
-			if (!ixc_place(c->s, bw + 1, NULL)) {
-				in[at] = bw;
-				in[n++] = bw + 1;
-				cur = ixc_rsplit_phase(c->s, in, n);
-				continue;
-			}
-			ixc_unplace(c->s, bw);
+		if (best < cur) {
+			int ret = ixc_place(c->s, bw, NULL);
+
+			if (!ret)
+				ret = ixc_place(c->s, bw + 1, NULL);
+			if (ret)
+				return UINT32_MAX;	/* out of memory: no other cause here */
+			in[at] = bw;
+			in[n++] = bw + 1;
+			cur = ixc_rsplit_phase(c->s, in, n);
+			continue;
 		}
 		if (ixc_sctx_put(c, e, start, wide, r->pic))
 			return UINT32_MAX;

@@ -447,6 +447,34 @@ static const struct ixc_xdecl *ixc_xdecl_of(const struct ixc_xrx *rx, uint32_t s
 	return NULL;
 }
 
+/*
+ * Of the declarations on this tile that carry the word of @s at @src and
+ * expect it at @addr, the first that has not had it yet, else the first;
+ * NULL if none expects it there. A sender may send the same words to a
+ * tile twice: to two destinations (two transfers, or a multicast's
+ * groups), where the first declaration carrying the word is not the one
+ * the write serves, or twice to one (a transfer listed twice), where each
+ * copy serves one declaration.
+ */
+static const struct ixc_xdecl *ixc_xdecl_at(const struct ixc_xrx *rx, uint32_t s, uint32_t src,
+					    uint32_t addr)
+{
+	const struct ipuxcom_xsim *sim = rx->sim;
+	const struct ixc_xdecl *first = NULL;
+
+	for (uint32_t k = rx->decl0; k < rx->decl1; k++) {
+		const struct ixc_xdecl *dc = &sim->decls[sim->decl_order[k]];
+		uint32_t i = (src - dc->src) / 4;
+
+		if (dc->sender != s || src < dc->src || i >= dc->count || addr != dc->dst + 4 * i)
+			continue;
+		if (!(sim->bits[(dc->bits + i) / 64] & 1ull << ((dc->bits + i) % 64)))
+			return dc;
+		first = first ? first : dc;
+	}
+	return first;
+}
+
 static bool ixc_xin_declared(const struct ixc_xrx *rx, uint32_t addr)
 {
 	const struct ipuxcom_xsim *sim = rx->sim;
@@ -539,8 +567,14 @@ static void ixc_xcapture(struct ixc_xrx *rx, uint32_t s, int32_t event, int32_t 
 					    "write to 0x%x is outside every receive buffer declared "
 					    "on this tile", addr);
 		} else {
-			uint32_t k = (src - dc->src) / 4;
-			uint64_t *b = &sim->bits[(dc->bits + k) / 64], m = 1ull << ((dc->bits + k) % 64);
+			const struct ixc_xdecl *at = ixc_xdecl_at(rx, s, src, addr);
+			uint32_t k;
+			uint64_t *b, m;
+
+			dc = at ? at : dc;
+			k = (src - dc->src) / 4;
+			b = &sim->bits[(dc->bits + k) / 64];
+			m = 1ull << ((dc->bits + k) % 64);
 
 			if (addr != dc->dst + 4 * k) {
 				if (ixc_xin_declared(rx, addr))

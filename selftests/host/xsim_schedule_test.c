@@ -596,6 +596,53 @@ TEST(multicast_to_receivers_busy_at_different_times_goes_as_two_sends)
 }
 
 /*
+ * One sender, the same source words, one receiver, two destinations (two
+ * transfers; and a multicast beside a point-to-point transfer), or one
+ * destination twice (a transfer listed twice): each write is matched to
+ * the declaration that expects the word where it lands and has not had
+ * it yet, so the run is clean and every copy is in place (sched_fuzz
+ * found the verifier calling the second copy misplaced, or taken a
+ * second time, for legacy's schedule as well).
+ */
+TEST(the_same_words_twice_to_one_tile_land_at_both_destinations)
+{
+	uint32_t r1 = 300, r2[2] = { 300, 400 };
+	uint32_t d1 = 0x50000, d2 = 0x50400, d3[2] = { 0x50800, 0x50800 };
+	struct ipuxcom_schedule_xfer x[3] = {
+		{ .sender = 7, .count = 40, .nrecv = 1, .receivers = &r1, .src_addr = 0x80000,
+		  .dst_addr = &d1 },
+		{ .sender = 7, .count = 40, .nrecv = 1, .receivers = &r1, .src_addr = 0x80000,
+		  .dst_addr = &d2 },
+		{ .sender = 7, .count = 40, .nrecv = 2, .receivers = r2, .src_addr = 0x80000,
+		  .dst_addr = d3 },
+	};
+	struct ipuxcom_schedule_opts leg = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_PHYSICAL | IPUXCOM_SCHEDULE_LEGACY };
+	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
+	struct ipuxcom_schedule *s = NULL;
+	struct ipuxcom_plan_error e;
+
+	struct ipuxcom_schedule_xfer twice[2] = { x[0], x[0] };
+
+	/* a transfer listed twice: each copy of each word serves one of the two */
+	ASSERT_EQ(0, ipuxcom_schedule_build(&phys_opts, twice, 2, &s, &e)) TH_LOG("%s", e.msg);
+	EXPECT_TRUE(verify(_metadata, twice, 2, s, 0, 0, &res));
+	EXPECT_EQ(2u, res.delivered);
+	ipuxcom_schedule_free(s);
+	/* deliveries: one per receiver of each transfer, 2 and then 4 */
+	for (size_t n = 2; n <= 3; n++) {
+		ASSERT_EQ(0, ipuxcom_schedule_build(&phys_opts, x, n, &s, &e)) TH_LOG("%s", e.msg);
+		EXPECT_TRUE(verify(_metadata, x, n, s, 0, 0, &res)) TH_LOG("%zu transfers", n);
+		EXPECT_EQ(2 * n - 2, res.delivered);
+		ipuxcom_schedule_free(s);
+		ASSERT_EQ(0, ipuxcom_schedule_build(&leg, x, n, &s, &e)) TH_LOG("%s", e.msg);
+		EXPECT_TRUE(verify(_metadata, x, n, s, 0, 0, &res)) TH_LOG("legacy, %zu", n);
+		EXPECT_EQ(2 * n - 2, res.delivered);
+		ipuxcom_schedule_free(s);
+	}
+}
+
+/*
  * A multicast whose receivers all own their pairs, with an even count and
  * aligned buffers, goes as one 64-bit broadcast stream (sctl 3 | 4),
  * shorter than legacy and verified with every word delivered; with a

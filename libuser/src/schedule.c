@@ -2647,10 +2647,10 @@ static int ixc_sched_opts_in(const struct ipuxcom_schedule_opts *opts,
  * cost very different amounts (callgrind: about 9000 instructions each
  * on the 64-multicast sets of bench/sched_scale.h, whose builds a budget
  * of 3072 placements let run to 35 M instructions). The figures were
- * chosen on bench/sched_suite.h (docs/exchange-verifier.md "Build
- * time"): with them no suite set's phase is longer than issue 25's
- * (bench/sched_suite_phases.txt), which a minimum of 98304 broke for 3
- * multicast sets, or a share of 35 for 2.
+ * chosen on bench/sched_suite.h (docs/exchange-verifier.md, "A budget
+ * of work, and a rip-up stage"): with them no suite set's phase is
+ * longer than issue 25's (bench/sched_suite_phases.txt), which a minimum
+ * of 98304 broke for 3 multicast sets, or a share of 35 for 2.
  */
 #define IXC_SCHED_BUDGET_MIN		131072
 #define IXC_SCHED_BUDGET_PER		64

@@ -1436,6 +1436,21 @@ static int ixc_sched_programs(struct ipuxcom_schedule *s, struct ipuxcom_plan_er
  * (issue 34: the kept trial's placements were searched a second time).
  * -EINVAL if a transfer is not its pool entry; then build it the long way.
  */
+/*
+ * Transfer @e of @s placed as recorded, without a search: at @start, in
+ * width @wide, with PIC events @pic. 0, or -errno.
+ */
+static int ixc_put(struct ipuxcom_schedule *s, size_t e, int32_t start, bool wide,
+		   const int32_t *pic)
+{
+	struct ixc_sx *x = &s->x[e];
+
+	x->wide = wide;
+	ixc_set_pad(s, x);
+	memcpy(x->pic, pic, x->nrecv * sizeof(*x->pic));
+	return ixc_commit(s, e, start, NULL);
+}
+
 static int ixc_schedule_rebuild(const struct ipuxcom_schedule_opts *opts,
 				const struct ipuxcom_schedule_xfer *xfers, size_t n,
 				const uint32_t *order, const struct ixc_sctx *c,
@@ -1458,12 +1473,10 @@ static int ixc_schedule_rebuild(const struct ipuxcom_schedule_opts *opts,
 			ipuxcom_schedule_free(s);
 			return -EINVAL;
 		}
-		x->wide = p->wide[e];
-		if (x->wide_ok && !x->wide)
+		if (x->wide_ok && !p->wide[e])
 			x->why = IPUXCOM_WIDE_NOT_EARLIER;
-		ixc_set_pad(s, x);
-		memcpy(x->pic, p->ints + (px->pic - c->s->ints), x->nrecv * sizeof(*x->pic));
-		if ((ret = ixc_commit(s, xi, p->start[e], NULL))) {
+		ret = ixc_put(s, xi, p->start[e], p->wide[e], p->ints + (px->pic - c->s->ints));
+		if (ret) {
 			ipuxcom_schedule_free(s);
 			return ret;
 		}
@@ -2287,18 +2300,6 @@ static uint32_t ixc_rsplit_way(struct ixc_rsplit *r, uint32_t k, int w, uint32_t
 	return h;
 }
 
-/* Pool entry @e of @c placed at @start, @wide, PIC events @pic: 0, or -errno. */
-static int ixc_sctx_put(struct ixc_sctx *c, size_t e, int32_t start, bool wide,
-			const int32_t *pic)
-{
-	struct ixc_sx *x = &c->s->x[e];
-
-	x->wide = wide;
-	ixc_set_pad(c->s, x);
-	memcpy(x->pic, pic, x->nrecv * sizeof(*x->pic));
-	return ixc_commit(c->s, e, start, NULL);
-}
-
 /* The phase of the pool entries @in[0..n) as placed. */
 static uint32_t ixc_rsplit_phase(const struct ipuxcom_schedule *s, const uint32_t *in, size_t n)
 {
@@ -2386,7 +2387,7 @@ static uint32_t ixc_rsplit_rip(struct ixc_rsplit *r, struct ixc_sctx *c, uint32_
 			cur = ixc_rsplit_phase(c->s, in, n);
 			continue;
 		}
-		if (ixc_sctx_put(c, e, start, wide, r->pic))
+		if (ixc_put(c->s, e, start, wide, r->pic))
 			return UINT32_MAX;
 	}
 	*len = n;
@@ -2546,8 +2547,8 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 	for (k = 0; k < len; k++) {
 		const struct ixc_sx *x = &c.s->x[seq[k]];
 
-		if (ixc_sctx_put(&c, seq[k], c.kept.start[seq[k]], c.kept.wide[seq[k]],
-				 c.kept.ints + (x->pic - c.s->ints)))
+		if (ixc_put(c.s, seq[k], c.kept.start[seq[k]], c.kept.wide[seq[k]],
+			    c.kept.ints + (x->pic - c.s->ints)))
 			goto out;
 	}
 	cur = ixc_rsplit_rip(&r, &c, seq, &len);

@@ -434,6 +434,12 @@ struct ixc_xrx {
 	bool failed;
 };
 
+/* Does @dc carry the word of @s at @src? */
+static bool ixc_xdecl_carries(const struct ixc_xdecl *dc, uint32_t s, uint32_t src)
+{
+	return dc->sender == s && src >= dc->src && (src - dc->src) / 4 < dc->count;
+}
+
 static const struct ixc_xdecl *ixc_xdecl_of(const struct ixc_xrx *rx, uint32_t s, uint32_t src)
 {
 	const struct ipuxcom_xsim *sim = rx->sim;
@@ -441,7 +447,7 @@ static const struct ixc_xdecl *ixc_xdecl_of(const struct ixc_xrx *rx, uint32_t s
 	for (uint32_t k = rx->decl0; k < rx->decl1; k++) {
 		const struct ixc_xdecl *dc = &sim->decls[sim->decl_order[k]];
 
-		if (dc->sender == s && src >= dc->src && (src - dc->src) / 4 < dc->count)
+		if (ixc_xdecl_carries(dc, s, src))
 			return dc;
 	}
 	return NULL;
@@ -466,7 +472,7 @@ static const struct ixc_xdecl *ixc_xdecl_at(const struct ixc_xrx *rx, uint32_t s
 		const struct ixc_xdecl *dc = &sim->decls[sim->decl_order[k]];
 		uint32_t i = (src - dc->src) / 4;
 
-		if (dc->sender != s || src < dc->src || i >= dc->count || addr != dc->dst + 4 * i)
+		if (!ixc_xdecl_carries(dc, s, src) || addr != dc->dst + 4 * i)
 			continue;
 		if (!(sim->bits[(dc->bits + i) / 64] & 1ull << ((dc->bits + i) % 64)))
 			return dc;

@@ -281,29 +281,16 @@ static int print_phases(char *text)
  */
 static int build_once(char *text, uint32_t first, uint32_t last, const uint32_t *base)
 {
-	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
-		.flags = IPUXCOM_SCHEDULE_PHYSICAL };
 	double sum[SUITE_NFAMILIES] = { 0 }, max[SUITE_NFAMILIES] = { 0 };
 	unsigned int n[SUITE_NFAMILIES] = { 0 }, longer[SUITE_NFAMILIES] = { 0 };
 
 	for (uint32_t i = first; i < last && i < SUITE_NSETS; i++) {
-		struct ipuxcom_schedule_list *l = NULL;
-		struct ipuxcom_schedule *s = NULL;
-		struct ipuxcom_plan_error e;
 		int f = suite_set(i, text, SUITE_TEXT_MAX);
 		uint32_t ph, bd;
+		char what[64];
 
-		if (f < 0 || ipuxcom_schedule_list_parse(text, strlen(text), 0, &l, &e) ||
-		    ipuxcom_schedule_build(&o, l->xfers, l->n, &s, &e)) {
-			fprintf(stderr, "sched_bench: set %u: %s\n", i, f < 0 ? "no set" : e.msg);
-			ipuxcom_schedule_list_free(l);
-			return 1;
-		}
-		ph = ipuxcom_schedule_events(s);
-		bd = bound_of(l->xfers, l->n, IPUXCOM_SCHEDULE_PHYSICAL);
-		ipuxcom_schedule_free(s);
-		ipuxcom_schedule_list_free(l);
-		if (!bd)
+		snprintf(what, sizeof(what), "sched_bench: set %u", i);
+		if (f < 0 || bench_once(text, &ph, &bd, what))
 			return 1;
 		sum[f] += (double)ph / bd;
 		max[f] = (double)ph / bd > max[f] ? (double)ph / bd : max[f];

@@ -169,6 +169,35 @@ static inline uint32_t bench_bound(const struct ipuxcom_schedule_xfer *x, size_t
 	return b.events;
 }
 
+/*
+ * Transfer-list @text built once by the default scheduler (physical ids),
+ * nothing else inside ipuxcom_schedule_build(), so that `valgrind
+ * --tool=callgrind --toggle-collect=ipuxcom_schedule_build` counts the
+ * build alone (the benchmarks' --once); its phase and lower bound into
+ * @phase and @bound. 0, or -1 with the reason on stderr, @what naming the
+ * set.
+ */
+static inline int bench_once(const char *text, uint32_t *phase, uint32_t *bound,
+			     const char *what)
+{
+	struct ipuxcom_schedule_opts o = { .size = sizeof(o), .flags = IPUXCOM_SCHEDULE_PHYSICAL };
+	struct ipuxcom_schedule_list *l = NULL;
+	struct ipuxcom_schedule *s = NULL;
+	struct ipuxcom_plan_error e;
+
+	if (ipuxcom_schedule_list_parse(text, strlen(text), 0, &l, &e) ||
+	    ipuxcom_schedule_build(&o, l->xfers, l->n, &s, &e)) {
+		fprintf(stderr, "%s: %s\n", what, e.msg);
+		ipuxcom_schedule_list_free(l);
+		return -1;
+	}
+	*phase = ipuxcom_schedule_events(s);
+	*bound = bench_bound(l->xfers, l->n);
+	ipuxcom_schedule_free(s);
+	ipuxcom_schedule_list_free(l);
+	return *bound ? 0 : -1;
+}
+
 /* One set measured: default and legacy builds (verified), the bound. */
 struct bench_set {
 	size_t n, nrecv;

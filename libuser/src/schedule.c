@@ -97,6 +97,13 @@ struct ixc_stile {
 	size_t nwin, cap_win;
 	struct ixc_ssend *snd;	/* sorted by s0 */
 	size_t nsnd, cap_snd;
+	/*
+	 * ixc_arrive()'s memo of the offsets at which streams reach this
+	 * tile: arr_t from sender arr_from - 1 (0: none yet), arrw_t the
+	 * 64-bit one from arrw_from - 1.
+	 */
+	uint32_t arr_from, arrw_from;
+	int32_t arr_t, arrw_t;
 };
 
 struct ixc_sx {
@@ -417,7 +424,8 @@ static int32_t ixc_wide_t(const struct ipuxcom_schedule *s, uint32_t snd, uint32
  * this is ixc_t() (t and tpair come from the same lookups), so no search
  * of its receivers: issue 34 measured that search at a sixth of a build.
  */
-static int32_t ixc_arrive(const struct ipuxcom_schedule *s, const struct ixc_sx *y, uint32_t r)
+static int32_t ixc_arrive_lookup(const struct ipuxcom_schedule *s, const struct ixc_sx *y,
+				 uint32_t r)
 {
 	unsigned int dir = 0;
 	int t = 0;
@@ -425,6 +433,27 @@ static int32_t ixc_arrive(const struct ipuxcom_schedule *s, const struct ixc_sx 
 	if (ixc_timing_pair(s->tm, y->sender, r, &t, &dir, NULL, ""))
 		return 0;
 	return y->wide ? ixc_wide_t(s, y->sender, r, t) : t;
+}
+
+/*
+ * ixc_arrive_lookup(), kept in @r's tile: the offset depends on the
+ * sender, the width and the tile only, and a search asks for the same
+ * sender's again and again (ixc_cross_send(); issue 34: the lookups were
+ * an eighth of the suite's build instructions).
+ */
+static inline int32_t ixc_arrive(struct ipuxcom_schedule *s, const struct ixc_sx *y, uint32_t r)
+{
+	struct ixc_stile *rt = &s->tiles[s->tix[r]];
+	uint32_t *from = y->wide ? &rt->arrw_from : &rt->arr_from;
+	int32_t *t = y->wide ? &rt->arrw_t : &rt->arr_t;
+
+	if (!s->tix[r])		/* a tile no transfer touches: no entry of its own */
+		return ixc_arrive_lookup(s, y, r);
+	if (*from != y->sender + 1) {
+		*from = y->sender + 1;
+		*t = ixc_arrive_lookup(s, y, r);
+	}
+	return *t;
 }
 
 /*

@@ -12,6 +12,7 @@
  *  3. the caller's order reversed.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "xsim_internal.h"
 
@@ -20,13 +21,39 @@ struct ixc_okey {
 	uint32_t idx;
 };
 
-static int ixc_okey_cmp(const void *a, const void *b)
+/* Does @x come before @y: the larger key first, then the lower index. */
+static inline bool ixc_okey_before(const struct ixc_okey *x, const struct ixc_okey *y)
 {
-	const struct ixc_okey *x = a, *y = b;
+	return x->key != y->key ? x->key > y->key : x->idx < y->idx;
+}
 
-	if (x->key != y->key)
-		return x->key > y->key ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+/*
+ * @k[0..n) sorted by ixc_okey_before(), @tmp as long as @k for scratch.
+ * A bottom-up merge sort with the comparison inline (issue 34: qsort()
+ * with its comparison behind a pointer was a ninth of a point-to-point
+ * set's build; every index is distinct, so the order is the same).
+ */
+static void ixc_okey_sort(struct ixc_okey *k, struct ixc_okey *tmp, size_t n)
+{
+	struct ixc_okey *a = k, *b = tmp;
+
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, o = lo;
+
+			while (i < mid && j < hi)
+				b[o++] = ixc_okey_before(&a[j], &a[i]) ? a[j++] : a[i++];
+			while (i < mid)
+				b[o++] = a[i++];
+			while (j < hi)
+				b[o++] = a[j++];
+		}
+		a = a == k ? tmp : k;
+		b = b == k ? tmp : k;
+	}
+	if (a != k)
+		memcpy(k, a, n * sizeof(*k));
 }
 
 static uint32_t ixc_ophys(uint32_t id, bool logical)
@@ -51,7 +78,7 @@ bool ixc_sched_order(const struct ipuxcom_schedule_xfer *xfers, size_t n, bool l
 			order[i] = (uint32_t)(n - 1 - i);
 		return true;
 	}
-	k = malloc(n * sizeof(*k));
+	k = malloc(2 * n * sizeof(*k));	/* the keys, then the sort's scratch */
 	if (which == 2)
 		load = calloc(IPUXCOM_TILES, sizeof(*load));
 	if (!k || (which == 2 && !load)) {
@@ -88,7 +115,7 @@ bool ixc_sched_order(const struct ipuxcom_schedule_xfer *xfers, size_t n, bool l
 		}
 		k[i] = (struct ixc_okey){ v, (uint32_t)i };
 	}
-	qsort(k, n, sizeof(*k), ixc_okey_cmp);
+	ixc_okey_sort(k, k + n, n);
 	for (size_t i = 0; i < n; i++)
 		order[i] = k[i].idx;
 	free(k);

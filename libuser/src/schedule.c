@@ -2190,6 +2190,86 @@ out:
 }
 
 /*
+ * Issue 34: does the split pass place @xfers[0..n) as pieces in orders of
+ * its own? True for a set of point-to-point transfers of which some are
+ * cut into pieces (ixc_sched_npieces()) and whose split set is small
+ * enough for its orders to be searched (IXC_SCHED_SPLIT_ORDERS_MAX).
+ * Then ixc_sched_reorder() is not run: the split pass searches the same
+ * orders of ixc_sched_order(), and the moves, over the pieces, and on
+ * bench/sched_suite.h the reorder of the whole transfers made no such
+ * set's phase shorter (its 100 point-to-point and 12 large sets gave the
+ * same 253 phases without it) while it took a fifth of their build time
+ * (docs/exchange-verifier.md, "Fewer passes over point-to-point sets").
+ * A set with a multicast keeps it: its split pass searches owner splits
+ * too, and measured without the reorder one such set came out longer.
+ */
+static bool ixc_sched_split_orders(const struct ipuxcom_schedule_opts *opts,
+				   const struct ipuxcom_schedule_xfer *xfers, size_t n)
+{
+	struct ixc_sexp e;
+	uint32_t *np;
+	bool cut = false, ordered = false;
+
+	for (size_t i = 0; i < n; i++)
+		if (xfers[i].nrecv != 1)
+			return false;
+	np = malloc((n ? n : 1) * sizeof(*np));
+	if (!np)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		np[i] = ixc_sched_npieces(opts, &xfers[i]);
+		cut |= np[i] > 1;
+	}
+	if (cut && ixc_sched_expand(opts, xfers, n, np, NULL, &e)) {
+		ordered = e.m <= IXC_SCHED_SPLIT_ORDERS_MAX;
+		ixc_sexp_free(&e);
+	}
+	free(np);
+	return ordered;
+}
+
+/*
+ * Issue 34: where the reorder did not run (ixc_sched_split_orders()),
+ * the caller's whole transfers placed once in the order the split
+ * schedule *@best starts them (by each one's first piece), kept when no
+ * longer: at equal phases the whole transfers win, as the reorder's
+ * schedule did over the split one (fewer sends, each transfer's own
+ * route).
+ */
+static void ixc_sched_unsplit(const struct ipuxcom_schedule_opts *opts,
+			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
+			      struct ipuxcom_schedule **best)
+{
+	const struct ipuxcom_schedule *s = *best;
+	struct ipuxcom_schedule *u = NULL;
+	uint32_t *order;
+
+	if (!s->ufirst || s->nuser != n || n < 2)
+		return;
+	order = malloc(n * sizeof(*order));
+	if (!order)
+		return;
+	/* by first start, ties in the caller's order (an insertion sort: n is at most a few hundred) */
+	for (size_t i = 0; i < n; i++) {
+		int32_t st = s->x[s->ufirst[i]].start;
+		size_t j = i;
+
+		while (j > 0 && s->x[s->ufirst[order[j - 1]]].start > st) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = (uint32_t)i;
+	}
+	if (!ixc_schedule_build(opts, xfers, n, order, &u, NULL) && u->events <= s->events) {
+		ipuxcom_schedule_free(*best);
+		*best = u;
+		u = NULL;
+	}
+	ipuxcom_schedule_free(u);
+	free(order);
+}
+
+/*
  * Issue 34: a multicast's sender may send the same words again, at
  * another time, for another group of its receivers (the verifier takes a
  * word from whichever send its tile selects), and one send to every
@@ -2705,6 +2785,7 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 	struct ipuxcom_schedule *legacy = NULL;
 	size_t budget = ixc_sched_budget(xfers, n), held;
 	struct ipuxcom_plan_error e0 = { 0 };
+	bool pieces_ordered;
 	int ret;
 
 	if (opts && (ret = ixc_sched_opts_in(opts, &o, err)))
@@ -2737,7 +2818,9 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 	}
 	held = budget / 100 * IXC_SCHED_RSPLIT_SHARE;
 	budget -= held;
-	ixc_sched_reorder(opts, xfers, n, out, &budget);
+	pieces_ordered = ixc_sched_split_orders(opts, xfers, n);
+	if (!pieces_ordered)
+		ixc_sched_reorder(opts, xfers, n, out, &budget);
 	/*
 	 * The pieces' set holds the other splits too; without pieces, those
 	 * alone (measured: with pieces, the set without them rarely wins and
@@ -2745,6 +2828,8 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 	 */
 	if (!ixc_sched_split(opts, xfers, n, out, true, &budget))
 		ixc_sched_split(opts, xfers, n, out, false, &budget);
+	if (pieces_ordered)
+		ixc_sched_unsplit(opts, xfers, n, out);
 	budget += held;
 	ixc_sched_rsplit(opts, out, &budget);
 	ixc_plan_ok(err);

@@ -1444,7 +1444,7 @@ void ipuxcom_schedule_free(struct ipuxcom_schedule *s)
 
 static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
 			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
-			      const uint32_t *order, struct ipuxcom_schedule **out,
+			      const uint32_t *order, bool programs, struct ipuxcom_schedule **out,
 			      struct ipuxcom_plan_error *err);
 
 /* The trial an order search kept last (c->won) becomes the one the pass keeps. */
@@ -1458,6 +1458,43 @@ static void ixc_sctx_keep(struct ixc_sctx *c)
 }
 
 static int ixc_sched_programs(struct ipuxcom_schedule *s, struct ipuxcom_plan_error *err);
+
+/*
+ * s->events of a schedule whose programs are not built: the latest end
+ * of its transfers' sends and write margins (ixc_placed_phase()), which
+ * is where ixc_build_program() ends the longest program (every action
+ * of a window comes at or before its last write). Issue 34: the
+ * candidates the passes compare are built without programs; only the
+ * one returned gets them (ixc_sched_finish()).
+ */
+static void ixc_sched_phase(struct ipuxcom_schedule *s)
+{
+	s->events = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (ixc_placed_phase(s, i) > s->events)
+			s->events = ixc_placed_phase(s, i);
+}
+
+/*
+ * The programs of @s if it has none yet. Their phase must be the one
+ * ixc_sched_phase() gave, which every comparison used: E_INTERNAL if not.
+ */
+static int ixc_sched_finish(struct ipuxcom_schedule *s, struct ipuxcom_plan_error *err)
+{
+	uint32_t phase = s->events;
+	int ret;
+
+	if (s->progs)
+		return 0;
+	s->events = 0;
+	if ((ret = ixc_sched_programs(s, err)))
+		return ret;
+	if (s->events != phase)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "out",
+				     "internal: the programs take %u events, the placements %u",
+				     s->events, phase);
+	return 0;
+}
 
 /*
  * A trial of @c built in full without searching again: @xfers[0..n) are
@@ -1511,10 +1548,7 @@ static int ixc_schedule_rebuild(const struct ipuxcom_schedule_opts *opts,
 		}
 		s->departs |= x->wide;
 	}
-	if ((ret = ixc_sched_programs(s, NULL))) {
-		ipuxcom_schedule_free(s);
-		return ret;
-	}
+	ixc_sched_phase(s);
 	*out = s;
 	return 0;
 }
@@ -1669,7 +1703,7 @@ static void ixc_sched_reorder(const struct ipuxcom_schedule_opts *opts,
 	ixc_sset_search(&c, &st, logical, true);
 	if (st.phase < (*best)->events &&
 	    (!ixc_schedule_rebuild(opts, xfers, n, st.order, &c, &c.won, NULL, &s) ||
-	     !ixc_schedule_build(opts, xfers, n, st.order, &s, NULL))) {
+	     !ixc_schedule_build(opts, xfers, n, st.order, false, &s, NULL))) {
 		ipuxcom_schedule_free(*best);
 		*best = s;
 	}
@@ -2161,8 +2195,8 @@ keep:
 		ixc_sched_gather(&e, &f, kept_own, n, xf, map, &m);
 	if (won != UINT32_MAX && ixc_sched_expand(opts, xfers, n, np, kept_own, &g) &&
 	    (g.m == m ? !ixc_schedule_rebuild(opts, g.ex, g.m, kept, &c, &c.kept, map, &s) ||
-			!ixc_schedule_build(opts, g.ex, g.m, kept, &s, NULL) :
-			!ixc_schedule_build(opts, g.ex, g.m, kept, &s, NULL)) &&
+			!ixc_schedule_build(opts, g.ex, g.m, kept, false, &s, NULL) :
+			!ixc_schedule_build(opts, g.ex, g.m, kept, false, &s, NULL)) &&
 	    s->events < (*best)->events) {
 		s->ufirst = g.first;
 		s->nuser = n;
@@ -2260,7 +2294,8 @@ static void ixc_sched_unsplit(const struct ipuxcom_schedule_opts *opts,
 		}
 		order[j] = (uint32_t)i;
 	}
-	if (!ixc_schedule_build(opts, xfers, n, order, &u, NULL) && u->events <= s->events) {
+	if (!ixc_schedule_build(opts, xfers, n, order, false, &u, NULL) &&
+	    u->events <= s->events) {
 		ipuxcom_schedule_free(*best);
 		*best = u;
 		u = NULL;
@@ -2793,11 +2828,11 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 	opts = &o;
 	lo = o;
 	if (lo.flags & IPUXCOM_SCHEDULE_LEGACY)
-		return ixc_schedule_build(opts, xfers, n, NULL, out, err);
-	ret = ixc_schedule_build(opts, xfers, n, NULL, out, &e0);
+		return ixc_schedule_build(opts, xfers, n, NULL, true, out, err);
+	ret = ixc_schedule_build(opts, xfers, n, NULL, true, out, &e0);
 	lo.flags |= IPUXCOM_SCHEDULE_LEGACY;
 	if (ret && e0.code == IPUXCOM_PLAN_E_SCHEDULE &&
-	    ixc_schedule_build(&lo, xfers, n, NULL, out, NULL) == 0) {
+	    ixc_schedule_build(&lo, xfers, n, NULL, true, out, NULL) == 0) {
 		ixc_sched_why_phase(*out);
 		ixc_plan_ok(err);
 		return 0;
@@ -2807,7 +2842,7 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 	if (ret)
 		return ret;
 	if ((*out)->departs) {
-		if (ixc_schedule_build(&lo, xfers, n, NULL, &legacy, NULL) == 0 &&
+		if (ixc_schedule_build(&lo, xfers, n, NULL, false, &legacy, NULL) == 0 &&
 		    legacy->events < (*out)->events) {
 			ipuxcom_schedule_free(*out);
 			*out = legacy;
@@ -2832,6 +2867,11 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 		ixc_sched_unsplit(opts, xfers, n, out);
 	budget += held;
 	ixc_sched_rsplit(opts, out, &budget);
+	if ((ret = ixc_sched_finish(*out, err))) {
+		ipuxcom_schedule_free(*out);
+		*out = NULL;
+		return ret;
+	}
 	ixc_plan_ok(err);
 	return 0;
 }
@@ -2961,7 +3001,7 @@ static int ixc_sched_programs(struct ipuxcom_schedule *s, struct ipuxcom_plan_er
 
 static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
 			      const struct ipuxcom_schedule_xfer *xfers, size_t n,
-			      const uint32_t *order, struct ipuxcom_schedule **out,
+			      const uint32_t *order, bool programs, struct ipuxcom_schedule **out,
 			      struct ipuxcom_plan_error *err)
 {
 	struct ipuxcom_schedule *s;
@@ -2980,10 +3020,12 @@ static int ixc_schedule_build(const struct ipuxcom_schedule_opts *opts,
 		}
 		s->departs |= s->x[order[k]].wide;
 	}
-	if ((ret = ixc_sched_programs(s, err))) {
+	if (programs && (ret = ixc_sched_programs(s, err))) {
 		ipuxcom_schedule_free(s);
 		return ret;
 	}
+	if (!programs)
+		ixc_sched_phase(s);
 	*out = s;
 	ixc_plan_ok(err);
 	return 0;
@@ -3311,6 +3353,10 @@ int ixc_sched_exact(const struct ipuxcom_schedule_opts *opts,
 			map[j] = e;
 		}
 		ret = ixc_schedule_rebuild(&o, px, n, order, &x->c, &x->c.won, map, out);
+		if (!ret && (ret = ixc_sched_finish(*out, NULL))) {
+			ipuxcom_schedule_free(*out);
+			*out = NULL;
+		}
 	}
 	ixc_sctx_free(&x->c);
 	free(x);

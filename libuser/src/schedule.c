@@ -2348,7 +2348,46 @@ struct ixc_rsplit {
 	int32_t *free_at;	/* per receiver of one piece: ixc_rsplit_free() */
 	int32_t *pic;		/* per receiver of one piece: its PIC events, to put it back */
 	uint8_t *tried;		/* per piece of s: ripped up already */
+	/*
+	 * Per piece of s with two or more receivers and per way: 1 where an
+	 * earlier way gave the same two groups in the same order. Its
+	 * placements, and so its phase, are the earlier way's (the order of
+	 * receivers within a group changes no placement), so it is not tried
+	 * again (issue 34: a piece of two receivers has two distinct ways of
+	 * its ten, of three at most six).
+	 */
+	uint8_t *dup;
 };
+
+/*
+ * Mark in @r->dup the ways of piece @k (pool entries @pool[@hb + 2w],
+ * @pool[@hb + 2w + 1]) whose first group holds the same receivers as an
+ * earlier way's; @mark (IPUXCOM_TILES) is scratch, @stamp its last value.
+ */
+static void ixc_rsplit_dups(struct ixc_rsplit *r, uint32_t k, const struct ipuxcom_schedule_xfer *pool,
+			    uint32_t hb, uint32_t *mark, uint32_t *stamp)
+{
+	uint8_t *dup = &r->dup[(size_t)k * IXC_SCHED_RSPLIT_WAYS];
+
+	for (int w = 0; w < IXC_SCHED_RSPLIT_WAYS; w++) {
+		const struct ipuxcom_schedule_xfer *a = &pool[hb + 2 * (uint32_t)w];
+
+		dup[w] = 0;
+		for (int v = 0; v < w && !dup[w]; v++) {
+			const struct ipuxcom_schedule_xfer *b = &pool[hb + 2 * (uint32_t)v];
+			uint32_t j = 0;
+
+			if (dup[v] || b->nrecv != a->nrecv)
+				continue;
+			++*stamp;
+			for (uint32_t i = 0; i < b->nrecv; i++)
+				mark[b->receivers[i]] = *stamp;
+			while (j < a->nrecv && mark[a->receivers[j]] == *stamp)
+				j++;
+			dup[w] = j == a->nrecv;
+		}
+	}
+}
 
 /*
  * The earliest start of piece @k of @s at which its receiver @i could
@@ -2494,7 +2533,11 @@ static uint32_t ixc_rsplit_rip(struct ixc_rsplit *r, struct ixc_sctx *c, uint32_
 		ixc_unplace(c->s, e);
 		for (int w = 0; w < IXC_SCHED_RSPLIT_WAYS && ixc_sctx_charge(c); w++) {
 			uint32_t a = r->hb[e] + 2 * (uint32_t)w, p;
-			int ret = ixc_place(c->s, a, NULL);
+			int ret;
+
+			if (r->dup[(size_t)e * IXC_SCHED_RSPLIT_WAYS + (size_t)w])
+				continue;
+			ret = ixc_place(c->s, a, NULL);
 
 			/* out of memory may leave a part placed: the caller drops it all */
 			if (ret == -ENOMEM)
@@ -2549,7 +2592,7 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 	struct ixc_rsplit r = { .s = s };
 	uint32_t *user = NULL, *ids = NULL, *seq = NULL, *tseq = NULL, *bseq = NULL;
 	uint32_t *order = NULL, *map = NULL, *ufirst = NULL, *ix = NULL, *fin = NULL;
-	uint32_t *cand;
+	uint32_t *cand, *mark = NULL, stamp = 0;
 	size_t m = s->n, nm = 0, nids = 0, mp, len = m, nuser = s->ufirst ? s->nuser : s->n;
 	size_t hold, k, q;
 	uint32_t cur, maxr = 0;
@@ -2574,10 +2617,12 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 	r.free_at = malloc(maxr * sizeof(*r.free_at));
 	r.pic = malloc(maxr * sizeof(*r.pic));
 	r.tried = malloc(m);
+	r.dup = malloc(m * IXC_SCHED_RSPLIT_WAYS);
+	mark = calloc(IPUXCOM_TILES, sizeof(*mark));
 	ufirst = malloc((nuser + 1) * sizeof(*ufirst));
 	ix = malloc(maxr * sizeof(*ix));
 	if (!pool || !g || !user || !ids || !seq || !ufirst || !ix || !r.hb || !r.free_at ||
-	    !r.pic || !r.tried)
+	    !r.pic || !r.tried || !r.dup || !mark)
 		goto out;
 	tseq = seq + mp;
 	bseq = tseq + mp;
@@ -2623,6 +2668,7 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 			user[q] = user[q + 1] = user[k];
 			q += 2;
 		}
+		ixc_rsplit_dups(&r, (uint32_t)k, pool, r.hb[k], mark, &stamp);
 	}
 	/* The trials take what the rip-up leaves them first. */
 	hold = *budget / 100 * IXC_SCHED_RSPLIT_RIP_SHARE;
@@ -2658,6 +2704,8 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 		for (int w = 0; w < IXC_SCHED_RSPLIT_WAYS * IXC_SCHED_RSPLIT_LATE; w++) {
 			uint32_t p, e = r.hb[k] + 2 * (uint32_t)(w % IXC_SCHED_RSPLIT_WAYS);
 
+			if (r.dup[k * IXC_SCHED_RSPLIT_WAYS + (size_t)(w % IXC_SCHED_RSPLIT_WAYS)])
+				continue;
 			memcpy(tseq, seq, at * sizeof(*seq));
 			tseq[at] = e;
 			if (w < IXC_SCHED_RSPLIT_WAYS) {
@@ -2751,6 +2799,8 @@ out:
 	free(r.free_at);
 	free(r.pic);
 	free(r.tried);
+	free(r.dup);
+	free(mark);
 }
 
 /*

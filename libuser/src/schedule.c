@@ -97,13 +97,17 @@ struct ixc_stile {
 	size_t nwin, cap_win;
 	struct ixc_ssend *snd;	/* sorted by s0 */
 	size_t nsnd, cap_snd;
-	/*
-	 * ixc_arrive()'s memo of the offsets at which streams reach this
-	 * tile: arr_t from sender arr_from - 1 (0: none yet), arrw_t the
-	 * 64-bit one from arrw_from - 1.
-	 */
-	uint32_t arr_from, arrw_from;
-	int32_t arr_t, arrw_t;
+};
+
+/*
+ * ixc_arrive()'s memo, per tile of a schedule: the offset at which a
+ * 32-bit stream of sender from[0] - 1 reaches it in t[0] (from 0: none
+ * yet), a 64-bit one of from[1] - 1 in t[1]. Kept apart from struct
+ * ixc_stile, which the searches walk and which fits a cache line.
+ */
+struct ixc_sarrive {
+	uint32_t from[2];
+	int32_t t[2];
 };
 
 struct ixc_sx {
@@ -155,6 +159,8 @@ struct ipuxcom_schedule {
 	/* Split transfers (issue 25): caller's transfer u is x[ufirst[u] .. ufirst[u + 1]). */
 	uint32_t *ufirst;
 	size_t nuser;
+	struct ixc_sarrive *arrive;	/* per tile, made when first asked: ixc_arrive() */
+	size_t narrive;			/* its entries (tiles may still come while placing) */
 	struct ixc_scross *cross;	/* the search's scratch: ixc_cross() */
 	size_t ncross, cap_cross;
 	/*
@@ -441,19 +447,33 @@ static int32_t ixc_arrive_lookup(const struct ipuxcom_schedule *s, const struct 
  * sender's again and again (ixc_cross_send(); issue 34: the lookups were
  * an eighth of the suite's build instructions).
  */
+/* s->arrive for every tile of @s so far; false when out of memory. */
+static bool ixc_arrive_grow(struct ipuxcom_schedule *s)
+{
+	struct ixc_sarrive *a = realloc(s->arrive, s->cap_tiles * sizeof(*a));
+
+	if (!a)
+		return false;
+	memset(a + s->narrive, 0, (s->cap_tiles - s->narrive) * sizeof(*a));
+	s->arrive = a;
+	s->narrive = s->cap_tiles;
+	return true;
+}
+
 static inline int32_t ixc_arrive(struct ipuxcom_schedule *s, const struct ixc_sx *y, uint32_t r)
 {
-	struct ixc_stile *rt = &s->tiles[s->tix[r]];
-	uint32_t *from = y->wide ? &rt->arrw_from : &rt->arr_from;
-	int32_t *t = y->wide ? &rt->arrw_t : &rt->arr_t;
+	struct ixc_sarrive *m;
+	int w = y->wide;
 
-	if (!s->tix[r])		/* a tile no transfer touches: no entry of its own */
+	/* a tile no transfer touches has no entry; out of memory, no memo */
+	if (!s->tix[r] || (s->tix[r] >= s->narrive && !ixc_arrive_grow(s)))
 		return ixc_arrive_lookup(s, y, r);
-	if (*from != y->sender + 1) {
-		*from = y->sender + 1;
-		*t = ixc_arrive_lookup(s, y, r);
+	m = &s->arrive[s->tix[r]];
+	if (m->from[w] != y->sender + 1) {
+		m->from[w] = y->sender + 1;
+		m->t[w] = ixc_arrive_lookup(s, y, r);
 	}
-	return *t;
+	return m->t[w];
 }
 
 /*
@@ -1438,6 +1458,7 @@ void ipuxcom_schedule_free(struct ipuxcom_schedule *s)
 	free(s->progs);
 	free(s->words);
 	free(s->ufirst);
+	free(s->arrive);
 	free(s->cross);
 	free(s);
 }

@@ -17,6 +17,10 @@
  * phase / bound of the default scheduler (mean, max, worst set), legacy
  * and the stagger beside it; the same for the demos' matmul and the 11
  * rounds of the parallel sum; the CPU model the times were taken on.
+ * Issue 34: every set also built with IPUXCOM_SCHEDULE_QUICK (no search),
+ * verified the same way: its build time (and against legacy's), its
+ * phase / bound and / the default's, and the sets where it came out
+ * longer than legacy (the flag promises none).
  *
  *   sched_bench              run the suite
  *   sched_bench --write DIR  write every set as DIR/NNN-FAMILY.txt (the
@@ -334,6 +338,9 @@ int main(int argc, char **argv)
 	static char text[SUITE_TEXT_MAX];
 	struct fam fam[SUITE_NFAMILIES] = { 0 };
 	double *all_vs_legacy, *all_us, *all_bound, *all_xleg, all_sum = 0, max_us = 0;
+	/* IPUXCOM_SCHEDULE_QUICK's: build time, its ratio to legacy's, phase / bound, / default */
+	double *q_us, *q_xleg, *q_bound, *q_vs_default;
+	size_t q_longer = 0;
 	uint32_t *base = calloc(SUITE_NSETS, sizeof(uint32_t)), max_set = 0;
 	size_t nbase = load_baseline(base), vs_base[3] = { 0 };
 	char cpu[256];
@@ -355,6 +362,10 @@ int main(int argc, char **argv)
 	all_us = calloc(SUITE_NSETS, sizeof(double));
 	all_bound = calloc(SUITE_NSETS, sizeof(double));
 	all_xleg = calloc(SUITE_NSETS, sizeof(double));
+	q_us = calloc(SUITE_NSETS, sizeof(double));
+	q_xleg = calloc(SUITE_NSETS, sizeof(double));
+	q_bound = calloc(SUITE_NSETS, sizeof(double));
+	q_vs_default = calloc(SUITE_NSETS, sizeof(double));
 	for (int f = 0; f < SUITE_NFAMILIES; f++) {
 		fam[f].len = calloc(SUITE_NSETS, sizeof(double));
 		fam[f].vs_stagger = calloc(SUITE_NSETS, sizeof(double));
@@ -367,7 +378,8 @@ int main(int argc, char **argv)
 		    !fam[f].vs_bound || !fam[f].legacy_bound || !fam[f].stagger_bound)
 			return 1;
 	}
-	if (!all_vs_legacy || !all_us || !all_bound || !all_xleg || !base)
+	if (!all_vs_legacy || !all_us || !all_bound || !all_xleg || !base || !q_us || !q_xleg ||
+	    !q_bound || !q_vs_default)
 		return 1;
 	bench_cpu_model(cpu, sizeof(cpu));
 
@@ -377,8 +389,8 @@ int main(int argc, char **argv)
 		struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 		int f = suite_set(i, text, sizeof(text));
 		struct fam *F;
-		double ns_legacy, ns_new, rb;
-		long lp, ln;
+		double ns_legacy, ns_new, ns_quick, rb;
+		long lp, ln, lq;
 		uint32_t bd;
 
 		if (f < 0) {
@@ -392,7 +404,8 @@ int main(int argc, char **argv)
 		}
 		lp = packed(l, IPUXCOM_SCHEDULE_LEGACY, &ns_legacy, "legacy", i);
 		ln = packed(l, 0, &ns_new, "default", i);
-		if (lp < 0 || ln < 0) {
+		lq = packed(l, IPUXCOM_SCHEDULE_QUICK, &ns_quick, "quick", i);
+		if (lp < 0 || ln < 0 || lq < 0) {
 			ipuxcom_schedule_list_free(l);
 			rc = 1;
 			continue;
@@ -413,6 +426,11 @@ int main(int argc, char **argv)
 			continue;
 		}
 		rb = (double)ln / bd;
+		q_us[nall] = ns_quick / 1e3;
+		q_xleg[nall] = ns_quick / ns_legacy;
+		q_bound[nall] = (double)lq / bd;
+		q_vs_default[nall] = (double)lq / (double)ln;
+		q_longer += lq > lp;
 		F->vs_bound[F->n] = rb;
 		F->legacy_bound[F->n] = (double)lp / bd;
 		all_bound[nall] = rb;
@@ -504,6 +522,17 @@ int main(int argc, char **argv)
 			       nbase, vs_base[0], vs_base[1], vs_base[2],
 			       vs_base[2] ? "NOT met" : "met");
 	}
+	{
+		struct stats qb = stats_of(q_bound, nall), qd = stats_of(q_vs_default, nall);
+
+		printf("IPUXCOM_SCHEDULE_QUICK (no search, issue 34; same run):\n");
+		printf("  build time median %.1f us (default %.1f); / legacy packing's median "
+		       "%.2fx, max %.2fx\n", bench_median(q_us, nall), bench_median(all_us, nall),
+		       bench_median(q_xleg, nall), bench_max(q_xleg, nall));
+		printf("  phase / bound mean %.3f, max %.3f; / default's mean %.3f, max %.3f; "
+		       "longer than legacy: %zu of %zu sets\n", qb.mean, qb.max, qd.mean, qd.max,
+		       q_longer, nall);
+	}
 	printf("phase / bound (ipuxcom_schedule_bound(): no schedule the verifier accepts is "
 	       "shorter):\n");
 	printf("%-10s %4s  %-32s %-17s  %-12s %-15s\n", "family", "sets",
@@ -558,5 +587,9 @@ int main(int argc, char **argv)
 	free(base);
 	free(all_vs_legacy);
 	free(all_us);
+	free(q_us);
+	free(q_xleg);
+	free(q_bound);
+	free(q_vs_default);
 	return rc;
 }

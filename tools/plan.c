@@ -1217,7 +1217,7 @@ static void sched_route_text(const struct ipuxcom_schedule_slot *sl, char *buf, 
 static int schedule_run(struct cli_call *call, int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
-	bool exact = false, rows = false, legacy = false;
+	bool exact = false, rows = false, legacy = false, quick = false;
 	const char *step_arg = NULL, *trace_arg = NULL;
 	const struct cli_opt opts[] = {
 		OPT_PHYSICAL(o), OPT_TIMING(o),
@@ -1225,6 +1225,9 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		  "default: the notes' window, 2 x row longer at counts >= 52)", &exact, NULL },
 		{ "legacy", 0, NULL, "today's packing, for comparison: 32-bit streams only, no "
 		  "merged controls", &legacy, NULL },
+		{ "quick", 0, NULL, "no search: the transfers placed once in their order (a few "
+		  "times legacy's build time, for schedules built at run time; the phase is "
+		  "still never longer than --legacy's)", &quick, NULL },
 		{ "stagger", 0, "STEP", "compare with the notes' fixed stagger of STEP events per "
 		  "transfer (default 256, 0: no comparison)", NULL, &step_arg },
 		{ "rows", 'r', NULL, "print every tile's program", &rows, NULL },
@@ -1275,7 +1278,8 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 					  /* the list holds physical ids */
 					  .flags = IPUXCOM_SCHEDULE_PHYSICAL |
 						   (exact ? IPUXCOM_SCHED_EXACT_WINDOW : 0) |
-						   (legacy ? IPUXCOM_SCHED_LEGACY : 0) };
+						   (legacy ? IPUXCOM_SCHED_LEGACY : 0) |
+						   (quick ? IPUXCOM_SCHEDULE_QUICK : 0) };
 	if (ipuxcom_schedule_build(&so, list->xfers, list->n, &s, &e)) {
 		long i = sched_xfer_of(e.field);
 
@@ -1298,7 +1302,8 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 				.size = sizeof(struct ipuxcom_sched_opts), .timing = tm,
 				.flags = IPUXCOM_SCHEDULE_PHYSICAL }, step, sim_flags, &ssim, &sc);
 	if (trace_arg && (rc = sched_trace(call, trace_arg,
-					   legacy ? "packed schedule (legacy)" : "packed schedule",
+					   legacy ? "packed schedule (legacy)" :
+					   quick ? "packed schedule (quick)" : "packed schedule",
 					   sim, &pc, step ? ssim : NULL, &sc, step)))
 		goto out;
 	for (size_t i = 0; i < ipuxcom_schedule_nprograms(s); i++) {
@@ -1316,7 +1321,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		json_kv_string(&w, "kind", "schedule");
 		json_kv_string(&w, "timing_model", ipuxcom_timing_name(tm));
 		json_kv_string(&w, "window", exact ? "exact" : "notes");
-		json_kv_string(&w, "scheduler", legacy ? "legacy" : "default");
+		json_kv_string(&w, "scheduler", legacy ? "legacy" : quick ? "quick" : "default");
 		json_kv_uint(&w, "events", ipuxcom_schedule_events(s));
 		/* issue 25: no schedule the verifier accepts is shorter than bound.events */
 		json_key(&w, "bound");
@@ -1397,7 +1402,8 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		printf("schedule: %zu transfer%s from %s, timing %s, %s receive window%s\n",
 		       list->n, list->n == 1 ? "" : "s", pos[0], ipuxcom_timing_name(tm),
 		       exact ? "exact (modelled)" : "the notes'",
-		       legacy ? ", legacy scheduler (32-bit streams, no merged controls)" : "");
+		       legacy ? ", legacy scheduler (32-bit streams, no merged controls)" :
+		       quick ? ", quick scheduler (no search)" : "");
 		/* Tile ids physical, labelled so; the route width each transfer got. */
 		printf("  #  line kind      physical-sender words recv  start arrive lastwr gap "
 		       "route\n");
@@ -1566,7 +1572,8 @@ static const struct cli_cmd plan_cmds[] = {
 			"run the phase in the exchange simulator, and compare with the notes' fixed\n"
 			"stagger. Exit 1 unless the simulator confirms every delivery. The default\n"
 			"scheduler also takes 64-bit routes and merges receive controls into sends,\n"
-			"never giving a longer phase than --legacy (today's packing) would. It also\n"
+			"never giving a longer phase than --legacy (today's packing) would; --quick\n"
+			"skips its search (for schedules built at run time). It also\n"
 			"prints the lower bound on the phase under the simulator's model (no schedule\n"
 			"it accepts is shorter) and the phase / bound ratio.",
 		.run = schedule_run,

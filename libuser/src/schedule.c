@@ -191,7 +191,8 @@ static int ixc_sched_check(const struct ipuxcom_schedule_opts *o, const struct i
 			   size_t n, struct ipuxcom_plan_error *err)
 {
 	const uint32_t known = IPUXCOM_SCHEDULE_LOGICAL | IPUXCOM_SCHEDULE_PHYSICAL |
-			       IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_LEGACY;
+			       IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_LEGACY |
+			       IPUXCOM_SCHEDULE_QUICK;
 	bool logical;
 	int ret;
 
@@ -2922,6 +2923,8 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 			ipuxcom_schedule_free(legacy);
 		}
 	}
+	if (o.flags & IPUXCOM_SCHEDULE_QUICK)
+		goto done;	/* no search: the first placement, or legacy's */
 	held = budget / 100 * IXC_SCHED_RSPLIT_SHARE;
 	budget -= held;
 	pieces_ordered = ixc_sched_split_orders(opts, xfers, n);
@@ -2938,6 +2941,7 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 		ixc_sched_unsplit(opts, xfers, n, out);
 	budget += held;
 	ixc_sched_rsplit(opts, out, &budget);
+done:
 	if ((ret = ixc_sched_finish(*out, err))) {
 		ipuxcom_schedule_free(*out);
 		*out = NULL;

@@ -372,7 +372,8 @@ int ipuxcom_schedule_bound(const struct ipuxcom_schedule_opts *opts,
 			   struct ipuxcom_schedule_bound *out, struct ipuxcom_plan_error *err)
 {
 	const uint32_t known = IPUXCOM_SCHEDULE_LOGICAL | IPUXCOM_SCHEDULE_PHYSICAL |
-			       IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_LEGACY;
+			       IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_LEGACY |
+			       IPUXCOM_SCHEDULE_QUICK;
 	struct ipuxcom_schedule_opts o = IPUXCOM_SCHEDULE_OPTS_INIT;
 	const struct ipuxcom_timing *tm;
 	bool logical = true;	/* the default numbering, as the scheduler's */

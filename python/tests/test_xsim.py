@@ -32,6 +32,22 @@ def test_schedule_equals_command(tool, tmp_path):
     assert sres.events == j["stagger"]["events"] and sbad == 0
 
 
+def test_quick_schedule_equals_command(tool, tmp_path):
+    # issue 34: quick=True is the command's --quick (no search), and verifies
+    f = tmp_path / "l.txt"
+    f.write_text(LIST)
+    j = json.loads(tool("plan", "schedule", str(f), "--quick", "-j"))
+    assert j["scheduler"] == "quick"
+    for s in (ipuxcom.schedule_text(LIST, quick=True), ipuxcom.schedule(f, quick=True)):
+        assert s.events == j["events"]
+        assert [(t.start, t.last_write) for t in s.transfers] == \
+            [(t["start"], t["last_write"]) for t in j["transfers"]]
+        res, bad, _ = s.verify()
+        assert res.ok and bad == 0 and res.delivered == 4
+        assert ipuxcom.schedule_text(LIST).events <= s.events <= \
+            ipuxcom.schedule_text(LIST, legacy=True).events
+
+
 def test_schedule_from_objects_equals_list():
     objs = [ipuxcom.Transfer(0, 5, 10), ipuxcom.Transfer(1, [6, 7], 20),
             ipuxcom.Transfer(9, 10, 64, src_addr=0x60000, dst_addrs=[0x70000])]

@@ -248,6 +248,12 @@ TEST_F(u, schedule_labels_physical_ids_and_gives_each_route)
 	RUN(0, "plan", "schedule", self->path, "--legacy");
 	HASNT(out, " 64-bit\n");
 	HAS(out, " 32-bit (legacy scheduler: 32-bit streams only)\n");
+	/* --quick: no search (issue 34), said in the header and the JSON; still verified */
+	RUN(0, "plan", "schedule", self->path, "--quick");
+	HAS(out, ", quick scheduler (no search)\n");
+	HAS(out, "simulated: 3 of 3 deliveries complete and in place");
+	RUN(0, "plan", "schedule", self->path, "--quick", "-j");
+	HAS(out, "\"scheduler\":\"quick\"");
 	RUN(0, "plan", "schedule", self->path, "-j");
 	HAS(out, "\"tile_ids\":\"physical\"");
 	HAS(out, "\"sctl\":5,\"items\":50,\"route\":\"64-bit\",\"why\":null");

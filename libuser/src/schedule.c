@@ -2305,7 +2305,7 @@ static void ixc_sched_unsplit(const struct ipuxcom_schedule_opts *opts,
 	order = malloc(n * sizeof(*order));
 	if (!order)
 		return;
-	/* by first start, ties in the caller's order (an insertion sort: n is at most a few hundred) */
+	/* by first start, ties in the caller's order (insertion: n <= IXC_SCHED_SPLIT_ORDERS_MAX) */
 	for (size_t i = 0; i < n; i++) {
 		int32_t st = s->x[s->ufirst[i]].start;
 		size_t j = i;
@@ -2386,8 +2386,9 @@ struct ixc_rsplit {
  * @pool[@hb + 2w + 1]) whose first group holds the same receivers as an
  * earlier way's; @mark (IPUXCOM_TILES) is scratch, @stamp its last value.
  */
-static void ixc_rsplit_dups(struct ixc_rsplit *r, uint32_t k, const struct ipuxcom_schedule_xfer *pool,
-			    uint32_t hb, uint32_t *mark, uint32_t *stamp)
+static void ixc_rsplit_dups(struct ixc_rsplit *r, uint32_t k,
+			    const struct ipuxcom_schedule_xfer *pool, uint32_t hb, uint32_t *mark,
+			    uint32_t *stamp)
 {
 	uint8_t *dup = &r->dup[(size_t)k * IXC_SCHED_RSPLIT_WAYS];
 

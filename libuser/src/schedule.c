@@ -190,9 +190,7 @@ static inline struct ixc_stile *ixc_tile_w(struct ipuxcom_schedule *s, uint32_t 
 static int ixc_sched_check(const struct ipuxcom_schedule_opts *o, const struct ipuxcom_schedule_xfer *xs,
 			   size_t n, struct ipuxcom_plan_error *err)
 {
-	const uint32_t known = IPUXCOM_SCHEDULE_LOGICAL | IPUXCOM_SCHEDULE_PHYSICAL |
-			       IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_LEGACY |
-			       IPUXCOM_SCHEDULE_QUICK;
+	const uint32_t known = IXC_SCHED_FLAGS_KNOWN;
 	bool logical;
 	int ret;
 
@@ -1498,32 +1496,30 @@ static void ixc_sched_phase(struct ipuxcom_schedule *s)
 }
 
 /*
- * The programs of @s if it has none yet. Their phase must be the one
+ * The programs of *@out if it has none yet. Their phase must be the one
  * ixc_sched_phase() gave, which every comparison used: E_INTERNAL if not.
+ * On failure *@out is freed and NULL.
  */
-static int ixc_sched_finish(struct ipuxcom_schedule *s, struct ipuxcom_plan_error *err)
+static int ixc_sched_finish(struct ipuxcom_schedule **out, struct ipuxcom_plan_error *err)
 {
+	struct ipuxcom_schedule *s = *out;
 	uint32_t phase = s->events;
 	int ret;
 
 	if (s->progs)
 		return 0;
 	s->events = 0;
-	if ((ret = ixc_sched_programs(s, err)))
-		return ret;
-	if (s->events != phase)
-		return ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "out",
-				     "internal: the programs take %u events, the placements %u",
-				     s->events, phase);
-	return 0;
+	if (!(ret = ixc_sched_programs(s, err)) && s->events != phase)
+		ret = ixc_plan_fail(err, IPUXCOM_PLAN_E_INTERNAL, "out",
+				    "internal: the programs take %u events, the placements %u",
+				    s->events, phase);
+	if (ret) {
+		ipuxcom_schedule_free(s);
+		*out = NULL;
+	}
+	return ret;
 }
 
-/*
- * A trial of @c built in full without searching again: @xfers[0..n) are
- * its pool entries map[k] (NULL: k), placed in @order where @p says
- * (issue 34: the kept trial's placements were searched a second time).
- * -EINVAL if a transfer is not its pool entry; then build it the long way.
- */
 /*
  * Transfer @e of @s placed as recorded, without a search: at @start, in
  * width @wide, with PIC events @pic. 0, or -errno.
@@ -1539,6 +1535,12 @@ static int ixc_put(struct ipuxcom_schedule *s, size_t e, int32_t start, bool wid
 	return ixc_commit(s, e, start, NULL);
 }
 
+/*
+ * A trial of @c built in full without searching again: @xfers[0..n) are
+ * its pool entries map[k] (NULL: k), placed in @order where @p says
+ * (issue 34: the kept trial's placements were searched a second time).
+ * -EINVAL if a transfer is not its pool entry; then build it the long way.
+ */
 static int ixc_schedule_rebuild(const struct ipuxcom_schedule_opts *opts,
 				const struct ipuxcom_schedule_xfer *xfers, size_t n,
 				const uint32_t *order, const struct ixc_sctx *c,
@@ -2943,11 +2945,8 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 	budget += held;
 	ixc_sched_rsplit(opts, out, &budget);
 done:
-	if ((ret = ixc_sched_finish(*out, err))) {
-		ipuxcom_schedule_free(*out);
-		*out = NULL;
+	if ((ret = ixc_sched_finish(out, err)))
 		return ret;
-	}
 	ixc_plan_ok(err);
 	return 0;
 }
@@ -3429,10 +3428,8 @@ int ixc_sched_exact(const struct ipuxcom_schedule_opts *opts,
 			map[j] = e;
 		}
 		ret = ixc_schedule_rebuild(&o, px, n, order, &x->c, &x->c.won, map, out);
-		if (!ret && (ret = ixc_sched_finish(*out, NULL))) {
-			ipuxcom_schedule_free(*out);
-			*out = NULL;
-		}
+		if (!ret)
+			ret = ixc_sched_finish(out, NULL);
 	}
 	ixc_sctx_free(&x->c);
 	free(x);

@@ -371,9 +371,7 @@ int ipuxcom_schedule_bound(const struct ipuxcom_schedule_opts *opts,
 			   const struct ipuxcom_schedule_xfer *xfers, size_t n,
 			   struct ipuxcom_schedule_bound *out, struct ipuxcom_plan_error *err)
 {
-	const uint32_t known = IPUXCOM_SCHEDULE_LOGICAL | IPUXCOM_SCHEDULE_PHYSICAL |
-			       IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_LEGACY |
-			       IPUXCOM_SCHEDULE_QUICK;
+	const uint32_t known = IXC_SCHED_FLAGS_KNOWN;
 	struct ipuxcom_schedule_opts o = IPUXCOM_SCHEDULE_OPTS_INIT;
 	const struct ipuxcom_timing *tm;
 	bool logical = true;	/* the default numbering, as the scheduler's */

@@ -196,6 +196,11 @@ static inline uint32_t ixc_xsim_pad(uint32_t count, uint32_t row)
 int ixc_demo_watch_in(const struct ipuxcom_demo_watch *watch, struct ipuxcom_demo_watch *copy,
 		      uint32_t *flags, struct ipuxcom_plan_error *err);
 
+/* The flags ipuxcom_schedule_build() and ipuxcom_schedule_bound() take. */
+#define IXC_SCHED_FLAGS_KNOWN	(IPUXCOM_SCHEDULE_LOGICAL | IPUXCOM_SCHEDULE_PHYSICAL |	\
+				 IPUXCOM_SCHEDULE_EXACT_WINDOW | IPUXCOM_SCHEDULE_LEGACY |	\
+				 IPUXCOM_SCHEDULE_QUICK)
+
 /*
  * Placement order @which (1..IXC_SCHED_ORDERS) of @n transfers into @order
  * (schedule_order.c); false when there is none (n < 2, out of memory).

@@ -120,10 +120,18 @@ int ipuxcom_poll_ne(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 unwant
 #define IPUXCOM_POLL_SPIN_US	200
 #define IPUXCOM_POLL_SLEEP_US	50
 
-/* One read of a wait: 0 to go on, 1 when done, or -errno to stop. */
+/*
+ * One read of a wait: 0 to go on, 1 when done, or -errno to stop.
+ *
+ * The clock is read before the register, so a wait times out only on a
+ * read begun after its deadline: a thread that loses its CPU between a
+ * read and the check (a loaded host, a long interrupt) reads once more
+ * instead of reporting a timeout the device may long have answered.
+ */
 static int ipuxcom_poll_once(struct ipuxcom_device *dev, u32 offset, u32 mask, u32 value,
 			     bool equal, u64 deadline, u32 *last)
 {
+	u64 now = ktime_get_ns();
 	int ret = ipuxcom_rd(dev, offset, last);
 
 	if (ret)
@@ -140,7 +148,7 @@ static int ipuxcom_poll_once(struct ipuxcom_device *dev, u32 offset, u32 mask, u
 	 */
 	if (fatal_signal_pending(current))
 		return -EINTR;
-	if (ktime_get_ns() > deadline)
+	if (now > deadline)
 		return -ETIMEDOUT;
 	return 0;
 }

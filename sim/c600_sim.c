@@ -1014,6 +1014,23 @@ int c600_sim_bar_read(struct c600_sim *sim, u32 offset, u32 *value)
 	return 0;
 }
 
+bool c600_sim_read_pending(u32 offset, u32 value)
+{
+	u16 phys;
+	u32 reg;
+
+	switch (offset) {
+	case SIM_AUTOLDCSR:
+		return value & SIM_AUTOLD_GO;
+	case SIM_HSP_GS1:
+	case SIM_HSP_GS2:
+		return value & SIM_HSP_MARK_MASK;
+	default:
+		return sim_tdi_decode(offset, &phys, &reg) && reg == SIM_TDI_TDI_STS &&
+		       (value & SIM_TDI_STS_BUSY);
+	}
+}
+
 int c600_sim_bar_write(struct c600_sim *sim, u32 offset, u32 value)
 {
 	u16 phys;

@@ -319,6 +319,13 @@ void c600_sim_reset(struct c600_sim *sim);
 
 int c600_sim_bar_read(struct c600_sim *sim, u32 offset, u32 *value);
 int c600_sim_bar_write(struct c600_sim *sim, u32 offset, u32 value);
+/*
+ * Whether @value, read at @offset, shows work the device has not finished:
+ * GO still set, a posted HSP mark not yet answered, a TDI injection still
+ * busy. The model's own rule, for backends that act on a read in progress
+ * (the kernel backend's stall_pending_ms knob).
+ */
+bool c600_sim_read_pending(u32 offset, u32 value);
 
 int c600_sim_host_map(struct c600_sim *sim, u64 bus, void *vaddr, size_t size);
 int c600_sim_host_unmap(struct c600_sim *sim, u64 bus);

@@ -19,6 +19,13 @@
  * register latency, and "stats": the sequence counters tests compare with
  * the design notes.
  *
+ * stall_pending_ms (one-shot, at most SIM_STALL_MAX_MS) is not the
+ * device's: the next register read that shows work still pending
+ * (c600_sim_read_pending()) returns to its caller only after that many
+ * ms, as if the reading thread had lost its CPU right after the read. On
+ * a loaded host that happens to any wait; a wait must not then report a
+ * timeout the device's state does not bear out.
+ *
  * With CONFIG_FAULT_INJECTION the model's fault sites (enum c600_sim_site:
  * a GO transaction, a posted HSP mark, an injected TDI instruction, a
  * device transfer of host memory, a context stop) are also driven by the
@@ -45,6 +52,7 @@
 #include <linux/capability.h>
 #include <linux/dcache.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fault-inject.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -68,6 +76,8 @@
  */
 #define SIM_BUS_BASE		0x100000000ULL
 #define SIM_BUS_ALIGN		0x100000ULL
+/* The longest stall_pending_ms a test may ask for. */
+#define SIM_STALL_MAX_MS	10000
 
 struct sim_device {
 	struct mutex lock;	/* serialises every call into the model */
@@ -75,6 +85,7 @@ struct sim_device {
 	struct ipuxcom_device *idev;
 	u64 next_bus;
 	struct dentry *debugfs;
+	u32 stall_pending_ms;	/* debugfs, one-shot: see the top of this file */
 #ifdef CONFIG_FAULT_INJECTION
 	/* the model's fault hook: one attr per site kind (enum c600_sim_site) */
 	struct fault_attr fail[C600_SIM_NSITES];
@@ -104,9 +115,16 @@ static int sim_bar_read(void *priv, u32 offset, u32 *value)
 	struct sim_device *sd = priv;
 	int ret;
 
+	u32 stall;
+
 	mutex_lock(&sd->lock);
 	ret = c600_sim_bar_read(sd->model, offset, value);
 	mutex_unlock(&sd->lock);
+	if (!ret && READ_ONCE(sd->stall_pending_ms) && c600_sim_read_pending(offset, *value)) {
+		stall = xchg(&sd->stall_pending_ms, 0);
+		if (stall)
+			msleep(min_t(u32, stall, SIM_STALL_MAX_MS));
+	}
 	return ret;
 }
 
@@ -305,6 +323,7 @@ static void sim_debugfs_add(struct sim_device *sd)
 	debugfs_create_bool("inactive_no_exec", 0600, sd->debugfs, &fl->inactive_no_exec);
 	debugfs_create_bool("iowner_per_insn", 0600, sd->debugfs, &fl->iowner_per_insn);
 	debugfs_create_u32("latency", 0600, sd->debugfs, &sd->model->latency);
+	debugfs_create_u32("stall_pending_ms", 0600, sd->debugfs, &sd->stall_pending_ms);
 	debugfs_create_file("stats", 0400, sd->debugfs, sd, &sim_stats_fops);
 	sim_fault_debugfs_add(sd);
 }

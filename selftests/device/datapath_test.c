@@ -21,6 +21,14 @@
 #define SRAM_BASE	0x4c000u
 #define SRAM_END	(0x4c000u + 624u * 1024)
 #define SHORT_NS	(20ULL * 1000 * 1000)
+/*
+ * Each TDI wait of an SRAM read or write: 1 s, ten times the peer's 100 ms,
+ * as these tests check content, not timing, and under TCG on a loaded host
+ * the VM's CPU can stop for a tenth of a second (a CI run once timed out
+ * here at 100 ms). The model answers on a read count, not in time (see
+ * tdi_wait_stalled_past_its_deadline_reads_once_more).
+ */
+#define SRAM_WAIT_NS	(1000ULL * 1000 * 1000)
 
 static void make_boot_image(uint8_t *img, size_t len, uint32_t seed)
 {
@@ -47,7 +55,7 @@ static int sram_io(int fd, unsigned long cmd, uint32_t tile, uint32_t addr,
 {
 	struct ipuxcom_ioc_tdi_sram ts = {
 		.size = sizeof(ts), .tile = tile, .addr = addr, .count = count,
-		.data = (uintptr_t)words, .timeout_ns = ixt_scaled_ns(SHORT_NS * 5),
+		.data = (uintptr_t)words, .timeout_ns = ixt_scaled_ns(SRAM_WAIT_NS),
 	};
 	int ret = ixt_ioctl(fd, cmd, &ts);
 
@@ -334,6 +342,36 @@ TEST_F(dp, tdi_busy_times_out_then_reset_recovers)
 	ASSERT_EQ(0, do_autoload(self->fd, self->boot, BOOT_BYTES, 0, NULL));
 	EXPECT_EQ(0, sram_io(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, 3, SRAM_BASE, w, 8, &ts));
 	EXPECT_EQ(0, memcmp(w, self->boot, sizeof(w)));
+}
+
+/*
+ * A wait whose thread stops right after a busy read, for longer than the
+ * wait's timeout, reads once more before it reports a timeout: on a card
+ * the injection finished during the stall. The model counts reads, not
+ * time, so with latency 1 the read after the stall is the one that finds
+ * the injection done; a wait that checked its deadline after the busy
+ * read would report -ETIMEDOUT and leave the device NEEDS_RESET.
+ */
+TEST_F(dp, tdi_wait_stalled_past_its_deadline_reads_once_more)
+{
+	uint64_t timeout_ns = ixt_scaled_ns(SHORT_NS);
+	uint32_t w[4];
+	struct ipuxcom_ioc_tdi_sram ts = {
+		.size = sizeof(ts), .tile = 5, .addr = SRAM_BASE, .count = 4,
+		.data = (uintptr_t)w, .timeout_ns = timeout_ns,
+	};
+
+	ASSERT_EQ(0, do_autoload(self->fd, self->boot, BOOT_BYTES, 0, NULL));
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "latency", 1));
+	ASSERT_EQ(0, ixt_sim_knob(self->dev, "stall_pending_ms",
+				  (unsigned int)(3 * timeout_ns / 1000000)));
+	memset(w, 0xee, sizeof(w));
+	EXPECT_EQ(0, ixt_ioctl(self->fd, IPUXCOM_IOC_TDI_READ_SRAM, &ts));
+	/* the stall happened: the one-shot knob was used up */
+	EXPECT_EQ(0, ixt_sim_knob_value(self->dev, "stall_pending_ms"));
+	EXPECT_EQ(4, ts.done);
+	EXPECT_EQ(0, memcmp(w, self->boot, sizeof(w)));
+	EXPECT_EQ(IPUXCOM_DEV_STATE_BOOTLOADER, ixt_state(self->fd));
 }
 
 /* A process blocked in a bounded wait dies promptly when killed. */

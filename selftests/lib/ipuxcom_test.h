@@ -311,6 +311,8 @@ static inline long ixt_vmpin_kb(void)
 }
 
 #define SIM_DEBUGFS "/sys/kernel/debug/ipuxcom_sim"
+/* C600_SIM_DEFAULT_LATENCY: reads before a GO, mark or TDI busy bit clears. */
+#define IXT_SIM_DEFAULT_LATENCY	2
 
 /* Write a simulator debugfs knob of device @dev_id; 0 or -errno. */
 static inline int ixt_sim_knob(uint32_t dev_id, const char *name, unsigned int value)
@@ -329,6 +331,17 @@ static inline int ixt_sim_knob(uint32_t dev_id, const char *name, unsigned int v
 	return ret;
 }
 
+/* A simulator debugfs knob's value, or -1 if unreadable. */
+static inline long ixt_sim_knob_value(uint32_t dev_id, const char *name)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/dev%u/%s", dev_id, name);
+	if (ixt_read_sysfs(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
 /* A counter from the simulator's stats file; -1 if absent. */
 static inline long ixt_sim_stat(uint32_t dev_id, const char *name)
 {
@@ -342,7 +355,7 @@ static inline void ixt_sim_clear_faults(uint32_t dev_id)
 {
 	static const char *const knobs[] = {
 		"stuck_go", "stuck_mark", "tdi_busy", "dma_error", "ctx_no_stop", "tdi_fail_at",
-		"inactive_no_exec", "iowner_per_insn",
+		"inactive_no_exec", "iowner_per_insn", "stall_pending_ms",
 		/* the fault sites' fault_attrs (a kernel with fault injection only) */
 		"fail_go/probability", "fail_mark/probability", "fail_tdi/probability",
 		"fail_dma/probability", "fail_ctx_stop/probability",
@@ -350,6 +363,8 @@ static inline void ixt_sim_clear_faults(uint32_t dev_id)
 
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
 		ixt_sim_knob(dev_id, knobs[i], 0);
+	/* the model's default register latency (sim/c600_sim.h), whatever a test left */
+	ixt_sim_knob(dev_id, "latency", IXT_SIM_DEFAULT_LATENCY);
 }
 
 static inline int ixt_reset(int fd)

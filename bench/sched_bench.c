@@ -20,7 +20,9 @@
  * Issue 34: every set also built with IPUXCOM_SCHEDULE_QUICK (no search),
  * verified the same way: its build time (and against legacy's), its
  * phase / bound and / the default's, and the sets where it came out
- * longer than legacy (the flag promises none).
+ * longer than legacy (the flag promises none). Then the suite at each
+ * search effort of efforts[] (opts.effort): build time, phase / bound,
+ * and against the default's phase, the curve a caller chooses a point on.
  *
  *   sched_bench              run the suite
  *   sched_bench --write DIR  write every set as DIR/NNN-FAMILY.txt (the
@@ -90,12 +92,15 @@ static int verify(const struct ipuxcom_schedule_list *l, const struct ipuxcom_sc
 	return ret;
 }
 
-/* Build with @flags (best of REPS in @ns), verify; the phase length or -1. */
-static long packed(const struct ipuxcom_schedule_list *l, uint32_t flags, double *ns,
-		   const char *what, uint32_t set)
+/*
+ * Build with @flags and search effort @effort (opts.effort; 0: the default
+ * budget), best of REPS in @ns, verify; the phase length or -1.
+ */
+static long packed(const struct ipuxcom_schedule_list *l, uint32_t flags, uint32_t effort,
+		   double *ns, const char *what, uint32_t set)
 {
 	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
-		.flags = flags | IPUXCOM_SCHEDULE_PHYSICAL };
+		.flags = flags | IPUXCOM_SCHEDULE_PHYSICAL, .effort = effort };
 	struct ipuxcom_xsim_result res = IPUXCOM_XSIM_RESULT_INIT;
 	struct ipuxcom_schedule *s = NULL;
 	struct ipuxcom_plan_error e;
@@ -134,6 +139,70 @@ static long packed(const struct ipuxcom_schedule_list *l, uint32_t flags, double
 		return -1;
 	}
 	return events;
+}
+
+/* The search efforts the effort table measures (opts.effort). */
+static const uint32_t efforts[] = { 1, 4, 16, 64, 256, 1024, 4096 };
+
+/*
+ * Issue 34: the suite built at each search effort of efforts[], verified
+ * as the default is: median build time and its ratio to legacy's (per
+ * set, legacy's time of this run, @legacy_ns), phase / bound mean and max
+ * (@bound), and the sets shorter and longer than the default's phase
+ * (@deflt). Sets whose main run failed (0 there) are left out. The
+ * trade-off between build time and phase, measured in one run: 0, or 1
+ * if a build failed.
+ */
+static int effort_table(char *text, const double *legacy_ns, const uint32_t *deflt,
+			const uint32_t *bound, double default_us)
+{
+	double *us = calloc(SUITE_NSETS, sizeof(double)), *xleg = calloc(SUITE_NSETS, sizeof(double));
+	double *vb = calloc(SUITE_NSETS, sizeof(double));
+	int rc = 0;
+
+	if (!us || !xleg || !vb) {
+		free(us);
+		free(xleg);
+		free(vb);
+		return 1;
+	}
+	printf("search effort (opts.effort: at most N x the first placement's work; issue 34, "
+	       "same run; default: median %.1f us):\n", default_us);
+	printf("  %6s  %10s  %-20s  %-17s  %s\n", "effort", "median us", "/ legacy median max",
+	       "phase/bound mean max", "vs default shorter/same/longer");
+	for (size_t k = 0; k < sizeof(efforts) / sizeof(efforts[0]); k++) {
+		size_t n = 0, cmp[3] = { 0 };
+		struct stats b;
+
+		for (uint32_t i = 0; i < SUITE_NSETS; i++) {
+			struct ipuxcom_schedule_list *l = NULL;
+			struct ipuxcom_plan_error e;
+			double ns;
+			long ph;
+
+			if (!deflt[i] || suite_set(i, text, SUITE_TEXT_MAX) < 0 ||
+			    ipuxcom_schedule_list_parse(text, strlen(text), 0, &l, &e))
+				continue;
+			ph = packed(l, 0, efforts[k], &ns, "effort", i);
+			ipuxcom_schedule_list_free(l);
+			if (ph < 0) {
+				rc = 1;
+				continue;
+			}
+			us[n] = ns / 1e3;
+			xleg[n] = ns / legacy_ns[i];
+			vb[n++] = (double)ph / bound[i];
+			cmp[ph < deflt[i] ? 0 : ph == deflt[i] ? 1 : 2]++;
+		}
+		b = stats_of(vb, n);
+		printf("  %6u  %10.1f  %8.2fx %9.2fx  %8.3f %8.3f  %zu/%zu/%zu\n", efforts[k],
+		       bench_median(us, n), bench_median(xleg, n), bench_max(xleg, n), b.mean, b.max,
+		       cmp[0], cmp[1], cmp[2]);
+	}
+	free(us);
+	free(xleg);
+	free(vb);
+	return rc;
 }
 
 static int write_sets(const char *dir, char *text)
@@ -265,7 +334,7 @@ static int print_phases(char *text)
 			fprintf(stderr, "sched_bench: set %u does not generate\n", i);
 			return 1;
 		}
-		ph = packed(l, 0, &ns, "default", i);
+		ph = packed(l, 0, 0, &ns, "default", i);
 		printf("%u %s %ld %u\n", i, suite_family_name[f], ph,
 		       bound_of(l->xfers, l->n, IPUXCOM_SCHEDULE_PHYSICAL));
 		ipuxcom_schedule_list_free(l);
@@ -341,6 +410,9 @@ int main(int argc, char **argv)
 	/* IPUXCOM_SCHEDULE_QUICK's: build time, its ratio to legacy's, phase / bound, / default */
 	double *q_us, *q_xleg, *q_bound, *q_vs_default;
 	size_t q_longer = 0;
+	/* per set, for the effort table: legacy's build time, the default's phase, the bound */
+	double set_legacy_ns[SUITE_NSETS] = { 0 };
+	uint32_t set_default[SUITE_NSETS] = { 0 }, set_bound[SUITE_NSETS] = { 0 };
 	uint32_t *base = calloc(SUITE_NSETS, sizeof(uint32_t)), max_set = 0;
 	size_t nbase = load_baseline(base), vs_base[3] = { 0 };
 	char cpu[256];
@@ -402,9 +474,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "sched_bench: set %u: %s\n", i, e.msg);
 			return 1;
 		}
-		lp = packed(l, IPUXCOM_SCHEDULE_LEGACY, &ns_legacy, "legacy", i);
-		ln = packed(l, 0, &ns_new, "default", i);
-		lq = packed(l, IPUXCOM_SCHEDULE_QUICK, &ns_quick, "quick", i);
+		lp = packed(l, IPUXCOM_SCHEDULE_LEGACY, 0, &ns_legacy, "legacy", i);
+		ln = packed(l, 0, 0, &ns_new, "default", i);
+		lq = packed(l, IPUXCOM_SCHEDULE_QUICK, 0, &ns_quick, "quick", i);
 		if (lp < 0 || ln < 0 || lq < 0) {
 			ipuxcom_schedule_list_free(l);
 			rc = 1;
@@ -426,6 +498,9 @@ int main(int argc, char **argv)
 			continue;
 		}
 		rb = (double)ln / bd;
+		set_legacy_ns[i] = ns_legacy;
+		set_default[i] = (uint32_t)ln;
+		set_bound[i] = bd;
 		q_us[nall] = ns_quick / 1e3;
 		q_xleg[nall] = ns_quick / ns_legacy;
 		q_bound[nall] = (double)lq / bd;
@@ -533,6 +608,8 @@ int main(int argc, char **argv)
 		       "longer than legacy: %zu of %zu sets\n", qb.mean, qb.max, qd.mean, qd.max,
 		       q_longer, nall);
 	}
+	if (effort_table(text, set_legacy_ns, set_default, set_bound, bench_median(all_us, nall)))
+		rc = 1;
 	printf("phase / bound (ipuxcom_schedule_bound(): no schedule the verifier accepts is "
 	       "shorter):\n");
 	printf("%-10s %4s  %-32s %-17s  %-12s %-15s\n", "family", "sets",

@@ -339,7 +339,7 @@ struct ipuxcom_schedule_xfer {
 struct ipuxcom_schedule_opts {
 	uint32_t size;
 	const struct ipuxcom_timing *timing;
-	uint32_t flags, max_events;
+	uint32_t flags, max_events, effort;
 	...;
 };
 struct ipuxcom_schedule_slot {

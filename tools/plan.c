@@ -1218,7 +1218,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
 	bool exact = false, rows = false, legacy = false, quick = false;
-	const char *step_arg = NULL, *trace_arg = NULL;
+	const char *step_arg = NULL, *trace_arg = NULL, *effort_arg = NULL;
 	const struct cli_opt opts[] = {
 		OPT_PHYSICAL(o), OPT_TIMING(o),
 		{ "exact-window", 0, NULL, "close each mux right after its words (modelled; "
@@ -1228,6 +1228,9 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		{ "quick", 0, NULL, "no search: the transfers placed once in their order (a few "
 		  "times legacy's build time, for schedules built at run time; the phase is "
 		  "still never longer than --legacy's)", &quick, NULL },
+		{ "effort", 0, "N", "search at most N times the first placement's work "
+		  "(1..65536; default: a fixed budget): low for run-time builds, high for "
+		  "the shortest phases", NULL, &effort_arg },
 		{ "stagger", 0, "STEP", "compare with the notes' fixed stagger of STEP events per "
 		  "transfer (default 256, 0: no comparison)", NULL, &step_arg },
 		{ "rows", 'r', NULL, "print every tile's program", &rows, NULL },
@@ -1243,7 +1246,7 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 	struct ipuxcom_sched_opts so = IPUXCOM_SCHEDULE_OPTS_INIT;
 	struct ipuxcom_schedule_bound bound = IPUXCOM_SCHEDULE_BOUND_INIT;
 	struct ipuxcom_plan_error e;
-	uint32_t step = 256, longest = 0, sim_flags;
+	uint32_t step = 256, longest = 0, sim_flags, effort = 0;
 	char route[96], *pos[1], *text = NULL;
 	size_t len = 0;
 	int npos, rc;
@@ -1256,6 +1259,13 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		return cli_usage_err(call, "need FILE (a transfer list; '-' for stdin)");
 	if (step_arg && !cli_parse_u32_num(step_arg, &step))
 		return cli_usage_err(call, "invalid --stagger '%s'", step_arg);
+	if (effort_arg && (!cli_parse_u32_num(effort_arg, &effort) || !effort ||
+			   effort > IPUXCOM_SCHEDULE_EFFORT_MAX))
+		return cli_usage_err(call, "invalid --effort '%s' (1..%u)", effort_arg,
+				     IPUXCOM_SCHEDULE_EFFORT_MAX);
+	if (effort_arg && (quick || legacy))
+		return cli_usage_err(call, "--effort with --%s, which does no search",
+				     legacy ? "legacy" : "quick");
 	/* --trace -: the trace on stdout, the schedule's report on stderr. */
 	if ((rc = outfile_claim_stdout(call, trace_arg)))
 		return rc;
@@ -1279,7 +1289,8 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 					  .flags = IPUXCOM_SCHEDULE_PHYSICAL |
 						   (exact ? IPUXCOM_SCHED_EXACT_WINDOW : 0) |
 						   (legacy ? IPUXCOM_SCHED_LEGACY : 0) |
-						   (quick ? IPUXCOM_SCHEDULE_QUICK : 0) };
+						   (quick ? IPUXCOM_SCHEDULE_QUICK : 0),
+					  .effort = effort };
 	if (ipuxcom_schedule_build(&so, list->xfers, list->n, &s, &e)) {
 		long i = sched_xfer_of(e.field);
 
@@ -1322,6 +1333,8 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		json_kv_string(&w, "timing_model", ipuxcom_timing_name(tm));
 		json_kv_string(&w, "window", exact ? "exact" : "notes");
 		json_kv_string(&w, "scheduler", legacy ? "legacy" : quick ? "quick" : "default");
+		if (effort)
+			json_kv_uint(&w, "effort", effort);
 		json_kv_uint(&w, "events", ipuxcom_schedule_events(s));
 		/* issue 25: no schedule the verifier accepts is shorter than bound.events */
 		json_key(&w, "bound");
@@ -1404,6 +1417,9 @@ static int schedule_run(struct cli_call *call, int argc, char **argv)
 		       exact ? "exact (modelled)" : "the notes'",
 		       legacy ? ", legacy scheduler (32-bit streams, no merged controls)" :
 		       quick ? ", quick scheduler (no search)" : "");
+		if (effort)
+			printf("  search effort %u: at most %u x the first placement's work\n",
+			       effort, effort);
 		/* Tile ids physical, labelled so; the route width each transfer got. */
 		printf("  #  line kind      physical-sender words recv  start arrive lastwr gap "
 		       "route\n");
@@ -1573,9 +1589,9 @@ static const struct cli_cmd plan_cmds[] = {
 			"stagger. Exit 1 unless the simulator confirms every delivery. The default\n"
 			"scheduler also takes 64-bit routes and merges receive controls into sends,\n"
 			"never giving a longer phase than --legacy (today's packing) would; --quick\n"
-			"skips its search (for schedules built at run time). It also\n"
-			"prints the lower bound on the phase under the simulator's model (no schedule\n"
-			"it accepts is shorter) and the phase / bound ratio.",
+			"skips its search (for schedules built at run time) and --effort N bounds\n"
+			"it. It also prints the lower bound on the phase under the simulator's model\n"
+			"(no schedule it accepts is shorter) and the phase / bound ratio.",
 		.run = schedule_run,
 	},
 	{

@@ -546,7 +546,21 @@ struct ipuxcom_schedule_opts {
 	const struct ipuxcom_timing *timing;	/* NULL: the default */
 	uint32_t flags;				/* IPUXCOM_SCHEDULE_* */
 	uint32_t max_events;			/* 0: IPUXCOM_XSIM_MAX_EVENTS */
+	/*
+	 * Search effort (issue 34). 0: the default budget, a
+	 * fixed amount of search work per build (64 units per transfer and
+	 * receiver, at least 131072). 1..IPUXCOM_SCHEDULE_EFFORT_MAX: at most
+	 * @effort times the work of the build's first placement, so the
+	 * search's cost follows the set's own placement cost: low values for
+	 * a schedule built at run time, high ones for the shortest phases
+	 * (docs/exchange-verifier.md, "Search effort", measures phase and
+	 * build time against it). With QUICK or LEGACY, which search
+	 * nothing: E_FIELD "effort". ipuxcom_schedule_bound() ignores it.
+	 */
+	uint32_t effort;
 };
+
+#define IPUXCOM_SCHEDULE_EFFORT_MAX	65536
 
 #define IPUXCOM_SCHEDULE_OPTS_INIT { .size = sizeof(struct ipuxcom_schedule_opts) }
 /* Enough for @timing and @flags. */

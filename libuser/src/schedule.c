@@ -1711,7 +1711,8 @@ static void ixc_sched_reorder(const struct ipuxcom_schedule_opts *opts,
 	struct ixc_sset st;
 	struct ipuxcom_schedule *s = NULL;
 
-	if (n < 2)
+	/* no budget: every trial would stop at its first entry (ixc_sctx_eval()) */
+	if (n < 2 || !*budget)
 		return;
 	if (!ixc_sset_alloc(&st, n) || !ixc_sctx_init(&c, opts, xfers, n, budget)) {
 		ixc_sset_free(&st);
@@ -2075,6 +2076,8 @@ static bool ixc_sched_split(const struct ipuxcom_schedule_opts *opts,
 	bool cut = false, any = false, changed = false;
 	size_t mp, m, plen;
 
+	if (!*budget)
+		return true;	/* no trial could place an entry, with pieces or without */
 	np = malloc((n ? n : 1) * sizeof(*np));
 	own = calloc(n ? n : 1, sizeof(*own));
 	kept_own = calloc(n ? n : 1, sizeof(*kept_own));
@@ -2629,7 +2632,7 @@ static void ixc_sched_rsplit(const struct ipuxcom_schedule_opts *opts,
 		}
 		maxr = s->x[k].nrecv > maxr ? s->x[k].nrecv : maxr;
 	}
-	if (!nm || (s->flags & IPUXCOM_SCHEDULE_LEGACY))
+	if (!nm || (s->flags & IPUXCOM_SCHEDULE_LEGACY) || !*budget)
 		return;
 	po.flags = (po.flags & ~IPUXCOM_SCHEDULE_LOGICAL) | IPUXCOM_SCHEDULE_PHYSICAL;
 	mp = m + 2 * IXC_SCHED_RSPLIT_WAYS * nm;
@@ -2871,15 +2874,27 @@ static int ixc_sched_opts_in(const struct ipuxcom_schedule_opts *opts,
  * of work, and a rip-up stage"): with them no suite set's phase is
  * longer than issue 25's (bench/sched_suite_phases.txt), which a minimum
  * of 98304 broke for 3 multicast sets, or a share of 35 for 2.
+ * A caller's opts.effort replaces the fixed budget by effort times the
+ * work of the build's first placement: the search then costs in
+ * proportion to what placing this set costs (sched_bench's effort table).
  */
 #define IXC_SCHED_BUDGET_MIN		131072
 #define IXC_SCHED_BUDGET_PER		64
 #define IXC_SCHED_RSPLIT_SHARE		20
 
-/* The budget of a build of @xfers[0..n). */
-static size_t ixc_sched_budget(const struct ipuxcom_schedule_xfer *xfers, size_t n)
+/*
+ * The budget of a build of @xfers[0..n) with search effort @effort
+ * (opts.effort), whose first placement did @first units of work.
+ */
+static size_t ixc_sched_budget(const struct ipuxcom_schedule_xfer *xfers, size_t n,
+			       uint32_t effort, size_t first)
 {
 	size_t u = n;
+
+	if (effort) {
+		first = first ? first : 1;
+		return first > SIZE_MAX / effort ? SIZE_MAX : first * effort;
+	}
 
 	for (size_t i = 0; i < n; i++)
 		u += xfers[i].nrecv;
@@ -2893,15 +2908,24 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 {
 	struct ipuxcom_schedule_opts o = IPUXCOM_SCHEDULE_OPTS_INIT, lo;
 	struct ipuxcom_schedule *legacy = NULL;
-	size_t budget = ixc_sched_budget(xfers, n), held;
+	size_t budget, held, first;
 	struct ipuxcom_plan_error e0 = { 0 };
 	bool pieces_ordered;
 	int ret;
 
 	if (opts && (ret = ixc_sched_opts_in(opts, &o, err)))
 		return ret;
+	if (o.effort > IPUXCOM_SCHEDULE_EFFORT_MAX)
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FIELD, "effort",
+				     "effort %u above the limit %u", o.effort,
+				     IPUXCOM_SCHEDULE_EFFORT_MAX);
+	if (o.effort && (o.flags & (IPUXCOM_SCHEDULE_QUICK | IPUXCOM_SCHEDULE_LEGACY)))
+		return ixc_plan_fail(err, IPUXCOM_PLAN_E_FIELD, "effort",
+				     "effort %u with %s, which does no search", o.effort,
+				     o.flags & IPUXCOM_SCHEDULE_LEGACY ? "LEGACY" : "QUICK");
 	opts = &o;
 	lo = o;
+	lo.effort = 0;
 	if (lo.flags & IPUXCOM_SCHEDULE_LEGACY)
 		return ixc_schedule_build(opts, xfers, n, NULL, true, out, err);
 	ret = ixc_schedule_build(opts, xfers, n, NULL, true, out, &e0);
@@ -2916,6 +2940,7 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 		*err = e0;
 	if (ret)
 		return ret;
+	first = (*out)->work;
 	if ((*out)->departs) {
 		if (ixc_schedule_build(&lo, xfers, n, NULL, false, &legacy, NULL) == 0 &&
 		    legacy->events < (*out)->events) {
@@ -2928,6 +2953,7 @@ int ipuxcom_schedule_build(const struct ipuxcom_schedule_opts *opts,
 	}
 	if (o.flags & IPUXCOM_SCHEDULE_QUICK)
 		goto done;	/* no search: the first placement, or legacy's */
+	budget = ixc_sched_budget(xfers, n, o.effort, first);
 	held = budget / 100 * IXC_SCHED_RSPLIT_SHARE;
 	budget -= held;
 	pieces_ordered = ixc_sched_split_orders(opts, xfers, n);

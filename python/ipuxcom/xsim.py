@@ -634,7 +634,7 @@ def parse_list(text: Union[str, bytes], *, physical: bool = False) -> CData:
     return ffi.gc(out[0], lib.ipuxcom_schedule_list_free)
 
 
-def _build(lst: CData, exact_window: bool, legacy: bool, quick: bool,
+def _build(lst: CData, exact_window: bool, legacy: bool, quick: bool, effort: int,
            timing: Optional[Timing], max_events: int, fields: Any) -> Schedule:
     opts = new("ipuxcom_schedule_opts")
     opts.timing = _tm(timing)
@@ -644,6 +644,7 @@ def _build(lst: CData, exact_window: bool, legacy: bool, quick: bool,
                   | (lib.IPUXCOM_SCHEDULE_LEGACY if legacy else 0)
                   | (lib.IPUXCOM_SCHEDULE_QUICK if quick else 0))
     opts.max_events = uint(max_events, "max_events", "schedule")
+    opts.effort = uint(effort, "effort", "schedule")
     out = ffi.new("struct ipuxcom_schedule **")
     err = plan_error()
     check_plan(lib.ipuxcom_schedule_build(opts, lst.xfers, lst.n, out, err), err,
@@ -653,7 +654,8 @@ def _build(lst: CData, exact_window: bool, legacy: bool, quick: bool,
 
 def schedule_text(text: Union[str, bytes], *, physical: bool = False,
                   exact_window: bool = False, legacy: bool = False, quick: bool = False,
-                  timing: Optional[Timing] = None, max_events: int = 0) -> Schedule:
+                  effort: int = 0, timing: Optional[Timing] = None,
+                  max_events: int = 0) -> Schedule:
     """Pack the transfers of a transfer list's @text (docs/exchange-verifier.md
     "Transfer lists"; what ``ipuxcom plan schedule FILE`` reads) into one phase.
 
@@ -667,7 +669,7 @@ def schedule_text(text: Union[str, bytes], *, physical: bool = False,
     def fields(cname: Optional[str]) -> Optional[str]:
         return _SCHED_FIELDS(cname)
     try:
-        return _build(lst, exact_window, legacy, quick, timing, max_events, fields)
+        return _build(lst, exact_window, legacy, quick, effort, timing, max_events, fields)
     except Error as e:
         m = re.match(r"^transfers\[(\d+)\]", e.field or "")
         if m and int(m.group(1)) < lst.n:
@@ -678,7 +680,7 @@ def schedule_text(text: Union[str, bytes], *, physical: bool = False,
 
 def schedule(transfers: Union[Iterable[Transfer], "os.PathLike[str]", "os.PathLike[bytes]"],
              *, physical: bool = False, exact_window: bool = False, legacy: bool = False,
-             quick: bool = False, timing: Optional[Timing] = None,
+             quick: bool = False, effort: int = 0, timing: Optional[Timing] = None,
              max_events: int = 0) -> Schedule:
     """Pack transfers into one phase: Transfer objects, or the path of a
     transfer list file as an os.PathLike (``pathlib.Path("list.txt")``).
@@ -690,13 +692,16 @@ def schedule(transfers: Union[Iterable[Transfer], "os.PathLike[str]", "os.PathLi
     also switches). exact_window closes each mux right after its words;
     legacy uses issue 4's list scheduler (for comparisons); quick skips the
     default scheduler's search (one placement in the given order, or
-    legacy's where shorter: for schedules built at run time). Errors name the
+    legacy's where shorter: for schedules built at run time). effort
+    (1..65536; 0, the default: a fixed budget) bounds the search to that
+    many times the first placement's work: low for run-time builds with
+    most of the search's gain, high for the shortest phases. Errors name the
     Transfer by its index and member (``transfers[1].dst_addrs[0]``).
     """
     if isinstance(transfers, os.PathLike):
         return schedule_text(read_file(transfers, "transfers", "schedule"), physical=physical,
                              exact_window=exact_window, legacy=legacy, quick=quick,
-                             timing=timing, max_events=max_events)
+                             effort=effort, timing=timing, max_events=max_events)
     if isinstance(transfers, (str, bytes, bytearray)):
         shown = transfers[:40]
         raise type_error(f"transfers is a {type(transfers).__name__} ({shown!r}): give a "
@@ -731,7 +736,7 @@ def schedule(transfers: Union[Iterable[Transfer], "os.PathLike[str]", "os.PathLi
             idx = _arg_index(j, (len(checked[i].receivers),), checked[i].dst_shape)
             return f"transfers[{i}].dst_addrs{index_str(idx)}"
         return _SCHED_FIELDS(cname)
-    return _build(lst, exact_window, legacy, quick, timing, max_events, fields)
+    return _build(lst, exact_window, legacy, quick, effort, timing, max_events, fields)
 # ------------------------------------------------------------------ pictures
 
 

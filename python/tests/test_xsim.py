@@ -32,6 +32,27 @@ def test_schedule_equals_command(tool, tmp_path):
     assert sres.events == j["stagger"]["events"] and sbad == 0
 
 
+def test_effort_schedule_equals_command(tool, tmp_path):
+    # issue 34: effort=N is the command's --effort N (a bounded search)
+    f = tmp_path / "l.txt"
+    f.write_text(LIST)
+    j = json.loads(tool("plan", "schedule", str(f), "--effort", "3", "-j"))
+    assert j["scheduler"] == "default" and j["effort"] == 3
+    for s in (ipuxcom.schedule_text(LIST, effort=3), ipuxcom.schedule(f, effort=3)):
+        assert s.events == j["events"]
+        assert [(t.start, t.last_write) for t in s.transfers] == \
+            [(t["start"], t["last_write"]) for t in j["transfers"]]
+        res, bad, _ = s.verify()
+        assert res.ok and bad == 0 and res.delivered == 4
+        assert s.events <= ipuxcom.schedule_text(LIST, quick=True).events
+    with pytest.raises(ipuxcom.Error) as e:
+        ipuxcom.schedule_text(LIST, effort=65537)
+    assert e.value.field == "effort" and "above the limit 65536" in e.value.message
+    with pytest.raises(ipuxcom.Error) as e:
+        ipuxcom.schedule_text(LIST, effort=2, quick=True)
+    assert e.value.field == "effort" and "with QUICK" in e.value.message
+
+
 def test_quick_schedule_equals_command(tool, tmp_path):
     # issue 34: quick=True is the command's --quick (no search), and verifies
     f = tmp_path / "l.txt"

@@ -254,6 +254,22 @@ TEST_F(u, schedule_labels_physical_ids_and_gives_each_route)
 	HAS(out, "simulated: 3 of 3 deliveries complete and in place");
 	RUN(0, "plan", "schedule", self->path, "--quick", "-j");
 	HAS(out, "\"scheduler\":\"quick\"");
+	/* --effort N: a bounded search (issue 34), said in the text and the JSON */
+	RUN(0, "plan", "schedule", self->path, "--effort", "2");
+	HAS(out, "search effort 2: at most 2 x the first placement's work\n");
+	HAS(out, "simulated: 3 of 3 deliveries complete and in place");
+	RUN(0, "plan", "schedule", self->path, "--effort", "65536", "-j");
+	HAS(out, "\"scheduler\":\"default\",\"effort\":65536,");
+	RUN(0, "plan", "schedule", self->path, "-j");
+	HASNT(out, "\"effort\"");
+	RUN(2, "plan", "schedule", self->path, "--effort", "0");
+	HAS(err, "invalid --effort '0' (1..65536)");
+	RUN(2, "plan", "schedule", self->path, "--effort", "65537");
+	HAS(err, "invalid --effort '65537' (1..65536)");
+	RUN(2, "plan", "schedule", self->path, "--effort", "4", "--quick");
+	HAS(err, "--effort with --quick, which does no search");
+	RUN(2, "plan", "schedule", self->path, "--effort", "4", "--legacy");
+	HAS(err, "--effort with --legacy, which does no search");
 	RUN(0, "plan", "schedule", self->path, "-j");
 	HAS(out, "\"tile_ids\":\"physical\"");
 	HAS(out, "\"sctl\":5,\"items\":50,\"route\":\"64-bit\",\"why\":null");

@@ -12,11 +12,18 @@
  *    transfer delivered (what the benchmark relies on);
  *  - IPUXCOM_SCHEDULE_QUICK (issue 34) skips the default's search: its
  *    schedules verify, lie between the default's and legacy's, and with
- *    LEGACY it is legacy's packing.
+ *    LEGACY it is legacy's packing;
+ *  - opts.effort (issue 34) bounds the search by the first placement's
+ *    work: effort 1 verifies and lies between the default's phase and
+ *    QUICK's, and is longer than the default's somewhere (the bound
+ *    binds); effort 4096 shortens some multicast set below the default;
+ *    effort out of range or with QUICK or LEGACY is E_FIELD "effort"; a
+ *    caller's struct without the field builds the default.
  */
 #include "kselftest_harness.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <ipuxcom_xsim.h>
@@ -39,6 +46,22 @@ static struct ipuxcom_schedule_list *parse(uint32_t i, int *family)
 		return NULL;
 	return l;
 }
+
+/* Set @i (list @l) built with @o; NULL, the error logged, if the build fails. */
+static struct ipuxcom_schedule *built(struct __test_metadata *_metadata,
+				      const struct ipuxcom_schedule_opts *o,
+				      const struct ipuxcom_schedule_list *l, uint32_t i)
+{
+	struct ipuxcom_schedule *s = NULL;
+	struct ipuxcom_plan_error e = { 0 };
+
+	if (ipuxcom_schedule_build(o, l->xfers, l->n, &s, &e)) {
+		TH_LOG("set %u: %s", i, e.msg);
+		return NULL;
+	}
+	return s;
+}
+
 
 TEST(suite_is_fixed_and_parses)
 {
@@ -174,8 +197,7 @@ TEST(legacy_schedules_of_the_suite_verify)
 		struct ipuxcom_schedule_list *l = parse(i, &f);
 
 		ASSERT_NE(NULL, l);
-		ASSERT_EQ(0, ipuxcom_schedule_build(&o, l->xfers, l->n, &s, &e))
-			TH_LOG("set %u: %s", i, e.msg);
+		ASSERT_NE(NULL, (s = built(_metadata, &o, l, i)));
 		ASSERT_EQ(0, ipuxcom_xsim_reset(sim, 0, NULL));
 		ASSERT_EQ(0, ipuxcom_schedule_load(s, sim, 0, &e)) TH_LOG("set %u: %s", i, e.msg);
 		ASSERT_EQ(0, ipuxcom_xsim_run(sim, &res, &e)) TH_LOG("set %u: %s", i, e.msg);
@@ -261,19 +283,14 @@ TEST(default_and_quick_schedules_of_the_suite_verify_and_never_lose)
 	ASSERT_EQ(0, ipuxcom_xsim_create(NULL, &sim, NULL));
 	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
 		struct ipuxcom_schedule *s = NULL, *l0 = NULL, *q = NULL, *ql = NULL;
-		struct ipuxcom_plan_error e;
 		int f;
 		struct ipuxcom_schedule_list *l = parse(i, &f);
 
 		ASSERT_NE(NULL, l);
-		ASSERT_EQ(0, ipuxcom_schedule_build(&phys_opts, l->xfers, l->n, &s, &e))
-			TH_LOG("set %u: %s", i, e.msg);
-		ASSERT_EQ(0, ipuxcom_schedule_build(&lo, l->xfers, l->n, &l0, &e))
-			TH_LOG("set %u: %s", i, e.msg);
-		ASSERT_EQ(0, ipuxcom_schedule_build(&qo, l->xfers, l->n, &q, &e))
-			TH_LOG("set %u: %s", i, e.msg);
-		ASSERT_EQ(0, ipuxcom_schedule_build(&qlo, l->xfers, l->n, &ql, &e))
-			TH_LOG("set %u: %s", i, e.msg);
+		ASSERT_NE(NULL, (s = built(_metadata, &phys_opts, l, i)));
+		ASSERT_NE(NULL, (l0 = built(_metadata, &lo, l, i)));
+		ASSERT_NE(NULL, (q = built(_metadata, &qo, l, i)));
+		ASSERT_NE(NULL, (ql = built(_metadata, &qlo, l, i)));
 		EXPECT_LE(ipuxcom_schedule_events(s), ipuxcom_schedule_events(l0))
 			TH_LOG("set %u", i);
 		EXPECT_LE(ipuxcom_schedule_events(q), ipuxcom_schedule_events(l0))
@@ -299,6 +316,103 @@ TEST(default_and_quick_schedules_of_the_suite_verify_and_never_lose)
 	EXPECT_LT(0u, quick_longer[SUITE_MCAST]);
 	EXPECT_LT(0u, quick_longer[SUITE_P2P]);
 	ipuxcom_xsim_free(sim);
+}
+
+/*
+ * opts.effort over the suite. Effort 1 (the search may do as much work as
+ * the first placement did): every set verifies, its phase is never longer
+ * than QUICK's (the search keeps only what shortens the first placement)
+ * and never below the lower bound. It comes out longer
+ * than the default on some set (the budget binds), and effort 4096 comes
+ * out shorter than the default on some multicast set (the default's fixed
+ * budget stops multicast searches early). A caller's struct that ends
+ * before the field (size = offsetof(effort)) gets the default, whatever
+ * lies beyond its size.
+ */
+TEST(search_effort_bounds_the_search)
+{
+	struct ipuxcom_schedule_opts e1 = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_PHYSICAL, .effort = 1 };
+	struct ipuxcom_schedule_opts big = e1, qo = e1, old = e1;
+	unsigned int e1_longer = 0, big_shorter = 0;
+	struct ipuxcom_xsim *sim;
+
+	big.effort = 4096;
+	qo.effort = 0;
+	qo.flags |= IPUXCOM_SCHEDULE_QUICK;
+	old.size = offsetof(struct ipuxcom_schedule_opts, effort);
+	old.effort = 1;		/* beyond the caller's size: not read */
+	ASSERT_EQ(0, ipuxcom_xsim_create(NULL, &sim, NULL));
+	for (uint32_t i = 0; i < SUITE_NSETS; i++) {
+		struct ipuxcom_schedule *s = NULL, *a = NULL, *q = NULL, *b = NULL, *o = NULL;
+		struct ipuxcom_schedule_bound bd = IPUXCOM_SCHEDULE_BOUND_INIT;
+		struct ipuxcom_plan_error e;
+		int f;
+		struct ipuxcom_schedule_list *l = parse(i, &f);
+
+		ASSERT_NE(NULL, l);
+		ASSERT_NE(NULL, (s = built(_metadata, &phys_opts, l, i)));
+		ASSERT_NE(NULL, (a = built(_metadata, &e1, l, i)));
+		ASSERT_NE(NULL, (q = built(_metadata, &qo, l, i)));
+		ASSERT_EQ(0, ipuxcom_schedule_bound(&e1, l->xfers, l->n, &bd, &e))
+			TH_LOG("set %u: %s", i, e.msg);
+		EXPECT_LE(ipuxcom_schedule_events(a), ipuxcom_schedule_events(q))
+			TH_LOG("set %u", i);
+		EXPECT_LE(bd.events, ipuxcom_schedule_events(a)) TH_LOG("set %u", i);
+		e1_longer += ipuxcom_schedule_events(a) > ipuxcom_schedule_events(s);
+		ASSERT_TRUE(runs_clean(_metadata, sim, a, i));
+		/* the first 20 multicast sets at a high effort */
+		if (f == SUITE_MCAST && i <= SUITE_N_MATMUL + 20) {
+			ASSERT_NE(NULL, (b = built(_metadata, &big, l, i)));
+			big_shorter += ipuxcom_schedule_events(b) < ipuxcom_schedule_events(s);
+			ASSERT_TRUE(runs_clean(_metadata, sim, b, i));
+		}
+		if (i % 16 == 0) {
+			ASSERT_NE(NULL, (o = built(_metadata, &old, l, i)));
+			EXPECT_TRUE(same_programs(o, s)) TH_LOG("set %u", i);
+		}
+		ipuxcom_schedule_free(s);
+		ipuxcom_schedule_free(a);
+		ipuxcom_schedule_free(q);
+		ipuxcom_schedule_free(b);
+		ipuxcom_schedule_free(o);
+		ipuxcom_schedule_list_free(l);
+	}
+	EXPECT_LT(0u, e1_longer);
+	EXPECT_LT(0u, big_shorter);
+	ipuxcom_xsim_free(sim);
+}
+
+/* Effort out of range, or with a flag that does no search: E_FIELD "effort". */
+TEST(search_effort_refused_where_it_means_nothing)
+{
+	static const uint32_t flags[] = { IPUXCOM_SCHEDULE_QUICK, IPUXCOM_SCHEDULE_LEGACY };
+	struct ipuxcom_schedule_opts o = { .size = sizeof(struct ipuxcom_schedule_opts),
+		.flags = IPUXCOM_SCHEDULE_PHYSICAL, .effort = IPUXCOM_SCHEDULE_EFFORT_MAX + 1 };
+	struct ipuxcom_schedule *s = NULL;
+	struct ipuxcom_plan_error e;
+	int f;
+	struct ipuxcom_schedule_list *l = parse(1, &f);
+
+	ASSERT_NE(NULL, l);
+	EXPECT_EQ(-ERANGE, ipuxcom_schedule_build(&o, l->xfers, l->n, &s, &e));
+	EXPECT_EQ(IPUXCOM_PLAN_E_FIELD, e.code);
+	EXPECT_STREQ("effort", e.field);
+	EXPECT_NE(NULL, strstr(e.msg, "effort 65537 above the limit 65536")) TH_LOG("%s", e.msg);
+	EXPECT_EQ(NULL, s);
+	for (size_t k = 0; k < 2; k++) {
+		o.effort = 3;
+		o.flags = IPUXCOM_SCHEDULE_PHYSICAL | flags[k];
+		EXPECT_EQ(-ERANGE, ipuxcom_schedule_build(&o, l->xfers, l->n, &s, &e));
+		EXPECT_STREQ("effort", e.field);
+		EXPECT_NE(NULL, strstr(e.msg, k ? "with LEGACY" : "with QUICK")) TH_LOG("%s", e.msg);
+		EXPECT_EQ(NULL, s);
+	}
+	o.flags = IPUXCOM_SCHEDULE_PHYSICAL;
+	o.effort = IPUXCOM_SCHEDULE_EFFORT_MAX;
+	ASSERT_EQ(0, ipuxcom_schedule_build(&o, l->xfers, l->n, &s, &e)) TH_LOG("%s", e.msg);
+	ipuxcom_schedule_free(s);
+	ipuxcom_schedule_list_free(l);
 }
 
 TEST_HARNESS_MAIN

@@ -8,7 +8,10 @@
  * be no shorter than the lower bound, and the default's phase no longer
  * than legacy's. Issue 34: it is also built with IPUXCOM_SCHEDULE_QUICK,
  * which must build where the default does, run clean, and come out
- * between the default's phase and legacy's. A refusal must say why. Lists of more than
+ * between the default's phase and legacy's; and with a search effort
+ * (opts.effort, 1 to 4096 by the input's length), which must build where
+ * the default does, run clean, and come out no longer than QUICK's phase
+ * nor shorter than the bound. A refusal must say why. Lists of more than
  * FUZZ_MAX_XFERS transfers or FUZZ_MAX_RECV receivers are only read: a
  * build of those takes milliseconds, and the fuzzer wants many inputs.
  */
@@ -41,13 +44,13 @@ static void run_clean(const struct ipuxcom_schedule *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ipuxcom_schedule_opts def = IPUXCOM_SCHEDULE_OPTS_INIT, leg, quick;
+	struct ipuxcom_schedule_opts def = IPUXCOM_SCHEDULE_OPTS_INIT, leg, quick, eff;
 	struct ipuxcom_schedule_bound b = IPUXCOM_SCHEDULE_BOUND_INIT;
-	struct ipuxcom_schedule *s = NULL, *l = NULL, *q = NULL;
+	struct ipuxcom_schedule *s = NULL, *l = NULL, *q = NULL, *x = NULL;
 	struct ipuxcom_schedule_list *list;
 	struct ipuxcom_plan_error e;
 	size_t nrecv = 0;
-	int rd, rl, rq;
+	int rd, rl, rq, rx;
 
 	if (ipuxcom_schedule_list_parse((const char *)data, size, 0, &list, &e)) {
 		if (!e.msg[0])
@@ -65,6 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	leg.flags |= IPUXCOM_SCHEDULE_LEGACY;
 	quick = def;
 	quick.flags |= IPUXCOM_SCHEDULE_QUICK;
+	eff = def;
+	eff.effort = 1u << (size % 13);
 	rd = ipuxcom_schedule_build(&def, list->xfers, list->n, &s, &e);
 	if (rd && !e.msg[0])
 		abort();
@@ -74,6 +79,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rq = ipuxcom_schedule_build(&quick, list->xfers, list->n, &q, &e);
 	if (rq && !e.msg[0])
 		abort();
+	rx = ipuxcom_schedule_build(&eff, list->xfers, list->n, &x, &e);
+	if ((rx && !e.msg[0]) || !rx != !rd)
+		abort();
+	if (!rx) {
+		run_clean(x);
+		if ((!rq && ipuxcom_schedule_events(x) > ipuxcom_schedule_events(q)) ||
+		    (!ipuxcom_schedule_bound(&def, list->xfers, list->n, &b, &e) &&
+		     ipuxcom_schedule_events(x) < b.events))
+			abort();
+	}
 	/* the default falls back on legacy where only legacy fits; quick builds where it does */
 	if ((rd && !rl) || (!rd && rq))
 		abort();
@@ -97,6 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ipuxcom_schedule_free(s);
 	ipuxcom_schedule_free(l);
 	ipuxcom_schedule_free(q);
+	ipuxcom_schedule_free(x);
 	ipuxcom_schedule_list_free(list);
 	return 0;
 }

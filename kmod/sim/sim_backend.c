@@ -113,9 +113,8 @@ static unsigned long long sim_param_caps;
 static int sim_bar_read(void *priv, u32 offset, u32 *value)
 {
 	struct sim_device *sd = priv;
-	int ret;
-
 	u32 stall;
+	int ret;
 
 	mutex_lock(&sd->lock);
 	ret = c600_sim_bar_read(sd->model, offset, value);
